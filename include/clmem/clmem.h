@@ -1,0 +1,326 @@
+/* clmem: portable OpenCL suite of the GPU memory-hierarchy designs.
+ * Public interface of libclmem, used by the CLI and the tests. */
+#ifndef CLMEM_H
+#define CLMEM_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#define CLMEM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Status codes double as the CLI's exit codes (README, "Exit codes"). */
+enum clmem_status {
+    CLMEM_OK = 0,
+    CLMEM_ERR_VERIFY = 1, /* a result did not match the CPU reference */
+    CLMEM_ERR_USAGE = 2,  /* bad option, size, name, file */
+    CLMEM_ERR_CL = 3,     /* no device, or an OpenCL call failed */
+};
+
+/* What went wrong, carried back to the CLI, which alone prints it.
+ * `log` holds a build log when there is one (heap, freed by clear). */
+struct clmem_error {
+    int status;
+    cl_int cl_err;
+    char message[1024];
+    char *log;
+};
+
+void clmem_error_clear(struct clmem_error *err);
+/* Records a message; returns `status` so callers can `return clmem_fail(...)`. */
+int clmem_fail(struct clmem_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR(-n)" otherwise. */
+const char *clmem_cl_error_name(cl_int code);
+
+/* Wraps one OpenCL call: on failure records the call, function, line and
+ * the error's name in `err` and returns CLMEM_ERR_CL from the caller. */
+#define CLMEM_CHECK(err, call)                                                         \
+    do {                                                                               \
+        cl_int clmem_rc_ = (call);                                                     \
+        if (clmem_rc_ != CL_SUCCESS)                                                   \
+            return clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);         \
+    } while (0)
+/* The same, jumping to a `cleanup` label with `status` set instead of returning. */
+#define CLMEM_CHECK_GOTO(err, status, call)                                            \
+    do {                                                                               \
+        cl_int clmem_rc_ = (call);                                                     \
+        if (clmem_rc_ != CL_SUCCESS) {                                                 \
+            (status) = clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);     \
+            goto cleanup;                                                              \
+        }                                                                              \
+    } while (0)
+int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const char *func,
+                  int line);
+
+/* CLMEM_DEBUG=bitmask traces to stderr: 1 builds, 2 launches, 4 timings. */
+enum { CLMEM_DEBUG_BUILD = 1, CLMEM_DEBUG_LAUNCH = 2, CLMEM_DEBUG_TIMING = 4 };
+int clmem_debug_enabled(unsigned bits);
+
+/* ---- devices ---- */
+struct clmem_device {
+    cl_platform_id platform;
+    cl_device_id id;
+    unsigned platform_index, device_index;
+    char platform_name[128];
+    char name[128];
+    char vendor[128];
+    char version[128];    /* CL_DEVICE_VERSION */
+    char driver[128];     /* CL_DRIVER_VERSION */
+    char c_version[128];  /* CL_DEVICE_OPENCL_C_VERSION */
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_ulong global_mem;
+    cl_ulong local_mem;
+    cl_ulong max_alloc;
+    size_t max_work_group;
+    cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    int has_fp64;
+};
+
+/* Every device of every platform. An empty list is not an error here. */
+int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err);
+/* Chooses by spec: NULL/"" (first GPU, else first device), "P:D", a type
+ * ("gpu", "cpu", "accelerator"), or a case-insensitive name substring. */
+int clmem_devices_select(const char *spec, const struct clmem_device *devices, size_t count,
+                         size_t *chosen, struct clmem_error *err);
+/* Parses a device spec without looking at devices (usage errors only). */
+int clmem_devices_parse_spec(const char *spec, struct clmem_error *err);
+const char *clmem_device_type_name(cl_device_type type);
+
+/* ---- one device in use: context, profiling queue, where kernels live ---- */
+struct clmem_ctx {
+    struct clmem_device device;
+    cl_context context;
+    cl_command_queue queue;
+    char kernel_dir[1024]; /* --kernel-dir, or "" to search the default places */
+};
+
+int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
+                   const char *kernel_dir, struct clmem_error *err);
+void clmem_ctx_close(struct clmem_ctx *ctx);
+
+/* ---- kernel sources and programs ---- */
+/* Finds `file` in: kernel_dir, $CLMEM_KERNEL_DIR, the installed data dir,
+ * the source tree. Writes the full path. */
+int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
+                      struct clmem_error *err);
+/* Loads and builds `file` for the context's device with `options`
+ * (-D parameters). On a build failure err->log holds the whole log. */
+int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
+                        cl_program *program, struct clmem_error *err);
+
+/* ---- buffers ---- */
+int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
+                        const void *host, cl_mem *buffer, struct clmem_error *err);
+int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
+                      struct clmem_error *err);
+int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                           struct clmem_error *err);
+void clmem_release_mem(cl_mem *buffer);
+void clmem_release_kernel(cl_kernel *kernel);
+void clmem_release_program(cl_program *program);
+
+/* ---- launching and timing ---- */
+/* Enqueues one NDRange; global sizes are rounded up to the local size.
+ * The event is kept in `timing` so the run's device time is measured. */
+struct clmem_timing {
+    cl_event first, last;
+};
+int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
+                 const size_t *local, struct clmem_timing *timing, struct clmem_error *err);
+/* Waits for the queue, then returns the time from the first launch's start
+ * to the last one's end, in ms, and releases the events. */
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
+                        struct clmem_error *err);
+void clmem_timing_release(struct clmem_timing *timing);
+size_t clmem_round_up(size_t value, size_t multiple);
+/* a*b, or 0 and an error when it would overflow. */
+int clmem_mul_size(size_t a, size_t b, size_t *out);
+
+/* ---- sizes ---- */
+/* "N" (square), "MxN" or "MxNxK". Each part 1..2^31-1. */
+struct clmem_size {
+    size_t dim[3];
+    int ndims; /* how many the user gave */
+};
+int clmem_size_parse(const char *text, struct clmem_size *size, struct clmem_error *err);
+void clmem_size_format(const struct clmem_size *size, char *out, size_t out_size);
+
+/* ---- deterministic inputs ---- */
+/* SplitMix64, so a --seed gives the same inputs on every host. */
+uint64_t clmem_rng_next(uint64_t *state);
+/* Uniform float in [lo, hi). */
+void clmem_fill_uniform(float *out, size_t n, float lo, float hi, uint64_t seed);
+
+/* ---- checking against the CPU reference ---- */
+/* Collects mismatches the BabelStream way: counts them all, keeps the first
+ * few as text, tracks the largest relative error seen. */
+#define CLMEM_MAX_MISMATCH_LINES 10
+struct clmem_check {
+    double max_rel_error;
+    double tolerance;
+    size_t checked, mismatches;
+    char scope[64]; /* "" when every value was checked, else what was sampled */
+    char lines[CLMEM_MAX_MISMATCH_LINES][160];
+};
+void clmem_check_init(struct clmem_check *check, double tolerance);
+/* Compares one value; `scale` is the magnitude the error is relative to. */
+void clmem_check_value(struct clmem_check *check, double expected, double got, double scale,
+                       const char *where_fmt, size_t a, size_t b);
+int clmem_check_passed(const struct clmem_check *check);
+
+/* ---- workloads ---- */
+struct clmem_run; /* one workload prepared on one device at one size */
+
+struct clmem_variant {
+    const char *name;
+    const char *summary; /* what it shows and which seed figure it follows */
+    const char *kernel;  /* the kernel function in the workload's .cl file */
+    /* NULL when the size suits the variant; else why not (the textbook kernels'
+     * limits), pointing at the variant that handles any size. */
+    const char *(*unsupported)(const struct clmem_run *run, char *why, size_t why_size);
+};
+
+struct clmem_workload {
+    const char *name;
+    const char *summary;
+    const char *source;       /* the .cl file under cl/ */
+    const char *default_size; /* used when --size is absent */
+    const char *size_help;    /* what --size means here */
+    const struct clmem_variant *variants;
+    size_t n_variants;
+    const char *metric_unit; /* "GFLOP/s", "GB/s", ... */
+    size_t state_size;       /* bytes of the workload's private state */
+    /* Validates the size (usage errors) and fills run->buffer_bytes/n_buffers
+     * without allocating, so limits are checked before any work. */
+    int (*plan)(struct clmem_run *run, struct clmem_error *err);
+    /* Makes inputs, the CPU reference, device buffers and the program. */
+    int (*setup)(struct clmem_run *run, struct clmem_error *err);
+    /* One execution of a variant; kernels go through clmem_launch. */
+    int (*execute)(struct clmem_run *run, const struct clmem_variant *variant,
+                   struct clmem_timing *timing, struct clmem_error *err);
+    /* Reads back and compares with the CPU reference. */
+    int (*verify)(struct clmem_run *run, const struct clmem_variant *variant,
+                  struct clmem_check *check, struct clmem_error *err);
+    /* Work done by one execution, in the metric's unit times 1e9
+     * (flops for GFLOP/s, bytes for GB/s). */
+    double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
+    void (*teardown)(struct clmem_run *run);
+};
+
+#define CLMEM_MAX_BUFFERS 8
+#define CLMEM_MAX_VARIANTS 16
+struct clmem_run {
+    const struct clmem_workload *workload;
+    struct clmem_ctx *ctx;
+    struct clmem_size size;
+    uint64_t seed;
+    size_t buffer_bytes[CLMEM_MAX_BUFFERS]; /* set by plan */
+    size_t n_buffers;
+    char params[256]; /* the -D parameters chosen for this device, as shown */
+    void *state;      /* the workload's own, state_size bytes, zeroed */
+    const struct clmem_variant *variants[CLMEM_MAX_VARIANTS]; /* selected */
+    size_t n_variants;
+};
+
+/* Shared by the workloads' set-up. */
+/* Builds the workload's .cl with `options` (also kept in run->params for
+ * the report) and creates the kernel of every selected variant, at
+ * kernels[variant index in the workload's table]. */
+int clmem_run_build(struct clmem_run *run, const char *options, cl_program *program,
+                    cl_kernel kernels[CLMEM_MAX_VARIANTS], struct clmem_error *err);
+void clmem_kernels_release(cl_kernel kernels[CLMEM_MAX_VARIANTS]);
+/* Sets `n` arguments given as (size_t size, const void *value) pairs. */
+int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...);
+/* Largest power-of-two T <= max_tile whose T x T work-group the device
+ * allows and whose `tiles` T x T tiles of `elem_bytes` fit its local memory. */
+size_t clmem_pick_tile(const struct clmem_device *device, size_t max_tile, size_t tiles,
+                       size_t elem_bytes);
+/* malloc of n * elem bytes with the multiplication checked. */
+void *clmem_alloc_array(size_t n, size_t elem, struct clmem_error *err);
+
+const struct clmem_workload *const *clmem_workloads(size_t *count);
+const struct clmem_workload *clmem_workload_find(const char *name);
+const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name);
+
+/* ---- results ---- */
+struct clmem_result {
+    char workload[32];
+    char variant[32];
+    char device[128];
+    char size[64];
+    char params[256];
+    int skipped;
+    char skip_reason[256];
+    size_t n_samples;
+    double *samples_ms;
+    double median_ms, min_ms, max_ms;
+    double metric; /* from the median */
+    char metric_unit[16];
+    double max_rel_error;
+    int verified;
+    char verify_scope[64];
+    char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
+};
+void clmem_result_free(struct clmem_result *result);
+
+struct clmem_run_options {
+    const char *size;    /* NULL: the workload's default */
+    const char *variant; /* NULL or "all" */
+    unsigned reps;       /* timed runs */
+    unsigned warmup;     /* untimed runs before them */
+    uint64_t seed;
+    /* Called before each variant runs (the CLI shows progress with it). */
+    void (*progress)(void *user, const struct clmem_run *run, size_t index);
+    void *progress_user;
+};
+
+/* Plans a run: parses the size, selects the variants, checks the buffers
+ * fit the device. Errors here are usage errors and nothing is allocated. */
+int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
+                   struct clmem_ctx *ctx, const struct clmem_run_options *options,
+                   struct clmem_error *err);
+/* Runs every selected variant: set-up, warm-up, timed runs, verification.
+ * Results are appended to *results (caller frees with clmem_results_free).
+ * Returns CLMEM_ERR_VERIFY when a variant failed its check, and runs on. */
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+void clmem_run_release(struct clmem_run *run);
+void clmem_results_free(struct clmem_result *results, size_t n);
+
+/* Convenience for tests: plan + execute + release on an open context. */
+int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                       const char *size, unsigned reps, struct clmem_result **results,
+                       size_t *n_results, struct clmem_error *err);
+
+/* ---- reports ---- */
+enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
+int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err);
+int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
+                       size_t n, struct clmem_error *err);
+/* The writers behind it, one per format. */
+int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);
+int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n);
+int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
+                      struct clmem_error *err);
+/* "ok", "FAILED" or "skipped". */
+const char *clmem_result_status(const struct clmem_result *result);
+
+/* Output files appear whole or not at all: written to PATH.tmp.XXXXXX
+ * beside the target, then renamed over it. Open checks writability early. */
+struct clmem_output {
+    char path[1024];
+    char tmp_path[1100];
+    FILE *file;
+};
+int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
+void clmem_output_abort(struct clmem_output *out);
+
+#endif

@@ -1,0 +1,30 @@
+/* What the CLI's commands share. Only src/cli/ prints errors and exits. */
+#ifndef CLMEM_CLI_H
+#define CLMEM_CLI_H
+
+#include "clmem/clmem.h"
+
+struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+int cmd_devices(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
+ * the status as the exit code. */
+int cli_report_error(const struct clmem_error *err);
+/* Unknown option / missing argument, in one line, exit code 2. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Parses an unsigned decimal in [min, max]; usage error otherwise. */
+int cli_parse_uint(const char *option, const char *text, unsigned long long min,
+                   unsigned long long max, unsigned long long *value, struct clmem_error *err);
+/* Lists devices and opens the one `spec` names (exit code 3 when none). */
+int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+                    struct clmem_error *err);
+
+#endif

@@ -1,0 +1,66 @@
+/* Error printing, number parsing and device opening for the commands. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+int cli_report_error(const struct clmem_error *err)
+{
+    fprintf(stderr, "clmem: %s\n", err->message);
+    if (err->log && err->log[0])
+        fprintf(stderr, "build log:\n%s\n", err->log);
+    return err->status ? err->status : CLMEM_ERR_CL;
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "clmem: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'clmem %s%s--help')\n", command ? command : "", command ? " " : "");
+    return CLMEM_ERR_USAGE;
+}
+
+int cli_parse_uint(const char *option, const char *text, unsigned long long min,
+                   unsigned long long max, unsigned long long *value, struct clmem_error *err)
+{
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '-')
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is negative (expected %llu to %llu)",
+                          option, text, min, max);
+    if (!isdigit((unsigned char)*p))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
+                          option, text, min, max);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (*end != '\0')
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
+                          option, text, min, max);
+    if (errno == ERANGE || v < min || v > max)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is out of range (expected %llu to %llu)",
+                          option, text, min, max);
+    *value = v;
+    return CLMEM_OK;
+}
+
+int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+                    struct clmem_error *err)
+{
+    struct clmem_device *devices;
+    size_t count, chosen;
+    int status = clmem_devices_list(&devices, &count, err);
+    if (status)
+        return status;
+    status = clmem_devices_select(spec, devices, count, &chosen, err);
+    if (status == CLMEM_OK)
+        status = clmem_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+    free(devices);
+    return status;
+}

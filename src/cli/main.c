@@ -1,0 +1,51 @@
+/* clmem: the command table and the top-level options. */
+#include "cli.h"
+
+#include <string.h>
+
+#ifndef CLMEM_VERSION
+#define CLMEM_VERSION "unknown"
+#endif
+
+/* Adding a command: one line here, its file in src/cli/, one line in meson.build. */
+static const struct cli_command commands[] = {
+    {"devices", cmd_devices, "list OpenCL platforms and devices with their properties"},
+    {"list", cmd_list, "list workloads and their variants, with the seed figure each follows"},
+    {"run", cmd_run, "run a workload's variants: build, time, verify, report"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: clmem [--help] [--version] COMMAND [ARGS]\n\n"
+                 "OpenCL suite of the GPU memory-hierarchy designs: every kernel built for\n"
+                 "your device, verified against a CPU reference and timed.\n\ncommands:\n");
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'clmem COMMAND --help' describes a command.\n"
+                 "exit codes: 0 ok, 1 verification failed, 2 usage error, "
+                 "3 no device or OpenCL error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLMEM_ERR_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        usage(stdout);
+        return CLMEM_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("clmem %s\n", CLMEM_VERSION);
+        return CLMEM_OK;
+    }
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    if (name[0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", name);
+    fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);
+    return CLMEM_ERR_USAGE;
+}

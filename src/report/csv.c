@@ -1,0 +1,52 @@
+/* CSV: one fixed header, one row per result (RFC 4180 quoting). */
+#include "clmem/clmem.h"
+
+#include <string.h>
+
+/* The header never moves: tools downstream read columns by position. */
+static const char header[] = "workload,variant,device,size,params,status,samples,median_ms,"
+                             "min_ms,max_ms,metric,unit,max_rel_error,verify_scope,skip_reason";
+
+static void field(FILE *out, const char *text)
+{
+    if (strpbrk(text, ",\"\n\r") == NULL) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *text; text++) {
+        if (*text == '"')
+            fputc('"', out);
+        fputc(*text, out);
+    }
+    fputc('"', out);
+}
+
+int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
+{
+    fprintf(out, "%s\n", header);
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_result *r = &results[i];
+        const char *texts[] = {r->workload, r->variant, r->device, r->size, r->params,
+                               clmem_result_status(r)};
+        for (size_t t = 0; t < CLMEM_ARRAY_SIZE(texts); t++) {
+            field(out, texts[t]);
+            fputc(',', out);
+        }
+        if (r->skipped)
+            fprintf(out, "0,,,,,");
+        else
+            fprintf(out, "%zu,%.6f,%.6f,%.6f,%.6g,", r->n_samples, r->median_ms, r->min_ms,
+                    r->max_ms, r->metric);
+        field(out, r->metric_unit);
+        fputc(',', out);
+        if (!r->skipped)
+            fprintf(out, "%.3g", r->max_rel_error);
+        fputc(',', out);
+        field(out, r->verify_scope);
+        fputc(',', out);
+        field(out, r->skip_reason);
+        fputc('\n', out);
+    }
+    return CLMEM_OK;
+}

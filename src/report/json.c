@@ -1,0 +1,60 @@
+/* JSON output through cJSON; the schema is documented in README.md. */
+#include "clmem/clmem.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+
+#ifndef CLMEM_VERSION
+#define CLMEM_VERSION "unknown"
+#endif
+
+static cJSON *result_object(const struct clmem_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "workload", r->workload);
+    cJSON_AddStringToObject(o, "variant", r->variant);
+    cJSON_AddStringToObject(o, "device", r->device);
+    cJSON_AddStringToObject(o, "size", r->size);
+    cJSON_AddStringToObject(o, "params", r->params);
+    cJSON_AddStringToObject(o, "status", clmem_result_status(r));
+    if (r->skipped) {
+        cJSON_AddStringToObject(o, "skip_reason", r->skip_reason);
+        return o;
+    }
+    cJSON *samples = cJSON_AddArrayToObject(o, "samples_ms");
+    for (size_t i = 0; i < r->n_samples; i++)
+        cJSON_AddItemToArray(samples, cJSON_CreateNumber(r->samples_ms[i]));
+    cJSON_AddNumberToObject(o, "median_ms", r->median_ms);
+    cJSON_AddNumberToObject(o, "min_ms", r->min_ms);
+    cJSON_AddNumberToObject(o, "max_ms", r->max_ms);
+    cJSON_AddNumberToObject(o, "metric", r->metric);
+    cJSON_AddStringToObject(o, "unit", r->metric_unit);
+    /* JSON has no infinity: an unbounded error is written as null. */
+    if (isfinite(r->max_rel_error))
+        cJSON_AddNumberToObject(o, "max_rel_error", r->max_rel_error);
+    else
+        cJSON_AddNullToObject(o, "max_rel_error");
+    cJSON_AddBoolToObject(o, "verified", r->verified);
+    cJSON_AddStringToObject(o, "verify_scope", r->verify_scope);
+    return o;
+}
+
+int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
+                      struct clmem_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
+    cJSON *list = cJSON_AddArrayToObject(root, "results");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(list, result_object(&results[i]));
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    fprintf(out, "%s\n", text);
+    cJSON_free(text);
+    return CLMEM_OK;
+}

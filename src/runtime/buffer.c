@@ -1,0 +1,54 @@
+/* Device buffers and the release helpers every owner uses. */
+#include "clmem/clmem.h"
+
+int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
+                        const void *host, cl_mem *buffer, struct clmem_error *err)
+{
+    cl_int rc;
+    if (bytes == 0)
+        bytes = 1; /* OpenCL refuses empty buffers */
+    if (host)
+        flags |= CL_MEM_COPY_HOST_PTR;
+    *buffer = clCreateBuffer(ctx->context, flags, bytes, (void *)host, &rc);
+    CLMEM_CHECK(err, rc);
+    return CLMEM_OK;
+}
+
+int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
+                      struct clmem_error *err)
+{
+    CLMEM_CHECK(err, clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL,
+                                         NULL));
+    return CLMEM_OK;
+}
+
+int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                           struct clmem_error *err)
+{
+    const cl_uchar zero = 0;
+    CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, buffer, &zero, sizeof zero, 0, bytes, 0,
+                                         NULL, NULL));
+    CLMEM_CHECK(err, clFinish(ctx->queue));
+    return CLMEM_OK;
+}
+
+void clmem_release_mem(cl_mem *buffer)
+{
+    if (*buffer)
+        clReleaseMemObject(*buffer);
+    *buffer = NULL;
+}
+
+void clmem_release_kernel(cl_kernel *kernel)
+{
+    if (*kernel)
+        clReleaseKernel(*kernel);
+    *kernel = NULL;
+}
+
+void clmem_release_program(cl_program *program)
+{
+    if (*program)
+        clReleaseProgram(*program);
+    *program = NULL;
+}

@@ -1,0 +1,40 @@
+/* Comparing device results with the CPU reference (BabelStream's way:
+ * relative tolerance, every mismatch counted, the first few kept). */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void clmem_check_init(struct clmem_check *check, double tolerance)
+{
+    memset(check, 0, sizeof *check);
+    check->tolerance = tolerance;
+}
+
+void clmem_check_value(struct clmem_check *check, double expected, double got, double scale,
+                       const char *where_fmt, size_t a, size_t b)
+{
+    double denom = fabs(scale) > 0 ? fabs(scale) : 1.0;
+    double rel = fabs(got - expected) / denom;
+    check->checked++;
+    if (isnan(got) || isnan(rel))
+        rel = INFINITY;
+    if (rel > check->max_rel_error)
+        check->max_rel_error = rel;
+    if (rel <= check->tolerance)
+        return;
+    if (check->mismatches < CLMEM_MAX_MISMATCH_LINES) {
+        char where[64];
+        snprintf(where, sizeof where, where_fmt, a, b);
+        snprintf(check->lines[check->mismatches], sizeof check->lines[0],
+                 "%s: expected %.9g, got %.9g (relative error %.3g > %.3g)", where, expected,
+                 got, rel, check->tolerance);
+    }
+    check->mismatches++;
+}
+
+int clmem_check_passed(const struct clmem_check *check)
+{
+    return check->mismatches == 0 && check->checked > 0;
+}

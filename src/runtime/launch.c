@@ -1,0 +1,81 @@
+/* Launching kernels and timing them with event profiling. */
+#include "clmem/clmem.h"
+
+#include <stdio.h>
+
+size_t clmem_round_up(size_t value, size_t multiple)
+{
+    return multiple ? (value + multiple - 1) / multiple * multiple : value;
+}
+
+int clmem_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (a != 0 && b > SIZE_MAX / a)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
+                 const size_t *local, struct clmem_timing *timing, struct clmem_error *err)
+{
+    size_t rounded[3];
+    for (cl_uint i = 0; i < dims; i++)
+        rounded[i] = local ? clmem_round_up(global[i], local[i]) : global[i];
+    if (clmem_debug_enabled(CLMEM_DEBUG_LAUNCH)) {
+        char name[64] = "?";
+        clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+        name[sizeof name - 1] = '\0';
+        fprintf(stderr, "clmem: launch %s global %zu x %zu x %zu local %zu x %zu x %zu\n", name,
+                rounded[0], dims > 1 ? rounded[1] : 1, dims > 2 ? rounded[2] : 1,
+                local ? local[0] : 0, local && dims > 1 ? local[1] : 0,
+                local && dims > 2 ? local[2] : 0);
+    }
+    cl_event event = NULL;
+    CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0,
+                                            NULL, timing ? &event : NULL));
+    if (timing) {
+        if (!timing->first) {
+            timing->first = event;
+        } else {
+            if (timing->last)
+                clReleaseEvent(timing->last);
+            timing->last = event;
+        }
+    }
+    return CLMEM_OK;
+}
+
+void clmem_timing_release(struct clmem_timing *timing)
+{
+    if (timing->first)
+        clReleaseEvent(timing->first);
+    if (timing->last)
+        clReleaseEvent(timing->last);
+    timing->first = timing->last = NULL;
+}
+
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
+                        struct clmem_error *err)
+{
+    int status = CLMEM_OK;
+    cl_ulong start = 0, end = 0;
+    *ms = 0;
+    CLMEM_CHECK_GOTO(err, status, clFinish(ctx->queue));
+    if (!timing->first) {
+        status = clmem_fail(err, CLMEM_ERR_CL, "a variant launched no kernel to time");
+        goto cleanup;
+    }
+    cl_event last = timing->last ? timing->last : timing->first;
+    CLMEM_CHECK_GOTO(err, status, clGetEventProfilingInfo(timing->first,
+                                                          CL_PROFILING_COMMAND_START,
+                                                          sizeof start, &start, NULL));
+    CLMEM_CHECK_GOTO(err, status, clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END,
+                                                          sizeof end, &end, NULL));
+    *ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+    if (clmem_debug_enabled(CLMEM_DEBUG_TIMING))
+        fprintf(stderr, "clmem: timed %.6f ms\n", *ms);
+cleanup:
+    clmem_timing_release(timing);
+    return status;
+}

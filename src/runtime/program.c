@@ -1,0 +1,149 @@
+/* Kernel sources, loaded at run time, and programs built per device. */
+#include "clmem/clmem.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Set by meson.build: where `meson install` puts cl/, and the source tree's
+ * cl/ (so the build dir works without installing). */
+#ifndef CLMEM_INSTALLED_KERNEL_DIR
+#define CLMEM_INSTALLED_KERNEL_DIR ""
+#endif
+#ifndef CLMEM_SOURCE_KERNEL_DIR
+#define CLMEM_SOURCE_KERNEL_DIR ""
+#endif
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
+                      struct clmem_error *err)
+{
+    /* An explicit directory (option, then environment) is the only place
+     * looked at: silently falling back elsewhere would hide a typo. */
+    const char *explicit_dir = (kernel_dir && kernel_dir[0]) ? kernel_dir : NULL;
+    const char *origin = "--kernel-dir";
+    if (!explicit_dir) {
+        const char *env = getenv("CLMEM_KERNEL_DIR");
+        if (env && env[0]) {
+            explicit_dir = env;
+            origin = "CLMEM_KERNEL_DIR";
+        }
+    }
+    if (explicit_dir) {
+        if (!is_dir(explicit_dir))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "kernel directory '%s' (from %s) is not a "
+                              "readable directory", explicit_dir, origin);
+        snprintf(path, path_size, "%s/%s", explicit_dir, file);
+        return CLMEM_OK;
+    }
+    const char *defaults[] = {CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(defaults); i++) {
+        struct stat st;
+        if (!defaults[i][0])
+            continue;
+        snprintf(path, path_size, "%s/%s", defaults[i], file);
+        if (stat(path, &st) == 0)
+            return CLMEM_OK;
+    }
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
+                      "CLMEM_KERNEL_DIR)", file, CLMEM_INSTALLED_KERNEL_DIR,
+                      CLMEM_SOURCE_KERNEL_DIR);
+}
+
+static int read_file(const char *path, char **text, struct clmem_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                          strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 16384;
+            char *grown = realloc(buf, cap);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+            }
+            buf = grown;
+        }
+        size_t got = fread(buf + len, 1, 4096, f);
+        len += got;
+        if (got < 4096)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s'", path);
+    }
+    buf[len] = '\0';
+    *text = buf;
+    return CLMEM_OK;
+}
+
+/* Keeps the device's whole build log in err->log. */
+static void keep_build_log(struct clmem_ctx *ctx, cl_program program, struct clmem_error *err)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, ctx->device.id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+            CL_SUCCESS ||
+        size == 0)
+        return;
+    char *log = malloc(size + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(program, ctx->device.id, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+        CL_SUCCESS) {
+        free(log);
+        return;
+    }
+    log[size] = '\0';
+    free(err->log);
+    err->log = log;
+}
+
+int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
+                        cl_program *program, struct clmem_error *err)
+{
+    char path[2048];
+    char *text = NULL;
+    int status;
+    cl_int rc;
+    *program = NULL;
+    if ((status = clmem_source_find(ctx->kernel_dir, file, path, sizeof path, err)) ||
+        (status = read_file(path, &text, err)))
+        return status;
+    const char *sources[] = {text};
+    cl_program prog = clCreateProgramWithSource(ctx->context, 1, sources, NULL, &rc);
+    free(text);
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clCreateProgramWithSource", __func__, __LINE__);
+    /* -cl-std=CL1.2: the kernels are OpenCL C 1.2, what every driver takes. */
+    char all_options[1024];
+    snprintf(all_options, sizeof all_options, "-cl-std=CL1.2 %s", options ? options : "");
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+        fprintf(stderr, "clmem: building '%s' for '%s' with '%s'\n", path, ctx->device.name,
+                all_options);
+    rc = clBuildProgram(prog, 1, &ctx->device.id, all_options, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        keep_build_log(ctx, prog, err);
+        clReleaseProgram(prog);
+        err->cl_err = rc;
+        return clmem_fail(err, CLMEM_ERR_CL,
+                          "building '%s' for '%s' with options '%s' failed with %s", path,
+                          ctx->device.name, all_options, clmem_cl_error_name(rc));
+    }
+    *program = prog;
+    return CLMEM_OK;
+}

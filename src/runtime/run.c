@@ -1,0 +1,223 @@
+/* The one loop every workload goes through: plan, set up, warm up, time,
+ * verify, summarise. Workloads only describe what differs. */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
+                   struct clmem_ctx *ctx, const struct clmem_run_options *options,
+                   struct clmem_error *err)
+{
+    int status;
+    memset(run, 0, sizeof *run);
+    run->workload = workload;
+    run->ctx = ctx;
+    run->seed = options->seed;
+    const char *size_text = options->size ? options->size : workload->default_size;
+    if ((status = clmem_size_parse(size_text, &run->size, err)))
+        return status;
+
+    if (!options->variant || strcmp(options->variant, "all") == 0) {
+        for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++)
+            run->variants[run->n_variants++] = &workload->variants[i];
+    } else {
+        const struct clmem_variant *v = clmem_variant_find(workload, options->variant);
+        if (!v)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "unknown variant '%s' of '%s' (try 'clmem list %s')",
+                              options->variant, workload->name, workload->name);
+        char why[256];
+        /* Named alone, a variant that cannot take this size is a usage error;
+         * under "all" it is only skipped (see clmem_run_execute). */
+        if (v->unsupported && v->unsupported(run, why, sizeof why))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "variant '%s' of '%s': %s", v->name,
+                              workload->name, why);
+        run->variants[run->n_variants++] = v;
+    }
+    if ((status = workload->plan(run, err)))
+        return status;
+
+    /* Refuse what the device cannot hold, before anything is allocated. */
+    cl_ulong total = 0;
+    char size_str[64];
+    clmem_size_format(&run->size, size_str, sizeof size_str);
+    for (size_t i = 0; i < run->n_buffers; i++) {
+        if (run->buffer_bytes[i] > ctx->device.max_alloc)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "size '%s' needs a buffer of %zu bytes, more than the %llu bytes "
+                              "'%s' can allocate at once",
+                              size_str, run->buffer_bytes[i],
+                              (unsigned long long)ctx->device.max_alloc, ctx->device.name);
+        total += run->buffer_bytes[i];
+    }
+    if (total > ctx->device.global_mem)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' needs %llu bytes of device memory, more than the %llu "
+                          "bytes '%s' has",
+                          size_str, (unsigned long long)total,
+                          (unsigned long long)ctx->device.global_mem, ctx->device.name);
+    if (workload->state_size) {
+        run->state = calloc(1, workload->state_size);
+        if (!run->state)
+            return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    }
+    return CLMEM_OK;
+}
+
+void clmem_run_release(struct clmem_run *run)
+{
+    if (run->state && run->workload->teardown)
+        run->workload->teardown(run);
+    free(run->state);
+    run->state = NULL;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void summarise(struct clmem_result *r)
+{
+    double *sorted = malloc(r->n_samples * sizeof *sorted);
+    if (!sorted || r->n_samples == 0) {
+        free(sorted);
+        return;
+    }
+    memcpy(sorted, r->samples_ms, r->n_samples * sizeof *sorted);
+    qsort(sorted, r->n_samples, sizeof *sorted, compare_double);
+    size_t n = r->n_samples;
+    r->min_ms = sorted[0];
+    r->max_ms = sorted[n - 1];
+    r->median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    free(sorted);
+}
+
+static int execute_once(struct clmem_run *run, const struct clmem_variant *v, double *ms,
+                        struct clmem_error *err)
+{
+    struct clmem_timing timing = {0};
+    int status = run->workload->execute(run, v, &timing, err);
+    if (status) {
+        clFinish(run->ctx->queue);
+        clmem_timing_release(&timing);
+        return status;
+    }
+    return clmem_timing_finish(run->ctx, &timing, ms, err);
+}
+
+static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
+                       const struct clmem_run_options *options, struct clmem_result *r,
+                       struct clmem_error *err)
+{
+    const struct clmem_workload *w = run->workload;
+    char why[256];
+    if (v->unsupported && v->unsupported(run, why, sizeof why)) {
+        r->skipped = 1;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
+        return CLMEM_OK;
+    }
+    int status;
+    double ms;
+    for (unsigned i = 0; i < options->warmup; i++)
+        if ((status = execute_once(run, v, &ms, err)))
+            return status;
+    unsigned reps = options->reps ? options->reps : 1;
+    r->samples_ms = calloc(reps, sizeof *r->samples_ms);
+    if (!r->samples_ms)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    for (unsigned i = 0; i < reps; i++) {
+        if ((status = execute_once(run, v, &r->samples_ms[i], err)))
+            return status;
+        r->n_samples++;
+    }
+    summarise(r);
+    double work = w->work(run, v);
+    r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
+
+    struct clmem_check check;
+    clmem_check_init(&check, 0);
+    if ((status = w->verify(run, v, &check, err)))
+        return status;
+    r->max_rel_error = check.max_rel_error;
+    r->verified = clmem_check_passed(&check);
+    snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check.scope);
+    if (!r->verified) {
+        size_t len = (size_t)snprintf(r->verify_detail, sizeof r->verify_detail,
+                                      "%zu of %zu values differ from the CPU reference",
+                                      check.mismatches, check.checked);
+        for (size_t i = 0; i < check.mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++)
+            if (len < sizeof r->verify_detail)
+                len += (size_t)snprintf(r->verify_detail + len, sizeof r->verify_detail - len,
+                                        "\n  %s", check.lines[i]);
+    }
+    return CLMEM_OK;
+}
+
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    const struct clmem_workload *w = run->workload;
+    int status = w->setup(run, err);
+    if (status)
+        return status;
+    int verify_failed = 0;
+    for (size_t i = 0; i < run->n_variants; i++) {
+        const struct clmem_variant *v = run->variants[i];
+        struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
+        if (!grown)
+            return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+        *results = grown;
+        struct clmem_result *r = &grown[*n_results];
+        memset(r, 0, sizeof *r);
+        (*n_results)++;
+        snprintf(r->workload, sizeof r->workload, "%s", w->name);
+        snprintf(r->variant, sizeof r->variant, "%s", v->name);
+        snprintf(r->device, sizeof r->device, "%s", run->ctx->device.name);
+        clmem_size_format(&run->size, r->size, sizeof r->size);
+        snprintf(r->params, sizeof r->params, "%s", run->params);
+        snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
+        r->max_rel_error = NAN;
+        if (options->progress)
+            options->progress(options->progress_user, run, i);
+        if ((status = run_variant(run, v, options, r, err)))
+            return status;
+        if (!r->skipped && !r->verified)
+            verify_failed = 1;
+    }
+    return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
+}
+
+void clmem_result_free(struct clmem_result *result)
+{
+    free(result->samples_ms);
+    result->samples_ms = NULL;
+}
+
+void clmem_results_free(struct clmem_result *results, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        clmem_result_free(&results[i]);
+    free(results);
+}
+
+int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                       const char *size, unsigned reps, struct clmem_result **results,
+                       size_t *n_results, struct clmem_error *err)
+{
+    const struct clmem_workload *w = clmem_workload_find(workload);
+    if (!w)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')",
+                          workload);
+    struct clmem_run_options options = {
+        .size = size, .variant = variant, .reps = reps, .warmup = 1, .seed = 42};
+    struct clmem_run run;
+    int status = clmem_run_plan(&run, w, ctx, &options, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_execute(&run, &options, results, n_results, err);
+    clmem_run_release(&run);
+    return status;
+}

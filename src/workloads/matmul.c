@@ -1,0 +1,207 @@
+/* Matrix multiplication, the textbook family (Kirk & Hwu ch. 4-5):
+ * P (rows x cols) = M (rows x inner) x N (inner x cols). */
+#include "clmem/clmem.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* Output values checked in full up to this many multiply-adds of CPU
+ * reference work; past it, whole rows spread over P are checked, so large
+ * GPU runs stay verifiable in seconds. */
+#define REFERENCE_BUDGET (1UL << 28)
+
+enum { NAIVE, TILED, TILED_BOUNDS };
+
+struct matmul_state {
+    size_t rows, cols, inner, tile;
+    float *M, *N, *P;
+    size_t n_ref_rows;
+    size_t *ref_row;            /* which rows of P the reference holds */
+    double *ref, *ref_magnitude; /* n_ref_rows x cols: sum M*N and sum |M*N| */
+    cl_mem dM, dN, dP;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const char *tiled_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct matmul_state *s = run->state;
+    size_t t = s ? s->tile : clmem_pick_tile(&run->ctx->device, 32, 2, sizeof(float));
+    if (run->size.dim[0] % t == 0 && run->size.dim[1] % t == 0 && run->size.dim[2] % t == 0)
+        return NULL;
+    snprintf(why, size,
+             "needs every dimension to be a multiple of TILE_WIDTH=%zu on this device, as the "
+             "textbook kernel does (use 'tiled_bounds' for any size)",
+             t);
+    return why;
+}
+
+static const struct clmem_variant matmul_variants[] = {
+    [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
+               "MatrixMulKernel", NULL},
+    [TILED] = {"tiled", "local-memory tiles with barriers; sizes multiple of the tile (Fig 4.16)",
+               "MatrixMulTiled", tiled_unsupported},
+    [TILED_BOUNDS] = {"tiled_bounds", "tiled with boundary checks, any size (Fig 4.20)",
+                      "MatrixMulTiledBounds", NULL},
+};
+
+static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    size_t rows = run->size.dim[0], cols = run->size.dim[1], inner = run->size.dim[2];
+    size_t m_elems, n_elems, p_elems;
+    /* The kernels index with int, as the figures do. */
+    if (!clmem_mul_size(rows, inner, &m_elems) || !clmem_mul_size(inner, cols, &n_elems) ||
+        !clmem_mul_size(rows, cols, &p_elems) || m_elems > INT_MAX || n_elems > INT_MAX ||
+        p_elems > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size %zux%zux%zu is too large (each matrix at most %d elements)", rows,
+                          cols, inner, INT_MAX);
+    run->buffer_bytes[0] = m_elems * sizeof(float);
+    run->buffer_bytes[1] = n_elems * sizeof(float);
+    run->buffer_bytes[2] = p_elems * sizeof(float);
+    run->n_buffers = 3;
+    return CLMEM_OK;
+}
+
+/* The host MatrixMul of the lecture, in double, for the chosen rows only;
+ * also sums |M*N| so the tolerance is relative to the terms' magnitude. */
+static void reference_rows(struct matmul_state *s)
+{
+    for (size_t r = 0; r < s->n_ref_rows; r++) {
+        size_t i = s->ref_row[r];
+        double *ref = s->ref + r * s->cols, *mag = s->ref_magnitude + r * s->cols;
+        for (size_t j = 0; j < s->cols; j++)
+            ref[j] = mag[j] = 0.0;
+        for (size_t k = 0; k < s->inner; k++) {
+            double a = s->M[i * s->inner + k];
+            const float *n_row = s->N + k * s->cols;
+            for (size_t j = 0; j < s->cols; j++) {
+                double term = a * n_row[j];
+                ref[j] += term;
+                mag[j] += fabs(term);
+            }
+        }
+    }
+}
+
+static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct matmul_state *s = run->state;
+    int status;
+    s->rows = run->size.dim[0];
+    s->cols = run->size.dim[1];
+    s->inner = run->size.dim[2];
+    s->tile = clmem_pick_tile(&run->ctx->device, 32, 2, sizeof(float));
+    size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
+
+    /* cols * inner fits: plan() bounded each matrix to INT_MAX elements. */
+    s->n_ref_rows = REFERENCE_BUDGET / (s->cols * s->inner);
+    if (s->n_ref_rows < 8)
+        s->n_ref_rows = 8;
+    if (s->n_ref_rows > s->rows)
+        s->n_ref_rows = s->rows;
+    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
+        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
+        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)) ||
+        !(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
+        !(s->ref = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)) ||
+        !(s->ref_magnitude = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)))
+        return err->status;
+    /* Rows spread evenly from the first to the last. */
+    for (size_t r = 0; r < s->n_ref_rows; r++)
+        s->ref_row[r] = s->n_ref_rows > 1 ? r * (s->rows - 1) / (s->n_ref_rows - 1) : 0;
+    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, run->seed);
+    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, run->seed + 1);
+    reference_rows(s);
+
+    char options[128];
+    snprintf(options, sizeof options, "-DTILE_WIDTH=%zu", s->tile);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
+                                      &s->dM, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
+                                      &s->dN, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, p_elems * sizeof(float), NULL,
+                                      &s->dP, err)) ||
+        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        return status;
+    return CLMEM_OK;
+}
+
+static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
+                          struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct matmul_state *s = run->state;
+    cl_kernel kernel = s->kernels[v - matmul_variants];
+    cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
+    int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,
+                                   sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
+                                   sizeof inner, &inner);
+    if (status)
+        return status;
+    size_t global[2] = {s->cols, s->rows}, local[2] = {s->tile, s->tile};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
+                         struct clmem_check *check, struct clmem_error *err)
+{
+    (void)v;
+    struct matmul_state *s = run->state;
+    int status = clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
+    if (status)
+        return status;
+    /* Float accumulation of `inner` terms: the error bound grows with K. */
+    clmem_check_init(check, (double)s->inner * FLT_EPSILON + 1e-6);
+    if (s->n_ref_rows < s->rows)
+        snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", s->n_ref_rows, s->rows);
+    for (size_t r = 0; r < s->n_ref_rows; r++) {
+        size_t i = s->ref_row[r];
+        for (size_t j = 0; j < s->cols; j++)
+            clmem_check_value(check, s->ref[r * s->cols + j], s->P[i * s->cols + j],
+                              s->ref_magnitude[r * s->cols + j], "P[row %zu][col %zu]", i, j);
+    }
+    return CLMEM_OK;
+}
+
+static double matmul_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* 2*M*N*K flops, as the seeds count them. */
+    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * (double)run->size.dim[2];
+}
+
+static void matmul_teardown(struct clmem_run *run)
+{
+    struct matmul_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->dM);
+    clmem_release_mem(&s->dN);
+    clmem_release_mem(&s->dP);
+    free(s->M);
+    free(s->N);
+    free(s->P);
+    free(s->ref_row);
+    free(s->ref);
+    free(s->ref_magnitude);
+}
+
+const struct clmem_workload clmem_workload_matmul = {
+    .name = "matmul",
+    .summary = "matrix multiplication P = M x N, single precision",
+    .source = "matmul.cl",
+    .default_size = "1024",
+    .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
+    .variants = matmul_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(matmul_variants),
+    .metric_unit = "GFLOP/s",
+    .state_size = sizeof(struct matmul_state),
+    .plan = matmul_plan,
+    .setup = matmul_setup,
+    .execute = matmul_execute,
+    .verify = matmul_verify,
+    .work = matmul_work,
+    .teardown = matmul_teardown,
+};

@@ -1,0 +1,32 @@
+/* The one table of workloads. Adding a workload adds one line here. */
+#include "clmem/clmem.h"
+
+#include <string.h>
+
+extern const struct clmem_workload clmem_workload_matmul;
+
+static const struct clmem_workload *const workloads[] = {
+    &clmem_workload_matmul,
+};
+
+const struct clmem_workload *const *clmem_workloads(size_t *count)
+{
+    *count = CLMEM_ARRAY_SIZE(workloads);
+    return workloads;
+}
+
+const struct clmem_workload *clmem_workload_find(const char *name)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(workloads); i++)
+        if (strcmp(workloads[i]->name, name) == 0)
+            return workloads[i];
+    return NULL;
+}
+
+const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->n_variants; i++)
+        if (strcmp(w->variants[i].name, name) == 0)
+            return &w->variants[i];
+    return NULL;
+}

@@ -1,0 +1,259 @@
+/* The clmem command line: each bad input gets one clear line on stderr and
+ * its documented exit code, before any work; good runs print results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+struct outcome {
+    int code;
+    char out[65536];
+    char err[8192];
+};
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Runs $CLMEM_BIN with args (NULL-terminated); env: NAME, VALUE, ..., NULL. */
+static void run_clmem(struct outcome *o, const char *const env[], const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    char out_path[] = "/tmp/clmem-cli-out-XXXXXX", err_path[] = "/tmp/clmem-cli-err-XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        for (size_t i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        const char *argv[32] = {"clmem"};
+        size_t n = 1;
+        for (; args[n - 1] && n < 31; n++)
+            argv[n] = args[n - 1];
+        argv[n] = NULL;
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    int wstatus;
+    waitpid(pid, &wstatus, 0);
+    close(out_fd);
+    close(err_fd);
+    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    slurp(out_path, o->out, sizeof o->out);
+    slurp(err_path, o->err, sizeof o->err);
+    unlink(out_path);
+    unlink(err_path);
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const struct {
+    const char *const *args;
+    int code;
+    const char *message;
+} bad_inputs[] = {
+    {ARGS("run", "matmul", "--size", "0"), 2, "size '0' has a zero dimension"},
+    {ARGS("run", "matmul", "--size", "-3"), 2, "size '-3' is negative"},
+    {ARGS("run", "matmul", "--size", "abc"), 2, "size 'abc' is not a number"},
+    {ARGS("run", "matmul", "--size", "99999999999999999999999"), 2, "is too large"},
+    {ARGS("run", "matmul", "--size", "50000x50000x50000"), 2, "each matrix at most"},
+    {ARGS("run", "matmul", "--size", "46000x46000x1", "--device", "cpu"), 2,
+     "more than the"},
+    {ARGS("run", "matmull"), 2, "unknown workload 'matmull' (try 'clmem list')"},
+    {ARGS("run", "matmul", "--variant", "tiledd"), 2, "unknown variant 'tiledd' of 'matmul'"},
+    {ARGS("run", "matmul", "--device", "no-such-device"), 2, "unknown device 'no-such-device'"},
+    {ARGS("run", "matmul", "--device", "7:0"), 2, "no device '7:0'"},
+    {ARGS("run", "matmul", "--reps", "0"), 2, "--reps '0' is out of range"},
+    {ARGS("run", "matmul", "--reps", "x"), 2, "--reps 'x' is not a number"},
+    {ARGS("run", "matmul", "--format", "xml"), 2, "unknown format 'xml'"},
+    {ARGS("run", "matmul", "--frobnicate"), 2, "unknown option '--frobnicate'"},
+    {ARGS("run", "matmul", "--size"), 2, "needs a value"},
+    {ARGS("run"), 2, "run needs a workload"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--size", "1000x777x333", "--device", "cpu"),
+     2, "use 'tiled_bounds' for any size"},
+    {ARGS("run", "matmul", "--output", "/nonexistent-dir/r.json"), 2,
+     "cannot write '/nonexistent-dir/r.json'"},
+    {ARGS("run", "matmul", "--kernel-dir", "/nonexistent-kernels"), 2,
+     "kernel directory '/nonexistent-kernels'"},
+    {ARGS("frob"), 2, "unknown command 'frob'"},
+    {ARGS("list", "nope"), 2, "unknown workload 'nope'"},
+};
+
+static void bad_inputs_get_one_line_and_exit_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    for (size_t i = 0; i < sizeof bad_inputs / sizeof *bad_inputs; i++) {
+        run_clmem(&o, NULL, bad_inputs[i].args);
+        if (o.code != bad_inputs[i].code || !strstr(o.err, bad_inputs[i].message) ||
+            count_lines(o.err) != 1 || o.out[0] != '\0')
+            fail_msg("case %zu (%s ...): exit %d, stderr '%s', stdout '%.80s'", i,
+                     bad_inputs[i].args[1] ? bad_inputs[i].args[1] : "", o.code, o.err, o.out);
+    }
+}
+
+static void no_platform_exits_3_with_install_hint(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-noicd-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"OCL_ICD_VENDORS", dir, NULL};
+    run_clmem(&o, env, ARGS("run", "matmul", "--size", "8"));
+    assert_int_equal(o.code, 3);
+    assert_non_null(strstr(o.err, "no OpenCL device found"));
+    assert_non_null(strstr(o.err, "pocl-opencl-icd"));
+    run_clmem(&o, env, ARGS("devices"));
+    assert_int_equal(o.code, 3);
+    rmdir(dir);
+}
+
+static void broken_kernel_exits_3_with_build_log(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-badcl-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/matmul.cl", dir);
+    FILE *f = fopen(path, "w");
+    fputs("__kernel void MatrixMulKernel(__global float *P) { P[0] = no_such_thing; }\n", f);
+    fclose(f);
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", dir));
+    assert_int_equal(o.code, 3);
+    assert_non_null(strstr(o.err, "matmul.cl"));
+    assert_non_null(strstr(o.err, "-DTILE_WIDTH="));
+    assert_non_null(strstr(o.err, "build log:"));
+    assert_non_null(strstr(o.err, "no_such_thing"));
+    unlink(path);
+    rmdir(dir);
+}
+
+static void wrong_kernel_exits_1_and_says_where(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-wrongcl-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/matmul.cl", dir);
+    FILE *f = fopen(path, "w");
+    /* A planted bug: the naive kernel forgets the last product. */
+    fputs("__kernel void MatrixMulKernel(__global const float *M, __global const float *N,\n"
+          "  __global float *P, int rows, int cols, int inner) {\n"
+          "  int r = get_global_id(1), c = get_global_id(0);\n"
+          "  if (r < rows && c < cols) { float s = 0;\n"
+          "    for (int k = 0; k < inner - 1; ++k) s += M[r*inner+k] * N[k*cols+c];\n"
+          "    P[r*cols+c] = s; } }\n", f);
+    fclose(f);
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "naive", "--size", "9x5x7",
+                             "--device", "cpu", "--kernel-dir", dir));
+    assert_int_equal(o.code, 1);
+    assert_non_null(strstr(o.err, "verification failed"));
+    assert_non_null(strstr(o.err, "P[row 0][col 0]: expected"));
+    assert_non_null(strstr(o.out, "FAILED"));
+    unlink(path);
+    rmdir(dir);
+}
+
+static void run_all_prints_gflops_and_verifies(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "all", "--size", "100x77x33",
+                             "--device", "cpu", "--reps", "2"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "GFLOP/s"));
+    assert_non_null(strstr(o.out, "parameters: -DTILE_WIDTH="));
+    assert_non_null(strstr(o.out, "naive"));
+    assert_non_null(strstr(o.out, "skipped: needs every dimension"));
+    assert_null(strstr(o.out, "FAILED"));
+}
+
+static void formats_and_output_file(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device",
+                             "cpu", "--format", "csv", "--reps", "3"));
+    assert_int_equal(o.code, 0);
+    assert_true(strncmp(o.out, "workload,variant,device,size,params,status,samples,median_ms,", 61) == 0);
+    assert_non_null(strstr(o.out, "\nmatmul,naive,"));
+    assert_non_null(strstr(o.out, ",ok,3,"));
+
+    char path[] = "/tmp/clmem-json-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "tiled_bounds", "--size", "8",
+                             "--device", "cpu", "--format", "json", "--output", path));
+    assert_int_equal(o.code, 0);
+    assert_string_equal(o.out, "");
+    static char json[65536];
+    slurp(path, json, sizeof json);
+    assert_non_null(strstr(json, "\"variant\":\t\"tiled_bounds\""));
+    assert_non_null(strstr(json, "\"verified\":\ttrue"));
+    assert_non_null(strstr(json, "\"samples_ms\""));
+    unlink(path);
+}
+
+static void help_and_version(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("--version"));
+    assert_int_equal(o.code, 0);
+    assert_true(strncmp(o.out, "clmem ", 6) == 0);
+    static const char *const commands[] = {"devices", "list", "run"};
+    for (size_t i = 0; i < 3; i++) {
+        run_clmem(&o, NULL, ARGS(commands[i], "--help"));
+        assert_int_equal(o.code, 0);
+        assert_non_null(strstr(o.out, "usage: clmem"));
+    }
+    run_clmem(&o, NULL, ARGS("--help"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "exit codes"));
+    run_clmem(&o, NULL, ARGS("list"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "Fig 4.16"));
+    run_clmem(&o, NULL, ARGS("devices"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "max work-group size"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_inputs_get_one_line_and_exit_2),
+        cmocka_unit_test(no_platform_exits_3_with_install_hint),
+        cmocka_unit_test(broken_kernel_exits_3_with_build_log),
+        cmocka_unit_test(wrong_kernel_exits_1_and_says_where),
+        cmocka_unit_test(run_all_prints_gflops_and_verifies),
+        cmocka_unit_test(formats_and_output_file),
+        cmocka_unit_test(help_and_version),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,86 @@
+/* matmul: every variant against the CPU reference on PoCL, square and
+ * rectangular, tile multiples and not. */
+#include "pocl.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static const char *const any_sizes[] = {"1", "7", "16", "33", "100x37x65", "256", "5x1x9"};
+
+static void naive_verifies_any_size(void **state)
+{
+    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
+        test_expect_verified(*state, "matmul", "naive", any_sizes[i]);
+}
+
+static void tiled_bounds_verifies_any_size(void **state)
+{
+    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
+        test_expect_verified(*state, "matmul", "tiled_bounds", any_sizes[i]);
+}
+
+static void tiled_verifies_tile_multiples(void **state)
+{
+    /* PoCL's tile is 32 (its work-group limit allows 32x32); 64x32x96 is
+     * rectangular and a multiple of every tile the picker can choose. */
+    test_expect_verified(*state, "matmul", "tiled", "64x32x96");
+    test_expect_verified(*state, "matmul", "tiled", "256");
+}
+
+static void tiled_refused_alone_off_tile(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_run_workload(*state, "matmul", "tiled", "1000x777x333", 1, &results, &n,
+                                    &err);
+    assert_int_equal(status, CLMEM_ERR_USAGE);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err.message, "multiple of TILE_WIDTH"));
+    assert_non_null(strstr(err.message, "tiled_bounds"));
+}
+
+static void tiled_skipped_under_all_off_tile(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_run_workload(*state, "matmul", "all", "100x37x65", 1, &results, &n, &err);
+    assert_int_equal(status, CLMEM_OK);
+    assert_int_equal(n, 3);
+    assert_string_equal(results[1].variant, "tiled");
+    assert_true(results[1].skipped);
+    assert_true(results[0].verified && results[2].verified);
+    clmem_results_free(results, n);
+}
+
+static void params_name_the_tile(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(clmem_run_workload(*state, "matmul", "naive", "8", 1, &results, &n, &err),
+                     CLMEM_OK);
+    assert_non_null(strstr(results[0].params, "-DTILE_WIDTH="));
+    /* 2*M*N*K flops over the median time. */
+    double expected = 2.0 * 8 * 8 * 8 / (results[0].median_ms * 1e-3) / 1e9;
+    assert_true(results[0].metric > 0.999 * expected && results[0].metric < 1.001 * expected);
+    clmem_results_free(results, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(naive_verifies_any_size),
+        cmocka_unit_test(tiled_bounds_verifies_any_size),
+        cmocka_unit_test(tiled_verifies_tile_multiples),
+        cmocka_unit_test(tiled_refused_alone_off_tile),
+        cmocka_unit_test(tiled_skipped_under_all_off_tile),
+        cmocka_unit_test(params_name_the_tile),
+    };
+    return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
+}

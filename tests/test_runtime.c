@@ -1,0 +1,266 @@
+/* The runtime's pieces: error names, sizes, device selection, builds,
+ * checks, inputs, atomic output files. */
+#include "pocl.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static void error_names_are_names(void **state)
+{
+    (void)state;
+    assert_string_equal(clmem_cl_error_name(CL_INVALID_WORK_GROUP_SIZE),
+                        "CL_INVALID_WORK_GROUP_SIZE");
+    assert_string_equal(clmem_cl_error_name(-54), "CL_INVALID_WORK_GROUP_SIZE");
+    assert_string_equal(clmem_cl_error_name(CL_BUILD_PROGRAM_FAILURE), "CL_BUILD_PROGRAM_FAILURE");
+    assert_string_equal(clmem_cl_error_name(CL_SUCCESS), "CL_SUCCESS");
+    assert_string_equal(clmem_cl_error_name(CL_INVALID_DEVICE_PARTITION_COUNT),
+                        "CL_INVALID_DEVICE_PARTITION_COUNT");
+    assert_string_equal(clmem_cl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+    assert_string_equal(clmem_cl_error_name(-9999), "CL_UNKNOWN_ERROR");
+    assert_string_equal(clmem_cl_error_name(5), "CL_UNKNOWN_ERROR");
+}
+
+static int failing_call(struct clmem_error *err)
+{
+    CLMEM_CHECK(err, clReleaseMemObject(NULL));
+    return CLMEM_OK;
+}
+
+static void check_macro_names_call_and_error(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    assert_int_equal(failing_call(&err), CLMEM_ERR_CL);
+    assert_int_equal(err.cl_err, CL_INVALID_MEM_OBJECT);
+    assert_non_null(strstr(err.message, "clReleaseMemObject failed with CL_INVALID_MEM_OBJECT"));
+    assert_non_null(strstr(err.message, "failing_call"));
+}
+
+static void sizes_parse(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    struct clmem_size s;
+    assert_int_equal(clmem_size_parse("1000x777x333", &s, &err), CLMEM_OK);
+    assert_true(s.dim[0] == 1000 && s.dim[1] == 777 && s.dim[2] == 333 && s.ndims == 3);
+    assert_int_equal(clmem_size_parse("17", &s, &err), CLMEM_OK);
+    assert_true(s.dim[0] == 17 && s.dim[1] == 17 && s.dim[2] == 17 && s.ndims == 1);
+    assert_int_equal(clmem_size_parse("640X480", &s, &err), CLMEM_OK);
+    assert_true(s.dim[0] == 640 && s.dim[1] == 480 && s.dim[2] == 480);
+    char text[64];
+    clmem_size_parse("5x6x7", &s, &err);
+    clmem_size_format(&s, text, sizeof text);
+    assert_string_equal(text, "5x6x7");
+
+    static const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"0", "zero"},          {"-5", "negative"},           {"abc", "not a number"},
+        {"", "empty"},          {"12x", "not a number"},      {"1x2x3x4", "not a number"},
+        {"4x0x4", "zero"},      {"99999999999999999999", "too large"},
+        {"2147483648", "too large"}, {"12.5", "not a number"}, {"x5", "not a number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        clmem_error_clear(&err);
+        assert_int_equal(clmem_size_parse(bad[i].text, &s, &err), CLMEM_ERR_USAGE);
+        if (!strstr(err.message, bad[i].message))
+            fail_msg("size '%s': message '%s' lacks '%s'", bad[i].text, err.message,
+                     bad[i].message);
+    }
+}
+
+static const struct clmem_device fake[] = {
+    {.platform_index = 0, .device_index = 0, .name = "pthread-skylake", .platform_name =
+         "Portable Computing Language", .version = "OpenCL 3.0 PoCL 3.1", .type =
+         CL_DEVICE_TYPE_CPU},
+    {.platform_index = 1, .device_index = 0, .name = "NVIDIA H100 80GB HBM3", .platform_name =
+         "NVIDIA CUDA", .version = "OpenCL 3.0 CUDA", .type = CL_DEVICE_TYPE_GPU},
+    {.platform_index = 1, .device_index = 1, .name = "NVIDIA A100", .platform_name =
+         "NVIDIA CUDA", .version = "OpenCL 3.0 CUDA", .type = CL_DEVICE_TYPE_GPU},
+};
+
+static void device_selection(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    size_t chosen = 99;
+    static const struct {
+        const char *spec;
+        size_t expected;
+    } good[] = {
+        {NULL, 1}, {"1:1", 2}, {"0:0", 0}, {"gpu", 1}, {"CPU", 0},
+        {"h100", 1}, {"a100", 2}, {"pocl", 0}, {"NVIDIA", 1}, {"portable", 0},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        assert_int_equal(clmem_devices_select(good[i].spec, fake, 3, &chosen, &err), CLMEM_OK);
+        assert_int_equal(chosen, good[i].expected);
+    }
+    /* No GPU: the first device. */
+    assert_int_equal(clmem_devices_select(NULL, fake, 1, &chosen, &err), CLMEM_OK);
+    assert_int_equal(chosen, 0);
+
+    static const struct {
+        const char *spec, *message;
+        int status;
+    } bad[] = {
+        {"2:0", "no device '2:0'", CLMEM_ERR_USAGE},
+        {"1:", "bad device index", CLMEM_ERR_USAGE},
+        {"a:b", "bad device index", CLMEM_ERR_USAGE},
+        {"accelerator", "no accelerator device", CLMEM_ERR_USAGE},
+        {"radeon", "unknown device 'radeon'", CLMEM_ERR_USAGE},
+        {"", "empty device", CLMEM_ERR_USAGE},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        clmem_error_clear(&err);
+        assert_int_equal(clmem_devices_select(bad[i].spec, fake, 3, &chosen, &err),
+                         bad[i].status);
+        if (!strstr(err.message, bad[i].message))
+            fail_msg("spec '%s': '%s' lacks '%s'", bad[i].spec, err.message, bad[i].message);
+    }
+    clmem_error_clear(&err);
+    assert_int_equal(clmem_devices_select(NULL, fake, 0, &chosen, &err), CLMEM_ERR_CL);
+    assert_non_null(strstr(err.message, "pocl-opencl-icd"));
+}
+
+static void build_failure_keeps_the_log(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/broken.cl", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("__kernel void broken(__global float *x) { x[0] = undeclared_name; }\n", f);
+    fclose(f);
+
+    struct clmem_ctx local = *ctx;
+    snprintf(local.kernel_dir, sizeof local.kernel_dir, "%s", dir);
+    struct clmem_error err = {0};
+    cl_program program = NULL;
+    assert_int_equal(clmem_program_build(&local, "broken.cl", "-DTILE=7", &program, &err),
+                     CLMEM_ERR_CL);
+    assert_null(program);
+    assert_int_equal(err.cl_err, CL_BUILD_PROGRAM_FAILURE);
+    assert_non_null(strstr(err.message, "broken.cl"));
+    assert_non_null(strstr(err.message, "-DTILE=7"));
+    assert_non_null(strstr(err.message, "CL_BUILD_PROGRAM_FAILURE"));
+    assert_non_null(err.log);
+    assert_non_null(strstr(err.log, "undeclared_name"));
+    clmem_error_clear(&err);
+    assert_null(err.log);
+
+    /* A source that is not there names the file. */
+    assert_int_equal(clmem_program_build(&local, "absent.cl", "", &program, &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "absent.cl"));
+    unlink(path);
+    rmdir(dir);
+}
+
+static void check_counts_and_keeps_ten_lines(void **state)
+{
+    (void)state;
+    struct clmem_check c;
+    clmem_check_init(&c, 1e-6);
+    for (size_t i = 0; i < 20; i++)
+        clmem_check_value(&c, 1.0, i % 2 ? 1.5 : 1.0, 1.0, "x[%zu]", i, 0);
+    assert_int_equal(c.checked, 20);
+    assert_int_equal(c.mismatches, 10);
+    assert_false(clmem_check_passed(&c));
+    assert_non_null(strstr(c.lines[0], "x[1]: expected 1, got 1.5"));
+    assert_true(c.max_rel_error > 0.49 && c.max_rel_error < 0.51);
+    clmem_check_init(&c, 1e-6);
+    assert_false(clmem_check_passed(&c)); /* nothing checked is no pass */
+    clmem_check_value(&c, 2.0, 2.0 + 1e-9, 2.0, "x[%zu]", 0, 0);
+    assert_true(clmem_check_passed(&c));
+    clmem_check_value(&c, 2.0, 0.0 / 0.0, 2.0, "x[%zu]", 1, 0);
+    assert_false(clmem_check_passed(&c));
+}
+
+static void inputs_are_reproducible(void **state)
+{
+    (void)state;
+    float a[64], b[64], c[64];
+    clmem_fill_uniform(a, 64, -1.0f, 1.0f, 42);
+    clmem_fill_uniform(b, 64, -1.0f, 1.0f, 42);
+    clmem_fill_uniform(c, 64, -1.0f, 1.0f, 43);
+    assert_memory_equal(a, b, sizeof a);
+    assert_memory_not_equal(a, c, sizeof a);
+    for (int i = 0; i < 64; i++)
+        assert_true(a[i] >= -1.0f && a[i] < 1.0f);
+}
+
+static void output_appears_whole_or_not_at_all(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    struct clmem_output out;
+    char path[] = "/tmp/clmem-out-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "old\n", 4), 4);
+    close(fd);
+    assert_int_equal(clmem_output_open(&out, path, &err), CLMEM_OK);
+    fputs("new\n", out.file);
+    clmem_output_abort(&out); /* interrupted: the old file stays */
+    FILE *f = fopen(path, "r");
+    char line[16] = "";
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "old\n");
+    assert_int_equal(access(out.tmp_path, F_OK), -1);
+
+    assert_int_equal(clmem_output_open(&out, path, &err), CLMEM_OK);
+    fputs("new\n", out.file);
+    assert_int_equal(clmem_output_commit(&out, &err), CLMEM_OK);
+    f = fopen(path, "r");
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "new\n");
+    unlink(path);
+
+    assert_int_equal(clmem_output_open(&out, "/nonexistent-dir/x.json", &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "cannot write '/nonexistent-dir/x.json'"));
+}
+
+static void registry_lists_matmul(void **state)
+{
+    (void)state;
+    const struct clmem_workload *w = clmem_workload_find("matmul");
+    assert_non_null(w);
+    assert_non_null(clmem_variant_find(w, "tiled_bounds"));
+    assert_null(clmem_variant_find(w, "tiledd"));
+    assert_null(clmem_workload_find("matmull"));
+    size_t n;
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(all[i]->n_variants > 0 && all[i]->n_variants <= CLMEM_MAX_VARIANTS);
+        assert_non_null(all[i]->plan);
+        assert_non_null(all[i]->verify);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(error_names_are_names),
+        cmocka_unit_test(check_macro_names_call_and_error),
+        cmocka_unit_test(sizes_parse),
+        cmocka_unit_test(device_selection),
+        cmocka_unit_test(build_failure_keeps_the_log),
+        cmocka_unit_test(check_counts_and_keeps_ten_lines),
+        cmocka_unit_test(inputs_are_reproducible),
+        cmocka_unit_test(output_appears_whole_or_not_at_all),
+        cmocka_unit_test(registry_lists_matmul),
+    };
+    return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
+}
