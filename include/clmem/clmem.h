@@ -92,6 +92,8 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
 /* Parses a device spec without looking at devices (usage errors only). */
 int clmem_devices_parse_spec(const char *spec, struct clmem_error *err);
 const char *clmem_device_type_name(cl_device_type type);
+/* Whether CL_DEVICE_EXTENSIONS lists `name` (a whole word). */
+int clmem_device_has_extension(const struct clmem_device *device, const char *name);
 
 /* ---- one device in use: context, profiling queue, where kernels live ---- */
 struct clmem_ctx {
@@ -167,6 +169,7 @@ struct clmem_check {
     double tolerance;
     size_t checked, mismatches;
     char scope[64]; /* "" when every value was checked, else what was sampled */
+    char note[160]; /* what the run produced, for the reader: an estimate, a count */
     char lines[CLMEM_MAX_MISMATCH_LINES][160];
 };
 void clmem_check_init(struct clmem_check *check, double tolerance);
@@ -185,6 +188,13 @@ struct clmem_variant {
     /* NULL when the size suits the variant; else why not (the textbook kernels'
      * limits), pointing at the variant that handles any size. */
     const char *(*unsupported)(const struct clmem_run *run, char *why, size_t why_size);
+    /* A variant may sweep one parameter (the coalescing offsets, strides):
+     * it then runs once per value first..last, each a result of its own,
+     * with run->sweep_value set. NULL sweep: one run. */
+    const char *sweep;
+    unsigned sweep_first, sweep_last;
+    /* Some variants exist only on devices that report a feature (cl_khr_fp64). */
+    const char *needs_extension;
 };
 
 struct clmem_workload {
@@ -196,6 +206,9 @@ struct clmem_workload {
     const struct clmem_variant *variants;
     size_t n_variants;
     const char *metric_unit; /* "GFLOP/s", "GB/s", ... */
+    /* Non-NULL when the workload reads --input FILE and writes an image to
+     * --output FILE.pgm|.ppm: what the input may be. */
+    const char *input_help;
     size_t state_size;       /* bytes of the workload's private state */
     /* Validates the size (usage errors) and fills run->buffer_bytes/n_buffers
      * without allocating, so limits are checked before any work. */
@@ -212,6 +225,15 @@ struct clmem_workload {
      * (flops for GFLOP/s, bytes for GB/s). */
     double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
     void (*teardown)(struct clmem_run *run);
+    /* Optional: the variant whose time every other is compared with (transpose:
+     * "copy"); results then carry their fraction of its metric. */
+    const char *baseline;
+    /* Optional: a second timing with the repetitions inside the kernel (the
+     * CUDA transpose example's "loop in kernel" column): one launch doing
+     * `loop_reps` passes; the result keeps its time per pass. */
+    int (*execute_looped)(struct clmem_run *run, const struct clmem_variant *variant,
+                          unsigned loop_reps, struct clmem_timing *timing,
+                          struct clmem_error *err);
 };
 
 #define CLMEM_MAX_BUFFERS 8
@@ -227,6 +249,9 @@ struct clmem_run {
     void *state;      /* the workload's own, state_size bytes, zeroed */
     const struct clmem_variant *variants[CLMEM_MAX_VARIANTS]; /* selected */
     size_t n_variants;
+    unsigned sweep_value; /* the current point of a sweeping variant */
+    const char *input;        /* --input FILE, for workloads that read one (blur) */
+    const char *image_output; /* where such a workload writes its image, or NULL */
 };
 
 /* Shared by the workloads' set-up. */
@@ -255,6 +280,8 @@ struct clmem_result {
     char variant[32];
     char device[128];
     char size[64];
+    char sweep[16]; /* "" or the swept parameter's name, e.g. "offset" */
+    unsigned sweep_value;
     char params[256];
     int skipped;
     char skip_reason[256];
@@ -263,6 +290,9 @@ struct clmem_result {
     double median_ms, min_ms, max_ms;
     double metric; /* from the median */
     char metric_unit[16];
+    double baseline_fraction; /* metric / the baseline variant's; NAN when none */
+    double looped_ms;         /* per pass with the loop in the kernel; NAN when none */
+    char note[160];
     double max_rel_error;
     int verified;
     char verify_scope[64];
@@ -276,6 +306,9 @@ struct clmem_run_options {
     unsigned reps;       /* timed runs */
     unsigned warmup;     /* untimed runs before them */
     uint64_t seed;
+    const char *input;        /* --input FILE (blur) */
+    const char *image_output; /* write the workload's image here (blur) */
+    unsigned loop_reps;       /* passes inside the kernel for execute_looped; 0: 20 */
     /* Called before each variant runs (the CLI shows progress with it). */
     void (*progress)(void *user, const struct clmem_run *run, size_t index);
     void *progress_user;

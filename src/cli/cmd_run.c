@@ -9,7 +9,7 @@
 #define MAX_REPS 100000
 
 struct run_args {
-    const char *workload, *variant, *size, *device, *output, *kernel_dir;
+    const char *workload, *variant, *size, *device, *output, *kernel_dir, *input;
     unsigned long long reps, warmup, seed;
     enum clmem_format format;
 };
@@ -31,7 +31,10 @@ static void usage(FILE *out)
             "  --format F          table, csv or json (default table)\n"
             "  --output FILE       write the report there (whole, or not at all)\n"
             "  --kernel-dir DIR    where the .cl files are (default: CLMEM_KERNEL_DIR,\n"
-            "                      the installed ones, the source tree)\n\n"
+            "                      the installed ones, the source tree)\n"
+            "  --input FILE        an input file, for workloads that take one (blur: a\n"
+            "                      binary PGM or PPM image); such workloads write their\n"
+            "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error, 3 no device or "
             "OpenCL error\n",
             MAX_REPS);
@@ -46,6 +49,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help,
         {"warmup", required_argument, NULL, 'w'},    {"seed", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},    {"output", required_argument, NULL, 'o'},
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {"input", required_argument, NULL, 'i'},
         {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
@@ -57,6 +61,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help,
         case 'd': a->device = optarg; break;
         case 'o': a->output = optarg; break;
         case 'k': a->kernel_dir = optarg; break;
+        case 'i': a->input = optarg; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -82,6 +87,14 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help,
     return CLMEM_OK;
 }
 
+/* Workloads that make an image write it to an --output named .pgm or .ppm;
+ * the report then goes to stdout. */
+static int is_image_path(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 4 && (strcmp(path + n - 4, ".pgm") == 0 || strcmp(path + n - 4, ".ppm") == 0);
+}
+
 /* Every check that needs no device: names, size syntax, kernel files. */
 static int validate(const struct run_args *a, const struct clmem_workload **workload,
                     struct clmem_error *err)
@@ -94,6 +107,8 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "unknown variant '%s' of '%s' (try 'clmem list %s')", a->variant,
                           w->name, w->name);
+    if (a->input && !w->input_help)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
     struct clmem_size size;
     int status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
     if (status == CLMEM_OK)
@@ -142,6 +157,11 @@ int cmd_run(int argc, char **argv)
     }
     if ((status = validate(&a, &workload, &err)))
         return cli_report_error(&err);
+    const char *image_output = NULL;
+    if (workload->input_help && is_image_path(a.output)) {
+        image_output = a.output;
+        a.output = NULL;
+    }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
@@ -149,7 +169,8 @@ int cmd_run(int argc, char **argv)
 
     struct clmem_run_options options = {
         .size = a.size, .variant = a.variant, .reps = (unsigned)a.reps,
-        .warmup = (unsigned)a.warmup, .seed = a.seed,
+        .warmup = (unsigned)a.warmup, .seed = a.seed, .input = a.input,
+        .image_output = image_output,
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;

@@ -1,11 +1,13 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
 #include "clmem/clmem.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The header never moves: tools downstream read columns by position. */
-static const char header[] = "workload,variant,device,size,params,status,samples,median_ms,"
-                             "min_ms,max_ms,metric,unit,max_rel_error,verify_scope,skip_reason";
+static const char header[] =
+    "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
+    "max_ms,metric,unit,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,skip_reason";
 
 static void field(FILE *out, const char *text)
 {
@@ -22,17 +24,31 @@ static void field(FILE *out, const char *text)
     fputc('"', out);
 }
 
+/* An empty cell for "not measured", then the separator. */
+static void optional_number(FILE *out, double value, const char *format)
+{
+    if (!isnan(value))
+        fprintf(out, format, value);
+    fputc(',', out);
+}
+
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
 {
     fprintf(out, "%s\n", header);
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = &results[i];
-        const char *texts[] = {r->workload, r->variant, r->device, r->size, r->params,
-                               clmem_result_status(r)};
+        const char *texts[] = {r->workload, r->variant, r->device, r->size, r->sweep};
         for (size_t t = 0; t < CLMEM_ARRAY_SIZE(texts); t++) {
             field(out, texts[t]);
             fputc(',', out);
         }
+        if (r->sweep[0])
+            fprintf(out, "%u", r->sweep_value);
+        fputc(',', out);
+        field(out, r->params);
+        fputc(',', out);
+        field(out, clmem_result_status(r));
+        fputc(',', out);
         if (r->skipped)
             fprintf(out, "0,,,,,");
         else
@@ -40,10 +56,12 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
                     r->max_ms, r->metric);
         field(out, r->metric_unit);
         fputc(',', out);
-        if (!r->skipped)
-            fprintf(out, "%.3g", r->max_rel_error);
-        fputc(',', out);
+        optional_number(out, r->baseline_fraction, "%.4f");
+        optional_number(out, r->looped_ms, "%.6f");
+        optional_number(out, r->skipped ? NAN : r->max_rel_error, "%.3g");
         field(out, r->verify_scope);
+        fputc(',', out);
+        field(out, r->note);
         fputc(',', out);
         field(out, r->skip_reason);
         fputc('\n', out);

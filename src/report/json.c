@@ -16,6 +16,10 @@ static cJSON *result_object(const struct clmem_result *r)
     cJSON_AddStringToObject(o, "variant", r->variant);
     cJSON_AddStringToObject(o, "device", r->device);
     cJSON_AddStringToObject(o, "size", r->size);
+    if (r->sweep[0]) {
+        cJSON_AddStringToObject(o, "sweep", r->sweep);
+        cJSON_AddNumberToObject(o, "sweep_value", r->sweep_value);
+    }
     cJSON_AddStringToObject(o, "params", r->params);
     cJSON_AddStringToObject(o, "status", clmem_result_status(r));
     if (r->skipped) {
@@ -30,6 +34,12 @@ static cJSON *result_object(const struct clmem_result *r)
     cJSON_AddNumberToObject(o, "max_ms", r->max_ms);
     cJSON_AddNumberToObject(o, "metric", r->metric);
     cJSON_AddStringToObject(o, "unit", r->metric_unit);
+    if (!isnan(r->baseline_fraction))
+        cJSON_AddNumberToObject(o, "baseline_fraction", r->baseline_fraction);
+    if (!isnan(r->looped_ms))
+        cJSON_AddNumberToObject(o, "looped_ms", r->looped_ms);
+    if (r->note[0])
+        cJSON_AddStringToObject(o, "note", r->note);
     /* JSON has no infinity: an unbounded error is written as null. */
     if (isfinite(r->max_rel_error))
         cJSON_AddNumberToObject(o, "max_rel_error", r->max_rel_error);

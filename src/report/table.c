@@ -1,6 +1,7 @@
 /* The human-readable table. */
 #include "clmem/clmem.h"
 
+#include <math.h>
 #include <string.h>
 
 static void verified_text(const struct clmem_result *r, char *out, size_t size)
@@ -15,32 +16,74 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
         snprintf(out, size, "yes");
 }
 
+/* Optional columns appear only when some result in the group has them. */
+struct columns {
+    int baseline, looped;
+    const char *baseline_name;
+};
+
+static void header(FILE *out, const struct clmem_result *r, const struct columns *c)
+{
+    fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
+    fprintf(out, "%-12s %-20s %-14s %11s %11s %11s %12s %-10s", "workload", "variant", "size",
+            "median ms", "min ms", "max ms", "value", "unit");
+    if (c->looped)
+        fprintf(out, " %12s", "loop-in ms");
+    if (c->baseline)
+        fprintf(out, " %8s", "vs base");
+    fprintf(out, " %11s  %s\n", "max rel err", "verified");
+}
+
+static int same_group(const struct clmem_result *a, const struct clmem_result *b)
+{
+    return strcmp(a->device, b->device) == 0 && strcmp(a->params, b->params) == 0 &&
+           strcmp(a->workload, b->workload) == 0;
+}
+
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
 {
-    const char *device = "";
-    const char *params = NULL;
+    struct columns c = {0};
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = &results[i];
-        /* Device and build parameters head each group of results that share them. */
-        if (strcmp(device, r->device) != 0 || !params || strcmp(params, r->params) != 0) {
-            device = r->device;
-            params = r->params;
-            fprintf(out, "%sdevice: %s\nparameters: %s\n", i ? "\n" : "", r->device,
-                    r->params[0] ? r->params : "(none)");
-            fprintf(out, "%-12s %-16s %-16s %11s %11s %11s %12s %-9s %11s  %s\n", "workload",
-                    "variant", "size", "median ms", "min ms", "max ms", "value", "unit",
-                    "max rel err", "verified");
+        if (i == 0 || !same_group(r, &results[i - 1])) {
+            memset(&c, 0, sizeof c);
+            for (size_t j = i; j < n && same_group(&results[j], r); j++) {
+                c.looped |= !isnan(results[j].looped_ms);
+                c.baseline |= !isnan(results[j].baseline_fraction);
+            }
+            if (i)
+                fputc('\n', out);
+            header(out, r, &c);
         }
-        char verified[320];
+        char variant[48], verified[320];
+        if (r->sweep[0])
+            snprintf(variant, sizeof variant, "%s %s=%u", r->variant, r->sweep, r->sweep_value);
+        else
+            snprintf(variant, sizeof variant, "%s", r->variant);
         verified_text(r, verified, sizeof verified);
-        if (r->skipped) {
-            fprintf(out, "%-12s %-16s %-16s %11s %11s %11s %12s %-9s %11s  %s\n", r->workload,
-                    r->variant, r->size, "-", "-", "-", "-", r->metric_unit, "-", verified);
-            continue;
+        fprintf(out, "%-12s %-20s %-14s ", r->workload, variant, r->size);
+        if (r->skipped)
+            fprintf(out, "%11s %11s %11s %12s %-10s", "-", "-", "-", "-", r->metric_unit);
+        else
+            fprintf(out, "%11.4f %11.4f %11.4f %12.3f %-10s", r->median_ms, r->min_ms, r->max_ms,
+                    r->metric, r->metric_unit);
+        if (c.looped) {
+            if (isnan(r->looped_ms))
+                fprintf(out, " %12s", "-");
+            else
+                fprintf(out, " %12.4f", r->looped_ms);
         }
-        fprintf(out, "%-12s %-16s %-16s %11.4f %11.4f %11.4f %12.3f %-9s %11.2e  %s\n",
-                r->workload, r->variant, r->size, r->median_ms, r->min_ms, r->max_ms, r->metric,
-                r->metric_unit, r->max_rel_error, verified);
+        if (c.baseline) {
+            if (isnan(r->baseline_fraction))
+                fprintf(out, " %8s", "-");
+            else
+                fprintf(out, " %8.3f", r->baseline_fraction);
+        }
+        if (r->skipped)
+            fprintf(out, " %11s  %s\n", "-", verified);
+        else
+            fprintf(out, " %11.2e  %s%s%s\n", r->max_rel_error, verified, r->note[0] ? "; " : "",
+                    r->note);
     }
     return CLMEM_OK;
 }

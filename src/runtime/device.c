@@ -223,3 +223,22 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
         }
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%s' (see 'clmem devices')", spec);
 }
+
+int clmem_device_has_extension(const struct clmem_device *device, const char *name)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(device->id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS)
+        return 0;
+    char *list = malloc(size + 1);
+    if (!list)
+        return 0;
+    int found = 0;
+    if (clGetDeviceInfo(device->id, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+        list[size] = '\0';
+        size_t len = strlen(name);
+        for (char *p = strstr(list, name); p && !found; p = strstr(p + 1, name))
+            found = (p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+    }
+    free(list);
+    return found;
+}

@@ -15,6 +15,8 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
     run->workload = workload;
     run->ctx = ctx;
     run->seed = options->seed;
+    run->input = options->input;
+    run->image_output = options->image_output;
     const char *size_text = options->size ? options->size : workload->default_size;
     if ((status = clmem_size_parse(size_text, &run->size, err)))
         return status;
@@ -109,12 +111,46 @@ static int execute_once(struct clmem_run *run, const struct clmem_variant *v, do
     return clmem_timing_finish(run->ctx, &timing, ms, err);
 }
 
+static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v,
+                            const struct clmem_run_options *options, struct clmem_result *r,
+                            struct clmem_error *err)
+{
+    unsigned loop_reps = options->loop_reps ? options->loop_reps : 20;
+    struct clmem_result looped = {.n_samples = 0};
+    unsigned reps = options->reps ? options->reps : 1;
+    looped.samples_ms = calloc(reps, sizeof *looped.samples_ms);
+    if (!looped.samples_ms)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    int status = CLMEM_OK;
+    for (unsigned i = 0; i < reps && status == CLMEM_OK; i++) {
+        struct clmem_timing timing = {0};
+        status = run->workload->execute_looped(run, v, loop_reps, &timing, err);
+        if (status == CLMEM_OK)
+            status = clmem_timing_finish(run->ctx, &timing, &looped.samples_ms[i], err);
+        else
+            clmem_timing_release(&timing);
+        looped.n_samples += status == CLMEM_OK;
+    }
+    if (status == CLMEM_OK) {
+        summarise(&looped);
+        r->looped_ms = looped.median_ms / loop_reps;
+    }
+    free(looped.samples_ms);
+    return status;
+}
+
 static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
                        const struct clmem_run_options *options, struct clmem_result *r,
                        struct clmem_error *err)
 {
     const struct clmem_workload *w = run->workload;
     char why[256];
+    if (v->needs_extension && !clmem_device_has_extension(&run->ctx->device, v->needs_extension)) {
+        r->skipped = 1;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "needs %s, which '%s' does not report",
+                 v->needs_extension, run->ctx->device.name);
+        return CLMEM_OK;
+    }
     if (v->unsupported && v->unsupported(run, why, sizeof why)) {
         r->skipped = 1;
         snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
@@ -137,6 +173,8 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     summarise(r);
     double work = w->work(run, v);
     r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
+    if (w->execute_looped && (status = median_of_looped(run, v, options, r, err)))
+        return status;
 
     struct clmem_check check;
     clmem_check_init(&check, 0);
@@ -145,6 +183,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     r->max_rel_error = check.max_rel_error;
     r->verified = clmem_check_passed(&check);
     snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check.scope);
+    snprintf(r->note, sizeof r->note, "%s", check.note);
     if (!r->verified) {
         size_t len = (size_t)snprintf(r->verify_detail, sizeof r->verify_detail,
                                       "%zu of %zu values differ from the CPU reference",
@@ -157,6 +196,47 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
+static struct clmem_result *new_result(struct clmem_run *run, const struct clmem_variant *v,
+                                       struct clmem_result **results, size_t *n_results)
+{
+    struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    *results = grown;
+    struct clmem_result *r = &grown[*n_results];
+    memset(r, 0, sizeof *r);
+    (*n_results)++;
+    snprintf(r->workload, sizeof r->workload, "%s", run->workload->name);
+    snprintf(r->variant, sizeof r->variant, "%s", v->name);
+    snprintf(r->device, sizeof r->device, "%s", run->ctx->device.name);
+    clmem_size_format(&run->size, r->size, sizeof r->size);
+    snprintf(r->metric_unit, sizeof r->metric_unit, "%s", run->workload->metric_unit);
+    if (v->sweep) {
+        snprintf(r->sweep, sizeof r->sweep, "%s", v->sweep);
+        r->sweep_value = run->sweep_value;
+    }
+    r->max_rel_error = NAN;
+    r->baseline_fraction = NAN;
+    r->looped_ms = NAN;
+    return r;
+}
+
+/* Each result's metric as a fraction of the baseline variant's at the same point. */
+static void compare_with_baseline(const struct clmem_workload *w, struct clmem_result *results,
+                                  size_t first, size_t n)
+{
+    if (!w->baseline)
+        return;
+    for (size_t i = first; i < n; i++) {
+        if (results[i].skipped)
+            continue;
+        for (size_t b = first; b < n; b++)
+            if (!results[b].skipped && strcmp(results[b].variant, w->baseline) == 0 &&
+                results[b].sweep_value == results[i].sweep_value && results[b].metric > 0)
+                results[i].baseline_fraction = results[i].metric / results[b].metric;
+    }
+}
+
 int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
@@ -165,29 +245,26 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
     if (status)
         return status;
     int verify_failed = 0;
+    size_t first = *n_results;
     for (size_t i = 0; i < run->n_variants; i++) {
         const struct clmem_variant *v = run->variants[i];
-        struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
-        if (!grown)
-            return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-        *results = grown;
-        struct clmem_result *r = &grown[*n_results];
-        memset(r, 0, sizeof *r);
-        (*n_results)++;
-        snprintf(r->workload, sizeof r->workload, "%s", w->name);
-        snprintf(r->variant, sizeof r->variant, "%s", v->name);
-        snprintf(r->device, sizeof r->device, "%s", run->ctx->device.name);
-        clmem_size_format(&run->size, r->size, sizeof r->size);
-        snprintf(r->params, sizeof r->params, "%s", run->params);
-        snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
-        r->max_rel_error = NAN;
-        if (options->progress)
-            options->progress(options->progress_user, run, i);
-        if ((status = run_variant(run, v, options, r, err)))
-            return status;
-        if (!r->skipped && !r->verified)
-            verify_failed = 1;
+        unsigned last = v->sweep ? v->sweep_last : 0;
+        for (unsigned point = v->sweep ? v->sweep_first : 0; point <= last; point++) {
+            run->sweep_value = point;
+            struct clmem_result *r = new_result(run, v, results, n_results);
+            if (!r)
+                return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+            if (options->progress)
+                options->progress(options->progress_user, run, i);
+            if ((status = run_variant(run, v, options, r, err)))
+                return status;
+            /* Parameters are known once set-up has built the program. */
+            snprintf(r->params, sizeof r->params, "%s", run->params);
+            if (!r->skipped && !r->verified)
+                verify_failed = 1;
+        }
     }
+    compare_with_baseline(w, *results, first, *n_results);
     return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
 }
 
