@@ -74,3 +74,45 @@ __kernel void MatrixMulTiledBounds(__global const float *M, __global const float
     if ((Row < rows) && (Col < cols))
         P[Row * cols + Col] = Pvalue;
 }
+
+/* Fig 5.17: increased thread granularity. Each work-item computes
+ * COARSE_FACTOR P elements, TILE_WIDTH columns apart, so each M tile loaded
+ * into local memory serves COARSE_FACTOR N tiles. Boundary checks as Fig 4.20. */
+#ifndef COARSE_FACTOR
+#define COARSE_FACTOR 4
+#endif
+__kernel void MatrixMulCoarsened(__global const float *M, __global const float *N,
+                                 __global float *P, int rows, int cols, int inner)
+{
+    __local float Mds[TILE_WIDTH][TILE_WIDTH];
+    __local float Nds[TILE_WIDTH][TILE_WIDTH];
+    int tx = get_local_id(0);
+    int ty = get_local_id(1);
+    int Row = get_group_id(1) * TILE_WIDTH + ty;
+    int colStart = get_group_id(0) * TILE_WIDTH * COARSE_FACTOR + tx;
+    float Pvalue[COARSE_FACTOR];
+    for (int c = 0; c < COARSE_FACTOR; ++c)
+        Pvalue[c] = 0.0f;
+    for (int ph = 0; ph < (inner + TILE_WIDTH - 1) / TILE_WIDTH; ++ph) {
+        if ((Row < rows) && (ph * TILE_WIDTH + tx) < inner)
+            Mds[ty][tx] = M[Row * inner + ph * TILE_WIDTH + tx];
+        else
+            Mds[ty][tx] = 0.0f;
+        for (int c = 0; c < COARSE_FACTOR; ++c) {
+            int Col = colStart + c * TILE_WIDTH;
+            if ((ph * TILE_WIDTH + ty) < inner && Col < cols)
+                Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * cols + Col];
+            else
+                Nds[ty][tx] = 0.0f;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < TILE_WIDTH; ++k)
+                Pvalue[c] += Mds[ty][k] * Nds[k][tx];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    for (int c = 0; c < COARSE_FACTOR; ++c) {
+        int Col = colStart + c * TILE_WIDTH;
+        if ((Row < rows) && (Col < cols))
+            P[Row * cols + Col] = Pvalue[c];
+    }
+}

@@ -23,6 +23,14 @@ static void tiled_bounds_verifies_any_size(void **state)
         test_expect_verified(*state, "matmul", "tiled_bounds", any_sizes[i]);
 }
 
+static void coarsened_verifies_any_size(void **state)
+{
+    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
+        test_expect_verified(*state, "matmul", "coarsened", any_sizes[i]);
+    /* Wider than one work-group's COARSE_FACTOR tiles, with a ragged last one. */
+    test_expect_verified(*state, "matmul", "coarsened", "20x300x40");
+}
+
 static void tiled_verifies_tile_multiples(void **state)
 {
     /* PoCL's tile is 32 (its work-group limit allows 32x32); 64x32x96 is
@@ -51,10 +59,10 @@ static void tiled_skipped_under_all_off_tile(void **state)
     size_t n = 0;
     int status = clmem_run_workload(*state, "matmul", "all", "100x37x65", 1, &results, &n, &err);
     assert_int_equal(status, CLMEM_OK);
-    assert_int_equal(n, 3);
+    assert_int_equal(n, 4);
     assert_string_equal(results[1].variant, "tiled");
     assert_true(results[1].skipped);
-    assert_true(results[0].verified && results[2].verified);
+    assert_true(results[0].verified && results[2].verified && results[3].verified);
     clmem_results_free(results, n);
 }
 
@@ -77,6 +85,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_verifies_any_size),
         cmocka_unit_test(tiled_bounds_verifies_any_size),
+        cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),
         cmocka_unit_test(tiled_skipped_under_all_off_tile),

@@ -124,6 +124,10 @@ int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *
                       struct clmem_error *err);
 int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
                            struct clmem_error *err);
+/* Fills with 0xFF bytes (NaN as float, -1 as int), so an element a kernel
+ * failed to write can never pass as a previous variant's correct value. */
+int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                        struct clmem_error *err);
 void clmem_release_mem(cl_mem *buffer);
 void clmem_release_kernel(cl_kernel *kernel);
 void clmem_release_program(cl_program *program);
@@ -218,6 +222,10 @@ struct clmem_workload {
     /* One execution of a variant; kernels go through clmem_launch. */
     int (*execute)(struct clmem_run *run, const struct clmem_variant *variant,
                    struct clmem_timing *timing, struct clmem_error *err);
+    /* Optional, untimed, before a variant's first run: reset its outputs
+     * (clmem_buffer_poison) so nothing left by another variant is checked. */
+    int (*prepare)(struct clmem_run *run, const struct clmem_variant *variant,
+                   struct clmem_error *err);
     /* Reads back and compares with the CPU reference. */
     int (*verify)(struct clmem_run *run, const struct clmem_variant *variant,
                   struct clmem_check *check, struct clmem_error *err);

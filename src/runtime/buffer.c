@@ -22,14 +22,25 @@ int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *
     return CLMEM_OK;
 }
 
-int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
-                           struct clmem_error *err)
+static int fill_bytes(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uchar value,
+                      struct clmem_error *err)
 {
-    const cl_uchar zero = 0;
-    CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, buffer, &zero, sizeof zero, 0, bytes, 0,
+    CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, buffer, &value, sizeof value, 0, bytes, 0,
                                          NULL, NULL));
     CLMEM_CHECK(err, clFinish(ctx->queue));
     return CLMEM_OK;
+}
+
+int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                           struct clmem_error *err)
+{
+    return fill_bytes(ctx, buffer, bytes, 0x00, err);
+}
+
+int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                        struct clmem_error *err)
+{
+    return fill_bytes(ctx, buffer, bytes, 0xFF, err);
 }
 
 void clmem_release_mem(cl_mem *buffer)

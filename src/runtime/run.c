@@ -158,6 +158,8 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     }
     int status;
     double ms;
+    if (w->prepare && (status = w->prepare(run, v, err)))
+        return status;
     for (unsigned i = 0; i < options->warmup; i++)
         if ((status = execute_once(run, v, &ms, err)))
             return status;

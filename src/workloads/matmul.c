@@ -12,7 +12,11 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED };
+
+/* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
+ * reuses each M tile more and still fits every device's registers). */
+#define COARSE_FACTOR 4
 
 struct matmul_state {
     size_t rows, cols, inner, tile;
@@ -45,6 +49,9 @@ static const struct clmem_variant matmul_variants[] = {
                "MatrixMulTiled", tiled_unsupported},
     [TILED_BOUNDS] = {"tiled_bounds", "tiled with boundary checks, any size (Fig 4.20)",
                       "MatrixMulTiledBounds", NULL},
+    [COARSENED] = {"coarsened",
+                   "several P elements per work-item reuse each M tile, any size (Fig 5.17)",
+                   "MatrixMulCoarsened", NULL},
 };
 
 static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
@@ -117,7 +124,8 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     reference_rows(s);
 
     char options[128];
-    snprintf(options, sizeof options, "-DTILE_WIDTH=%zu", s->tile);
+    snprintf(options, sizeof options, "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d", s->tile,
+             COARSE_FACTOR);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
@@ -141,7 +149,18 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     if (status)
         return status;
     size_t global[2] = {s->cols, s->rows}, local[2] = {s->tile, s->tile};
+    /* Each coarsened work-group covers COARSE_FACTOR tiles of columns. */
+    if (v == &matmul_variants[COARSENED])
+        global[0] = (s->cols + s->tile * COARSE_FACTOR - 1) / (s->tile * COARSE_FACTOR) * s->tile;
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+static int matmul_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                          struct clmem_error *err)
+{
+    (void)v;
+    struct matmul_state *s = run->state;
+    return clmem_buffer_poison(run->ctx, s->dP, s->rows * s->cols * sizeof(float), err);
 }
 
 static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
@@ -201,6 +220,7 @@ const struct clmem_workload clmem_workload_matmul = {
     .plan = matmul_plan,
     .setup = matmul_setup,
     .execute = matmul_execute,
+    .prepare = matmul_prepare,
     .verify = matmul_verify,
     .work = matmul_work,
     .teardown = matmul_teardown,
