@@ -81,8 +81,7 @@ static const struct {
     {ARGS("run", "matmul", "--size", "abc"), 2, "size 'abc' is not a number"},
     {ARGS("run", "matmul", "--size", "99999999999999999999999"), 2, "is too large"},
     {ARGS("run", "matmul", "--size", "50000x50000x50000"), 2, "each matrix at most"},
-    {ARGS("run", "matmul", "--size", "46000x46000x1", "--device", "cpu"), 2,
-     "more than the"},
+    {ARGS("run", "matmul", "--size", "46000x46000x1", "--device", "cpu"), 2, "more than the"},
     {ARGS("run", "matmull"), 2, "unknown workload 'matmull' (try 'clmem list')"},
     {ARGS("run", "matmul", "--variant", "tiledd"), 2, "unknown variant 'tiledd' of 'matmul'"},
     {ARGS("run", "matmul", "--device", "no-such-device"), 2, "unknown device 'no-such-device'"},
@@ -93,8 +92,8 @@ static const struct {
     {ARGS("run", "matmul", "--frobnicate"), 2, "unknown option '--frobnicate'"},
     {ARGS("run", "matmul", "--size"), 2, "needs a value"},
     {ARGS("run"), 2, "run needs a workload"},
-    {ARGS("run", "matmul", "--variant", "tiled", "--size", "1000x777x333", "--device", "cpu"),
-     2, "use 'tiled_bounds' for any size"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--size", "1000x777x333", "--device", "cpu"), 2,
+     "use 'tiled_bounds' for any size"},
     {ARGS("run", "matmul", "--output", "/nonexistent-dir/r.json"), 2,
      "cannot write '/nonexistent-dir/r.json'"},
     {ARGS("run", "matmul", "--kernel-dir", "/nonexistent-kernels"), 2,
@@ -144,7 +143,8 @@ static void broken_kernel_exits_3_with_build_log(void **state)
     FILE *f = fopen(path, "w");
     fputs("__kernel void MatrixMulKernel(__global float *P) { P[0] = no_such_thing; }\n", f);
     fclose(f);
-    run_clmem(&o, NULL, ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", dir));
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", dir));
     assert_int_equal(o.code, 3);
     assert_non_null(strstr(o.err, "matmul.cl"));
     assert_non_null(strstr(o.err, "-DTILE_WIDTH="));
@@ -169,10 +169,12 @@ static void wrong_kernel_exits_1_and_says_where(void **state)
           "  int r = get_global_id(1), c = get_global_id(0);\n"
           "  if (r < rows && c < cols) { float s = 0;\n"
           "    for (int k = 0; k < inner - 1; ++k) s += M[r*inner+k] * N[k*cols+c];\n"
-          "    P[r*cols+c] = s; } }\n", f);
+          "    P[r*cols+c] = s; } }\n",
+          f);
     fclose(f);
-    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "naive", "--size", "9x5x7",
-                             "--device", "cpu", "--kernel-dir", dir));
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--variant", "naive", "--size", "9x5x7", "--device", "cpu",
+                   "--kernel-dir", dir));
     assert_int_equal(o.code, 1);
     assert_non_null(strstr(o.err, "verification failed"));
     assert_non_null(strstr(o.err, "P[row 0][col 0]: expected"));
@@ -185,8 +187,9 @@ static void run_all_prints_gflops_and_verifies(void **state)
 {
     (void)state;
     static struct outcome o;
-    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "all", "--size", "100x77x33",
-                             "--device", "cpu", "--reps", "2"));
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--variant", "all", "--size", "100x77x33", "--device", "cpu",
+                   "--reps", "2"));
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "GFLOP/s"));
     assert_non_null(strstr(o.out, "parameters: -DTILE_WIDTH="));
@@ -199,8 +202,9 @@ static void formats_and_output_file(void **state)
 {
     (void)state;
     static struct outcome o;
-    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device",
-                             "cpu", "--format", "csv", "--reps", "3"));
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device", "cpu",
+                   "--format", "csv", "--reps", "3"));
     assert_int_equal(o.code, 0);
     static const char header[] = "workload,variant,device,size,sweep,sweep_value,params,status,"
                                  "samples,median_ms,";
@@ -211,8 +215,9 @@ static void formats_and_output_file(void **state)
     char path[] = "/tmp/clmem-json-XXXXXX";
     int fd = mkstemp(path);
     close(fd);
-    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "tiled_bounds", "--size", "8",
-                             "--device", "cpu", "--format", "json", "--output", path));
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--variant", "tiled_bounds", "--size", "8", "--device", "cpu",
+                   "--format", "json", "--output", path));
     assert_int_equal(o.code, 0);
     assert_string_equal(o.out, "");
     static char json[65536];

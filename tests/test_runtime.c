@@ -63,10 +63,17 @@ static void sizes_parse(void **state)
     static const struct {
         const char *text, *message;
     } bad[] = {
-        {"0", "zero"},          {"-5", "negative"},           {"abc", "not a number"},
-        {"", "empty"},          {"12x", "not a number"},      {"1x2x3x4", "not a number"},
-        {"4x0x4", "zero"},      {"99999999999999999999", "too large"},
-        {"2147483648", "too large"}, {"12.5", "not a number"}, {"x5", "not a number"},
+        {"0", "zero"},
+        {"-5", "negative"},
+        {"abc", "not a number"},
+        {"", "empty"},
+        {"12x", "not a number"},
+        {"1x2x3x4", "not a number"},
+        {"4x0x4", "zero"},
+        {"99999999999999999999", "too large"},
+        {"2147483648", "too large"},
+        {"12.5", "not a number"},
+        {"x5", "not a number"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         clmem_error_clear(&err);
@@ -78,13 +85,24 @@ static void sizes_parse(void **state)
 }
 
 static const struct clmem_device fake[] = {
-    {.platform_index = 0, .device_index = 0, .name = "pthread-skylake", .platform_name =
-         "Portable Computing Language", .version = "OpenCL 3.0 PoCL 3.1", .type =
-         CL_DEVICE_TYPE_CPU},
-    {.platform_index = 1, .device_index = 0, .name = "NVIDIA H100 80GB HBM3", .platform_name =
-         "NVIDIA CUDA", .version = "OpenCL 3.0 CUDA", .type = CL_DEVICE_TYPE_GPU},
-    {.platform_index = 1, .device_index = 1, .name = "NVIDIA A100", .platform_name =
-         "NVIDIA CUDA", .version = "OpenCL 3.0 CUDA", .type = CL_DEVICE_TYPE_GPU},
+    {.platform_index = 0,
+     .device_index = 0,
+     .name = "pthread-skylake",
+     .platform_name = "Portable Computing Language",
+     .version = "OpenCL 3.0 PoCL 3.1",
+     .type = CL_DEVICE_TYPE_CPU},
+    {.platform_index = 1,
+     .device_index = 0,
+     .name = "NVIDIA H100 80GB HBM3",
+     .platform_name = "NVIDIA CUDA",
+     .version = "OpenCL 3.0 CUDA",
+     .type = CL_DEVICE_TYPE_GPU},
+    {.platform_index = 1,
+     .device_index = 1,
+     .name = "NVIDIA A100",
+     .platform_name = "NVIDIA CUDA",
+     .version = "OpenCL 3.0 CUDA",
+     .type = CL_DEVICE_TYPE_GPU},
 };
 
 static void device_selection(void **state)
@@ -96,7 +114,7 @@ static void device_selection(void **state)
         const char *spec;
         size_t expected;
     } good[] = {
-        {NULL, 1}, {"1:1", 2}, {"0:0", 0}, {"gpu", 1}, {"CPU", 0},
+        {NULL, 1},   {"1:1", 2},  {"0:0", 0},  {"gpu", 1},    {"CPU", 0},
         {"h100", 1}, {"a100", 2}, {"pocl", 0}, {"NVIDIA", 1}, {"portable", 0},
     };
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
@@ -120,8 +138,7 @@ static void device_selection(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         clmem_error_clear(&err);
-        assert_int_equal(clmem_devices_select(bad[i].spec, fake, 3, &chosen, &err),
-                         bad[i].status);
+        assert_int_equal(clmem_devices_select(bad[i].spec, fake, 3, &chosen, &err), bad[i].status);
         if (!strstr(err.message, bad[i].message))
             fail_msg("spec '%s': '%s' lacks '%s'", bad[i].spec, err.message, bad[i].message);
     }
@@ -159,8 +176,7 @@ static void build_failure_keeps_the_log(void **state)
     assert_null(err.log);
 
     /* A source that is not there names the file. */
-    assert_int_equal(clmem_program_build(&local, "absent.cl", "", &program, &err),
-                     CLMEM_ERR_USAGE);
+    assert_int_equal(clmem_program_build(&local, "absent.cl", "", &program, &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "absent.cl"));
     unlink(path);
     rmdir(dir);

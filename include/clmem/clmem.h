@@ -8,8 +8,8 @@
 #endif
 #include <CL/cl.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CLMEM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -39,20 +39,20 @@ const char *clmem_cl_error_name(cl_int code);
 
 /* Wraps one OpenCL call: on failure records the call, function, line and
  * the error's name in `err` and returns CLMEM_ERR_CL from the caller. */
-#define CLMEM_CHECK(err, call)                                                         \
-    do {                                                                               \
-        cl_int clmem_rc_ = (call);                                                     \
-        if (clmem_rc_ != CL_SUCCESS)                                                   \
-            return clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);         \
+#define CLMEM_CHECK(err, call)                                                                     \
+    do {                                                                                           \
+        cl_int clmem_rc_ = (call);                                                                 \
+        if (clmem_rc_ != CL_SUCCESS)                                                               \
+            return clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);                     \
     } while (0)
 /* The same, jumping to a `cleanup` label with `status` set instead of returning. */
-#define CLMEM_CHECK_GOTO(err, status, call)                                            \
-    do {                                                                               \
-        cl_int clmem_rc_ = (call);                                                     \
-        if (clmem_rc_ != CL_SUCCESS) {                                                 \
-            (status) = clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);     \
-            goto cleanup;                                                              \
-        }                                                                              \
+#define CLMEM_CHECK_GOTO(err, status, call)                                                        \
+    do {                                                                                           \
+        cl_int clmem_rc_ = (call);                                                                 \
+        if (clmem_rc_ != CL_SUCCESS) {                                                             \
+            (status) = clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);                 \
+            goto cleanup;                                                                          \
+        }                                                                                          \
     } while (0)
 int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const char *func,
                   int line);
@@ -69,9 +69,9 @@ struct clmem_device {
     char platform_name[128];
     char name[128];
     char vendor[128];
-    char version[128];    /* CL_DEVICE_VERSION */
-    char driver[128];     /* CL_DRIVER_VERSION */
-    char c_version[128];  /* CL_DEVICE_OPENCL_C_VERSION */
+    char version[128];   /* CL_DEVICE_VERSION */
+    char driver[128];    /* CL_DRIVER_VERSION */
+    char c_version[128]; /* CL_DEVICE_OPENCL_C_VERSION */
     cl_device_type type;
     cl_uint compute_units;
     cl_uint clock_mhz;
@@ -103,8 +103,8 @@ struct clmem_ctx {
     char kernel_dir[1024]; /* --kernel-dir, or "" to search the default places */
 };
 
-int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
-                   const char *kernel_dir, struct clmem_error *err);
+int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
+                   struct clmem_error *err);
 void clmem_ctx_close(struct clmem_ctx *ctx);
 
 /* ---- kernel sources and programs ---- */
@@ -118,8 +118,8 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
                         cl_program *program, struct clmem_error *err);
 
 /* ---- buffers ---- */
-int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
-                        const void *host, cl_mem *buffer, struct clmem_error *err);
+int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,
+                        cl_mem *buffer, struct clmem_error *err);
 int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
                       struct clmem_error *err);
 int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
@@ -213,7 +213,7 @@ struct clmem_workload {
     /* Non-NULL when the workload reads --input FILE and writes an image to
      * --output FILE.pgm|.ppm: what the input may be. */
     const char *input_help;
-    size_t state_size;       /* bytes of the workload's private state */
+    size_t state_size; /* bytes of the workload's private state */
     /* Validates the size (usage errors) and fills run->buffer_bytes/n_buffers
      * without allocating, so limits are checked before any work. */
     int (*plan)(struct clmem_run *run, struct clmem_error *err);
@@ -240,11 +240,10 @@ struct clmem_workload {
      * CUDA transpose example's "loop in kernel" column): one launch doing
      * `loop_reps` passes; the result keeps its time per pass. */
     int (*execute_looped)(struct clmem_run *run, const struct clmem_variant *variant,
-                          unsigned loop_reps, struct clmem_timing *timing,
-                          struct clmem_error *err);
+                          unsigned loop_reps, struct clmem_timing *timing, struct clmem_error *err);
 };
 
-#define CLMEM_MAX_BUFFERS 8
+#define CLMEM_MAX_BUFFERS  8
 #define CLMEM_MAX_VARIANTS 16
 struct clmem_run {
     const struct clmem_workload *workload;
@@ -257,7 +256,7 @@ struct clmem_run {
     void *state;      /* the workload's own, state_size bytes, zeroed */
     const struct clmem_variant *variants[CLMEM_MAX_VARIANTS]; /* selected */
     size_t n_variants;
-    unsigned sweep_value; /* the current point of a sweeping variant */
+    unsigned sweep_value;     /* the current point of a sweeping variant */
     const char *input;        /* --input FILE, for workloads that read one (blur) */
     const char *image_output; /* where such a workload writes its image, or NULL */
 };
@@ -275,6 +274,18 @@ int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...
  * allows and whose `tiles` T x T tiles of `elem_bytes` fit its local memory. */
 size_t clmem_pick_tile(const struct clmem_device *device, size_t max_tile, size_t tiles,
                        size_t elem_bytes);
+/* Kernel parameters as data (CLBlast's database, in small): the first row
+ * whose `match` is part of the device's name, vendor or platform (NULL: any)
+ * and whose type includes the device's (0: any) gives the values. The last
+ * row of a table should match every device. */
+#define CLMEM_MAX_PARAMS 8
+struct clmem_param_row {
+    const char *match;
+    cl_device_type type;
+    int values[CLMEM_MAX_PARAMS];
+};
+const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
+                               const struct clmem_device *device);
 /* malloc of n * elem bytes with the multiplication checked. */
 void *clmem_alloc_array(size_t n, size_t elem, struct clmem_error *err);
 

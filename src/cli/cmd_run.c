@@ -40,17 +40,15 @@ static void usage(FILE *out)
             MAX_REPS);
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a, int *help,
-                      struct clmem_error *err)
+static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
     static const struct option long_options[] = {
-        {"variant", required_argument, NULL, 'v'},   {"size", required_argument, NULL, 's'},
-        {"device", required_argument, NULL, 'd'},    {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},    {"seed", required_argument, NULL, 'S'},
-        {"format", required_argument, NULL, 'f'},    {"output", required_argument, NULL, 'o'},
+        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
+        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},
-        {0}};
+        {"input", required_argument, NULL, 'i'},      {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -68,11 +66,15 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help,
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
         case ':':
-            return clmem_fail(err, CLMEM_ERR_USAGE, "option '%s' needs a value (see 'clmem run "
-                              "--help')", argv[optind - 1]);
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "option '%s' needs a value (see 'clmem run "
+                              "--help')",
+                              argv[optind - 1]);
         default:
-            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem run "
-                              "--help')", argv[optind - 1]);
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "unknown option '%s' (see 'clmem run "
+                              "--help')",
+                              argv[optind - 1]);
         }
     }
     if (status)
@@ -81,8 +83,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help,
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "run needs a workload (try 'clmem list', 'clmem run --help')");
     if (argc - optind > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem run "
-                          "--help')", argv[optind + 1]);
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unexpected argument '%s' (see 'clmem run "
+                          "--help')",
+                          argv[optind + 1]);
     a->workload = argv[optind];
     return CLMEM_OK;
 }
@@ -105,8 +109,8 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
                           a->workload);
     if (a->variant && strcmp(a->variant, "all") != 0 && !clmem_variant_find(w, a->variant))
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown variant '%s' of '%s' (try 'clmem list %s')", a->variant,
-                          w->name, w->name);
+                          "unknown variant '%s' of '%s' (try 'clmem list %s')", a->variant, w->name,
+                          w->name);
     if (a->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
     struct clmem_size size;
@@ -167,19 +171,22 @@ int cmd_run(int argc, char **argv)
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
 
-    struct clmem_run_options options = {
-        .size = a.size, .variant = a.variant, .reps = (unsigned)a.reps,
-        .warmup = (unsigned)a.warmup, .seed = a.seed, .input = a.input,
-        .image_output = image_output,
-        .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
+    struct clmem_run_options options = {.size = a.size,
+                                        .variant = a.variant,
+                                        .reps = (unsigned)a.reps,
+                                        .warmup = (unsigned)a.warmup,
+                                        .seed = a.seed,
+                                        .input = a.input,
+                                        .image_output = image_output,
+                                        .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;
     status = clmem_run_execute(&run, &options, &results, &n_results, &err);
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
         goto cleanup;
     report_failures(results, n_results);
-    int write_status = clmem_report_write(output.file ? output.file : stdout, a.format, results,
-                                          n_results, &err);
+    int write_status =
+        clmem_report_write(output.file ? output.file : stdout, a.format, results, n_results, &err);
     if (write_status == CLMEM_OK && output.file)
         write_status = clmem_output_commit(&output, &err);
     if (write_status)

@@ -36,19 +36,12 @@ int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_r
 {
     int status = CLMEM_OK;
     switch (format) {
-    case CLMEM_FORMAT_TABLE:
-        status = clmem_report_table(out, results, n);
-        break;
-    case CLMEM_FORMAT_CSV:
-        status = clmem_report_csv(out, results, n);
-        break;
-    case CLMEM_FORMAT_JSON:
-        status = clmem_report_json(out, results, n, err);
-        break;
+    case CLMEM_FORMAT_TABLE: status = clmem_report_table(out, results, n); break;
+    case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, results, n); break;
+    case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, err); break;
     }
     if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out)))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "writing the report failed: %s",
-                          strerror(errno));
+        return clmem_fail(err, CLMEM_ERR_USAGE, "writing the report failed: %s", strerror(errno));
     return status;
 }
 

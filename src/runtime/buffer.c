@@ -1,8 +1,8 @@
 /* Device buffers and the release helpers every owner uses. */
 #include "clmem/clmem.h"
 
-int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
-                        const void *host, cl_mem *buffer, struct clmem_error *err)
+int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,
+                        cl_mem *buffer, struct clmem_error *err)
 {
     cl_int rc;
     if (bytes == 0)
@@ -17,8 +17,8 @@ int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
 int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
                       struct clmem_error *err)
 {
-    CLMEM_CHECK(err, clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL,
-                                         NULL));
+    CLMEM_CHECK(err,
+                clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
     return CLMEM_OK;
 }
 
@@ -37,8 +37,7 @@ int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
     return fill_bytes(ctx, buffer, bytes, 0x00, err);
 }
 
-int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
-                        struct clmem_error *err)
+int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, struct clmem_error *err)
 {
     return fill_bytes(ctx, buffer, bytes, 0xFF, err);
 }

@@ -28,8 +28,8 @@ void clmem_check_value(struct clmem_check *check, double expected, double got, d
         char where[64];
         snprintf(where, sizeof where, where_fmt, a, b);
         snprintf(check->lines[check->mismatches], sizeof check->lines[0],
-                 "%s: expected %.9g, got %.9g (relative error %.3g > %.3g)", where, expected,
-                 got, rel, check->tolerance);
+                 "%s: expected %.9g, got %.9g (relative error %.3g > %.3g)", where, expected, got,
+                 rel, check->tolerance);
     }
     check->mismatches++;
 }

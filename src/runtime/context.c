@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
-                   const char *kernel_dir, struct clmem_error *err)
+int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
+                   struct clmem_error *err)
 {
     cl_int rc;
     memset(ctx, 0, sizeof *ctx);
@@ -14,8 +14,8 @@ int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
             return clmem_fail(err, CLMEM_ERR_USAGE, "kernel directory path too long");
         strcpy(ctx->kernel_dir, kernel_dir);
     }
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     (cl_context_properties)device->platform, 0};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)device->platform,
+                                     0};
     ctx->context = clCreateContext(props, 1, &device->id, NULL, NULL, &rc);
     CLMEM_CHECK(err, rc);
     /* clCreateCommandQueue is deprecated in 2.0 but is the 1.2 call, which

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_PLATFORMS 16
+#define MAX_PLATFORMS            16
 #define MAX_DEVICES_PER_PLATFORM 64
 
 const char *clmem_device_type_name(cl_device_type type)
@@ -49,11 +49,11 @@ static int describe(struct clmem_device *d, struct clmem_error *err)
                                      &d->local_mem, NULL));
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc,
                                      &d->max_alloc, NULL));
-    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                                     sizeof d->max_work_group, &d->max_work_group, NULL));
-    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
-                                     sizeof d->base_addr_align_bits, &d->base_addr_align_bits,
-                                     NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_work_group,
+                                     &d->max_work_group, NULL));
+    CLMEM_CHECK(err,
+                clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                sizeof d->base_addr_align_bits, &d->base_addr_align_bits, NULL));
     cl_device_fp_config fp64 = 0;
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
     d->has_fp64 = fp64 != 0;
@@ -86,8 +86,8 @@ int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clme
         clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof platform_name, platform_name,
                           NULL);
         platform_name[sizeof platform_name - 1] = '\0';
-        rc = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES_PER_PLATFORM, ids,
-                            &n_ids);
+        rc =
+            clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES_PER_PLATFORM, ids, &n_ids);
         if (rc == CL_DEVICE_NOT_FOUND)
             continue; /* a platform with no device is not an error */
         CLMEM_CHECK_GOTO(err, status, rc);
@@ -169,8 +169,7 @@ int clmem_devices_parse_spec(const char *spec, struct clmem_error *err)
         unsigned long p, d;
         if (!parse_index(spec, &p, &d))
             return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "bad device index '%s' (expected PLATFORM:DEVICE, e.g. '0:0')",
-                              spec);
+                              "bad device index '%s' (expected PLATFORM:DEVICE, e.g. '0:0')", spec);
     }
     return CLMEM_OK;
 }
@@ -216,8 +215,7 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
     for (size_t i = 0; i < count; i++)
         if (contains_nocase(devices[i].name, spec) ||
             contains_nocase(devices[i].platform_name, spec) ||
-            contains_nocase(devices[i].vendor, spec) ||
-            contains_nocase(devices[i].version, spec)) {
+            contains_nocase(devices[i].vendor, spec) || contains_nocase(devices[i].version, spec)) {
             *chosen = i;
             return CLMEM_OK;
         }

@@ -2,9 +2,11 @@
  * the variants' kernels, setting arguments, choosing tile sizes. */
 #include "clmem/clmem.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int clmem_run_build(struct clmem_run *run, const char *options, cl_program *program,
                     cl_kernel kernels[CLMEM_MAX_VARIANTS], struct clmem_error *err)
@@ -72,4 +74,29 @@ void *clmem_alloc_array(size_t n, size_t elem, struct clmem_error *err)
     if (!p)
         clmem_fail(err, CLMEM_ERR_CL, "out of host memory (%zu bytes)", bytes);
     return p;
+}
+
+static int contains_nocase(const char *text, const char *part)
+{
+    size_t n = strlen(part);
+    for (; *text; text++)
+        if (strncasecmp(text, part, n) == 0)
+            return 1;
+    return n == 0;
+}
+
+const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
+                               const struct clmem_device *device)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_param_row *r = &rows[i];
+        if (r->type && !(r->type & device->type))
+            continue;
+        if (r->match && !contains_nocase(device->name, r->match) &&
+            !contains_nocase(device->vendor, r->match) &&
+            !contains_nocase(device->platform_name, r->match))
+            continue;
+        return r->values;
+    }
+    return n ? rows[n - 1].values : NULL;
 }

@@ -32,8 +32,8 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
                 local && dims > 2 ? local[2] : 0);
     }
     cl_event event = NULL;
-    CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0,
-                                            NULL, timing ? &event : NULL));
+    CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0, NULL,
+                                            timing ? &event : NULL));
     if (timing) {
         if (!timing->first) {
             timing->first = event;
@@ -67,11 +67,12 @@ int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, doub
         goto cleanup;
     }
     cl_event last = timing->last ? timing->last : timing->first;
-    CLMEM_CHECK_GOTO(err, status, clGetEventProfilingInfo(timing->first,
-                                                          CL_PROFILING_COMMAND_START,
-                                                          sizeof start, &start, NULL));
-    CLMEM_CHECK_GOTO(err, status, clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END,
-                                                          sizeof end, &end, NULL));
+    CLMEM_CHECK_GOTO(err, status,
+                     clGetEventProfilingInfo(timing->first, CL_PROFILING_COMMAND_START,
+                                             sizeof start, &start, NULL));
+    CLMEM_CHECK_GOTO(
+        err, status,
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
     *ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
     if (clmem_debug_enabled(CLMEM_DEBUG_TIMING))
         fprintf(stderr, "clmem: timed %.6f ms\n", *ms);

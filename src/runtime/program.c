@@ -37,8 +37,10 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
     }
     if (explicit_dir) {
         if (!is_dir(explicit_dir))
-            return clmem_fail(err, CLMEM_ERR_USAGE, "kernel directory '%s' (from %s) is not a "
-                              "readable directory", explicit_dir, origin);
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "kernel directory '%s' (from %s) is not a "
+                              "readable directory",
+                              explicit_dir, origin);
         snprintf(path, path_size, "%s/%s", explicit_dir, file);
         return CLMEM_OK;
     }
@@ -53,8 +55,8 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
     }
     return clmem_fail(err, CLMEM_ERR_USAGE,
                       "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
-                      "CLMEM_KERNEL_DIR)", file, CLMEM_INSTALLED_KERNEL_DIR,
-                      CLMEM_SOURCE_KERNEL_DIR);
+                      "CLMEM_KERNEL_DIR)",
+                      file, CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR);
 }
 
 static int read_file(const char *path, char **text, struct clmem_error *err)

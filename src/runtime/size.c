@@ -25,8 +25,10 @@ int clmem_size_parse(const char *text, struct clmem_size *size, struct clmem_err
         errno = 0;
         unsigned long long v = strtoull(p, &end, 10);
         if (errno == ERANGE || v > CLMEM_SIZE_MAX_DIM)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large (each dimension "
-                              "at most %lu)", text, CLMEM_SIZE_MAX_DIM);
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "size '%s' is too large (each dimension "
+                              "at most %lu)",
+                              text, CLMEM_SIZE_MAX_DIM);
         if (v == 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' has a zero dimension", text);
         size->dim[i] = (size_t)v;

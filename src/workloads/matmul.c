@@ -12,7 +12,17 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK };
+
+/* Register-blocking parameters per device: P block per work-group (TSM x
+ * TSN), K step (TSK), P elements per work-item (WPTM x WPTN), vector width. */
+enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN, P_VW };
+static const struct clmem_param_row regblock_params[] = {
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 16, 8, 8, 4}},
+    {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 4}},
+    {NULL, CL_DEVICE_TYPE_CPU, {64, 64, 16, 4, 4, 4}},
+    {NULL, 0, {32, 32, 8, 2, 2, 2}},
+};
 
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
  * reuses each M tile more and still fits every device's registers). */
@@ -20,9 +30,10 @@ enum { NAIVE, TILED, TILED_BOUNDS, COARSENED };
 
 struct matmul_state {
     size_t rows, cols, inner, tile;
+    int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
     float *M, *N, *P;
     size_t n_ref_rows;
-    size_t *ref_row;            /* which rows of P the reference holds */
+    size_t *ref_row;             /* which rows of P the reference holds */
     double *ref, *ref_magnitude; /* n_ref_rows x cols: sum M*N and sum |M*N| */
     cl_mem dM, dN, dP;
     cl_program program;
@@ -52,6 +63,10 @@ static const struct clmem_variant matmul_variants[] = {
     [COARSENED] = {"coarsened",
                    "several P elements per work-item reuse each M tile, any size (Fig 5.17)",
                    "MatrixMulCoarsened", NULL},
+    [REGBLOCK] = {"regblock",
+                  "register blocking: a block of P per work-item, vector loads, any size "
+                  "(beyond the seeds)",
+                  "MatrixMulRegisterBlocked", NULL},
 };
 
 static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
@@ -93,6 +108,25 @@ static void reference_rows(struct matmul_state *s)
     }
 }
 
+/* The table's parameters, shrunk until the device takes them (work-group
+ * size, local memory). */
+static void choose_regblock(const struct clmem_ctx *ctx, struct matmul_state *s)
+{
+    const int *p =
+        clmem_params_lookup(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), &ctx->device);
+    for (int i = 0; i <= P_VW; i++)
+        s->rb[i] = p[i];
+    for (;;) {
+        size_t wg = (size_t)(s->rb[P_TSM] / s->rb[P_WPTM]) * (size_t)(s->rb[P_TSN] / s->rb[P_WPTN]);
+        size_t local = (size_t)s->rb[P_TSK] * (size_t)(s->rb[P_TSM] + s->rb[P_TSN]) * sizeof(float);
+        if ((wg <= ctx->device.max_work_group && local <= ctx->device.local_mem) ||
+            s->rb[P_TSM] <= s->rb[P_WPTM])
+            break;
+        s->rb[P_TSM] /= 2;
+        s->rb[P_TSN] /= 2;
+    }
+}
+
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
@@ -123,9 +157,15 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, run->seed + 1);
     reference_rows(s);
 
-    char options[128];
-    snprintf(options, sizeof options, "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d", s->tile,
-             COARSE_FACTOR);
+    choose_regblock(run->ctx, s);
+    int full_tiles = s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 &&
+                     s->inner % s->rb[P_TSK] == 0 && s->inner % s->rb[P_VW] == 0;
+    char options[256];
+    snprintf(options, sizeof options,
+             "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
+             "-DVW=%d -DFULL_TILES=%d",
+             s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
+             s->rb[P_WPTN], s->rb[P_VW], full_tiles);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
@@ -152,6 +192,14 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     /* Each coarsened work-group covers COARSE_FACTOR tiles of columns. */
     if (v == &matmul_variants[COARSENED])
         global[0] = (s->cols + s->tile * COARSE_FACTOR - 1) / (s->tile * COARSE_FACTOR) * s->tile;
+    if (v == &matmul_variants[REGBLOCK]) {
+        /* One work-item per WPTM x WPTN block of P. */
+        size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
+        local[0] = tsn / (size_t)s->rb[P_WPTN];
+        local[1] = tsm / (size_t)s->rb[P_WPTM];
+        global[0] = (s->cols + tsn - 1) / tsn * local[0];
+        global[1] = (s->rows + tsm - 1) / tsm * local[1];
+    }
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
 
