@@ -161,6 +161,9 @@ void clmem_size_format(const struct clmem_size *size, char *out, size_t out_size
 /* ---- deterministic inputs ---- */
 /* SplitMix64, so a --seed gives the same inputs on every host. */
 uint64_t clmem_rng_next(uint64_t *state);
+/* Philox4x32-10 (Salmon et al. 2011), as Random123's philox4x32_R(10, ...):
+ * the host twin of the counter-based generator the pi kernels use. */
+void clmem_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 /* Uniform float in [lo, hi). */
 void clmem_fill_uniform(float *out, size_t n, float lo, float hi, uint64_t seed);
 
@@ -199,6 +202,8 @@ struct clmem_variant {
     unsigned sweep_first, sweep_last;
     /* Some variants exist only on devices that report a feature (cl_khr_fp64). */
     const char *needs_extension;
+    /* NULL: the workload's metric_unit; else this variant's own. */
+    const char *metric_unit;
 };
 
 struct clmem_workload {
@@ -241,6 +246,10 @@ struct clmem_workload {
      * `loop_reps` passes; the result keeps its time per pass. */
     int (*execute_looped)(struct clmem_run *run, const struct clmem_variant *variant,
                           unsigned loop_reps, struct clmem_timing *timing, struct clmem_error *err);
+    /* Sizes `clmem bench` runs (NULL-terminated), on GPUs and accelerators
+     * and on CPUs; NULL: the default size. */
+    const char *const *bench_sizes;
+    const char *const *bench_sizes_cpu;
 };
 
 #define CLMEM_MAX_BUFFERS  8
@@ -286,6 +295,8 @@ struct clmem_param_row {
 };
 const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
                                const struct clmem_device *device);
+/* Largest power-of-two work-group size <= max_group the device allows. */
+size_t clmem_pick_group(const struct clmem_device *device, size_t max_group);
 /* malloc of n * elem bytes with the multiplication checked. */
 void *clmem_alloc_array(size_t n, size_t elem, struct clmem_error *err);
 
@@ -310,6 +321,7 @@ struct clmem_result {
     double metric; /* from the median */
     char metric_unit[16];
     double baseline_fraction; /* metric / the baseline variant's; NAN when none */
+    double peak_fraction;     /* metric / the device's measured peak; NAN when none */
     double looped_ms;         /* per pass with the loop in the kernel; NAN when none */
     char note[160];
     double max_rel_error;
@@ -351,16 +363,55 @@ int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *
                        const char *size, unsigned reps, struct clmem_result **results,
                        size_t *n_results, struct clmem_error *err);
 
+/* ---- the device's own peaks (workload "peak") ---- */
+struct clmem_peak {
+    double bandwidth; /* GB/s of a float4 copy, read + write */
+    double flops;     /* GFLOP/s of FP32 fused multiply-adds */
+};
+/* Runs the peak workload; its results are appended to *results. */
+int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+/* Sets each result's peak_fraction from its unit: GB/s against the
+ * bandwidth, GFLOP/s against the FMA throughput. */
+void clmem_results_apply_peak(struct clmem_result *results, size_t n,
+                              const struct clmem_peak *peak);
+
+/* ---- the whole suite (clmem bench) ---- */
+struct clmem_bench_options {
+    unsigned reps;
+    uint64_t seed;
+    const char *only; /* comma-separated workloads, or NULL for all */
+    /* Called before each workload and size (the CLI shows progress). */
+    void (*progress)(void *user, size_t step, size_t steps, const char *workload,
+                     const char *size);
+    void *progress_user;
+};
+/* Counts the steps (workload x size) and validates `only` (usage errors). */
+int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_options *options,
+                     size_t *steps, struct clmem_error *err);
+/* Measures the peaks, then runs every workload at its bench sizes, all
+ * variants. A workload that fails does not stop the others: the returned
+ * status is the worst seen (an OpenCL error over a failed check), and
+ * err keeps the first OpenCL error's message. */
+int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
+                    struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
+                    struct clmem_error *err);
+
 /* ---- reports ---- */
 enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
 int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err);
+/* What a report says besides its results (both optional, NULL: absent). */
+struct clmem_report_meta {
+    const struct clmem_device *device;
+    const struct clmem_peak *peak;
+};
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
-                       size_t n, struct clmem_error *err);
+                       size_t n, const struct clmem_report_meta *meta, struct clmem_error *err);
 /* The writers behind it, one per format. */
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n);
 int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
-                      struct clmem_error *err);
+                      const struct clmem_report_meta *meta, struct clmem_error *err);
 /* "ok", "FAILED" or "skipped". */
 const char *clmem_result_status(const struct clmem_result *result);
 

@@ -11,6 +11,7 @@
 struct run_args {
     const char *workload, *variant, *size, *device, *output, *kernel_dir, *input;
     unsigned long long reps, warmup, seed;
+    int peak;
     enum clmem_format format;
 };
 
@@ -32,6 +33,8 @@ static void usage(FILE *out)
             "  --output FILE       write the report there (whole, or not at all)\n"
             "  --kernel-dir DIR    where the .cl files are (default: CLMEM_KERNEL_DIR,\n"
             "                      the installed ones, the source tree)\n"
+            "  --peak              measure the device's peaks first (as 'clmem peak') and\n"
+            "                      give each result its fraction of them\n"
             "  --input FILE        an input file, for workloads that take one (blur: a\n"
             "                      binary PGM or PPM image); such workloads write their\n"
             "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
@@ -48,7 +51,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},      {0}};
+        {"input", required_argument, NULL, 'i'},
+        {"peak", no_argument, NULL, 'p'},      {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -60,6 +64,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'o': a->output = optarg; break;
         case 'k': a->kernel_dir = optarg; break;
         case 'i': a->input = optarg; break;
+        case 'p': a->peak = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -185,8 +190,22 @@ int cmd_run(int argc, char **argv)
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
         goto cleanup;
     report_failures(results, n_results);
-    int write_status =
-        clmem_report_write(output.file ? output.file : stdout, a.format, results, n_results, &err);
+    struct clmem_peak peak;
+    if (a.peak) {
+        struct clmem_result *peak_results = NULL;
+        size_t n_peak = 0;
+        int peak_status =
+            clmem_peak_measure(&ctx, (unsigned)a.reps, &peak, &peak_results, &n_peak, &err);
+        clmem_results_free(peak_results, n_peak);
+        if (peak_status) {
+            status = peak_status;
+            goto cleanup;
+        }
+        clmem_results_apply_peak(results, n_results, &peak);
+    }
+    struct clmem_report_meta meta = {.device = &ctx.device, .peak = a.peak ? &peak : NULL};
+    int write_status = clmem_report_write(output.file ? output.file : stdout, a.format, results,
+                                          n_results, &meta, &err);
     if (write_status == CLMEM_OK && output.file)
         write_status = clmem_output_commit(&output, &err);
     if (write_status)

@@ -12,6 +12,8 @@ static const struct cli_command commands[] = {
     {"devices", cmd_devices, "list OpenCL platforms and devices with their properties"},
     {"list", cmd_list, "list workloads and their variants, with the seed figure each follows"},
     {"run", cmd_run, "run a workload's variants: build, time, verify, report"},
+    {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput"},
+    {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks"},
 };
 
 static void usage(FILE *out)

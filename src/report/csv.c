@@ -7,7 +7,8 @@
 /* The header never moves: tools downstream read columns by position. */
 static const char header[] =
     "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
-    "max_ms,metric,unit,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,skip_reason";
+    "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
+    "skip_reason";
 
 static void field(FILE *out, const char *text)
 {
@@ -56,6 +57,7 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
                     r->max_ms, r->metric);
         field(out, r->metric_unit);
         fputc(',', out);
+        optional_number(out, r->peak_fraction, "%.4f");
         optional_number(out, r->baseline_fraction, "%.4f");
         optional_number(out, r->looped_ms, "%.6f");
         optional_number(out, r->skipped ? NAN : r->max_rel_error, "%.3g");

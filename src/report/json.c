@@ -36,6 +36,8 @@ static cJSON *result_object(const struct clmem_result *r)
     cJSON_AddStringToObject(o, "unit", r->metric_unit);
     if (!isnan(r->baseline_fraction))
         cJSON_AddNumberToObject(o, "baseline_fraction", r->baseline_fraction);
+    if (!isnan(r->peak_fraction))
+        cJSON_AddNumberToObject(o, "peak_fraction", r->peak_fraction);
     if (!isnan(r->looped_ms))
         cJSON_AddNumberToObject(o, "looped_ms", r->looped_ms);
     if (r->note[0])
@@ -50,13 +52,37 @@ static cJSON *result_object(const struct clmem_result *r)
     return o;
 }
 
+static cJSON *device_object(const struct clmem_device *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "platform", d->platform_name);
+    cJSON_AddStringToObject(o, "vendor", d->vendor);
+    cJSON_AddStringToObject(o, "type", clmem_device_type_name(d->type));
+    cJSON_AddStringToObject(o, "version", d->version);
+    cJSON_AddStringToObject(o, "driver", d->driver);
+    cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
+    cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
+    cJSON_AddNumberToObject(o, "global_mem_bytes", (double)d->global_mem);
+    cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem);
+    cJSON_AddNumberToObject(o, "max_work_group", (double)d->max_work_group);
+    return o;
+}
+
 int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
-                      struct clmem_error *err)
+                      const struct clmem_report_meta *meta, struct clmem_error *err)
 {
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
+    if (meta && meta->device)
+        cJSON_AddItemToObject(root, "device", device_object(meta->device));
+    if (meta && meta->peak) {
+        cJSON *peak = cJSON_AddObjectToObject(root, "peak");
+        cJSON_AddNumberToObject(peak, "bandwidth_gbs", meta->peak->bandwidth);
+        cJSON_AddNumberToObject(peak, "fp32_gflops", meta->peak->flops);
+    }
     cJSON *list = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(list, result_object(&results[i]));

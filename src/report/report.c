@@ -32,13 +32,13 @@ const char *clmem_result_status(const struct clmem_result *r)
 }
 
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
-                       size_t n, struct clmem_error *err)
+                       size_t n, const struct clmem_report_meta *meta, struct clmem_error *err)
 {
     int status = CLMEM_OK;
     switch (format) {
     case CLMEM_FORMAT_TABLE: status = clmem_report_table(out, results, n); break;
     case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, results, n); break;
-    case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, err); break;
+    case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, meta, err); break;
     }
     if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out)))
         return clmem_fail(err, CLMEM_ERR_USAGE, "writing the report failed: %s", strerror(errno));

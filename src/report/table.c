@@ -18,7 +18,7 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
 
 /* Optional columns appear only when some result in the group has them. */
 struct columns {
-    int baseline, looped;
+    int peak, baseline, looped;
     const char *baseline_name;
 };
 
@@ -27,6 +27,8 @@ static void header(FILE *out, const struct clmem_result *r, const struct columns
     fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
     fprintf(out, "%-12s %-20s %-14s %11s %11s %11s %12s %-10s", "workload", "variant", "size",
             "median ms", "min ms", "max ms", "value", "unit");
+    if (c->peak)
+        fprintf(out, " %8s", "of peak");
     if (c->looped)
         fprintf(out, " %12s", "loop-in ms");
     if (c->baseline)
@@ -49,6 +51,7 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             memset(&c, 0, sizeof c);
             for (size_t j = i; j < n && same_group(&results[j], r); j++) {
                 c.looped |= !isnan(results[j].looped_ms);
+                c.peak |= !isnan(results[j].peak_fraction);
                 c.baseline |= !isnan(results[j].baseline_fraction);
             }
             if (i)
@@ -67,6 +70,12 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
         else
             fprintf(out, "%11.4f %11.4f %11.4f %12.3f %-10s", r->median_ms, r->min_ms, r->max_ms,
                     r->metric, r->metric_unit);
+        if (c.peak) {
+            if (isnan(r->peak_fraction))
+                fprintf(out, " %8s", "-");
+            else
+                fprintf(out, " %8.3f", r->peak_fraction);
+        }
         if (c.looped) {
             if (isnan(r->looped_ms))
                 fprintf(out, " %12s", "-");

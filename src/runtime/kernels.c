@@ -100,3 +100,11 @@ const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
     }
     return n ? rows[n - 1].values : NULL;
 }
+
+size_t clmem_pick_group(const struct clmem_device *device, size_t max_group)
+{
+    size_t g = 1;
+    while (g * 2 <= max_group && g * 2 <= device->max_work_group)
+        g *= 2;
+    return g;
+}

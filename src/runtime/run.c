@@ -212,13 +212,15 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
     snprintf(r->device, sizeof r->device, "%s", run->ctx->device.name);
     clmem_size_format(&run->size, r->size, sizeof r->size);
-    snprintf(r->metric_unit, sizeof r->metric_unit, "%s", run->workload->metric_unit);
+    snprintf(r->metric_unit, sizeof r->metric_unit, "%s",
+             v->metric_unit ? v->metric_unit : run->workload->metric_unit);
     if (v->sweep) {
         snprintf(r->sweep, sizeof r->sweep, "%s", v->sweep);
         r->sweep_value = run->sweep_value;
     }
     r->max_rel_error = NAN;
     r->baseline_fraction = NAN;
+    r->peak_fraction = NAN;
     r->looped_ms = NAN;
     return r;
 }

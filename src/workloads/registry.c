@@ -4,9 +4,15 @@
 #include <string.h>
 
 extern const struct clmem_workload clmem_workload_matmul;
+extern const struct clmem_workload clmem_workload_peak;
+extern const struct clmem_workload clmem_workload_pi;
+extern const struct clmem_workload clmem_workload_atomics;
 
 static const struct clmem_workload *const workloads[] = {
     &clmem_workload_matmul,
+    &clmem_workload_pi,
+    &clmem_workload_atomics,
+    &clmem_workload_peak,
 };
 
 const struct clmem_workload *const *clmem_workloads(size_t *count)

@@ -1,0 +1,136 @@
+/* clmem bench: the whole suite at benchmark sizes on one device, each
+ * result beside the device's own measured peak. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct bench_args {
+    const char *device, *output, *workloads, *kernel_dir;
+    unsigned long long reps, seed;
+    enum clmem_format format;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: clmem bench [options]\n\n"
+            "Measures the device's peaks ('clmem peak'), then runs every workload's variants\n"
+            "at its benchmark sizes (larger on GPUs than on CPUs; 'clmem list' shows the\n"
+            "defaults), verifying each, and reports each result's fraction of the peak.\n"
+            "A workload that fails does not stop the others.\n\n"
+            "options:\n"
+            "  --device D          as 'clmem run' (default: first GPU)\n"
+            "  --workloads LIST    comma-separated workloads (default: all)\n"
+            "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
+            "  --seed N            input generator seed (default 42)\n"
+            "  --format F          what stdout shows: table (default), csv or json\n"
+            "  --output FILE       also write the JSON report there (whole, or not at all)\n"
+            "  --kernel-dir DIR    where the .cl files are\n\n"
+            "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
+            "OpenCL error\n");
+}
+
+static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
+                      struct clmem_error *err)
+{
+    static const struct option long_options[] = {
+        {"device", required_argument, NULL, 'd'},    {"output", required_argument, NULL, 'o'},
+        {"workloads", required_argument, NULL, 'w'}, {"reps", required_argument, NULL, 'r'},
+        {"seed", required_argument, NULL, 'S'},      {"format", required_argument, NULL, 'f'},
+        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {0}};
+    int c, status = CLMEM_OK;
+    opterr = 0;
+    optind = 1;
+    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'd': a->device = optarg; break;
+        case 'o': a->output = optarg; break;
+        case 'w': a->workloads = optarg; break;
+        case 'k': a->kernel_dir = optarg; break;
+        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
+        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
+        case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
+        case 'h': *help = 1; return CLMEM_OK;
+        case ':':
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "option '%s' needs a value (see 'clmem bench --help')",
+                              argv[optind - 1]);
+        default:
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "unknown option '%s' (see 'clmem bench --help')", argv[optind - 1]);
+        }
+    }
+    if (status == CLMEM_OK && optind < argc)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unexpected argument '%s' (see 'clmem bench --help')", argv[optind]);
+    if (status == CLMEM_OK)
+        status = clmem_devices_parse_spec(a->device, err);
+    return status;
+}
+
+static void show_progress(void *user, size_t step, size_t steps, const char *workload,
+                          const char *size)
+{
+    (void)user;
+    fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", step, steps, workload, size);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    struct bench_args a = {.reps = 5, .seed = 42, .format = CLMEM_FORMAT_TABLE};
+    struct clmem_error err = {0};
+    struct clmem_output output = {0};
+    struct clmem_ctx ctx = {0};
+    struct clmem_result *results = NULL;
+    size_t n_results = 0, steps;
+    int help = 0, status;
+
+    if ((status = parse_args(argc, argv, &a, &help, &err)))
+        return cli_report_error(&err);
+    if (help) {
+        usage(stdout);
+        return CLMEM_OK;
+    }
+    if (a.output && (status = clmem_output_open(&output, a.output, &err)))
+        return cli_report_error(&err);
+    if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
+        goto cleanup;
+    struct clmem_bench_options options = {
+        .reps = (unsigned)a.reps,
+        .seed = a.seed,
+        .only = a.workloads,
+        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+    };
+    if ((status = clmem_bench_plan(&ctx, &options, &steps, &err)))
+        goto cleanup;
+    struct clmem_peak peak;
+    status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &err);
+    if (n_results == 0)
+        goto cleanup;
+    /* Whatever ran is reported, even when a workload failed. */
+    for (size_t i = 0; i < n_results; i++)
+        if (!results[i].skipped && !results[i].verified)
+            fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", results[i].workload,
+                    results[i].variant, results[i].size, results[i].verify_detail);
+    struct clmem_report_meta meta = {.device = &ctx.device, .peak = &peak};
+    int write_status = clmem_report_write(stdout, a.format, results, n_results, &meta, &err);
+    if (write_status == CLMEM_OK && output.file &&
+        (write_status = clmem_report_write(output.file, CLMEM_FORMAT_JSON, results, n_results,
+                                           &meta, &err)) == CLMEM_OK)
+        write_status = clmem_output_commit(&output, &err);
+    if (write_status)
+        status = write_status;
+
+cleanup:
+    if (status && status != CLMEM_ERR_VERIFY)
+        cli_report_error(&err);
+    clmem_output_abort(&output);
+    clmem_results_free(results, n_results);
+    clmem_ctx_close(&ctx);
+    clmem_error_clear(&err);
+    return status;
+}

@@ -1,0 +1,168 @@
+/* The device's peaks and the whole suite at benchmark sizes. */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    size_t first = *n_results;
+    memset(peak, 0, sizeof *peak);
+    int status = clmem_run_workload(ctx, "peak", "all", NULL, reps, results, n_results, err);
+    if (status)
+        return status;
+    for (size_t i = first; i < *n_results; i++) {
+        const struct clmem_result *r = &(*results)[i];
+        if (strcmp(r->variant, "copy") == 0)
+            peak->bandwidth = r->metric;
+        else if (strcmp(r->variant, "fma") == 0)
+            peak->flops = r->metric;
+    }
+    return CLMEM_OK;
+}
+
+void clmem_results_apply_peak(struct clmem_result *results, size_t n,
+                              const struct clmem_peak *peak)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct clmem_result *r = &results[i];
+        double reference = 0;
+        if (strcmp(r->metric_unit, "GB/s") == 0)
+            reference = peak->bandwidth;
+        else if (strcmp(r->metric_unit, "GFLOP/s") == 0)
+            reference = peak->flops;
+        r->peak_fraction = !r->skipped && reference > 0 ? r->metric / reference : NAN;
+    }
+}
+
+/* Whether `name` is one of the comma-separated `list`. */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0)
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+static const char *const *sizes_for(const struct clmem_workload *w, const struct clmem_ctx *ctx)
+{
+    int cpu = (ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
+    return cpu && w->bench_sizes_cpu ? w->bench_sizes_cpu : w->bench_sizes;
+}
+
+int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_options *options,
+                     size_t *steps, struct clmem_error *err)
+{
+    size_t n;
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    /* Every name in --workloads must exist. */
+    for (const char *p = options->only; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int found = 0;
+        for (size_t i = 0; i < n; i++)
+            found |= strlen(all[i]->name) == len && strncmp(all[i]->name, p, len) == 0;
+        if (!found)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%.*s' (try 'clmem list')",
+                              (int)len, p);
+        p = end ? end + 1 : NULL;
+    }
+    *steps = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(all[i]->name, "peak") == 0 || (options->only && !in_list(options->only,
+                                                                            all[i]->name)))
+            continue;
+        const char *const *sizes = sizes_for(all[i], ctx);
+        size_t count = 0;
+        while (sizes && sizes[count])
+            count++;
+        *steps += count ? count : 1;
+    }
+    return CLMEM_OK;
+}
+
+static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                          const char *size, const char *why, struct clmem_result **results,
+                          size_t *n_results, struct clmem_error *err)
+{
+    struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
+    if (!grown)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    *results = grown;
+    struct clmem_result *r = &grown[(*n_results)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->workload, sizeof r->workload, "%s", w->name);
+    snprintf(r->variant, sizeof r->variant, "all");
+    snprintf(r->device, sizeof r->device, "%s", ctx->device.name);
+    snprintf(r->size, sizeof r->size, "%s", size);
+    snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
+    snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
+    r->skipped = 1;
+    r->max_rel_error = r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    return CLMEM_OK;
+}
+
+int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
+                    struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
+                    struct clmem_error *err)
+{
+    size_t steps = 0, step = 0, n;
+    int status = clmem_bench_plan(ctx, options, &steps, err);
+    if (status)
+        return status;
+    if (options->progress)
+        options->progress(options->progress_user, 0, steps, "peak", "");
+    if ((status = clmem_peak_measure(ctx, options->reps, peak, results, n_results, err)))
+        return status;
+
+    int worst = CLMEM_OK;
+    struct clmem_error step_err = {0};
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_workload *w = all[i];
+        if (strcmp(w->name, "peak") == 0 || (options->only && !in_list(options->only, w->name)))
+            continue;
+        const char *const *sizes = sizes_for(w, ctx);
+        const char *const defaults[] = {w->default_size, NULL};
+        if (!sizes || !sizes[0])
+            sizes = defaults;
+        for (size_t s = 0; sizes[s]; s++) {
+            if (options->progress)
+                options->progress(options->progress_user, ++step, steps, w->name, sizes[s]);
+            struct clmem_run_options ro = {
+                .size = sizes[s], .variant = "all", .reps = options->reps, .warmup = 1,
+                .seed = options->seed};
+            struct clmem_run run;
+            clmem_error_clear(&step_err);
+            status = clmem_run_plan(&run, w, ctx, &ro, &step_err);
+            if (status == CLMEM_OK)
+                status = clmem_run_execute(&run, &ro, results, n_results, &step_err);
+            clmem_run_release(&run);
+            /* A size the device cannot hold is not the suite's failure: it
+             * is listed as skipped, with the reason. */
+            if (status == CLMEM_ERR_USAGE) {
+                status = skipped_result(ctx, w, sizes[s], step_err.message, results, n_results,
+                                        err);
+                if (status)
+                    return status;
+            }
+            if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
+                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s],
+                           step_err.message);
+                worst = CLMEM_ERR_CL;
+            } else if (status == CLMEM_ERR_VERIFY && worst == CLMEM_OK) {
+                worst = CLMEM_ERR_VERIFY;
+            }
+        }
+    }
+    clmem_error_clear(&step_err);
+    clmem_results_apply_peak(*results, *n_results, peak);
+    return worst;
+}

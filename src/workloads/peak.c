@@ -1,0 +1,187 @@
+/* The device's own peaks: copy bandwidth and fused multiply-add throughput,
+ * measured as clpeak does. `clmem peak` and `--peak` compare every result
+ * with them. */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { COPY, FMA };
+
+/* Iterations of the FMA loop (the .cl default is the same) and work-items
+ * per compute unit: enough to fill every unit for tens of milliseconds. */
+#define FMA_ITERATIONS 512
+#define FMA_ITEMS_PER_UNIT 16384
+#define FMA_FLOPS_PER_ITERATION 256
+/* The FMA chains' multiplier and addend: values stay in (0, 1). */
+#define FMA_A 0.9990234375f
+#define FMA_B 0.0009765625f
+/* Work-items of the FMA kernel checked on the host (evenly spread). */
+#define FMA_CHECKED 4096
+
+struct peak_state {
+    size_t n, fma_items, local;
+    float *src, *dst, *fma_out;
+    cl_mem d_src, d_dst, d_fma;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant peak_variants[] = {
+    [COPY] = {"copy", "float4 copy: the device's memory bandwidth (clpeak's global bandwidth)",
+              "copy_peak", NULL, .metric_unit = "GB/s"},
+    [FMA] = {"fma",
+             "chains of fused multiply-adds: the device's FP32 throughput (clpeak's compute sp)",
+             "fma_peak", NULL, .metric_unit = "GFLOP/s"},
+};
+
+static int peak_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    if (run->size.ndims > 1)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "peak takes --size N (floats to copy)");
+    size_t n = run->size.dim[0];
+    if (n > INT32_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "size %zu is too large for peak", n);
+    size_t units = run->ctx->device.compute_units ? run->ctx->device.compute_units : 1;
+    run->buffer_bytes[0] = n * sizeof(float);
+    run->buffer_bytes[1] = n * sizeof(float);
+    run->buffer_bytes[2] = units * FMA_ITEMS_PER_UNIT * sizeof(float);
+    run->n_buffers = 3;
+    return CLMEM_OK;
+}
+
+static int peak_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct peak_state *s = run->state;
+    int status;
+    s->n = run->size.dim[0];
+    s->local = run->ctx->device.max_work_group >= 256 ? 256 : run->ctx->device.max_work_group;
+    s->fma_items = (size_t)(run->ctx->device.compute_units ? run->ctx->device.compute_units : 1) *
+                   FMA_ITEMS_PER_UNIT;
+    if (!(s->src = clmem_alloc_array(s->n, sizeof(float), err)) ||
+        !(s->dst = clmem_alloc_array(s->n, sizeof(float), err)) ||
+        !(s->fma_out = clmem_alloc_array(s->fma_items, sizeof(float), err)))
+        return err->status;
+    clmem_fill_uniform(s->src, s->n, -1.0f, 1.0f, run->seed);
+    char options[64];
+    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d", FMA_ITERATIONS);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
+                                      &s->d_src, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL,
+                                      &s->d_dst, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->fma_items * sizeof(float),
+                                      NULL, &s->d_fma, err)))
+        return status;
+    return clmem_run_build(run, options, &s->program, s->kernels, err);
+}
+
+static int peak_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                        struct clmem_error *err)
+{
+    struct peak_state *s = run->state;
+    if (v == &peak_variants[COPY])
+        return clmem_buffer_poison(run->ctx, s->d_dst, s->n * sizeof(float), err);
+    return clmem_buffer_poison(run->ctx, s->d_fma, s->fma_items * sizeof(float), err);
+}
+
+static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
+                        struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct peak_state *s = run->state;
+    cl_kernel k = s->kernels[v - peak_variants];
+    int status;
+    if (v == &peak_variants[COPY]) {
+        cl_int n = (cl_int)s->n;
+        size_t global = s->n / 4 + 1;
+        if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_src, sizeof(cl_mem),
+                                        &s->d_dst, sizeof n, &n)))
+            return status;
+        return clmem_launch(run->ctx, k, 1, &global, &s->local, timing, err);
+    }
+    float a = FMA_A, b = FMA_B;
+    if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_fma, sizeof a, &a, sizeof b,
+                                    &b)))
+        return status;
+    return clmem_launch(run->ctx, k, 1, &s->fma_items, &s->local, timing, err);
+}
+
+/* The kernel's chains, on the host, with the same exact fmaf. */
+static float fma_reference(size_t gid)
+{
+    float x[8];
+    x[0] = (float)(gid & 1023) * 0x1p-10f;
+    for (int c = 1; c < 8; c++)
+        x[c] = x[0] + 0.125f * (float)c;
+    for (int i = 0; i < FMA_ITERATIONS; i++)
+        for (int step = 0; step < 2; step++)
+            for (int c = 0; c < 8; c++)
+                x[c] = fmaf(x[c], FMA_A, FMA_B);
+    return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+}
+
+static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
+                       struct clmem_check *check, struct clmem_error *err)
+{
+    struct peak_state *s = run->state;
+    int status;
+    clmem_check_init(check, 0.0);
+    if (v == &peak_variants[COPY]) {
+        if ((status = clmem_buffer_read(run->ctx, s->d_dst, s->n * sizeof(float), s->dst, err)))
+            return status;
+        for (size_t i = 0; i < s->n; i++)
+            clmem_check_value(check, s->src[i], s->dst[i], 1.0, "dst[%zu]", i, 0);
+        return CLMEM_OK;
+    }
+    if ((status = clmem_buffer_read(run->ctx, s->d_fma, s->fma_items * sizeof(float), s->fma_out,
+                                    err)))
+        return status;
+    /* Work-items differ only by gid % 1024: checking 1024 consecutive ones
+     * and a spread of the rest covers every distinct chain. */
+    size_t stride = s->fma_items > FMA_CHECKED ? s->fma_items / FMA_CHECKED : 1;
+    for (size_t i = 0; i < s->fma_items; i += (i < 1024 ? 1 : stride))
+        clmem_check_value(check, fma_reference(i), s->fma_out[i], 1.0, "out[%zu]", i, 0);
+    if (check->checked < s->fma_items)
+        snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", check->checked,
+                 s->fma_items);
+    return CLMEM_OK;
+}
+
+static double peak_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    const struct peak_state *s = run->state;
+    if (v == &peak_variants[COPY])
+        return 2.0 * (double)run->size.dim[0] * sizeof(float);
+    return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION;
+}
+
+static void peak_teardown(struct clmem_run *run)
+{
+    struct peak_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_src);
+    clmem_release_mem(&s->d_dst);
+    clmem_release_mem(&s->d_fma);
+    free(s->src);
+    free(s->dst);
+    free(s->fma_out);
+}
+
+const struct clmem_workload clmem_workload_peak = {
+    .name = "peak",
+    .summary = "the device's own peaks: copy bandwidth and FP32 FMA throughput",
+    .source = "peak.cl",
+    .default_size = "16777216",
+    .size_help = "N floats to copy (fma's work is sized from the compute units)",
+    .variants = peak_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(peak_variants),
+    .metric_unit = "GB/s", /* fma's own unit is GFLOP/s */
+    .state_size = sizeof(struct peak_state),
+    .plan = peak_plan,
+    .setup = peak_setup,
+    .execute = peak_execute,
+    .prepare = peak_prepare,
+    .verify = peak_verify,
+    .work = peak_work,
+    .teardown = peak_teardown,
+};
