@@ -5,11 +5,13 @@
 
 extern const struct clmem_workload clmem_workload_matmul;
 extern const struct clmem_workload clmem_workload_peak;
+extern const struct clmem_workload clmem_workload_transpose;
 extern const struct clmem_workload clmem_workload_pi;
 extern const struct clmem_workload clmem_workload_atomics;
 
 static const struct clmem_workload *const workloads[] = {
     &clmem_workload_matmul,
+    &clmem_workload_transpose,
     &clmem_workload_pi,
     &clmem_workload_atomics,
     &clmem_workload_peak,

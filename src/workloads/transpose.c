@@ -1,0 +1,231 @@
+/* Matrix transpose, the CUDA memory lecture's example ("Esempio: Matrix
+ * Transpose"): copy as the bandwidth reference, then naive, coalesced and
+ * bank-conflict-free transposes, each timed with the loop over kernel
+ * launches and with the loop inside the kernel (the C1060 table's columns).
+ * The input is height rows of width floats; the output width rows of height. */
+#include "clmem/clmem.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* The largest TILE_DIM the picker chooses; plan() bounds the int indices
+ * with sizes rounded up to it, which covers every smaller tile. */
+#define MAX_TILE_DIM 32
+
+enum { COPY, NAIVE, COALESCED, PADDED };
+
+struct transpose_state {
+    size_t width, height;
+    size_t tile_dim, block_rows;
+    float *in, *ref, *out; /* ref: the CPU transpose of in */
+    cl_mem d_in, d_out;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant transpose_variants[] = {
+    [COPY] = {"copy", "copy kernel, the bandwidth reference (slide \"Simple Copy Kernel\")", "copy",
+              NULL},
+    [NAIVE] = {"naive", "coalesced reads, strided writes (slide \"Naive Transpose\")",
+               "transposeNaive", NULL},
+    [COALESCED] = {"coalesced",
+                   "local-memory tile, coalesced both ways (slide \"Coalesced Transpose\")",
+                   "transposeCoalesced", NULL},
+    [PADDED] = {"padded",
+                "tile[TILE_DIM][TILE_DIM+1]: no local-memory bank conflicts (slide \"Avoiding "
+                "Bank Conflict\")",
+                "transposeNoBankConflicts", NULL},
+};
+
+/* TILE_DIM x BLOCK_ROWS settings, the lecture's first; the first whose
+ * work-group the device allows and whose padded tile fits its local
+ * memory is used. BLOCK_ROWS divides TILE_DIM in each. */
+static const struct {
+    size_t tile_dim, block_rows;
+} tile_settings[] = {
+    {32, 8}, {32, 4}, {32, 2}, {32, 1}, {16, 8}, {16, 4}, {16, 2}, {16, 1}, {8, 8},
+    {8, 4},  {8, 2},  {8, 1},  {4, 4},  {4, 2},  {4, 1},  {2, 2},  {2, 1},  {1, 1},
+};
+
+static void pick_tile(const struct clmem_device *device, size_t *tile_dim, size_t *block_rows)
+{
+    size_t last = CLMEM_ARRAY_SIZE(tile_settings) - 1;
+    for (size_t i = 0; i <= last; i++) {
+        size_t t = tile_settings[i].tile_dim, rows = tile_settings[i].block_rows;
+        if (i == last || (t * rows <= device->max_work_group &&
+                          t * (t + 1) * sizeof(float) <= device->local_mem)) {
+            *tile_dim = t;
+            *block_rows = rows;
+            return;
+        }
+    }
+}
+
+static int transpose_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    size_t width = run->size.dim[0], height = run->size.dim[1], elems, padded;
+    if (run->size.ndims > 2) {
+        char text[64];
+        clmem_size_format(&run->size, text, sizeof text);
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' has three parts (transpose takes N or WxH)", text);
+    }
+    /* The kernels index with int, as the lecture's do, also in the work-items
+     * past the edges of the last tiles. */
+    if (!clmem_mul_size(clmem_round_up(width, MAX_TILE_DIM), clmem_round_up(height, MAX_TILE_DIM),
+                        &padded) ||
+        padded > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size %zux%zu is too large (width and height rounded up to %d must "
+                          "multiply to at most %d for the kernels' int indices)",
+                          width, height, MAX_TILE_DIM, INT_MAX);
+    elems = width * height;
+    run->buffer_bytes[0] = elems * sizeof(float);
+    run->buffer_bytes[1] = elems * sizeof(float);
+    run->n_buffers = 2;
+    return CLMEM_OK;
+}
+
+static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct transpose_state *s = run->state;
+    int status;
+    s->width = run->size.dim[0];
+    s->height = run->size.dim[1];
+    pick_tile(&run->ctx->device, &s->tile_dim, &s->block_rows);
+    size_t elems = s->width * s->height; /* bounded by plan() */
+    if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->out = clmem_alloc_array(elems, sizeof(float), err)))
+        return err->status;
+    clmem_fill_uniform(s->in, elems, 1.0f, 2.0f, run->seed);
+    for (size_t y = 0; y < s->height; y++)
+        for (size_t x = 0; x < s->width; x++)
+            s->ref[x * s->height + y] = s->in[y * s->width + x];
+
+    char options[128];
+    snprintf(options, sizeof options, "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu", s->tile_dim,
+             s->block_rows);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
+                                      &s->d_in, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
+                                      &s->d_out, err)) ||
+        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        return status;
+    return CLMEM_OK;
+}
+
+/* One launch over the whole matrix, the body repeated nreps times. */
+static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int nreps,
+                  struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct transpose_state *s = run->state;
+    cl_kernel kernel = s->kernels[v - transpose_variants];
+    cl_int width = (cl_int)s->width, height = (cl_int)s->height;
+    int status =
+        clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
+                          sizeof width, &width, sizeof height, &height, sizeof nreps, &nreps);
+    if (status)
+        return status;
+    /* One TILE_DIM x BLOCK_ROWS work-group per tile. */
+    size_t tiles_y = (s->height + s->tile_dim - 1) / s->tile_dim;
+    size_t global[2] = {s->width, tiles_y * s->block_rows};
+    size_t local[2] = {s->tile_dim, s->block_rows};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+/* The lecture's "loop over kernel": one pass per launch. */
+static int transpose_execute(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_timing *timing, struct clmem_error *err)
+{
+    return launch(run, v, 1, timing, err);
+}
+
+/* The lecture's "loop inside kernel": loop_reps passes in one launch. */
+static int transpose_execute_looped(struct clmem_run *run, const struct clmem_variant *v,
+                                    unsigned loop_reps, struct clmem_timing *timing,
+                                    struct clmem_error *err)
+{
+    if (loop_reps > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%u passes in one kernel is too many (at most %d)",
+                          loop_reps, INT_MAX);
+    return launch(run, v, (cl_int)loop_reps, timing, err);
+}
+
+/* Untimed, before each variant and each timing: an element a kernel never
+ * writes stays NaN and fails the check. */
+static int transpose_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_error *err)
+{
+    (void)v;
+    struct transpose_state *s = run->state;
+    return clmem_buffer_poison(run->ctx, s->d_out, s->width * s->height * sizeof(float), err);
+}
+
+/* Compares one output, rows x cols, with `expected` exactly. */
+static void check_output(struct clmem_check *check, const float *expected, const float *got,
+                         size_t rows, size_t cols, const char *where_fmt)
+{
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++)
+            clmem_check_value(check, expected[r * cols + c], got[r * cols + c],
+                              expected[r * cols + c], where_fmt, r, c);
+}
+
+static int transpose_verify(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_check *check, struct clmem_error *err)
+{
+    struct transpose_state *s = run->state;
+    size_t bytes = s->width * s->height * sizeof(float);
+    int status = clmem_buffer_read(run->ctx, s->d_out, bytes, s->out, err);
+    if (status)
+        return status;
+    /* copy keeps the input's shape; the transposes write width rows of height. */
+    int is_copy = v == &transpose_variants[COPY];
+    const float *expected = is_copy ? s->in : s->ref;
+    size_t rows = is_copy ? s->height : s->width, cols = is_copy ? s->width : s->height;
+    clmem_check_init(check, 0.0); /* a transpose moves values: exact equality */
+    snprintf(check->note, sizeof check->note, "output %zux%zu (WxH)", cols, rows);
+    check_output(check, expected, s->out, rows, cols, "odata[row %zu][col %zu]");
+    return CLMEM_OK;
+}
+
+static double transpose_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* Every element read once and written once, as the lecture counts it. */
+    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
+}
+
+static void transpose_teardown(struct clmem_run *run)
+{
+    struct transpose_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_in);
+    clmem_release_mem(&s->d_out);
+    free(s->in);
+    free(s->ref);
+    free(s->out);
+}
+
+const struct clmem_workload clmem_workload_transpose = {
+    .name = "transpose",
+    .summary = "out-of-place matrix transpose, single precision, against a copy",
+    .source = "transpose.cl",
+    .default_size = "2048",
+    .size_help = "N (square) or WxH: the input is H rows of W, the output W rows of H",
+    .variants = transpose_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(transpose_variants),
+    .metric_unit = "GB/s",
+    .state_size = sizeof(struct transpose_state),
+    .plan = transpose_plan,
+    .setup = transpose_setup,
+    .execute = transpose_execute,
+    .prepare = transpose_prepare,
+    .verify = transpose_verify,
+    .work = transpose_work,
+    .teardown = transpose_teardown,
+    .baseline = "copy",
+    .execute_looped = transpose_execute_looped,
+};
