@@ -145,6 +145,10 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
 int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
                         struct clmem_error *err);
 void clmem_timing_release(struct clmem_timing *timing);
+/* Times work the runtime did not launch (a library call): its event, or a
+ * marker enqueued before it, join the run's timing. */
+void clmem_timing_add(struct clmem_timing *timing, cl_event event);
+int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
 size_t clmem_round_up(size_t value, size_t multiple);
 /* a*b, or 0 and an error when it would overflow. */
 int clmem_mul_size(size_t a, size_t b, size_t *out);
@@ -204,6 +208,9 @@ struct clmem_variant {
     const char *needs_extension;
     /* NULL: the workload's metric_unit; else this variant's own. */
     const char *metric_unit;
+    /* Non-NULL for a vendor library's routine run on the same buffers
+     * ("clblast"): left out of "all" unless the run compares with it. */
+    const char *library;
 };
 
 struct clmem_workload {
@@ -340,6 +347,7 @@ struct clmem_run_options {
     const char *input;        /* --input FILE (blur) */
     const char *image_output; /* write the workload's image here (blur) */
     unsigned loop_reps;       /* passes inside the kernel for execute_looped; 0: 20 */
+    const char *compare;      /* a library to run beside the kernels ("clblast") or NULL */
     /* Called before each variant runs (the CLI shows progress with it). */
     void (*progress)(void *user, const struct clmem_run *run, size_t index);
     void *progress_user;
@@ -363,6 +371,13 @@ int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *
                        const char *size, unsigned reps, struct clmem_result **results,
                        size_t *n_results, struct clmem_error *err);
 
+/* ---- vendor libraries compared with (built in when found) ---- */
+/* Whether clmem was built with `library` ("clblast"). */
+int clmem_library_available(const char *library);
+/* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
+int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
+                        cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);
+
 /* ---- the device's own peaks (workload "peak") ---- */
 struct clmem_peak {
     double bandwidth; /* GB/s of a float4 copy, read + write */
@@ -379,6 +394,7 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n,
 /* ---- the whole suite (clmem bench) ---- */
 struct clmem_bench_options {
     unsigned reps;
+    const char *compare; /* as clmem_run_options.compare */
     uint64_t seed;
     const char *only; /* comma-separated workloads, or NULL for all */
     /* Called before each workload and size (the CLI shows progress). */

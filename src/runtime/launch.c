@@ -34,15 +34,27 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
     cl_event event = NULL;
     CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0, NULL,
                                             timing ? &event : NULL));
-    if (timing) {
-        if (!timing->first) {
-            timing->first = event;
-        } else {
-            if (timing->last)
-                clReleaseEvent(timing->last);
-            timing->last = event;
-        }
+    if (timing)
+        clmem_timing_add(timing, event);
+    return CLMEM_OK;
+}
+
+void clmem_timing_add(struct clmem_timing *timing, cl_event event)
+{
+    if (!timing->first) {
+        timing->first = event;
+    } else {
+        if (timing->last)
+            clReleaseEvent(timing->last);
+        timing->last = event;
     }
+}
+
+int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err)
+{
+    cl_event event = NULL;
+    CLMEM_CHECK(err, clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, &event));
+    clmem_timing_add(timing, event);
     return CLMEM_OK;
 }
 

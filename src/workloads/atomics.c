@@ -113,11 +113,16 @@ static void atomics_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dcounter);
 }
 
+static const char *const atomics_bench_sizes[] = {"67108864", NULL};
+static const char *const atomics_bench_sizes_cpu[] = {"4194304", NULL};
+
 const struct clmem_workload clmem_workload_atomics = {
     .name = "atomics",
     .summary = "N work-items increment one counter: race condition against atomics",
     .source = "atomics.cl",
     .default_size = "4194304",
+    .bench_sizes = atomics_bench_sizes,
+    .bench_sizes_cpu = atomics_bench_sizes_cpu,
     .size_help = "N work-items (updates)",
     .variants = atomics_variants,
     .n_variants = CLMEM_ARRAY_SIZE(atomics_variants),

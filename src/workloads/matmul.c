@@ -255,11 +255,16 @@ static void matmul_teardown(struct clmem_run *run)
     free(s->ref_magnitude);
 }
 
+static const char *const matmul_bench_sizes[] = {"1024", "2048", "4096", "8192", NULL};
+static const char *const matmul_bench_sizes_cpu[] = {"512", "1024", NULL};
+
 const struct clmem_workload clmem_workload_matmul = {
     .name = "matmul",
     .summary = "matrix multiplication P = M x N, single precision",
     .source = "matmul.cl",
     .default_size = "1024",
+    .bench_sizes = matmul_bench_sizes,
+    .bench_sizes_cpu = matmul_bench_sizes_cpu,
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
     .variants = matmul_variants,
     .n_variants = CLMEM_ARRAY_SIZE(matmul_variants),

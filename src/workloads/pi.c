@@ -251,11 +251,16 @@ static void pi_teardown(struct clmem_run *run)
     free(s->readback);
 }
 
+static const char *const pi_bench_sizes[] = {"268435456", NULL};
+static const char *const pi_bench_sizes_cpu[] = {"4194304", NULL};
+
 const struct clmem_workload clmem_workload_pi = {
     .name = "pi",
     .summary = "Monte-Carlo estimate of pi from N random points, exact integer hit test",
     .source = "pi.cl",
     .default_size = "16777216",
+    .bench_sizes = pi_bench_sizes,
+    .bench_sizes_cpu = pi_bench_sizes_cpu,
     .size_help = "N points",
     .variants = pi_variants,
     .n_variants = CLMEM_ARRAY_SIZE(pi_variants),

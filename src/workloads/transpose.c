@@ -209,11 +209,16 @@ static void transpose_teardown(struct clmem_run *run)
     free(s->out);
 }
 
+static const char *const transpose_bench_sizes[] = {"8192", NULL};
+static const char *const transpose_bench_sizes_cpu[] = {"2048", NULL};
+
 const struct clmem_workload clmem_workload_transpose = {
     .name = "transpose",
     .summary = "out-of-place matrix transpose, single precision, against a copy",
     .source = "transpose.cl",
     .default_size = "2048",
+    .bench_sizes = transpose_bench_sizes,
+    .bench_sizes_cpu = transpose_bench_sizes_cpu,
     .size_help = "N (square) or WxH: the input is H rows of W, the output W rows of H",
     .variants = transpose_variants,
     .n_variants = CLMEM_ARRAY_SIZE(transpose_variants),
