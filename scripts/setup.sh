@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The OpenCL ICD loader and headers, PoCL (a CPU OpenCL device, so clmem runs
-# with no GPU), Meson/Ninja, cJSON (JSON output), cmocka (tests), clinfo.
+# with no GPU), Meson/Ninja, cJSON (JSON output), cmocka (tests), clinfo, and
+# CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo)
+          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -101,6 +101,11 @@ static const struct {
     {ARGS("frob"), 2, "unknown command 'frob'"},
     {ARGS("run", "matmul", "--input", "x.pgm"), 2, "workload 'matmul' takes no --input"},
     {ARGS("list", "nope"), 2, "unknown workload 'nope'"},
+    {ARGS("run", "matmul", "--compare", "cublas"), 2, "unknown library 'cublas'"},
+    {ARGS("bench", "--compare", "cublas"), 2, "unknown library 'cublas'"},
+    {ARGS("bench", "--workloads", "matmul,nope", "--device", "cpu"), 2, "unknown workload 'nope'"},
+    {ARGS("bench", "--output", "/nonexistent-dir/b.json"), 2, "cannot write"},
+    {ARGS("peak", "--reps", "0"), 2, "--reps '0' is out of range"},
 };
 
 static void bad_inputs_get_one_line_and_exit_2(void **state)
@@ -228,6 +233,27 @@ static void formats_and_output_file(void **state)
     unlink(path);
 }
 
+/* bench writes its JSON whole, with the device and its measured peaks. */
+static void bench_writes_json_with_device_and_peak(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char path[] = "/tmp/clmem-bench-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    run_clmem(&o, NULL,
+              ARGS("bench", "--workloads", "atomics", "--device", "cpu", "--reps", "1", "--output",
+                   path));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "atomic_local"));
+    static char json[65536];
+    slurp(path, json, sizeof json);
+    assert_non_null(strstr(json, "\"device\""));
+    assert_non_null(strstr(json, "\"peak\""));
+    assert_non_null(strstr(json, "\"workload\":\t\"atomics\""));
+    unlink(path);
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -235,8 +261,8 @@ static void help_and_version(void **state)
     run_clmem(&o, NULL, ARGS("--version"));
     assert_int_equal(o.code, 0);
     assert_true(strncmp(o.out, "clmem ", 6) == 0);
-    static const char *const commands[] = {"devices", "list", "run"};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const commands[] = {"devices", "list", "run", "peak", "bench"};
+    for (size_t i = 0; i < 5; i++) {
         run_clmem(&o, NULL, ARGS(commands[i], "--help"));
         assert_int_equal(o.code, 0);
         assert_non_null(strstr(o.out, "usage: clmem"));
@@ -261,6 +287,7 @@ int main(void)
         cmocka_unit_test(wrong_kernel_exits_1_and_says_where),
         cmocka_unit_test(run_all_prints_gflops_and_verifies),
         cmocka_unit_test(formats_and_output_file),
+        cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

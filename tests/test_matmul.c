@@ -90,6 +90,64 @@ static void params_name_the_tile(void **state)
     clmem_results_free(results, n);
 }
 
+/* --compare clblast: CLBlast's SGEMM runs on the same buffers, is verified
+ * like the kernels, and every result is a fraction of it. Without CLBlast
+ * in the build the comparison is a usage error before any work. */
+static void clblast_compared_on_same_buffers(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_run run;
+    struct clmem_run_options options = {.size = "100x37x65",
+                                        .variant = "all",
+                                        .reps = 2,
+                                        .warmup = 1,
+                                        .seed = 7,
+                                        .compare = "clblast"};
+    int status = clmem_run_plan(&run, clmem_workload_find("matmul"), *state, &options, &err);
+    if (!clmem_library_available("clblast")) {
+        assert_int_equal(status, CLMEM_ERR_USAGE);
+        assert_non_null(strstr(err.message, "built without CLBlast"));
+        clmem_run_release(&run);
+        return;
+    }
+    assert_int_equal(status, CLMEM_OK);
+    assert_int_equal(clmem_run_execute(&run, &options, &results, &n, &err), CLMEM_OK);
+    clmem_run_release(&run);
+    assert_int_equal(n, 6);
+    assert_string_equal(results[5].variant, "clblast");
+    assert_true(results[5].verified);
+    assert_true(results[5].baseline_fraction == 1.0);
+    /* The naive kernel's fraction is its metric over CLBlast's. */
+    double ratio = results[0].metric / results[5].metric;
+    assert_true(results[0].baseline_fraction > 0.999 * ratio &&
+                results[0].baseline_fraction < 1.001 * ratio);
+    clmem_results_free(results, n);
+}
+
+/* Asked alone, --variant clblast works; an unknown library or a workload
+ * CLBlast cannot stand for is refused. */
+static void compare_refusals(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_run run;
+    struct clmem_run_options options = {.size = "8", .variant = "all", .compare = "cublas"};
+    assert_int_equal(clmem_run_plan(&run, clmem_workload_find("matmul"), *state, &options, &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "unknown library 'cublas'"));
+    clmem_run_release(&run);
+    if (clmem_library_available("clblast")) {
+        test_expect_verified(*state, "matmul", "clblast", "33x7x5");
+        options.compare = "clblast";
+        assert_int_equal(
+            clmem_run_plan(&run, clmem_workload_find("transpose"), *state, &options, &err),
+            CLMEM_ERR_USAGE);
+        assert_non_null(strstr(err.message, "'transpose' has nothing to compare with"));
+        clmem_run_release(&run);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +159,8 @@ int main(void)
         cmocka_unit_test(tiled_refused_alone_off_tile),
         cmocka_unit_test(tiled_skipped_under_all_off_tile),
         cmocka_unit_test(params_name_the_tile),
+        cmocka_unit_test(clblast_compared_on_same_buffers),
+        cmocka_unit_test(compare_refusals),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

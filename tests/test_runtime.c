@@ -265,6 +265,39 @@ static void registry_lists_matmul(void **state)
     }
 }
 
+/* clmem bench: the peaks first, then the chosen workloads at their CPU
+ * bench sizes, each GB/s result with its fraction of the measured copy. */
+static void bench_measures_peaks_then_workloads(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0, steps = 0;
+    struct clmem_peak peak;
+    struct clmem_bench_options options = {.reps = 1, .seed = 42, .only = "transpose"};
+    assert_int_equal(clmem_bench_plan(*state, &options, &steps, &err), CLMEM_OK);
+    assert_int_equal(steps, 1);
+    assert_int_equal(clmem_bench_run(*state, &options, &peak, &results, &n, &err), CLMEM_OK);
+    assert_true(peak.bandwidth > 0 && peak.flops > 0);
+    assert_int_equal(n, 2 + 4);
+    assert_string_equal(results[0].workload, "peak");
+    assert_string_equal(results[2].workload, "transpose");
+    assert_string_equal(results[2].size, "2048");
+    for (size_t i = 2; i < n; i++) {
+        assert_true(results[i].verified);
+        double fraction = results[i].metric / peak.bandwidth;
+        assert_true(results[i].peak_fraction > 0.999 * fraction &&
+                    results[i].peak_fraction < 1.001 * fraction);
+    }
+    clmem_results_free(results, n);
+
+    options.only = "transpose,nope";
+    assert_int_equal(clmem_bench_plan(*state, &options, &steps, &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "unknown workload 'nope'"));
+    options.only = NULL;
+    options.compare = "cublas";
+    assert_int_equal(clmem_bench_plan(*state, &options, &steps, &err), CLMEM_ERR_USAGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +310,7 @@ int main(void)
         cmocka_unit_test(inputs_are_reproducible),
         cmocka_unit_test(output_appears_whole_or_not_at_all),
         cmocka_unit_test(registry_lists_matmul),
+        cmocka_unit_test(bench_measures_peaks_then_workloads),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

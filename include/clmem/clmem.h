@@ -374,6 +374,12 @@ int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *
 /* ---- vendor libraries compared with (built in when found) ---- */
 /* Whether clmem was built with `library` ("clblast"). */
 int clmem_library_available(const char *library);
+/* Whether a workload has a variant that runs `library`. */
+int clmem_workload_has_library(const struct clmem_workload *w, const char *library);
+/* Validates a --compare choice (usage errors): a library clmem knows, was
+ * built with and, when `w` is given, that the workload can run. */
+int clmem_compare_check(const struct clmem_workload *w, const char *library,
+                        struct clmem_error *err);
 /* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
 int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
                         cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);

@@ -8,40 +8,41 @@
 #include <unistd.h>
 
 struct bench_args {
-    const char *device, *output, *workloads, *kernel_dir;
+    const char *device, *output, *workloads, *kernel_dir, *compare;
     unsigned long long reps, seed;
     enum clmem_format format;
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: clmem bench [options]\n\n"
-            "Measures the device's peaks ('clmem peak'), then runs every workload's variants\n"
-            "at its benchmark sizes (larger on GPUs than on CPUs; 'clmem list' shows the\n"
-            "defaults), verifying each, and reports each result's fraction of the peak.\n"
-            "A workload that fails does not stop the others.\n\n"
-            "options:\n"
-            "  --device D          as 'clmem run' (default: first GPU)\n"
-            "  --workloads LIST    comma-separated workloads (default: all)\n"
-            "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
-            "  --seed N            input generator seed (default 42)\n"
-            "  --format F          what stdout shows: table (default), csv or json\n"
-            "  --output FILE       also write the JSON report there (whole, or not at all)\n"
-            "  --kernel-dir DIR    where the .cl files are\n\n"
-            "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
-            "OpenCL error\n");
+    fprintf(out, "usage: clmem bench [options]\n\n"
+                 "Measures the device's peaks ('clmem peak'), then runs every workload's variants\n"
+                 "at its benchmark sizes (larger on GPUs than on CPUs; 'clmem list' shows the\n"
+                 "defaults), verifying each, and reports each result's fraction of the peak.\n"
+                 "A workload that fails does not stop the others.\n\n"
+                 "options:\n"
+                 "  --device D          as 'clmem run' (default: first GPU)\n"
+                 "  --workloads LIST    comma-separated workloads (default: all)\n"
+                 "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
+                 "  --seed N            input generator seed (default 42)\n"
+                 "  --format F          what stdout shows: table (default), csv or json\n"
+                 "  --output FILE       also write the JSON report there (whole, or not at all)\n"
+                 "  --kernel-dir DIR    where the .cl files are\n"
+                 "  --compare LIB       run LIB beside the kernels that it can stand for\n"
+                 "                      (clblast: matmul's SGEMM) and give the ratios\n\n"
+                 "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
+                 "OpenCL error\n");
 }
 
 static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
                       struct clmem_error *err)
 {
     static const struct option long_options[] = {
-        {"device", required_argument, NULL, 'd'},    {"output", required_argument, NULL, 'o'},
-        {"workloads", required_argument, NULL, 'w'}, {"reps", required_argument, NULL, 'r'},
-        {"seed", required_argument, NULL, 'S'},      {"format", required_argument, NULL, 'f'},
+        {"device", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
+        {"workloads", required_argument, NULL, 'w'},  {"reps", required_argument, NULL, 'r'},
+        {"seed", required_argument, NULL, 'S'},       {"format", required_argument, NULL, 'f'},
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {0}};
+        {"compare", required_argument, NULL, 'c'},    {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -51,6 +52,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
         case 'o': a->output = optarg; break;
         case 'w': a->workloads = optarg; break;
         case 'k': a->kernel_dir = optarg; break;
+        case 'c': a->compare = optarg; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
@@ -69,6 +71,8 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
                           "unexpected argument '%s' (see 'clmem bench --help')", argv[optind]);
     if (status == CLMEM_OK)
         status = clmem_devices_parse_spec(a->device, err);
+    if (status == CLMEM_OK)
+        status = clmem_compare_check(NULL, a->compare, err);
     return status;
 }
 
@@ -102,6 +106,7 @@ int cmd_bench(int argc, char **argv)
     struct clmem_bench_options options = {
         .reps = (unsigned)a.reps,
         .seed = a.seed,
+        .compare = a.compare,
         .only = a.workloads,
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
     };

@@ -9,7 +9,7 @@
 #define MAX_REPS 100000
 
 struct run_args {
-    const char *workload, *variant, *size, *device, *output, *kernel_dir, *input;
+    const char *workload, *variant, *size, *device, *output, *kernel_dir, *input, *compare;
     unsigned long long reps, warmup, seed;
     int peak;
     enum clmem_format format;
@@ -35,6 +35,9 @@ static void usage(FILE *out)
             "                      the installed ones, the source tree)\n"
             "  --peak              measure the device's peaks first (as 'clmem peak') and\n"
             "                      give each result its fraction of them\n"
+            "  --compare LIB       also run LIB's routine on the same buffers and give each\n"
+            "                      result its ratio to it (clblast: matmul; needs clmem\n"
+            "                      built with libclblast-dev)\n"
             "  --input FILE        an input file, for workloads that take one (blur: a\n"
             "                      binary PGM or PPM image); such workloads write their\n"
             "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
@@ -51,8 +54,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
         {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},
-        {"peak", no_argument, NULL, 'p'},      {0}};
+        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
+        {"compare", required_argument, NULL, 'c'},    {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -65,6 +68,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'k': a->kernel_dir = optarg; break;
         case 'i': a->input = optarg; break;
         case 'p': a->peak = 1; break;
+        case 'c': a->compare = optarg; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -119,7 +123,9 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
     if (a->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
     struct clmem_size size;
-    int status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
+    int status = clmem_compare_check(w, a->compare, err);
+    if (status == CLMEM_OK)
+        status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
     if (status == CLMEM_OK)
         status = clmem_devices_parse_spec(a->device, err);
     char path[2048];
@@ -183,6 +189,7 @@ int cmd_run(int argc, char **argv)
                                         .seed = a.seed,
                                         .input = a.input,
                                         .image_output = image_output,
+                                        .compare = a.compare,
                                         .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;

@@ -23,8 +23,7 @@ int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *
     return CLMEM_OK;
 }
 
-void clmem_results_apply_peak(struct clmem_result *results, size_t n,
-                              const struct clmem_peak *peak)
+void clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)
 {
     for (size_t i = 0; i < n; i++) {
         struct clmem_result *r = &results[i];
@@ -62,6 +61,9 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
 {
     size_t n;
     const struct clmem_workload *const *all = clmem_workloads(&n);
+    int status = clmem_compare_check(NULL, options->compare, err);
+    if (status)
+        return status;
     /* Every name in --workloads must exist. */
     for (const char *p = options->only; p && *p;) {
         const char *end = strchr(p, ',');
@@ -76,8 +78,8 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
     }
     *steps = 0;
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(all[i]->name, "peak") == 0 || (options->only && !in_list(options->only,
-                                                                            all[i]->name)))
+        if (strcmp(all[i]->name, "peak") == 0 ||
+            (options->only && !in_list(options->only, all[i]->name)))
             continue;
         const char *const *sizes = sizes_for(all[i], ctx);
         size_t count = 0;
@@ -136,9 +138,14 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
         for (size_t s = 0; sizes[s]; s++) {
             if (options->progress)
                 options->progress(options->progress_user, ++step, steps, w->name, sizes[s]);
-            struct clmem_run_options ro = {
-                .size = sizes[s], .variant = "all", .reps = options->reps, .warmup = 1,
-                .seed = options->seed};
+            struct clmem_run_options ro = {.size = sizes[s],
+                                           .variant = "all",
+                                           .reps = options->reps,
+                                           .warmup = 1,
+                                           .seed = options->seed};
+            /* Only the workloads that can run the library compare with it. */
+            if (options->compare && clmem_workload_has_library(w, options->compare))
+                ro.compare = options->compare;
             struct clmem_run run;
             clmem_error_clear(&step_err);
             status = clmem_run_plan(&run, w, ctx, &ro, &step_err);
@@ -148,14 +155,13 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
             /* A size the device cannot hold is not the suite's failure: it
              * is listed as skipped, with the reason. */
             if (status == CLMEM_ERR_USAGE) {
-                status = skipped_result(ctx, w, sizes[s], step_err.message, results, n_results,
-                                        err);
+                status =
+                    skipped_result(ctx, w, sizes[s], step_err.message, results, n_results, err);
                 if (status)
                     return status;
             }
             if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
-                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s],
-                           step_err.message);
+                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s], step_err.message);
                 worst = CLMEM_ERR_CL;
             } else if (status == CLMEM_ERR_VERIFY && worst == CLMEM_OK) {
                 worst = CLMEM_ERR_VERIFY;

@@ -18,7 +18,8 @@ int clmem_run_build(struct clmem_run *run, const char *options, cl_program *prog
     for (size_t i = 0; i < run->n_variants; i++) {
         const struct clmem_variant *v = run->variants[i];
         size_t index = (size_t)(v - run->workload->variants);
-        if (index >= CLMEM_MAX_VARIANTS || kernels[index])
+        /* A library's variant has no kernel of ours. */
+        if (index >= CLMEM_MAX_VARIANTS || kernels[index] || !v->kernel)
             continue;
         cl_int rc;
         kernels[index] = clCreateKernel(*program, v->kernel, &rc);

@@ -19,6 +19,32 @@ int clmem_library_available(const char *library)
     return 0;
 }
 
+int clmem_workload_has_library(const struct clmem_workload *w, const char *library)
+{
+    for (size_t i = 0; i < w->n_variants; i++)
+        if (w->variants[i].library && strcmp(w->variants[i].library, library) == 0)
+            return 1;
+    return 0;
+}
+
+int clmem_compare_check(const struct clmem_workload *w, const char *library,
+                        struct clmem_error *err)
+{
+    if (!library)
+        return CLMEM_OK;
+    if (strcmp(library, "clblast") != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unknown library '%s' to compare with (clmem knows 'clblast')", library);
+    if (!clmem_library_available(library))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "clmem was built without CLBlast (install libclblast-dev, then run "
+                          "scripts/setup.sh again)");
+    if (w && !clmem_workload_has_library(w, library))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' has nothing to compare with '%s'",
+                          w->name, library);
+    return CLMEM_OK;
+}
+
 int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
                         cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err)
 {
@@ -40,7 +66,8 @@ int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t 
     return CLMEM_OK;
 #else
     (void)ctx, (void)rows, (void)cols, (void)inner, (void)m, (void)n, (void)p, (void)timing;
-    return clmem_fail(err, CLMEM_ERR_USAGE, "clmem was built without CLBlast (install "
-                                            "libclblast-dev and run scripts/setup.sh again)");
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "clmem was built without CLBlast (install "
+                      "libclblast-dev and run scripts/setup.sh again)");
 #endif
 }

@@ -18,18 +18,25 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
     run->input = options->input;
     run->image_output = options->image_output;
     const char *size_text = options->size ? options->size : workload->default_size;
-    if ((status = clmem_size_parse(size_text, &run->size, err)))
+    if ((status = clmem_size_parse(size_text, &run->size, err)) ||
+        (status = clmem_compare_check(workload, options->compare, err)))
         return status;
 
     if (!options->variant || strcmp(options->variant, "all") == 0) {
-        for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++)
-            run->variants[run->n_variants++] = &workload->variants[i];
+        /* A library's routine runs only when the run compares with it. */
+        for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++) {
+            const struct clmem_variant *v = &workload->variants[i];
+            if (!v->library || (options->compare && strcmp(v->library, options->compare) == 0))
+                run->variants[run->n_variants++] = v;
+        }
     } else {
         const struct clmem_variant *v = clmem_variant_find(workload, options->variant);
         if (!v)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "unknown variant '%s' of '%s' (try 'clmem list %s')",
                               options->variant, workload->name, workload->name);
+        if (v->library && (status = clmem_compare_check(workload, v->library, err)))
+            return status;
         char why[256];
         /* Named alone, a variant that cannot take this size is a usage error;
          * under "all" it is only skipped (see clmem_run_execute). */
@@ -250,17 +257,27 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     return r;
 }
 
-/* Each result's metric as a fraction of the baseline variant's at the same point. */
-static void compare_with_baseline(const struct clmem_workload *w, struct clmem_result *results,
-                                  size_t first, size_t n)
+/* What the variants are measured against: the library compared with when
+ * there is one (matmul against CLBlast), else the workload's own baseline. */
+static const char *baseline_of(const struct clmem_workload *w, const char *compare)
 {
-    if (!w->baseline)
+    for (size_t i = 0; compare && i < w->n_variants; i++)
+        if (w->variants[i].library && strcmp(w->variants[i].library, compare) == 0)
+            return w->variants[i].name;
+    return w->baseline;
+}
+
+/* Each result's metric as a fraction of the baseline variant's at the same point. */
+static void compare_with_baseline(const char *baseline, struct clmem_result *results, size_t first,
+                                  size_t n)
+{
+    if (!baseline)
         return;
     for (size_t i = first; i < n; i++) {
         if (results[i].skipped)
             continue;
         for (size_t b = first; b < n; b++)
-            if (!results[b].skipped && strcmp(results[b].variant, w->baseline) == 0 &&
+            if (!results[b].skipped && strcmp(results[b].variant, baseline) == 0 &&
                 results[b].sweep_value == results[i].sweep_value && results[b].metric > 0)
                 results[i].baseline_fraction = results[i].metric / results[b].metric;
     }
@@ -293,7 +310,7 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
                 verify_failed = 1;
         }
     }
-    compare_with_baseline(w, *results, first, *n_results);
+    compare_with_baseline(baseline_of(w, options->compare), *results, first, *n_results);
     return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
 }
 

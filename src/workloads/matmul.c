@@ -12,7 +12,7 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, CLBLAST };
 
 /* Register-blocking parameters per device: P block per work-group (TSM x
  * TSN), K step (TSK), P elements per work-item (WPTM x WPTN), vector width. */
@@ -67,6 +67,8 @@ static const struct clmem_variant matmul_variants[] = {
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
                   "MatrixMulRegisterBlocked", NULL},
+    [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
+                 NULL, .library = "clblast"},
 };
 
 static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
@@ -181,6 +183,9 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
+    if (v->library)
+        return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
+                                   timing, err);
     cl_kernel kernel = s->kernels[v - matmul_variants];
     cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
     int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,

@@ -10,9 +10,11 @@ enum { COPY, FMA };
 
 /* Iterations of the FMA loop (the .cl default is the same) and work-items
  * per compute unit: enough to fill every unit for tens of milliseconds. */
-#define FMA_ITERATIONS 512
+#define FMA_ITERATIONS     512
 #define FMA_ITEMS_PER_UNIT 16384
-#define FMA_FLOPS_PER_ITERATION 256
+/* 8 chains x 2 fma steps x 2 flops, as fma_peak's loop body. */
+#define FMA_STEPS_PER_ITERATION 2
+#define FMA_FLOPS_PER_ITERATION (8 * FMA_STEPS_PER_ITERATION * 2)
 /* The FMA chains' multiplier and addend: values stay in (0, 1). */
 #define FMA_A 0.9990234375f
 #define FMA_B 0.0009765625f
@@ -99,8 +101,8 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
         return clmem_launch(run->ctx, k, 1, &global, &s->local, timing, err);
     }
     float a = FMA_A, b = FMA_B;
-    if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_fma, sizeof a, &a, sizeof b,
-                                    &b)))
+    if ((status =
+             clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_fma, sizeof a, &a, sizeof b, &b)))
         return status;
     return clmem_launch(run->ctx, k, 1, &s->fma_items, &s->local, timing, err);
 }
@@ -113,7 +115,7 @@ static float fma_reference(size_t gid)
     for (int c = 1; c < 8; c++)
         x[c] = x[0] + 0.125f * (float)c;
     for (int i = 0; i < FMA_ITERATIONS; i++)
-        for (int step = 0; step < 2; step++)
+        for (int step = 0; step < FMA_STEPS_PER_ITERATION; step++)
             for (int c = 0; c < 8; c++)
                 x[c] = fmaf(x[c], FMA_A, FMA_B);
     return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
@@ -132,8 +134,8 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
             clmem_check_value(check, s->src[i], s->dst[i], 1.0, "dst[%zu]", i, 0);
         return CLMEM_OK;
     }
-    if ((status = clmem_buffer_read(run->ctx, s->d_fma, s->fma_items * sizeof(float), s->fma_out,
-                                    err)))
+    if ((status =
+             clmem_buffer_read(run->ctx, s->d_fma, s->fma_items * sizeof(float), s->fma_out, err)))
         return status;
     /* Work-items differ only by gid % 1024: checking 1024 consecutive ones
      * and a spread of the rest covers every distinct chain. */

@@ -10,11 +10,8 @@ extern const struct clmem_workload clmem_workload_pi;
 extern const struct clmem_workload clmem_workload_atomics;
 
 static const struct clmem_workload *const workloads[] = {
-    &clmem_workload_matmul,
-    &clmem_workload_transpose,
-    &clmem_workload_pi,
-    &clmem_workload_atomics,
-    &clmem_workload_peak,
+    &clmem_workload_matmul,  &clmem_workload_transpose, &clmem_workload_pi,
+    &clmem_workload_atomics, &clmem_workload_peak,
 };
 
 const struct clmem_workload *const *clmem_workloads(size_t *count)

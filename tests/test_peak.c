@@ -1,0 +1,61 @@
+/* peak: the copy and FMA probes verify (copy at any size, its float4 tail
+ * included) and count their work as documented. */
+#include "pocl.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void copy_verifies_any_size(void **state)
+{
+    static const char *const sizes[] = {"1", "3", "4", "7", "33", "1000003"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(*state, "peak", "copy", sizes[i]);
+}
+
+static void work_is_counted_as_documented(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(clmem_run_workload(ctx, "peak", "all", "1001", 2, &results, &n, &err),
+                     CLMEM_OK);
+    assert_int_equal(n, 2);
+    assert_true(results[0].verified && results[1].verified);
+    /* copy: 1001 floats read and written. */
+    double copy = 2.0 * 1001 * 4 / (results[0].median_ms * 1e-3) / 1e9;
+    assert_true(results[0].metric > 0.999 * copy && results[0].metric < 1.001 * copy);
+    /* fma: 16384 work-items per compute unit, 512 iterations of 8 chains x
+     * 2 fused multiply-adds (2 flops each). */
+    double items = 16384.0 * ctx->device.compute_units;
+    double fma = items * 512 * 32 / (results[1].median_ms * 1e-3) / 1e9;
+    assert_string_equal(results[1].metric_unit, "GFLOP/s");
+    assert_true(results[1].metric > 0.999 * fma && results[1].metric < 1.001 * fma);
+    clmem_results_free(results, n);
+}
+
+static void peak_measure_fills_both(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_peak peak;
+    assert_int_equal(clmem_peak_measure(*state, 1, &peak, &results, &n, &err), CLMEM_OK);
+    assert_true(peak.bandwidth == results[0].metric);
+    assert_true(peak.flops == results[1].metric);
+    clmem_results_free(results, n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(copy_verifies_any_size),
+        cmocka_unit_test(work_is_counted_as_documented),
+        cmocka_unit_test(peak_measure_fills_both),
+    };
+    return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
+}
