@@ -120,14 +120,19 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
 /* ---- Beyond the textbook: register blocking (not in the seeds) ----
  * Each work-group computes a TSM x TSN block of P; each work-item WPTM x WPTN
  * of its elements, kept in registers, so every value read from local memory
- * feeds WPTM or WPTN multiply-adds instead of one. M's tile is stored
- * transposed in local memory so both operands are read as rows. A work-item's
- * rows and columns are VW-wide groups RTSM*VW (RTSN*VW) apart, so the
- * work-items of a group read consecutive local addresses (no bank conflicts)
- * and write P with coalesced VW-wide stores.
+ * feeds WPTM or WPTN multiply-adds instead of one. Local tiles hold float4s:
+ * M's tile transposed (Msub[k][m]) so that both operands are read as rows,
+ * four values per local load. A work-item's rows (columns) come in groups of
+ * four, RTSM*4 (RTSN*4) apart, so neighbouring work-items read neighbouring
+ * float4s and write P with coalesced float4 stores.
+ * Double buffering: while the work-group multiplies one pair of tiles, each
+ * work-item has already loaded its share of the next pair from global
+ * memory into registers; it stores them into the other local buffer after
+ * the multiply-adds, and one barrier per K step suffices.
  * FULL_TILES=1 (chosen by the host when every dimension is a multiple of the
- * tiles and of VW) drops all bounds checks and uses vector loads; otherwise
- * loads outside the matrices read 0 and stores are guarded: any size works. */
+ * tiles) drops all bounds checks and moves float4s; otherwise loads outside
+ * the matrices read 0 and stores are guarded: any size works.
+ * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
 #endif
@@ -143,88 +148,132 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
 #ifndef WPTN
 #define WPTN 4
 #endif
-#ifndef VW
-#define VW 4
-#endif
 #ifndef FULL_TILES
 #define FULL_TILES 0
 #endif
 #define RTSM (TSM / WPTM) /* work-group rows */
 #define RTSN (TSN / WPTN) /* work-group columns */
 #define WG_SIZE (RTSM * RTSN)
+#define A_VECS (TSM * TSK / 4) /* float4s of M's tile, read along K */
+#define B_VECS (TSK * TSN / 4) /* float4s of N's tile, read along a row */
+#define A_PER_ITEM ((A_VECS + WG_SIZE - 1) / WG_SIZE)
+#define B_PER_ITEM ((B_VECS + WG_SIZE - 1) / WG_SIZE)
+
+/* Four values of `row` from `col` on, zero outside rows x cols. */
+static float4 load4(__global const float *X, int row, int col, int nrows, int ncols)
+{
+#if FULL_TILES
+    /* Rows and columns are multiples of 4 here: the float4 is aligned. */
+    (void)nrows;
+    return *(__global const float4 *)(X + (size_t)row * ncols + col);
+#else
+    float4 v = (float4)(0.0f);
+    if (row < nrows) {
+        __global const float *p = X + (size_t)row * ncols;
+        v.x = col < ncols ? p[col] : 0.0f;
+        v.y = col + 1 < ncols ? p[col + 1] : 0.0f;
+        v.z = col + 2 < ncols ? p[col + 2] : 0.0f;
+        v.w = col + 3 < ncols ? p[col + 3] : 0.0f;
+    }
+    return v;
+#endif
+}
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
 MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
                          int rows, int cols, int inner)
 {
-    __local float Msub[TSK][TSM]; /* transposed: Msub[k][m] */
-    __local float Nsub[TSK][TSN];
+    __local float4 Msub[2][TSK][TSM / 4]; /* transposed: Msub[k][m / 4] */
+    __local float4 Nsub[2][TSK][TSN / 4];
     const int tidn = get_local_id(0);
     const int tidm = get_local_id(1);
     const int tid = tidm * RTSN + tidn;
     const int offsetM = TSM * get_group_id(1);
     const int offsetN = TSN * get_group_id(0);
 
-    float acc[WPTM][WPTN];
+    float4 acc[WPTM][WPTN / 4];
     for (int wm = 0; wm < WPTM; wm++)
-        for (int wn = 0; wn < WPTN; wn++)
-            acc[wm][wn] = 0.0f;
+        for (int wn = 0; wn < WPTN / 4; wn++)
+            acc[wm][wn] = (float4)(0.0f);
+
+    /* This work-item's share of the next tiles, held in registers. */
+    float4 a_next[A_PER_ITEM], b_next[B_PER_ITEM];
+#define FETCH(tileK)                                                                               \
+    for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
+            a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
+                              inner);                                                              \
+    }                                                                                              \
+    for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
+            b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
+                              inner, cols);                                                        \
+    }
+#define STORE(buf)                                                                                 \
+    for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (A_VECS % WG_SIZE == 0 || idx < A_VECS) {                                               \
+            const int m = idx / (TSK / 4), k = (idx % (TSK / 4)) * 4;                              \
+            ((__local float *)Msub[buf][k + 0])[m] = a_next[i].x;                                 \
+            ((__local float *)Msub[buf][k + 1])[m] = a_next[i].y;                                 \
+            ((__local float *)Msub[buf][k + 2])[m] = a_next[i].z;                                 \
+            ((__local float *)Msub[buf][k + 3])[m] = a_next[i].w;                                 \
+        }                                                                                          \
+    }                                                                                              \
+    for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
+            Nsub[buf][idx / (TSN / 4)][idx % (TSN / 4)] = b_next[i];                               \
+    }
 
     const int numTiles = (inner + TSK - 1) / TSK;
+    FETCH(0);
+    STORE(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < numTiles; t++) {
-        const int tileK = t * TSK;
-        /* Stage M's TSM x TSK tile (transposed) and N's TSK x TSN tile. */
-        for (int idx = tid; idx < TSM * TSK / VW; idx += WG_SIZE) {
-            const int m = idx / (TSK / VW);
-            const int k = (idx % (TSK / VW)) * VW;
-#if FULL_TILES && VW == 4
-            const float4 v = vload4(0, M + (size_t)(offsetM + m) * inner + tileK + k);
-            Msub[k + 0][m] = v.x;
-            Msub[k + 1][m] = v.y;
-            Msub[k + 2][m] = v.z;
-            Msub[k + 3][m] = v.w;
-#else
-            for (int e = 0; e < VW; e++) {
-                const int row = offsetM + m, col = tileK + k + e;
-                Msub[k + e][m] = (row < rows && col < inner) ? M[(size_t)row * inner + col] : 0.0f;
-            }
-#endif
+        const int buf = t & 1;
+        if (t + 1 < numTiles) {
+            FETCH((t + 1) * TSK);
         }
-        for (int idx = tid; idx < TSK * TSN / VW; idx += WG_SIZE) {
-            const int k = idx / (TSN / VW);
-            const int n = (idx % (TSN / VW)) * VW;
-#if FULL_TILES && VW == 4
-            vstore4(vload4(0, N + (size_t)(tileK + k) * cols + offsetN + n), 0, &Nsub[k][n]);
-#else
-            for (int e = 0; e < VW; e++) {
-                const int row = tileK + k, col = offsetN + n + e;
-                Nsub[k][n + e] = (row < inner && col < cols) ? N[(size_t)row * cols + col] : 0.0f;
-            }
-#endif
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-
+#pragma unroll
         for (int k = 0; k < TSK; k++) {
-            float Mreg[WPTM], Nreg[WPTN];
-            for (int wm = 0; wm < WPTM; wm++)
-                Mreg[wm] = Msub[k][(wm / VW) * RTSM * VW + tidm * VW + wm % VW];
-            for (int wn = 0; wn < WPTN; wn++)
-                Nreg[wn] = Nsub[k][(wn / VW) * RTSN * VW + tidn * VW + wn % VW];
-            for (int wm = 0; wm < WPTM; wm++)
-                for (int wn = 0; wn < WPTN; wn++)
-                    acc[wm][wn] = fma(Mreg[wm], Nreg[wn], acc[wm][wn]);
+            float4 a[WPTM / 4], b[WPTN / 4];
+            for (int g = 0; g < WPTM / 4; g++)
+                a[g] = Msub[buf][k][g * RTSM + tidm];
+            for (int g = 0; g < WPTN / 4; g++)
+                b[g] = Nsub[buf][k][g * RTSN + tidn];
+            for (int g = 0; g < WPTM / 4; g++) {
+                const float am[4] = {a[g].x, a[g].y, a[g].z, a[g].w};
+                for (int e = 0; e < 4; e++)
+                    for (int h = 0; h < WPTN / 4; h++)
+                        acc[g * 4 + e][h] = fma((float4)(am[e]), b[h], acc[g * 4 + e][h]);
+            }
+        }
+        /* The other buffer was last read before the previous barrier. */
+        if (t + 1 < numTiles) {
+            STORE(buf ^ 1);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#undef FETCH
+#undef STORE
 
-    for (int wm = 0; wm < WPTM; wm++) {
-        const int row = offsetM + (wm / VW) * RTSM * VW + tidm * VW + wm % VW;
-        for (int wn = 0; wn < WPTN; wn++) {
-            const int col = offsetN + (wn / VW) * RTSN * VW + tidn * VW + wn % VW;
-#if !FULL_TILES
-            if (row < rows && col < cols)
+    for (int g = 0; g < WPTM / 4; g++)
+        for (int e = 0; e < 4; e++) {
+            const int row = offsetM + (g * RTSM + tidm) * 4 + e;
+            for (int h = 0; h < WPTN / 4; h++) {
+                const int col = offsetN + (h * RTSN + tidn) * 4;
+#if FULL_TILES
+                *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
+#else
+                const float v[4] = {acc[g * 4 + e][h].x, acc[g * 4 + e][h].y,
+                                    acc[g * 4 + e][h].z, acc[g * 4 + e][h].w};
+                for (int c = 0; c < 4; c++)
+                    if (row < rows && col + c < cols)
+                        P[(size_t)row * cols + col + c] = v[c];
 #endif
-                P[(size_t)row * cols + col] = acc[wm][wn];
+            }
         }
-    }
 }

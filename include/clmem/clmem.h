@@ -302,6 +302,9 @@ struct clmem_param_row {
 };
 const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
                                const struct clmem_device *device);
+/* Whether a row applies to the device (a table may hold several rows for
+ * one device, as candidates the workload chooses among by size). */
+int clmem_param_row_matches(const struct clmem_param_row *row, const struct clmem_device *device);
 /* Largest power-of-two work-group size <= max_group the device allows. */
 size_t clmem_pick_group(const struct clmem_device *device, size_t max_group);
 /* malloc of n * elem bytes with the multiplication checked. */

@@ -86,19 +86,21 @@ static int contains_nocase(const char *text, const char *part)
     return n == 0;
 }
 
+int clmem_param_row_matches(const struct clmem_param_row *r, const struct clmem_device *device)
+{
+    if (r->type && !(r->type & device->type))
+        return 0;
+    return !r->match || contains_nocase(device->name, r->match) ||
+           contains_nocase(device->vendor, r->match) ||
+           contains_nocase(device->platform_name, r->match);
+}
+
 const int *clmem_params_lookup(const struct clmem_param_row *rows, size_t n,
                                const struct clmem_device *device)
 {
-    for (size_t i = 0; i < n; i++) {
-        const struct clmem_param_row *r = &rows[i];
-        if (r->type && !(r->type & device->type))
-            continue;
-        if (r->match && !contains_nocase(device->name, r->match) &&
-            !contains_nocase(device->vendor, r->match) &&
-            !contains_nocase(device->platform_name, r->match))
-            continue;
-        return r->values;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (clmem_param_row_matches(&rows[i], device))
+            return rows[i].values;
     return n ? rows[n - 1].values : NULL;
 }
 

@@ -15,13 +15,22 @@
 enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, CLBLAST };
 
 /* Register-blocking parameters per device: P block per work-group (TSM x
- * TSN), K step (TSK), P elements per work-item (WPTM x WPTN), vector width. */
-enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN, P_VW };
+ * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
+ * 4, as TSK, for the kernel's float4s).
+ * Several rows for one device are candidates, largest block first: the
+ * first that still gives every compute unit a work-group at the run's size
+ * is used (a 256x128 block leaves most of an H100 idle at 1024), else the
+ * device's last. Measured on the H100 (bench/README.md): 256x128x8 with
+ * 16x8 per work-item from 2048 up, 64x128x8 with 8x8 at 1024. PoCL on
+ * CPUs: few work-items per group, each a wide block of float4s. */
+enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN };
 static const struct clmem_param_row regblock_params[] = {
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 16, 8, 8, 4}},
-    {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 4}},
-    {NULL, CL_DEVICE_TYPE_CPU, {64, 64, 16, 4, 4, 4}},
-    {NULL, 0, {32, 32, 8, 2, 2, 2}},
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8}},
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
+    {"NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
+    {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
+    {NULL, CL_DEVICE_TYPE_CPU, {16, 128, 8, 16, 32}},
+    {NULL, 0, {32, 32, 8, 4, 4}},
 };
 
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
@@ -110,23 +119,41 @@ static void reference_rows(struct matmul_state *s)
     }
 }
 
-/* The table's parameters, shrunk until the device takes them (work-group
+/* A row's parameters, shrunk until the device takes them (work-group
  * size, local memory). */
+static void fit_regblock(const struct clmem_device *device, const int *row, int rb[])
+{
+    for (int i = 0; i <= P_WPTN; i++)
+        rb[i] = row[i];
+    for (;;) {
+        size_t wg = (size_t)(rb[P_TSM] / rb[P_WPTM]) * (size_t)(rb[P_TSN] / rb[P_WPTN]);
+        /* Two buffers of each tile (double buffering). */
+        size_t local = 2 * (size_t)rb[P_TSK] * (size_t)(rb[P_TSM] + rb[P_TSN]) * sizeof(float);
+        if ((wg <= device->max_work_group && local <= device->local_mem) || rb[P_TSM] <= rb[P_WPTM])
+            return;
+        rb[P_TSM] /= 2;
+        rb[P_TSN] /= 2;
+    }
+}
+
+/* The first of the device's candidate rows whose work-groups cover its
+ * compute units at this size, else its last. */
 static void choose_regblock(const struct clmem_ctx *ctx, struct matmul_state *s)
 {
-    const int *p =
-        clmem_params_lookup(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), &ctx->device);
-    for (int i = 0; i <= P_VW; i++)
-        s->rb[i] = p[i];
-    for (;;) {
-        size_t wg = (size_t)(s->rb[P_TSM] / s->rb[P_WPTM]) * (size_t)(s->rb[P_TSN] / s->rb[P_WPTN]);
-        size_t local = (size_t)s->rb[P_TSK] * (size_t)(s->rb[P_TSM] + s->rb[P_TSN]) * sizeof(float);
-        if ((wg <= ctx->device.max_work_group && local <= ctx->device.local_mem) ||
-            s->rb[P_TSM] <= s->rb[P_WPTM])
-            break;
-        s->rb[P_TSM] /= 2;
-        s->rb[P_TSN] /= 2;
+    const struct clmem_device *device = &ctx->device;
+    int found = 0;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(regblock_params); i++) {
+        if (!clmem_param_row_matches(&regblock_params[i], device))
+            continue;
+        fit_regblock(device, regblock_params[i].values, s->rb);
+        found = 1;
+        size_t groups = (s->rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
+                        ((s->cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
+        if (groups >= device->compute_units)
+            return;
     }
+    if (!found)
+        fit_regblock(device, regblock_params[CLMEM_ARRAY_SIZE(regblock_params) - 1].values, s->rb);
 }
 
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
@@ -160,14 +187,14 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     reference_rows(s);
 
     choose_regblock(run->ctx, s);
-    int full_tiles = s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 &&
-                     s->inner % s->rb[P_TSK] == 0 && s->inner % s->rb[P_VW] == 0;
+    int full_tiles =
+        s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 && s->inner % s->rb[P_TSK] == 0;
     char options[256];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
-             "-DVW=%d -DFULL_TILES=%d",
+             "-DFULL_TILES=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], s->rb[P_VW], full_tiles);
+             s->rb[P_WPTN], full_tiles);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
