@@ -451,4 +451,35 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
 
+/* ---- sums on the device (reduce, dot) ---- */
+/* Kahan-compensated sum of x[0..n) in double: the CPU reference of sums. */
+double clmem_sum_kahan(const float *x, size_t n);
+/* A sum in passes, each launching work-groups of `group` work-items that
+ * write one partial sum per group, until one value remains (every launch
+ * through clmem_launch, so the timing covers all passes). The first pass
+ * runs `first` over the n inputs: the caller sets its arguments before
+ * first_out_arg, the passes set first_out_arg (the partials, a cl_mem) and
+ * first_out_arg + 1 (the count, a cl_uint). Later passes run `sum`, whose
+ * arguments are (input, partials, count), over the partials before them,
+ * writing scratch[0], scratch[1], scratch[0], ... first_groups == 0: one
+ * work-item per value in every pass (ceil(count / group) groups); else
+ * the kernels loop over their values (grid-stride) and the first pass runs
+ * first_groups groups, the second one group. */
+struct clmem_sum {
+    cl_kernel first, sum;
+    cl_uint first_out_arg;
+    size_t n, group, first_groups;
+    cl_mem scratch[2];
+};
+/* Floats scratch[0] and scratch[1] must hold. */
+void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
+/* Runs the passes; *result is the scratch buffer whose element 0 is the sum. */
+int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
+                     struct clmem_timing *timing, struct clmem_error *err);
+/* The longest chain of float additions from an input to the sum (the
+ * summation tree's height) for kernels of the shape above: for inputs >= 0
+ * the relative error is at most about depth * FLT_EPSILON / 2 (Higham,
+ * "Accuracy and Stability of Numerical Algorithms", 4.2). */
+size_t clmem_sum_depth(const struct clmem_sum *sum);
+
 #endif

@@ -38,3 +38,18 @@ int clmem_check_passed(const struct clmem_check *check)
 {
     return check->mismatches == 0 && check->checked > 0;
 }
+
+double clmem_sum_kahan(const float *x, size_t n)
+{
+    /* Kahan's compensated summation in double: c carries the low-order part
+     * each addition rounds away, so the error stays a few ulps of double
+     * whatever n is. */
+    double sum = 0.0, c = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double y = (double)x[i] - c;
+        double t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+    }
+    return sum;
+}

@@ -8,11 +8,20 @@ extern const struct clmem_workload clmem_workload_peak;
 extern const struct clmem_workload clmem_workload_transpose;
 extern const struct clmem_workload clmem_workload_pi;
 extern const struct clmem_workload clmem_workload_atomics;
+extern const struct clmem_workload clmem_workload_reduce;
+extern const struct clmem_workload clmem_workload_dot;
 
+/* clang-format off: one workload per line */
 static const struct clmem_workload *const workloads[] = {
-    &clmem_workload_matmul,  &clmem_workload_transpose, &clmem_workload_pi,
-    &clmem_workload_atomics, &clmem_workload_peak,
+    &clmem_workload_matmul,
+    &clmem_workload_transpose,
+    &clmem_workload_pi,
+    &clmem_workload_atomics,
+    &clmem_workload_reduce,
+    &clmem_workload_dot,
+    &clmem_workload_peak,
 };
+/* clang-format on */
 
 const struct clmem_workload *const *clmem_workloads(size_t *count)
 {

@@ -1,0 +1,79 @@
+/* Sums on the device in passes (Kirk & Hwu ch. 5's reduction tree carried
+ * over work-groups): each pass leaves one partial sum per work-group, the
+ * next pass sums those, until one value remains. reduce and dot share it. */
+#include "clmem/clmem.h"
+
+/* Work-groups of one pass over `count` values. */
+static size_t pass_groups(const struct clmem_sum *sum, size_t count, int first)
+{
+    if (!sum->first_groups)
+        return (count + sum->group - 1) / sum->group; /* one work-item per value */
+    return first ? sum->first_groups : 1;             /* grid-stride kernels */
+}
+
+void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2])
+{
+    counts[0] = pass_groups(sum, sum->n, 1);
+    counts[1] = pass_groups(sum, counts[0], 0);
+}
+
+static size_t log2_size(size_t v)
+{
+    size_t l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+size_t clmem_sum_depth(const struct clmem_sum *sum)
+{
+    size_t depth = 0, count = sum->n;
+    for (int first = 1;; first = 0) {
+        size_t groups = pass_groups(sum, count, first);
+        if (sum->first_groups) {
+            /* Each float4 lane adds ceil(count / (4 * work-items)) values in
+             * turn; 2 adds join the lanes, at most 3 add the scalar tail. */
+            size_t items = groups * sum->group;
+            depth += (count + 4 * items - 1) / (4 * items) + 5;
+        }
+        depth += log2_size(sum->group); /* the tree in local memory */
+        count = groups;
+        if (count == 1)
+            return depth;
+    }
+}
+
+int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
+                     struct clmem_timing *timing, struct clmem_error *err)
+{
+    cl_kernel kernel = sum->first;
+    cl_uint out_arg = sum->first_out_arg;
+    cl_mem in = NULL;
+    size_t count = sum->n;
+    int status;
+    if (count == 0 || count > 0xFFFFFFFFu || sum->group == 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot sum %zu values in groups of %zu", count,
+                          sum->group);
+    for (unsigned pass = 0;; pass++) {
+        size_t groups = pass_groups(sum, count, pass == 0);
+        cl_mem out = sum->scratch[pass % 2];
+        cl_uint n = (cl_uint)count;
+        if (pass > 0)
+            CLMEM_CHECK(err, clSetKernelArg(kernel, 0, sizeof in, &in));
+        CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg, sizeof out, &out));
+        CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg + 1, sizeof n, &n));
+        size_t global = groups * sum->group, local = sum->group;
+        if ((status = clmem_launch(ctx, kernel, 1, &global, &local, timing, err)))
+            return status;
+        in = out;
+        count = groups;
+        if (count == 1)
+            break;
+        kernel = sum->sum;
+        out_arg = 1;
+    }
+    *result = in;
+    return CLMEM_OK;
+}

@@ -1,0 +1,230 @@
+/* Dot product of two float vectors of any N (CUDA course, seed 003,
+ * exercise "dotProduct"): products summed in local memory per work-group,
+ * the partials summed again on the device pass after pass; and a coarsened
+ * kernel near the memory bandwidth, float4 grid-stride sums in registers
+ * and one group summing the partials. */
+#include "clmem/clmem.h"
+
+#include <float.h>
+#include <stdlib.h>
+
+/* Largest work-group tried; the device may allow less. */
+#define MAX_GROUP 256
+/* Work-groups of the coarsened kernel per compute unit (as reduce). */
+#define GROUPS_PER_UNIT 8
+
+enum { LOCAL_SUMS, COARSENED };
+
+struct dot_state {
+    size_t n, group, groups; /* groups: the coarsened kernel's first pass */
+    float *a, *b;
+    double ref; /* the Kahan sum of the float products in double */
+    float got;
+    cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+    cl_kernel sum_partials, sum_coarsened; /* the later passes */
+};
+
+static const struct clmem_variant dot_variants[] = {
+    [LOCAL_SUMS] = {"local_sums",
+                    "exercise dotProduct: products summed in local memory per group, passes "
+                    "over the partials",
+                    "dotProduct", NULL},
+    [COARSENED] = {"coarsened",
+                   "coarsened: float4 grid-stride products in registers, one group sums the "
+                   "partials",
+                   "dotCoarsened", NULL},
+};
+
+static size_t coarsened_groups(const struct clmem_device *device, size_t n, size_t group)
+{
+    size_t units = device->compute_units ? device->compute_units : 1;
+    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
+    return groups < needed ? groups : needed;
+}
+
+static int dot_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    char text[64];
+    clmem_size_format(&run->size, text, sizeof text);
+    if (run->size.ndims != 1)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' of 'dot' must be one number, N floats per vector", text);
+    size_t n = run->size.dim[0], bytes, counts[2];
+    if (!clmem_mul_size(n, sizeof(float), &bytes))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
+    /* One work-item per value needs the most partials. */
+    struct clmem_sum shape = {.n = n, .group = clmem_pick_group(&run->ctx->device, MAX_GROUP)};
+    clmem_sum_scratch(&shape, counts);
+    run->buffer_bytes[0] = bytes;
+    run->buffer_bytes[1] = bytes;
+    run->buffer_bytes[2] = counts[0] * sizeof(float);
+    run->buffer_bytes[3] = counts[1] * sizeof(float);
+    run->n_buffers = 4;
+    return CLMEM_OK;
+}
+
+static int create_kernel(struct clmem_run *run, const char *name, cl_kernel *kernel,
+                         struct clmem_error *err)
+{
+    struct dot_state *s = run->state;
+    cl_int rc;
+    *kernel = clCreateKernel(s->program, name, &rc);
+    if (rc != CL_SUCCESS)
+        return clmem_fail(err, CLMEM_ERR_CL, "clCreateKernel of '%s' in 'dot.cl' failed with %s",
+                          name, clmem_cl_error_name(rc));
+    return CLMEM_OK;
+}
+
+static int dot_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct dot_state *s = run->state;
+    int status;
+    s->n = run->size.dim[0];
+    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->groups = coarsened_groups(&run->ctx->device, s->n, s->group);
+    float *products;
+    if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
+        !(s->b = clmem_alloc_array(s->n, sizeof(float), err)) ||
+        !(products = clmem_alloc_array(s->n, sizeof(float), err)))
+        return err->status;
+    /* In [0, 1): positive products, a well-conditioned sum. */
+    clmem_fill_uniform(s->a, s->n, 0.0f, 1.0f, run->seed);
+    clmem_fill_uniform(s->b, s->n, 0.0f, 1.0f, run->seed + 1);
+    /* The float products the kernels add (a contracted multiply-add on the
+     * device differs by at most one rounding of each product). */
+    for (size_t i = 0; i < s->n; i++)
+        products[i] = s->a[i] * s->b[i];
+    s->ref = clmem_sum_kahan(products, s->n);
+    free(products);
+
+    struct clmem_sum shape = {.n = s->n, .group = s->group};
+    size_t counts[2];
+    clmem_sum_scratch(&shape, counts);
+    char options[64];
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->a,
+                                      &s->d_a, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->b,
+                                      &s->d_b, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[0] * sizeof(float), NULL,
+                                      &s->scratch[0], err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[1] * sizeof(float), NULL,
+                                      &s->scratch[1], err)) ||
+        (status = clmem_run_build(run, options, &s->program, s->kernels, err)) ||
+        (status = create_kernel(run, "sumPartials", &s->sum_partials, err)) ||
+        (status = create_kernel(run, "sumCoarsened", &s->sum_coarsened, err)))
+        return status;
+    return CLMEM_OK;
+}
+
+/* Variant v's passes: its kernel over a and b, then the matching sum. */
+static struct clmem_sum variant_sum(const struct dot_state *s, const struct clmem_variant *v)
+{
+    int coarsened = v == &dot_variants[COARSENED];
+    struct clmem_sum sum = {
+        .first = s->kernels[v - dot_variants],
+        .sum = coarsened ? s->sum_coarsened : s->sum_partials,
+        .first_out_arg = 2,
+        .n = s->n,
+        .group = s->group,
+        .first_groups = coarsened ? s->groups : 0,
+        .scratch = {s->scratch[0], s->scratch[1]},
+    };
+    return sum;
+}
+
+static int dot_execute(struct clmem_run *run, const struct clmem_variant *v,
+                       struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct dot_state *s = run->state;
+    struct clmem_sum sum = variant_sum(s, v);
+    int status =
+        clmem_kernel_args(sum.first, err, 2, sizeof(cl_mem), &s->d_a, sizeof(cl_mem), &s->d_b);
+    if (status)
+        return status;
+    return clmem_sum_passes(run->ctx, &sum, &s->result, timing, err);
+}
+
+/* Untimed, before each variant: a pass that writes nothing leaves NaN. */
+static int dot_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                       struct clmem_error *err)
+{
+    struct dot_state *s = run->state;
+    size_t counts[2];
+    struct clmem_sum sum = variant_sum(s, v);
+    clmem_sum_scratch(&sum, counts);
+    int status;
+    if ((status = clmem_buffer_poison(run->ctx, s->scratch[0], counts[0] * sizeof(float), err)) ||
+        (status = clmem_buffer_poison(run->ctx, s->scratch[1], counts[1] * sizeof(float), err)))
+        return status;
+    s->result = NULL;
+    return CLMEM_OK;
+}
+
+static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
+                      struct clmem_check *check, struct clmem_error *err)
+{
+    struct dot_state *s = run->state;
+    if (!s->result)
+        return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'dot' produced no sum", v->name);
+    int status = clmem_buffer_read(run->ctx, s->result, sizeof s->got, &s->got, err);
+    if (status)
+        return status;
+    /* As reduce (see there): the products are >= 0, so the sum's relative
+     * error is at most about depth * FLT_EPSILON / 2; one more depth covers
+     * the rounding of each product (or its absence in a multiply-add). */
+    struct clmem_sum sum = variant_sum(s, v);
+    clmem_check_init(check, (double)(clmem_sum_depth(&sum) + 1) * FLT_EPSILON);
+    clmem_check_value(check, s->ref, s->got, s->ref, "dot", 0, 0);
+    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", s->got, s->ref);
+    return CLMEM_OK;
+}
+
+static double dot_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* Two vectors of N floats read once; the partials are not counted. */
+    return 2.0 * (double)run->size.dim[0] * sizeof(float);
+}
+
+static void dot_teardown(struct clmem_run *run)
+{
+    struct dot_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_kernel(&s->sum_partials);
+    clmem_release_kernel(&s->sum_coarsened);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_a);
+    clmem_release_mem(&s->d_b);
+    clmem_release_mem(&s->scratch[0]);
+    clmem_release_mem(&s->scratch[1]);
+    free(s->a);
+    free(s->b);
+}
+
+static const char *const dot_bench_sizes[] = {"67108864", NULL};
+static const char *const dot_bench_sizes_cpu[] = {"16777216", NULL};
+
+const struct clmem_workload clmem_workload_dot = {
+    .name = "dot",
+    .summary = "dot product of two N-float vectors (exercise dotProduct): local-memory sums per "
+               "group, all passes on the device",
+    .source = "dot.cl",
+    .default_size = "16777216",
+    .bench_sizes = dot_bench_sizes,
+    .bench_sizes_cpu = dot_bench_sizes_cpu,
+    .size_help = "N floats per vector",
+    .variants = dot_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(dot_variants),
+    .metric_unit = "GB/s",
+    .state_size = sizeof(struct dot_state),
+    .plan = dot_plan,
+    .setup = dot_setup,
+    .execute = dot_execute,
+    .prepare = dot_prepare,
+    .verify = dot_verify,
+    .work = dot_work,
+    .teardown = dot_teardown,
+};

@@ -1,0 +1,211 @@
+/* Sum reduction of N floats (Kirk & Hwu ch. 5, seed 002): the textbook
+ * kernels of Fig 5.13 (interleaved, divergent) and Fig 5.15 (sequential,
+ * less divergent), run pass after pass over the partial sums until one
+ * value remains, and a coarsened kernel near the memory bandwidth: a fixed
+ * number of groups adding float4s in registers, then one group summing
+ * their partials. Every pass runs on the device and is timed. */
+#include "clmem/clmem.h"
+
+#include <float.h>
+#include <stdlib.h>
+
+/* Largest work-group tried; the device may allow less. */
+#define MAX_GROUP 256
+/* Work-groups of the coarsened kernel per compute unit: enough to fill
+ * every unit with a few groups, few enough that one group sums their
+ * partials quickly. */
+#define GROUPS_PER_UNIT 8
+
+enum { INTERLEAVED, SEQUENTIAL, COARSENED };
+
+struct reduce_state {
+    size_t n, group, groups; /* groups: the coarsened kernel's first pass */
+    float *x;
+    double ref; /* the Kahan sum of x in double */
+    float got;
+    cl_mem d_x, scratch[2], result; /* result: the scratch buffer of the last sum */
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant reduce_variants[] = {
+    [INTERLEAVED] = {"interleaved",
+                     "Fig 5.13: stride doubling, t % (2*stride) == 0 adds (divergent); passes "
+                     "over the partials",
+                     "reduceInterleaved", NULL},
+    [SEQUENTIAL] = {"sequential",
+                    "Fig 5.15: stride halving, t < stride adds (less divergence); passes over "
+                    "the partials",
+                    "reduceSequential", NULL},
+    [COARSENED] = {"coarsened",
+                   "coarsened (Fig 5.17's idea): float4 grid-stride sums in registers, Fig 5.15's "
+                   "tree, one group sums the partials",
+                   "reduceCoarsened", NULL},
+};
+
+static size_t coarsened_groups(const struct clmem_device *device, size_t n, size_t group)
+{
+    size_t units = device->compute_units ? device->compute_units : 1;
+    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
+    return groups < needed ? groups : needed;
+}
+
+/* The pass structure of variant v (kernels and buffers left to the caller). */
+static struct clmem_sum sum_shape(size_t n, size_t group, size_t groups, int coarsened)
+{
+    struct clmem_sum sum = {.first_out_arg = 1, .n = n, .group = group};
+    sum.first_groups = coarsened ? groups : 0;
+    return sum;
+}
+
+static int reduce_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    char text[64];
+    clmem_size_format(&run->size, text, sizeof text);
+    if (run->size.ndims != 1)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' of 'reduce' must be one number, N floats", text);
+    size_t n = run->size.dim[0], bytes, counts[2];
+    if (!clmem_mul_size(n, sizeof(float), &bytes))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
+    /* One work-item per value needs the most partials. */
+    struct clmem_sum shape = sum_shape(n, clmem_pick_group(&run->ctx->device, MAX_GROUP), 0, 0);
+    clmem_sum_scratch(&shape, counts);
+    run->buffer_bytes[0] = bytes;
+    run->buffer_bytes[1] = counts[0] * sizeof(float);
+    run->buffer_bytes[2] = counts[1] * sizeof(float);
+    run->n_buffers = 3;
+    return CLMEM_OK;
+}
+
+static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct reduce_state *s = run->state;
+    int status;
+    size_t counts[2];
+    s->n = run->size.dim[0];
+    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->groups = coarsened_groups(&run->ctx->device, s->n, s->group);
+    if (!(s->x = clmem_alloc_array(s->n, sizeof(float), err)))
+        return err->status;
+    /* In [0, 1): a positive, well-conditioned sum. */
+    clmem_fill_uniform(s->x, s->n, 0.0f, 1.0f, run->seed);
+    s->ref = clmem_sum_kahan(s->x, s->n);
+
+    struct clmem_sum shape = sum_shape(s->n, s->group, s->groups, 0);
+    clmem_sum_scratch(&shape, counts);
+    char options[64];
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->x,
+                                      &s->d_x, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[0] * sizeof(float), NULL,
+                                      &s->scratch[0], err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[1] * sizeof(float), NULL,
+                                      &s->scratch[1], err)))
+        return status;
+    return clmem_run_build(run, options, &s->program, s->kernels, err);
+}
+
+/* Every variant: the same kernel for every pass, over X first. */
+static struct clmem_sum variant_sum(const struct reduce_state *s, const struct clmem_variant *v)
+{
+    cl_kernel kernel = s->kernels[v - reduce_variants];
+    struct clmem_sum sum = sum_shape(s->n, s->group, s->groups, v == &reduce_variants[COARSENED]);
+    sum.first = sum.sum = kernel;
+    sum.scratch[0] = s->scratch[0];
+    sum.scratch[1] = s->scratch[1];
+    return sum;
+}
+
+static int reduce_execute(struct clmem_run *run, const struct clmem_variant *v,
+                          struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct reduce_state *s = run->state;
+    struct clmem_sum sum = variant_sum(s, v);
+    int status = clmem_kernel_args(sum.first, err, 1, sizeof(cl_mem), &s->d_x);
+    if (status)
+        return status;
+    return clmem_sum_passes(run->ctx, &sum, &s->result, timing, err);
+}
+
+/* Untimed, before each variant: a pass that writes nothing leaves NaN. */
+static int reduce_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                          struct clmem_error *err)
+{
+    struct reduce_state *s = run->state;
+    size_t counts[2];
+    struct clmem_sum sum = variant_sum(s, v);
+    clmem_sum_scratch(&sum, counts);
+    int status;
+    if ((status = clmem_buffer_poison(run->ctx, s->scratch[0], counts[0] * sizeof(float), err)) ||
+        (status = clmem_buffer_poison(run->ctx, s->scratch[1], counts[1] * sizeof(float), err)))
+        return status;
+    s->result = NULL;
+    return CLMEM_OK;
+}
+
+static int reduce_verify(struct clmem_run *run, const struct clmem_variant *v,
+                         struct clmem_check *check, struct clmem_error *err)
+{
+    struct reduce_state *s = run->state;
+    if (!s->result)
+        return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'reduce' produced no sum", v->name);
+    int status = clmem_buffer_read(run->ctx, s->result, sizeof s->got, &s->got, err);
+    if (status)
+        return status;
+    /* The inputs are >= 0, so whatever the order a float sum whose longest
+     * chain of additions is h has a relative error of at most h*u/(1 - h*u),
+     * u = FLT_EPSILON/2 (Higham, Accuracy and Stability of Numerical
+     * Algorithms, 4.2). The textbook passes have h = passes * log2(group),
+     * about log2(N); the coarsened kernel adds N / (4 * work-items) values
+     * per float4 lane first. h * FLT_EPSILON is twice that bound; the Kahan
+     * reference in double is exact to a few 1e-16. */
+    struct clmem_sum sum = variant_sum(s, v);
+    clmem_check_init(check, (double)clmem_sum_depth(&sum) * FLT_EPSILON);
+    clmem_check_value(check, s->ref, s->got, s->ref, "sum", 0, 0);
+    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", s->got, s->ref);
+    return CLMEM_OK;
+}
+
+static double reduce_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* N floats read once; the partials' passes are not counted. */
+    return (double)run->size.dim[0] * sizeof(float);
+}
+
+static void reduce_teardown(struct clmem_run *run)
+{
+    struct reduce_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_x);
+    clmem_release_mem(&s->scratch[0]);
+    clmem_release_mem(&s->scratch[1]);
+    free(s->x);
+}
+
+static const char *const reduce_bench_sizes[] = {"67108864", NULL};
+static const char *const reduce_bench_sizes_cpu[] = {"16777216", NULL};
+
+const struct clmem_workload clmem_workload_reduce = {
+    .name = "reduce",
+    .summary = "sum of N floats: Kirk & Hwu's reduction trees (Fig 5.13, 5.15) and a coarsened "
+               "one, all passes on the device",
+    .source = "reduce.cl",
+    .default_size = "16777216",
+    .bench_sizes = reduce_bench_sizes,
+    .bench_sizes_cpu = reduce_bench_sizes_cpu,
+    .size_help = "N floats to sum",
+    .variants = reduce_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(reduce_variants),
+    .metric_unit = "GB/s",
+    .state_size = sizeof(struct reduce_state),
+    .plan = reduce_plan,
+    .setup = reduce_setup,
+    .execute = reduce_execute,
+    .prepare = reduce_prepare,
+    .verify = reduce_verify,
+    .work = reduce_work,
+    .teardown = reduce_teardown,
+};

@@ -1,0 +1,138 @@
+/* reduce: every variant against the Kahan sum in double on PoCL, at sizes
+ * below, at and past the work-group and past its square (several passes);
+ * the GB/s formula; refused sizes; the shared sum helpers. */
+#include "pocl.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* 1000003: a prime above 256^2, so the textbook kernels take three passes.
+ * 5001: the coarsened kernel runs ceil(5001 / (4 * 256)) = 5 groups (on any
+ * device of 1 compute unit or more), so its last pass has a scalar tail. */
+static const char *const sizes[] = {"1", "2", "7", "33", "255", "256", "257", "5001", "1000003"};
+
+static void expect_any_size(struct clmem_ctx *ctx, const char *variant)
+{
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(ctx, "reduce", variant, sizes[i]);
+}
+
+static void interleaved_verifies_any_size(void **state)
+{
+    expect_any_size(*state, "interleaved");
+}
+
+static void sequential_verifies_any_size(void **state)
+{
+    expect_any_size(*state, "sequential");
+}
+
+static void coarsened_verifies_any_size(void **state)
+{
+    expect_any_size(*state, "coarsened");
+}
+
+/* 4 * N bytes over the median time; the note gives the sum and reference. */
+static void gbs_formula_and_note(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *r = NULL;
+    size_t n = 0;
+    int status = clmem_run_workload(*state, "reduce", "all", "4099", 2, &r, &n, &err);
+    if (status != CLMEM_OK)
+        fail_msg("reduce all at 4099: status %d: %s", status, err.message);
+    assert_int_equal(n, 3);
+    static const char *const names[] = {"interleaved", "sequential", "coarsened"};
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(r[i].variant, names[i]);
+        assert_true(r[i].verified);
+        assert_string_equal(r[i].metric_unit, "GB/s");
+        double expected = 4099.0 * 4 / (r[i].median_ms * 1e-3) / 1e9;
+        assert_true(r[i].metric > 0.999 * expected && r[i].metric < 1.001 * expected);
+        double sum, ref;
+        if (sscanf(r[i].note, "sum %lf (reference %lf)", &sum, &ref) != 2)
+            fail_msg("note '%s' is not 'sum X (reference Y)'", r[i].note);
+        /* 4099 values in [0, 1): about 2050. */
+        assert_true(ref > 1800 && ref < 2300);
+        assert_true(fabs(sum - ref) <= 1e-5 * ref);
+        /* PoCL allows 256 work-items, the largest asked for. */
+        assert_string_equal(r[i].params, "-DWG_SIZE=256");
+    }
+    clmem_results_free(r, n);
+}
+
+static void expect_refused(struct clmem_ctx *ctx, const char *size, const char *message)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_run_workload(ctx, "reduce", "all", size, 1, &results, &n, &err);
+    assert_int_equal(status, CLMEM_ERR_USAGE);
+    assert_int_equal(n, 0);
+    if (!strstr(err.message, message))
+        fail_msg("size '%s': message '%s' lacks '%s'", size, err.message, message);
+    clmem_results_free(results, n);
+}
+
+static void bad_sizes_refused(void **state)
+{
+    expect_refused(*state, "0", "zero");
+    expect_refused(*state, "3x4", "must be one number");
+    expect_refused(*state, "3x4x5", "must be one number");
+}
+
+/* Kahan keeps what a plain double sum drops: 2^53 + 1 rounds to 2^53. */
+static void kahan_keeps_small_terms(void **state)
+{
+    (void)state;
+    float x[1001];
+    x[0] = 9007199254740992.0f; /* 2^53 */
+    for (size_t i = 1; i < 1001; i++)
+        x[i] = 1.0f;
+    assert_true(clmem_sum_kahan(x, 1001) == 9007199254741992.0);
+    assert_true(clmem_sum_kahan(x, 0) == 0.0);
+}
+
+/* The passes: 1000003 -> 3907 -> 16 -> 1 in groups of 256; the coarsened
+ * shape: 16 groups, then one. */
+static void pass_shapes(void **state)
+{
+    (void)state;
+    size_t counts[2];
+    struct clmem_sum textbook = {.n = 1000003, .group = 256};
+    clmem_sum_scratch(&textbook, counts);
+    assert_int_equal(counts[0], 3907);
+    assert_int_equal(counts[1], 16);
+    assert_int_equal(clmem_sum_depth(&textbook), 3 * 8);
+    struct clmem_sum one = {.n = 1, .group = 256};
+    clmem_sum_scratch(&one, counts);
+    assert_int_equal(counts[0], 1);
+    assert_int_equal(counts[1], 1);
+    assert_int_equal(clmem_sum_depth(&one), 8);
+    struct clmem_sum coarsened = {.n = 1000003, .group = 256, .first_groups = 16};
+    clmem_sum_scratch(&coarsened, counts);
+    assert_int_equal(counts[0], 16);
+    assert_int_equal(counts[1], 1);
+    /* 1000003 / (4 * 4096) -> 62 float4s per lane, then 16 / (4 * 256) -> 1. */
+    assert_int_equal(clmem_sum_depth(&coarsened), (62 + 5 + 8) + (1 + 5 + 8));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(interleaved_verifies_any_size),
+        cmocka_unit_test(sequential_verifies_any_size),
+        cmocka_unit_test(coarsened_verifies_any_size),
+        cmocka_unit_test(gbs_formula_and_note),
+        cmocka_unit_test(bad_sizes_refused),
+        cmocka_unit_test(kahan_keeps_small_terms),
+        cmocka_unit_test(pass_shapes),
+    };
+    return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
+}
