@@ -442,4 +442,24 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
 
+/* ---- images (src/runtime/netpbm.c): blur's --input and image output ---- */
+/* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */
+struct clmem_image {
+    size_t width, height;
+    unsigned channels; /* 1 (grey, P5) or 3 (RGB, P6) */
+    unsigned maxval;   /* 1..255 */
+    unsigned char *pixels;
+};
+/* Reads a binary P5 or P6 file, maxval 1..255. Every malformed or truncated
+ * file is a usage error naming the file and what is wrong. */
+int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err);
+/* Writes P5 (1 channel) or P6 (3) whole or not at all (clmem_output_*). */
+int clmem_netpbm_write(const char *path, const struct clmem_image *image, struct clmem_error *err);
+void clmem_image_free(struct clmem_image *image);
+/* The generated input: seeded random bytes, maxval 255. */
+int clmem_image_generate(struct clmem_image *image, size_t width, size_t height, unsigned channels,
+                         uint64_t seed, struct clmem_error *err);
+/* Kirk & Hwu Fig 4.1's edge check: whether (row, col) is a pixel of the image. */
+int clmem_image_inside(ptrdiff_t row, ptrdiff_t col, size_t height, size_t width);
+
 #endif
