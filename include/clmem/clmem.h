@@ -482,4 +482,24 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
  * "Accuracy and Stability of Numerical Algorithms", 4.2). */
 size_t clmem_sum_depth(const struct clmem_sum *sum);
 
+/* ---- images (src/runtime/netpbm.c): blur's --input and image output ---- */
+/* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */
+struct clmem_image {
+    size_t width, height;
+    unsigned channels; /* 1 (grey, P5) or 3 (RGB, P6) */
+    unsigned maxval;   /* 1..255 */
+    unsigned char *pixels;
+};
+/* Reads a binary P5 or P6 file, maxval 1..255. Every malformed or truncated
+ * file is a usage error naming the file and what is wrong. */
+int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err);
+/* Writes P5 (1 channel) or P6 (3) whole or not at all (clmem_output_*). */
+int clmem_netpbm_write(const char *path, const struct clmem_image *image, struct clmem_error *err);
+void clmem_image_free(struct clmem_image *image);
+/* The generated input: seeded random bytes, maxval 255. */
+int clmem_image_generate(struct clmem_image *image, size_t width, size_t height, unsigned channels,
+                         uint64_t seed, struct clmem_error *err);
+/* Kirk & Hwu Fig 4.1's edge check: whether (row, col) is a pixel of the image. */
+int clmem_image_inside(ptrdiff_t row, ptrdiff_t col, size_t height, size_t width);
+
 #endif

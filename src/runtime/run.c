@@ -17,6 +17,11 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
     run->seed = options->seed;
     run->input = options->input;
     run->image_output = options->image_output;
+    /* An input file (blur's image) gives the size itself. */
+    if (options->input && options->size)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--size '%s' and --input '%s' both give the size: leave out --size",
+                          options->size, options->input);
     const char *size_text = options->size ? options->size : workload->default_size;
     if ((status = clmem_size_parse(size_text, &run->size, err)) ||
         (status = clmem_compare_check(workload, options->compare, err)))

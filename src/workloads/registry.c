@@ -10,6 +10,8 @@ extern const struct clmem_workload clmem_workload_pi;
 extern const struct clmem_workload clmem_workload_atomics;
 extern const struct clmem_workload clmem_workload_reduce;
 extern const struct clmem_workload clmem_workload_dot;
+extern const struct clmem_workload clmem_workload_blur;
+extern const struct clmem_workload clmem_workload_constmem;
 
 /* clang-format off: one workload per line */
 static const struct clmem_workload *const workloads[] = {
@@ -19,6 +21,8 @@ static const struct clmem_workload *const workloads[] = {
     &clmem_workload_atomics,
     &clmem_workload_reduce,
     &clmem_workload_dot,
+    &clmem_workload_blur,
+    &clmem_workload_constmem,
     &clmem_workload_peak,
 };
 /* clang-format on */

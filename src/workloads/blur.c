@@ -1,0 +1,254 @@
+/* Image blur (Kirk & Hwu Fig 3.8, inner loop Fig 4.1): every output pixel
+ * the integer average of the (2*BLUR_SIZE+1)^2 box around it, over the
+ * pixels inside the image. The input is a seeded random grey W x H image,
+ * or a P5/P6 file given with --input (its size then comes from the file);
+ * with an --output FILE.pgm|.ppm the first verified variant's blurred image
+ * is written there. */
+#include "clmem/clmem.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The figure's radius, fixed: the kernels are built with -DBLUR_SIZE. */
+#define BLUR_SIZE 1
+/* Largest work-group side tried; plan() bounds the int indices with it. */
+#define MAX_TILE 16
+
+enum { NAIVE, TILED };
+
+struct blur_state {
+    size_t width, height, tile;
+    struct clmem_image in; /* generated, or read from --input */
+    unsigned char *ref, *out;
+    int image_written;
+    cl_mem d_in, d_out;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant blur_variants[] = {
+    [NAIVE] = {"naive",
+               "Fig 3.8/4.1 blurKernel: one work-item per output pixel and channel, edge-checked "
+               "reads from global memory",
+               "blurKernel", NULL},
+    [TILED] = {"tiled",
+               "input tile with a BLUR_SIZE halo in local memory, edge-checked loads, one barrier",
+               "blurTiled", NULL},
+};
+
+static size_t row_bytes(const struct blur_state *s)
+{
+    return s->width * s->in.channels;
+}
+
+static int blur_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    char text[64];
+    unsigned channels = 1;
+    clmem_size_format(&run->size, text, sizeof text);
+    if (run->input) {
+        /* The whole file is read and checked here, before any device work;
+         * setup() reads it again to keep it. */
+        struct clmem_image image;
+        int status = clmem_netpbm_read(run->input, &image, err);
+        if (status)
+            return status;
+        run->size.dim[0] = image.width;
+        run->size.dim[1] = image.height;
+        run->size.dim[2] = 1;
+        run->size.ndims = 2;
+        channels = image.channels;
+        clmem_image_free(&image);
+    } else if (run->size.ndims > 2) {
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' has three parts (blur takes N or WxH, the image size)", text);
+    }
+    /* The image written is PGM for a grey input, PPM for RGB. */
+    const char *kind = channels == 1 ? ".pgm" : ".ppm";
+    size_t len = run->image_output ? strlen(run->image_output) : 0;
+    if (len && (len < 4 || strcmp(run->image_output + len - 4, kind) != 0))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "output '%s': the blurred image is %s, so its name must end in '%s'",
+                          run->image_output, channels == 1 ? "grey" : "RGB", kind);
+    size_t width = run->size.dim[0], height = run->size.dim[1], bytes, padded;
+    /* The kernels index bytes with int, also in the work-items past the
+     * edges of the last tiles and their halos. */
+    if (!clmem_mul_size(width, channels, &bytes) ||
+        !clmem_mul_size(clmem_round_up(bytes, MAX_TILE) + 2 * MAX_TILE,
+                        clmem_round_up(height, MAX_TILE) + 2 * MAX_TILE, &padded) ||
+        padded > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "image %zux%zu with %u channel%s is too large for the kernels' int "
+                          "indices (at most about %d bytes)",
+                          width, height, channels, channels == 1 ? "" : "s", INT_MAX);
+    bytes *= height; /* bounded by padded */
+    run->buffer_bytes[0] = bytes;
+    run->buffer_bytes[1] = bytes;
+    run->n_buffers = 2;
+    return CLMEM_OK;
+}
+
+/* Fig 4.1 on the CPU, the same integer arithmetic. */
+static void blur_reference(struct blur_state *s)
+{
+    size_t w = s->width, h = s->height, ch = s->in.channels;
+    for (size_t row = 0; row < h; row++)
+        for (size_t col = 0; col < w; col++)
+            for (size_t c = 0; c < ch; c++) {
+                int pixVal = 0, pixels = 0;
+                for (ptrdiff_t br = -BLUR_SIZE; br < BLUR_SIZE + 1; ++br)
+                    for (ptrdiff_t bc = -BLUR_SIZE; bc < BLUR_SIZE + 1; ++bc) {
+                        ptrdiff_t cur_row = (ptrdiff_t)row + br, cur_col = (ptrdiff_t)col + bc;
+                        if (clmem_image_inside(cur_row, cur_col, h, w)) {
+                            pixVal +=
+                                s->in.pixels[((size_t)cur_row * w + (size_t)cur_col) * ch + c];
+                            pixels++;
+                        }
+                    }
+                s->ref[(row * w + col) * ch + c] = (unsigned char)(pixVal / pixels);
+            }
+}
+
+/* Largest power-of-two tile whose work-group the device allows and whose
+ * tile with halo fits its local memory. */
+static size_t pick_tile(const struct clmem_device *device, unsigned channels)
+{
+    size_t t = MAX_TILE;
+    while (t > 1 && (t * t > device->max_work_group ||
+                     (t + 2 * BLUR_SIZE) * (t + 2 * BLUR_SIZE * channels) > device->local_mem))
+        t /= 2;
+    return t;
+}
+
+static int blur_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct blur_state *s = run->state;
+    int status;
+    s->width = run->size.dim[0];
+    s->height = run->size.dim[1];
+    if (run->input) {
+        if ((status = clmem_netpbm_read(run->input, &s->in, err)))
+            return status;
+        if (s->in.width != s->width || s->in.height != s->height)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s' changed while the run started",
+                              run->input);
+    } else if ((status = clmem_image_generate(&s->in, s->width, s->height, 1, run->seed, err))) {
+        return status;
+    }
+    size_t bytes = row_bytes(s) * s->height; /* bounded by plan() */
+    if (!(s->ref = clmem_alloc_array(bytes, 1, err)) ||
+        !(s->out = clmem_alloc_array(bytes, 1, err)))
+        return err->status;
+    blur_reference(s);
+
+    s->tile = pick_tile(&run->ctx->device, s->in.channels);
+    char options[128];
+    snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu", BLUR_SIZE,
+             s->in.channels, s->tile);
+    if ((status =
+             clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, bytes, NULL, &s->d_out, err)) ||
+        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        return status;
+    return CLMEM_OK;
+}
+
+static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
+                        struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct blur_state *s = run->state;
+    cl_kernel kernel = s->kernels[v - blur_variants];
+    cl_int w = (cl_int)s->width, h = (cl_int)s->height;
+    int status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->d_in, sizeof(cl_mem),
+                                   &s->d_out, sizeof w, &w, sizeof h, &h);
+    if (status)
+        return status;
+    /* One work-item per output byte (pixel and channel), TILE x TILE groups. */
+    size_t global[2] = {row_bytes(s), s->height};
+    size_t local[2] = {s->tile, s->tile};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+/* Untimed: a byte no kernel writes stays 0xFF, which no blur of a random
+ * image gives everywhere, and fails the check where the reference differs. */
+static int blur_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                        struct clmem_error *err)
+{
+    (void)v;
+    struct blur_state *s = run->state;
+    return clmem_buffer_poison(run->ctx, s->d_out, row_bytes(s) * s->height, err);
+}
+
+static int blur_verify(struct clmem_run *run, const struct clmem_variant *v,
+                       struct clmem_check *check, struct clmem_error *err)
+{
+    (void)v;
+    struct blur_state *s = run->state;
+    size_t cols = row_bytes(s);
+    int status = clmem_buffer_read(run->ctx, s->d_out, cols * s->height, s->out, err);
+    if (status)
+        return status;
+    clmem_check_init(check, 0.0); /* the same integer arithmetic: exact */
+    for (size_t r = 0; r < s->height; r++)
+        for (size_t c = 0; c < cols; c++)
+            clmem_check_value(check, s->ref[r * cols + c], s->out[r * cols + c], 255.0,
+                              "out[row %zu][byte %zu]", r, c);
+    snprintf(check->note, sizeof check->note, "%s %zux%zu, BLUR_SIZE %d",
+             s->in.channels == 1 ? "grey" : "RGB", s->width, s->height, BLUR_SIZE);
+    /* The first verified variant's image goes to --output FILE.pgm|.ppm. */
+    if (run->image_output && !s->image_written && clmem_check_passed(check)) {
+        struct clmem_image blurred = s->in;
+        blurred.pixels = s->out;
+        if ((status = clmem_netpbm_write(run->image_output, &blurred, err)))
+            return status;
+        s->image_written = 1;
+    }
+    return CLMEM_OK;
+}
+
+static double blur_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    const struct blur_state *s = run->state;
+    /* The figure's minimal traffic: every byte read once and written once. */
+    return 2.0 * (double)s->width * (double)s->height * (double)s->in.channels;
+}
+
+static void blur_teardown(struct clmem_run *run)
+{
+    struct blur_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_in);
+    clmem_release_mem(&s->d_out);
+    clmem_image_free(&s->in);
+    free(s->ref);
+    free(s->out);
+}
+
+static const char *const blur_bench_sizes[] = {"7680x4320", NULL};
+static const char *const blur_bench_sizes_cpu[] = {"1920x1080", NULL};
+
+const struct clmem_workload clmem_workload_blur = {
+    .name = "blur",
+    .summary = "image blur, Kirk & Hwu Fig 3.8/4.1 (BLUR_SIZE 1), global against local memory",
+    .source = "blur.cl",
+    .default_size = "1920x1080",
+    .bench_sizes = blur_bench_sizes,
+    .bench_sizes_cpu = blur_bench_sizes_cpu,
+    .size_help = "N (square) or WxH, the generated grey image; with --input, the file's size",
+    .variants = blur_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(blur_variants),
+    .metric_unit = "GB/s",
+    .input_help = "a binary PGM (P5, grey) or PPM (P6, RGB) image, maxval 1..255; the blurred "
+                  "image goes to an --output FILE.pgm|.ppm",
+    .state_size = sizeof(struct blur_state),
+    .plan = blur_plan,
+    .setup = blur_setup,
+    .execute = blur_execute,
+    .prepare = blur_prepare,
+    .verify = blur_verify,
+    .work = blur_work,
+    .teardown = blur_teardown,
+};

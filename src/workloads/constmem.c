@@ -1,0 +1,222 @@
+/* Constant memory (CUDA course, seed 003, "La Constant Memory in CUDA"): a
+ * 2D convolution of a float image with a (2R+1)x(2R+1) Gaussian-like
+ * filter, R = 2, its coefficients read from __global or from __constant.
+ * Both give the same output; the time shows what the constant cache buys.
+ * The image is the generated grey image of the runtime (as blur's), scaled
+ * to [0, 1]; outside its edges counts as zero. */
+#include "clmem/clmem.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define FILTER_RADIUS 2
+#define FILTER_WIDTH  (2 * FILTER_RADIUS + 1)
+/* Largest work-group side tried; plan() bounds the int indices with it. */
+#define MAX_TILE 16
+
+enum { GLOBAL_FILTER, CONSTANT_FILTER };
+
+struct constmem_state {
+    size_t width, height, tile;
+    float filter[FILTER_WIDTH * FILTER_WIDTH];
+    float *in, *ref, *out;
+    cl_mem d_in, d_out, d_filter;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant constmem_variants[] = {
+    [GLOBAL_FILTER] = {"global_filter",
+                       "5x5 convolution, coefficients read from __global (seed 003, constant "
+                       "memory slides: the global-memory case)",
+                       "convolutionGlobal", NULL},
+    [CONSTANT_FILTER] = {"constant_filter",
+                         "5x5 convolution, coefficients in __constant memory (seed 003, \"La "
+                         "Constant Memory in CUDA\")",
+                         "convolutionConstant", NULL},
+};
+
+static int constmem_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    size_t width = run->size.dim[0], height = run->size.dim[1], padded, bytes;
+    char text[64];
+    clmem_size_format(&run->size, text, sizeof text);
+    if (run->size.ndims > 2)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' has three parts (constmem takes N or WxH, the image size)",
+                          text);
+    /* The kernels index with int, also in the work-items past the edges. */
+    if (!clmem_mul_size(clmem_round_up(width, MAX_TILE) + 2 * FILTER_RADIUS,
+                        clmem_round_up(height, MAX_TILE) + 2 * FILTER_RADIUS, &padded) ||
+        padded > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size %zux%zu is too large for the kernels' int indices (width and "
+                          "height rounded up to %d must multiply to under %d)",
+                          width, height, MAX_TILE, INT_MAX);
+    bytes = width * height * sizeof(float); /* padded <= INT_MAX: no overflow */
+    run->buffer_bytes[0] = bytes;
+    run->buffer_bytes[1] = bytes;
+    run->buffer_bytes[2] = sizeof(float) * FILTER_WIDTH * FILTER_WIDTH;
+    run->n_buffers = 3;
+    return CLMEM_OK;
+}
+
+/* exp(-(x^2 + y^2) / 2), normalised so the weights add up to 1. */
+static void make_filter(float *filter)
+{
+    double w[FILTER_WIDTH * FILTER_WIDTH], total = 0.0;
+    for (int y = -FILTER_RADIUS; y <= FILTER_RADIUS; y++)
+        for (int x = -FILTER_RADIUS; x <= FILTER_RADIUS; x++) {
+            double v = exp(-(double)(x * x + y * y) / 2.0);
+            w[(y + FILTER_RADIUS) * FILTER_WIDTH + x + FILTER_RADIUS] = v;
+            total += v;
+        }
+    for (int i = 0; i < FILTER_WIDTH * FILTER_WIDTH; i++)
+        filter[i] = (float)(w[i] / total);
+}
+
+/* The kernels' loop on the CPU, the same summation order, in float. */
+static void convolve_reference(struct constmem_state *s)
+{
+    size_t w = s->width, h = s->height;
+    for (size_t row = 0; row < h; row++)
+        for (size_t col = 0; col < w; col++) {
+            float sum = 0.0f;
+            for (ptrdiff_t fr = -FILTER_RADIUS; fr < FILTER_RADIUS + 1; ++fr)
+                for (ptrdiff_t fc = -FILTER_RADIUS; fc < FILTER_RADIUS + 1; ++fc) {
+                    ptrdiff_t cur_row = (ptrdiff_t)row + fr, cur_col = (ptrdiff_t)col + fc;
+                    if (clmem_image_inside(cur_row, cur_col, h, w))
+                        sum += s->filter[(fr + FILTER_RADIUS) * FILTER_WIDTH + fc + FILTER_RADIUS] *
+                               s->in[(size_t)cur_row * w + (size_t)cur_col];
+                }
+            s->ref[row * w + col] = sum;
+        }
+}
+
+static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct constmem_state *s = run->state;
+    struct clmem_image image;
+    int status;
+    s->width = run->size.dim[0];
+    s->height = run->size.dim[1];
+    size_t elems = s->width * s->height; /* bounded by plan() */
+    if ((status = clmem_image_generate(&image, s->width, s->height, 1, run->seed, err)))
+        return status;
+    if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->out = clmem_alloc_array(elems, sizeof(float), err))) {
+        clmem_image_free(&image);
+        return err->status;
+    }
+    for (size_t i = 0; i < elems; i++)
+        s->in[i] = (float)image.pixels[i] / 255.0f;
+    clmem_image_free(&image);
+    make_filter(s->filter);
+    convolve_reference(s);
+
+    s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
+    char options[64];
+    snprintf(options, sizeof options, "-DFILTER_RADIUS=%d", FILTER_RADIUS);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
+                                      &s->d_in, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
+                                      &s->d_out, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, sizeof s->filter, s->filter,
+                                      &s->d_filter, err)) ||
+        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        return status;
+    return CLMEM_OK;
+}
+
+static int constmem_execute(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct constmem_state *s = run->state;
+    cl_kernel kernel = s->kernels[v - constmem_variants];
+    cl_int w = (cl_int)s->width, h = (cl_int)s->height;
+    int status =
+        clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
+                          sizeof(cl_mem), &s->d_filter, sizeof w, &w, sizeof h, &h);
+    if (status)
+        return status;
+    size_t global[2] = {s->width, s->height};
+    size_t local[2] = {s->tile, s->tile};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+/* Untimed: an element a kernel never writes stays NaN and fails the check. */
+static int constmem_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_error *err)
+{
+    (void)v;
+    struct constmem_state *s = run->state;
+    return clmem_buffer_poison(run->ctx, s->d_out, s->width * s->height * sizeof(float), err);
+}
+
+static int constmem_verify(struct clmem_run *run, const struct clmem_variant *v,
+                           struct clmem_check *check, struct clmem_error *err)
+{
+    (void)v;
+    struct constmem_state *s = run->state;
+    size_t w = s->width;
+    int status = clmem_buffer_read(run->ctx, s->d_out, w * s->height * sizeof(float), s->out, err);
+    if (status)
+        return status;
+    /* Same order, but the device may fuse multiply-adds: relative to the
+     * input's range [0, 1], within 1e-5. */
+    clmem_check_init(check, 1e-5);
+    for (size_t r = 0; r < s->height; r++)
+        for (size_t c = 0; c < w; c++)
+            clmem_check_value(check, s->ref[r * w + c], s->out[r * w + c], 1.0,
+                              "out[row %zu][col %zu]", r, c);
+    snprintf(check->note, sizeof check->note, "%dx%d filter, zero outside the image", FILTER_WIDTH,
+             FILTER_WIDTH);
+    return CLMEM_OK;
+}
+
+static double constmem_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* Every pixel read once and written once (the filter is cached). */
+    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
+}
+
+static void constmem_teardown(struct clmem_run *run)
+{
+    struct constmem_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_in);
+    clmem_release_mem(&s->d_out);
+    clmem_release_mem(&s->d_filter);
+    free(s->in);
+    free(s->ref);
+    free(s->out);
+}
+
+static const char *const constmem_bench_sizes[] = {"8192", NULL};
+static const char *const constmem_bench_sizes_cpu[] = {"2048", NULL};
+
+const struct clmem_workload clmem_workload_constmem = {
+    .name = "constmem",
+    .summary = "5x5 float convolution, filter in __global against __constant (seed 003, "
+               "constant memory slides)",
+    .source = "constmem.cl",
+    .default_size = "2048",
+    .bench_sizes = constmem_bench_sizes,
+    .bench_sizes_cpu = constmem_bench_sizes_cpu,
+    .size_help = "N (square) or WxH, the float image",
+    .variants = constmem_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(constmem_variants),
+    .metric_unit = "GB/s",
+    .state_size = sizeof(struct constmem_state),
+    .plan = constmem_plan,
+    .setup = constmem_setup,
+    .execute = constmem_execute,
+    .prepare = constmem_prepare,
+    .verify = constmem_verify,
+    .work = constmem_work,
+    .teardown = constmem_teardown,
+};
