@@ -29,7 +29,7 @@ static const struct clmem_param_row regblock_params[] = {
     {"NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
     {"NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
     {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
-    {NULL, CL_DEVICE_TYPE_CPU, {16, 128, 8, 16, 32}},
+    {NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
     {NULL, 0, {32, 32, 8, 4, 4}},
 };
 
