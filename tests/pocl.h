@@ -10,6 +10,21 @@ void test_open_device(struct clmem_ctx *ctx);
 /* Runs WORKLOAD VARIANT at SIZE (2 timed runs) and asserts it verified. */
 void test_expect_verified(struct clmem_ctx *ctx, const char *workload, const char *variant,
                           const char *size);
+/* The same at each size of a NULL-terminated list. */
+void test_expect_verified_sizes(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                                const char *const *sizes);
+/* Runs every variant of WORKLOAD at SIZE (REPS timed runs); fails the test
+ * with the error's message unless they all ran and verified, named as in
+ * the NULL-terminated `variants`, in order. The caller frees the *n results. */
+struct clmem_result *test_run_all(struct clmem_ctx *ctx, const char *workload, const char *size,
+                                  unsigned reps, const char *const *variants, size_t *n);
+/* Asserts the result's metric is `work` (in the unit times 1e9: bytes for
+ * GB/s) over its median time, to 0.1%. */
+void test_expect_metric(const struct clmem_result *result, double work);
+/* Runs WORKLOAD VARIANT at SIZE and asserts it is refused as a usage error,
+ * before any result, with a message that contains MESSAGE. */
+void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                         const char *size, const char *message);
 /* cmocka state set-up/tear-down that open and close the device. */
 int test_setup_device(void **state);
 int test_teardown_device(void **state);

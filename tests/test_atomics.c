@@ -65,13 +65,7 @@ static void counts_exact_and_racy_never_above_n(void **state)
 
 static void refuses_a_matrix_size(void **state)
 {
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    assert_int_equal(clmem_run_workload(*state, "atomics", "racy", "64x64", 1, &results, &n, &err),
-                     CLMEM_ERR_USAGE);
-    assert_int_equal(n, 0);
-    assert_non_null(strstr(err.message, "must be one number"));
+    test_expect_refused(*state, "atomics", "racy", "64x64", "must be one number");
 }
 
 int main(void)

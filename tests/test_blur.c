@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "129x31", "17"};
+static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "129x31", "17", NULL};
 
 struct fixture {
     struct clmem_ctx ctx;
@@ -51,35 +51,26 @@ static int teardown(void **state)
 static void naive_verifies_any_size(void **state)
 {
     struct fixture *f = *state;
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-        test_expect_verified(&f->ctx, "blur", "naive", sizes[i]);
+    test_expect_verified_sizes(&f->ctx, "blur", "naive", sizes);
 }
 
 static void tiled_verifies_any_size(void **state)
 {
     struct fixture *f = *state;
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-        test_expect_verified(&f->ctx, "blur", "tiled", sizes[i]);
+    test_expect_verified_sizes(&f->ctx, "blur", "tiled", sizes);
 }
 
 static void metric_is_bytes_read_and_written(void **state)
 {
     struct fixture *f = *state;
-    struct clmem_error err = {0};
-    struct clmem_result *r = NULL;
-    size_t n = 0;
-    assert_int_equal(clmem_run_workload(&f->ctx, "blur", "all", "33x65", 3, &r, &n, &err),
-                     CLMEM_OK);
-    assert_int_equal(n, 2);
-    assert_string_equal(r[0].variant, "naive");
-    assert_string_equal(r[1].variant, "tiled");
+    static const char *const names[] = {"naive", "tiled", NULL};
+    size_t n;
+    struct clmem_result *r = test_run_all(&f->ctx, "blur", "33x65", 3, names, &n);
     for (size_t i = 0; i < n; i++) {
-        assert_true(r[i].verified);
         assert_string_equal(r[i].metric_unit, "GB/s");
         assert_string_equal(r[i].note, "grey 33x65, BLUR_SIZE 1");
         assert_string_equal(r[i].params, "-DBLUR_SIZE=1 -DCHANNELS=1 -DTILE=16");
-        double expected = 2.0 * 33 * 65 / (r[i].median_ms * 1e-3) / 1e9;
-        assert_true(r[i].metric > 0.999 * expected && r[i].metric < 1.001 * expected);
+        test_expect_metric(&r[i], 2.0 * 33 * 65);
     }
     clmem_results_free(r, n);
 }
@@ -152,8 +143,7 @@ static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, 
         assert_true(r[i].verified);
         assert_string_equal(r[i].size, size);
         assert_string_equal(r[i].note, note);
-        double expected = 2.0 * (double)(w * h * channels) / (r[i].median_ms * 1e-3) / 1e9;
-        assert_true(r[i].metric > 0.999 * expected && r[i].metric < 1.001 * expected);
+        test_expect_metric(&r[i], 2.0 * (double)(w * h * channels));
     }
     clmem_results_free(r, n);
 

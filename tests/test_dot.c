@@ -15,41 +15,28 @@
 /* 1000003: a prime above 256^2, so local_sums takes three passes.
  * 5001: the coarsened kernel runs ceil(5001 / (4 * 256)) = 5 groups (on any
  * device of 1 compute unit or more), so its last pass has a scalar tail. */
-static const char *const sizes[] = {"1", "2", "7", "33", "255", "256", "257", "5001", "1000003"};
-
-static void expect_any_size(struct clmem_ctx *ctx, const char *variant)
-{
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-        test_expect_verified(ctx, "dot", variant, sizes[i]);
-}
+static const char *const sizes[] = {"1",   "2",   "7",    "33",      "255",
+                                    "256", "257", "5001", "1000003", NULL};
 
 static void local_sums_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "local_sums");
+    test_expect_verified_sizes(*state, "dot", "local_sums", sizes);
 }
 
 static void coarsened_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "coarsened");
+    test_expect_verified_sizes(*state, "dot", "coarsened", sizes);
 }
 
 /* 2 * 4 * N bytes over the median time; the note gives the sum and reference. */
 static void gbs_formula_and_note(void **state)
 {
-    struct clmem_error err = {0};
-    struct clmem_result *r = NULL;
-    size_t n = 0;
-    int status = clmem_run_workload(*state, "dot", "all", "4099", 2, &r, &n, &err);
-    if (status != CLMEM_OK)
-        fail_msg("dot all at 4099: status %d: %s", status, err.message);
-    assert_int_equal(n, 2);
-    static const char *const names[] = {"local_sums", "coarsened"};
+    static const char *const names[] = {"local_sums", "coarsened", NULL};
+    size_t n;
+    struct clmem_result *r = test_run_all(*state, "dot", "4099", 2, names, &n);
     for (size_t i = 0; i < n; i++) {
-        assert_string_equal(r[i].variant, names[i]);
-        assert_true(r[i].verified);
         assert_string_equal(r[i].metric_unit, "GB/s");
-        double expected = 2.0 * 4099 * 4 / (r[i].median_ms * 1e-3) / 1e9;
-        assert_true(r[i].metric > 0.999 * expected && r[i].metric < 1.001 * expected);
+        test_expect_metric(&r[i], 2.0 * 4099 * 4);
         double sum, ref;
         if (sscanf(r[i].note, "sum %lf (reference %lf)", &sum, &ref) != 2)
             fail_msg("note '%s' is not 'sum X (reference Y)'", r[i].note);
@@ -61,23 +48,10 @@ static void gbs_formula_and_note(void **state)
     clmem_results_free(r, n);
 }
 
-static void expect_refused(struct clmem_ctx *ctx, const char *size, const char *message)
-{
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    int status = clmem_run_workload(ctx, "dot", "all", size, 1, &results, &n, &err);
-    assert_int_equal(status, CLMEM_ERR_USAGE);
-    assert_int_equal(n, 0);
-    if (!strstr(err.message, message))
-        fail_msg("size '%s': message '%s' lacks '%s'", size, err.message, message);
-    clmem_results_free(results, n);
-}
-
 static void bad_sizes_refused(void **state)
 {
-    expect_refused(*state, "0", "zero");
-    expect_refused(*state, "3x4", "must be one number");
+    test_expect_refused(*state, "dot", "all", "0", "zero");
+    test_expect_refused(*state, "dot", "all", "3x4", "must be one number");
 }
 
 int main(void)

@@ -51,15 +51,8 @@ static void tiled_verifies_tile_multiples(void **state)
 
 static void tiled_refused_alone_off_tile(void **state)
 {
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    int status =
-        clmem_run_workload(*state, "matmul", "tiled", "1000x777x333", 1, &results, &n, &err);
-    assert_int_equal(status, CLMEM_ERR_USAGE);
-    assert_int_equal(n, 0);
-    assert_non_null(strstr(err.message, "multiple of TILE_WIDTH"));
-    assert_non_null(strstr(err.message, "tiled_bounds"));
+    test_expect_refused(*state, "matmul", "tiled", "1000x777x333", "multiple of TILE_WIDTH");
+    test_expect_refused(*state, "matmul", "tiled", "1000x777x333", "tiled_bounds");
 }
 
 static void tiled_skipped_under_all_off_tile(void **state)

@@ -12,45 +12,27 @@
 
 #include <cmocka.h>
 
-static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "64", "129x31"};
-
-static void expect_any_size(struct clmem_ctx *ctx, const char *variant)
-{
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-        test_expect_verified(ctx, "transpose", variant, sizes[i]);
-}
+static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "64", "129x31", NULL};
+static const char *const names[] = {"copy", "naive", "coalesced", "padded", NULL};
 
 static void copy_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "copy");
+    test_expect_verified_sizes(*state, "transpose", "copy", sizes);
 }
 
 static void naive_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "naive");
+    test_expect_verified_sizes(*state, "transpose", "naive", sizes);
 }
 
 static void coalesced_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "coalesced");
+    test_expect_verified_sizes(*state, "transpose", "coalesced", sizes);
 }
 
 static void padded_verifies_any_size(void **state)
 {
-    expect_any_size(*state, "padded");
-}
-
-/* Runs every variant at SIZE; the caller frees. */
-static struct clmem_result *run_all(struct clmem_ctx *ctx, const char *size, size_t *n)
-{
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    *n = 0;
-    int status = clmem_run_workload(ctx, "transpose", "all", size, 2, &results, n, &err);
-    if (status != CLMEM_OK)
-        fail_msg("transpose all at %s: status %d: %s", size, status, err.message);
-    assert_int_equal(*n, 4);
-    return results;
+    test_expect_verified_sizes(*state, "transpose", "padded", sizes);
 }
 
 /* A 100-wide, 37-high input: copy keeps it, the transposes are 37 wide and
@@ -59,22 +41,17 @@ static struct clmem_result *run_all(struct clmem_ctx *ctx, const char *size, siz
 static void rectangular_output_is_transposed(void **state)
 {
     size_t n;
-    struct clmem_result *r = run_all(*state, "100x37", &n);
-    static const char *const names[] = {"copy", "naive", "coalesced", "padded"};
-    for (size_t i = 0; i < n; i++) {
-        assert_string_equal(r[i].variant, names[i]);
-        assert_true(r[i].verified);
+    struct clmem_result *r = test_run_all(*state, "transpose", "100x37", 2, names, &n);
+    for (size_t i = 0; i < n; i++)
         assert_string_equal(r[i].note, i == 0 ? "output 100x37 (WxH)" : "output 37x100 (WxH)");
-    }
     clmem_results_free(r, n);
 }
 
 static void both_timings_and_fractions_of_copy(void **state)
 {
     size_t n;
-    struct clmem_result *r = run_all(*state, "129x31", &n);
+    struct clmem_result *r = test_run_all(*state, "transpose", "129x31", 2, names, &n);
     for (size_t i = 0; i < n; i++) {
-        assert_true(r[i].verified);
         assert_false(isnan(r[i].looped_ms));
         assert_true(r[i].looped_ms > 0.0);
         assert_false(isnan(r[i].baseline_fraction));
@@ -83,10 +60,8 @@ static void both_timings_and_fractions_of_copy(void **state)
     assert_string_equal(r[0].variant, "copy");
     assert_true(r[0].baseline_fraction == 1.0);
     /* 2 * W * H * sizeof(float) bytes over the median time. */
-    for (size_t i = 0; i < n; i++) {
-        double expected = 2.0 * 129 * 31 * 4 / (r[i].median_ms * 1e-3) / 1e9;
-        assert_true(r[i].metric > 0.999 * expected && r[i].metric < 1.001 * expected);
-    }
+    for (size_t i = 0; i < n; i++)
+        test_expect_metric(&r[i], 2.0 * 129 * 31 * 4);
     clmem_results_free(r, n);
 }
 
@@ -103,26 +78,13 @@ static void params_name_the_lecture_tile(void **state)
     clmem_results_free(results, n);
 }
 
-static void expect_refused(struct clmem_ctx *ctx, const char *size, const char *message)
-{
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    int status = clmem_run_workload(ctx, "transpose", "all", size, 1, &results, &n, &err);
-    assert_int_equal(status, CLMEM_ERR_USAGE);
-    assert_int_equal(n, 0);
-    if (!strstr(err.message, message))
-        fail_msg("size '%s': message '%s' lacks '%s'", size, err.message, message);
-    clmem_results_free(results, n);
-}
-
 static void sizes_past_int_indices_refused(void **state)
 {
     /* 46340^2 fits an int, but the tiles past the edges reach 46368^2. */
-    expect_refused(*state, "46340", "int indices");
-    expect_refused(*state, "2147483647x1", "int indices");
-    expect_refused(*state, "65536x65536", "too large");
-    expect_refused(*state, "4x5x6", "N or WxH");
+    test_expect_refused(*state, "transpose", "all", "46340", "int indices");
+    test_expect_refused(*state, "transpose", "all", "2147483647x1", "int indices");
+    test_expect_refused(*state, "transpose", "all", "65536x65536", "too large");
+    test_expect_refused(*state, "transpose", "all", "4x5x6", "N or WxH");
 }
 
 int main(void)

@@ -407,8 +407,7 @@ struct clmem_bench_options {
     uint64_t seed;
     const char *only; /* comma-separated workloads, or NULL for all */
     /* Called before each workload and size (the CLI shows progress). */
-    void (*progress)(void *user, size_t step, size_t steps, const char *workload,
-                     const char *size);
+    void (*progress)(void *user, size_t step, size_t steps, const char *workload, const char *size);
     void *progress_user;
 };
 /* Counts the steps (workload x size) and validates `only` (usage errors). */
@@ -471,8 +470,16 @@ struct clmem_sum {
     size_t n, group, first_groups;
     cl_mem scratch[2];
 };
+/* first_groups for float4 grid-stride kernels summing n values in groups
+ * of `group`: a few groups per compute unit, but no more groups than give
+ * every work-item a float4 to add. */
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group);
 /* Floats scratch[0] and scratch[1] must hold. */
 void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
+/* Untimed, before a variant runs: fills the floats of scratch[0] and
+ * scratch[1] that its passes write with NaN (clmem_buffer_poison), so a
+ * pass that writes nothing cannot pass as an earlier variant's sum. */
+int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct clmem_error *err);
 /* Runs the passes; *result is the scratch buffer whose element 0 is the sum. */
 int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
                      struct clmem_timing *timing, struct clmem_error *err);
@@ -481,6 +488,8 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
  * the relative error is at most about depth * FLT_EPSILON / 2 (Higham,
  * "Accuracy and Stability of Numerical Algorithms", 4.2). */
 size_t clmem_sum_depth(const struct clmem_sum *sum);
+/* Reads the sum, element 0 of the `result` clmem_sum_passes gave. */
+int clmem_sum_read(struct clmem_ctx *ctx, cl_mem result, float *got, struct clmem_error *err);
 
 /* ---- images (src/runtime/netpbm.c): blur's --input and image output ---- */
 /* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */

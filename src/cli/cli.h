@@ -22,6 +22,10 @@ int cli_report_error(const struct clmem_error *err);
 /* Unknown option / missing argument, in one line, exit code 2. */
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The usage error for getopt_long's answer `c` to `option` (optstring
+ * starting with ':'): ':' a missing value, anything else an unknown option;
+ * the message points at 'clmem COMMAND --help'. */
+int cli_option_error(const char *command, int c, const char *option, struct clmem_error *err);
 /* Parses an unsigned decimal in [min, max]; usage error otherwise. */
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err);

@@ -57,13 +57,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
-        case ':':
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "option '%s' needs a value (see 'clmem bench --help')",
-                              argv[optind - 1]);
-        default:
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "unknown option '%s' (see 'clmem bench --help')", argv[optind - 1]);
+        default: return cli_option_error("bench", c, argv[optind - 1], err);
         }
     }
     if (status == CLMEM_OK && optind < argc)

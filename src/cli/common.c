@@ -25,6 +25,15 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return CLMEM_ERR_USAGE;
 }
 
+int cli_option_error(const char *command, int c, const char *option, struct clmem_error *err)
+{
+    if (c == ':')
+        return clmem_fail(err, CLMEM_ERR_USAGE, "option '%s' needs a value (see 'clmem %s --help')",
+                          option, command);
+    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')", option,
+                      command);
+}
+
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err)
 {

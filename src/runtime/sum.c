@@ -3,6 +3,18 @@
  * next pass sums those, until one value remains. reduce and dot share it. */
 #include "clmem/clmem.h"
 
+/* Work-groups of a grid-stride first pass per compute unit: enough to fill
+ * every unit with a few groups, few enough that one group sums their
+ * partials quickly. */
+#define GROUPS_PER_UNIT 8
+
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group)
+{
+    size_t units = device->compute_units ? device->compute_units : 1;
+    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
+    return groups < needed ? groups : needed;
+}
+
 /* Work-groups of one pass over `count` values. */
 static size_t pass_groups(const struct clmem_sum *sum, size_t count, int first)
 {
@@ -45,6 +57,17 @@ size_t clmem_sum_depth(const struct clmem_sum *sum)
     }
 }
 
+int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct clmem_error *err)
+{
+    size_t counts[2];
+    clmem_sum_scratch(sum, counts);
+    int status;
+    if ((status = clmem_buffer_poison(ctx, sum->scratch[0], counts[0] * sizeof(float), err)) ||
+        (status = clmem_buffer_poison(ctx, sum->scratch[1], counts[1] * sizeof(float), err)))
+        return status;
+    return CLMEM_OK;
+}
+
 int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
                      struct clmem_timing *timing, struct clmem_error *err)
 {
@@ -76,4 +99,9 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
     }
     *result = in;
     return CLMEM_OK;
+}
+
+int clmem_sum_read(struct clmem_ctx *ctx, cl_mem result, float *got, struct clmem_error *err)
+{
+    return clmem_buffer_read(ctx, result, sizeof *got, got, err);
 }

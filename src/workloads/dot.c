@@ -10,8 +10,6 @@
 
 /* Largest work-group tried; the device may allow less. */
 #define MAX_GROUP 256
-/* Work-groups of the coarsened kernel per compute unit (as reduce). */
-#define GROUPS_PER_UNIT 8
 
 enum { LOCAL_SUMS, COARSENED };
 
@@ -36,13 +34,6 @@ static const struct clmem_variant dot_variants[] = {
                    "partials",
                    "dotCoarsened", NULL},
 };
-
-static size_t coarsened_groups(const struct clmem_device *device, size_t n, size_t group)
-{
-    size_t units = device->compute_units ? device->compute_units : 1;
-    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
-    return groups < needed ? groups : needed;
-}
 
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)
 {
@@ -83,7 +74,7 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
     int status;
     s->n = run->size.dim[0];
     s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
-    s->groups = coarsened_groups(&run->ctx->device, s->n, s->group);
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
     float *products;
     if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->b = clmem_alloc_array(s->n, sizeof(float), err)) ||
@@ -152,15 +143,9 @@ static int dot_prepare(struct clmem_run *run, const struct clmem_variant *v,
                        struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    size_t counts[2];
     struct clmem_sum sum = variant_sum(s, v);
-    clmem_sum_scratch(&sum, counts);
-    int status;
-    if ((status = clmem_buffer_poison(run->ctx, s->scratch[0], counts[0] * sizeof(float), err)) ||
-        (status = clmem_buffer_poison(run->ctx, s->scratch[1], counts[1] * sizeof(float), err)))
-        return status;
     s->result = NULL;
-    return CLMEM_OK;
+    return clmem_sum_poison(run->ctx, &sum, err);
 }
 
 static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
@@ -169,7 +154,7 @@ static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
     struct dot_state *s = run->state;
     if (!s->result)
         return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'dot' produced no sum", v->name);
-    int status = clmem_buffer_read(run->ctx, s->result, sizeof s->got, &s->got, err);
+    int status = clmem_sum_read(run->ctx, s->result, &s->got, err);
     if (status)
         return status;
     /* As reduce (see there): the products are >= 0, so the sum's relative

@@ -11,10 +11,6 @@
 
 /* Largest work-group tried; the device may allow less. */
 #define MAX_GROUP 256
-/* Work-groups of the coarsened kernel per compute unit: enough to fill
- * every unit with a few groups, few enough that one group sums their
- * partials quickly. */
-#define GROUPS_PER_UNIT 8
 
 enum { INTERLEAVED, SEQUENTIAL, COARSENED };
 
@@ -42,13 +38,6 @@ static const struct clmem_variant reduce_variants[] = {
                    "tree, one group sums the partials",
                    "reduceCoarsened", NULL},
 };
-
-static size_t coarsened_groups(const struct clmem_device *device, size_t n, size_t group)
-{
-    size_t units = device->compute_units ? device->compute_units : 1;
-    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
-    return groups < needed ? groups : needed;
-}
 
 /* The pass structure of variant v (kernels and buffers left to the caller). */
 static struct clmem_sum sum_shape(size_t n, size_t group, size_t groups, int coarsened)
@@ -85,7 +74,7 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     size_t counts[2];
     s->n = run->size.dim[0];
     s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
-    s->groups = coarsened_groups(&run->ctx->device, s->n, s->group);
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
     if (!(s->x = clmem_alloc_array(s->n, sizeof(float), err)))
         return err->status;
     /* In [0, 1): a positive, well-conditioned sum. */
@@ -133,15 +122,9 @@ static int reduce_prepare(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_error *err)
 {
     struct reduce_state *s = run->state;
-    size_t counts[2];
     struct clmem_sum sum = variant_sum(s, v);
-    clmem_sum_scratch(&sum, counts);
-    int status;
-    if ((status = clmem_buffer_poison(run->ctx, s->scratch[0], counts[0] * sizeof(float), err)) ||
-        (status = clmem_buffer_poison(run->ctx, s->scratch[1], counts[1] * sizeof(float), err)))
-        return status;
     s->result = NULL;
-    return CLMEM_OK;
+    return clmem_sum_poison(run->ctx, &sum, err);
 }
 
 static int reduce_verify(struct clmem_run *run, const struct clmem_variant *v,
@@ -150,7 +133,7 @@ static int reduce_verify(struct clmem_run *run, const struct clmem_variant *v,
     struct reduce_state *s = run->state;
     if (!s->result)
         return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'reduce' produced no sum", v->name);
-    int status = clmem_buffer_read(run->ctx, s->result, sizeof s->got, &s->got, err);
+    int status = clmem_sum_read(run->ctx, s->result, &s->got, err);
     if (status)
         return status;
     /* The inputs are >= 0, so whatever the order a float sum whose longest
