@@ -442,4 +442,16 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
 
+/* ---- buffer transfers (workload pitched) ---- */
+/* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
+int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
+                       struct clmem_error *err);
+/* cudaMemcpy2D's twins (clEnqueueWriteBufferRect/ReadBufferRect), blocking:
+ * `rows` rows of `row_bytes`, packed on the host, `pitch` bytes apart in the
+ * buffer from its start (pitch >= row_bytes). */
+int clmem_buffer_write_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                            size_t rows, const void *host, struct clmem_error *err);
+int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                           size_t rows, void *host, struct clmem_error *err);
+
 #endif

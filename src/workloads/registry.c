@@ -8,12 +8,16 @@ extern const struct clmem_workload clmem_workload_peak;
 extern const struct clmem_workload clmem_workload_transpose;
 extern const struct clmem_workload clmem_workload_pi;
 extern const struct clmem_workload clmem_workload_atomics;
+extern const struct clmem_workload clmem_workload_coalescing;
+extern const struct clmem_workload clmem_workload_pitched;
 
 static const struct clmem_workload *const workloads[] = {
     &clmem_workload_matmul,
     &clmem_workload_transpose,
     &clmem_workload_pi,
     &clmem_workload_atomics,
+    &clmem_workload_coalescing,
+    &clmem_workload_pitched,
     &clmem_workload_peak,
 };
 
