@@ -128,6 +128,16 @@ int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
  * failed to write can never pass as a previous variant's correct value. */
 int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
                         struct clmem_error *err);
+/* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
+int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
+                       struct clmem_error *err);
+/* cudaMemcpy2D's twins (clEnqueueWriteBufferRect/ReadBufferRect), blocking:
+ * `rows` rows of `row_bytes`, packed on the host, `pitch` bytes apart in the
+ * buffer from its start (pitch >= row_bytes). */
+int clmem_buffer_write_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                            size_t rows, const void *host, struct clmem_error *err);
+int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                           size_t rows, void *host, struct clmem_error *err);
 void clmem_release_mem(cl_mem *buffer);
 void clmem_release_kernel(cl_kernel *kernel);
 void clmem_release_program(cl_program *program);

@@ -62,3 +62,29 @@ void clmem_release_program(cl_program *program)
         clReleaseProgram(*program);
     *program = NULL;
 }
+
+int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
+                       struct clmem_error *err)
+{
+    CLMEM_CHECK(err,
+                clEnqueueWriteBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    return CLMEM_OK;
+}
+
+int clmem_buffer_write_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                            size_t rows, const void *host, struct clmem_error *err)
+{
+    const size_t origin[3] = {0, 0, 0}, region[3] = {row_bytes, rows, 1};
+    CLMEM_CHECK(err, clEnqueueWriteBufferRect(ctx->queue, buffer, CL_TRUE, origin, origin, region,
+                                              pitch, 0, row_bytes, 0, host, 0, NULL, NULL));
+    return CLMEM_OK;
+}
+
+int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                           size_t rows, void *host, struct clmem_error *err)
+{
+    const size_t origin[3] = {0, 0, 0}, region[3] = {row_bytes, rows, 1};
+    CLMEM_CHECK(err, clEnqueueReadBufferRect(ctx->queue, buffer, CL_TRUE, origin, origin, region,
+                                             pitch, 0, row_bytes, 0, host, 0, NULL, NULL));
+    return CLMEM_OK;
+}

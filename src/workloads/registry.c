@@ -12,6 +12,8 @@ extern const struct clmem_workload clmem_workload_reduce;
 extern const struct clmem_workload clmem_workload_dot;
 extern const struct clmem_workload clmem_workload_blur;
 extern const struct clmem_workload clmem_workload_constmem;
+extern const struct clmem_workload clmem_workload_coalescing;
+extern const struct clmem_workload clmem_workload_pitched;
 
 /* clang-format off: one workload per line */
 static const struct clmem_workload *const workloads[] = {
@@ -23,6 +25,8 @@ static const struct clmem_workload *const workloads[] = {
     &clmem_workload_dot,
     &clmem_workload_blur,
     &clmem_workload_constmem,
+    &clmem_workload_coalescing,
+    &clmem_workload_pitched,
     &clmem_workload_peak,
 };
 /* clang-format on */

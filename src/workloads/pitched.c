@@ -1,0 +1,283 @@
+/* Pitched 2D arrays (CUDA course, seed 003, day 2, "Garantire
+ * l'allineamento dei dati in memoria"): a W x H float array processed
+ * with rows packed (clEnqueueWriteBuffer, cudaMalloc) and with rows padded
+ * to the device's base address alignment (clEnqueueWriteBufferRect and
+ * clEnqueueReadBufferRect, cudaMallocPitch and cudaMemcpy2D). Odd widths
+ * are the point: packed rows then start unaligned. */
+#include "clmem/clmem.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Work-group: up to 32 along a row, up to 256 work-items in all. */
+#define MAX_GROUP_X 32
+#define MAX_GROUP   256
+
+enum { UNPADDED, PITCHED };
+
+struct pitched_state {
+    size_t width, height, pitch; /* pitch in bytes */
+    size_t local[2];
+    float *in, *ref, *out; /* packed, height rows of width */
+    unsigned char *raw;    /* the whole pitched output, pitch * height bytes */
+    cl_mem d_in, d_out;    /* unpadded: width * height floats */
+    cl_mem d_pin, d_pout;  /* pitched: height rows of pitch bytes */
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+static const struct clmem_variant pitched_variants[] = {
+    [UNPADDED] = {"unpadded",
+                  "rows packed, width*4 bytes apart, filled with clEnqueueWriteBuffer (cudaMalloc "
+                  "on the slide 'Garantire l'allineamento dei dati in memoria')",
+                  "unpadded", NULL},
+    [PITCHED] = {"pitched",
+                 "rows padded to the base address alignment, clEnqueueWrite/ReadBufferRect "
+                 "(slides on cudaMallocPitch and cudaMemcpy2D)",
+                 "pitched", NULL},
+};
+
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The alignment rows are padded to, in bytes: the device's base address
+ * alignment, made a multiple of sizeof(float) so the pitch is whole floats. */
+static size_t row_alignment(const struct clmem_device *device)
+{
+    size_t align = device->base_addr_align_bits / 8;
+    if (align == 0)
+        align = sizeof(float);
+    return align / gcd(align, sizeof(float)) * sizeof(float);
+}
+
+/* cudaMallocPitch's choice: a row's bytes rounded up to the alignment.
+ * 0 when it overflows. */
+static size_t pitch_bytes(const struct clmem_device *device, size_t width)
+{
+    size_t row, align = row_alignment(device);
+    if (!clmem_mul_size(width, sizeof(float), &row) || row > SIZE_MAX - align)
+        return 0;
+    return clmem_round_up(row, align);
+}
+
+static int is_selected(const struct clmem_run *run, int which)
+{
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (run->variants[i] == &pitched_variants[which])
+            return 1;
+    return 0;
+}
+
+static int pitched_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    char text[64];
+    clmem_size_format(&run->size, text, sizeof text);
+    if (run->size.ndims > 2)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' has three parts (pitched takes N or WxH)", text);
+    size_t width = run->size.dim[0], height = run->size.dim[1];
+    size_t pitch = pitch_bytes(&run->ctx->device, width), elems;
+    /* The kernels index with int: y * pitch / 4 + x stays below pitch / 4 * height
+     * (the work-items past the edges compute no index). */
+    if (pitch == 0 || !clmem_mul_size(pitch / sizeof(float), height, &elems) || elems > INT_MAX)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' is too large (rows padded to %zu bytes, height times the "
+                          "pitch in floats must be at most %d for the kernels' int indices)",
+                          text, row_alignment(&run->ctx->device), INT_MAX);
+    size_t packed = width * height * sizeof(float), padded = pitch * height; /* <= 4 * INT_MAX */
+    run->n_buffers = 0;
+    if (is_selected(run, UNPADDED)) {
+        run->buffer_bytes[run->n_buffers++] = packed;
+        run->buffer_bytes[run->n_buffers++] = packed;
+    }
+    if (is_selected(run, PITCHED)) {
+        run->buffer_bytes[run->n_buffers++] = padded;
+        run->buffer_bytes[run->n_buffers++] = padded;
+    }
+    return CLMEM_OK;
+}
+
+static int pitched_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct pitched_state *s = run->state;
+    const struct clmem_device *device = &run->ctx->device;
+    int status;
+    s->width = run->size.dim[0];
+    s->height = run->size.dim[1];
+    s->pitch = pitch_bytes(device, s->width); /* checked by plan() */
+    s->local[0] = clmem_pick_group(device, MAX_GROUP_X);
+    s->local[1] = clmem_pick_group(device, MAX_GROUP) / s->local[0];
+    size_t elems = s->width * s->height, padded = s->pitch * s->height;
+    if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->out = clmem_alloc_array(elems, sizeof(float), err)) ||
+        !(s->raw = clmem_alloc_array(padded, 1, err)))
+        return err->status;
+    clmem_fill_uniform(s->in, elems, 1.0f, 2.0f, run->seed);
+    /* 2 * in is exact, so one rounding whether or not the device fuses. */
+    for (size_t y = 0; y < s->height; y++)
+        for (size_t x = 0; x < s->width; x++)
+            s->ref[y * s->width + x] = 2.0f * s->in[y * s->width + x] + (float)y;
+
+    if (is_selected(run, UNPADDED) &&
+        ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), NULL,
+                                       &s->d_in, err)) ||
+         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
+                                       &s->d_out, err))))
+        return status;
+    if (is_selected(run, PITCHED) &&
+        ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, padded, NULL, &s->d_pin, err)) ||
+         (status =
+              clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, padded, NULL, &s->d_pout, err))))
+        return status;
+    return clmem_run_build(run, "", &s->program, s->kernels, err);
+}
+
+static int pitched_execute(struct clmem_run *run, const struct clmem_variant *v,
+                           struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct pitched_state *s = run->state;
+    cl_kernel kernel = s->kernels[v - pitched_variants];
+    /* Bounded by plan(). */
+    cl_int width = (cl_int)s->width, height = (cl_int)s->height;
+    cl_int pitch = (cl_int)(s->pitch / sizeof(float));
+    int status;
+    if (v == &pitched_variants[PITCHED])
+        status =
+            clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_pin, sizeof(cl_mem), &s->d_pout,
+                              sizeof width, &width, sizeof height, &height, sizeof pitch, &pitch);
+    else
+        status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->d_in, sizeof(cl_mem),
+                                   &s->d_out, sizeof width, &width, sizeof height, &height);
+    if (status)
+        return status;
+    size_t global[2] = {s->width, s->height};
+    return clmem_launch(run->ctx, kernel, 2, global, s->local, timing, err);
+}
+
+/* Untimed, before the variant: its input goes up the variant's way, and
+ * the output, padding included, is poisoned. The input's padding is zeroed,
+ * not poisoned: a kernel that read it would write 2 * 0 + y, which the
+ * checks see, where 2 * NaN + y could keep the poison's bits. */
+static int pitched_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                           struct clmem_error *err)
+{
+    struct pitched_state *s = run->state;
+    size_t row = s->width * sizeof(float), padded = s->pitch * s->height;
+    int status;
+    if (v == &pitched_variants[PITCHED]) {
+        if ((status = clmem_buffer_fill_zero(run->ctx, s->d_pin, padded, err)) ||
+            (status =
+                 clmem_buffer_write_rect(run->ctx, s->d_pin, s->pitch, row, s->height, s->in, err)))
+            return status;
+        return clmem_buffer_poison(run->ctx, s->d_pout, padded, err);
+    }
+    if ((status = clmem_buffer_write(run->ctx, s->d_in, row * s->height, s->in, err)))
+        return status;
+    return clmem_buffer_poison(run->ctx, s->d_out, row * s->height, err);
+}
+
+/* The padding of every row must still be poison, byte for byte. */
+static void check_padding(struct pitched_state *s, struct clmem_check *check)
+{
+    size_t row = s->width * sizeof(float);
+    for (size_t y = 0; y < s->height; y++) {
+        const unsigned char *pad = s->raw + y * s->pitch + row;
+        for (size_t b = 0; b < s->pitch - row; b += sizeof(float)) {
+            check->checked++;
+            if (pad[b] == 0xFF && pad[b + 1] == 0xFF && pad[b + 2] == 0xFF && pad[b + 3] == 0xFF)
+                continue;
+            if (check->mismatches < CLMEM_MAX_MISMATCH_LINES)
+                snprintf(check->lines[check->mismatches], sizeof check->lines[0],
+                         "out row %zu: padding float %zu (past the width) was written", y,
+                         b / sizeof(float));
+            check->mismatches++;
+        }
+    }
+}
+
+static int pitched_verify(struct clmem_run *run, const struct clmem_variant *v,
+                          struct clmem_check *check, struct clmem_error *err)
+{
+    struct pitched_state *s = run->state;
+    size_t row = s->width * sizeof(float);
+    int is_pitched = v == &pitched_variants[PITCHED];
+    int status;
+    if (is_pitched)
+        status = clmem_buffer_read_rect(run->ctx, s->d_pout, s->pitch, row, s->height, s->out, err);
+    else
+        status = clmem_buffer_read(run->ctx, s->d_out, row * s->height, s->out, err);
+    if (status)
+        return status;
+    clmem_check_init(check, 0.0); /* one rounding, the same on both sides */
+    for (size_t y = 0; y < s->height; y++)
+        for (size_t x = 0; x < s->width; x++)
+            clmem_check_value(check, s->ref[y * s->width + x], s->out[y * s->width + x],
+                              s->ref[y * s->width + x], "out[y %zu][x %zu]", y, x);
+    if (is_pitched) {
+        if ((status = clmem_buffer_read(run->ctx, s->d_pout, s->pitch * s->height, s->raw, err)))
+            return status;
+        check_padding(s, check);
+        snprintf(check->note, sizeof check->note,
+                 "pitch %zu B for width %zu (rows of %zu B, alignment %zu B)", s->pitch, s->width,
+                 row, row_alignment(&run->ctx->device));
+    } else {
+        snprintf(check->note, sizeof check->note, "rows of %zu B, packed", row);
+    }
+    return CLMEM_OK;
+}
+
+static double pitched_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    /* Every element read once and written once; the padding is not counted. */
+    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
+}
+
+static void pitched_teardown(struct clmem_run *run)
+{
+    struct pitched_state *s = run->state;
+    clmem_kernels_release(s->kernels);
+    clmem_release_program(&s->program);
+    clmem_release_mem(&s->d_in);
+    clmem_release_mem(&s->d_out);
+    clmem_release_mem(&s->d_pin);
+    clmem_release_mem(&s->d_pout);
+    free(s->in);
+    free(s->ref);
+    free(s->out);
+    free(s->raw);
+}
+
+static const char *const pitched_bench_sizes[] = {"8191x8191", NULL};
+static const char *const pitched_bench_sizes_cpu[] = {"2049x2049", NULL};
+
+const struct clmem_workload clmem_workload_pitched = {
+    .name = "pitched",
+    .summary = "2D float array with packed rows against rows padded to the alignment (seed 003 "
+               "cudaMallocPitch/cudaMemcpy2D)",
+    .source = "pitched.cl",
+    .default_size = "4097x1023",
+    .bench_sizes = pitched_bench_sizes,
+    .bench_sizes_cpu = pitched_bench_sizes_cpu,
+    .size_help = "N (square) or WxH: H rows of W floats",
+    .variants = pitched_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(pitched_variants),
+    .metric_unit = "GB/s",
+    .state_size = sizeof(struct pitched_state),
+    .plan = pitched_plan,
+    .setup = pitched_setup,
+    .execute = pitched_execute,
+    .prepare = pitched_prepare,
+    .verify = pitched_verify,
+    .work = pitched_work,
+    .teardown = pitched_teardown,
+};
