@@ -289,8 +289,8 @@ struct clmem_run {
 
 /* Shared by the workloads' set-up. */
 /* Builds the workload's .cl with `options` (also kept in run->params for
- * the report) and creates the kernel of every selected variant, at
- * kernels[variant index in the workload's table]. */
+ * the report) and creates the kernel of every selected variant the device
+ * can run (needs_extension), at kernels[variant index in the workload's table]. */
 int clmem_run_build(struct clmem_run *run, const char *options, cl_program *program,
                     cl_kernel kernels[CLMEM_MAX_VARIANTS], struct clmem_error *err);
 void clmem_kernels_release(cl_kernel kernels[CLMEM_MAX_VARIANTS]);

@@ -18,8 +18,11 @@ int clmem_run_build(struct clmem_run *run, const char *options, cl_program *prog
     for (size_t i = 0; i < run->n_variants; i++) {
         const struct clmem_variant *v = run->variants[i];
         size_t index = (size_t)(v - run->workload->variants);
-        /* A library's variant has no kernel of ours. */
-        if (index >= CLMEM_MAX_VARIANTS || kernels[index] || !v->kernel)
+        /* A library's variant has no kernel of ours; a variant needing an
+         * extension the device lacks (cl_khr_fp64) has none built here. */
+        if (index >= CLMEM_MAX_VARIANTS || kernels[index] || !v->kernel ||
+            (v->needs_extension &&
+             !clmem_device_has_extension(&run->ctx->device, v->needs_extension)))
             continue;
         cl_int rc;
         kernels[index] = clCreateKernel(*program, v->kernel, &rc);

@@ -12,9 +12,11 @@ enum { COPY, FMA };
  * per compute unit: enough to fill every unit for tens of milliseconds. */
 #define FMA_ITERATIONS     512
 #define FMA_ITEMS_PER_UNIT 16384
-/* 8 chains x 2 fma steps x 2 flops, as fma_peak's loop body. */
+/* 8 chains of float4 x 2 fma steps x 2 flops, as fma_peak's loop body. */
+#define FMA_CHAINS              8
+#define FMA_LANES               4
 #define FMA_STEPS_PER_ITERATION 2
-#define FMA_FLOPS_PER_ITERATION (8 * FMA_STEPS_PER_ITERATION * 2)
+#define FMA_FLOPS_PER_ITERATION (FMA_CHAINS * FMA_LANES * FMA_STEPS_PER_ITERATION * 2)
 /* The FMA chains' multiplier and addend: values stay in (0, 1). */
 #define FMA_A 0.9990234375f
 #define FMA_B 0.0009765625f
@@ -107,18 +109,23 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
     return clmem_launch(run->ctx, k, 1, &s->fma_items, &s->local, timing, err);
 }
 
-/* The kernel's chains, on the host, with the same exact fmaf. */
+/* The kernel's chains, on the host, with the same exact fmaf and the same
+ * order of additions, lane by lane. */
 static float fma_reference(size_t gid)
 {
-    float x[8];
-    x[0] = (float)(gid & 1023) * 0x1p-10f;
-    for (int c = 1; c < 8; c++)
-        x[c] = x[0] + 0.125f * (float)c;
-    for (int i = 0; i < FMA_ITERATIONS; i++)
-        for (int step = 0; step < FMA_STEPS_PER_ITERATION; step++)
-            for (int c = 0; c < 8; c++)
-                x[c] = fmaf(x[c], FMA_A, FMA_B);
-    return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+    float lane_sum[FMA_LANES];
+    for (int l = 0; l < FMA_LANES; l++) {
+        float x[FMA_CHAINS];
+        x[0] = (float)(gid & 1023) * 0x1p-10f + 0.03125f * (float)l;
+        for (int c = 1; c < FMA_CHAINS; c++)
+            x[c] = x[0] + 0.125f * (float)c;
+        for (int i = 0; i < FMA_ITERATIONS; i++)
+            for (int step = 0; step < FMA_STEPS_PER_ITERATION; step++)
+                for (int c = 0; c < FMA_CHAINS; c++)
+                    x[c] = fmaf(x[c], FMA_A, FMA_B);
+        lane_sum[l] = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
+    }
+    return (lane_sum[0] + lane_sum[1]) + (lane_sum[2] + lane_sum[3]);
 }
 
 static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
