@@ -18,7 +18,7 @@ mkdir -p "$out"
 echo "clmem bench on '$device' -> $out/$name.json" >&2
 "$clmem" bench --device "$device" --output "$out/$name.json" "$@" >"$out/$name.txt"
 # The coalescing sizes of bench, as a CSV ready to plot.
-size=16777216
+size=4194304
 grep -qi '"type":[[:space:]]*"cpu"' "$out/$name.json" && size=1048576
 "$clmem" run coalescing --device "$device" --size "$size" --format csv \
     --output "$out/$name-coalescing.csv"

@@ -189,7 +189,8 @@ static void dot_teardown(struct clmem_run *run)
     free(s->b);
 }
 
-static const char *const dot_bench_sizes[] = {"67108864", NULL};
+/* 2^26 floats, and 2^28 where the launches' fixed cost weighs less. */
+static const char *const dot_bench_sizes[] = {"67108864", "268435456", NULL};
 static const char *const dot_bench_sizes_cpu[] = {"16777216", NULL};
 
 const struct clmem_workload clmem_workload_dot = {

@@ -18,8 +18,9 @@ enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, CLBLAST };
  * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
  * 4, as TSK, for the kernel's float4s).
  * Several rows for one device are candidates, largest block first: the
- * first that still gives every compute unit a work-group at the run's size
- * is used (a 256x128 block leaves most of an H100 idle at 1024), else the
+ * first that gives at least half the compute units a work-group at the
+ * run's size is used (a 256x128 block leaves most of an H100 idle at 1024;
+ * at 2048 its 128 groups on 132 units still beat smaller blocks), else the
  * device's last. Measured on the H100 (bench/README.md): 256x128x8 with
  * 16x8 per work-item from 2048 up, 64x128x8 with 8x8 at 1024. PoCL on
  * CPUs: few work-items per group, each a wide block of float4s. */
@@ -136,8 +137,8 @@ static void fit_regblock(const struct clmem_device *device, const int *row, int 
     }
 }
 
-/* The first of the device's candidate rows whose work-groups cover its
- * compute units at this size, else its last. */
+/* The first of the device's candidate rows whose work-groups cover half
+ * its compute units at this size, else its last. */
 static void choose_regblock(const struct clmem_ctx *ctx, struct matmul_state *s)
 {
     const struct clmem_device *device = &ctx->device;
@@ -149,7 +150,7 @@ static void choose_regblock(const struct clmem_ctx *ctx, struct matmul_state *s)
         found = 1;
         size_t groups = (s->rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
                         ((s->cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
-        if (groups >= device->compute_units)
+        if (2 * groups >= device->compute_units)
             return;
     }
     if (!found)
