@@ -25,7 +25,7 @@ struct columns {
 static void header(FILE *out, const struct clmem_result *r, const struct columns *c)
 {
     fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
-    fprintf(out, "%-12s %-20s %-14s %11s %11s %11s %12s %-10s", "workload", "variant", "size",
+    fprintf(out, "%-12s %-24s %-14s %11s %11s %11s %12s %-10s", "workload", "variant", "size",
             "median ms", "min ms", "max ms", "value", "unit");
     if (c->peak)
         fprintf(out, " %8s", "of peak");
@@ -64,7 +64,7 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
         else
             snprintf(variant, sizeof variant, "%s", r->variant);
         verified_text(r, verified, sizeof verified);
-        fprintf(out, "%-12s %-20s %-14s ", r->workload, variant, r->size);
+        fprintf(out, "%-12s %-24s %-14s ", r->workload, variant, r->size);
         if (r->skipped)
             fprintf(out, "%11s %11s %11s %12s %-10s", "-", "-", "-", "-", r->metric_unit);
         else
