@@ -254,6 +254,39 @@ static void bench_writes_json_with_device_and_peak(void **state)
     unlink(path);
 }
 
+/* A second run uses the compiled-program cache; a damaged entry is rebuilt
+ * with one warning line and the run still succeeds; --no-cache ignores it. */
+static void cache_warns_on_damaged_entry(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-cli-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    const char *const *args =
+        ARGS("run", "transpose", "--variant", "copy", "--size", "9", "--device", "cpu");
+    run_clmem(&o, env, args);
+    assert_int_equal(o.code, 0);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "for f in %s/clmem/programs/*.bin; do truncate -s 10 \"$f\"; done",
+             dir);
+    assert_int_equal(system(cmd), 0);
+    run_clmem(&o, env, args);
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.err, "clmem: warning: cached program"));
+    assert_non_null(strstr(o.err, "truncated: rebuilt from source"));
+    assert_int_equal(count_lines(o.err), 1);
+    run_clmem(&o, env, args);
+    assert_int_equal(o.code, 0);
+    assert_string_equal(o.err, "");
+    run_clmem(&o, env,
+              ARGS("run", "transpose", "--variant", "copy", "--size", "9", "--device", "cpu",
+                   "--no-cache"));
+    assert_int_equal(o.code, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -288,6 +321,7 @@ int main(void)
         cmocka_unit_test(run_all_prints_gflops_and_verifies),
         cmocka_unit_test(formats_and_output_file),
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
+        cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -298,6 +298,125 @@ static void bench_measures_peaks_then_workloads(void **state)
     assert_int_equal(clmem_bench_plan(*state, &options, &steps, &err), CLMEM_ERR_USAGE);
 }
 
+/* Builds transpose.cl with `options` and releases it; the counters tell
+ * whether the cache was used. */
+static void build_once(struct clmem_ctx *ctx, const char *options)
+{
+    struct clmem_error err = {0};
+    cl_program program = NULL;
+    assert_int_equal(clmem_program_build(ctx, "transpose.cl", options, &program, &err), CLMEM_OK);
+    cl_kernel kernel = clCreateKernel(program, "copy", NULL);
+    assert_non_null(kernel);
+    clReleaseKernel(kernel);
+    clmem_release_program(&program);
+}
+
+/* Overwrites `size` bytes at `offset` of a file, or truncates it there. */
+static void damage(const char *path, long offset, int truncate_it)
+{
+    if (truncate_it) {
+        assert_int_equal(truncate(path, offset), 0);
+        return;
+    }
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, offset, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, offset, SEEK_SET);
+    fputc(c ^ 0x5a, f);
+    fclose(f);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The compiled-program cache: a second build is a hit; a truncated, a
+ * corrupted and a stale entry are each rebuilt with a warning, never used;
+ * --no-cache neither reads nor writes it. */
+static void program_cache_hits_and_rebuilds(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *saved_env = getenv("XDG_CACHE_HOME");
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", saved_env ? saved_env : "");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    const char *options = "-DTILE_DIM=4 -DBLOCK_ROWS=2";
+    struct clmem_cache_entry entry, other;
+    ctx->cache_hits = ctx->cache_stored = ctx->cache_rebuilt = 0;
+
+    build_once(ctx, options);
+    assert_int_equal(ctx->cache_stored, 1);
+    assert_int_equal(ctx->cache_hits, 0);
+    build_once(ctx, options);
+    assert_int_equal(ctx->cache_hits, 1);
+
+    /* The entry's name, as the runtime computes it from the same inputs. */
+    char path[2048];
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_source_find(NULL, "transpose.cl", path, sizeof path, &err), CLMEM_OK);
+    FILE *f = fopen(path, "rb");
+    static char source[1 << 16];
+    size_t n = fread(source, 1, sizeof source - 1, f);
+    fclose(f);
+    source[n] = '\0';
+    char all[256];
+    snprintf(all, sizeof all, "-cl-std=CL1.2 %s", options);
+    assert_int_equal(clmem_cache_entry(ctx, source, all, &entry), 0);
+    assert_true(strncmp(entry.path, dir, strlen(dir)) == 0);
+    long size = file_size(entry.path);
+    assert_true(size > 100);
+
+    static const struct {
+        long offset; /* from the end when negative */
+        int truncate_it;
+        const char *why;
+    } damages[] = {{-20, 1, "truncated"}, {-9, 0, "checksum mismatch"}, {0, 0, "not a clmem"}};
+    for (size_t i = 0; i < sizeof damages / sizeof *damages; i++) {
+        long at = damages[i].offset < 0 ? file_size(entry.path) + damages[i].offset : 0;
+        damage(entry.path, at, damages[i].truncate_it);
+        ctx->cache_warning[0] = '\0';
+        unsigned rebuilt = ctx->cache_rebuilt, stored = ctx->cache_stored;
+        build_once(ctx, options);
+        assert_int_equal(ctx->cache_rebuilt, rebuilt + 1);
+        assert_int_equal(ctx->cache_stored, stored + 1); /* a good entry again */
+        if (!strstr(ctx->cache_warning, damages[i].why))
+            fail_msg("damage %zu: warning '%s' lacks '%s'", i, ctx->cache_warning, damages[i].why);
+        assert_int_equal(file_size(entry.path), size);
+    }
+
+    /* Stale: another program's entry under this one's name. */
+    build_once(ctx, "-DTILE_DIM=8 -DBLOCK_ROWS=2");
+    assert_int_equal(
+        clmem_cache_entry(ctx, source, "-cl-std=CL1.2 -DTILE_DIM=8 -DBLOCK_ROWS=2", &other), 0);
+    assert_int_equal(rename(other.path, entry.path), 0);
+    unsigned rebuilt = ctx->cache_rebuilt, hits = ctx->cache_hits;
+    build_once(ctx, options);
+    assert_int_equal(ctx->cache_rebuilt, rebuilt + 1);
+    assert_int_equal(ctx->cache_hits, hits);
+    assert_non_null(strstr(ctx->cache_warning, "another source, device or driver"));
+
+    /* --no-cache: the entry is neither read nor written. */
+    unlink(entry.path);
+    ctx->no_cache = 1;
+    unsigned stored = ctx->cache_stored;
+    build_once(ctx, options);
+    build_once(ctx, options);
+    assert_int_equal(ctx->cache_stored, stored);
+    assert_int_equal(ctx->cache_hits, hits);
+    assert_int_equal(file_size(entry.path), -1);
+    ctx->no_cache = 0;
+    ctx->cache_warning[0] = '\0';
+    if (saved_env)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +430,7 @@ int main(void)
         cmocka_unit_test(output_appears_whole_or_not_at_all),
         cmocka_unit_test(registry_lists_matmul),
         cmocka_unit_test(bench_measures_peaks_then_workloads),
+        cmocka_unit_test(program_cache_hits_and_rebuilds),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

@@ -101,6 +101,11 @@ struct clmem_ctx {
     cl_context context;
     cl_command_queue queue;
     char kernel_dir[1024]; /* --kernel-dir, or "" to search the default places */
+    /* The compiled-program cache (src/runtime/cache.c): off with --no-cache;
+     * what it did; a warning for the CLI when an entry had to be rebuilt. */
+    int no_cache;
+    unsigned cache_hits, cache_stored, cache_rebuilt;
+    char cache_warning[1200];
 };
 
 int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
@@ -116,6 +121,25 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
  * (-D parameters). On a build failure err->log holds the whole log. */
 int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
                         cl_program *program, struct clmem_error *err);
+
+/* The compiled-program cache: one file per (source, options, platform,
+ * device, OpenCL and driver versions, clmem version), under
+ * $XDG_CACHE_HOME/clmem/programs (else ~/.cache/clmem/programs). */
+struct clmem_cache_entry {
+    char key[2048]; /* the whole key, stored in the file and compared on load */
+    char path[1024];
+};
+/* Names the entry of a program; -1 when there is no cache directory. */
+int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
+                      struct clmem_cache_entry *entry);
+/* 1 and a built program on a hit; 0 on a miss. A stale, truncated or
+ * corrupt entry is deleted, counted in ctx->cache_rebuilt and described in
+ * ctx->cache_warning, and 0 returned so the caller builds from source. */
+int clmem_cache_load(struct clmem_ctx *ctx, const struct clmem_cache_entry *entry,
+                     const char *options, cl_program *program);
+/* Keeps a program's binary, atomically; a failure only costs a rebuild. */
+void clmem_cache_store(struct clmem_ctx *ctx, const struct clmem_cache_entry *entry,
+                       cl_program program);
 
 /* ---- buffers ---- */
 int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,

@@ -10,6 +10,7 @@
 struct bench_args {
     const char *device, *output, *workloads, *kernel_dir, *compare;
     unsigned long long reps, seed;
+    int no_cache;
     enum clmem_format format;
 };
 
@@ -28,6 +29,7 @@ static void usage(FILE *out)
                  "  --format F          what stdout shows: table (default), csv or json\n"
                  "  --output FILE       also write the JSON report there (whole, or not at all)\n"
                  "  --kernel-dir DIR    where the .cl files are\n"
+                 "  --no-cache          build the kernels from source (no compiled-program cache)\n"
                  "  --compare LIB       run LIB beside the kernels that it can stand for\n"
                  "                      (clblast: matmul's SGEMM) and give the ratios\n\n"
                  "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
@@ -37,12 +39,17 @@ static void usage(FILE *out)
 static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
                       struct clmem_error *err)
 {
-    static const struct option long_options[] = {
-        {"device", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
-        {"workloads", required_argument, NULL, 'w'},  {"reps", required_argument, NULL, 'r'},
-        {"seed", required_argument, NULL, 'S'},       {"format", required_argument, NULL, 'f'},
-        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"compare", required_argument, NULL, 'c'},    {0}};
+    static const struct option long_options[] = {{"device", required_argument, NULL, 'd'},
+                                                 {"output", required_argument, NULL, 'o'},
+                                                 {"workloads", required_argument, NULL, 'w'},
+                                                 {"reps", required_argument, NULL, 'r'},
+                                                 {"seed", required_argument, NULL, 'S'},
+                                                 {"format", required_argument, NULL, 'f'},
+                                                 {"kernel-dir", required_argument, NULL, 'k'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {"compare", required_argument, NULL, 'c'},
+                                                 {"no-cache", no_argument, NULL, 'n'},
+                                                 {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -53,6 +60,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
         case 'w': a->workloads = optarg; break;
         case 'k': a->kernel_dir = optarg; break;
         case 'c': a->compare = optarg; break;
+        case 'n': a->no_cache = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
@@ -97,6 +105,7 @@ int cmd_bench(int argc, char **argv)
         return cli_report_error(&err);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
+    ctx.no_cache = a.no_cache;
     struct clmem_bench_options options = {
         .reps = (unsigned)a.reps,
         .seed = a.seed,
@@ -125,6 +134,7 @@ int cmd_bench(int argc, char **argv)
         status = write_status;
 
 cleanup:
+    cli_report_cache(&ctx);
     if (status && status != CLMEM_ERR_VERIFY)
         cli_report_error(&err);
     clmem_output_abort(&output);

@@ -11,7 +11,7 @@
 struct run_args {
     const char *workload, *variant, *size, *device, *output, *kernel_dir, *input, *compare;
     unsigned long long reps, warmup, seed;
-    int peak;
+    int peak, no_cache;
     enum clmem_format format;
 };
 
@@ -33,6 +33,8 @@ static void usage(FILE *out)
             "  --output FILE       write the report there (whole, or not at all)\n"
             "  --kernel-dir DIR    where the .cl files are (default: CLMEM_KERNEL_DIR,\n"
             "                      the installed ones, the source tree)\n"
+            "  --no-cache          build the kernels from source, neither using nor\n"
+            "                      filling the compiled-program cache\n"
             "  --peak              measure the device's peaks first (as 'clmem peak') and\n"
             "                      give each result its fraction of them\n"
             "  --compare LIB       also run LIB's routine on the same buffers and give each\n"
@@ -48,14 +50,21 @@ static void usage(FILE *out)
 
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
-    static const struct option long_options[] = {
-        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
-        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
-        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
-        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
-        {"compare", required_argument, NULL, 'c'},    {0}};
+    static const struct option long_options[] = {{"variant", required_argument, NULL, 'v'},
+                                                 {"size", required_argument, NULL, 's'},
+                                                 {"device", required_argument, NULL, 'd'},
+                                                 {"reps", required_argument, NULL, 'r'},
+                                                 {"warmup", required_argument, NULL, 'w'},
+                                                 {"seed", required_argument, NULL, 'S'},
+                                                 {"format", required_argument, NULL, 'f'},
+                                                 {"output", required_argument, NULL, 'o'},
+                                                 {"kernel-dir", required_argument, NULL, 'k'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {"input", required_argument, NULL, 'i'},
+                                                 {"peak", no_argument, NULL, 'p'},
+                                                 {"compare", required_argument, NULL, 'c'},
+                                                 {"no-cache", no_argument, NULL, 'n'},
+                                                 {0}};
     int c, status = CLMEM_OK;
     opterr = 0;
     optind = 1;
@@ -69,6 +78,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'i': a->input = optarg; break;
         case 'p': a->peak = 1; break;
         case 'c': a->compare = optarg; break;
+        case 'n': a->no_cache = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -172,6 +182,7 @@ int cmd_run(int argc, char **argv)
         return cli_report_error(&err);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
+    ctx.no_cache = a.no_cache;
 
     struct clmem_run_options options = {.size = a.size,
                                         .variant = a.variant,
@@ -210,6 +221,7 @@ int cmd_run(int argc, char **argv)
         status = write_status;
 
 cleanup:
+    cli_report_cache(&ctx);
     if (status && status != CLMEM_ERR_VERIFY)
         cli_report_error(&err);
     clmem_output_abort(&output);

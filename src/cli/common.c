@@ -73,3 +73,9 @@ int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *
     free(devices);
     return status;
 }
+
+void cli_report_cache(const struct clmem_ctx *ctx)
+{
+    if (ctx->cache_warning[0])
+        fprintf(stderr, "clmem: warning: %s\n", ctx->cache_warning);
+}

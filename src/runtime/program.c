@@ -126,14 +126,23 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
     if ((status = clmem_source_find(ctx->kernel_dir, file, path, sizeof path, err)) ||
         (status = read_file(path, &text, err)))
         return status;
+    /* -cl-std=CL1.2: the kernels are OpenCL C 1.2, what every driver takes. */
+    char all_options[1024];
+    snprintf(all_options, sizeof all_options, "-cl-std=CL1.2 %s", options ? options : "");
+    struct clmem_cache_entry entry;
+    int cached = !ctx->no_cache && clmem_cache_entry(ctx, text, all_options, &entry) == 0;
+    if (cached && clmem_cache_load(ctx, &entry, all_options, program)) {
+        if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+            fprintf(stderr, "clmem: '%s' for '%s' from the cache '%s'\n", path, ctx->device.name,
+                    entry.path);
+        free(text);
+        return CLMEM_OK;
+    }
     const char *sources[] = {text};
     cl_program prog = clCreateProgramWithSource(ctx->context, 1, sources, NULL, &rc);
     free(text);
     if (rc != CL_SUCCESS)
         return clmem_cl_fail(err, rc, "clCreateProgramWithSource", __func__, __LINE__);
-    /* -cl-std=CL1.2: the kernels are OpenCL C 1.2, what every driver takes. */
-    char all_options[1024];
-    snprintf(all_options, sizeof all_options, "-cl-std=CL1.2 %s", options ? options : "");
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr, "clmem: building '%s' for '%s' with '%s'\n", path, ctx->device.name,
                 all_options);
@@ -146,6 +155,8 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
                           "building '%s' for '%s' with options '%s' failed with %s", path,
                           ctx->device.name, all_options, clmem_cl_error_name(rc));
     }
+    if (cached)
+        clmem_cache_store(ctx, &entry, prog);
     *program = prog;
     return CLMEM_OK;
 }
