@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 # The OpenCL ICD loader and headers, PoCL (a CPU OpenCL device, so clmem runs
 # with no GPU), Meson/Ninja, cJSON (JSON output), cmocka (tests), clinfo, and
-# CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it).
+# CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it),
+# gnuplot (optional: the pictures of 'clmem compare'; tables without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev)
+          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
 
 missing=()
 for p in "${packages[@]}"; do

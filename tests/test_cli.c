@@ -287,6 +287,55 @@ static void cache_warns_on_damaged_entry(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* compare on the PoCL device alone writes every file of the report; with
+ * gnuplot installed (CI installs it) the pictures too. */
+static void compare_writes_the_report(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-compare-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char out_dir[64];
+    snprintf(out_dir, sizeof out_dir, "%s/report", dir);
+    run_clmem(&o, NULL,
+              ARGS("compare", "--devices", "cpu", "--workloads", "transpose,coalescing", "--reps",
+                   "1", "--output-dir", out_dir));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "report for 1 device(s)"));
+    int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    static const char *const files[] = {
+        "report.md",     "results.csv",           "device-0.json",
+        "plots.gp",      "transpose.dat",         "coalescing-offset_float.dat",
+        "transpose.svg", "coalescing-offset.svg", "coalescing-stride.svg",
+        "roofline-0.svg"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[256];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", out_dir, files[i]);
+        int is_picture = strstr(files[i], ".svg") != NULL;
+        if (!is_picture || gnuplot) {
+            if (stat(path, &st) != 0 || st.st_size == 0)
+                fail_msg("compare did not write '%s'", files[i]);
+        }
+    }
+    static char report[65536];
+    char path[256];
+    snprintf(path, sizeof path, "%s/report.md", out_dir);
+    slurp(path, report, sizeof report);
+    assert_non_null(strstr(report, "## transpose"));
+    assert_non_null(strstr(report, "| offset_float offset=32 @ 1048576 |"));
+    assert_non_null(strstr(report, "of peak)"));
+    assert_non_null(
+        strstr(report, gnuplot ? "![transpose.svg](transpose.svg)" : "gnuplot not found"));
+    assert_non_null(strstr(report, "Not plotted (no results): matmul-tiled.svg"));
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    run_clmem(&o, NULL, ARGS("compare", "--devices", "cpu,nosuchdevice"));
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "nosuchdevice"));
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -294,8 +343,8 @@ static void help_and_version(void **state)
     run_clmem(&o, NULL, ARGS("--version"));
     assert_int_equal(o.code, 0);
     assert_true(strncmp(o.out, "clmem ", 6) == 0);
-    static const char *const commands[] = {"devices", "list", "run", "peak", "bench"};
-    for (size_t i = 0; i < 5; i++) {
+    static const char *const commands[] = {"devices", "list", "run", "peak", "bench", "compare"};
+    for (size_t i = 0; i < 6; i++) {
         run_clmem(&o, NULL, ARGS(commands[i], "--help"));
         assert_int_equal(o.code, 0);
         assert_non_null(strstr(o.out, "usage: clmem"));
@@ -322,6 +371,7 @@ int main(void)
         cmocka_unit_test(formats_and_output_file),
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(cache_warns_on_damaged_entry),
+        cmocka_unit_test(compare_writes_the_report),
         cmocka_unit_test(help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

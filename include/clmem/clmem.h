@@ -455,6 +455,23 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
                     struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
                     struct clmem_error *err);
 
+/* ---- several devices (clmem compare) ---- */
+struct clmem_compare_device {
+    struct clmem_device device;
+    struct clmem_peak peak;
+    struct clmem_result *results; /* as clmem_bench_run returns them */
+    size_t n_results;
+};
+/* Writes the comparison report into `dir` (created if needed): report.md
+ * (a side-by-side table per workload, values and fractions of each
+ * device's peak, the pictures), results.csv, device-N.json (as bench's
+ * JSON), the plot data and plots.gp, and, when gnuplot is installed, the
+ * SVG pictures: coalescing curves, transpose bars, matmul against size, a
+ * roofline per device. plots_note says why pictures are missing ("" when
+ * drawn). Every file is written whole or not at all. */
+int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
+                         char *plots_note, size_t note_size, struct clmem_error *err);
+
 /* ---- reports ---- */
 enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
 int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err);

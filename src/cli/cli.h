@@ -15,6 +15,7 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_peak(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
  * the status as the exit code. */

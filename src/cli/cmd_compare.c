@@ -1,0 +1,185 @@
+/* clmem compare: the suite on several devices, and a report side by side
+ * with pictures (src/report/compare.c). */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_COMPARED 16
+
+struct compare_args {
+    const char *devices, *output_dir, *workloads, *kernel_dir, *compare;
+    unsigned long long reps, seed;
+    int no_cache;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: clmem compare [options]\n\n"
+                 "Runs 'clmem bench' on each device, then writes a report comparing them:\n"
+                 "report.md (a table per workload: value and fraction of each device's own\n"
+                 "peak), results.csv, one JSON per device, and with gnuplot installed SVG\n"
+                 "pictures (coalescing curves, transpose bars, matmul against size, a\n"
+                 "roofline per device).\n\n"
+                 "options:\n"
+                 "  --devices LIST      comma-separated devices as 'clmem run --device' takes\n"
+                 "                      them, or all (default all)\n"
+                 "  --output-dir DIR    where the report goes (default clmem-report)\n"
+                 "  --workloads LIST    comma-separated workloads (default: all)\n"
+                 "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
+                 "  --seed N            input generator seed (default 42)\n"
+                 "  --compare LIB       as 'clmem bench --compare'\n"
+                 "  --kernel-dir DIR    where the .cl files are\n"
+                 "  --no-cache          build the kernels from source\n\n"
+                 "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
+                 "OpenCL error\n");
+}
+
+static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
+                      struct clmem_error *err)
+{
+    static const struct option long_options[] = {{"devices", required_argument, NULL, 'd'},
+                                                 {"output-dir", required_argument, NULL, 'o'},
+                                                 {"workloads", required_argument, NULL, 'w'},
+                                                 {"reps", required_argument, NULL, 'r'},
+                                                 {"seed", required_argument, NULL, 'S'},
+                                                 {"compare", required_argument, NULL, 'c'},
+                                                 {"kernel-dir", required_argument, NULL, 'k'},
+                                                 {"no-cache", no_argument, NULL, 'n'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {0}};
+    int c, status = CLMEM_OK;
+    opterr = 0;
+    optind = 1;
+    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'd': a->devices = optarg; break;
+        case 'o': a->output_dir = optarg; break;
+        case 'w': a->workloads = optarg; break;
+        case 'c': a->compare = optarg; break;
+        case 'k': a->kernel_dir = optarg; break;
+        case 'n': a->no_cache = 1; break;
+        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
+        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
+        case 'h': *help = 1; return CLMEM_OK;
+        default: return cli_option_error("compare", c, argv[optind - 1], err);
+        }
+    }
+    if (status == CLMEM_OK && optind < argc)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unexpected argument '%s' (see 'clmem compare --help')", argv[optind]);
+    if (status == CLMEM_OK)
+        status = clmem_compare_check(NULL, a->compare, err);
+    return status;
+}
+
+/* The devices named by `list` ("all" or specs), each once, in order. */
+static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
+                          size_t *chosen, size_t *n_chosen, struct clmem_error *err)
+{
+    *n_chosen = 0;
+    if (strcmp(list, "all") == 0) {
+        for (size_t i = 0; i < count && i < MAX_COMPARED; i++)
+            chosen[(*n_chosen)++] = i;
+        return count ? CLMEM_OK : clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
+    }
+    char spec[256];
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
+        size_t index;
+        int status = clmem_devices_select(spec, devices, count, &index, err);
+        if (status)
+            return status;
+        int seen = 0;
+        for (size_t i = 0; i < *n_chosen; i++)
+            seen |= chosen[i] == index;
+        if (!seen && *n_chosen < MAX_COMPARED)
+            chosen[(*n_chosen)++] = index;
+        p = end ? end + 1 : p + len;
+    }
+    return *n_chosen ? CLMEM_OK : clmem_fail(err, CLMEM_ERR_USAGE, "--devices names no device");
+}
+
+struct progress {
+    size_t device, devices;
+    const char *name;
+};
+
+static void show_progress(void *user, size_t step, size_t steps, const char *workload,
+                          const char *size)
+{
+    const struct progress *p = user;
+    fprintf(stderr, "clmem: device %zu/%zu (%s) [%zu/%zu] %s %s\n", p->device + 1, p->devices,
+            p->name, step, steps, workload, size);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    struct compare_args a = {.devices = "all", .output_dir = "clmem-report", .reps = 5, .seed = 42};
+    struct clmem_error err = {0};
+    struct clmem_device *devices = NULL;
+    static struct clmem_compare_device runs[MAX_COMPARED];
+    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0;
+    int help = 0, status, worst = CLMEM_OK;
+
+    if ((status = parse_args(argc, argv, &a, &help, &err)))
+        return cli_report_error(&err);
+    if (help) {
+        usage(stdout);
+        return CLMEM_OK;
+    }
+    if ((status = clmem_devices_list(&devices, &count, &err)) ||
+        (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))
+        goto cleanup;
+    for (size_t i = 0; i < n_chosen; i++) {
+        struct clmem_ctx ctx;
+        struct progress progress = {i, n_chosen, devices[chosen[i]].name};
+        struct clmem_bench_options options = {
+            .reps = (unsigned)a.reps,
+            .seed = a.seed,
+            .compare = a.compare,
+            .only = a.workloads,
+            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+            .progress_user = &progress,
+        };
+        runs[i].device = devices[chosen[i]];
+        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err)))
+            goto cleanup;
+        ctx.no_cache = a.no_cache;
+        size_t steps;
+        status = clmem_bench_plan(&ctx, &options, &steps, &err);
+        if (status == CLMEM_OK)
+            status = clmem_bench_run(&ctx, &options, &runs[i].peak, &runs[i].results,
+                                     &runs[i].n_results, &err);
+        cli_report_cache(&ctx);
+        clmem_ctx_close(&ctx);
+        if (status == CLMEM_ERR_USAGE)
+            goto cleanup;
+        /* A device that fails is reported; the others still run. */
+        if (status == CLMEM_ERR_CL)
+            cli_report_error(&err);
+        if (status > worst)
+            worst = status;
+        clmem_error_clear(&err);
+    }
+    char note[1300];
+    if ((status = clmem_compare_report(a.output_dir, runs, n_chosen, note, sizeof note, &err)))
+        goto cleanup;
+    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_chosen, a.output_dir);
+    if (note[0])
+        fprintf(stderr, "clmem: %s\n", note);
+    status = worst;
+
+cleanup:
+    if (status && status != CLMEM_ERR_VERIFY && err.message[0])
+        cli_report_error(&err);
+    for (size_t i = 0; i < n_chosen; i++)
+        clmem_results_free(runs[i].results, runs[i].n_results);
+    free(devices);
+    clmem_error_clear(&err);
+    return status;
+}
