@@ -176,9 +176,12 @@ static int series_plot(struct plot_set *p, const char *dir, const struct clmem_c
         note(p->missing, sizeof p->missing, svg);
         return CLMEM_OK;
     }
-    add(p, "set output '%s'\nset title '%s'\nset xlabel '%s'\nset ylabel '%s'\n%s", svg, title,
-        xlabel, ylabel, logx ? "set logscale x 2\n" : "unset logscale x\n");
+    /* Devices differ by orders of magnitude: a log scale keeps every
+     * device's curve readable. */
+    add(p, "set output '%s'\nset title '%s'\nset xlabel '%s'\nset ylabel '%s (log scale)'\n%s", svg,
+        title, xlabel, ylabel, logx ? "set logscale xy 2\n" : "set logscale y 2\n");
     plot_lines(p, dat, n_devs, devs, "linespoints");
+    add(p, "unset logscale xy\n");
     note(p->written, sizeof p->written, svg);
     return CLMEM_OK;
 }
@@ -219,10 +222,10 @@ static int transpose_bars(struct plot_set *p, const char *dir,
         return CLMEM_OK;
     }
     add(p, "set output 'transpose.svg'\nset title 'transpose variants (GB/s)'\nset xlabel ''\n"
-           "set ylabel 'GB/s'\nunset logscale x\nset style data histograms\n"
+           "set ylabel 'GB/s (log scale)'\nset logscale y 2\nset style data histograms\n"
            "set style histogram clustered\nset style fill solid 0.8\nset key autotitle "
            "columnheader\nplot 'transpose.dat' using 2:xtic(1), '' using 3, '' using 4, '' "
-           "using 5\nset style data linespoints\nset key noautotitle\n");
+           "using 5\nunset logscale xy\nset style data linespoints\nset key noautotitle\n");
     note(p->written, sizeof p->written, "transpose.svg");
     return CLMEM_OK;
 }
@@ -341,7 +344,7 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
     struct plot_set *p = calloc(1, sizeof *p);
     if (!p)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    add(p, "set terminal svg size 900,560 dynamic\nset grid\nset key outside right\n");
+    add(p, "set terminal svg size 900,560 dynamic\nset grid\nset key below\n");
     if ((status = series_plot(p, dir, devs, n_devs, "coalescing-offset.svg", "coalescing",
                               "offset_float", 0, "bandwidth against offset (float)", "offset",
                               "GB/s", 0, err)) ||
