@@ -19,6 +19,9 @@ enum clmem_status {
     CLMEM_ERR_VERIFY = 1, /* a result did not match the CPU reference */
     CLMEM_ERR_USAGE = 2,  /* bad option, size, name, file */
     CLMEM_ERR_CL = 3,     /* no device, or an OpenCL call failed */
+    /* Stopped on request (clmem_run_options.cancelled) between variants;
+     * the CLI exits 128 + the signal's number (130 for Ctrl-C). */
+    CLMEM_ERR_INTERRUPTED = 130,
 };
 
 /* What went wrong, carried back to the CLI, which alone prints it.
@@ -388,6 +391,11 @@ struct clmem_run_options {
     /* Called before each variant runs (the CLI shows progress with it). */
     void (*progress)(void *user, const struct clmem_run *run, size_t index);
     void *progress_user;
+    /* Optional: polled before each variant (and sweep point); when it returns
+     * non-zero the run stops there with CLMEM_ERR_INTERRUPTED, keeping the
+     * results of the variants that finished (the CLI's Ctrl-C). */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
 };
 
 /* Plans a run: parses the size, selects the variants, checks the buffers
@@ -443,6 +451,10 @@ struct clmem_bench_options {
     /* Called before each workload and size (the CLI shows progress). */
     void (*progress)(void *user, size_t step, size_t steps, const char *workload, const char *size);
     void *progress_user;
+    /* As clmem_run_options.cancelled: polled after the peaks, before each
+     * workload and size and between variants. */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
 };
 /* Counts the steps (workload x size) and validates `only` (usage errors). */
 int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_options *options,
@@ -450,7 +462,8 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
 /* Measures the peaks, then runs every workload at its bench sizes, all
  * variants. A workload that fails does not stop the others: the returned
  * status is the worst seen (an OpenCL error over a failed check), and
- * err keeps the first OpenCL error's message. */
+ * err keeps the first OpenCL error's message. Cancelled, it returns
+ * CLMEM_ERR_INTERRUPTED with the results so far (peaks applied). */
 int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
                     struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
                     struct clmem_error *err);
@@ -479,6 +492,7 @@ int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem
 struct clmem_report_meta {
     const struct clmem_device *device;
     const struct clmem_peak *peak;
+    int interrupted; /* the run was stopped early: JSON says "interrupted": true */
 };
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
                        size_t n, const struct clmem_report_meta *meta, struct clmem_error *err);
@@ -491,7 +505,9 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
 const char *clmem_result_status(const struct clmem_result *result);
 
 /* Output files appear whole or not at all: written to PATH.tmp.XXXXXX
- * beside the target, then renamed over it. Open checks writability early. */
+ * beside the target, then renamed over it. Open checks writability early.
+ * A target that exists and is not a regular file (/dev/stdout, /dev/null,
+ * a pipe) is written directly, never replaced (tmp_path is then ""). */
 struct clmem_output {
     char path[1024];
     char tmp_path[1100];
@@ -500,6 +516,11 @@ struct clmem_output {
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
+/* Writes a report into an open output and commits it; any failure is
+ * "cannot write 'PATH': REASON" (CLMEM_ERR_USAGE) and leaves no file. */
+int clmem_output_report(struct clmem_output *out, enum clmem_format format,
+                        const struct clmem_result *results, size_t n,
+                        const struct clmem_report_meta *meta, struct clmem_error *err);
 
 /* ---- sums on the device (reduce, dot) ---- */
 /* Kahan-compensated sum of x[0..n) in double: the CPU reference of sums. */

@@ -36,4 +36,15 @@ void cli_report_cache(const struct clmem_ctx *ctx);
 int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err);
 
+/* Ctrl-C and SIGTERM: the first sets a flag (cli_interrupted) that the
+ * runs poll between variants; a second stops at once (the default action),
+ * removing `temp_path` first (an output's temporary file; NULL or "": none),
+ * which must stay valid while the command runs. */
+void cli_catch_interrupts(const char *temp_path);
+/* For clmem_run_options.cancelled: whether a signal came (user unused). */
+int cli_interrupted(void *user);
+/* Says what an interrupted command kept (n results, written to `output`
+ * or stdout) and returns its exit code: 128 + the signal (130: SIGINT). */
+int cli_report_interrupted(size_t n, const char *output);
+
 #endif

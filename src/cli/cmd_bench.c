@@ -20,7 +20,8 @@ static void usage(FILE *out)
                  "Measures the device's peaks ('clmem peak'), then runs every workload's variants\n"
                  "at its benchmark sizes (larger on GPUs than on CPUs; 'clmem list' shows the\n"
                  "defaults), verifying each, and reports each result's fraction of the peak.\n"
-                 "A workload that fails does not stop the others.\n\n"
+                 "A workload that fails does not stop the others. Ctrl-C stops after the\n"
+                 "current variant and reports the results that finished (exit 130).\n\n"
                  "options:\n"
                  "  --device D          as 'clmem run' (default: first GPU)\n"
                  "  --workloads LIST    comma-separated workloads (default: all)\n"
@@ -32,8 +33,8 @@ static void usage(FILE *out)
                  "  --no-cache          build the kernels from source (no compiled-program cache)\n"
                  "  --compare LIB       run LIB beside the kernels that it can stand for\n"
                  "                      (clblast: matmul's SGEMM) and give the ratios\n\n"
-                 "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
-                 "OpenCL error\n");
+                 "exit codes: 0 ok, 1 a verification failed, 2 usage error or a file that\n"
+                 "cannot be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n");
 }
 
 static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
@@ -103,6 +104,7 @@ int cmd_bench(int argc, char **argv)
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
+    cli_catch_interrupts(output.tmp_path);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
@@ -112,30 +114,37 @@ int cmd_bench(int argc, char **argv)
         .compare = a.compare,
         .only = a.workloads,
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+        .cancelled = cli_interrupted,
     };
     if ((status = clmem_bench_plan(&ctx, &options, &steps, &err)))
         goto cleanup;
     struct clmem_peak peak;
     status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &err);
-    if (n_results == 0)
+    /* Interrupted, what finished is still reported (JSON: "interrupted"). */
+    if (n_results == 0 && status != CLMEM_ERR_INTERRUPTED)
         goto cleanup;
     /* Whatever ran is reported, even when a workload failed. */
     for (size_t i = 0; i < n_results; i++)
         if (!results[i].skipped && !results[i].verified)
             fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", results[i].workload,
                     results[i].variant, results[i].size, results[i].verify_detail);
-    struct clmem_report_meta meta = {.device = &ctx.device, .peak = &peak};
-    int write_status = clmem_report_write(stdout, a.format, results, n_results, &meta, &err);
-    if (write_status == CLMEM_OK && output.file &&
-        (write_status = clmem_report_write(output.file, CLMEM_FORMAT_JSON, results, n_results,
-                                           &meta, &err)) == CLMEM_OK)
-        write_status = clmem_output_commit(&output, &err);
+    struct clmem_report_meta meta = {
+        .device = &ctx.device, .peak = &peak, .interrupted = status == CLMEM_ERR_INTERRUPTED};
+    int write_status = CLMEM_OK;
+    /* The file first: it is what a long run is for, stdout may be closed. */
+    if (output.file)
+        write_status =
+            clmem_output_report(&output, CLMEM_FORMAT_JSON, results, n_results, &meta, &err);
+    if (write_status == CLMEM_OK)
+        write_status = clmem_report_write(stdout, a.format, results, n_results, &meta, &err);
     if (write_status)
         status = write_status;
 
 cleanup:
     cli_report_cache(&ctx);
-    if (status && status != CLMEM_ERR_VERIFY)
+    if (status == CLMEM_ERR_INTERRUPTED)
+        status = cli_report_interrupted(n_results, a.output);
+    else if (status && status != CLMEM_ERR_VERIFY)
         cli_report_error(&err);
     clmem_output_abort(&output);
     clmem_results_free(results, n_results);

@@ -33,8 +33,10 @@ static void usage(FILE *out)
                  "  --compare LIB       as 'clmem bench --compare'\n"
                  "  --kernel-dir DIR    where the .cl files are\n"
                  "  --no-cache          build the kernels from source\n\n"
+                 "Ctrl-C stops after the current variant; the report then covers what\n"
+                 "finished.\n\n"
                  "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
-                 "OpenCL error\n");
+                 "OpenCL error, 130 interrupted (Ctrl-C)\n");
 }
 
 static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
@@ -123,7 +125,7 @@ int cmd_compare(int argc, char **argv)
     struct clmem_error err = {0};
     struct clmem_device *devices = NULL;
     static struct clmem_compare_device runs[MAX_COMPARED];
-    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0;
+    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0, n_run = 0;
     int help = 0, status, worst = CLMEM_OK;
 
     if ((status = parse_args(argc, argv, &a, &help, &err)))
@@ -135,7 +137,8 @@ int cmd_compare(int argc, char **argv)
     if ((status = clmem_devices_list(&devices, &count, &err)) ||
         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))
         goto cleanup;
-    for (size_t i = 0; i < n_chosen; i++) {
+    cli_catch_interrupts(NULL);
+    for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
         struct clmem_ctx ctx;
         struct progress progress = {i, n_chosen, devices[chosen[i]].name};
         struct clmem_bench_options options = {
@@ -145,10 +148,12 @@ int cmd_compare(int argc, char **argv)
             .only = a.workloads,
             .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
             .progress_user = &progress,
+            .cancelled = cli_interrupted,
         };
         runs[i].device = devices[chosen[i]];
         if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err)))
             goto cleanup;
+        n_run = i + 1;
         ctx.no_cache = a.no_cache;
         size_t steps;
         status = clmem_bench_plan(&ctx, &options, &steps, &err);
@@ -159,6 +164,8 @@ int cmd_compare(int argc, char **argv)
         clmem_ctx_close(&ctx);
         if (status == CLMEM_ERR_USAGE)
             goto cleanup;
+        if (status == CLMEM_ERR_INTERRUPTED)
+            break;
         /* A device that fails is reported; the others still run. */
         if (status == CLMEM_ERR_CL)
             cli_report_error(&err);
@@ -166,18 +173,26 @@ int cmd_compare(int argc, char **argv)
             worst = status;
         clmem_error_clear(&err);
     }
+    /* Interrupted, the report covers the devices and workloads that finished. */
     char note[1300];
-    if ((status = clmem_compare_report(a.output_dir, runs, n_chosen, note, sizeof note, &err)))
+    int interrupted = cli_interrupted(NULL);
+    if ((status = clmem_compare_report(a.output_dir, runs, n_run, note, sizeof note, &err)))
         goto cleanup;
-    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_chosen, a.output_dir);
+    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_run, a.output_dir);
     if (note[0])
         fprintf(stderr, "clmem: %s\n", note);
-    status = worst;
+    status = interrupted ? CLMEM_ERR_INTERRUPTED : worst;
 
 cleanup:
-    if (status && status != CLMEM_ERR_VERIFY && err.message[0])
+    if (status == CLMEM_ERR_INTERRUPTED) {
+        size_t n = 0;
+        for (size_t i = 0; i < n_run; i++)
+            n += runs[i].n_results;
+        status = cli_report_interrupted(n, a.output_dir);
+    } else if (status && status != CLMEM_ERR_VERIFY && err.message[0]) {
         cli_report_error(&err);
-    for (size_t i = 0; i < n_chosen; i++)
+    }
+    for (size_t i = 0; i < n_run; i++)
         clmem_results_free(runs[i].results, runs[i].n_results);
     free(devices);
     clmem_error_clear(&err);

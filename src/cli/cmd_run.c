@@ -1,6 +1,7 @@
 /* clmem run WORKLOAD: build, time and verify a workload's variants on one device. */
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,9 @@ static void usage(FILE *out)
             "  --input FILE        an input file, for workloads that take one (blur: a\n"
             "                      binary PGM or PPM image); such workloads write their\n"
             "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
-            "exit codes: 0 ok, 1 verification failed, 2 usage error, 3 no device or "
-            "OpenCL error\n",
+            "Ctrl-C stops after the current variant and reports those that finished.\n"
+            "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
+            "be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n",
             MAX_REPS);
 }
 
@@ -133,7 +135,8 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
     if (status == CLMEM_OK &&
         (status = clmem_source_find(a->kernel_dir, w->source, path, sizeof path, err)) == 0 &&
         access(path, R_OK) != 0)
-        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s'", path);
+        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                            strerror(errno));
     *workload = w;
     return status;
 }
@@ -180,6 +183,7 @@ int cmd_run(int argc, char **argv)
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
+    cli_catch_interrupts(output.tmp_path);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
@@ -192,15 +196,17 @@ int cmd_run(int argc, char **argv)
                                         .input = a.input,
                                         .image_output = image_output,
                                         .compare = a.compare,
-                                        .progress = isatty(STDERR_FILENO) ? show_progress : NULL};
+                                        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+                                        .cancelled = cli_interrupted};
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;
     status = clmem_run_execute(&run, &options, &results, &n_results, &err);
-    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
+    int interrupted = status == CLMEM_ERR_INTERRUPTED;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;
     report_failures(results, n_results);
     struct clmem_peak peak;
-    if (a.peak) {
+    if (a.peak && !interrupted) {
         struct clmem_result *peak_results = NULL;
         size_t n_peak = 0;
         int peak_status =
@@ -212,17 +218,20 @@ int cmd_run(int argc, char **argv)
         }
         clmem_results_apply_peak(results, n_results, &peak);
     }
-    struct clmem_report_meta meta = {.device = &ctx.device, .peak = a.peak ? &peak : NULL};
-    int write_status = clmem_report_write(output.file ? output.file : stdout, a.format, results,
-                                          n_results, &meta, &err);
-    if (write_status == CLMEM_OK && output.file)
-        write_status = clmem_output_commit(&output, &err);
+    struct clmem_report_meta meta = {.device = &ctx.device,
+                                     .peak = a.peak && !interrupted ? &peak : NULL,
+                                     .interrupted = interrupted};
+    int write_status = output.file
+                           ? clmem_output_report(&output, a.format, results, n_results, &meta, &err)
+                           : clmem_report_write(stdout, a.format, results, n_results, &meta, &err);
     if (write_status)
         status = write_status;
 
 cleanup:
     cli_report_cache(&ctx);
-    if (status && status != CLMEM_ERR_VERIFY)
+    if (status == CLMEM_ERR_INTERRUPTED)
+        status = cli_report_interrupted(n_results, a.output);
+    else if (status && status != CLMEM_ERR_VERIFY)
         cli_report_error(&err);
     clmem_output_abort(&output);
     clmem_results_free(results, n_results);

@@ -3,8 +3,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int cli_report_error(const struct clmem_error *err)
 {
@@ -78,4 +81,55 @@ void cli_report_cache(const struct clmem_ctx *ctx)
 {
     if (ctx->cache_warning[0])
         fprintf(stderr, "clmem: warning: %s\n", ctx->cache_warning);
+}
+
+/* The one piece of mutable global state: a signal handler can only talk
+ * through statics. */
+static volatile sig_atomic_t interrupt_signal;
+static int interrupt_tell;                  /* stderr is a terminal: say what happens */
+static const char *volatile interrupt_temp; /* an output's temporary file, or NULL */
+
+static void on_interrupt(int sig)
+{
+    static const char first[] = "\nclmem: stopping after the current variant (again to stop now)\n";
+    if (interrupt_signal) {
+        /* The second: stop now, leaving no temporary file behind. */
+        const char *temp = interrupt_temp;
+        if (temp && temp[0])
+            unlink(temp);
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    interrupt_signal = sig;
+    if (interrupt_tell) {
+        ssize_t ignored = write(STDERR_FILENO, first, sizeof first - 1);
+        (void)ignored;
+    }
+}
+
+void cli_catch_interrupts(const char *temp_path)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    interrupt_tell = isatty(STDERR_FILENO);
+    interrupt_temp = temp_path;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_interrupted(void *user)
+{
+    (void)user;
+    return interrupt_signal != 0;
+}
+
+int cli_report_interrupted(size_t n, const char *output)
+{
+    fprintf(stderr, "clmem: interrupted: reported the %zu result%s that finished%s%s%s\n", n,
+            n == 1 ? "" : "s", output ? " (in '" : "", output ? output : "", output ? "')" : "");
+    return 128 + (interrupt_signal ? interrupt_signal : SIGINT);
 }

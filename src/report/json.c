@@ -76,6 +76,9 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
     if (!root)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
+    /* Stopped early (Ctrl-C): the results are those that finished. */
+    if (meta && meta->interrupted)
+        cJSON_AddTrueToObject(root, "interrupted");
     if (meta && meta->device)
         cJSON_AddItemToObject(root, "device", device_object(meta->device));
     if (meta && meta->peak) {

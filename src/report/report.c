@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct {
@@ -35,13 +36,18 @@ int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_r
                        size_t n, const struct clmem_report_meta *meta, struct clmem_error *err)
 {
     int status = CLMEM_OK;
+    errno = 0;
     switch (format) {
     case CLMEM_FORMAT_TABLE: status = clmem_report_table(out, results, n); break;
     case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, results, n); break;
     case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, meta, err); break;
     }
-    if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out)))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "writing the report failed: %s", strerror(errno));
+    if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out))) {
+        int saved = errno ? errno : EIO;
+        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s", strerror(saved));
+        errno = saved; /* for clmem_output_report's message */
+        return CLMEM_ERR_USAGE;
+    }
     return status;
 }
 
@@ -51,30 +57,56 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
     if (strlen(path) >= sizeof out->path)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
     strcpy(out->path, path);
+    /* A device or a pipe is written as it is: renaming a file over
+     * /dev/null (as root) would replace the device. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path,
+                              strerror(EISDIR));
+        out->file = fopen(path, "w");
+        if (!out->file)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        return CLMEM_OK;
+    }
     snprintf(out->tmp_path, sizeof out->tmp_path, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(out->tmp_path);
-    if (fd < 0)
+    if (fd < 0) {
+        out->tmp_path[0] = '\0';
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+    }
     out->file = fdopen(fd, "w");
     if (!out->file) {
+        int saved = errno;
         close(fd);
         unlink(out->tmp_path);
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
     return CLMEM_OK;
 }
 
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
 {
-    int failed = fflush(out->file) != 0 || ferror(out->file) || fsync(fileno(out->file)) != 0;
-    failed |= fclose(out->file) != 0;
+    int saved = 0;
+    if (fflush(out->file) != 0 || ferror(out->file))
+        saved = errno ? errno : EIO;
+    /* fsync only a regular file: a pipe or a terminal cannot. */
+    if (!saved && out->tmp_path[0] && fsync(fileno(out->file)) != 0)
+        saved = errno;
+    if (fclose(out->file) != 0 && !saved)
+        saved = errno;
     out->file = NULL;
-    if (failed || rename(out->tmp_path, out->path) != 0) {
-        int saved = errno;
-        unlink(out->tmp_path);
+    if (!saved && out->tmp_path[0] && rename(out->tmp_path, out->path) != 0)
+        saved = errno;
+    if (saved) {
+        if (out->tmp_path[0])
+            unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
                           strerror(saved));
     }
+    out->tmp_path[0] = '\0';
     return CLMEM_OK;
 }
 
@@ -83,6 +115,27 @@ void clmem_output_abort(struct clmem_output *out)
     if (out->file) {
         fclose(out->file);
         out->file = NULL;
-        unlink(out->tmp_path);
+        if (out->tmp_path[0])
+            unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
     }
+}
+
+int clmem_output_report(struct clmem_output *out, enum clmem_format format,
+                        const struct clmem_result *results, size_t n,
+                        const struct clmem_report_meta *meta, struct clmem_error *err)
+{
+    int status = clmem_report_write(out->file, format, results, n, meta, err);
+    if (status == CLMEM_ERR_USAGE) {
+        /* The writer's own message names no file: say which. */
+        int saved = errno;
+        clmem_output_abort(out);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
+                          strerror(saved ? saved : EIO));
+    }
+    if (status) {
+        clmem_output_abort(out);
+        return status;
+    }
+    return clmem_output_commit(out, err);
 }

@@ -1,9 +1,11 @@
 /* The device's peaks and the whole suite at benchmark sizes. */
 #include "clmem/clmem.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err)
@@ -78,8 +80,18 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
     }
     *steps = 0;
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(all[i]->name, "peak") == 0 ||
-            (options->only && !in_list(options->only, all[i]->name)))
+        int is_peak = strcmp(all[i]->name, "peak") == 0;
+        if (!is_peak && options->only && !in_list(options->only, all[i]->name))
+            continue;
+        /* A kernel file that is missing or unreadable stops the bench
+         * before any work, rather than failing its workload half-way. */
+        char path[2048];
+        if ((status = clmem_source_find(ctx->kernel_dir, all[i]->source, path, sizeof path, err)))
+            return status;
+        if (access(path, R_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                              strerror(errno));
+        if (is_peak)
             continue;
         const char *const *sizes = sizes_for(all[i], ctx);
         size_t count = 0;
@@ -124,10 +136,10 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
     if ((status = clmem_peak_measure(ctx, options->reps, peak, results, n_results, err)))
         return status;
 
-    int worst = CLMEM_OK;
+    int worst = CLMEM_OK, interrupted = 0;
     struct clmem_error step_err = {0};
     const struct clmem_workload *const *all = clmem_workloads(&n);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !interrupted; i++) {
         const struct clmem_workload *w = all[i];
         if (strcmp(w->name, "peak") == 0 || (options->only && !in_list(options->only, w->name)))
             continue;
@@ -136,13 +148,19 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
         if (!sizes || !sizes[0])
             sizes = defaults;
         for (size_t s = 0; sizes[s]; s++) {
+            if (options->cancelled && options->cancelled(options->cancelled_user)) {
+                interrupted = 1;
+                break;
+            }
             if (options->progress)
                 options->progress(options->progress_user, ++step, steps, w->name, sizes[s]);
             struct clmem_run_options ro = {.size = sizes[s],
                                            .variant = "all",
                                            .reps = options->reps,
                                            .warmup = 1,
-                                           .seed = options->seed};
+                                           .seed = options->seed,
+                                           .cancelled = options->cancelled,
+                                           .cancelled_user = options->cancelled_user};
             /* Only the workloads that can run the library compare with it. */
             if (options->compare && clmem_workload_has_library(w, options->compare))
                 ro.compare = options->compare;
@@ -152,6 +170,10 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
             if (status == CLMEM_OK)
                 status = clmem_run_execute(&run, &ro, results, n_results, &step_err);
             clmem_run_release(&run);
+            if (status == CLMEM_ERR_INTERRUPTED) {
+                interrupted = 1;
+                break;
+            }
             /* A size the device cannot hold is not the suite's failure: it
              * is listed as skipped, with the reason. */
             if (status == CLMEM_ERR_USAGE) {
@@ -162,6 +184,10 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
             }
             if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
                 clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s], step_err.message);
+                /* A build failure's log goes with its message. */
+                free(err->log);
+                err->log = step_err.log;
+                step_err.log = NULL;
                 worst = CLMEM_ERR_CL;
             } else if (status == CLMEM_ERR_VERIFY && worst == CLMEM_OK) {
                 worst = CLMEM_ERR_VERIFY;
@@ -170,5 +196,9 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
     }
     clmem_error_clear(&step_err);
     clmem_results_apply_peak(*results, *n_results, peak);
+    /* Stopped early, the results so far are kept and the interruption is
+     * what is reported (over a failed check or an earlier OpenCL error). */
+    if (interrupted)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
     return worst;
 }

@@ -295,12 +295,17 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
     int status = w->setup(run, err);
     if (status)
         return status;
-    int verify_failed = 0;
+    int verify_failed = 0, interrupted = 0;
     size_t first = *n_results;
-    for (size_t i = 0; i < run->n_variants; i++) {
+    for (size_t i = 0; i < run->n_variants && !interrupted; i++) {
         const struct clmem_variant *v = run->variants[i];
         unsigned last = v->sweep ? v->sweep_last : 0;
         for (unsigned point = v->sweep ? v->sweep_first : 0; point <= last; point++) {
+            /* Stop between variants: what finished is kept whole. */
+            if (options->cancelled && options->cancelled(options->cancelled_user)) {
+                interrupted = 1;
+                break;
+            }
             run->sweep_value = point;
             struct clmem_result *r = new_result(run, v, results, n_results);
             if (!r)
@@ -316,6 +321,8 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
         }
     }
     compare_with_baseline(baseline_of(w, options->compare), *results, first, *n_results);
+    if (interrupted)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
     return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
 }
 

@@ -1,0 +1,512 @@
+/* Faults (issue 6, item 4): each gives one clear line on stderr (plus the
+ * build log where there is one) and its documented exit code, never a
+ * crash, and never leaves a half-written output file or a temporary one.
+ * Runs $CLMEM_BIN as test_cli.c does; all on PoCL (--device cpu). */
+/* mknod, S_IFCHR: XSI */
+#define _XOPEN_SOURCE 700
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+struct outcome {
+    int code;
+    char out[65536];
+    char err[16384];
+};
+
+struct child {
+    pid_t pid;
+    char out_path[64], err_path[64];
+};
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Starts $CLMEM_BIN with args (NULL-terminated), stdout and stderr to
+ * files; env: NAME, VALUE, ..., NULL. */
+static void start_clmem(struct child *c, const char *const env[], const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    strcpy(c->out_path, "/tmp/clmem-faults-out-XXXXXX");
+    strcpy(c->err_path, "/tmp/clmem-faults-err-XXXXXX");
+    int out_fd = mkstemp(c->out_path), err_fd = mkstemp(c->err_path);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        for (size_t i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        const char *argv[32] = {"clmem"};
+        size_t n = 1;
+        for (; args[n - 1] && n < 31; n++)
+            argv[n] = args[n - 1];
+        argv[n] = NULL;
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(out_fd);
+    close(err_fd);
+}
+
+static void finish_clmem(struct child *c, struct outcome *o)
+{
+    int wstatus;
+    assert_int_equal(waitpid(c->pid, &wstatus, 0), c->pid);
+    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    slurp(c->out_path, o->out, sizeof o->out);
+    slurp(c->err_path, o->err, sizeof o->err);
+    unlink(c->out_path);
+    unlink(c->err_path);
+}
+
+static void run_clmem(struct outcome *o, const char *const env[], const char *const args[])
+{
+    struct child c;
+    start_clmem(&c, env, args);
+    finish_clmem(&c, o);
+}
+
+/* Lines of stderr that clmem wrote ("clmem: ..."); a compiler may add its own. */
+static size_t clmem_lines(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, "clmem:")) != NULL; p++)
+        n += p == s || p[-1] == '\n';
+    return n;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Entries of `dir` other than . and .. */
+static size_t dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char path[512];
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        chmod(path, 0600);
+        unlink(path);
+    }
+    closedir(d);
+    chmod(dir, 0700);
+    rmdir(dir);
+}
+
+/* Asserts exit code, one "clmem:" line holding `message`, and that the
+ * scratch directory `dir` holds `files` entries (no output, no temporary). */
+static void expect(const struct outcome *o, int code, const char *message, const char *dir,
+                   size_t files)
+{
+    if (o->code != code || !strstr(o->err, message) || clmem_lines(o->err) != 1)
+        fail_msg("expected exit %d and one line with '%s'; got exit %d, stderr '%s'", code, message,
+                 o->code, o->err);
+    if (dir && dir_entries(dir) != files)
+        fail_msg("'%s' holds %zu entries, expected %zu (a partial or temporary file?)", dir,
+                 dir_entries(dir), files);
+}
+
+static int running_as_root(void)
+{
+    return geteuid() == 0;
+}
+
+/* "(N bytes)" after `label` in `clmem devices`' output for the CPU device. */
+static unsigned long long device_bytes(const char *devices, const char *label)
+{
+    const char *p = strstr(devices, label);
+    assert_non_null(p);
+    p = strchr(p, '(');
+    assert_non_null(p);
+    return strtoull(p + 1, NULL, 10);
+}
+
+/* A size beyond one allocation, and one beyond the device's memory: exit 2
+ * before any work, the --output file not created. */
+static void size_beyond_device_exits_2_before_work(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-size-XXXXXX", out[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "46000x46000x1", "--device", "cpu", "--output", out));
+    expect(&o, 2, "can allocate at once", dir, 0);
+
+    /* Three square matrices each within one allocation, together beyond
+     * the device's memory (PoCL reports a share of the host's memory). */
+    run_clmem(&o, NULL, ARGS("devices"));
+    assert_int_equal(o.code, 0);
+    unsigned long long max_alloc = device_bytes(o.out, "max allocation"),
+                       global = device_bytes(o.out, "global memory");
+    unsigned long long side = 1;
+    while ((side + 1) * (side + 1) * 4 <= max_alloc && (side + 1) * (side + 1) <= 0x7fffffffULL)
+        side++;
+    if (3 * side * side * 4 <= global) {
+        print_message("skipped: three %llu^2 matrices fit this device's %llu bytes\n", side,
+                      global);
+    } else {
+        char size[32];
+        snprintf(size, sizeof size, "%llu", side);
+        run_clmem(&o, NULL,
+                  ARGS("run", "matmul", "--variant", "naive", "--size", size, "--device", "cpu",
+                       "--output", out));
+        expect(&o, 2, "bytes of device memory, more than the", dir, 0);
+    }
+    remove_dir(dir);
+}
+
+/* Missing directory, a directory without the file, an unreadable file or
+ * directory: exit 2 before any work, for run and bench. */
+static void kernel_dir_faults_exit_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-kdir-XXXXXX", out[128], kdir[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    snprintf(kdir, sizeof kdir, "%s/cl", dir);
+    assert_int_equal(mkdir(kdir, 0700), 0);
+
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir",
+                   "/nonexistent-kernels", "--output", out));
+    expect(&o, 2, "kernel directory '/nonexistent-kernels' (from --kernel-dir)", dir, 1);
+    const char *env[] = {"CLMEM_KERNEL_DIR", "/nonexistent-kernels", NULL};
+    run_clmem(&o, env, ARGS("bench", "--device", "cpu", "--workloads", "atomics"));
+    expect(&o, 2, "(from CLMEM_KERNEL_DIR)", dir, 1);
+
+    /* An empty directory: the file is missing. */
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", kdir,
+                   "--output", out));
+    expect(&o, 2, "matmul.cl': No such file or directory", dir, 1);
+    /* bench refuses before its peaks, not half-way through (peak.cl is
+     * there, atomics.cl is not). */
+    char path[256];
+    snprintf(path, sizeof path, "%s/peak.cl", kdir);
+    char *source_dir = getenv("CLMEM_SOURCE_CL");
+    assert_non_null(source_dir);
+    char from[256], cmd[700];
+    snprintf(from, sizeof from, "%s/peak.cl", source_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, path);
+    assert_int_equal(system(cmd), 0);
+    run_clmem(&o, NULL,
+              ARGS("bench", "--device", "cpu", "--workloads", "atomics", "--kernel-dir", kdir,
+                   "--output", out));
+    expect(&o, 2, "atomics.cl': No such file or directory", dir, 1);
+    assert_string_equal(o.out, "");
+
+    /* Unreadable (chmod 000) file and directory. */
+    snprintf(path, sizeof path, "%s/matmul.cl", kdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("__kernel void k(void) {}\n", f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0), 0);
+    f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        print_message("skipped: unreadable files (running as root, chmod 000 does not stop "
+                      "reads)\n");
+    } else {
+        run_clmem(&o, NULL,
+                  ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", kdir,
+                       "--output", out));
+        expect(&o, 2, "matmul.cl': Permission denied", dir, 1);
+        assert_int_equal(chmod(kdir, 0), 0);
+        run_clmem(&o, NULL,
+                  ARGS("bench", "--device", "cpu", "--workloads", "atomics", "--kernel-dir", kdir));
+        expect(&o, 2, "Permission denied", dir, 1);
+        chmod(kdir, 0700);
+    }
+    remove_dir(kdir);
+    remove_dir(dir);
+}
+
+/* A kernel that does not build: exit 3, one line naming the file, the
+ * device and the options, then the build log; bench as well, where the
+ * other workloads still run and the report is written whole. */
+static void build_failure_exits_3_with_log(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-build-XXXXXX", out[128], path[256], cmd[700];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/b.json", dir);
+    const char *source_dir = getenv("CLMEM_SOURCE_CL");
+    assert_non_null(source_dir);
+    snprintf(cmd, sizeof cmd, "cp '%s'/peak.cl '%s'/pi.cl '%s'/", source_dir, source_dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/atomics.cl", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("__kernel void racy_increment(__global int *c) { c[0] = no_such_thing; }\n", f);
+    fclose(f);
+
+    run_clmem(&o, NULL,
+              ARGS("run", "atomics", "--device", "cpu", "--size", "64", "--kernel-dir", dir));
+    expect(&o, 3, "atomics.cl' for '", dir, 3);
+    assert_non_null(strstr(o.err, "failed with CL_BUILD_PROGRAM_FAILURE"));
+    assert_non_null(strstr(o.err, "build log:\n"));
+    assert_non_null(strstr(o.err, "no_such_thing"));
+
+    run_clmem(&o, NULL,
+              ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads", "atomics,pi",
+                   "--kernel-dir", dir, "--output", out));
+    expect(&o, 3, "clmem: atomics at ", dir, 4);
+    assert_non_null(strstr(o.err, "build log:\n"));
+    assert_non_null(strstr(o.err, "no_such_thing"));
+    assert_non_null(strstr(o.out, "device_rng"));
+    static char json[65536];
+    slurp(out, json, sizeof json);
+    cJSON *root = cJSON_Parse(json);
+    assert_non_null(root);
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(root, "results")) > 0);
+    cJSON_Delete(root);
+    remove_dir(dir);
+}
+
+/* No OpenCL platform at all: exit 3 with the install hint, for every
+ * command that needs a device, and no output file. */
+static void no_platform_exits_3_with_hint(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-noicd-XXXXXX", out[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    const char *env[] = {"OCL_ICD_VENDORS", dir, NULL};
+    const char *const *const commands[] = {
+        ARGS("run", "matmul", "--size", "8", "--output", "OUT"),
+        ARGS("bench", "--output", "OUT"),
+        ARGS("peak"),
+        ARGS("devices"),
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        const char *args[16];
+        size_t n = 0;
+        for (; commands[i][n]; n++)
+            args[n] = strcmp(commands[i][n], "OUT") == 0 ? out : commands[i][n];
+        args[n] = NULL;
+        run_clmem(&o, env, args);
+        expect(&o, 3,
+               "no OpenCL device found (install one: on Debian/Ubuntu 'sudo apt-get "
+               "install pocl-opencl-icd' gives a CPU device)",
+               dir, 0);
+        assert_int_equal(count_lines(o.err), 1);
+    }
+    remove_dir(dir);
+}
+
+/* An output that cannot be written: before the work (exit 2, nothing run),
+ * and after it (exit 2, the message names the file, no file left). */
+static void unwritable_output_exits_2_and_leaves_nothing(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-out-XXXXXX", out[128];
+    assert_non_null(mkdtemp(dir));
+
+    /* Before work: a directory, a missing directory. */
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--output", dir));
+    expect(&o, 2, "cannot write '", dir, 0);
+    assert_non_null(strstr(o.err, "Is a directory"));
+    snprintf(out, sizeof out, "%s/no/r.json", dir);
+    run_clmem(&o, NULL, ARGS("bench", "--device", "cpu", "--workloads", "pi", "--output", out));
+    expect(&o, 2, "No such file or directory", dir, 0);
+    assert_string_equal(o.out, "");
+    /* A directory that is not writable (not for root, whom it does not stop). */
+    if (running_as_root()) {
+        print_message("skipped: a read-only directory (running as root, it does not stop "
+                      "writes)\n");
+    } else {
+        snprintf(out, sizeof out, "%s/ro", dir);
+        assert_int_equal(mkdir(out, 0500), 0);
+        snprintf(out, sizeof out, "%s/ro/r.json", dir);
+        run_clmem(&o, NULL,
+                  ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--output", out));
+        expect(&o, 2, "Permission denied", NULL, 0);
+        snprintf(out, sizeof out, "%s/ro", dir);
+        assert_int_equal(dir_entries(out), 0);
+        rmdir(out);
+    }
+
+    /* After the work: a full device. The report cannot be written; the
+     * device must be written to, never replaced by a file (as root,
+     * renaming a temporary file over /dev/full would replace the device):
+     * as root the test uses a node of its own, so a regression cannot
+     * break the machine's /dev/full. */
+    const char *full = "/dev/full";
+    char node[128];
+    snprintf(node, sizeof node, "%s/full", dir);
+    if (running_as_root()) {
+        if (mknod(node, S_IFCHR | 0666, makedev(1, 7)) != 0) {
+            print_message("skipped: writing to a full device (as root, and mknod failed: %s)\n",
+                          strerror(errno));
+            full = NULL;
+        } else {
+            full = node;
+        }
+    }
+    if (full) {
+        const char *const *const commands[] = {
+            ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device", "cpu",
+                 "--output", "FULL"),
+            ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device", "cpu",
+                 "--format", "json", "--output", "FULL"),
+            ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads", "pi", "--output",
+                 "FULL"),
+        };
+        for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+            const char *args[20];
+            size_t n = 0;
+            for (; commands[i][n]; n++)
+                args[n] = strcmp(commands[i][n], "FULL") == 0 ? full : commands[i][n];
+            args[n] = NULL;
+            run_clmem(&o, NULL, args);
+            char message[200];
+            snprintf(message, sizeof message, "cannot write '%s': No space left on device", full);
+            expect(&o, 2, message, dir, full == node ? 1 : 0);
+            struct stat st;
+            assert_int_equal(stat(full, &st), 0);
+            assert_true(S_ISCHR(st.st_mode));
+        }
+    }
+    remove_dir(dir);
+}
+
+/* Sends `sig` to a clmem run `delay_ms` after its start; returns its outcome. */
+static void interrupt_after(struct outcome *o, const char *const args[], unsigned delay_ms, int sig)
+{
+    struct child c;
+    start_clmem(&c, NULL, args);
+    struct timespec ts = {delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    kill(c.pid, sig);
+    finish_clmem(&c, o);
+}
+
+/* The JSON report in `path`: interrupted, with results, none of `absent`. */
+static size_t check_interrupted_json(const char *path, const char *absent)
+{
+    static char json[1 << 20];
+    slurp(path, json, sizeof json);
+    cJSON *root = cJSON_Parse(json);
+    if (!root)
+        fail_msg("'%s' is not JSON: '%.200s'", path, json);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(root, "interrupted")));
+    cJSON *results = cJSON_GetObjectItem(root, "results");
+    size_t n = (size_t)cJSON_GetArraySize(results);
+    assert_true(n > 0);
+    for (cJSON *r = results->child; r; r = r->next) {
+        const char *workload = cJSON_GetStringValue(cJSON_GetObjectItem(r, "workload"));
+        assert_non_null(workload);
+        if (absent && strcmp(workload, absent) == 0)
+            fail_msg("'%s' ran to the end: the interruption did not stop it", absent);
+        /* Every result kept is whole: a finished variant. */
+        assert_non_null(cJSON_GetObjectItem(r, "status"));
+    }
+    cJSON_Delete(root);
+    return n;
+}
+
+/* Ctrl-C during bench and run: the current variant finishes, the results
+ * that finished are written whole (JSON "interrupted": true), exit 130;
+ * SIGTERM the same with 143. */
+static void interrupt_keeps_finished_results(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-int-XXXXXX", out[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/b.json", dir);
+    /* About 10 s uninterrupted on 2 cores; pitched is the last workload. */
+    interrupt_after(&o,
+                    ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads",
+                         "transpose,pi,atomics,reduce,dot,constmem,coalescing,pitched", "--output",
+                         out),
+                    2500, SIGINT);
+    expect(&o, 130, "interrupted: ", dir, 1);
+    assert_non_null(strstr(o.err, "that finished (in '"));
+    size_t n = check_interrupted_json(out, "pitched");
+    print_message("bench interrupted after 2.5 s kept %zu results\n", n);
+    unlink(out);
+
+    /* run: coalescing has 132 sweep points, about 8 s uninterrupted. */
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    interrupt_after(&o,
+                    ARGS("run", "coalescing", "--device", "cpu", "--reps", "1", "--format", "json",
+                         "--output", out),
+                    3000, SIGINT);
+    expect(&o, 130, "interrupted: ", dir, 1);
+    n = check_interrupted_json(out, NULL);
+    assert_true(n < 132);
+    print_message("run interrupted after 3 s kept %zu of 132 results\n", n);
+    unlink(out);
+
+    interrupt_after(&o, ARGS("run", "coalescing", "--device", "cpu", "--reps", "1"), 3000, SIGTERM);
+    expect(&o, 143, "interrupted: ", dir, 0);
+    assert_non_null(strstr(o.out, "offset_float"));
+    remove_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(size_beyond_device_exits_2_before_work),
+        cmocka_unit_test(kernel_dir_faults_exit_2),
+        cmocka_unit_test(build_failure_exits_3_with_log),
+        cmocka_unit_test(no_platform_exits_3_with_hint),
+        cmocka_unit_test(unwritable_output_exits_2_and_leaves_nothing),
+        cmocka_unit_test(interrupt_keeps_finished_results),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
