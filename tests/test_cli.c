@@ -336,6 +336,50 @@ static void compare_writes_the_report(void **state)
     assert_non_null(strstr(o.err, "nosuchdevice"));
 }
 
+/* tune searches a small space on PoCL, stores the best when it beats the
+ * built-in parameters, and run then says it uses them; a corrupt database
+ * is ignored with a warning. */
+static void tune_stores_and_run_uses(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-tune-XXXXXX", path[128], cmd[160];
+    assert_non_null(mkdtemp(dir));
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    run_clmem(&o, env,
+              ARGS("tune", "matmul", "--device", "cpu", "--size", "33x40x24", "--max-candidates",
+                   "2", "--reps", "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "built-in"));
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    struct stat st;
+    int kept = strstr(o.out, "kept in") != NULL;
+    assert_int_equal(stat(path, &st) == 0, kept);
+    if (!kept)
+        assert_non_null(strstr(o.out, "nothing stored"));
+    run_clmem(
+        &o, env,
+        ARGS("run", "matmul", "--variant", "regblock", "--size", "33x40x24", "--device", "cpu"));
+    assert_int_equal(o.code, 0);
+    assert_int_equal(strstr(o.out, "tuned parameters (clmem tune)") != NULL, kept);
+    if (kept) {
+        FILE *f = fopen(path, "w");
+        fputs("not json", f);
+        fclose(f);
+        run_clmem(&o, env,
+                  ARGS("run", "matmul", "--variant", "regblock", "--size", "33x40x24", "--device",
+                       "cpu"));
+        assert_int_equal(o.code, 0);
+        assert_null(strstr(o.out, "tuned parameters"));
+        assert_non_null(strstr(o.err, "clmem: warning: tuning database"));
+    }
+    run_clmem(&o, env, ARGS("tune", "transpose"));
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "has nothing to tune"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -343,8 +387,9 @@ static void help_and_version(void **state)
     run_clmem(&o, NULL, ARGS("--version"));
     assert_int_equal(o.code, 0);
     assert_true(strncmp(o.out, "clmem ", 6) == 0);
-    static const char *const commands[] = {"devices", "list", "run", "peak", "bench", "compare"};
-    for (size_t i = 0; i < 6; i++) {
+    static const char *const commands[] = {"devices", "list",    "run", "peak",
+                                           "bench",   "compare", "tune"};
+    for (size_t i = 0; i < 7; i++) {
         run_clmem(&o, NULL, ARGS(commands[i], "--help"));
         assert_int_equal(o.code, 0);
         assert_non_null(strstr(o.out, "usage: clmem"));
@@ -372,6 +417,7 @@ int main(void)
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(compare_writes_the_report),
+        cmocka_unit_test(tune_stores_and_run_uses),
         cmocka_unit_test(help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

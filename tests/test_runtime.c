@@ -417,6 +417,53 @@ static void program_cache_hits_and_rebuilds(void **state)
         unsetenv("XDG_CACHE_HOME");
 }
 
+/* The tuning database round-trips, and a corrupt one is ignored with a
+ * warning, then replaced by the next store. */
+static void tuning_database_round_trips(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-tuning-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *saved_env = getenv("XDG_CACHE_HOME");
+    char saved[1024], path[1024];
+    snprintf(saved, sizeof saved, "%s", saved_env ? saved_env : "");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    const struct clmem_workload *w = clmem_workload_find("matmul");
+    struct clmem_error err = {0};
+    struct clmem_size size, other;
+    assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
+    assert_int_equal(clmem_size_parse("2048", &other, &err), CLMEM_OK);
+    char size_class[64];
+    clmem_size_class(&size, size_class, sizeof size_class);
+    assert_string_equal(size_class, "N<=1024");
+    int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
+    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", &err),
+                     CLMEM_OK);
+    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_memory_equal(values, stored, 5 * sizeof(int));
+    assert_false(clmem_tuning_lookup(ctx, w, &other, values)); /* another size class */
+    assert_false(clmem_tuning_lookup(ctx, clmem_workload_find("transpose"), &size, values));
+
+    assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
+    FILE *f = fopen(path, "w");
+    fputs("{\"entries\": [", f); /* cut short */
+    fclose(f);
+    ctx->tuning_warning[0] = '\0';
+    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", &err),
+                     CLMEM_OK);
+    ctx->tuning_warning[0] = '\0';
+    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_string_equal(ctx->tuning_warning, "");
+    unlink(path);
+    if (saved_env)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -431,6 +478,7 @@ int main(void)
         cmocka_unit_test(registry_lists_matmul),
         cmocka_unit_test(bench_measures_peaks_then_workloads),
         cmocka_unit_test(program_cache_hits_and_rebuilds),
+        cmocka_unit_test(tuning_database_round_trips),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

@@ -109,6 +109,7 @@ struct clmem_ctx {
     int no_cache;
     unsigned cache_hits, cache_stored, cache_rebuilt;
     char cache_warning[1200];
+    char tuning_warning[1200]; /* the tuning database was unreadable: ignored */
 };
 
 int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
@@ -294,6 +295,23 @@ struct clmem_workload {
      * and on CPUs; NULL: the default size. */
     const char *const *bench_sizes;
     const char *const *bench_sizes_cpu;
+    /* Optional: the variant whose parameters `clmem tune` searches. */
+    const struct clmem_tunable *tunable;
+};
+
+/* A tunable variant: its parameters, the values the search tries (as
+ * CLBlast keeps its tuners' search spaces as data), and the constraints a
+ * candidate must meet on a device. */
+#define CLMEM_MAX_TUNE_VALUES 8
+struct clmem_tune_param {
+    const char *name;
+    int values[CLMEM_MAX_TUNE_VALUES]; /* 0 ends the list */
+};
+struct clmem_tunable {
+    const char *variant;
+    const struct clmem_tune_param *params;
+    size_t n_params; /* at most CLMEM_MAX_PARAMS */
+    int (*valid)(const struct clmem_device *device, const int values[]);
 };
 
 #define CLMEM_MAX_BUFFERS  8
@@ -312,6 +330,8 @@ struct clmem_run {
     unsigned sweep_value;     /* the current point of a sweeping variant */
     const char *input;        /* --input FILE, for workloads that read one (blur) */
     const char *image_output; /* where such a workload writes its image, or NULL */
+    const int *tune_values;   /* the tuner's candidate for the tunable variant, or NULL */
+    int ignore_tuning;        /* use the built-in parameters, not the tuning database */
 };
 
 /* Shared by the workloads' set-up. */
@@ -388,6 +408,8 @@ struct clmem_run_options {
     const char *image_output; /* write the workload's image here (blur) */
     unsigned loop_reps;       /* passes inside the kernel for execute_looped; 0: 20 */
     const char *compare;      /* a library to run beside the kernels ("clblast") or NULL */
+    const int *tune_values;   /* clmem tune: the candidate to run (see clmem_run) */
+    int ignore_tuning;        /* clmem tune: the built-in parameters, for reference */
     /* Called before each variant runs (the CLI shows progress with it). */
     void (*progress)(void *user, const struct clmem_run *run, size_t index);
     void *progress_user;
@@ -467,6 +489,25 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
 int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
                     struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
                     struct clmem_error *err);
+
+/* ---- the tuning database (clmem tune) ---- */
+/* $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem/tuning.json):
+ * the best parameters per device name, driver version, workload, variant
+ * and size class. */
+int clmem_tuning_path(char *path, size_t size);
+/* "N<=1024": the power of two at or above the size's largest dimension. */
+void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size);
+/* The tuned values of the workload's tunable variant at this run's size
+ * class on this device: 1 and values[] when found. An unreadable database
+ * is ignored and described in ctx->tuning_warning. */
+int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_size *size, int values[]);
+/* Keeps the best values (with their metric and the built-in parameters'
+ * metric) for this device, workload and size class; the file is written
+ * whole or not at all. A corrupt database is replaced, with a warning. */
+int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                       const struct clmem_size *size, const int values[], double metric,
+                       double default_metric, const char *unit, struct clmem_error *err);
 
 /* ---- several devices (clmem compare) ---- */
 struct clmem_compare_device {

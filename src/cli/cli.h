@@ -16,6 +16,7 @@ int cmd_run(int argc, char **argv);
 int cmd_peak(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
  * the status as the exit code. */
@@ -30,8 +31,8 @@ int cli_option_error(const char *command, int c, const char *option, struct clme
 /* Parses an unsigned decimal in [min, max]; usage error otherwise. */
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err);
-/* Prints the program cache's warning, if it had to rebuild an entry. */
-void cli_report_cache(const struct clmem_ctx *ctx);
+/* Prints the program cache's and the tuning database's warnings, if any. */
+void cli_report_warnings(const struct clmem_ctx *ctx);
 /* Lists devices and opens the one `spec` names (exit code 3 when none). */
 int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err);

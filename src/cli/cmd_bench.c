@@ -141,7 +141,7 @@ int cmd_bench(int argc, char **argv)
         status = write_status;
 
 cleanup:
-    cli_report_cache(&ctx);
+    cli_report_warnings(&ctx);
     if (status == CLMEM_ERR_INTERRUPTED)
         status = cli_report_interrupted(n_results, a.output);
     else if (status && status != CLMEM_ERR_VERIFY)

@@ -160,7 +160,7 @@ int cmd_compare(int argc, char **argv)
         if (status == CLMEM_OK)
             status = clmem_bench_run(&ctx, &options, &runs[i].peak, &runs[i].results,
                                      &runs[i].n_results, &err);
-        cli_report_cache(&ctx);
+        cli_report_warnings(&ctx);
         clmem_ctx_close(&ctx);
         if (status == CLMEM_ERR_USAGE)
             goto cleanup;

@@ -77,10 +77,12 @@ int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *
     return status;
 }
 
-void cli_report_cache(const struct clmem_ctx *ctx)
+void cli_report_warnings(const struct clmem_ctx *ctx)
 {
     if (ctx->cache_warning[0])
         fprintf(stderr, "clmem: warning: %s\n", ctx->cache_warning);
+    if (ctx->tuning_warning[0])
+        fprintf(stderr, "clmem: warning: %s\n", ctx->tuning_warning);
 }
 
 /* The one piece of mutable global state: a signal handler can only talk

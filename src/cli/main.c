@@ -14,6 +14,7 @@ static const struct cli_command commands[] = {
     {"run", cmd_run, "run a workload's variants: build, time, verify, report"},
     {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput"},
     {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks"},
+    {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best"},
     {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots"},
 };
 

@@ -17,6 +17,8 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
     run->seed = options->seed;
     run->input = options->input;
     run->image_output = options->image_output;
+    run->tune_values = options->tune_values;
+    run->ignore_tuning = options->ignore_tuning;
     /* An input file (blur's image) gives the size itself. */
     if (options->input && options->size)
         return clmem_fail(err, CLMEM_ERR_USAGE,

@@ -40,6 +40,7 @@ static const struct clmem_param_row regblock_params[] = {
 
 struct matmul_state {
     size_t rows, cols, inner, tile;
+    int tuned;                /* regblock's parameters came from the tuning database */
     int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
     float *M, *N, *P;
     size_t n_ref_rows;
@@ -137,11 +138,44 @@ static void fit_regblock(const struct clmem_device *device, const int *row, int 
     }
 }
 
-/* The first of the device's candidate rows whose work-groups cover half
- * its compute units at this size, else its last. */
-static void choose_regblock(const struct clmem_ctx *ctx, struct matmul_state *s)
+/* What `clmem tune matmul` searches: regblock's parameters, and what a
+ * device must allow for a candidate to run. */
+static const struct clmem_tune_param regblock_space[] = {
+    {"TSM", {16, 32, 64, 128, 256}},
+    {"TSN", {32, 64, 128, 256}},
+    {"TSK", {4, 8, 16}},
+    {"WPTM", {4, 8, 16}},
+    {"WPTN", {4, 8, 16, 32}},
+};
+
+static int regblock_valid(const struct clmem_device *device, const int v[])
 {
-    const struct clmem_device *device = &ctx->device;
+    if (v[P_TSM] % v[P_WPTM] || v[P_TSN] % v[P_WPTN] || v[P_TSK] % 4 || v[P_WPTM] % 4 ||
+        v[P_WPTN] % 4 || v[P_WPTM] * v[P_WPTN] > 512)
+        return 0;
+    size_t wg = (size_t)(v[P_TSM] / v[P_WPTM]) * (size_t)(v[P_TSN] / v[P_WPTN]);
+    size_t local = 2 * (size_t)v[P_TSK] * (size_t)(v[P_TSM] + v[P_TSN]) * sizeof(float);
+    return wg <= device->max_work_group && local <= device->local_mem;
+}
+
+static const struct clmem_tunable matmul_tunable = {
+    "regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid};
+
+/* The tuner's candidate, else the tuning database's entry for this device
+ * and size class, else the first of the device's candidate rows whose
+ * work-groups cover half its compute units at this size, else its last. */
+static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    if (run->tune_values) {
+        for (int i = 0; i <= P_WPTN; i++)
+            s->rb[i] = run->tune_values[i];
+        return;
+    }
+    if (!run->ignore_tuning && clmem_tuning_lookup(run->ctx, run->workload, &run->size, s->rb)) {
+        s->tuned = 1;
+        return;
+    }
     int found = 0;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(regblock_params); i++) {
         if (!clmem_param_row_matches(&regblock_params[i], device))
@@ -187,7 +221,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, run->seed + 1);
     reference_rows(s);
 
-    choose_regblock(run->ctx, s);
+    choose_regblock(run, s);
     int full_tiles =
         s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 && s->inner % s->rb[P_TSK] == 0;
     char options[256];
@@ -247,7 +281,6 @@ static int matmul_prepare(struct clmem_run *run, const struct clmem_variant *v,
 static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
-    (void)v;
     struct matmul_state *s = run->state;
     int status = clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
     if (status)
@@ -256,6 +289,8 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
     clmem_check_init(check, (double)s->inner * FLT_EPSILON + 1e-6);
     if (s->n_ref_rows < s->rows)
         snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", s->n_ref_rows, s->rows);
+    if (s->tuned && v == &matmul_variants[REGBLOCK])
+        snprintf(check->note, sizeof check->note, "tuned parameters (clmem tune)");
     for (size_t r = 0; r < s->n_ref_rows; r++) {
         size_t i = s->ref_row[r];
         for (size_t j = 0; j < s->cols; j++)
@@ -298,6 +333,7 @@ const struct clmem_workload clmem_workload_matmul = {
     .default_size = "1024",
     .bench_sizes = matmul_bench_sizes,
     .bench_sizes_cpu = matmul_bench_sizes_cpu,
+    .tunable = &matmul_tunable,
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
     .variants = matmul_variants,
     .n_variants = CLMEM_ARRAY_SIZE(matmul_variants),

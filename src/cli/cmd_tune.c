@@ -1,0 +1,244 @@
+/* clmem tune WORKLOAD: searches the parameters of the workload's tunable
+ * variant on one device, every candidate verified, and keeps the best in
+ * the tuning database that run and bench then use. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct tune_args {
+    const char *workload, *device, *size, *kernel_dir;
+    unsigned long long reps, max_candidates, seed;
+    int no_cache;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: clmem tune WORKLOAD [options]\n\n"
+                 "Searches the parameters of WORKLOAD's tunable variant ('clmem list' marks\n"
+                 "it; matmul: regblock) on the device: the built-in setting first, then\n"
+                 "candidates from the search space that the device can run (work-group and\n"
+                 "local-memory limits), each built, run --reps times and verified. The best\n"
+                 "is kept in $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per\n"
+                 "device, driver, workload and size class; 'run' and 'bench' then use it and\n"
+                 "say so in the result's note.\n\n"
+                 "options:\n"
+                 "  --device D             as 'clmem run' (default: first GPU)\n"
+                 "  --size S               the size to tune at (default: the workload's)\n"
+                 "  --max-candidates N     candidates besides the built-in one, 1 to 10000\n"
+                 "                         (default 48), drawn evenly from the search space\n"
+                 "  --reps N               timed runs per candidate, 1 to 1000 (default 3)\n"
+                 "  --seed N               input generator seed (default 42)\n"
+                 "  --kernel-dir DIR       where the .cl files are\n"
+                 "  --no-cache             build the kernels from source\n\n"
+                 "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or "
+                 "OpenCL error, 130 interrupted (Ctrl-C; nothing is stored)\n");
+}
+
+static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
+                      struct clmem_error *err)
+{
+    static const struct option long_options[] = {{"device", required_argument, NULL, 'd'},
+                                                 {"size", required_argument, NULL, 's'},
+                                                 {"max-candidates", required_argument, NULL, 'm'},
+                                                 {"reps", required_argument, NULL, 'r'},
+                                                 {"seed", required_argument, NULL, 'S'},
+                                                 {"kernel-dir", required_argument, NULL, 'k'},
+                                                 {"no-cache", no_argument, NULL, 'n'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {0}};
+    int c, status = CLMEM_OK;
+    opterr = 0;
+    optind = 1;
+    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'd': a->device = optarg; break;
+        case 's': a->size = optarg; break;
+        case 'k': a->kernel_dir = optarg; break;
+        case 'n': a->no_cache = 1; break;
+        case 'm':
+            status = cli_parse_uint("--max-candidates", optarg, 1, 10000, &a->max_candidates, err);
+            break;
+        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
+        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
+        case 'h': *help = 1; return CLMEM_OK;
+        default: return cli_option_error("tune", c, argv[optind - 1], err);
+        }
+    }
+    if (status)
+        return status;
+    if (optind >= argc)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "tune needs a workload (see 'clmem tune --help')");
+    if (argc - optind > 1)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unexpected argument '%s' (see 'clmem tune --help')", argv[optind + 1]);
+    a->workload = argv[optind];
+    return clmem_devices_parse_spec(a->device, err);
+}
+
+/* Every candidate of the search space the device can run, in a fixed
+ * order; `count` of them are then taken evenly spread. */
+static int *candidates(const struct clmem_tunable *t, const struct clmem_device *device,
+                       size_t *count)
+{
+    size_t total = 1, n = 0;
+    for (size_t p = 0; p < t->n_params; p++) {
+        size_t k = 0;
+        while (k < CLMEM_MAX_TUNE_VALUES && t->params[p].values[k])
+            k++;
+        total *= k;
+    }
+    int *all = malloc(total * CLMEM_MAX_PARAMS * sizeof *all);
+    if (!all)
+        return NULL;
+    for (size_t i = 0; i < total; i++) {
+        int v[CLMEM_MAX_PARAMS] = {0};
+        size_t rest = i;
+        for (size_t p = 0; p < t->n_params; p++) {
+            size_t k = 0;
+            while (k < CLMEM_MAX_TUNE_VALUES && t->params[p].values[k])
+                k++;
+            v[p] = t->params[p].values[rest % k];
+            rest /= k;
+        }
+        if (t->valid(device, v))
+            memcpy(&all[n++ * CLMEM_MAX_PARAMS], v, sizeof v);
+    }
+    *count = n;
+    return all;
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* One run of the tunable variant: its metric, or -1 when it failed. */
+static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                      const struct tune_args *a, const int *values, char *params, size_t size,
+                      int *interrupted, struct clmem_error *err)
+{
+    struct clmem_run_options options = {.size = a->size,
+                                        .variant = w->tunable->variant,
+                                        .reps = (unsigned)a->reps,
+                                        .warmup = 1,
+                                        .seed = a->seed,
+                                        .tune_values = values,
+                                        .ignore_tuning = 1,
+                                        .cancelled = cli_interrupted};
+    struct clmem_run run;
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_run_plan(&run, w, ctx, &options, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_execute(&run, &options, &results, &n, err);
+    clmem_run_release(&run);
+    *interrupted = status == CLMEM_ERR_INTERRUPTED;
+    double metric = status == CLMEM_OK && n == 1 && results[0].verified ? results[0].metric : -1;
+    snprintf(params, size, "%s", n ? results[0].params : "");
+    clmem_results_free(results, n);
+    clmem_error_clear(err);
+    return metric;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    struct tune_args a = {.reps = 3, .max_candidates = 48, .seed = 42};
+    struct clmem_error err = {0};
+    struct clmem_ctx ctx = {0};
+    int help = 0, status, *all = NULL, interrupted = 0;
+    if ((status = parse_args(argc, argv, &a, &help, &err)))
+        return cli_report_error(&err);
+    if (help) {
+        usage(stdout);
+        return CLMEM_OK;
+    }
+    const struct clmem_workload *w = clmem_workload_find(a.workload);
+    if (!w) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.workload);
+        return cli_report_error(&err);
+    }
+    if (!w->tunable) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune (tunable: matmul)",
+                   w->name);
+        return cli_report_error(&err);
+    }
+    struct clmem_size size;
+    if ((status = clmem_size_parse(a.size ? a.size : w->default_size, &size, &err)) ||
+        (status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
+        goto cleanup;
+    ctx.no_cache = a.no_cache;
+    cli_catch_interrupts(NULL);
+    size_t n_all = 0;
+    if (!(all = candidates(w->tunable, &ctx.device, &n_all))) {
+        status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
+        goto cleanup;
+    }
+    char params[256], best_params[256];
+    /* The reference: the built-in parameters, planned as run would. */
+    double reference = measure(&ctx, w, &a, NULL, params, sizeof params, &interrupted, &err);
+    printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
+    printf("%-12s %-10s %12.3f  %s\n", "built-in", "", reference, params);
+    /* A plan error (size too large, say) is the user's: stop here. */
+    if (reference < 0 && !interrupted) {
+        status = clmem_fail(&err, CLMEM_ERR_VERIFY, "the built-in parameters did not verify");
+        goto cleanup;
+    }
+    double best = reference;
+    int best_values[CLMEM_MAX_PARAMS];
+    int have_best = 0;
+    snprintf(best_params, sizeof best_params, "%s", params);
+    size_t take = n_all < a.max_candidates ? n_all : (size_t)a.max_candidates;
+    /* A stride coprime with n_all visits every candidate once, spread over
+     * all the parameters rather than along the last one. */
+    size_t stride = n_all * 618 / 1000 + 1;
+    while (n_all > 1 && gcd(stride, n_all) != 1)
+        stride++;
+    for (size_t i = 0; i < take && !interrupted; i++) {
+        const int *v = &all[(i * stride % n_all) * CLMEM_MAX_PARAMS];
+        if (isatty(STDERR_FILENO))
+            fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", i + 1, take, w->name, w->tunable->variant);
+        double metric = measure(&ctx, w, &a, v, params, sizeof params, &interrupted, &err);
+        printf("%-12zu %-10s %12.3f  %s\n", i + 1, metric < 0 ? "failed" : "", metric, params);
+        if (metric > best) {
+            best = metric;
+            memcpy(best_values, v, sizeof best_values);
+            have_best = 1;
+            snprintf(best_params, sizeof best_params, "%s", params);
+        }
+    }
+    if (interrupted) {
+        status = cli_report_interrupted(0, NULL);
+        goto cleanup;
+    }
+    if (!have_best) {
+        printf("best: the built-in parameters (%.3f %s); nothing stored\n", reference,
+               w->metric_unit);
+        status = CLMEM_OK;
+        goto cleanup;
+    }
+    if ((status = clmem_tuning_store(&ctx, w, &size, best_values, best, reference, w->metric_unit,
+                                     &err)))
+        goto cleanup;
+    char path[1024];
+    clmem_tuning_path(path, sizeof path);
+    printf("best: %.3f %s, %.2fx the built-in parameters: %s\nkept in '%s'\n", best, w->metric_unit,
+           best / reference, best_params, path);
+
+cleanup:
+    cli_report_warnings(&ctx);
+    /* An interruption was reported as such. */
+    if (status && !interrupted)
+        cli_report_error(&err);
+    free(all);
+    clmem_ctx_close(&ctx);
+    clmem_error_clear(&err);
+    return status;
+}

@@ -1,0 +1,178 @@
+/* The tuning database: what `clmem tune` found best, per device, driver,
+ * workload, variant and size class, kept as JSON (cJSON) and written whole
+ * or not at all. `run` and `bench` read it through clmem_tuning_lookup. */
+#include "clmem/clmem.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int clmem_tuning_path(char *path, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(path, size, "%s/clmem/tuning.json", xdg);
+    else if (home && home[0])
+        n = snprintf(path, size, "%s/.cache/clmem/tuning.json", home);
+    else
+        return -1;
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size)
+{
+    size_t largest = size->dim[0], c = 1;
+    for (int i = 1; i < 3; i++)
+        if (size->dim[i] > largest)
+            largest = size->dim[i];
+    while (c < largest && c < ((size_t)1 << 62))
+        c *= 2;
+    snprintf(out, out_size, "N<=%zu", c);
+}
+
+/* The whole database, or NULL: missing (no warning) or unreadable. */
+static cJSON *load(struct clmem_ctx *ctx, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 16384;
+            char *grown = realloc(text, cap);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        got = fread(text + len, 1, 4096, f);
+        len += got;
+    } while (got == 4096);
+    fclose(f);
+    cJSON *db = NULL;
+    if (text) {
+        text[len] = '\0';
+        db = cJSON_Parse(text);
+        free(text);
+    }
+    cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
+    if (!cJSON_IsArray(entries)) {
+        snprintf(ctx->tuning_warning, sizeof ctx->tuning_warning,
+                 "tuning database '%s' is not valid JSON of clmem's: ignored", path);
+        cJSON_Delete(db);
+        return NULL;
+    }
+    return db;
+}
+
+static int text_is(const cJSON *o, const char *key, const char *value)
+{
+    const cJSON *item = cJSON_GetObjectItem(o, key);
+    return cJSON_IsString(item) && strcmp(item->valuestring, value) == 0;
+}
+
+static int matches(const cJSON *e, const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                   const char *size_class)
+{
+    return text_is(e, "device", ctx->device.name) && text_is(e, "driver", ctx->device.driver) &&
+           text_is(e, "workload", w->name) && text_is(e, "variant", w->tunable->variant) &&
+           text_is(e, "size_class", size_class);
+}
+
+int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_size *size, int values[])
+{
+    char path[1024], size_class[64];
+    if (!w->tunable || clmem_tuning_path(path, sizeof path) != 0)
+        return 0;
+    clmem_size_class(size, size_class, sizeof size_class);
+    cJSON *db = load(ctx, path), *e;
+    cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
+    int found = 0;
+    cJSON_ArrayForEach(e, entries)
+    {
+        if (!matches(e, ctx, w, size_class))
+            continue;
+        const cJSON *params = cJSON_GetObjectItem(e, "params");
+        found = 1;
+        for (size_t i = 0; i < w->tunable->n_params && found; i++) {
+            const cJSON *v = cJSON_GetObjectItem(params, w->tunable->params[i].name);
+            found = cJSON_IsNumber(v) && v->valueint > 0;
+            if (found)
+                values[i] = v->valueint;
+        }
+        /* An entry the device cannot run is as good as none. */
+        found = found && w->tunable->valid(&ctx->device, values);
+        break;
+    }
+    cJSON_Delete(db);
+    return found;
+}
+
+/* mkdir -p of the directory part of `path`. */
+static int make_parents(const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                       const struct clmem_size *size, const int values[], double metric,
+                       double default_metric, const char *unit, struct clmem_error *err)
+{
+    char path[1024], size_class[64];
+    if (!w->tunable)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune", w->name);
+    if (clmem_tuning_path(path, sizeof path) != 0 || make_parents(path) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "no place for the tuning database (set XDG_CACHE_HOME or HOME)");
+    clmem_size_class(size, size_class, sizeof size_class);
+    cJSON *db = load(ctx, path);
+    if (!db) {
+        db = cJSON_CreateObject();
+        cJSON_AddNumberToObject(db, "clmem_tuning", 1);
+        cJSON_AddArrayToObject(db, "entries");
+    }
+    cJSON *entries = cJSON_GetObjectItem(db, "entries");
+    for (int i = cJSON_GetArraySize(entries) - 1; i >= 0; i--)
+        if (matches(cJSON_GetArrayItem(entries, i), ctx, w, size_class))
+            cJSON_DeleteItemFromArray(entries, i);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", ctx->device.name);
+    cJSON_AddStringToObject(e, "driver", ctx->device.driver);
+    cJSON_AddStringToObject(e, "workload", w->name);
+    cJSON_AddStringToObject(e, "variant", w->tunable->variant);
+    cJSON_AddStringToObject(e, "size_class", size_class);
+    cJSON *params = cJSON_AddObjectToObject(e, "params");
+    for (size_t i = 0; i < w->tunable->n_params; i++)
+        cJSON_AddNumberToObject(params, w->tunable->params[i].name, values[i]);
+    cJSON_AddNumberToObject(e, "metric", metric);
+    cJSON_AddNumberToObject(e, "default_metric", default_metric);
+    cJSON_AddStringToObject(e, "unit", unit);
+    cJSON_AddItemToArray(entries, e);
+    char *text = cJSON_Print(db);
+    cJSON_Delete(db);
+    if (!text)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    struct clmem_output out;
+    int status = clmem_output_open(&out, path, err);
+    if (status == CLMEM_OK) {
+        fprintf(out.file, "%s\n", text);
+        status = clmem_output_commit(&out, err);
+    }
+    free(text);
+    return status;
+}
