@@ -28,6 +28,9 @@ int cli_usage_error(const char *command, const char *fmt, ...)
  * starting with ':'): ':' a missing value, anything else an unknown option;
  * the message points at 'clmem COMMAND --help'. */
 int cli_option_error(const char *command, int c, const char *option, struct clmem_error *err);
+/* The option getopt_long just refused, as written: "-x" of "-xq" (written
+ * to buf, at least 3 bytes), or the whole argument ("-x", "--bogus=1"). */
+const char *cli_refused_option(int argc, char **argv, char *buf, size_t size);
 /* Parses an unsigned decimal in [min, max]; usage error otherwise. */
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err);

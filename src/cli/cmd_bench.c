@@ -52,8 +52,9 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
                                                  {"no-cache", no_argument, NULL, 'n'},
                                                  {0}};
     int c, status = CLMEM_OK;
+    char bad[3];
     opterr = 0;
-    optind = 1;
+    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
     while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (c) {
         case 'd': a->device = optarg; break;
@@ -66,7 +67,9 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
-        default: return cli_option_error("bench", c, argv[optind - 1], err);
+        default:
+            return cli_option_error("bench", c, cli_refused_option(argc, argv, bad, sizeof bad),
+                                    err);
         }
     }
     if (status == CLMEM_OK && optind < argc)

@@ -23,14 +23,16 @@ int cmd_list(int argc, char **argv)
 {
     static const struct option long_options[] = {{"help", no_argument, NULL, 'h'}, {0}};
     int c;
+    char bad[3];
     opterr = 0;
-    optind = 1;
+    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
     while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return CLMEM_OK;
         }
-        return cli_usage_error("list", "unknown option '%s'", argv[optind - 1]);
+        return cli_usage_error("list", "unknown option '%s'",
+                               cli_refused_option(argc, argv, bad, sizeof bad));
     }
     if (argc - optind > 1)
         return cli_usage_error("list", "unexpected argument '%s'", argv[optind + 1]);

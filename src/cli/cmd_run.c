@@ -68,8 +68,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
                                                  {"no-cache", no_argument, NULL, 'n'},
                                                  {0}};
     int c, status = CLMEM_OK;
+    char bad[3];
     opterr = 0;
-    optind = 1;
+    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
     while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (c) {
         case 'v': a->variant = optarg; break;
@@ -86,7 +87,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
-        default: return cli_option_error("run", c, argv[optind - 1], err);
+        default:
+            return cli_option_error("run", c, cli_refused_option(argc, argv, bad, sizeof bad), err);
         }
     }
     if (status)

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,6 +36,22 @@ int cli_option_error(const char *command, int c, const char *option, struct clme
                           option, command);
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')", option,
                       command);
+}
+
+const char *cli_refused_option(int argc, char **argv, char *buf, size_t size)
+{
+    /* getopt_long stops at the first refused option. A short one heads its
+     * cluster (-h, the only short option known, returns at once), and while
+     * the cluster goes on getopt is still at it, argv[optind]; a lone "-x" or
+     * a long option has been passed: argv[optind - 1]. */
+    const char *at = optind < argc ? argv[optind] : NULL;
+    /* glibc gives a byte past ASCII as a negative optopt. */
+    if (optopt != 0 && at && at[0] == '-' && (unsigned char)at[1] == (unsigned char)optopt &&
+        at[2] != '\0') {
+        snprintf(buf, size, "-%c", (unsigned char)optopt);
+        return buf;
+    }
+    return argv[optind > 0 ? optind - 1 : 0];
 }
 
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
