@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 # CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev)
+packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
 
 missing=()
 for p in "${packages[@]}"; do
