@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 # gnuplot (optional: the pictures of 'clmem compare'; tables without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
+packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,9 @@
 /* Device buffers and the release helpers every owner uses. */
 #include "clmem/clmem.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,
                         cl_mem *buffer, struct clmem_error *err)
 {
@@ -22,9 +25,30 @@ int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *
     return CLMEM_OK;
 }
 
+/* Oclgrind 21.10's --uninitialized check replaces a buffer's shadow at each
+ * host store with one the size of that store, so after clEnqueueFillBuffer's
+ * pattern-sized stores the buffer reads as uninitialized even where kernels
+ * wrote it, and later stores overrun the shadow (Oclgrind crashes). On
+ * Oclgrind a fill is one whole-buffer write instead. */
+static int fill_whole(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uchar value,
+                      struct clmem_error *err)
+{
+    unsigned char *host = malloc(bytes);
+    if (!host)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory filling %zu bytes", bytes);
+    memset(host, value, bytes);
+    cl_int rc = clEnqueueWriteBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    free(host);
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clEnqueueWriteBuffer", __func__, __LINE__);
+    return CLMEM_OK;
+}
+
 static int fill_bytes(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uchar value,
                       struct clmem_error *err)
 {
+    if (strcmp(ctx->device.platform_name, "Oclgrind") == 0)
+        return fill_whole(ctx, buffer, bytes, value, err);
     CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, buffer, &value, sizeof value, 0, bytes, 0,
                                          NULL, NULL));
     CLMEM_CHECK(err, clFinish(ctx->queue));
