@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(size netpbm options)
+[ ${#names[@]} -gt 0 ] || names=(size netpbm options tuning)
 out=${FUZZ_OUT:-build-fuzz}
 cc=${CLANG:-clang}
 jobs=$(nproc 2>/dev/null || echo 2)

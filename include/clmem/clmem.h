@@ -136,6 +136,11 @@ struct clmem_cache_entry {
 /* Names the entry of a program; -1 when there is no cache directory. */
 int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
                       struct clmem_cache_entry *entry);
+/* The binary an entry's file holds (malloc'd), after checking its magic,
+ * whole key, length and checksum; NULL with *why NULL when there is no
+ * file, or with *why saying what is wrong. */
+unsigned char *clmem_cache_read(const struct clmem_cache_entry *entry, size_t *bin_size,
+                                const char **why);
 /* 1 and a built program on a hit; 0 on a miss. A stale, truncated or
  * corrupt entry is deleted, counted in ctx->cache_rebuilt and described in
  * ctx->cache_warning, and 0 returned so the caller builds from source. */

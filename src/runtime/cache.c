@@ -81,9 +81,8 @@ int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const cha
     return 0;
 }
 
-/* Reads a whole entry; NULL (and *why) when it is missing or malformed. */
-static unsigned char *read_entry(const struct clmem_cache_entry *entry, size_t *bin_size,
-                                 const char **why)
+unsigned char *clmem_cache_read(const struct clmem_cache_entry *entry, size_t *bin_size,
+                                const char **why)
 {
     *why = NULL;
     FILE *f = fopen(entry->path, "rb");
@@ -127,7 +126,7 @@ int clmem_cache_load(struct clmem_ctx *ctx, const struct clmem_cache_entry *entr
 {
     const char *why;
     size_t size = 0;
-    unsigned char *bin = read_entry(entry, &size, &why);
+    unsigned char *bin = clmem_cache_read(entry, &size, &why);
     *program = NULL;
     if (!bin && !why)
         return 0;
