@@ -148,6 +148,19 @@ static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
     return metric;
 }
 
+/* The tunable parameters' values in a result's -D options ("-DTSM=64 ..."). */
+static int values_from_params(const struct clmem_tunable *t, const char *params, int values[])
+{
+    for (size_t i = 0; i < t->n_params; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "-D%s=", t->params[i].name);
+        const char *at = strstr(params, key);
+        if (!at || (values[i] = atoi(at + strlen(key))) <= 0)
+            return 0;
+    }
+    return 1;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     struct tune_args a = {.reps = 3, .max_candidates = 48, .seed = 42};
@@ -191,9 +204,11 @@ int cmd_tune(int argc, char **argv)
         status = clmem_fail(&err, CLMEM_ERR_VERIFY, "the built-in parameters did not verify");
         goto cleanup;
     }
+    /* The built-in setting is the one to beat, and what is kept when no
+     * candidate beats it: tuning improves or keeps. */
     double best = reference;
-    int best_values[CLMEM_MAX_PARAMS];
-    int have_best = 0;
+    int best_values[CLMEM_MAX_PARAMS] = {0};
+    int have_best = values_from_params(w->tunable, params, best_values);
     snprintf(best_params, sizeof best_params, "%s", params);
     size_t take = n_all < a.max_candidates ? n_all : (size_t)a.max_candidates;
     /* A stride coprime with n_all visits every candidate once, spread over
@@ -219,9 +234,8 @@ int cmd_tune(int argc, char **argv)
         goto cleanup;
     }
     if (!have_best) {
-        printf("best: the built-in parameters (%.3f %s); nothing stored\n", reference,
-               w->metric_unit);
-        status = CLMEM_OK;
+        status = clmem_fail(&err, CLMEM_ERR_CL, "the built-in parameters '%s' do not name %s's",
+                            params, w->tunable->variant);
         goto cleanup;
     }
     if ((status = clmem_tuning_store(&ctx, w, &size, best_values, best, reference, w->metric_unit,
