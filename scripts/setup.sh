@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 # CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev)
+packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 
 missing=()
 for p in "${packages[@]}"; do
