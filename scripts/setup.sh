@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
 packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
+packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 
 missing=()
 for p in "${packages[@]}"; do
