@@ -12,64 +12,7 @@
 
 #include <cmocka.h>
 
-struct outcome {
-    int code;
-    char out[65536];
-    char err[8192];
-};
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Runs $CLMEM_BIN with args (NULL-terminated); env: NAME, VALUE, ..., NULL. */
-static void run_clmem(struct outcome *o, const char *const env[], const char *const args[])
-{
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    char out_path[] = "/tmp/clmem-cli-out-XXXXXX", err_path[] = "/tmp/clmem-cli-err-XXXXXX";
-    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
-    assert_true(out_fd >= 0 && err_fd >= 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(out_fd, 1);
-        dup2(err_fd, 2);
-        for (size_t i = 0; env && env[i]; i += 2)
-            setenv(env[i], env[i + 1], 1);
-        const char *argv[32] = {"clmem"};
-        size_t n = 1;
-        for (; args[n - 1] && n < 31; n++)
-            argv[n] = args[n - 1];
-        argv[n] = NULL;
-        execv(bin, (char *const *)argv);
-        _exit(127);
-    }
-    int wstatus;
-    waitpid(pid, &wstatus, 0);
-    close(out_fd);
-    close(err_fd);
-    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-    slurp(out_path, o->out, sizeof o->out);
-    slurp(err_path, o->err, sizeof o->err);
-    unlink(out_path);
-    unlink(err_path);
-}
-
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#include "cli_run.h"
 
 static const struct {
     const char *const *args;

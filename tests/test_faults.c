@@ -23,74 +23,7 @@
 
 #include <cmocka.h>
 
-struct outcome {
-    int code;
-    char out[65536];
-    char err[16384];
-};
-
-struct child {
-    pid_t pid;
-    char out_path[64], err_path[64];
-};
-
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-}
-
-/* Starts $CLMEM_BIN with args (NULL-terminated), stdout and stderr to
- * files; env: NAME, VALUE, ..., NULL. */
-static void start_clmem(struct child *c, const char *const env[], const char *const args[])
-{
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    strcpy(c->out_path, "/tmp/clmem-faults-out-XXXXXX");
-    strcpy(c->err_path, "/tmp/clmem-faults-err-XXXXXX");
-    int out_fd = mkstemp(c->out_path), err_fd = mkstemp(c->err_path);
-    assert_true(out_fd >= 0 && err_fd >= 0);
-    c->pid = fork();
-    assert_true(c->pid >= 0);
-    if (c->pid == 0) {
-        dup2(out_fd, 1);
-        dup2(err_fd, 2);
-        for (size_t i = 0; env && env[i]; i += 2)
-            setenv(env[i], env[i + 1], 1);
-        const char *argv[32] = {"clmem"};
-        size_t n = 1;
-        for (; args[n - 1] && n < 31; n++)
-            argv[n] = args[n - 1];
-        argv[n] = NULL;
-        execv(bin, (char *const *)argv);
-        _exit(127);
-    }
-    close(out_fd);
-    close(err_fd);
-}
-
-static void finish_clmem(struct child *c, struct outcome *o)
-{
-    int wstatus;
-    assert_int_equal(waitpid(c->pid, &wstatus, 0), c->pid);
-    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-    slurp(c->out_path, o->out, sizeof o->out);
-    slurp(c->err_path, o->err, sizeof o->err);
-    unlink(c->out_path);
-    unlink(c->err_path);
-}
-
-static void run_clmem(struct outcome *o, const char *const env[], const char *const args[])
-{
-    struct child c;
-    start_clmem(&c, env, args);
-    finish_clmem(&c, o);
-}
+#include "cli_run.h"
 
 /* Lines of stderr that clmem wrote ("clmem: ..."); a compiler may add its own. */
 static size_t clmem_lines(const char *s)
@@ -98,14 +31,6 @@ static size_t clmem_lines(const char *s)
     size_t n = 0;
     for (const char *p = s; (p = strstr(p, "clmem:")) != NULL; p++)
         n += p == s || p[-1] == '\n';
-    return n;
-}
-
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
     return n;
 }
 

@@ -193,6 +193,8 @@ void clmem_timing_release(struct clmem_timing *timing);
 void clmem_timing_add(struct clmem_timing *timing, cl_event event);
 int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
 size_t clmem_round_up(size_t value, size_t multiple);
+/* Greatest common divisor (pitches, the tuner's stride). */
+size_t clmem_gcd(size_t a, size_t b);
 /* a*b, or 0 and an error when it would overflow. */
 int clmem_mul_size(size_t a, size_t b, size_t *out);
 

@@ -110,16 +110,6 @@ static int *candidates(const struct clmem_tunable *t, const struct clmem_device 
     return all;
 }
 
-static size_t gcd(size_t a, size_t b)
-{
-    while (b) {
-        size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* One run of the tunable variant: its metric, or -1 when it failed. */
 static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
                       const struct tune_args *a, const int *values, char *params, size_t size,
@@ -214,7 +204,7 @@ int cmd_tune(int argc, char **argv)
     /* A stride coprime with n_all visits every candidate once, spread over
      * all the parameters rather than along the last one. */
     size_t stride = n_all * 618 / 1000 + 1;
-    while (n_all > 1 && gcd(stride, n_all) != 1)
+    while (n_all > 1 && clmem_gcd(stride, n_all) != 1)
         stride++;
     for (size_t i = 0; i < take && !interrupted; i++) {
         const int *v = &all[(i * stride % n_all) * CLMEM_MAX_PARAMS];

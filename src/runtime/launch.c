@@ -8,6 +8,16 @@ size_t clmem_round_up(size_t value, size_t multiple)
     return multiple ? (value + multiple - 1) / multiple * multiple : value;
 }
 
+size_t clmem_gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 int clmem_mul_size(size_t a, size_t b, size_t *out)
 {
     if (a != 0 && b > SIZE_MAX / a)

@@ -38,16 +38,6 @@ static const struct clmem_variant pitched_variants[] = {
                  "pitched", NULL},
 };
 
-static size_t gcd(size_t a, size_t b)
-{
-    while (b) {
-        size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* The alignment rows are padded to, in bytes: the device's base address
  * alignment, made a multiple of sizeof(float) so the pitch is whole floats. */
 static size_t row_alignment(const struct clmem_device *device)
@@ -55,7 +45,7 @@ static size_t row_alignment(const struct clmem_device *device)
     size_t align = device->base_addr_align_bits / 8;
     if (align == 0)
         align = sizeof(float);
-    return align / gcd(align, sizeof(float)) * sizeof(float);
+    return align / clmem_gcd(align, sizeof(float)) * sizeof(float);
 }
 
 /* cudaMallocPitch's choice: a row's bytes rounded up to the alignment.
