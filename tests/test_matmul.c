@@ -41,6 +41,17 @@ static void regblock_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "regblock", "130x66x35");
 }
 
+static void panel_verifies_any_size(void **state)
+{
+    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
+        test_expect_verified(*state, "matmul", "panel", any_sizes[i]);
+    /* Whole panels (rows a multiple of 8, columns of 16: the unguarded
+     * path) and ragged ones in both directions. */
+    test_expect_verified(*state, "matmul", "panel", "64x32x16");
+    test_expect_verified(*state, "matmul", "panel", "72x48x5");
+    test_expect_verified(*state, "matmul", "panel", "73x49x5");
+}
+
 static void tiled_verifies_tile_multiples(void **state)
 {
     /* PoCL's tile is 32 (its work-group limit allows 32x32); 64x32x96 is
@@ -62,7 +73,7 @@ static void tiled_skipped_under_all_off_tile(void **state)
     size_t n = 0;
     int status = clmem_run_workload(*state, "matmul", "all", "100x37x65", 1, &results, &n, &err);
     assert_int_equal(status, CLMEM_OK);
-    assert_int_equal(n, 5);
+    assert_int_equal(n, 6);
     assert_string_equal(results[1].variant, "tiled");
     assert_true(results[1].skipped);
     for (size_t i = 0; i < n; i++)
@@ -109,12 +120,12 @@ static void clblast_compared_on_same_buffers(void **state)
     assert_int_equal(status, CLMEM_OK);
     assert_int_equal(clmem_run_execute(&run, &options, &results, &n, &err), CLMEM_OK);
     clmem_run_release(&run);
-    assert_int_equal(n, 6);
-    assert_string_equal(results[5].variant, "clblast");
-    assert_true(results[5].verified);
-    assert_true(results[5].baseline_fraction == 1.0);
+    assert_int_equal(n, 7);
+    assert_string_equal(results[6].variant, "clblast");
+    assert_true(results[6].verified);
+    assert_true(results[6].baseline_fraction == 1.0);
     /* The naive kernel's fraction is its metric over CLBlast's. */
-    double ratio = results[0].metric / results[5].metric;
+    double ratio = results[0].metric / results[6].metric;
     assert_true(results[0].baseline_fraction > 0.999 * ratio &&
                 results[0].baseline_fraction < 1.001 * ratio);
     clmem_results_free(results, n);
@@ -149,6 +160,7 @@ int main(void)
         cmocka_unit_test(tiled_bounds_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(regblock_verifies_any_size),
+        cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),
         cmocka_unit_test(tiled_skipped_under_all_off_tile),

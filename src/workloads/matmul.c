@@ -12,7 +12,7 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, CLBLAST };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST };
 
 /* Register-blocking parameters per device: P block per work-group (TSM x
  * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
@@ -33,6 +33,9 @@ static const struct clmem_param_row regblock_params[] = {
     {NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
     {NULL, 0, {32, 32, 8, 4, 4}},
 };
+
+/* Rows of P per work-item in the panel kernel (16 columns each). */
+#define PANEL_ROWS 8
 
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
  * reuses each M tile more and still fits every device's registers). */
@@ -78,6 +81,10 @@ static const struct clmem_variant matmul_variants[] = {
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
                   "MatrixMulRegisterBlocked", NULL},
+    [PANEL] = {"panel",
+               "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
+               "(beyond the seeds)",
+               "MatrixMulPanel", NULL},
     [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
                  NULL, .library = "clblast"},
 };
@@ -227,9 +234,9 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     char options[256];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
-             "-DFULL_TILES=%d",
+             "-DFULL_TILES=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], full_tiles);
+             s->rb[P_WPTN], full_tiles, PANEL_ROWS, s->rows % PANEL_ROWS == 0 && s->cols % 16 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
@@ -259,6 +266,12 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     /* Each coarsened work-group covers COARSE_FACTOR tiles of columns. */
     if (v == &matmul_variants[COARSENED])
         global[0] = (s->cols + s->tile * COARSE_FACTOR - 1) / (s->tile * COARSE_FACTOR) * s->tile;
+    if (v == &matmul_variants[PANEL]) {
+        /* One work-item per PANEL_ROWS x 16 panel; the work-group is the
+         * driver's choice (a CPU runs groups on its cores). */
+        size_t panels[2] = {(s->cols + 15) / 16, (s->rows + PANEL_ROWS - 1) / PANEL_ROWS};
+        return clmem_launch(run->ctx, kernel, 2, panels, NULL, timing, err);
+    }
     if (v == &matmul_variants[REGBLOCK]) {
         /* One work-item per WPTM x WPTN block of P. */
         size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
