@@ -438,7 +438,7 @@ static void tuning_database_round_trips(void **state)
     assert_string_equal(size_class, "N<=1024");
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
     assert_false(clmem_tuning_lookup(ctx, w, &size, values));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
                      CLMEM_OK);
     assert_true(clmem_tuning_lookup(ctx, w, &size, values));
     assert_memory_equal(values, stored, 5 * sizeof(int));
@@ -452,11 +452,15 @@ static void tuning_database_round_trips(void **state)
     ctx->tuning_warning[0] = '\0';
     assert_false(clmem_tuning_lookup(ctx, w, &size, values));
     assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
                      CLMEM_OK);
     ctx->tuning_warning[0] = '\0';
     assert_true(clmem_tuning_lookup(ctx, w, &size, values));
     assert_string_equal(ctx->tuning_warning, "");
+    /* The built-in parameters kept as the best: recorded, not applied. */
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 1.0, 1.0, "GFLOP/s", 1, &err),
+                     CLMEM_OK);
+    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
     unlink(path);
     if (saved_env)
         setenv("XDG_CACHE_HOME", saved, 1);

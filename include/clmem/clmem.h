@@ -511,10 +511,13 @@ int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
                         const struct clmem_size *size, int values[]);
 /* Keeps the best values (with their metric and the built-in parameters'
  * metric) for this device, workload and size class; the file is written
- * whole or not at all. A corrupt database is replaced, with a warning. */
+ * whole or not at all. A corrupt database is replaced, with a warning.
+ * `builtin`: no candidate beat the built-in parameters; the entry records
+ * it and lookups pass it over, so runs keep the built-in choice per size. */
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
                        const struct clmem_size *size, const int values[], double metric,
-                       double default_metric, const char *unit, struct clmem_error *err);
+                       double default_metric, const char *unit, int builtin,
+                       struct clmem_error *err);
 
 /* ---- several devices (clmem compare) ---- */
 struct clmem_compare_device {

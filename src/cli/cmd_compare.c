@@ -53,8 +53,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
                                                  {"help", no_argument, NULL, 'h'},
                                                  {0}};
     int c, status = CLMEM_OK;
+    char bad[64];
     opterr = 0;
-    optind = 1;
+    optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
     while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (c) {
         case 'd': a->devices = optarg; break;
@@ -66,7 +67,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'h': *help = 1; return CLMEM_OK;
-        default: return cli_option_error("compare", c, argv[optind - 1], err);
+        default:
+            return cli_option_error("compare", c, cli_refused_option(argc, argv, bad, sizeof bad),
+                                    err);
         }
     }
     if (status == CLMEM_OK && optind < argc)
@@ -124,15 +127,19 @@ int cmd_compare(int argc, char **argv)
     struct compare_args a = {.devices = "all", .output_dir = "clmem-report", .reps = 5, .seed = 42};
     struct clmem_error err = {0};
     struct clmem_device *devices = NULL;
-    static struct clmem_compare_device runs[MAX_COMPARED];
+    struct clmem_compare_device *runs = calloc(MAX_COMPARED, sizeof *runs);
     size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0, n_run = 0;
     int help = 0, status, worst = CLMEM_OK;
 
-    if ((status = parse_args(argc, argv, &a, &help, &err)))
+    if (!runs) {
+        clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
         return cli_report_error(&err);
-    if (help) {
-        usage(stdout);
-        return CLMEM_OK;
+    }
+    if ((status = parse_args(argc, argv, &a, &help, &err)) || help) {
+        free(runs);
+        if (help)
+            usage(stdout);
+        return status ? cli_report_error(&err) : CLMEM_OK;
     }
     if ((status = clmem_devices_list(&devices, &count, &err)) ||
         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))
@@ -151,9 +158,14 @@ int cmd_compare(int argc, char **argv)
             .cancelled = cli_interrupted,
         };
         runs[i].device = devices[chosen[i]];
-        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err)))
-            goto cleanup;
         n_run = i + 1;
+        /* A device that cannot be opened is reported; the others still run. */
+        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err))) {
+            cli_report_error(&err);
+            worst = worst > status ? worst : status;
+            clmem_error_clear(&err);
+            continue;
+        }
         ctx.no_cache = a.no_cache;
         size_t steps;
         status = clmem_bench_plan(&ctx, &options, &steps, &err);
@@ -195,6 +207,7 @@ cleanup:
     for (size_t i = 0; i < n_run; i++)
         clmem_results_free(runs[i].results, runs[i].n_results);
     free(devices);
+    free(runs);
     clmem_error_clear(&err);
     return status;
 }

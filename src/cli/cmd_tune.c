@@ -50,8 +50,9 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
                                                  {"help", no_argument, NULL, 'h'},
                                                  {0}};
     int c, status = CLMEM_OK;
+    char bad[64];
     opterr = 0;
-    optind = 1;
+    optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
     while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (c) {
         case 'd': a->device = optarg; break;
@@ -64,7 +65,9 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
         case 'h': *help = 1; return CLMEM_OK;
-        default: return cli_option_error("tune", c, argv[optind - 1], err);
+        default:
+            return cli_option_error("tune", c, cli_refused_option(argc, argv, bad, sizeof bad),
+                                    err);
         }
     }
     if (status)
@@ -110,10 +113,11 @@ static int *candidates(const struct clmem_tunable *t, const struct clmem_device 
     return all;
 }
 
-/* One run of the tunable variant: its metric, or -1 when it failed. */
+/* One run of the tunable variant: its metric, or -1 when it failed
+ * (*status says how; err keeps the message). */
 static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
                       const struct tune_args *a, const int *values, char *params, size_t size,
-                      int *interrupted, struct clmem_error *err)
+                      int *status_out, struct clmem_error *err)
 {
     struct clmem_run_options options = {.size = a->size,
                                         .variant = w->tunable->variant,
@@ -130,11 +134,12 @@ static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
     if (status == CLMEM_OK)
         status = clmem_run_execute(&run, &options, &results, &n, err);
     clmem_run_release(&run);
-    *interrupted = status == CLMEM_ERR_INTERRUPTED;
-    double metric = status == CLMEM_OK && n == 1 && results[0].verified ? results[0].metric : -1;
+    if (status == CLMEM_OK && (n != 1 || !results[0].verified))
+        status = clmem_fail(err, CLMEM_ERR_VERIFY, "'%s' did not verify", w->tunable->variant);
+    *status_out = status;
+    double metric = status == CLMEM_OK ? results[0].metric : -1;
     snprintf(params, size, "%s", n ? results[0].params : "");
     clmem_results_free(results, n);
-    clmem_error_clear(err);
     return metric;
 }
 
@@ -185,15 +190,18 @@ int cmd_tune(int argc, char **argv)
         goto cleanup;
     }
     char params[256], best_params[256];
-    /* The reference: the built-in parameters, planned as run would. */
-    double reference = measure(&ctx, w, &a, NULL, params, sizeof params, &interrupted, &err);
-    printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
-    printf("%-12s %-10s %12.3f  %s\n", "built-in", "", reference, params);
-    /* A plan error (size too large, say) is the user's: stop here. */
-    if (reference < 0 && !interrupted) {
-        status = clmem_fail(&err, CLMEM_ERR_VERIFY, "the built-in parameters did not verify");
+    /* The reference: the built-in parameters, planned as run would. Its
+     * failure is the command's: a size too large is a usage error (2), an
+     * OpenCL error 3, a failed check 1. */
+    int run_status;
+    double reference = measure(&ctx, w, &a, NULL, params, sizeof params, &run_status, &err);
+    interrupted = run_status == CLMEM_ERR_INTERRUPTED;
+    if (run_status != CLMEM_OK && !interrupted) {
+        status = run_status;
         goto cleanup;
     }
+    printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
+    printf("%-12s %-10s %12.3f  %s\n", "built-in", "", reference, params);
     /* The built-in setting is the one to beat, and what is kept when no
      * candidate beats it: tuning improves or keeps. */
     double best = reference;
@@ -210,7 +218,11 @@ int cmd_tune(int argc, char **argv)
         const int *v = &all[(i * stride % n_all) * CLMEM_MAX_PARAMS];
         if (isatty(STDERR_FILENO))
             fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", i + 1, take, w->name, w->tunable->variant);
-        double metric = measure(&ctx, w, &a, v, params, sizeof params, &interrupted, &err);
+        /* A candidate that fails (a build the driver refuses, a check) is
+         * listed and passed over. */
+        double metric = measure(&ctx, w, &a, v, params, sizeof params, &run_status, &err);
+        interrupted = run_status == CLMEM_ERR_INTERRUPTED;
+        clmem_error_clear(&err);
         printf("%-12zu %-10s %12.3f  %s\n", i + 1, metric < 0 ? "failed" : "", metric, params);
         if (metric > best) {
             best = metric;
@@ -229,12 +241,14 @@ int cmd_tune(int argc, char **argv)
         goto cleanup;
     }
     if ((status = clmem_tuning_store(&ctx, w, &size, best_values, best, reference, w->metric_unit,
-                                     &err)))
+                                     best == reference, &err)))
         goto cleanup;
     char path[1024];
     clmem_tuning_path(path, sizeof path);
-    printf("best: %.3f %s, %.2fx the built-in parameters: %s\nkept in '%s'\n", best, w->metric_unit,
-           best / reference, best_params, path);
+    printf("best: %.3f %s, %.2fx the built-in parameters%s: %s\nkept in '%s'\n", best,
+           w->metric_unit, best / reference,
+           best == reference ? " (they are the best: recorded, not applied)" : "", best_params,
+           path);
 
 cleanup:
     cli_report_warnings(&ctx);

@@ -4,12 +4,14 @@
  * read. Every file is written whole or not at all (clmem_output_*). */
 #include "clmem/clmem.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- small helpers ---- */
 
@@ -150,14 +152,28 @@ static void note(char *list, size_t size, const char *name)
     snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
 }
 
+/* A device name inside a gnuplot '...' string: ' doubled, as gnuplot reads it. */
+static const char *quoted(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *text && n + 2 < size; text++) {
+        if (*text == '\'')
+            out[n++] = '\'';
+        out[n++] = *text;
+    }
+    out[n] = '\0';
+    return out;
+}
+
 /* One line per device of a series file. */
 static void plot_lines(struct plot_set *p, const char *dat, size_t n_devs,
                        const struct clmem_compare_device *devs, const char *style)
 {
+    char name[300];
     add(p, "plot ");
     for (size_t d = 0; d < n_devs; d++)
         add(p, "%s'%s' index %zu using 1:2 with %s title '%s'", d ? ", " : "", dat, d, style,
-            devs[d].device.name);
+            quoted(devs[d].device.name, name, sizeof name));
     add(p, "\n");
 }
 
@@ -201,7 +217,10 @@ static int transpose_bars(struct plot_set *p, const char *dir,
         fprintf(out.file, " %s", variants[v]);
     fprintf(out.file, "\n");
     for (size_t d = 0; d < n_devs; d++) {
-        fprintf(out.file, "\"%s\"", devs[d].device.name);
+        fputc('"', out.file);
+        for (const char *c = devs[d].device.name; *c; c++)
+            fputc(*c == '"' ? '\'' : *c, out.file); /* a " would end gnuplot's string */
+        fputc('"', out.file);
         for (size_t v = 0; v < 4; v++) {
             double value = 0;
             for (size_t i = 0; i < devs[d].n_results; i++) {
@@ -240,7 +259,7 @@ static int rooflines(struct plot_set *p, const char *dir, const struct clmem_com
         const struct clmem_compare_device *dev = &devs[d];
         if (dev->peak.bandwidth <= 0 || dev->peak.flops <= 0)
             continue;
-        char dat[64], svg[64];
+        char dat[64], svg[64], name[300];
         snprintf(dat, sizeof dat, "roofline-%zu.dat", d);
         snprintf(svg, sizeof svg, "roofline-%zu.svg", d);
         struct clmem_output out;
@@ -270,26 +289,54 @@ static int rooflines(struct plot_set *p, const char *dir, const struct clmem_com
             "with lines, "
             "'%s' using 1:2 with points pointtype 7 title 'matmul variants'\n"
             "unset logscale xy\nset autoscale xy\n",
-            svg, dev->device.name, dev->peak.flops / 1024, dev->peak.flops * 2, dev->peak.bandwidth,
-            dev->peak.flops, dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth,
-            dev->peak.flops, dat);
+            svg, quoted(dev->device.name, name, sizeof name), dev->peak.flops / 1024,
+            dev->peak.flops * 2, dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth,
+            dev->peak.flops, dev->peak.bandwidth, dev->peak.flops, dat);
         note(p->written, sizeof p->written, svg);
     }
     return CLMEM_OK;
 }
 
-/* Runs gnuplot on the script in `dir`; 0 when it ran and succeeded. */
+/* Runs gnuplot on the script in `dir` (no shell: the directory is the
+ * user's text); 0 when it ran and succeeded. Its messages go to
+ * dir/gnuplot.log. */
 static int run_gnuplot(const char *dir)
 {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp >/dev/null 2>gnuplot.log", dir);
-    int rc = system(cmd);
-    return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int log = -1;
+        if (chdir(dir) == 0)
+            log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int null = open("/dev/null", O_WRONLY);
+        if (log < 0 || null < 0)
+            _exit(127);
+        dup2(null, STDOUT_FILENO);
+        dup2(log, STDERR_FILENO);
+        execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+        _exit(127);
+    }
+    int rc;
+    if (waitpid(pid, &rc, 0) != pid)
+        return -1;
+    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
 }
 
+/* Whether gnuplot is on the PATH. */
 static int gnuplot_found(void)
 {
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+    const char *path = getenv("PATH");
+    char file[1100];
+    for (const char *p = path ? path : ""; *p;) {
+        const char *end = strchr(p, ':');
+        int len = (int)(end ? (size_t)(end - p) : strlen(p));
+        snprintf(file, sizeof file, "%.*s/gnuplot", len ? len : 1, len ? p : ".");
+        if (access(file, X_OK) == 0)
+            return 1;
+        p = end ? end + 1 : p + len;
+    }
+    return 0;
 }
 
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,

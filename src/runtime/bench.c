@@ -34,7 +34,8 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n, const stru
             reference = peak->bandwidth;
         else if (strcmp(r->metric_unit, "GFLOP/s") == 0)
             reference = peak->flops;
-        r->peak_fraction = !r->skipped && reference > 0 ? r->metric / reference : NAN;
+        r->peak_fraction =
+            !r->skipped && r->n_samples && reference > 0 ? r->metric / reference : NAN;
     }
 }
 

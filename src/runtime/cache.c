@@ -59,11 +59,13 @@ int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const cha
     memset(entry, 0, sizeof *entry);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char root[640];
+    int n = -1;
     if (xdg && xdg[0] == '/')
-        snprintf(root, sizeof root, "%s/clmem/programs", xdg);
+        n = snprintf(root, sizeof root, "%s/clmem/programs", xdg);
     else if (home && home[0])
-        snprintf(root, sizeof root, "%s/.cache/clmem/programs", home);
-    else
+        n = snprintf(root, sizeof root, "%s/.cache/clmem/programs", home);
+    /* No place, or one too long to name: no cache rather than another place. */
+    if (n < 0 || (size_t)n >= sizeof root)
         return -1;
     uint64_t source_hash = fnv1a(source, strlen(source), FNV_BASIS);
     const struct clmem_device *d = &ctx->device;

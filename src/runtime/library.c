@@ -60,8 +60,9 @@ int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t 
         CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, rows, cols,
                      inner, 1.0f, m, 0, inner, n, 0, cols, 0.0f, p, 0, cols, &ctx->queue, &event);
     if (rc != CLBlastSuccess)
-        return clmem_fail(err, CLMEM_ERR_CL, "CLBlastSgemm failed with status %d%s", (int)rc,
-                          rc > -1024 && rc < 0 ? " (an OpenCL error code)" : "");
+        return clmem_fail(err, CLMEM_ERR_CL, "CLBlastSgemm failed with status %d (%s)", (int)rc,
+                          rc < 0 && rc > -100 ? clmem_cl_error_name((cl_int)rc)
+                                              : "a CLBlast status, see clblast_c.h");
     clmem_timing_add(timing, event);
     return CLMEM_OK;
 #else

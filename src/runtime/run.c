@@ -44,6 +44,13 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
                               options->variant, workload->name, workload->name);
         if (v->library && (status = clmem_compare_check(workload, v->library, err)))
             return status;
+        /* Named alone, a variant the device cannot run is refused; under
+         * "all" it is listed as skipped. */
+        if (v->needs_extension && !clmem_device_has_extension(&ctx->device, v->needs_extension))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "variant '%s' of '%s' needs %s, which '%s' "
+                              "does not report",
+                              v->name, workload->name, v->needs_extension, ctx->device.name);
         char why[256];
         /* Named alone, a variant that cannot take this size is a usage error;
          * under "all" it is only skipped (see clmem_run_execute). */
@@ -314,8 +321,13 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
                 return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
             if (options->progress)
                 options->progress(options->progress_user, run, i);
-            if ((status = run_variant(run, v, options, r, err)))
+            if ((status = run_variant(run, v, options, r, err))) {
+                /* A variant stopped by an error has no result: it is the
+                 * error that is reported, not a failed check. */
+                clmem_result_free(r);
+                (*n_results)--;
                 return status;
+            }
             /* Parameters are known once set-up has built the program. */
             snprintf(r->params, sizeof r->params, "%s", run->params);
             if (!r->skipped && !r->verified)

@@ -97,6 +97,9 @@ int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
     {
         if (!matches(e, ctx, w, size_class))
             continue;
+        /* The built-in parameters won: nothing to apply. */
+        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "builtin")))
+            break;
         const cJSON *params = cJSON_GetObjectItem(e, "params");
         found = 1;
         for (size_t i = 0; i < w->tunable->n_params && found; i++) {
@@ -131,7 +134,8 @@ static int make_parents(const char *path)
 
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
                        const struct clmem_size *size, const int values[], double metric,
-                       double default_metric, const char *unit, struct clmem_error *err)
+                       double default_metric, const char *unit, int builtin,
+                       struct clmem_error *err)
 {
     char path[1024], size_class[64];
     if (!w->tunable)
@@ -162,6 +166,7 @@ int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
     cJSON_AddNumberToObject(e, "metric", metric);
     cJSON_AddNumberToObject(e, "default_metric", default_metric);
     cJSON_AddStringToObject(e, "unit", unit);
+    cJSON_AddBoolToObject(e, "builtin", builtin);
     cJSON_AddItemToArray(entries, e);
     char *text = cJSON_Print(db);
     cJSON_Delete(db);
