@@ -215,6 +215,10 @@ uint64_t clmem_rng_next(uint64_t *state);
 void clmem_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 /* Uniform float in [lo, hi). */
 void clmem_fill_uniform(float *out, size_t n, float lo, float hi, uint64_t seed);
+/* Whole numbers lo..hi (small: exactly representable), uniform. */
+void clmem_fill_integers(float *out, size_t n, int lo, int hi, uint64_t seed);
+/* Sums of whole numbers are exact in float up to 2^24, in any order. */
+#define CLMEM_FLOAT_EXACT_INTEGERS 16777216.0
 
 /* ---- checking against the CPU reference ---- */
 /* Collects mismatches the BabelStream way: counts them all, keeps the first

@@ -20,6 +20,14 @@ void clmem_fill_uniform(float *out, size_t n, float lo, float hi, uint64_t seed)
     }
 }
 
+void clmem_fill_integers(float *out, size_t n, int lo, int hi, uint64_t seed)
+{
+    uint64_t state = seed;
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (float)(lo + (int)(clmem_rng_next(&state) % span));
+}
+
 void clmem_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
 {
     uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3], k0 = key[0], k1 = key[1];

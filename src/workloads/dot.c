@@ -81,8 +81,10 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
         !(products = clmem_alloc_array(s->n, sizeof(float), err)))
         return err->status;
     /* In [0, 1): positive products, a well-conditioned sum. */
-    clmem_fill_uniform(s->a, s->n, 0.0f, 1.0f, run->seed);
-    clmem_fill_uniform(s->b, s->n, 0.0f, 1.0f, run->seed + 1);
+    /* 1s and 2s: products 1, 2 or 4 and whole partial sums, exact in float
+     * while the total stays within 2^24 (see verify). */
+    clmem_fill_integers(s->a, s->n, 1, 2, run->seed);
+    clmem_fill_integers(s->b, s->n, 1, 2, run->seed + 1);
     /* The float products the kernels add (a contracted multiply-add on the
      * device differs by at most one rounding of each product). */
     for (size_t i = 0; i < s->n; i++)
@@ -161,7 +163,10 @@ static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
      * error is at most about depth * FLT_EPSILON / 2; one more depth covers
      * the rounding of each product (or its absence in a multiply-add). */
     struct clmem_sum sum = variant_sum(s, v);
-    clmem_check_init(check, (double)(clmem_sum_depth(&sum) + 1) * FLT_EPSILON);
+    /* Exact up to 2^24, as reduce's; beyond, the bound above. */
+    clmem_check_init(check, s->ref <= CLMEM_FLOAT_EXACT_INTEGERS
+                                ? 0.0
+                                : (double)(clmem_sum_depth(&sum) + 1) * FLT_EPSILON);
     clmem_check_value(check, s->ref, s->got, s->ref, "dot", 0, 0);
     snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", s->got, s->ref);
     return CLMEM_OK;
