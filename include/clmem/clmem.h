@@ -161,6 +161,9 @@ int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
  * failed to write can never pass as a previous variant's correct value. */
 int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
                         struct clmem_error *err);
+/* Fills every byte with `value` (a poison of the caller's choosing). */
+int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
+                           struct clmem_error *err);
 /* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
 int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
                        struct clmem_error *err);

@@ -44,8 +44,8 @@ static int fill_whole(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uch
     return CLMEM_OK;
 }
 
-static int fill_bytes(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uchar value,
-                      struct clmem_error *err)
+int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
+                           struct clmem_error *err)
 {
     if (strcmp(ctx->device.platform_name, "Oclgrind") == 0)
         return fill_whole(ctx, buffer, bytes, value, err);
@@ -58,12 +58,12 @@ static int fill_bytes(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uch
 int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
                            struct clmem_error *err)
 {
-    return fill_bytes(ctx, buffer, bytes, 0x00, err);
+    return clmem_buffer_fill_byte(ctx, buffer, bytes, 0x00, err);
 }
 
 int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, struct clmem_error *err)
 {
-    return fill_bytes(ctx, buffer, bytes, 0xFF, err);
+    return clmem_buffer_fill_byte(ctx, buffer, bytes, 0xFF, err);
 }
 
 void clmem_release_mem(cl_mem *buffer)
