@@ -526,6 +526,66 @@ int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
                        double default_metric, const char *unit, int builtin,
                        struct clmem_error *err);
 
+/* ---- several devices of one host at once (src/runtime/multi.c) ---- */
+/* Runs fn(arg, i) for every i in [0, n), each on a thread of its own, all
+ * at once; waits for them all and stores what each returned in status[i].
+ * An item whose thread cannot start runs on the calling thread. */
+void clmem_parallel(size_t n, int (*fn)(void *arg, size_t index), void *arg, int *status);
+/* The status to report of two: an OpenCL error over a usage error over an
+ * interruption over a failed check over ok. */
+int clmem_status_worst(int a, int b);
+/* Divides `rows` into n contiguous blocks, block i rows [first[i],
+ * first[i] + count[i]), in order, every row in exactly one block, each
+ * block's size within one row of rows * weights[i] / sum of weights
+ * (weights NULL: equal). A block may be empty (rows < n, weight 0).
+ * Usage error when n is 0, a weight is negative or not finite, or the
+ * weights sum to 0. */
+int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first, size_t *count,
+                     struct clmem_error *err);
+/* Appends one result per variant (and sweep point) adding up the results
+ * of n devices: device d's are results[first[d] .. first[d] + n_each[d]),
+ * each device's in the same order. The total's metric is the sum of the
+ * devices' metrics, its times those of the slowest device, verified when
+ * every device's is; device "total (N devices)". */
+int clmem_results_total(struct clmem_result **results, size_t *n_results, const size_t *first,
+                        const size_t *n_each, size_t n_devices, struct clmem_error *err);
+/* clmem_run_plan + clmem_run_execute of one workload on n open contexts at
+ * once, a thread each, with the same options (variants, size, seed): every
+ * device is planned first, so a usage error comes before any work. The
+ * results are device 0's, then 1's, ... (named "#1 NAME", "#2 NAME", ...: a
+ * list may name a device twice), then the totals
+ * (clmem_results_total). Returns the worst status (clmem_status_worst),
+ * err holding the first error of that status. */
+int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctxs, size_t n,
+                    const struct clmem_run_options *options, struct clmem_result **results,
+                    size_t *n_results, struct clmem_error *err);
+
+/* Matmul with the rows of P split over several devices (the workload's
+ * own code, src/workloads/matmul.c). */
+struct clmem_split_options {
+    const char *variant;   /* one kernel variant of matmul, never a library's */
+    const char *size;      /* NULL: matmul's default */
+    const double *weights; /* one per context, NULL: equal shares */
+    unsigned reps, warmup; /* as clmem_run_options */
+    uint64_t seed;
+    int (*cancelled)(void *user); /* polled between scaling points */
+    void *cancelled_user;
+};
+/* Strong scaling: for k = 1 .. n, P = M x N at the same size with P's rows
+ * split (clmem_split_rows, the first k weights) over the first k contexts;
+ * each device computes its block (its rows of M, all of N) with the
+ * variant, its set-up and kernels on a thread of its own; the host gathers
+ * P and checks it against the CPU reference as a single-device run does.
+ * One result per k, device "split over k devices"; its samples are host
+ * wall times from before the first enqueue to after the last device
+ * finished; baseline_fraction is the speedup over k = 1 and the note gives
+ * the efficiency, the rows of each device and the slowest device's own
+ * profiled kernel time. A k whose weights sum to 0 is skipped. Usage
+ * errors (size, variant, a block a textbook kernel cannot take) come
+ * before any work. */
+int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *options,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+
 /* ---- several devices (clmem compare) ---- */
 struct clmem_compare_device {
     struct clmem_device device;

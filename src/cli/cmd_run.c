@@ -3,16 +3,21 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#define MAX_REPS 100000
+#define MAX_REPS    100000
+#define MAX_DEVICES 64
 
 struct run_args {
     const char *workload, *variant, *size, *device, *output, *kernel_dir, *input, *compare;
     unsigned long long reps, warmup, seed;
     int peak, no_cache;
+    int split;                 /* --split: matmul's rows divided over the devices */
+    const char *split_weights; /* --split=W,W,...: their shares, or NULL (equal) */
     enum clmem_format format;
 };
 
@@ -26,7 +31,13 @@ static void usage(FILE *out)
             "options:\n"
             "  --variant V|all     one variant or all of them (default all; 'clmem list')\n"
             "  --size S            N, MxN or MxNxK (default: the workload's)\n"
-            "  --device D          P:D index, gpu, cpu or part of a name (default: first GPU)\n"
+            "  --device D          P:D index, gpu, cpu or part of a name (default: first GPU);\n"
+            "                      'all' or a comma-separated list (cpu,cpu) runs on every\n"
+            "                      device at once, a thread each, and adds a total line\n"
+            "  --split[=W,W,...]   matmul on a device list: P's rows divided into one\n"
+            "                      block per device (shares W, equal by default), gathered\n"
+            "                      and verified; a strong-scaling table over the first\n"
+            "                      1..D devices (host wall time)\n"
             "  --reps N            timed runs, 1 to %d (default 5)\n"
             "  --warmup N          untimed runs first, 0 to 100 (default 1)\n"
             "  --seed N            input generator seed (default 42)\n"
@@ -52,21 +63,15 @@ static void usage(FILE *out)
 
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
-    static const struct option long_options[] = {{"variant", required_argument, NULL, 'v'},
-                                                 {"size", required_argument, NULL, 's'},
-                                                 {"device", required_argument, NULL, 'd'},
-                                                 {"reps", required_argument, NULL, 'r'},
-                                                 {"warmup", required_argument, NULL, 'w'},
-                                                 {"seed", required_argument, NULL, 'S'},
-                                                 {"format", required_argument, NULL, 'f'},
-                                                 {"output", required_argument, NULL, 'o'},
-                                                 {"kernel-dir", required_argument, NULL, 'k'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {"input", required_argument, NULL, 'i'},
-                                                 {"peak", no_argument, NULL, 'p'},
-                                                 {"compare", required_argument, NULL, 'c'},
-                                                 {"no-cache", no_argument, NULL, 'n'},
-                                                 {0}};
+    static const struct option long_options[] = {
+        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
+        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
+        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
+        {"compare", required_argument, NULL, 'c'},    {"no-cache", no_argument, NULL, 'n'},
+        {"split", optional_argument, NULL, 'x'},      {0}};
     int c, status = CLMEM_OK;
     char bad[3];
     opterr = 0;
@@ -82,6 +87,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'p': a->peak = 1; break;
         case 'c': a->compare = optarg; break;
         case 'n': a->no_cache = 1; break;
+        case 'x':
+            a->split = 1;
+            a->split_weights = optarg;
+            break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -113,6 +122,67 @@ static int is_image_path(const char *path)
     return n > 4 && (strcmp(path + n - 4, ".pgm") == 0 || strcmp(path + n - 4, ".ppm") == 0);
 }
 
+/* --device all, or a comma-separated list: several devices at once. */
+static int is_device_list(const char *spec)
+{
+    return spec && (strchr(spec, ',') || strcasecmp(spec, "all") == 0);
+}
+
+/* The specs of a list, each checked as --device checks one. */
+static int validate_devices(const struct run_args *a, const struct clmem_workload *w,
+                            struct clmem_error *err)
+{
+    if (!is_device_list(a->device)) {
+        if (a->split)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--split needs several devices: --device all or a list (cpu,cpu)");
+        return clmem_devices_parse_spec(a->device, err);
+    }
+    if (a->split && strcmp(w->name, "matmul") != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--split is for matmul, not '%s'", w->name);
+    if (a->peak)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--peak takes one device, not '%s'", a->device);
+    if (a->input)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--input takes one device, not '%s'", a->device);
+    if (w->input_help && is_image_path(a->output))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "an image --output takes one device, not '%s'",
+                          a->device);
+    if (a->split && (!a->variant || strcmp(a->variant, "all") == 0))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--split runs one variant: name it with --variant (try 'clmem list "
+                          "matmul')");
+    if (a->split && a->compare)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--split runs clmem's kernels: leave out --compare");
+    if (strcasecmp(a->device, "all") == 0)
+        return CLMEM_OK;
+    char spec[256];
+    size_t n = 0;
+    for (const char *p = a->device;; n++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof spec)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "bad device list '%s': item %zu is %s (expected specs as --device "
+                              "takes, comma-separated, e.g. 'cpu,cpu' or '0:0,1:0')",
+                              a->device, n + 1, len ? "too long" : "empty");
+        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
+        if (strcasecmp(spec, "all") == 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': 'all' stands alone",
+                              a->device);
+        int status = clmem_devices_parse_spec(spec, err);
+        if (status)
+            return status;
+        if (n + 1 > MAX_DEVICES)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': more than %d devices",
+                              a->device, MAX_DEVICES);
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return CLMEM_OK;
+}
+
 /* Every check that needs no device: names, size syntax, kernel files. */
 static int validate(const struct run_args *a, const struct clmem_workload **workload,
                     struct clmem_error *err)
@@ -132,7 +202,7 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
     if (status == CLMEM_OK)
         status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
     if (status == CLMEM_OK)
-        status = clmem_devices_parse_spec(a->device, err);
+        status = validate_devices(a, w, err);
     char path[2048];
     if (status == CLMEM_OK &&
         (status = clmem_source_find(a->kernel_dir, w->source, path, sizeof path, err)) == 0 &&
@@ -156,6 +226,175 @@ static void report_failures(const struct clmem_result *results, size_t n)
         if (!results[i].skipped && !results[i].verified)
             fprintf(stderr, "clmem: %s %s: verification failed: %s\n", results[i].workload,
                     results[i].variant, results[i].verify_detail);
+}
+
+/* --split=W,W,...: one share per device, each a number >= 0. */
+static int parse_weights(const char *text, double *weights, size_t n_devices,
+                         struct clmem_error *err)
+{
+    size_t n = 0;
+    for (const char *p = text;; n++) {
+        char *end;
+        errno = 0;
+        double w = strtod(p, &end);
+        if (end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "bad --split weights '%s': item %zu is not a number >= 0", text,
+                              n + 1);
+        if (n < n_devices)
+            weights[n] = w;
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    if (n + 1 != n_devices)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--split has %zu weights for %zu devices: give one per device", n + 1,
+                          n_devices);
+    return CLMEM_OK;
+}
+
+/* The devices a list names, in order, a device named twice taken twice. */
+static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
+                          size_t *chosen, size_t *n_chosen, struct clmem_error *err)
+{
+    *n_chosen = 0;
+    if (strcasecmp(list, "all") == 0) {
+        if (count == 0)
+            return clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
+        for (size_t i = 0; i < count && i < MAX_DEVICES; i++)
+            chosen[(*n_chosen)++] = i;
+        return CLMEM_OK;
+    }
+    char spec[256];
+    for (const char *p = list; *p && *n_chosen < MAX_DEVICES;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
+        int status = clmem_devices_select(spec, devices, count, &chosen[*n_chosen], err);
+        if (status)
+            return status;
+        (*n_chosen)++;
+        p = end ? end + 1 : p + len;
+    }
+    return CLMEM_OK;
+}
+
+/* The strong-scaling table of a split run, after its results. */
+static void print_scaling(FILE *out, const struct clmem_result *results, size_t n,
+                          const struct clmem_ctx *ctxs)
+{
+    if (n == 0)
+        return;
+    fprintf(out,
+            "\nstrong scaling: %s %s %s, the same size on the first k devices, host wall "
+            "time (median)\n",
+            results[0].workload, results[0].variant, results[0].size);
+    for (size_t k = 0; k < n; k++)
+        fprintf(out, "  device %zu: %s\n", k + 1, ctxs[k].device.name);
+    fprintf(out, "%7s %11s %12s %8s %10s\n", "devices", "median ms", "GFLOP/s", "speedup",
+            "efficiency");
+    for (size_t k = 0; k < n; k++) {
+        const struct clmem_result *r = &results[k];
+        if (r->skipped) {
+            fprintf(out, "%7zu %11s %12s %8s %10s  skipped: %s\n", k + 1, "-", "-", "-", "-",
+                    r->skip_reason);
+            continue;
+        }
+        fprintf(out, "%7zu %11.4f %12.3f", k + 1, r->median_ms, r->metric);
+        if (isnan(r->baseline_fraction))
+            fprintf(out, " %8s %10s\n", "-", "-");
+        else
+            fprintf(out, " %8.2f %10.2f\n", r->baseline_fraction,
+                    r->baseline_fraction / (double)(k + 1));
+    }
+}
+
+/* run on a device list: every device at once (a thread each) and the
+ * totals, or with --split matmul's rows divided over them. */
+static int run_several(const struct run_args *a, const struct clmem_workload *workload,
+                       struct clmem_output *output, struct clmem_error *err)
+{
+    struct clmem_device *devices = NULL;
+    size_t count, chosen[MAX_DEVICES], n = 0, opened = 0;
+    struct clmem_ctx *ctxs = NULL;
+    struct clmem_result *results = NULL;
+    size_t n_results = 0;
+    double weights[MAX_DEVICES];
+    int status = clmem_devices_list(&devices, &count, err);
+    if (status == CLMEM_OK)
+        status = choose_devices(a->device, devices, count, chosen, &n, err);
+    if (status == CLMEM_OK && a->split_weights)
+        status = parse_weights(a->split_weights, weights, n, err);
+    if (status)
+        goto cleanup;
+    if (!(ctxs = calloc(n, sizeof *ctxs))) {
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+        goto cleanup;
+    }
+    for (; opened < n; opened++) {
+        if ((status = clmem_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
+            goto cleanup;
+        ctxs[opened].no_cache = a->no_cache;
+    }
+    if (a->split) {
+        struct clmem_split_options so = {.variant = a->variant,
+                                         .size = a->size,
+                                         .weights = a->split_weights ? weights : NULL,
+                                         .reps = (unsigned)a->reps,
+                                         .warmup = (unsigned)a->warmup,
+                                         .seed = a->seed,
+                                         .cancelled = cli_interrupted};
+        status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
+    } else {
+        struct clmem_run_options options = {.size = a->size,
+                                            .variant = a->variant,
+                                            .reps = (unsigned)a->reps,
+                                            .warmup = (unsigned)a->warmup,
+                                            .seed = a->seed,
+                                            .compare = a->compare,
+                                            .progress =
+                                                isatty(STDERR_FILENO) ? show_progress : NULL,
+                                            .cancelled = cli_interrupted};
+        status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
+    }
+    int interrupted = status == CLMEM_ERR_INTERRUPTED;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
+        goto cleanup;
+    report_failures(results, n_results);
+    struct clmem_report_meta meta = {.interrupted = interrupted};
+    FILE *out = output->file ? output->file : stdout;
+    int write_status = clmem_report_write(out, a->format, results, n_results, &meta, err);
+    if (write_status == CLMEM_OK && a->split && a->format == CLMEM_FORMAT_TABLE) {
+        print_scaling(out, results, n_results, ctxs);
+        if (fflush(out) != 0 || ferror(out))
+            write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s",
+                                      strerror(errno ? errno : EIO));
+    }
+    if (write_status == CLMEM_ERR_USAGE && output->file) {
+        /* As clmem_output_report: name the file, leave none behind. */
+        int saved = errno ? errno : EIO;
+        clmem_output_abort(output);
+        write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", output->path,
+                                  strerror(saved));
+    } else if (write_status == CLMEM_OK && output->file)
+        write_status = clmem_output_commit(output, err);
+    if (write_status)
+        status = write_status;
+
+cleanup:
+    for (size_t i = 0; i < opened; i++) {
+        cli_report_warnings(&ctxs[i]);
+        clmem_ctx_close(&ctxs[i]);
+    }
+    if (status == CLMEM_ERR_INTERRUPTED)
+        status = cli_report_interrupted(n_results, a->output);
+    else if (status && status != CLMEM_ERR_VERIFY)
+        cli_report_error(err);
+    clmem_results_free(results, n_results);
+    free(ctxs);
+    free(devices);
+    return status;
 }
 
 int cmd_run(int argc, char **argv)
@@ -186,6 +425,12 @@ int cmd_run(int argc, char **argv)
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
     cli_catch_interrupts(output.tmp_path);
+    if (is_device_list(a.device)) {
+        status = run_several(&a, workload, &output, &err);
+        clmem_output_abort(&output);
+        clmem_error_clear(&err);
+        return status;
+    }
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
