@@ -411,6 +411,9 @@ struct clmem_result {
     char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
 };
 void clmem_result_free(struct clmem_result *result);
+/* A check's outcome into a result: verified, max error, scope, the first
+ * mismatches as text. */
+void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *check);
 
 struct clmem_run_options {
     const char *size;    /* NULL: the workload's default */

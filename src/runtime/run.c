@@ -228,20 +228,25 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
             return status;
         merge_checks(&check, &looped_check, "with the loop in the kernel");
     }
-    r->max_rel_error = check.max_rel_error;
-    r->verified = clmem_check_passed(&check);
-    snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check.scope);
+    clmem_result_set_check(r, &check);
     snprintf(r->note, sizeof r->note, "%s", check.note);
+    return CLMEM_OK;
+}
+
+void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *check)
+{
+    r->max_rel_error = check->max_rel_error;
+    r->verified = clmem_check_passed(check);
+    snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check->scope);
     if (!r->verified) {
         size_t len = (size_t)snprintf(r->verify_detail, sizeof r->verify_detail,
                                       "%zu of %zu values differ from the CPU reference",
-                                      check.mismatches, check.checked);
-        for (size_t i = 0; i < check.mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++)
+                                      check->mismatches, check->checked);
+        for (size_t i = 0; i < check->mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++)
             if (len < sizeof r->verify_detail)
                 len += (size_t)snprintf(r->verify_detail + len, sizeof r->verify_detail - len,
-                                        "\n  %s", check.lines[i]);
+                                        "\n  %s", check->lines[i]);
     }
-    return CLMEM_OK;
 }
 
 static struct clmem_result *new_result(struct clmem_run *run, const struct clmem_variant *v,

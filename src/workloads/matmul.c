@@ -524,18 +524,7 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
         return status;
     struct clmem_check check;
     check_host_p(w, job->variant, &check);
-    r->max_rel_error = check.max_rel_error;
-    r->verified = clmem_check_passed(&check);
-    snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check.scope);
-    if (!r->verified) {
-        size_t len = (size_t)snprintf(r->verify_detail, sizeof r->verify_detail,
-                                      "%zu of %zu values differ from the CPU reference",
-                                      check.mismatches, check.checked);
-        for (size_t i = 0; i < check.mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++)
-            if (len < sizeof r->verify_detail)
-                len += (size_t)snprintf(r->verify_detail + len, sizeof r->verify_detail - len,
-                                        "\n  %s", check.lines[i]);
-    }
+    clmem_result_set_check(r, &check);
     return CLMEM_OK;
 }
 
