@@ -411,6 +411,10 @@ struct clmem_result {
     char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
 };
 void clmem_result_free(struct clmem_result *result);
+/* The median of n samples (NAN when none). */
+double clmem_median(const double *samples, size_t n);
+/* Median, min and max of a result's samples. */
+void clmem_result_summarise(struct clmem_result *r);
 /* A check's outcome into a result: verified, max error, scope, the first
  * mismatches as text. */
 void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *check);

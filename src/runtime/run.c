@@ -103,20 +103,31 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void summarise(struct clmem_result *r)
+double clmem_median(const double *samples, size_t n)
 {
-    double *sorted = malloc(r->n_samples * sizeof *sorted);
-    if (!sorted || r->n_samples == 0) {
-        free(sorted);
-        return;
-    }
-    memcpy(sorted, r->samples_ms, r->n_samples * sizeof *sorted);
-    qsort(sorted, r->n_samples, sizeof *sorted, compare_double);
-    size_t n = r->n_samples;
-    r->min_ms = sorted[0];
-    r->max_ms = sorted[n - 1];
-    r->median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    double *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted)
+        return NAN;
+    memcpy(sorted, samples, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_double);
+    double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     free(sorted);
+    return median;
+}
+
+void clmem_result_summarise(struct clmem_result *r)
+{
+    size_t n = r->n_samples;
+    if (n == 0)
+        return;
+    r->min_ms = r->max_ms = r->samples_ms[0];
+    for (size_t i = 1; i < n; i++) {
+        if (r->samples_ms[i] < r->min_ms)
+            r->min_ms = r->samples_ms[i];
+        if (r->samples_ms[i] > r->max_ms)
+            r->max_ms = r->samples_ms[i];
+    }
+    r->median_ms = clmem_median(r->samples_ms, n);
 }
 
 static int execute_once(struct clmem_run *run, const struct clmem_variant *v, double *ms,
@@ -153,7 +164,7 @@ static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v
         looped.n_samples += status == CLMEM_OK;
     }
     if (status == CLMEM_OK) {
-        summarise(&looped);
+        clmem_result_summarise(&looped);
         r->looped_ms = looped.median_ms / loop_reps;
     }
     free(looped.samples_ms);
@@ -209,7 +220,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
             return status;
         r->n_samples++;
     }
-    summarise(r);
+    clmem_result_summarise(r);
     double work = w->work(run, v);
     r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
 

@@ -1,13 +1,12 @@
 /* Matrix multiplication, the textbook family (Kirk & Hwu ch. 4-5):
  * P (rows x cols) = M (rows x inner) x N (inner x cols). */
-#include "clmem/clmem.h"
+#include "matmul.h"
 
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Output values checked in full up to this many multiply-adds of CPU
  * reference work; past it, whole rows spread over P are checked, so large
@@ -42,19 +41,6 @@ static const struct clmem_param_row regblock_params[] = {
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
  * reuses each M tile more and still fits every device's registers). */
 #define COARSE_FACTOR 4
-
-struct matmul_state {
-    size_t rows, cols, inner, tile;
-    int tuned;                /* regblock's parameters came from the tuning database */
-    int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
-    float *M, *N, *P;
-    size_t n_ref_rows;
-    size_t *ref_row;             /* which rows of P the reference holds */
-    double *ref, *ref_magnitude; /* n_ref_rows x cols: sum M*N and sum |M*N| */
-    cl_mem dM, dN, dP;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
-};
 
 static const char *tiled_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
@@ -131,7 +117,7 @@ static void reference_rows(struct matmul_state *s)
 }
 
 /* The inputs from the seed and the CPU reference of the chosen rows. */
-static int host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err)
+int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err)
 {
     size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
     /* cols * inner fits: plan() bounded each matrix to INT_MAX elements. */
@@ -236,7 +222,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     s->tile = clmem_pick_tile(&run->ctx->device, 32, 2, sizeof(float));
     size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
     /* A block of a split run borrows its inputs (clmem_matmul_split). */
-    if (!s->M && (status = host_inputs(s, run->seed, err)))
+    if (!s->M && (status = matmul_host_inputs(s, run->seed, err)))
         return status;
 
     choose_regblock(run, s);
@@ -302,9 +288,6 @@ static int matmul_prepare(struct clmem_run *run, const struct clmem_variant *v,
     return clmem_buffer_poison(run->ctx, s->dP, s->rows * s->cols * sizeof(float), err);
 }
 
-static void check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
-                         struct clmem_check *check);
-
 static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
@@ -312,12 +295,12 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
     int status = clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
     if (status)
         return status;
-    check_host_p(s, v, check);
+    matmul_check_host_p(s, v, check);
     return CLMEM_OK;
 }
 
 /* Compares s->P (on the host) with the CPU reference. */
-static void check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
+void matmul_check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
                          struct clmem_check *check)
 {
     /* Float accumulation of `inner` terms: the error bound grows with K. */
@@ -381,322 +364,3 @@ const struct clmem_workload clmem_workload_matmul = {
     .work = matmul_work,
     .teardown = matmul_teardown,
 };
-
-/* ---- P's rows split over several devices (clmem_matmul_split) ---- */
-
-/* One device's block: rows [first, first + count) of P, a matmul run of
- * count x cols x inner whose inputs are borrowed from the whole problem. */
-struct split_block {
-    struct clmem_run run;
-    size_t first, count;
-    double kernel_ms; /* the block's profiled kernel time, the last run */
-    struct clmem_error err;
-};
-
-enum split_phase { SPLIT_SETUP, SPLIT_PREPARE, SPLIT_EXECUTE, SPLIT_GATHER };
-
-struct split_job {
-    const struct clmem_variant *variant;
-    struct split_block *blocks;
-    struct matmul_state *whole; /* the host's M, N, P and CPU reference */
-    enum split_phase phase;
-};
-
-/* What one device's thread does in each phase. */
-static int split_block_step(void *arg, size_t i)
-{
-    struct split_job *job = arg;
-    struct split_block *b = &job->blocks[i];
-    struct clmem_run *run = &b->run;
-    struct matmul_state *s = run->state;
-    if (b->count == 0)
-        return CLMEM_OK;
-    switch (job->phase) {
-    case SPLIT_SETUP:
-        s->M = job->whole->M + b->first * job->whole->inner;
-        s->N = job->whole->N;
-        return matmul_setup(run, &b->err);
-    case SPLIT_PREPARE: return matmul_prepare(run, job->variant, &b->err);
-    case SPLIT_EXECUTE: {
-        struct clmem_timing timing = {0};
-        int status = matmul_execute(run, job->variant, &timing, &b->err);
-        if (status) {
-            clFinish(run->ctx->queue);
-            clmem_timing_release(&timing);
-            return status;
-        }
-        return clmem_timing_finish(run->ctx, &timing, &b->kernel_ms, &b->err);
-    }
-    case SPLIT_GATHER:
-        return clmem_buffer_read(run->ctx, s->dP, b->count * s->cols * sizeof(float),
-                                 job->whole->P + b->first * s->cols, &b->err);
-    }
-    return CLMEM_OK;
-}
-
-/* Runs a phase on every device of the point at once; the worst status,
- * its message in err. */
-static int split_phase(struct split_job *job, size_t k, enum split_phase phase,
-                       struct clmem_error *err)
-{
-    int status[64], worst = CLMEM_OK;
-    job->phase = phase;
-    clmem_parallel(k, split_block_step, job, status);
-    for (size_t i = 0; i < k; i++)
-        if (clmem_status_worst(worst, status[i]) != worst) {
-            worst = status[i];
-            clmem_error_clear(err);
-            *err = job->blocks[i].err;
-            job->blocks[i].err.log = NULL;
-        }
-    return worst;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_ms(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_ms(const double *samples, size_t n)
-{
-    double sorted[1024];
-    if (n > CLMEM_ARRAY_SIZE(sorted))
-        n = CLMEM_ARRAY_SIZE(sorted);
-    memcpy(sorted, samples, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_ms);
-    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
-/* Times one scaling point (its blocks set up) and checks the gathered P. */
-static int split_measure(struct split_job *job, size_t k, const struct clmem_split_options *o,
-                         struct clmem_result *r, double *slowest_kernel_ms, struct clmem_error *err)
-{
-    int status;
-    unsigned reps = o->reps ? o->reps : 1;
-    if ((status = split_phase(job, k, SPLIT_PREPARE, err)))
-        return status;
-    for (unsigned i = 0; i < o->warmup; i++)
-        if ((status = split_phase(job, k, SPLIT_EXECUTE, err)))
-            return status;
-    if (!(r->samples_ms = clmem_alloc_array(reps, sizeof(double), err)))
-        return err->status;
-    double *kernel = clmem_alloc_array(reps, sizeof(double), err);
-    if (!kernel)
-        return err->status;
-    for (unsigned i = 0; i < reps; i++) {
-        /* Host wall time: from before the threads enqueue to after the last
-         * device finished (thread start and join included). */
-        double start = now_ms();
-        if ((status = split_phase(job, k, SPLIT_EXECUTE, err))) {
-            free(kernel);
-            return status;
-        }
-        r->samples_ms[r->n_samples++] = now_ms() - start;
-        kernel[i] = 0.0;
-        for (size_t d = 0; d < k; d++)
-            if (job->blocks[d].count && job->blocks[d].kernel_ms > kernel[i])
-                kernel[i] = job->blocks[d].kernel_ms;
-    }
-    *slowest_kernel_ms = median_ms(kernel, reps);
-    free(kernel);
-    r->median_ms = median_ms(r->samples_ms, r->n_samples);
-    r->min_ms = r->max_ms = r->samples_ms[0];
-    for (size_t i = 1; i < r->n_samples; i++) {
-        if (r->samples_ms[i] < r->min_ms)
-            r->min_ms = r->samples_ms[i];
-        if (r->samples_ms[i] > r->max_ms)
-            r->max_ms = r->samples_ms[i];
-    }
-
-    /* Rows no device wrote stay NaN on the host and fail the check. */
-    struct matmul_state *w = job->whole;
-    for (size_t i = 0; i < w->rows * w->cols; i++)
-        w->P[i] = NAN;
-    if ((status = split_phase(job, k, SPLIT_GATHER, err)))
-        return status;
-    struct clmem_check check;
-    check_host_p(w, job->variant, &check);
-    clmem_result_set_check(r, &check);
-    return CLMEM_OK;
-}
-
-/* Gives the blocks their inputs back before a run's teardown frees them. */
-static void split_release(struct split_block *blocks, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct matmul_state *s = blocks[i].run.state;
-        if (s)
-            s->M = s->N = NULL;
-        clmem_run_release(&blocks[i].run);
-        clmem_error_clear(&blocks[i].err);
-    }
-}
-
-/* "rows 0-49 | 50-99" (an empty block: "-"). */
-static void describe_rows(const struct split_block *blocks, size_t k, char *out, size_t size)
-{
-    size_t len = (size_t)snprintf(out, size, "rows");
-    for (size_t d = 0; d < k && len < size; d++) {
-        if (blocks[d].count)
-            len += (size_t)snprintf(out + len, size - len, "%s%zu-%zu", d ? " | " : " ",
-                                    blocks[d].first, blocks[d].first + blocks[d].count - 1);
-        else
-            len += (size_t)snprintf(out + len, size - len, "%s-", d ? " | " : " ");
-    }
-}
-
-int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *o,
-                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
-{
-    const struct clmem_workload *w = &clmem_workload_matmul;
-    const struct clmem_variant *v = o->variant ? clmem_variant_find(w, o->variant) : NULL;
-    if (!o->variant || strcmp(o->variant, "all") == 0)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "--split runs one variant: name it with --variant (try 'clmem list "
-                          "matmul')");
-    if (!v)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown variant '%s' of 'matmul' (try 'clmem list matmul')", o->variant);
-    if (v->library)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "variant '%s' is a library's routine: --split runs clmem's kernels",
-                          v->name);
-    if (n == 0 || n > 64)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "--split takes 1 to 64 devices, not %zu", n);
-
-    struct clmem_size size;
-    struct matmul_state whole = {0};
-    int status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
-    if (status)
-        return status;
-    if (size.ndims == 1)
-        size.dim[1] = size.dim[2] = size.dim[0];
-    else if (size.ndims == 2)
-        size.dim[2] = size.dim[1];
-    whole.rows = size.dim[0];
-    whole.cols = size.dim[1];
-    whole.inner = size.dim[2];
-    char size_text[64];
-    clmem_size_format(&size, size_text, sizeof size_text);
-
-    /* Every point's blocks planned before any work: usage errors first. */
-    size_t n_points = n * (n + 1) / 2;
-    struct split_block *blocks = calloc(n_points, sizeof *blocks);
-    int *skip = calloc(n, sizeof *skip);
-    size_t first[64], count[64];
-    int verify_failed = 0;
-    double one_device_ms = NAN;
-    if (!blocks || !skip) {
-        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-        goto cleanup;
-    }
-    if (o->weights && (status = clmem_split_rows(whole.rows, n, o->weights, first, count, err)))
-        goto cleanup;
-    for (size_t k = 1, at = 0; k <= n; at += k, k++) {
-        struct clmem_error ignored = {0};
-        if (clmem_split_rows(whole.rows, k, o->weights, first, count, &ignored)) {
-            skip[k - 1] = 1; /* the first k weights sum to 0 */
-            continue;
-        }
-        for (size_t d = 0; d < k; d++) {
-            struct split_block *b = &blocks[at + d];
-            b->first = first[d];
-            b->count = count[d];
-            if (!b->count)
-                continue;
-            char block_size[96];
-            snprintf(block_size, sizeof block_size, "%zux%zux%zu", b->count, whole.cols,
-                     whole.inner);
-            struct clmem_run_options ro = {.size = block_size, .variant = v->name, .seed = o->seed};
-            if ((status = clmem_run_plan(&b->run, w, &ctxs[d], &ro, err))) {
-                char why[sizeof err->message];
-                snprintf(why, sizeof why, "%s", err->message);
-                clmem_fail(err, status, "split over %zu devices, rows %zu-%zu on '%s': %s", k,
-                           b->first, b->first + b->count - 1, ctxs[d].device.name, why);
-                goto cleanup;
-            }
-        }
-    }
-
-    if ((status = host_inputs(&whole, o->seed, err)))
-        goto cleanup;
-    for (size_t k = 1, at = 0; k <= n; at += k, k++) {
-        if (o->cancelled && o->cancelled(o->cancelled_user)) {
-            status = clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
-            goto cleanup;
-        }
-        struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
-        if (!grown) {
-            status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-            goto cleanup;
-        }
-        *results = grown;
-        struct clmem_result *r = &grown[(*n_results)++];
-        memset(r, 0, sizeof *r);
-        snprintf(r->workload, sizeof r->workload, "%s", w->name);
-        snprintf(r->variant, sizeof r->variant, "%s", v->name);
-        snprintf(r->device, sizeof r->device, "split over %zu device%s", k, k == 1 ? "" : "s");
-        snprintf(r->size, sizeof r->size, "%s", size_text);
-        snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
-        r->baseline_fraction = r->peak_fraction = r->looped_ms = r->max_rel_error = NAN;
-        if (skip[k - 1]) {
-            r->skipped = 1;
-            snprintf(r->skip_reason, sizeof r->skip_reason,
-                     "the split weights of the first %zu devices sum to 0", k);
-            continue;
-        }
-        struct split_job job = {v, &blocks[at], &whole, SPLIT_SETUP};
-        double slowest_kernel = 0.0;
-        if ((status = split_phase(&job, k, SPLIT_SETUP, err)) ||
-            (status = split_measure(&job, k, o, r, &slowest_kernel, err)))
-            goto cleanup;
-        for (size_t d = 0; d < k; d++)
-            if (blocks[at + d].count) {
-                snprintf(r->params, sizeof r->params, "%s", blocks[at + d].run.params);
-                break;
-            }
-        double work = 2.0 * (double)whole.rows * (double)whole.cols * (double)whole.inner;
-        r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
-        if (k == 1)
-            one_device_ms = r->median_ms;
-        double speedup = one_device_ms / r->median_ms;
-        if (!isnan(speedup))
-            r->baseline_fraction = speedup;
-        char rows[96];
-        describe_rows(&blocks[at], k, rows, sizeof rows);
-        char *note = r->note;
-        size_t len = (size_t)snprintf(note, sizeof r->note, "host wall time; ");
-        if (!isnan(speedup))
-            len +=
-                (size_t)snprintf(note + len, sizeof r->note - len,
-                                 "speedup %.2f, efficiency %.2f; ", speedup, speedup / (double)k);
-        if (len < sizeof r->note)
-            snprintf(note + len, sizeof r->note - len, "slowest device's kernel %.4f ms; %s",
-                     slowest_kernel, rows);
-        verify_failed |= !r->verified;
-        /* This point's programs and buffers go before the next point's. */
-        split_release(&blocks[at], k);
-    }
-    status = verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
-
-cleanup:
-    if (blocks)
-        split_release(blocks, n_points);
-    free(blocks);
-    free(skip);
-    free(whole.M);
-    free(whole.N);
-    free(whole.P);
-    free(whole.ref_row);
-    free(whole.ref);
-    free(whole.ref_magnitude);
-    return status;
-}

@@ -1,0 +1,30 @@
+/* What matmul.c shares with matmul_split.c (P's rows over several
+ * devices): the run's state, the inputs and the check against the CPU
+ * reference. Not part of libclmem's interface. */
+#ifndef CLMEM_WORKLOADS_MATMUL_H
+#define CLMEM_WORKLOADS_MATMUL_H
+
+#include "clmem/clmem.h"
+
+struct matmul_state {
+    size_t rows, cols, inner, tile;
+    int tuned;                /* regblock's parameters came from the tuning database */
+    int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
+    float *M, *N, *P;
+    size_t n_ref_rows;
+    size_t *ref_row;             /* which rows of P the reference holds */
+    double *ref, *ref_magnitude; /* n_ref_rows x cols: sum M*N and sum |M*N| */
+    cl_mem dM, dN, dP;
+    cl_program program;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS];
+};
+
+extern const struct clmem_workload clmem_workload_matmul;
+
+/* M and N from the seed, and the CPU reference of the rows checked. */
+int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err);
+/* Compares s->P (on the host) with the CPU reference. */
+void matmul_check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
+                         struct clmem_check *check);
+
+#endif
