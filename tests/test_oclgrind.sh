@@ -4,7 +4,7 @@
 # access, no OpenCL API error. Oclgrind prints its diagnostics to stderr, and
 # a clean clmem run prints nothing there, so any stderr output fails a run.
 # The racy atomics variant must be reported racy, and a planted transpose
-# kernel without its barrier (tests/broken-kernels) must be reported too.
+# kernel without its barrier (made here from cl/transpose.cl) must be reported too.
 # Env: CLMEM_BIN, OCLGRIND (empty: not installed, the test skips), SOURCE_DIR.
 set -u
 
@@ -141,18 +141,22 @@ for wv in "${variants[@]}"; do
     esac
 done
 
-# The planted bug: transposeCoalesced without its first barrier must be
-# reported. The copy must stay cl/transpose.cl less that one line.
-broken=$src/tests/broken-kernels
-removed=$(diff "$src/cl/transpose.cl" "$broken/transpose.cl" | grep '^[<>]')
-if [ "$removed" != "<         barrier(CLK_LOCAL_MEM_FENCE);" ]; then
-    fail "tests/broken-kernels/transpose.cl must be cl/transpose.cl less transposeCoalesced's first barrier"
+# The planted bug: cl/transpose.cl with transposeCoalesced's first barrier
+# taken out must be reported. Made here, so it follows the real kernel.
+broken=$tmp/broken-kernels
+mkdir -p "$broken"
+awk '/void transposeCoalesced/ { inside = 1 }
+     inside && !done && /^ *barrier\(CLK_LOCAL_MEM_FENCE\);$/ { done = 1; next }
+     { print }' "$src/cl/transpose.cl" >"$broken/transpose.cl"
+removed=$(diff "$src/cl/transpose.cl" "$broken/transpose.cl" | grep -c '^<')
+if [ "$removed" != 1 ]; then
+    fail "could not take transposeCoalesced's first barrier out of cl/transpose.cl"
 fi
 run_variant transpose coalesced 33x17 "$broken"
 if grep -q "data race" <<<"$err"; then
     echo "ok   the planted missing barrier is reported as a data race"
 else
-    fail "the planted missing barrier (tests/broken-kernels) was not reported as a data race"
+    fail "the planted missing barrier was not reported as a data race"
 fi
 
 echo "$checked variants checked under Oclgrind in $SECONDS s"

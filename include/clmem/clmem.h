@@ -685,8 +685,13 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
  * the relative error is at most about depth * FLT_EPSILON / 2 (Higham,
  * "Accuracy and Stability of Numerical Algorithms", 4.2). */
 size_t clmem_sum_depth(const struct clmem_sum *sum);
-/* Reads the sum, element 0 of the `result` clmem_sum_passes gave. */
-int clmem_sum_read(struct clmem_ctx *ctx, cl_mem result, float *got, struct clmem_error *err);
+/* Reads the sum in `result` and checks it against `ref` (a Kahan sum of
+ * inputs >= 0): exactly while ref <= 2^24 (whole-number inputs), else
+ * within the summation tree's height (+ extra_depth) times FLT_EPSILON;
+ * the note gives both. */
+int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result,
+                    double ref, size_t extra_depth, struct clmem_check *check,
+                    struct clmem_error *err);
 
 /* ---- images (src/runtime/netpbm.c): blur's --input and image output ---- */
 /* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */

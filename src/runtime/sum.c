@@ -3,6 +3,8 @@
  * next pass sums those, until one value remains. reduce and dot share it. */
 #include "clmem/clmem.h"
 
+#include <float.h>
+
 /* Work-groups of a grid-stride first pass per compute unit: enough to fill
  * every unit with a few groups, few enough that one group sums their
  * partials quickly. */
@@ -101,7 +103,26 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
     return CLMEM_OK;
 }
 
-int clmem_sum_read(struct clmem_ctx *ctx, cl_mem result, float *got, struct clmem_error *err)
+int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result, double ref,
+                    size_t extra_depth, struct clmem_check *check, struct clmem_error *err)
 {
-    return clmem_buffer_read(ctx, result, sizeof *got, got, err);
+    if (!result)
+        return clmem_fail(err, CLMEM_ERR_CL, "the sum's passes produced no result");
+    float got;
+    int status = clmem_buffer_read(ctx, result, sizeof got, &got, err);
+    if (status)
+        return status;
+    /* The inputs are >= 0, so whatever the order a float sum whose longest
+     * chain of additions is h has a relative error of at most h*u/(1 - h*u),
+     * u = FLT_EPSILON/2 (Higham, Accuracy and Stability of Numerical
+     * Algorithms, 4.2): h * FLT_EPSILON is twice that bound, the Kahan
+     * reference in double exact to a few 1e-16. But the workloads' inputs
+     * are whole numbers, whose sum is exact in any order up to 2^24: there
+     * the check is exact, and a lost or doubled element fails at any size. */
+    clmem_check_init(check, ref <= CLMEM_FLOAT_EXACT_INTEGERS
+                                ? 0.0
+                                : (double)(clmem_sum_depth(sum) + extra_depth) * FLT_EPSILON);
+    clmem_check_value(check, ref, got, ref, "sum", 0, 0);
+    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", got, ref);
+    return CLMEM_OK;
 }

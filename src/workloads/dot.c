@@ -5,7 +5,6 @@
  * and one group summing the partials. */
 #include "clmem/clmem.h"
 
-#include <float.h>
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
@@ -16,8 +15,7 @@ enum { LOCAL_SUMS, COARSENED };
 struct dot_state {
     size_t n, group, groups; /* groups: the coarsened kernel's first pass */
     float *a, *b;
-    double ref; /* the Kahan sum of the float products in double */
-    float got;
+    double ref;                          /* the Kahan sum of the float products in double */
     cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
     cl_program program;
     cl_kernel kernels[CLMEM_MAX_VARIANTS];
@@ -154,22 +152,10 @@ static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
                       struct clmem_check *check, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    if (!s->result)
-        return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'dot' produced no sum", v->name);
-    int status = clmem_sum_read(run->ctx, s->result, &s->got, err);
-    if (status)
-        return status;
-    /* As reduce (see there): the products are >= 0, so the sum's relative
-     * error is at most about depth * FLT_EPSILON / 2; one more depth covers
-     * the rounding of each product (or its absence in a multiply-add). */
     struct clmem_sum sum = variant_sum(s, v);
-    /* Exact up to 2^24, as reduce's; beyond, the bound above. */
-    clmem_check_init(check, s->ref <= CLMEM_FLOAT_EXACT_INTEGERS
-                                ? 0.0
-                                : (double)(clmem_sum_depth(&sum) + 1) * FLT_EPSILON);
-    clmem_check_value(check, s->ref, s->got, s->ref, "dot", 0, 0);
-    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", s->got, s->ref);
-    return CLMEM_OK;
+    /* One more step of depth for the rounding of each product (or its
+     * absence in a multiply-add). */
+    return clmem_sum_check(run->ctx, &sum, s->result, s->ref, 1, check, err);
 }
 
 static double dot_work(const struct clmem_run *run, const struct clmem_variant *v)

@@ -6,7 +6,6 @@
  * their partials. Every pass runs on the device and is timed. */
 #include "clmem/clmem.h"
 
-#include <float.h>
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
@@ -17,8 +16,7 @@ enum { INTERLEAVED, SEQUENTIAL, COARSENED };
 struct reduce_state {
     size_t n, group, groups; /* groups: the coarsened kernel's first pass */
     float *x;
-    double ref; /* the Kahan sum of x in double */
-    float got;
+    double ref;                     /* the Kahan sum of x in double */
     cl_mem d_x, scratch[2], result; /* result: the scratch buffer of the last sum */
     cl_program program;
     cl_kernel kernels[CLMEM_MAX_VARIANTS];
@@ -133,27 +131,8 @@ static int reduce_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
     struct reduce_state *s = run->state;
-    if (!s->result)
-        return clmem_fail(err, CLMEM_ERR_CL, "variant '%s' of 'reduce' produced no sum", v->name);
-    int status = clmem_sum_read(run->ctx, s->result, &s->got, err);
-    if (status)
-        return status;
-    /* The inputs are >= 0, so whatever the order a float sum whose longest
-     * chain of additions is h has a relative error of at most h*u/(1 - h*u),
-     * u = FLT_EPSILON/2 (Higham, Accuracy and Stability of Numerical
-     * Algorithms, 4.2). The textbook passes have h = passes * log2(group),
-     * about log2(N); the coarsened kernel adds N / (4 * work-items) values
-     * per float4 lane first. h * FLT_EPSILON is twice that bound; the Kahan
-     * reference in double is exact to a few 1e-16. */
     struct clmem_sum sum = variant_sum(s, v);
-    /* Up to 2^24 the inputs' sum is exact in any order: a lost or doubled
-     * element fails at any N. Beyond, the bound above. */
-    clmem_check_init(check, s->ref <= CLMEM_FLOAT_EXACT_INTEGERS
-                                ? 0.0
-                                : (double)clmem_sum_depth(&sum) * FLT_EPSILON);
-    clmem_check_value(check, s->ref, s->got, s->ref, "sum", 0, 0);
-    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", s->got, s->ref);
-    return CLMEM_OK;
+    return clmem_sum_check(run->ctx, &sum, s->result, s->ref, 0, check, err);
 }
 
 static double reduce_work(const struct clmem_run *run, const struct clmem_variant *v)
