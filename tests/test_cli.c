@@ -49,6 +49,9 @@ static const struct {
     {ARGS("bench", "--workloads", "matmul,nope", "--device", "cpu"), 2, "unknown workload 'nope'"},
     {ARGS("bench", "--output", "/nonexistent-dir/b.json"), 2, "cannot write"},
     {ARGS("peak", "--reps", "0"), 2, "--reps '0' is out of range"},
+    {ARGS("compare", "--output-dir", "/nonexistent-dir/report"), 2,
+     "cannot create report directory '/nonexistent-dir/report'"},
+    {ARGS("tune", "matmul", "--max-candidates", "0"), 2, "--max-candidates '0' is out of range"},
 };
 
 static void bad_inputs_get_one_line_and_exit_2(void **state)

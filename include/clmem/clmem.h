@@ -528,6 +528,9 @@ int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
  * whole or not at all. A corrupt database is replaced, with a warning.
  * `builtin`: no candidate beat the built-in parameters; the entry records
  * it and lookups pass it over, so runs keep the built-in choice per size. */
+/* Creates the database's directory and checks it can be written (usage
+ * error otherwise): `clmem tune` calls it before any search. */
+int clmem_tuning_prepare(struct clmem_error *err);
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
                        const struct clmem_size *size, const int values[], double metric,
                        double default_metric, const char *unit, int builtin,
@@ -607,6 +610,9 @@ struct clmem_compare_device {
  * SVG pictures: coalescing curves, transpose bars, matmul against size, a
  * roofline per device. plots_note says why pictures are missing ("" when
  * drawn). Every file is written whole or not at all. */
+/* Creates the report directory or checks it is one that can be written
+ * (usage error otherwise): called before any device runs. */
+int clmem_compare_dir(const char *dir, struct clmem_error *err);
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err);
 

@@ -141,7 +141,8 @@ int cmd_compare(int argc, char **argv)
             usage(stdout);
         return status ? cli_report_error(&err) : CLMEM_OK;
     }
-    if ((status = clmem_devices_list(&devices, &count, &err)) ||
+    if ((status = clmem_compare_dir(a.output_dir, &err)) ||
+        (status = clmem_devices_list(&devices, &count, &err)) ||
         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))
         goto cleanup;
     cli_catch_interrupts(NULL);

@@ -180,6 +180,7 @@ int cmd_tune(int argc, char **argv)
     }
     struct clmem_size size;
     if ((status = clmem_size_parse(a.size ? a.size : w->default_size, &size, &err)) ||
+        (status = clmem_tuning_prepare(&err)) ||
         (status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;

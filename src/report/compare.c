@@ -4,6 +4,7 @@
  * read. Every file is written whole or not at all (clmem_output_*). */
 #include "clmem/clmem.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -339,15 +340,24 @@ static int gnuplot_found(void)
     return 0;
 }
 
+int clmem_compare_dir(const char *dir, struct clmem_error *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) != 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                          strerror(errno));
+    if (access(dir, W_OK) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
+                          strerror(errno));
+    return CLMEM_OK;
+}
+
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err)
 {
-    if (mkdir(dir, 0755) != 0) {
-        struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s'", dir);
-    }
-    int status;
+    int status = clmem_compare_dir(dir, err);
+    if (status)
+        return status;
     /* Machine-readable: every device's report as bench writes it, one CSV. */
     struct clmem_output out;
     for (size_t d = 0; d < n_devs; d++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int clmem_tuning_path(char *path, size_t size)
 {
@@ -130,6 +131,20 @@ static int make_parents(const char *path)
         *p = '/';
     }
     return 0;
+}
+
+int clmem_tuning_prepare(struct clmem_error *err)
+{
+    char path[1024], dir[1024];
+    if (clmem_tuning_path(path, sizeof path) != 0 || make_parents(path) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "no place for the tuning database (set XDG_CACHE_HOME or HOME)");
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = '\0';
+    if (access(dir, W_OK) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the tuning database in '%s': %s", dir,
+                          strerror(errno));
+    return CLMEM_OK;
 }
 
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
