@@ -8,11 +8,6 @@
 
 #include <mpi.h>
 
-/* Whether this process was started by mpirun/mpiexec (Open MPI's, MPICH's
- * Hydra's or a PMIx launcher's environment): the CLI initialises MPI only
- * then, so an MPI build run on its own behaves as any other. */
-int clmem_mpi_launched(void);
-
 struct clmem_mpi {
     MPI_Comm world; /* MPI_COMM_WORLD */
     MPI_Comm local; /* the ranks on this host (MPI_COMM_TYPE_SHARED) */
@@ -48,7 +43,8 @@ struct clmem_rank_report {
     struct clmem_device device; /* its OpenCL handles mean nothing off its rank */
     int has_peak;
     struct clmem_peak peak;
-    int status; /* what the rank's run returned */
+    int status;          /* what the rank's run returned */
+    char error[1024];    /* and its message, when it is an error */
     struct clmem_result *results;
     size_t n_results;
 };

@@ -8,6 +8,7 @@ struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int mpi; /* runs as one job under mpirun (a device per rank, one report) */
 };
 
 int cmd_devices(int argc, char **argv);
@@ -18,6 +19,20 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 
+/* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
+ * says each once for all (the errors below are the same on every rank, or
+ * gathered). */
+extern int cli_silent;
+/* Whether mpirun/mpiexec started this process (Open MPI's, MPICH's Hydra's
+ * or a PMIx launcher's environment). */
+int cli_launched_by_mpirun(void);
+/* Under mpirun (an MPI build), the worst status of every rank, with the
+ * message of the rank that had it (clmem_mpi_agree), so that all stop
+ * together even where one rank's arguments or files differ; else status. */
+int cli_agree(int status, struct clmem_error *err);
+/* This process's rank as the launcher's environment gives it; -1 when
+ * mpirun did not start it. */
+int cli_mpirun_rank(void);
 /* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
  * the status as the exit code. */
 int cli_report_error(const struct clmem_error *err);
@@ -50,5 +65,38 @@ int cli_interrupted(void *user);
 /* Says what an interrupted command kept (n results, written to `output`
  * or stdout) and returns its exit code: 128 + the signal (130: SIGINT). */
 int cli_report_interrupted(size_t n, const char *output);
+
+#ifdef CLMEM_HAVE_MPI
+/* ---- under mpirun (src/cli/mpi.c) ---- */
+#include "clmem/mpi.h"
+
+/* Starts MPI (under mpirun). Returns an exit code (3: MPI would not start). */
+int cli_mpi_start(int *argc, char ***argv);
+void cli_mpi_stop(void);
+/* The MPI state under mpirun, NULL otherwise. */
+const struct clmem_mpi *cli_mpi(void);
+/* Opens this rank's device (clmem_mpi_pick_device by the rank on its
+ * host); collective: every rank gets the worst status (clmem_mpi_agree). */
+int cli_mpi_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+                        struct clmem_error *err);
+/* Collective: this rank's run (its device, peaks when has_peak, status and
+ * the error's message, results) to rank 0's *all (clmem_mpi_gather). */
+int cli_mpi_gather(const struct clmem_ctx *ctx, int has_peak, const struct clmem_peak *peak,
+                   int status, const struct clmem_error *run_err, struct clmem_result *results,
+                   size_t n_results, struct clmem_rank_report **all, struct clmem_error *err);
+/* "rank R on HOST: DEVICE", a rank's name in reports. */
+void cli_mpi_label(const struct clmem_rank_report *r, char *out, size_t size);
+/* Every rank's results in one list (a copy), each device named "rank R on
+ * HOST: DEVICE", then with `totals` the sums over the ranks
+ * (clmem_results_total) when there are 2 to CLI_MPI_MAX_TOTALS ranks. */
+#define CLI_MPI_MAX_TOTALS 1024
+int cli_mpi_combine(const struct clmem_rank_report *all, size_t n, int totals,
+                    struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+/* Prints each rank's failed checks and error; returns the worst status. */
+int cli_mpi_report_ranks(const struct clmem_rank_report *all, size_t n);
+/* Collective: rank 0's `status`, which has seen every rank's, for all to
+ * exit with (mpirun then exits with it too). */
+int cli_mpi_final(int status);
+#endif
 
 #endif

@@ -89,6 +89,98 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
     fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", step, steps, workload, size);
 }
 
+#ifdef CLMEM_HAVE_MPI
+/* Rank 0's report of every rank's bench: JSON has a section per rank
+ * (host, device, peaks, results); table and CSV name each result's rank. */
+static int write_ranks(const struct bench_args *a, struct clmem_output *output,
+                       const struct clmem_rank_report *all, size_t n, int interrupted,
+                       struct clmem_error *err)
+{
+    int status = CLMEM_OK;
+    if (output->file) {
+        status = clmem_report_json_ranks(output->file, all, n, interrupted, err);
+        if (status == CLMEM_OK)
+            status = clmem_output_commit(output, err);
+    }
+    if (status)
+        return status;
+    if (a->format == CLMEM_FORMAT_JSON)
+        return clmem_report_json_ranks(stdout, all, n, interrupted, err);
+    struct clmem_result *results = NULL;
+    size_t n_results = 0;
+    status = cli_mpi_combine(all, n, 0, &results, &n_results, err);
+    if (status == CLMEM_OK && a->format == CLMEM_FORMAT_TABLE)
+        for (size_t i = 0; i < n; i++)
+            if (all[i].has_peak)
+                printf("rank %d on %s: %s, peaks: copy %.1f GB/s, FMA %.1f GFLOP/s\n",
+                       all[i].rank, all[i].host, all[i].device.name, all[i].peak.bandwidth,
+                       all[i].peak.flops);
+    if (status == CLMEM_OK)
+        status = clmem_report_write(stdout, a->format, results, n_results, NULL, err);
+    clmem_results_free(results, n_results);
+    return status;
+}
+
+/* bench under mpirun: every rank on its device, one report from rank 0. */
+static int bench_mpi(const struct bench_args *a, const struct clmem_mpi *m)
+{
+    struct clmem_error err = {0}, run_err = {0};
+    struct clmem_output output = {0};
+    struct clmem_ctx ctx = {0};
+    struct clmem_result *results = NULL;
+    struct clmem_rank_report *all = NULL;
+    struct clmem_peak peak = {0};
+    size_t n_results = 0, steps;
+    int status = CLMEM_OK, run_status = CLMEM_OK;
+    /* Only rank 0 writes; where, is checked before any rank works. */
+    if (m->rank == 0 && a->output)
+        status = clmem_output_open(&output, a->output, &err);
+    if ((status = clmem_mpi_agree(m, status, &err)))
+        goto cleanup;
+    cli_catch_interrupts(output.tmp_path);
+    if ((status = cli_mpi_open_device(a->device, a->kernel_dir, &ctx, &err)))
+        goto cleanup;
+    ctx.no_cache = a->no_cache;
+    struct clmem_bench_options options = {
+        .reps = (unsigned)a->reps,
+        .seed = a->seed,
+        .compare = a->compare,
+        .only = a->workloads,
+        .progress = m->rank == 0 && isatty(STDERR_FILENO) ? show_progress : NULL,
+        .cancelled = cli_interrupted,
+    };
+    status = clmem_bench_plan(&ctx, &options, &steps, &err);
+    if ((status = clmem_mpi_agree(m, status, &err)))
+        goto cleanup;
+    run_status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &run_err);
+    status = cli_mpi_gather(&ctx, n_results > 0, &peak, run_status, &run_err, results, n_results,
+                            &all, &err);
+    if (status == CLMEM_OK && m->rank == 0) {
+        /* Each rank's failure is said here, once: err keeps rank 0's own. */
+        run_status = cli_mpi_report_ranks(all, (size_t)m->size);
+        status = write_ranks(a, &output, all, (size_t)m->size,
+                             run_status == CLMEM_ERR_INTERRUPTED, &err);
+        if (status == CLMEM_OK)
+            status = run_status;
+    }
+    status = cli_mpi_final(status);
+
+cleanup:
+    cli_report_warnings(&ctx);
+    if (status == CLMEM_ERR_INTERRUPTED && m->rank == 0)
+        status = cli_report_interrupted(n_results, a->output);
+    else if (status && status != CLMEM_ERR_VERIFY && err.message[0])
+        cli_report_error(&err);
+    clmem_output_abort(&output);
+    clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
+    clmem_results_free(results, n_results);
+    clmem_ctx_close(&ctx);
+    clmem_error_clear(&err);
+    clmem_error_clear(&run_err);
+    return status;
+}
+#endif
+
 int cmd_bench(int argc, char **argv)
 {
     struct bench_args a = {.reps = 5, .seed = 42, .format = CLMEM_FORMAT_TABLE};
@@ -99,12 +191,17 @@ int cmd_bench(int argc, char **argv)
     size_t n_results = 0, steps;
     int help = 0, status;
 
-    if ((status = parse_args(argc, argv, &a, &help, &err)))
+    if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)))
         return cli_report_error(&err);
     if (help) {
-        usage(stdout);
+        if (!cli_silent)
+            usage(stdout);
         return CLMEM_OK;
     }
+#ifdef CLMEM_HAVE_MPI
+    if (cli_mpi())
+        return bench_mpi(&a, cli_mpi());
+#endif
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
     cli_catch_interrupts(output.tmp_path);

@@ -13,6 +13,7 @@ struct compare_args {
     const char *devices, *output_dir, *workloads, *kernel_dir, *compare;
     unsigned long long reps, seed;
     int no_cache;
+    int devices_given; /* --devices was given (under mpirun the default is the GPUs) */
 };
 
 static void usage(FILE *out)
@@ -33,6 +34,9 @@ static void usage(FILE *out)
                  "  --compare LIB       as 'clmem bench --compare'\n"
                  "  --kernel-dir DIR    where the .cl files are\n"
                  "  --no-cache          build the kernels from source\n\n"
+                 "Under mpirun (an MPI build), each rank runs on one device of its host,\n"
+                 "chosen by its rank there from --devices (default: the host's GPUs), and\n"
+                 "the report has a column per rank.\n"
                  "Ctrl-C stops after the current variant; the report then covers what\n"
                  "finished.\n\n"
                  "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
@@ -58,7 +62,10 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
     optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
     while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
         switch (c) {
-        case 'd': a->devices = optarg; break;
+        case 'd':
+            a->devices = optarg;
+            a->devices_given = 1;
+            break;
         case 'o': a->output_dir = optarg; break;
         case 'w': a->workloads = optarg; break;
         case 'c': a->compare = optarg; break;
@@ -122,6 +129,82 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
             p->name, step, steps, workload, size);
 }
 
+#ifdef CLMEM_HAVE_MPI
+/* compare under mpirun: each rank runs bench on its device (from --devices
+ * by its rank on its host; default: the host's GPUs) and rank 0 writes
+ * one report with a column per rank. */
+static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
+{
+    struct clmem_error err = {0}, run_err = {0};
+    struct clmem_ctx ctx = {0};
+    struct clmem_result *results = NULL;
+    struct clmem_rank_report *all = NULL;
+    struct clmem_compare_device *runs = NULL;
+    struct clmem_peak peak = {0};
+    size_t n_results = 0, steps;
+    int status = CLMEM_OK, run_status;
+    if (m->rank == 0)
+        status = clmem_compare_dir(a->output_dir, &err);
+    if ((status = clmem_mpi_agree(m, status, &err)))
+        goto cleanup;
+    cli_catch_interrupts(NULL);
+    if ((status = cli_mpi_open_device(a->devices_given ? a->devices : NULL, a->kernel_dir, &ctx,
+                                      &err)))
+        goto cleanup;
+    ctx.no_cache = a->no_cache;
+    struct clmem_bench_options options = {.reps = (unsigned)a->reps,
+                                          .seed = a->seed,
+                                          .compare = a->compare,
+                                          .only = a->workloads,
+                                          .cancelled = cli_interrupted};
+    if ((status = clmem_mpi_agree(m, clmem_bench_plan(&ctx, &options, &steps, &err), &err)))
+        goto cleanup;
+    run_status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &run_err);
+    status = cli_mpi_gather(&ctx, n_results > 0, &peak, run_status, &run_err, results, n_results,
+                            &all, &err);
+    if (status == CLMEM_OK && m->rank == 0) {
+        run_status = cli_mpi_report_ranks(all, (size_t)m->size);
+        if (!(runs = calloc((size_t)m->size, sizeof *runs))) {
+            status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
+        } else {
+            /* The report's columns: one per rank, named by rank and host. */
+            for (int i = 0; i < m->size; i++) {
+                runs[i].device = all[i].device;
+                cli_mpi_label(&all[i], runs[i].device.name, sizeof runs[i].device.name);
+                runs[i].peak = all[i].peak;
+                runs[i].results = all[i].results;
+                runs[i].n_results = all[i].n_results;
+            }
+            char note[1300];
+            status = clmem_compare_report(a->output_dir, runs, (size_t)m->size, note, sizeof note,
+                                          &err);
+            if (status == CLMEM_OK) {
+                printf("clmem: report for %d rank(s) in '%s/report.md'\n", m->size,
+                       a->output_dir);
+                if (note[0])
+                    fprintf(stderr, "clmem: %s\n", note);
+                status = run_status;
+            }
+        }
+    }
+    status = cli_mpi_final(status);
+
+cleanup:
+    cli_report_warnings(&ctx);
+    if (status == CLMEM_ERR_INTERRUPTED && m->rank == 0)
+        status = cli_report_interrupted(n_results, a->output_dir);
+    else if (status && status != CLMEM_ERR_VERIFY && err.message[0])
+        cli_report_error(&err);
+    free(runs);
+    clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
+    clmem_results_free(results, n_results);
+    clmem_ctx_close(&ctx);
+    clmem_error_clear(&err);
+    clmem_error_clear(&run_err);
+    return status;
+}
+#endif
+
 int cmd_compare(int argc, char **argv)
 {
     struct compare_args a = {.devices = "all", .output_dir = "clmem-report", .reps = 5, .seed = 42};
@@ -135,12 +218,18 @@ int cmd_compare(int argc, char **argv)
         clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
         return cli_report_error(&err);
     }
-    if ((status = parse_args(argc, argv, &a, &help, &err)) || help) {
+    if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)) || help) {
         free(runs);
-        if (help)
+        if (help && !cli_silent)
             usage(stdout);
         return status ? cli_report_error(&err) : CLMEM_OK;
     }
+#ifdef CLMEM_HAVE_MPI
+    if (cli_mpi()) {
+        free(runs);
+        return compare_mpi(&a, cli_mpi());
+    }
+#endif
     if ((status = clmem_compare_dir(a.output_dir, &err)) ||
         (status = clmem_devices_list(&devices, &count, &err)) ||
         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))

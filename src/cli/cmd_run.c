@@ -1,5 +1,5 @@
 /* clmem run WORKLOAD: build, time and verify a workload's variants on one device. */
-#include "cli.h"
+#include "run.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,15 +11,6 @@
 
 #define MAX_REPS    100000
 #define MAX_DEVICES 64
-
-struct run_args {
-    const char *workload, *variant, *size, *device, *output, *kernel_dir, *input, *compare;
-    unsigned long long reps, warmup, seed;
-    int peak, no_cache;
-    int split;                 /* --split: matmul's rows divided over the devices */
-    const char *split_weights; /* --split=W,W,...: their shares, or NULL (equal) */
-    enum clmem_format format;
-};
 
 static void usage(FILE *out)
 {
@@ -38,6 +29,10 @@ static void usage(FILE *out)
             "                      block per device (shares W, equal by default), gathered\n"
             "                      and verified; a strong-scaling table over the first\n"
             "                      1..D devices (host wall time)\n"
+            "  --summa[=RxC]       under mpirun (an MPI build): matmul distributed over\n"
+            "                      the ranks, a grid of R x C (default: the squarest),\n"
+            "                      SUMMA, each rank's blocks on its device, verified\n"
+            "  --panel N           SUMMA's panel width (inner dimension; default 256)\n"
             "  --reps N            timed runs, 1 to %d (default 5)\n"
             "  --warmup N          untimed runs first, 0 to 100 (default 1)\n"
             "  --seed N            input generator seed (default 42)\n"
@@ -55,6 +50,9 @@ static void usage(FILE *out)
             "  --input FILE        an input file, for workloads that take one (blur: a\n"
             "                      binary PGM or PPM image); such workloads write their\n"
             "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
+            "Under mpirun, each rank runs on one device of its host, chosen by its rank\n"
+            "there from --device (default: the host's GPUs), and rank 0 reports every\n"
+            "rank's results and their total.\n"
             "Ctrl-C stops after the current variant and reports those that finished.\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
             "be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n",
@@ -71,7 +69,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
         {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
         {"compare", required_argument, NULL, 'c'},    {"no-cache", no_argument, NULL, 'n'},
-        {"split", optional_argument, NULL, 'x'},      {0}};
+        {"split", optional_argument, NULL, 'x'},      {"summa", optional_argument, NULL, 'G'},
+        {"panel", required_argument, NULL, 'P'},      {0}};
     int c, status = CLMEM_OK;
     char bad[3];
     opterr = 0;
@@ -91,6 +90,11 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
             a->split = 1;
             a->split_weights = optarg;
             break;
+        case 'G':
+            a->summa = 1;
+            a->summa_grid = optarg;
+            break;
+        case 'P': status = cli_parse_uint("--panel", optarg, 1, 1u << 30, &a->panel, err); break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
         case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -116,7 +120,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
 
 /* Workloads that make an image write it to an --output named .pgm or .ppm;
  * the report then goes to stdout. */
-static int is_image_path(const char *path)
+int run_is_image_path(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
     return n > 4 && (strcmp(path + n - 4, ".pgm") == 0 || strcmp(path + n - 4, ".ppm") == 0);
@@ -144,7 +148,7 @@ static int validate_devices(const struct run_args *a, const struct clmem_workloa
         return clmem_fail(err, CLMEM_ERR_USAGE, "--peak takes one device, not '%s'", a->device);
     if (a->input)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--input takes one device, not '%s'", a->device);
-    if (w->input_help && is_image_path(a->output))
+    if (w->input_help && run_is_image_path(a->output))
         return clmem_fail(err, CLMEM_ERR_USAGE, "an image --output takes one device, not '%s'",
                           a->device);
     if (a->split && (!a->variant || strcmp(a->variant, "all") == 0))
@@ -183,6 +187,46 @@ static int validate_devices(const struct run_args *a, const struct clmem_workloa
     return CLMEM_OK;
 }
 
+/* --summa and --panel, and what a run under mpirun leaves out. */
+static int validate_mpi(const struct run_args *a, const struct clmem_workload *w,
+                        struct clmem_error *err)
+{
+    int under_mpirun = cli_launched_by_mpirun();
+    if (a->panel && !a->summa)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--panel is SUMMA's: use it with --summa");
+    if (a->summa) {
+#ifndef CLMEM_HAVE_MPI
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--summa needs clmem built with MPI ('meson configure build "
+                          "-Dmpi=enabled', README \"Many hosts: MPI\")");
+#endif
+        if (!under_mpirun)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--summa runs under mpirun, e.g. 'mpirun -n 4 clmem run matmul "
+                              "--variant tiled --summa'");
+        if (strcmp(w->name, "matmul") != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "--summa is for matmul, not '%s'", w->name);
+        if (!a->variant || strcmp(a->variant, "all") == 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--summa runs one variant: name it with --variant (try 'clmem "
+                              "list matmul')");
+    }
+    if (!under_mpirun)
+        return CLMEM_OK;
+    const char *left_out = a->split                                           ? "--split"
+                           : a->summa && a->compare                           ? "--compare"
+                           : a->peak                                          ? "--peak"
+                           : a->input                                         ? "--input"
+                           : w->input_help && run_is_image_path(a->output) ? "an image --output"
+                                                                              : NULL;
+    if (left_out)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "under mpirun, run takes no %s (each rank runs one device; for peaks "
+                          "use 'clmem bench', for a distributed matmul --summa)",
+                          left_out);
+    return CLMEM_OK;
+}
+
 /* Every check that needs no device: names, size syntax, kernel files. */
 static int validate(const struct run_args *a, const struct clmem_workload **workload,
                     struct clmem_error *err)
@@ -201,6 +245,8 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
     int status = clmem_compare_check(w, a->compare, err);
     if (status == CLMEM_OK)
         status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
+    if (status == CLMEM_OK)
+        status = validate_mpi(a, w, err);
     if (status == CLMEM_OK)
         status = validate_devices(a, w, err);
     char path[2048];
@@ -409,16 +455,21 @@ int cmd_run(int argc, char **argv)
     size_t n_results = 0;
     int help = 0, status;
 
-    if ((status = parse_args(argc, argv, &a, &help, &err)))
+    if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)))
         return cli_report_error(&err);
     if (help) {
-        usage(stdout);
+        if (!cli_silent)
+            usage(stdout);
         return CLMEM_OK;
     }
-    if ((status = validate(&a, &workload, &err)))
+    if ((status = cli_agree(validate(&a, &workload, &err), &err)))
         return cli_report_error(&err);
+#ifdef CLMEM_HAVE_MPI
+    if (cli_mpi())
+        return run_mpi(&a, workload);
+#endif
     const char *image_output = NULL;
-    if (workload->input_help && is_image_path(a.output)) {
+    if (workload->input_help && run_is_image_path(a.output)) {
         image_output = a.output;
         a.output = NULL;
     }

@@ -10,8 +10,42 @@
 #include <string.h>
 #include <unistd.h>
 
+int cli_silent;
+
+/* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
+ * launchers (srun). */
+static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+
+int cli_agree(int status, struct clmem_error *err)
+{
+#ifdef CLMEM_HAVE_MPI
+    if (cli_mpi())
+        return clmem_mpi_agree(cli_mpi(), status, err);
+#else
+    (void)err;
+#endif
+    return status;
+}
+
+int cli_launched_by_mpirun(void)
+{
+    return cli_mpirun_rank() >= 0;
+}
+
+int cli_mpirun_rank(void)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rank_vars); i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v && v[0])
+            return atoi(v);
+    }
+    return -1;
+}
+
 int cli_report_error(const struct clmem_error *err)
 {
+    if (cli_silent)
+        return err->status ? err->status : CLMEM_ERR_CL;
     fprintf(stderr, "clmem: %s\n", err->message);
     if (err->log && err->log[0])
         fprintf(stderr, "build log:\n%s\n", err->log);
@@ -21,6 +55,8 @@ int cli_report_error(const struct clmem_error *err)
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;
+    if (cli_silent)
+        return CLMEM_ERR_USAGE;
     fprintf(stderr, "clmem: ");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

@@ -9,13 +9,13 @@
 
 /* Adding a command: one line here, its file in src/cli/, one line in meson.build. */
 static const struct cli_command commands[] = {
-    {"devices", cmd_devices, "list OpenCL platforms and devices with their properties"},
-    {"list", cmd_list, "list workloads and their variants, with the seed figure each follows"},
-    {"run", cmd_run, "run a workload's variants: build, time, verify, report"},
-    {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput"},
-    {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks"},
-    {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best"},
-    {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots"},
+    {"devices", cmd_devices, "list OpenCL platforms and devices with their properties", 0},
+    {"list", cmd_list, "list workloads and their variants, with the seed figure each follows", 0},
+    {"run", cmd_run, "run a workload's variants: build, time, verify, report", 1},
+    {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput", 0},
+    {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks", 1},
+    {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best", 0},
+    {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots", 1},
 };
 
 static void usage(FILE *out)
@@ -29,6 +29,36 @@ static void usage(FILE *out)
                  "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
                  "cannot be written,\n"
                  "3 no device or OpenCL error, 130 interrupted (Ctrl-C; 143 for SIGTERM)\n");
+}
+
+/* Under mpirun, the commands that know MPI start it (a device per rank,
+ * one report); devices, list and peak run as they are in every rank; tune
+ * is refused, as its ranks would all write one tuning database. */
+static int run_command(const struct cli_command *command, int argc, char **argv)
+{
+    if (cli_launched_by_mpirun()) {
+        cli_silent = cli_mpirun_rank() > 0; /* one message, not one per rank */
+        if (strcmp(command->name, "tune") == 0)
+            return cli_usage_error("tune",
+                                   "tune keeps one tuning database: start it without mpirun");
+#ifdef CLMEM_HAVE_MPI
+        if (command->mpi) {
+            int status = cli_mpi_start(&argc, &argv);
+            if (status == CLMEM_OK)
+                status = command->run(argc - 1, argv + 1);
+            cli_mpi_stop();
+            return status;
+        }
+#else
+        if (command->mpi)
+            return cli_usage_error(NULL,
+                                   "this clmem was built without MPI: for 'mpirun ... clmem %s' "
+                                   "build it with 'meson configure build -Dmpi=enabled' (README, "
+                                   "\"Many hosts: MPI\")",
+                                   command->name);
+#endif
+    }
+    return command->run(argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)
@@ -48,7 +78,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
         if (strcmp(name, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return run_command(&commands[i], argc, argv);
     if (name[0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", name);
     fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);

@@ -1,7 +1,6 @@
 /* JSON output through cJSON; the schema is documented in README.md. */
-#include "clmem/clmem.h"
+#include "json.h"
 
-#include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -9,7 +8,7 @@
 #define CLMEM_VERSION "unknown"
 #endif
 
-static cJSON *result_object(const struct clmem_result *r)
+cJSON *clmem_json_result(const struct clmem_result *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "workload", r->workload);
@@ -52,7 +51,7 @@ static cJSON *result_object(const struct clmem_result *r)
     return o;
 }
 
-static cJSON *device_object(const struct clmem_device *d)
+cJSON *clmem_json_device(const struct clmem_device *d)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", d->name);
@@ -69,6 +68,25 @@ static cJSON *device_object(const struct clmem_device *d)
     return o;
 }
 
+cJSON *clmem_json_peak(const struct clmem_peak *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "bandwidth_gbs", p->bandwidth);
+    cJSON_AddNumberToObject(o, "fp32_gflops", p->flops);
+    return o;
+}
+
+int clmem_json_print(FILE *out, cJSON *root, struct clmem_error *err)
+{
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    fprintf(out, "%s\n", text);
+    cJSON_free(text);
+    return CLMEM_OK;
+}
+
 int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
                       const struct clmem_report_meta *meta, struct clmem_error *err)
 {
@@ -80,20 +98,11 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
     if (meta && meta->interrupted)
         cJSON_AddTrueToObject(root, "interrupted");
     if (meta && meta->device)
-        cJSON_AddItemToObject(root, "device", device_object(meta->device));
-    if (meta && meta->peak) {
-        cJSON *peak = cJSON_AddObjectToObject(root, "peak");
-        cJSON_AddNumberToObject(peak, "bandwidth_gbs", meta->peak->bandwidth);
-        cJSON_AddNumberToObject(peak, "fp32_gflops", meta->peak->flops);
-    }
+        cJSON_AddItemToObject(root, "device", clmem_json_device(meta->device));
+    if (meta && meta->peak)
+        cJSON_AddItemToObject(root, "peak", clmem_json_peak(meta->peak));
     cJSON *list = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < n; i++)
-        cJSON_AddItemToArray(list, result_object(&results[i]));
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    fprintf(out, "%s\n", text);
-    cJSON_free(text);
-    return CLMEM_OK;
+        cJSON_AddItemToArray(list, clmem_json_result(&results[i]));
+    return clmem_json_print(out, root, err);
 }

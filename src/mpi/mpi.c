@@ -1,0 +1,107 @@
+/* clmem under mpirun: starting MPI, each rank's device, and agreeing on
+ * how things went, so that no rank waits in a collective the others left. */
+#include "clmem/mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int clmem_mpi_init(int *argc, char ***argv, struct clmem_mpi *m, struct clmem_error *err)
+{
+    memset(m, 0, sizeof *m);
+    int provided, len = 0;
+    /* Only the main thread calls MPI; multi-device threads never do. */
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return clmem_fail(err, CLMEM_ERR_CL, "cannot start MPI (MPI_Init_thread failed)");
+    m->world = MPI_COMM_WORLD;
+    MPI_Comm_rank(m->world, &m->rank);
+    MPI_Comm_size(m->world, &m->size);
+    MPI_Comm_split_type(m->world, MPI_COMM_TYPE_SHARED, m->rank, MPI_INFO_NULL, &m->local);
+    MPI_Comm_rank(m->local, &m->local_rank);
+    MPI_Comm_size(m->local, &m->local_size);
+    MPI_Get_processor_name(m->host, &len);
+    m->host[len < 0 ? 0 : len] = '\0';
+    return CLMEM_OK;
+}
+
+void clmem_mpi_finalize(struct clmem_mpi *m)
+{
+    if (m->local != MPI_COMM_NULL && m->local != 0)
+        MPI_Comm_free(&m->local);
+    MPI_Finalize();
+}
+
+int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
+                          const struct clmem_device *devices, size_t count, size_t *chosen,
+                          struct clmem_error *err)
+{
+    size_t *list = count ? calloc(count, sizeof *list) : NULL;
+    size_t n = 0;
+    int status = CLMEM_OK;
+    if (count == 0)
+        return clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found on %s", m->host);
+    if (!list)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    if (!spec || !spec[0] || strcasecmp(spec, "all") == 0) {
+        int gpus_only = !spec || !spec[0];
+        for (size_t i = 0; i < count; i++)
+            if (!gpus_only || (devices[i].type & CL_DEVICE_TYPE_GPU))
+                list[n++] = i;
+        for (size_t i = 0; n == 0 && i < count; i++)
+            list[n++] = i; /* no GPU on this host: every device */
+    } else {
+        char item[256];
+        for (const char *p = spec; *p && status == CLMEM_OK && n < count;) {
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            snprintf(item, sizeof item, "%.*s", (int)len, p);
+            status = clmem_devices_select(item, devices, count, &list[n++], err);
+            p = end ? end + 1 : p + len;
+        }
+    }
+    if (status == CLMEM_OK)
+        *chosen = list[(size_t)m->local_rank % n];
+    free(list);
+    return status;
+}
+
+/* How bad a status is, in clmem_status_worst's order. */
+static int severity(int status)
+{
+    switch (status) {
+    case CLMEM_OK: return 0;
+    case CLMEM_ERR_VERIFY: return 1;
+    case CLMEM_ERR_INTERRUPTED: return 2;
+    case CLMEM_ERR_USAGE: return 3;
+    default: return 4;
+    }
+}
+
+int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *err)
+{
+    int mine = severity(status), worst, first;
+    MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, m->world);
+    if (worst == 0)
+        return CLMEM_OK;
+    /* The lowest rank with the worst status tells the others what it was. */
+    int candidate = mine == worst ? m->rank : m->size;
+    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, m->world);
+    struct {
+        int status;
+        char host[sizeof m->host];
+        char message[sizeof err->message];
+    } what = {0};
+    if (m->rank == first) {
+        what.status = status;
+        snprintf(what.host, sizeof what.host, "%s", m->host);
+        snprintf(what.message, sizeof what.message, "%s", err->message);
+    }
+    MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->world);
+    /* A usage error is the same on every rank: said once, as it is. What
+     * went wrong on one rank says which. */
+    if (what.status == CLMEM_ERR_USAGE || what.status == CLMEM_ERR_INTERRUPTED)
+        clmem_fail(err, what.status, "%s", what.message);
+    else
+        clmem_fail(err, what.status, "rank %d on %s: %s", first, what.host, what.message);
+    return what.status;
+}

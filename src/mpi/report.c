@@ -1,0 +1,36 @@
+/* The JSON report of a run under mpirun: one section per rank, each with
+ * its host, device, peaks and results (the schema: README, "MPI"). */
+#include "clmem/mpi.h"
+
+#include "../report/json.h"
+
+#ifndef CLMEM_VERSION
+#define CLMEM_VERSION "unknown"
+#endif
+
+int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
+                            int interrupted, struct clmem_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
+    if (interrupted)
+        cJSON_AddTrueToObject(root, "interrupted");
+    cJSON *list = cJSON_AddArrayToObject(root, "ranks");
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_rank_report *r = &ranks[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "rank", r->rank);
+        cJSON_AddStringToObject(o, "host", r->host);
+        cJSON_AddItemToObject(o, "device", clmem_json_device(&r->device));
+        if (r->has_peak)
+            cJSON_AddItemToObject(o, "peak", clmem_json_peak(&r->peak));
+        cJSON_AddNumberToObject(o, "status", r->status);
+        cJSON *results = cJSON_AddArrayToObject(o, "results");
+        for (size_t j = 0; j < r->n_results; j++)
+            cJSON_AddItemToArray(results, clmem_json_result(&r->results[j]));
+        cJSON_AddItemToArray(list, o);
+    }
+    return clmem_json_print(out, root, err);
+}
