@@ -12,6 +12,9 @@ packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
 packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
+# Open MPI: 'mpirun -n R clmem ...' (README, "Many hosts: MPI"); the build
+# below enables it. A build without MPI needs none of it: meson's default.
+packages+=(libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,9 +31,9 @@ fi
 werror=false
 [ "${CI:-}" = "true" ] && werror=true
 if [ -d build/meson-private ]; then
-    meson configure build -Dwerror=$werror >/dev/null
+    meson configure build -Dwerror=$werror -Dmpi=enabled >/dev/null
 else
-    meson setup build -Dwerror=$werror >/dev/null
+    meson setup build -Dwerror=$werror -Dmpi=enabled >/dev/null
 fi
 ninja -C build >/dev/null
 echo "clmem setup: built ./build/clmem" >&2

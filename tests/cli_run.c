@@ -20,12 +20,9 @@ void slurp(const char *path, char *buf, size_t size)
         fclose(f);
 }
 
-/* Starts $CLMEM_BIN with args (NULL-terminated), stdout and stderr to
- * files; env: NAME, VALUE, ..., NULL. */
-void start_clmem(struct child *c, const char *const env[], const char *const args[])
+void start_program(struct child *c, const char *const env[], const char *path,
+                   const char *const argv[])
 {
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
     strcpy(c->out_path, "/tmp/clmem-test-out-XXXXXX");
     strcpy(c->err_path, "/tmp/clmem-test-err-XXXXXX");
     int out_fd = mkstemp(c->out_path), err_fd = mkstemp(c->err_path);
@@ -37,16 +34,25 @@ void start_clmem(struct child *c, const char *const env[], const char *const arg
         dup2(err_fd, 2);
         for (size_t i = 0; env && env[i]; i += 2)
             setenv(env[i], env[i + 1], 1);
-        const char *argv[32] = {"clmem"};
-        size_t n = 1;
-        for (; args[n - 1] && n < 31; n++)
-            argv[n] = args[n - 1];
-        argv[n] = NULL;
-        execv(bin, (char *const *)argv);
+        execv(path, (char *const *)argv);
         _exit(127);
     }
     close(out_fd);
     close(err_fd);
+}
+
+/* Starts $CLMEM_BIN with args (NULL-terminated), stdout and stderr to
+ * files; env: NAME, VALUE, ..., NULL. */
+void start_clmem(struct child *c, const char *const env[], const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[32] = {"clmem"};
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    start_program(c, env, bin, argv);
 }
 
 void finish_clmem(struct child *c, struct outcome *o)

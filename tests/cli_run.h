@@ -22,6 +22,10 @@ struct child {
 
 /* Reads a whole (small) file into buf, NUL-terminated; "" when missing. */
 void slurp(const char *path, char *buf, size_t size);
+/* Starts the program at `path` with argv (NULL-terminated, argv[0]
+ * included), stdout and stderr to temporary files; env as below. */
+void start_program(struct child *c, const char *const env[], const char *path,
+                   const char *const argv[]);
 /* Starts $CLMEM_BIN with args, stdout and stderr to temporary files; env:
  * NAME, VALUE, ..., NULL (or NULL). */
 void start_clmem(struct child *c, const char *const env[], const char *const args[]);

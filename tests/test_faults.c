@@ -92,6 +92,29 @@ static unsigned long long device_bytes(const char *devices, const char *label)
     return strtoull(p + 1, NULL, 10);
 }
 
+/* MPI where clmem has none, or where a command cannot use it: exit 2 at
+ * once. mpirun is stood in for by its environment (a rank's variables). */
+static void mpi_refusals_exit_2(void **state)
+{
+    (void)state;
+    const char *const mpirun_env[] = {"OMPI_COMM_WORLD_RANK", "0", "OMPI_COMM_WORLD_SIZE", "1",
+                                      NULL};
+    int with_mpi = strcmp(getenv("CLMEM_BUILT_WITH_MPI"), "true") == 0;
+    struct outcome o;
+    run_clmem(&o, mpirun_env, ARGS("tune", "matmul"));
+    expect(&o, 2, "tune keeps one tuning database: start it without mpirun", NULL, 0);
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "tiled", "--panel", "8"));
+    expect(&o, 2, "--panel is SUMMA's: use it with --summa", NULL, 0);
+    run_clmem(&o, NULL, ARGS("run", "matmul", "--variant", "tiled", "--summa"));
+    expect(&o, 2, with_mpi ? "--summa runs under mpirun" : "--summa needs clmem built with MPI",
+           NULL, 0);
+    if (!with_mpi) {
+        /* An MPI build would start MPI here: that is test_mpi's. */
+        run_clmem(&o, mpirun_env, ARGS("bench", "--workloads", "dot"));
+        expect(&o, 2, "this clmem was built without MPI", NULL, 0);
+    }
+}
+
 /* A size beyond one allocation, and one beyond the device's memory: exit 2
  * before any work, the --output file not created. */
 static void size_beyond_device_exits_2_before_work(void **state)
@@ -427,6 +450,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(size_beyond_device_exits_2_before_work),
+        cmocka_unit_test(mpi_refusals_exit_2),
         cmocka_unit_test(kernel_dir_faults_exit_2),
         cmocka_unit_test(build_failure_exits_3_with_log),
         cmocka_unit_test(no_platform_exits_3_with_hint),
