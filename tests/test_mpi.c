@@ -183,8 +183,7 @@ static void usage_errors_said_once(void **state)
                         "cannot write '/nonexistent-dir/x.json'");
     expect_refused_once("2", ARGS("run", "matmul", "--variant", "tiled", "--split"),
                         "under mpirun, run takes no --split");
-    expect_refused_once("2", ARGS("run", "matmul", "--device", "no-such-device"),
-                        "no-such-device");
+    expect_refused_once("2", ARGS("run", "matmul", "--device", "no-such-device"), "no-such-device");
     expect_refused_once("2", ARGS("run", "matmul", "--variant", "tiled", "--summa=3x3"), "3x3");
     expect_refused_once("2", ARGS("run", "matmul", "--variant", "tiled", "--summa=2"),
                         "bad --summa grid '2'");
@@ -214,9 +213,8 @@ static void one_rank_fails(void **state)
     char dir[128], command[160];
     broken_kernel_dir(dir, sizeof dir);
     const char *const good[] = {"run", "reduce", "--size", "1001", "--reps", "1", NULL};
-    const char *const bad[] = {"run",    "reduce", "--size",       "1001",
-                               "--reps", "1",      "--kernel-dir", dir,
-                               NULL};
+    const char *const bad[] = {"run", "reduce",       "--size", "1001", "--reps",
+                               "1",   "--kernel-dir", dir,      NULL};
     struct outcome o;
     run_mpi(&o, "1", good, bad);
     expect_code(&o, 3);
@@ -238,8 +236,8 @@ static void compare_a_column_per_rank(void **state)
     char dir[128], path[192], text[65536];
     temp_path(dir, sizeof dir, "report");
     struct outcome o;
-    run_mpi(&o, "2",
-            ARGS("compare", "--workloads", "dot", "--reps", "1", "--output-dir", dir), NULL);
+    run_mpi(&o, "2", ARGS("compare", "--workloads", "dot", "--reps", "1", "--output-dir", dir),
+            NULL);
     expect_code(&o, 0);
     snprintf(path, sizeof path, "%s/report.md", dir);
     slurp(path, text, sizeof text);

@@ -17,7 +17,9 @@ struct clmem_mpi {
 };
 
 /* MPI_Init_thread (only the main thread calls MPI) and the communicators
- * above. */
+ * above. In a sanitizer build, Open MPI's own allocations are left out of
+ * the leak check, which runs in clmem_mpi_finalize, before MPI_Finalize
+ * (src/mpi/mpi.c says why). */
 int clmem_mpi_init(int *argc, char ***argv, struct clmem_mpi *m, struct clmem_error *err);
 void clmem_mpi_finalize(struct clmem_mpi *m);
 
@@ -43,8 +45,8 @@ struct clmem_rank_report {
     struct clmem_device device; /* its OpenCL handles mean nothing off its rank */
     int has_peak;
     struct clmem_peak peak;
-    int status;          /* what the rank's run returned */
-    char error[1024];    /* and its message, when it is an error */
+    int status;       /* what the rank's run returned */
+    char error[1024]; /* and its message, when it is an error */
     struct clmem_result *results;
     size_t n_results;
 };
@@ -70,11 +72,11 @@ int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, si
  * multiplies the two with a matmul kernel on its device and adds the
  * product into its block of P there. */
 struct clmem_summa_options {
-    const char *variant;          /* a matmul kernel variant, not a library's */
-    const char *size;             /* NULL: matmul's default */
-    int grid_rows, grid_cols;     /* 0, 0: the squarest grid of every rank */
-    size_t panel;                 /* a panel's width (inner dimension); 0: chosen */
-    unsigned reps, warmup;        /* as clmem_run_options */
+    const char *variant;      /* a matmul kernel variant, not a library's */
+    const char *size;         /* NULL: matmul's default */
+    int grid_rows, grid_cols; /* 0, 0: the squarest grid of every rank */
+    size_t panel;             /* a panel's width (inner dimension); 0: chosen */
+    unsigned reps, warmup;    /* as clmem_run_options */
     uint64_t seed;
 };
 /* Collective over m->world, each rank on its open context: usage errors

@@ -112,9 +112,8 @@ static int write_ranks(const struct bench_args *a, struct clmem_output *output,
     if (status == CLMEM_OK && a->format == CLMEM_FORMAT_TABLE)
         for (size_t i = 0; i < n; i++)
             if (all[i].has_peak)
-                printf("rank %d on %s: %s, peaks: copy %.1f GB/s, FMA %.1f GFLOP/s\n",
-                       all[i].rank, all[i].host, all[i].device.name, all[i].peak.bandwidth,
-                       all[i].peak.flops);
+                printf("rank %d on %s: %s, peaks: copy %.1f GB/s, FMA %.1f GFLOP/s\n", all[i].rank,
+                       all[i].host, all[i].device.name, all[i].peak.bandwidth, all[i].peak.flops);
     if (status == CLMEM_OK)
         status = clmem_report_write(stdout, a->format, results, n_results, NULL, err);
     clmem_results_free(results, n_results);
@@ -158,8 +157,8 @@ static int bench_mpi(const struct bench_args *a, const struct clmem_mpi *m)
     if (status == CLMEM_OK && m->rank == 0) {
         /* Each rank's failure is said here, once: err keeps rank 0's own. */
         run_status = cli_mpi_report_ranks(all, (size_t)m->size);
-        status = write_ranks(a, &output, all, (size_t)m->size,
-                             run_status == CLMEM_ERR_INTERRUPTED, &err);
+        status = write_ranks(a, &output, all, (size_t)m->size, run_status == CLMEM_ERR_INTERRUPTED,
+                             &err);
         if (status == CLMEM_OK)
             status = run_status;
     }

@@ -148,8 +148,8 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
     cli_catch_interrupts(NULL);
-    if ((status = cli_mpi_open_device(a->devices_given ? a->devices : NULL, a->kernel_dir, &ctx,
-                                      &err)))
+    if ((status =
+             cli_mpi_open_device(a->devices_given ? a->devices : NULL, a->kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a->no_cache;
     struct clmem_bench_options options = {.reps = (unsigned)a->reps,
@@ -176,11 +176,10 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
                 runs[i].n_results = all[i].n_results;
             }
             char note[1300];
-            status = clmem_compare_report(a->output_dir, runs, (size_t)m->size, note, sizeof note,
-                                          &err);
+            status =
+                clmem_compare_report(a->output_dir, runs, (size_t)m->size, note, sizeof note, &err);
             if (status == CLMEM_OK) {
-                printf("clmem: report for %d rank(s) in '%s/report.md'\n", m->size,
-                       a->output_dir);
+                printf("clmem: report for %d rank(s) in '%s/report.md'\n", m->size, a->output_dir);
                 if (note[0])
                     fprintf(stderr, "clmem: %s\n", note);
                 status = run_status;

@@ -213,12 +213,12 @@ static int validate_mpi(const struct run_args *a, const struct clmem_workload *w
     }
     if (!under_mpirun)
         return CLMEM_OK;
-    const char *left_out = a->split                                           ? "--split"
-                           : a->summa && a->compare                           ? "--compare"
-                           : a->peak                                          ? "--peak"
-                           : a->input                                         ? "--input"
+    const char *left_out = a->split                                        ? "--split"
+                           : a->summa && a->compare                        ? "--compare"
+                           : a->peak                                       ? "--peak"
+                           : a->input                                      ? "--input"
                            : w->input_help && run_is_image_path(a->output) ? "an image --output"
-                                                                              : NULL;
+                                                                           : NULL;
     if (left_out)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "under mpirun, run takes no %s (each rank runs one device; for peaks "

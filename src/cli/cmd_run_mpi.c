@@ -14,8 +14,7 @@ static int parse_grid(const char *text, int *rows, int *cols, struct clmem_error
     char tail;
     if (!text)
         return CLMEM_OK; /* 0 x 0: the squarest grid */
-    if (sscanf(text, "%ux%u%c", &r, &c, &tail) != 2 || r == 0 || c == 0 || r > 65536 ||
-        c > 65536)
+    if (sscanf(text, "%ux%u%c", &r, &c, &tail) != 2 || r == 0 || c == 0 || r > 65536 || c > 65536)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
                           "ranks)",
@@ -61,8 +60,8 @@ static int run_each_rank(const struct run_args *a, const struct clmem_workload *
 }
 
 /* SUMMA: the ranks multiply together; rank 0 gets the one result. */
-static int run_summa(const struct run_args *a, struct clmem_ctx *ctx,
-                     struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+static int run_summa(const struct run_args *a, struct clmem_ctx *ctx, struct clmem_result **results,
+                     size_t *n_results, struct clmem_error *err)
 {
     struct clmem_summa_options so = {.variant = a->variant,
                                      .size = a->size,
@@ -105,8 +104,8 @@ int run_mpi(const struct run_args *a, const struct clmem_workload *w)
     ctx.no_cache = a->no_cache;
     status = a->summa ? run_summa(a, &ctx, &results, &n_results, &err)
                       : run_each_rank(a, w, &ctx, &all, &results, &n_results, &err);
-    if (m->rank == 0 && (status == CLMEM_OK || status == CLMEM_ERR_VERIFY ||
-                         status == CLMEM_ERR_INTERRUPTED)) {
+    if (m->rank == 0 &&
+        (status == CLMEM_OK || status == CLMEM_ERR_VERIFY || status == CLMEM_ERR_INTERRUPTED)) {
         struct clmem_report_meta meta = {.interrupted = status == CLMEM_ERR_INTERRUPTED};
         /* Each rank's failure was said; err now only keeps a write's. */
         clmem_error_clear(&err);

@@ -43,8 +43,7 @@ static int unpack(const unsigned char *buf, size_t bytes, int rank, struct clmem
     const unsigned char *at = buf, *end = buf + bytes;
     memset(r, 0, sizeof *r);
     if (bytes < sizeof *r)
-        return clmem_fail(err, CLMEM_ERR_CL, "rank %d sent no report (out of host memory?)",
-                          rank);
+        return clmem_fail(err, CLMEM_ERR_CL, "rank %d sent no report (out of host memory?)", rank);
     memcpy(r, at, sizeof *r);
     at += sizeof *r;
     r->results = NULL;

@@ -1,0 +1,11 @@
+/* SUMMA's accumulation (src/mpi/summa.c): for each piece of the inner
+ * dimension a matmul kernel computes T = M's piece x N's piece into a
+ * buffer of its own; this adds T into the rank's block of P. The first
+ * piece of a multiplication stores T instead (`first` non-zero), so P needs
+ * no clearing pass: n floats, one work-item each. */
+__kernel void accumulate(__global float *P, __global const float *T, uint n, uint first)
+{
+    size_t i = get_global_id(0);
+    if (i < n)
+        P[i] = first ? T[i] : P[i] + T[i];
+}

@@ -1,0 +1,164 @@
+/* SUMMA (clmem_summa) under mpirun -n 2 and -n 4 (tests/meson.build), every
+ * rank on PoCL's CPU device: odd sizes that are multiples of neither the
+ * tile, the grid nor the panel verify on several grids, and every usage
+ * error comes alike on every rank before any work. clmem_summa is
+ * collective, so every rank runs the same cases in the same order, one
+ * call each: an assertion that fails on one rank skips no collective. */
+#include "clmem/mpi.h"
+#include "pocl.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* The grid a case asks for: the ranks' squarest, one row of them, one
+ * column of them, one place too many, or an explicit 0x2. */
+enum grid { GRID_DEFAULT, GRID_ROW, GRID_COLUMN, GRID_TOO_MANY, GRID_HALF_GIVEN };
+
+struct summa_case {
+    const char *name;
+    const char *variant, *size;
+    enum grid grid;
+    size_t panel;
+    int status;          /* what every rank must return */
+    const char *message; /* part of every rank's message when refused */
+};
+
+#define REPS 3
+
+static const struct summa_case cases[] = {
+    {"tiled_bounds odd sizes, panel 8", "tiled_bounds", "37x53x29", GRID_DEFAULT, 8, CLMEM_OK,
+     NULL},
+    {"regblock odd sizes, K not a panel multiple", "regblock", "45x31x70", GRID_DEFAULT, 16,
+     CLMEM_OK, NULL},
+    {"naive at the default panel", "naive", "20", GRID_DEFAULT, 0, CLMEM_OK, NULL},
+    {"tiled on tile multiples", "tiled", "64x64x64", GRID_DEFAULT, 32, CLMEM_OK, NULL},
+    {"panel kernel, K smaller than the grid", "panel", "9x10x1", GRID_DEFAULT, 0, CLMEM_OK, NULL},
+    {"one grid row (1xR)", "tiled_bounds", "37x53x29", GRID_ROW, 8, CLMEM_OK, NULL},
+    {"one grid column (Rx1)", "coarsened", "37x53x29", GRID_COLUMN, 5, CLMEM_OK, NULL},
+    {"grid not the rank count", "naive", "20", GRID_TOO_MANY, 0, CLMEM_ERR_USAGE,
+     "rows x columns must be the number of ranks"},
+    {"grid half given", "naive", "20", GRID_HALF_GIVEN, 0, CLMEM_ERR_USAGE,
+     "give rows and columns"},
+    {"variant all", "all", "20", GRID_DEFAULT, 0, CLMEM_ERR_USAGE, "SUMMA runs one variant"},
+    {"variant clblast", "clblast", "20", GRID_DEFAULT, 0, CLMEM_ERR_USAGE,
+     "'clblast' is a library's routine"},
+    {"unknown variant", "fastest", "20", GRID_DEFAULT, 0, CLMEM_ERR_USAGE,
+     "unknown variant 'fastest' of 'matmul'"},
+    {"panel wider than K", "naive", "16x16x8", GRID_DEFAULT, 9, CLMEM_ERR_USAGE,
+     "panel 9 is wider than the inner dimension 8"},
+    {"more grid rows than rows of P", "naive", "1x64x64", GRID_COLUMN, 0, CLMEM_ERR_USAGE,
+     "larger than P (1 x 64)"},
+    {"bad size", "naive", "12xx3", GRID_DEFAULT, 0, CLMEM_ERR_USAGE, "size '12xx3' is not"},
+    {"textbook kernel off its tile, on the device", "tiled", "37x53x29", GRID_DEFAULT, 8,
+     CLMEM_ERR_USAGE, "multiple of TILE_WIDTH"},
+};
+
+/* What every case shares: this rank and its device (set in main). */
+static struct {
+    struct clmem_mpi mpi;
+    struct clmem_ctx ctx;
+} env;
+
+static void grid_of(enum grid grid, int ranks, struct clmem_summa_options *o)
+{
+    switch (grid) {
+    case GRID_DEFAULT: break;
+    case GRID_ROW: o->grid_rows = 1, o->grid_cols = ranks; break;
+    case GRID_COLUMN: o->grid_rows = ranks, o->grid_cols = 1; break;
+    case GRID_TOO_MANY: o->grid_rows = ranks + 1, o->grid_cols = 1; break;
+    case GRID_HALF_GIVEN: o->grid_rows = 0, o->grid_cols = 2; break;
+    }
+}
+
+/* "SUMMA RxC grid, N ranks" for the grid the case runs on. */
+static void expected_device(const struct clmem_summa_options *o, int ranks, char *out, size_t size)
+{
+    int rows = o->grid_rows, cols = o->grid_cols;
+    if (rows == 0) { /* the squarest, rows <= cols: 1x2 for 2 ranks, 2x2 for 4 */
+        for (int d = 1; d * d <= ranks; d++)
+            if (ranks % d == 0)
+                rows = d;
+        cols = ranks / rows;
+    }
+    snprintf(out, size, "SUMMA %dx%d grid, %d rank%s", rows, cols, ranks, ranks == 1 ? "" : "s");
+}
+
+static void expect_result(const struct summa_case *c, const struct clmem_summa_options *o,
+                          const struct clmem_result *r)
+{
+    char device[128];
+    expected_device(o, env.mpi.size, device, sizeof device);
+    assert_string_equal(r->workload, "matmul");
+    assert_string_equal(r->variant, c->variant);
+    assert_string_equal(r->size, c->size);
+    assert_string_equal(r->device, device);
+    if (!r->verified)
+        fail_msg("%s: not verified: %s", c->name, r->verify_detail);
+    assert_int_equal(r->n_samples, REPS);
+    assert_true(r->median_ms > 0.0 && r->metric > 0.0);
+    assert_non_null(strstr(r->note, "comm "));
+    assert_non_null(strstr(r->params, "-DTILE_WIDTH="));
+}
+
+static void run_case(void **state)
+{
+    const struct summa_case *c = *state;
+    struct clmem_summa_options o = {
+        .variant = c->variant, .size = c->size, .panel = c->panel, .reps = REPS, .warmup = 1};
+    grid_of(c->grid, env.mpi.size, &o);
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_summa(&env.mpi, &env.ctx, &o, &results, &n, &err);
+    if (status != c->status)
+        fail_msg("%s: rank %d: status %d, not %d: %s", c->name, env.mpi.rank, status, c->status,
+                 err.message);
+    if (c->status == CLMEM_OK && env.mpi.rank == 0) {
+        assert_int_equal(n, 1);
+        expect_result(c, &o, &results[0]);
+    } else {
+        assert_int_equal(n, 0);
+    }
+    if (c->message && !strstr(err.message, c->message))
+        fail_msg("%s: rank %d: message '%s' lacks '%s'", c->name, env.mpi.rank, err.message,
+                 c->message);
+    clmem_results_free(results, n);
+    clmem_error_clear(&err);
+}
+
+static int open_device(void **state)
+{
+    (void)state;
+    test_open_device(&env.ctx);
+    return 0;
+}
+
+static int close_device(void **state)
+{
+    (void)state;
+    clmem_ctx_close(&env.ctx);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct clmem_error err = {0};
+    if (clmem_mpi_init(&argc, &argv, &env.mpi, &err)) {
+        fprintf(stderr, "test_summa: %s\n", err.message);
+        return 1;
+    }
+    struct CMUnitTest tests[CLMEM_ARRAY_SIZE(cases)];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++)
+        tests[i] = (struct CMUnitTest){
+            .name = cases[i].name, .test_func = run_case, .initial_state = (void *)&cases[i]};
+    char group[64];
+    snprintf(group, sizeof group, "summa, rank %d of %d", env.mpi.rank, env.mpi.size);
+    int failed = cmocka_run_group_tests_name(group, tests, open_device, close_device);
+    clmem_mpi_finalize(&env.mpi);
+    return failed;
+}
