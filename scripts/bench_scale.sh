@@ -4,8 +4,11 @@
 #   scripts/bench_scale.sh NAME GPU CPU [OUTDIR]
 # e.g. scripts/bench_scale.sh h100 nvidia pocl bench
 # writes OUTDIR/NAME-scale/*.txt (tables) and *.json (reports). GPU and CPU
-# are --device specs; CPU is PoCL, whose threads per rank POCL_CPU_MAX_CU_NUM
-# limits (CPU_CORES_PER_RANK, default 4) so that ranks do not share cores.
+# are --device specs; CPU is PoCL. Open MPI binds each of one or two ranks to
+# a single core by default, which leaves PoCL's threads one core: the PoCL
+# ranks here are given CPU_CORES_PER_RANK cores each (default 4, --map-by
+# slot:PE=N --bind-to core); bench's are not bound (--bind-to none), the GPU
+# ranks of SUMMA bound as Open MPI chooses.
 # CLMEM (default ./build/clmem, an MPI build), MPIRUN (default mpirun, with
 # any options: "mpirun --oversubscribe" where ranks outnumber cores) name
 # the programs; SGEMM sizes: GPU_SIZE (8192), CPU_SIZE (3072).
@@ -51,14 +54,18 @@ measure split-gpu-cpu "$clmem" run matmul --variant regblock --size "$gsize" \
 
 # Under mpirun: bench gathered to rank 0 (rank 0 on the GPU, 1 on the CPU).
 say "mpirun -n 2 bench, a rank on each device"
-measure mpi-bench "${mpirun[@]}" -n 2 "${rank_env[@]}" POCL_CPU_MAX_CU_NUM="$cores" "$clmem" bench \
+measure mpi-bench "${mpirun[@]}" -n 2 --bind-to none "${rank_env[@]}" "$clmem" bench \
     --device "$gpu,$cpu" --workloads transpose,reduce,dot,matmul --output "$out/mpi-bench.json"
 
-# SUMMA: strong scaling over ranks on the CPU, each rank on its own cores.
+# SUMMA: strong scaling over ranks on the CPU, each rank on cores of its own,
+# beside matmul on the whole CPU in one process.
+measure "cpu-one-process" "$clmem" run matmul --variant panel --device "$cpu" --size "$csize" \
+    --reps 3
 for n in 1 2 4; do
     say "SUMMA on $n rank(s) of $cores CPU cores each, $csize"
-    measure "summa-cpu-$n" "${mpirun[@]}" -n "$n" "${rank_env[@]}" POCL_CPU_MAX_CU_NUM="$cores" \
-        "$clmem" run matmul --variant panel --summa --device "$cpu" --size "$csize" --reps 3
+    measure "summa-cpu-$n" "${mpirun[@]}" -n "$n" --map-by "slot:PE=$cores" --bind-to core \
+        "${rank_env[@]}" "$clmem" run matmul --variant panel --summa --device "$cpu" \
+        --size "$csize" --reps 3
 done
 # SUMMA with ranks sharing the one GPU: what the communication and the
 # sharing cost where there is nothing to scale onto.

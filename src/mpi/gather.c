@@ -30,7 +30,8 @@ static unsigned char *pack(const struct clmem_rank_report *r, size_t *bytes)
         at += sizeof one;
     }
     for (size_t i = 0; i < r->n_results; i++) {
-        memcpy(at, r->results[i].samples_ms, r->results[i].n_samples * sizeof(double));
+        if (r->results[i].n_samples)
+            memcpy(at, r->results[i].samples_ms, r->results[i].n_samples * sizeof(double));
         at += r->results[i].n_samples * sizeof(double);
     }
     return buf;
@@ -53,7 +54,8 @@ static int unpack(const unsigned char *buf, size_t bytes, int rank, struct clmem
         return clmem_fail(err, CLMEM_ERR_CL, "rank %d's report is truncated", rank);
     if (n && !(r->results = clmem_alloc_array(n, sizeof *r->results, err)))
         return err->status;
-    memcpy(r->results, at, n * sizeof *r->results);
+    if (n)
+        memcpy(r->results, at, n * sizeof *r->results);
     at += n * sizeof *r->results;
     for (size_t i = 0; i < n; i++)
         r->results[i].samples_ms = NULL;
@@ -65,7 +67,8 @@ static int unpack(const unsigned char *buf, size_t bytes, int rank, struct clmem
             return clmem_fail(err, CLMEM_ERR_CL, "rank %d's report is truncated", rank);
         if (count && !(res->samples_ms = clmem_alloc_array(count, sizeof(double), err)))
             return err->status;
-        memcpy(res->samples_ms, at, count * sizeof(double));
+        if (count)
+            memcpy(res->samples_ms, at, count * sizeof(double));
         at += count * sizeof(double);
     }
     return CLMEM_OK;

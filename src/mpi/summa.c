@@ -381,7 +381,12 @@ static int multiply_piece(const struct summa_plan *p, const struct piece *pc, in
            (p->panel - pc->width) * me->cols * sizeof(float));
     int status;
     cl_uint n = (cl_uint)(me->rows * me->cols), store = (cl_uint)first;
-    size_t global = n;
+    /* On a GPU a work-item per float; on a CPU a few groups per compute
+     * unit, each item looping (cl/summa.cl says why). */
+    size_t local = clmem_pick_group(&ctx->device, 256), global = n;
+    if ((ctx->device.type & CL_DEVICE_TYPE_CPU) && global > 8 * ctx->device.compute_units * local)
+        global = 8 * ctx->device.compute_units * local;
+    global = clmem_round_up(global, local);
     if ((status = clmem_buffer_write(ctx, s->dM, me->rows * p->panel * sizeof(float), me->m_panel,
                                      err)) ||
         (status = clmem_buffer_write(ctx, s->dN, p->panel * me->cols * sizeof(float), me->n_panel,
@@ -390,7 +395,7 @@ static int multiply_piece(const struct summa_plan *p, const struct piece *pc, in
         (status = clmem_kernel_args(me->accumulate, err, 4, sizeof(cl_mem), &me->dP, sizeof(cl_mem),
                                     &s->dP, sizeof n, &n, sizeof store, &store)))
         return status;
-    return clmem_launch(ctx, me->accumulate, 1, &global, NULL, NULL, err);
+    return clmem_launch(ctx, me->accumulate, 1, &global, &local, NULL, err);
 }
 
 /* One multiplication, every piece in order; *comm_s gets the seconds spent
