@@ -25,7 +25,9 @@ static void usage(FILE *out)
                  "your device, verified against a CPU reference and timed.\n\ncommands:\n");
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n'clmem COMMAND --help' describes a command.\n"
+    fprintf(out, "\nUnder mpirun (clmem built with MPI), run, bench and compare use a device\n"
+                 "per rank and rank 0 reports for all.\n"
+                 "\n'clmem COMMAND --help' describes a command.\n"
                  "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
                  "cannot be written,\n"
                  "3 no device or OpenCL error, 130 interrupted (Ctrl-C; 143 for SIGTERM)\n");
