@@ -176,6 +176,12 @@ static void formats_and_output_file(void **state)
     assert_non_null(strstr(json, "\"variant\":\t\"tiled_bounds\""));
     assert_non_null(strstr(json, "\"verified\":\ttrue"));
     assert_non_null(strstr(json, "\"samples_ms\""));
+    /* Replaced through a temporary file, yet with a new file's mode. */
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
     unlink(path);
 }
 

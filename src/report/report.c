@@ -75,6 +75,17 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
         out->tmp_path[0] = '\0';
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
     }
+    /* mkstemp makes it 0600: the output gets a new file's mode (0666 less
+     * the umask), as if written in place. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
+    }
     out->file = fdopen(fd, "w");
     if (!out->file) {
         int saved = errno;
