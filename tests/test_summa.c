@@ -38,6 +38,10 @@ static const struct summa_case cases[] = {
     {"naive at the default panel", "naive", "20", GRID_DEFAULT, 0, CLMEM_OK, NULL},
     {"tiled on tile multiples", "tiled", "64x64x64", GRID_DEFAULT, 32, CLMEM_OK, NULL},
     {"panel kernel, K smaller than the grid", "panel", "9x10x1", GRID_DEFAULT, 0, CLMEM_OK, NULL},
+    /* Blocks of over 8 groups of 256 per compute unit: on a CPU the
+     * accumulation loops (cl/summa.cl), here at least on up to 4 cores. */
+    {"blocks large enough for the accumulation to loop", "tiled_bounds", "300x251x24",
+     GRID_DEFAULT, 16, CLMEM_OK, NULL},
     {"one grid row (1xR)", "tiled_bounds", "37x53x29", GRID_ROW, 8, CLMEM_OK, NULL},
     {"one grid column (Rx1)", "coarsened", "37x53x29", GRID_COLUMN, 5, CLMEM_OK, NULL},
     {"grid not the rank count", "naive", "20", GRID_TOO_MANY, 0, CLMEM_ERR_USAGE,

@@ -355,6 +355,10 @@ struct clmem_run {
 int clmem_run_build(struct clmem_run *run, const char *options, cl_program *program,
                     cl_kernel kernels[CLMEM_MAX_VARIANTS], struct clmem_error *err);
 void clmem_kernels_release(cl_kernel kernels[CLMEM_MAX_VARIANTS]);
+/* clCreateKernel of `name` in a program built from `source` (for the
+ * message: "clCreateKernel of NAME in SOURCE failed with CL_..."). */
+int clmem_kernel_create(cl_program program, const char *source, const char *name, cl_kernel *kernel,
+                        struct clmem_error *err);
 /* Sets `n` arguments given as (size_t size, const void *value) pairs. */
 int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...);
 /* Largest power-of-two T <= max_tile whose T x T work-group the device
@@ -544,6 +548,8 @@ void clmem_parallel(size_t n, int (*fn)(void *arg, size_t index), void *arg, int
 /* The status to report of two: an OpenCL error over a usage error over an
  * interruption over a failed check over ok. */
 int clmem_status_worst(int a, int b);
+/* That order as a number, 0 (ok) to 4 (an OpenCL error). */
+int clmem_status_severity(int status);
 /* Divides `rows` into n contiguous blocks, block i rows [first[i],
  * first[i] + count[i]), in order, every row in exactly one block, each
  * block's size within one row of rows * weights[i] / sum of weights
@@ -695,9 +701,8 @@ size_t clmem_sum_depth(const struct clmem_sum *sum);
  * inputs >= 0): exactly while ref <= 2^24 (whole-number inputs), else
  * within the summation tree's height (+ extra_depth) times FLT_EPSILON;
  * the note gives both. */
-int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result,
-                    double ref, size_t extra_depth, struct clmem_check *check,
-                    struct clmem_error *err);
+int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result, double ref,
+                    size_t extra_depth, struct clmem_check *check, struct clmem_error *err);
 
 /* ---- images (src/runtime/netpbm.c): blur's --input and image output ---- */
 /* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */

@@ -65,6 +65,10 @@ int cli_interrupted(void *user);
 /* Says what an interrupted command kept (n results, written to `output`
  * or stdout) and returns its exit code: 128 + the signal (130: SIGINT). */
 int cli_report_interrupted(size_t n, const char *output);
+/* A command's last word: interrupted, what it kept (cli_report_interrupted);
+ * an error other than a failed check (said where it happened), its message.
+ * Returns the exit code. */
+int cli_report_end(int status, size_t n, const char *output, const struct clmem_error *err);
 
 #ifdef CLMEM_HAVE_MPI
 /* ---- under mpirun (src/cli/mpi.c) ---- */

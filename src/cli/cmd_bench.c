@@ -169,10 +169,7 @@ static int bench_mpi(const struct bench_args *a, const struct clmem_mpi *m)
 
 cleanup:
     cli_report_warnings(&ctx);
-    if (status == CLMEM_ERR_INTERRUPTED && m->rank == 0)
-        status = cli_report_interrupted(n_results, a->output);
-    else if (status && status != CLMEM_ERR_VERIFY && err.message[0])
-        cli_report_error(&err);
+    status = cli_report_end(status, n_results, a->output, &err);
     clmem_output_abort(&output);
     clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
     clmem_results_free(results, n_results);
@@ -244,10 +241,7 @@ int cmd_bench(int argc, char **argv)
 
 cleanup:
     cli_report_warnings(&ctx);
-    if (status == CLMEM_ERR_INTERRUPTED)
-        status = cli_report_interrupted(n_results, a.output);
-    else if (status && status != CLMEM_ERR_VERIFY)
-        cli_report_error(&err);
+    status = cli_report_end(status, n_results, a.output, &err);
     clmem_output_abort(&output);
     clmem_results_free(results, n_results);
     clmem_ctx_close(&ctx);

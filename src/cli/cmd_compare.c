@@ -190,10 +190,7 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
 
 cleanup:
     cli_report_warnings(&ctx);
-    if (status == CLMEM_ERR_INTERRUPTED && m->rank == 0)
-        status = cli_report_interrupted(n_results, a->output_dir);
-    else if (status && status != CLMEM_ERR_VERIFY && err.message[0])
-        cli_report_error(&err);
+    status = cli_report_end(status, n_results, a->output_dir, &err);
     free(runs);
     clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
     clmem_results_free(results, n_results);
@@ -284,15 +281,11 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "clmem: %s\n", note);
     status = interrupted ? CLMEM_ERR_INTERRUPTED : worst;
 
-cleanup:
-    if (status == CLMEM_ERR_INTERRUPTED) {
-        size_t n = 0;
-        for (size_t i = 0; i < n_run; i++)
-            n += runs[i].n_results;
-        status = cli_report_interrupted(n, a.output_dir);
-    } else if (status && status != CLMEM_ERR_VERIFY && err.message[0]) {
-        cli_report_error(&err);
-    }
+cleanup:;
+    size_t kept = 0;
+    for (size_t i = 0; i < n_run; i++)
+        kept += runs[i].n_results;
+    status = cli_report_end(status, kept, a.output_dir, &err);
     for (size_t i = 0; i < n_run; i++)
         clmem_results_free(runs[i].results, runs[i].n_results);
     free(devices);

@@ -120,6 +120,17 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
 
 /* Workloads that make an image write it to an --output named .pgm or .ppm;
  * the report then goes to stdout. */
+struct clmem_run_options run_options(const struct run_args *a)
+{
+    return (struct clmem_run_options){.size = a->size,
+                                      .variant = a->variant,
+                                      .reps = (unsigned)a->reps,
+                                      .warmup = (unsigned)a->warmup,
+                                      .seed = a->seed,
+                                      .compare = a->compare,
+                                      .cancelled = cli_interrupted};
+}
+
 int run_is_image_path(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
@@ -393,15 +404,8 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
                                          .cancelled = cli_interrupted};
         status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
     } else {
-        struct clmem_run_options options = {.size = a->size,
-                                            .variant = a->variant,
-                                            .reps = (unsigned)a->reps,
-                                            .warmup = (unsigned)a->warmup,
-                                            .seed = a->seed,
-                                            .compare = a->compare,
-                                            .progress =
-                                                isatty(STDERR_FILENO) ? show_progress : NULL,
-                                            .cancelled = cli_interrupted};
+        struct clmem_run_options options = run_options(a);
+        options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
         status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
     }
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
@@ -433,10 +437,7 @@ cleanup:
         cli_report_warnings(&ctxs[i]);
         clmem_ctx_close(&ctxs[i]);
     }
-    if (status == CLMEM_ERR_INTERRUPTED)
-        status = cli_report_interrupted(n_results, a->output);
-    else if (status && status != CLMEM_ERR_VERIFY)
-        cli_report_error(err);
+    status = cli_report_end(status, n_results, a->output, err);
     clmem_results_free(results, n_results);
     free(ctxs);
     free(devices);
@@ -486,16 +487,10 @@ int cmd_run(int argc, char **argv)
         goto cleanup;
     ctx.no_cache = a.no_cache;
 
-    struct clmem_run_options options = {.size = a.size,
-                                        .variant = a.variant,
-                                        .reps = (unsigned)a.reps,
-                                        .warmup = (unsigned)a.warmup,
-                                        .seed = a.seed,
-                                        .input = a.input,
-                                        .image_output = image_output,
-                                        .compare = a.compare,
-                                        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-                                        .cancelled = cli_interrupted};
+    struct clmem_run_options options = run_options(&a);
+    options.input = a.input;
+    options.image_output = image_output;
+    options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;
     status = clmem_run_execute(&run, &options, &results, &n_results, &err);
@@ -527,10 +522,7 @@ int cmd_run(int argc, char **argv)
 
 cleanup:
     cli_report_warnings(&ctx);
-    if (status == CLMEM_ERR_INTERRUPTED)
-        status = cli_report_interrupted(n_results, a.output);
-    else if (status && status != CLMEM_ERR_VERIFY)
-        cli_report_error(&err);
+    status = cli_report_end(status, n_results, a.output, &err);
     clmem_output_abort(&output);
     clmem_results_free(results, n_results);
     clmem_run_release(&run);

@@ -35,13 +35,7 @@ static int run_each_rank(const struct run_args *a, const struct clmem_workload *
     struct clmem_error run_err = {0};
     struct clmem_result *mine = NULL;
     size_t n_mine = 0;
-    struct clmem_run_options options = {.size = a->size,
-                                        .variant = a->variant,
-                                        .reps = (unsigned)a->reps,
-                                        .warmup = (unsigned)a->warmup,
-                                        .seed = a->seed,
-                                        .compare = a->compare,
-                                        .cancelled = cli_interrupted};
+    struct clmem_run_options options = run_options(a);
     int status = clmem_mpi_agree(m, clmem_run_plan(&run, w, ctx, &options, err), err);
     if (status == CLMEM_OK) {
         int run_status = clmem_run_execute(&run, &options, &mine, &n_mine, &run_err);
@@ -119,10 +113,7 @@ int run_mpi(const struct run_args *a, const struct clmem_workload *w)
 
 cleanup:
     cli_report_warnings(&ctx);
-    if (status == CLMEM_ERR_INTERRUPTED && m->rank == 0)
-        status = cli_report_interrupted(n_results, a->output);
-    else if (status && status != CLMEM_ERR_VERIFY && err.message[0])
-        cli_report_error(&err);
+    status = cli_report_end(status, n_results, a->output, &err);
     clmem_output_abort(&output);
     clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
     clmem_results_free(results, n_results);

@@ -184,7 +184,18 @@ int cli_interrupted(void *user)
 
 int cli_report_interrupted(size_t n, const char *output)
 {
-    fprintf(stderr, "clmem: interrupted: reported the %zu result%s that finished%s%s%s\n", n,
-            n == 1 ? "" : "s", output ? " (in '" : "", output ? output : "", output ? "')" : "");
+    if (!cli_silent)
+        fprintf(stderr, "clmem: interrupted: reported the %zu result%s that finished%s%s%s\n", n,
+                n == 1 ? "" : "s", output ? " (in '" : "", output ? output : "",
+                output ? "')" : "");
     return 128 + (interrupt_signal ? interrupt_signal : SIGINT);
+}
+
+int cli_report_end(int status, size_t n, const char *output, const struct clmem_error *err)
+{
+    if (status == CLMEM_ERR_INTERRUPTED)
+        return cli_report_interrupted(n, output);
+    if (status && status != CLMEM_ERR_VERIFY && err->message[0])
+        cli_report_error(err);
+    return status;
 }

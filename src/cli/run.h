@@ -16,6 +16,9 @@ struct run_args {
     enum clmem_format format;
 };
 
+/* The options every run takes from the arguments (size, variant, reps,
+ * warm-up, seed, compare; Ctrl-C polled); callers add their own. */
+struct clmem_run_options run_options(const struct run_args *a);
 /* Workloads that make an image write it to an --output named .pgm or .ppm. */
 int run_is_image_path(const char *path);
 

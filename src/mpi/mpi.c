@@ -85,21 +85,9 @@ int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
     return status;
 }
 
-/* How bad a status is, in clmem_status_worst's order. */
-static int severity(int status)
-{
-    switch (status) {
-    case CLMEM_OK: return 0;
-    case CLMEM_ERR_VERIFY: return 1;
-    case CLMEM_ERR_INTERRUPTED: return 2;
-    case CLMEM_ERR_USAGE: return 3;
-    default: return 4;
-    }
-}
-
 int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *err)
 {
-    int mine = severity(status), worst, first;
+    int mine = clmem_status_severity(status), worst, first;
     MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, m->world);
     if (worst == 0)
         return CLMEM_OK;

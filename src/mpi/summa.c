@@ -237,16 +237,11 @@ static int plan_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
 static int build_accumulate(struct clmem_ctx *ctx, struct summa_rank *me, struct clmem_error *err)
 {
     int status;
-    cl_int rc;
     if ((status = clmem_buffer_create(ctx, CL_MEM_READ_WRITE, me->rows * me->cols * sizeof(float),
                                       NULL, &me->dP, err)) ||
-        (status = clmem_program_build(ctx, "summa.cl", "", &me->program, err)))
+        (status = clmem_program_build(ctx, "summa.cl", "", &me->program, err)) ||
+        (status = clmem_kernel_create(me->program, "summa.cl", "accumulate", &me->accumulate, err)))
         return status;
-    me->accumulate = clCreateKernel(me->program, "accumulate", &rc);
-    if (rc != CL_SUCCESS)
-        return clmem_fail(err, CLMEM_ERR_CL,
-                          "clCreateKernel of 'accumulate' in 'summa.cl' failed with %s",
-                          clmem_cl_error_name(rc));
     /* NaN until the first piece stores: an element never written fails the check. */
     return clmem_buffer_poison(ctx, me->dP, me->rows * me->cols * sizeof(float), err);
 }

@@ -24,12 +24,21 @@ int clmem_run_build(struct clmem_run *run, const char *options, cl_program *prog
             (v->needs_extension &&
              !clmem_device_has_extension(&run->ctx->device, v->needs_extension)))
             continue;
-        cl_int rc;
-        kernels[index] = clCreateKernel(*program, v->kernel, &rc);
-        if (rc != CL_SUCCESS)
-            return clmem_fail(err, CLMEM_ERR_CL, "clCreateKernel of '%s' in '%s' failed with %s",
-                              v->kernel, run->workload->source, clmem_cl_error_name(rc));
+        if ((status = clmem_kernel_create(*program, run->workload->source, v->kernel,
+                                          &kernels[index], err)))
+            return status;
     }
+    return CLMEM_OK;
+}
+
+int clmem_kernel_create(cl_program program, const char *source, const char *name, cl_kernel *kernel,
+                        struct clmem_error *err)
+{
+    cl_int rc;
+    *kernel = clCreateKernel(program, name, &rc);
+    if (rc != CL_SUCCESS)
+        return clmem_fail(err, CLMEM_ERR_CL, "clCreateKernel of '%s' in '%s' failed with %s", name,
+                          source, clmem_cl_error_name(rc));
     return CLMEM_OK;
 }
 

@@ -53,7 +53,7 @@ cleanup:
 
 /* An OpenCL error outranks a usage error, which outranks an interruption,
  * which outranks a failed check. */
-static int rank(int status)
+int clmem_status_severity(int status)
 {
     switch (status) {
     case CLMEM_OK: return 0;
@@ -66,7 +66,7 @@ static int rank(int status)
 
 int clmem_status_worst(int a, int b)
 {
-    return rank(b) > rank(a) ? b : a;
+    return clmem_status_severity(b) > clmem_status_severity(a) ? b : a;
 }
 
 int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first, size_t *count,
@@ -191,7 +191,7 @@ static void take_error(struct clmem_error *err, int *worst, int status, struct c
 {
     if (status == CLMEM_OK || status == CLMEM_ERR_VERIFY)
         return;
-    if (rank(status) > rank(*worst)) {
+    if (clmem_status_severity(status) > clmem_status_severity(*worst)) {
         clmem_error_clear(err);
         *err = *from;
         from->log = NULL;

@@ -58,12 +58,7 @@ static int create_kernel(struct clmem_run *run, const char *name, cl_kernel *ker
                          struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    cl_int rc;
-    *kernel = clCreateKernel(s->program, name, &rc);
-    if (rc != CL_SUCCESS)
-        return clmem_fail(err, CLMEM_ERR_CL, "clCreateKernel of '%s' in 'dot.cl' failed with %s",
-                          name, clmem_cl_error_name(rc));
-    return CLMEM_OK;
+    return clmem_kernel_create(s->program, "dot.cl", name, kernel, err);
 }
 
 static int dot_setup(struct clmem_run *run, struct clmem_error *err)
