@@ -605,10 +605,33 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
 /* ---- several devices (clmem compare) ---- */
 struct clmem_compare_device {
     struct clmem_device device;
-    struct clmem_peak peak;
+    struct clmem_peak peak;       /* 0 where unknown */
     struct clmem_result *results; /* as clmem_bench_run returns them */
     size_t n_results;
+    char host[256];    /* the machine's name; "" when the file did not say */
+    char origin[1024]; /* the run file it was read from, "" for a live device */
+    char created[40];  /* when the file was written (UTC, ISO 8601), or "" */
+    char clmem_version[64];
+    int rank; /* an MPI file's rank, else -1 */
 };
+void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
+
+/* ---- saved runs (src/report/runfile.c): compare FILE..., diff ---- */
+/* The run file's format, written as "schema_version" (schema/run.schema.json). */
+#define CLMEM_SCHEMA_VERSION 1
+/* Reads a run file clmem wrote (schema_version 1 up to CLMEM_SCHEMA_VERSION,
+ * and clmem 0.1.0's files, which have none) and appends one entry per device
+ * run it holds to *runs (an MPI file: one per rank with results). A file that
+ * cannot be read, is empty, a directory, not JSON, of a newer or unknown
+ * schema, malformed, or holds no results is a usage error naming the file and
+ * the reason; *runs is then unchanged. */
+int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
+                       struct clmem_error *err);
+
+/* ---- numbers for people ---- */
+/* "48.7 TFLOP/s", "2.74 TB/s", "355 Gsamples/s": three significant digits,
+ * the unit's SI prefix rescaled (a unit starting k, M, G, T or P). "-" for NaN. */
+void clmem_format_metric(double value, const char *unit, char *out, size_t size);
 /* Writes the comparison report into `dir` (created if needed): report.md
  * (a side-by-side table per workload, values and fractions of each
  * device's peak, the pictures), results.csv, device-N.json (as bench's

@@ -1,0 +1,408 @@
+/* Reading run files back (clmem compare FILE..., clmem diff): the JSON that
+ * clmem_report_json and the MPI report write, of any schema this clmem knows,
+ * and clmem 0.1.0's files, which carry no schema_version. Everything read is
+ * checked, so a bad file is one usage error naming it before any work. */
+#include "clmem/clmem.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Larger than any run file clmem writes (a whole bench is about 100 KiB). */
+#define MAX_RUN_FILE_BYTES (256u << 20)
+
+/* What a problem in the file is reported against. */
+struct reader {
+    const char *path;
+    struct clmem_error *err;
+    char where[64]; /* "result 3", "rank 1 result 3", or "" */
+};
+
+static int bad(struct reader *rd, const char *fmt, const char *field)
+{
+    char what[256];
+    snprintf(what, sizeof what, fmt, field);
+    return clmem_fail(rd->err, CLMEM_ERR_USAGE, "'%s' is not a clmem run file: %s%s%s", rd->path,
+                      rd->where, rd->where[0] ? ": " : "", what);
+}
+
+/* The whole file, NUL-terminated. */
+static int read_whole(struct reader *rd, char **text, size_t *len)
+{
+    int fd = open(rd->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "cannot read '%s': %s", rd->path,
+                          strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        int saved = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        close(fd);
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "cannot read '%s': %s", rd->path,
+                          strerror(saved));
+    }
+    /* Read to the end rather than trusting st_size: a pipe has none. */
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            char *grown = cap < MAX_RUN_FILE_BYTES ? realloc(buf, cap * 2 + 1) : NULL;
+            if (!grown) {
+                free(buf);
+                close(fd);
+                return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                                  "cannot read '%s': larger than %u MiB, not a run file", rd->path,
+                                  MAX_RUN_FILE_BYTES >> 20);
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got == 0)
+            break;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int saved = errno;
+            free(buf);
+            close(fd);
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE, "cannot read '%s': %s", rd->path,
+                              strerror(saved));
+        }
+        n += (size_t)got;
+    }
+    close(fd);
+    if (!buf)
+        return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return CLMEM_OK;
+}
+
+/* ---- typed fields: absent is allowed where `required` is 0 ---- */
+
+static int get_string(struct reader *rd, const cJSON *o, const char *key, int required, char *out,
+                      size_t size)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return required ? bad(rd, "no '%s'", key) : CLMEM_OK;
+    if (!cJSON_IsString(v))
+        return bad(rd, "'%s' is not a string", key);
+    snprintf(out, size, "%s", v->valuestring);
+    return CLMEM_OK;
+}
+
+/* null reads as `if_null` (the writer's way of saying "not finite"). */
+static int get_number(struct reader *rd, const cJSON *o, const char *key, int required,
+                      double if_null, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return required ? bad(rd, "no '%s'", key) : CLMEM_OK;
+    if (cJSON_IsNull(v)) {
+        *out = if_null;
+        return CLMEM_OK;
+    }
+    if (!cJSON_IsNumber(v))
+        return bad(rd, "'%s' is not a number", key);
+    *out = v->valuedouble;
+    return CLMEM_OK;
+}
+
+static int get_count(struct reader *rd, const cJSON *o, const char *key, unsigned *out)
+{
+    double v = NAN;
+    int status = get_number(rd, o, key, 0, NAN, &v);
+    if (status || isnan(v))
+        return status;
+    if (v < 0 || v > 4294967295.0 || v != floor(v))
+        return bad(rd, "'%s' is not a whole number", key);
+    *out = (unsigned)v;
+    return CLMEM_OK;
+}
+
+static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *r)
+{
+    char status_text[16] = "";
+    double value;
+    int status;
+    memset(r, 0, sizeof *r);
+    r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
+    r->max_rel_error = NAN;
+    if (!cJSON_IsObject(o))
+        return bad(rd, "%s", "not an object");
+    if ((status = get_string(rd, o, "workload", 1, r->workload, sizeof r->workload)) ||
+        (status = get_string(rd, o, "variant", 1, r->variant, sizeof r->variant)) ||
+        (status = get_string(rd, o, "size", 1, r->size, sizeof r->size)) ||
+        (status = get_string(rd, o, "status", 1, status_text, sizeof status_text)) ||
+        (status = get_string(rd, o, "device", 0, r->device, sizeof r->device)) ||
+        (status = get_string(rd, o, "params", 0, r->params, sizeof r->params)) ||
+        (status = get_string(rd, o, "sweep", 0, r->sweep, sizeof r->sweep)) ||
+        (status = get_count(rd, o, "sweep_value", &r->sweep_value)))
+        return status;
+    if (strcmp(status_text, "skipped") == 0) {
+        r->skipped = 1;
+        return get_string(rd, o, "skip_reason", 0, r->skip_reason, sizeof r->skip_reason);
+    }
+    if (strcmp(status_text, "ok") != 0 && strcmp(status_text, "FAILED") != 0)
+        return bad(rd, "unknown status '%s'", status_text);
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_ms");
+    if (!cJSON_IsArray(samples))
+        return bad(rd, "%s", "'samples_ms' is not a list");
+    size_t n = (size_t)cJSON_GetArraySize(samples);
+    if (n && !(r->samples_ms = clmem_alloc_array(n, sizeof *r->samples_ms, rd->err)))
+        return CLMEM_ERR_CL;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, samples)
+    {
+        if (!cJSON_IsNumber(s) || !(s->valuedouble >= 0))
+            return bad(rd, "%s", "a sample in 'samples_ms' is not a time");
+        r->samples_ms[r->n_samples++] = s->valuedouble;
+    }
+    const cJSON *verified = cJSON_GetObjectItemCaseSensitive(o, "verified");
+    if (!cJSON_IsBool(verified))
+        return bad(rd, "%s", "'verified' is not true or false");
+    r->verified = cJSON_IsTrue(verified);
+    if (r->verified != (strcmp(status_text, "ok") == 0))
+        return bad(rd, "'status' '%s' and 'verified' disagree", status_text);
+    if ((status = get_number(rd, o, "median_ms", 1, NAN, &r->median_ms)) ||
+        (status = get_number(rd, o, "min_ms", 0, NAN, &r->min_ms)) ||
+        (status = get_number(rd, o, "max_ms", 0, NAN, &r->max_ms)) ||
+        (status = get_number(rd, o, "metric", 1, NAN, &r->metric)) ||
+        (status = get_string(rd, o, "unit", 1, r->metric_unit, sizeof r->metric_unit)) ||
+        (status = get_number(rd, o, "baseline_fraction", 0, NAN, &r->baseline_fraction)) ||
+        (status = get_number(rd, o, "peak_fraction", 0, NAN, &r->peak_fraction)) ||
+        (status = get_number(rd, o, "looped_ms", 0, NAN, &r->looped_ms)) ||
+        (status = get_number(rd, o, "max_rel_error", 0, INFINITY, &r->max_rel_error)) ||
+        (status = get_string(rd, o, "note", 0, r->note, sizeof r->note)) ||
+        (status = get_string(rd, o, "verify_scope", 0, r->verify_scope, sizeof r->verify_scope)))
+        return status;
+    /* A file without min/max still has its samples. */
+    value = r->median_ms;
+    if (isnan(r->min_ms) || isnan(r->max_ms)) {
+        clmem_result_summarise(r);
+        r->median_ms = value;
+    }
+    return CLMEM_OK;
+}
+
+/* The device object as clmem_json_device writes it: the fields the report
+ * shows; the rest of struct clmem_device stays zero. */
+static int parse_device(struct reader *rd, const cJSON *o, struct clmem_device *d)
+{
+    char type[32] = "";
+    double units = 0, clock = 0, global = 0, local = 0, group = 0;
+    int status;
+    memset(d, 0, sizeof *d);
+    if (!cJSON_IsObject(o))
+        return bad(rd, "%s", "no 'device' object");
+    if ((status = get_string(rd, o, "name", 1, d->name, sizeof d->name)) ||
+        (status = get_string(rd, o, "platform", 0, d->platform_name, sizeof d->platform_name)) ||
+        (status = get_string(rd, o, "vendor", 0, d->vendor, sizeof d->vendor)) ||
+        (status = get_string(rd, o, "type", 0, type, sizeof type)) ||
+        (status = get_string(rd, o, "version", 0, d->version, sizeof d->version)) ||
+        (status = get_string(rd, o, "driver", 0, d->driver, sizeof d->driver)) ||
+        (status = get_number(rd, o, "compute_units", 0, 0, &units)) ||
+        (status = get_number(rd, o, "clock_mhz", 0, 0, &clock)) ||
+        (status = get_number(rd, o, "global_mem_bytes", 0, 0, &global)) ||
+        (status = get_number(rd, o, "local_mem_bytes", 0, 0, &local)) ||
+        (status = get_number(rd, o, "max_work_group", 0, 0, &group)))
+        return status;
+    d->type = strcmp(type, "gpu") == 0           ? CL_DEVICE_TYPE_GPU
+              : strcmp(type, "cpu") == 0         ? CL_DEVICE_TYPE_CPU
+              : strcmp(type, "accelerator") == 0 ? CL_DEVICE_TYPE_ACCELERATOR
+                                                 : CL_DEVICE_TYPE_DEFAULT;
+    d->compute_units = units > 0 ? (cl_uint)units : 0;
+    d->clock_mhz = clock > 0 ? (cl_uint)clock : 0;
+    d->global_mem = global > 0 ? (cl_ulong)global : 0;
+    d->local_mem = local > 0 ? (cl_ulong)local : 0;
+    d->max_work_group = group > 0 ? (size_t)group : 0;
+    return CLMEM_OK;
+}
+
+static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
+{
+    double bw = 0, flops = 0;
+    int status;
+    if (!o)
+        return CLMEM_OK;
+    if (!cJSON_IsObject(o))
+        return bad(rd, "%s", "'peak' is not an object");
+    if ((status = get_number(rd, o, "bandwidth_gbs", 0, 0, &bw)) ||
+        (status = get_number(rd, o, "fp32_gflops", 0, 0, &flops)))
+        return status;
+    p->bandwidth = bw > 0 ? bw : 0;
+    p->flops = flops > 0 ? flops : 0;
+    return CLMEM_OK;
+}
+
+/* The host: an object with a name (schema 1), or a bare name (0.1.0's MPI
+ * files), or absent (0.1.0's single-device files). */
+static int parse_host(struct reader *rd, const cJSON *o, char *out, size_t size)
+{
+    if (!o)
+        return CLMEM_OK;
+    if (cJSON_IsString(o)) {
+        snprintf(out, size, "%s", o->valuestring);
+        return CLMEM_OK;
+    }
+    if (!cJSON_IsObject(o))
+        return bad(rd, "%s", "'host' is neither a name nor an object");
+    return get_string(rd, o, "name", 1, out, size);
+}
+
+/* One device's section: the whole file, or one rank of an MPI file. */
+static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
+                     struct clmem_compare_device *run)
+{
+    int status;
+    if ((status = parse_device(rd, cJSON_GetObjectItemCaseSensitive(o, "device"), &run->device)) ||
+        (status = parse_peak(rd, cJSON_GetObjectItemCaseSensitive(o, "peak"), &run->peak)) ||
+        (status = parse_host(rd, host, run->host, sizeof run->host)))
+        return status;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "results");
+    if (!cJSON_IsArray(list))
+        return bad(rd, "%s", "no 'results' list");
+    size_t n = (size_t)cJSON_GetArraySize(list);
+    if (n && !(run->results = calloc(n, sizeof *run->results)))
+        return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+    size_t prefix = strlen(rd->where);
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list)
+    {
+        snprintf(rd->where + prefix, sizeof rd->where - prefix, "%sresult %zu", prefix ? " " : "",
+                 run->n_results + 1);
+        status = parse_result(rd, item, &run->results[run->n_results]);
+        run->n_results++; /* counted even when half-read, so it is freed */
+        if (status)
+            return status;
+    }
+    rd->where[prefix] = '\0';
+    return CLMEM_OK;
+}
+
+void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++)
+        clmem_results_free(runs[i].results, runs[i].n_results);
+    free(runs);
+}
+
+static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare_device **runs,
+                      size_t *n_runs)
+{
+    char version[64] = "", created[40] = "";
+    int status;
+    if (!cJSON_IsObject(root))
+        return bad(rd, "%s", "not a JSON object");
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+    if (schema) {
+        if (!cJSON_IsNumber(schema) || schema->valuedouble < 1 ||
+            schema->valuedouble != floor(schema->valuedouble))
+            return bad(rd, "%s", "'schema_version' is not a positive whole number");
+        if (schema->valuedouble > CLMEM_SCHEMA_VERSION)
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                              "'%s' has schema_version %.0f, newer than this clmem reads (%d): "
+                              "read it with a newer clmem",
+                              rd->path, schema->valuedouble, CLMEM_SCHEMA_VERSION);
+    }
+    /* 0.1.0's files have no schema_version but always a clmem_version. */
+    if ((status = get_string(rd, root, "clmem_version", 1, version, sizeof version)) ||
+        (status = get_string(rd, root, "created", 0, created, sizeof created)))
+        return status;
+    const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(root, "ranks");
+    size_t n = 1;
+    if (ranks) {
+        if (!cJSON_IsArray(ranks))
+            return bad(rd, "%s", "'ranks' is not a list");
+        n = (size_t)cJSON_GetArraySize(ranks);
+    }
+    struct clmem_compare_device *found = calloc(n ? n : 1, sizeof *found);
+    if (!found)
+        return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+    size_t kept = 0, results = 0;
+    const cJSON *section = ranks ? ranks->child : root;
+    for (size_t i = 0; i < n && status == CLMEM_OK; i++, section = section->next) {
+        struct clmem_compare_device *run = &found[kept];
+        run->rank = -1;
+        if (ranks) {
+            double rank = (double)i;
+            snprintf(rd->where, sizeof rd->where, "rank %zu", i);
+            if (!cJSON_IsObject(section)) {
+                status = bad(rd, "%s", "not an object");
+                break;
+            }
+            if ((status = get_number(rd, section, "rank", 0, rank, &rank)))
+                break;
+            run->rank = (int)rank;
+            /* A rank that failed before it ran anything has no device to show. */
+            const cJSON *list = cJSON_GetObjectItemCaseSensitive(section, "results");
+            if (cJSON_IsArray(list) && cJSON_GetArraySize(list) == 0)
+                continue;
+        }
+        status = parse_run(rd, section, cJSON_GetObjectItemCaseSensitive(section, "host"), run);
+        snprintf(run->origin, sizeof run->origin, "%s", rd->path);
+        snprintf(run->created, sizeof run->created, "%s", created);
+        snprintf(run->clmem_version, sizeof run->clmem_version, "%s", version);
+        results += run->n_results;
+        kept++;
+    }
+    if (status == CLMEM_OK && results == 0) {
+        rd->where[0] = '\0';
+        status = clmem_fail(rd->err, CLMEM_ERR_USAGE, "'%s' holds no results", rd->path);
+    }
+    if (status == CLMEM_OK) {
+        struct clmem_compare_device *all = realloc(*runs, (*n_runs + kept) * sizeof *all);
+        if (!all)
+            status = clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+        else {
+            memcpy(all + *n_runs, found, kept * sizeof *found);
+            *runs = all;
+            *n_runs += kept;
+            free(found);
+            return CLMEM_OK;
+        }
+    }
+    /* The half-read run was counted in `kept` only when it finished. */
+    clmem_compare_devices_free(found, kept < n ? kept + 1 : kept);
+    return status;
+}
+
+int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
+                       struct clmem_error *err)
+{
+    struct reader rd = {.path = path, .err = err};
+    char *text = NULL;
+    size_t len = 0;
+    int status = read_whole(&rd, &text, &len);
+    if (status)
+        return status;
+    if (len == 0) {
+        free(text);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "'%s' is empty, not a clmem run file", path);
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        if (at >= len)
+            status =
+                clmem_fail(err, CLMEM_ERR_USAGE,
+                           "'%s' is not a clmem run file: the JSON ends early (truncated?)", path);
+        else
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "'%s' is not a clmem run file: not JSON (at byte %zu)", path, at);
+    } else {
+        status = parse_file(&rd, root, runs, n_runs);
+    }
+    cJSON_Delete(root);
+    free(text);
+    return status;
+}

@@ -1,0 +1,72 @@
+/* Numbers for people: a metric with its unit's SI prefix rescaled so three
+ * significant digits say it (48.7 TFLOP/s rather than 4.87e+04 GFLOP/s).
+ * CSV and JSON keep full precision; only what a person reads goes here. */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    char prefix;
+    int exponent; /* power of 1000 */
+} prefixes[] = {
+    {'k', 1}, {'M', 2}, {'G', 3}, {'T', 4}, {'P', 5}, {'E', 6},
+};
+
+/* The power of 1000 a unit's first letter stands for; 0 when it has none
+ * (a unit must have more after the prefix: "GB/s", not "G"). */
+static int unit_exponent(const char *unit)
+{
+    if (!unit[0] || !unit[1])
+        return 0;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(prefixes); i++)
+        if (unit[0] == prefixes[i].prefix)
+            return prefixes[i].exponent;
+    return 0;
+}
+
+static char prefix_of(int exponent)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(prefixes); i++)
+        if (prefixes[i].exponent == exponent)
+            return prefixes[i].prefix;
+    return '\0';
+}
+
+/* Three significant digits of a mantissa in [1, 1000). */
+static void three_digits(double m, char *out, size_t size)
+{
+    snprintf(out, size, m >= 99.95 ? "%.0f" : m >= 9.995 ? "%.1f" : "%.2f", m);
+}
+
+void clmem_format_metric(double value, const char *unit, char *out, size_t size)
+{
+    if (!unit)
+        unit = "";
+    if (isnan(value)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    int base = unit_exponent(unit);
+    const char *rest = base ? unit + 1 : unit;
+    if (!base || !isfinite(value) || value == 0) {
+        snprintf(out, size, "%.3g %s", value, unit);
+        return;
+    }
+    double m = fabs(value);
+    int e = base;
+    /* Rescale while a prefix exists for it; 0.5 GB/s stays "500 MB/s". */
+    while (m >= 999.5 && prefix_of(e + 1)) {
+        m /= 1000;
+        e++;
+    }
+    while (m < 0.9995 && (e - 1 == 0 || prefix_of(e - 1))) {
+        m *= 1000;
+        e--;
+    }
+    char digits[32];
+    three_digits(m, digits, sizeof digits);
+    char prefix[2] = {prefix_of(e), '\0'};
+    snprintf(out, size, "%s%s %s%s", value < 0 ? "-" : "", digits, prefix, rest);
+}

@@ -1,0 +1,221 @@
+/* Reading run files back (src/report/runfile.c): clmem 0.1.0's files in
+ * bench/, the MPI form, and every kind of bad file refused with its reason.
+ * Needs no device. Also the numbers for people (src/report/units.c). */
+#include "clmem/clmem.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char dir[] = "/tmp/clmem-runfile-XXXXXX";
+
+static const char *bench_file(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
+    return path;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char path[1100];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static const struct clmem_result *find(const struct clmem_compare_device *run, const char *workload,
+                                       const char *variant, const char *size)
+{
+    for (size_t i = 0; i < run->n_results; i++)
+        if (strcmp(run->results[i].workload, workload) == 0 &&
+            strcmp(run->results[i].variant, variant) == 0 &&
+            strcmp(run->results[i].size, size) == 0)
+            return &run->results[i];
+    return NULL;
+}
+
+static void loads_a_0_1_0_bench_file(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(bench_file("h100.json"), &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(runs[0].device.name, "NVIDIA H100 80GB HBM3");
+    assert_int_equal(runs[0].device.type, CL_DEVICE_TYPE_GPU);
+    assert_string_equal(runs[0].host, ""); /* 0.1.0 did not say */
+    assert_int_equal(runs[0].rank, -1);
+    assert_true(runs[0].peak.bandwidth > 2000 && runs[0].peak.flops > 50000);
+    const struct clmem_result *r = find(&runs[0], "matmul", "regblock", "8192");
+    assert_non_null(r);
+    assert_true(r->verified && !r->skipped);
+    assert_true(r->n_samples >= 1);
+    assert_true(r->min_ms <= r->median_ms && r->median_ms <= r->max_ms);
+    assert_true(r->metric > 40000);
+    assert_string_equal(r->metric_unit, "GFLOP/s");
+    /* Two files append: the second's runs follow the first's. */
+    assert_int_equal(clmem_runfile_load(bench_file("pocl-2core.json"), &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(runs[1].device.type, CL_DEVICE_TYPE_CPU);
+    clmem_compare_devices_free(runs, n);
+}
+
+static void an_mpi_file_is_a_run_per_rank(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(bench_file("h100-scale/mpi-bench.json"), &runs, &n, &err),
+                     CLMEM_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(runs[0].rank, 0);
+    assert_int_equal(runs[1].rank, 1);
+    assert_string_not_equal(runs[0].device.name, runs[1].device.name);
+    assert_true(runs[0].host[0]);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* Each bad file: a usage error whose message names the file and `reason`,
+ * and the list passed in is left as it was. */
+static void refused(const char *path, const char *reason)
+{
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_ERR_USAGE);
+    assert_null(runs);
+    assert_int_equal(n, 0);
+    if (!strstr(err.message, path) || !strstr(err.message, reason))
+        fail_msg("'%s': expected '%s' in: %s", path, reason, err.message);
+}
+
+static const char *one_result(const char *extra_top, const char *result)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", %s"
+             "\"device\": {\"name\": \"dev\"}, \"results\": [%s]}",
+             extra_top, result);
+    return text;
+}
+
+#define GOOD_RESULT                                                                                \
+    "{\"workload\": \"dot\", \"variant\": \"coarsened\", \"size\": \"1000\", \"status\": \"ok\", " \
+    "\"samples_ms\": [1, 2, 3], \"median_ms\": 2, \"metric\": 8, \"unit\": \"GB/s\", "             \
+    "\"verified\": true}"
+
+static void bad_files_are_refused_with_their_reason(void **state)
+{
+    (void)state;
+    refused(dir, "Is a directory");
+    refused("/nonexistent/run.json", "No such file");
+    refused(write_file("empty.json", ""), "is empty");
+    refused(write_file("text.json", "hello"), "not JSON");
+    refused(write_file("truncated.json", "{\"clmem_version\": \"0.1.0\", \"results\": [{"),
+            "truncated");
+    refused(write_file("array.json", "[1, 2]"), "not a JSON object");
+    refused(write_file("other.json", "{\"name\": \"package.json\"}"), "no 'clmem_version'");
+    refused(write_file("newer.json", "{\"schema_version\": 2, \"clmem_version\": \"9\"}"),
+            "schema_version 2, newer than this clmem reads");
+    refused(write_file("schema.json", "{\"schema_version\": \"1\", \"clmem_version\": \"9\"}"),
+            "'schema_version' is not a positive whole number");
+    refused(write_file("none.json", one_result("", "")), "holds no results");
+    refused(write_file("noresults.json",
+                       "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"d\"}}"),
+            "no 'results' list");
+    refused(write_file("nodevice.json", "{\"clmem_version\": \"0.1.0\", \"results\": []}"),
+            "no 'device' object");
+    refused(write_file("metric.json",
+                       one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", \"size\": "
+                                      "\"1\", \"status\": \"ok\", \"samples_ms\": [1], "
+                                      "\"median_ms\": 1, \"metric\": \"fast\", \"unit\": \"GB/s\", "
+                                      "\"verified\": true}")),
+            "result 1: 'metric' is not a number");
+    refused(write_file("second.json", one_result("", GOOD_RESULT ", {\"workload\": \"dot\"}")),
+            "result 2: no 'variant'");
+    refused(write_file("status.json", one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", "
+                                                     "\"size\": \"1\", \"status\": \"fine\"}")),
+            "unknown status 'fine'");
+    refused(write_file("ranks.json", "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", "
+                                     "\"ranks\": [{\"rank\": 0, \"results\": []}]}"),
+            "holds no results");
+    /* A good file after all that still loads, and reads its min and max
+     * from its samples when it has none. */
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(write_file("good.json", one_result("", GOOD_RESULT)), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(runs[0].results[0].n_samples, 3);
+    assert_true(runs[0].results[0].min_ms == 1 && runs[0].results[0].max_ms == 3);
+    assert_true(runs[0].results[0].median_ms == 2);
+    clmem_compare_devices_free(runs, n);
+}
+
+static void metrics_read_as_people_write_them(void **state)
+{
+    (void)state;
+    static const struct {
+        double value;
+        const char *unit, *text;
+    } cases[] = {
+        {48712.3, "GFLOP/s", "48.7 TFLOP/s"},
+        {2739.9, "GB/s", "2.74 TB/s"},
+        {355.2, "Gsamples/s", "355 Gsamples/s"},
+        {13.42, "GB/s", "13.4 GB/s"},
+        {0.5, "GB/s", "500 MB/s"},
+        {999.96, "GB/s", "1.00 TB/s"},
+        {9.996, "GFLOP/s", "10.0 GFLOP/s"},
+        {0, "GB/s", "0 GB/s"},
+        {NAN, "GB/s", "-"},
+        {1.5, "ms", "1.5 ms"},
+        {3.2e9, "GB/s", "3.20 EB/s"},
+        {-2500, "GB/s", "-2.50 TB/s"},
+    };
+    char out[64];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
+        clmem_format_metric(cases[i].value, cases[i].unit, out, sizeof out);
+        assert_string_equal(out, cases[i].text);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(loads_a_0_1_0_bench_file),
+        cmocka_unit_test(an_mpi_file_is_a_run_per_rank),
+        cmocka_unit_test(bad_files_are_refused_with_their_reason),
+        cmocka_unit_test(metrics_read_as_people_write_them),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
