@@ -495,6 +495,9 @@ struct clmem_bench_options {
     const char *compare; /* as clmem_run_options.compare */
     uint64_t seed;
     const char *only; /* comma-separated workloads, or NULL for all */
+    /* Whose bench sizes: 0, the device's own (by its type); else those of
+     * this type (CL_DEVICE_TYPE_CPU: the smaller ones), whatever the device. */
+    cl_device_type sizes;
     /* Called before each workload and size (the CLI shows progress). */
     void (*progress)(void *user, size_t step, size_t steps, const char *workload, const char *size);
     void *progress_user;

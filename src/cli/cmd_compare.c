@@ -1,5 +1,5 @@
-/* clmem compare: the suite on several devices, and a report side by side
- * with pictures (src/report/compare.c). */
+/* clmem compare: saved run files of any machines and the suite on live
+ * devices, in one report side by side with pictures (src/report/compare.c). */
 #include "cli.h"
 
 #include <getopt.h>
@@ -8,45 +8,64 @@
 #include <unistd.h>
 
 #define MAX_COMPARED 16
+#define MAX_FILES    64
 
 struct compare_args {
-    const char *devices, *output_dir, *workloads, *kernel_dir, *compare;
+    const char *devices, *output_dir, *workloads, *kernel_dir, *compare, *sizes;
     unsigned long long reps, seed;
     int no_cache;
-    int devices_given; /* --devices was given (under mpirun the default is the GPUs) */
+    int devices_given;            /* --devices was given (under mpirun the default is the GPUs) */
+    const char *files[MAX_FILES]; /* saved run files, in the order given */
+    size_t n_files;
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: clmem compare [options]\n\n"
-                 "Runs 'clmem bench' on each device, then writes a report comparing them:\n"
-                 "report.md (a table per workload: value and fraction of each device's own\n"
-                 "peak), results.csv, one JSON per device, and with gnuplot installed SVG\n"
+    fprintf(out, "usage: clmem compare [FILE.json...] [options]\n\n"
+                 "Writes a report comparing devices: those of saved run files (written by\n"
+                 "'clmem bench --output' or '--format json' on any machine, an MPI file\n"
+                 "giving one per rank) and live ones, on which it runs 'clmem bench' first.\n"
+                 "With no FILE it runs every device of this machine; with files, only the\n"
+                 "devices named by --devices. The report: report.md and report.html (the\n"
+                 "best result per workload and device at a glance, then a table per\n"
+                 "workload of the rows every device has, then the rows only some have),\n"
+                 "results.csv, one JSON per device, and with gnuplot installed SVG\n"
                  "pictures (coalescing curves, transpose bars, matmul against size, a\n"
                  "roofline per device).\n\n"
                  "options:\n"
                  "  --devices LIST      comma-separated devices as 'clmem run --device' takes\n"
-                 "                      them, or all (default all)\n"
-                 "  --output-dir DIR    where the report goes (default clmem-report)\n"
+                 "                      them, or all (default: all without FILE, none with)\n"
+                 "  --device LIST       the same\n"
+                 "  --sizes S           live devices' bench sizes: common (default: every\n"
+                 "                      device at the smallest device's sizes, the CPU ones\n"
+                 "                      when any device, live or saved, is a CPU), own\n"
+                 "                      (each device its own), cpu or gpu\n"
+                 "  --output-dir DIR    where the report goes (default clmem-report); it\n"
+                 "                      appears whole or not at all\n"
                  "  --workloads LIST    comma-separated workloads (default: all)\n"
                  "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
                  "  --seed N            input generator seed (default 42)\n"
                  "  --compare LIB       as 'clmem bench --compare'\n"
                  "  --kernel-dir DIR    where the .cl files are\n"
                  "  --no-cache          build the kernels from source\n\n"
+                 "Every FILE is read and checked before any work: a file that cannot be\n"
+                 "read, is empty, not JSON, of a newer schema or holds no results is a\n"
+                 "usage error (exit 2) and nothing is written.\n"
                  "Under mpirun (an MPI build), each rank runs on one device of its host,\n"
                  "chosen by its rank there from --devices (default: the host's GPUs), and\n"
-                 "the report has a column per rank.\n"
+                 "the report has a column per rank; FILE arguments are refused there.\n"
                  "Ctrl-C stops after the current variant; the report then covers what\n"
                  "finished.\n\n"
-                 "exit codes: 0 ok, 1 a verification failed, 2 usage error, 3 no device or "
-                 "OpenCL error, 130 interrupted (Ctrl-C)\n");
+                 "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
+                 "3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n");
 }
 
 static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
                       struct clmem_error *err)
 {
     static const struct option long_options[] = {{"devices", required_argument, NULL, 'd'},
+                                                 {"device", required_argument, NULL, 'd'},
+                                                 {"sizes", required_argument, NULL, 'z'},
                                                  {"output-dir", required_argument, NULL, 'o'},
                                                  {"workloads", required_argument, NULL, 'w'},
                                                  {"reps", required_argument, NULL, 'r'},
@@ -67,6 +86,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
             a->devices_given = 1;
             break;
         case 'o': a->output_dir = optarg; break;
+        case 'z': a->sizes = optarg; break;
         case 'w': a->workloads = optarg; break;
         case 'c': a->compare = optarg; break;
         case 'k': a->kernel_dir = optarg; break;
@@ -79,9 +99,18 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
                                     err);
         }
     }
-    if (status == CLMEM_OK && optind < argc)
+    /* What is left are the saved run files (getopt moved them to the end). */
+    for (; status == CLMEM_OK && optind < argc; optind++) {
+        if (a->n_files == MAX_FILES)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "more than %d run files", MAX_FILES);
+        if (!argv[optind][0])
+            return clmem_fail(err, CLMEM_ERR_USAGE, "an empty run file name");
+        a->files[a->n_files++] = argv[optind];
+    }
+    if (status == CLMEM_OK && strcmp(a->sizes, "common") != 0 && strcmp(a->sizes, "own") != 0 &&
+        strcmp(a->sizes, "cpu") != 0 && strcmp(a->sizes, "gpu") != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unexpected argument '%s' (see 'clmem compare --help')", argv[optind]);
+                          "unknown --sizes '%s' (use common, own, cpu or gpu)", a->sizes);
     if (status == CLMEM_OK)
         status = clmem_compare_check(NULL, a->compare, err);
     return status;
@@ -201,95 +230,148 @@ cleanup:
 }
 #endif
 
+/* Whose bench sizes the live devices run (--sizes): common is the CPU
+ * sizes when any device compared, live or saved, is a CPU. */
+static cl_device_type sizes_type(const char *sizes, const struct clmem_device *devices,
+                                 const size_t *chosen, size_t n_chosen,
+                                 const struct clmem_compare_device *saved, size_t n_saved)
+{
+    if (strcmp(sizes, "own") == 0)
+        return 0;
+    if (strcmp(sizes, "cpu") == 0)
+        return CL_DEVICE_TYPE_CPU;
+    if (strcmp(sizes, "gpu") == 0)
+        return CL_DEVICE_TYPE_GPU;
+    int cpu = 0;
+    for (size_t i = 0; i < n_chosen; i++)
+        cpu |= (devices[chosen[i]].type & CL_DEVICE_TYPE_CPU) != 0;
+    for (size_t i = 0; i < n_saved; i++)
+        cpu |= (saved[i].device.type & CL_DEVICE_TYPE_CPU) != 0;
+    return cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+}
+
+/* Runs bench on each chosen device into live[0 .. *n_live). A device that
+ * cannot be opened or fails is reported and the others still run; returns
+ * the worst status, or a usage error / interruption at once. */
+static int run_live(const struct compare_args *a, const struct clmem_device *devices,
+                    const size_t *chosen, size_t n_chosen, cl_device_type sizes,
+                    struct clmem_compare_device *live, size_t *n_live, struct clmem_error *err)
+{
+    char host[256] = "";
+    int status, worst = CLMEM_OK;
+    gethostname(host, sizeof host - 1);
+    for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
+        struct clmem_ctx ctx;
+        struct progress progress = {i, n_chosen, devices[chosen[i]].name};
+        struct clmem_bench_options options = {
+            .reps = (unsigned)a->reps,
+            .seed = a->seed,
+            .compare = a->compare,
+            .only = a->workloads,
+            .sizes = sizes,
+            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+            .progress_user = &progress,
+            .cancelled = cli_interrupted,
+        };
+        live[i].device = devices[chosen[i]];
+        live[i].rank = -1;
+        snprintf(live[i].host, sizeof live[i].host, "%s", host);
+        *n_live = i + 1;
+        /* A device that cannot be opened is reported; the others still run. */
+        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a->kernel_dir, err))) {
+            cli_report_error(err);
+            worst = clmem_status_worst(worst, status);
+            clmem_error_clear(err);
+            continue;
+        }
+        ctx.no_cache = a->no_cache;
+        size_t steps;
+        status = clmem_bench_plan(&ctx, &options, &steps, err);
+        if (status == CLMEM_OK)
+            status = clmem_bench_run(&ctx, &options, &live[i].peak, &live[i].results,
+                                     &live[i].n_results, err);
+        cli_report_warnings(&ctx);
+        clmem_ctx_close(&ctx);
+        if (status == CLMEM_ERR_USAGE || status == CLMEM_ERR_INTERRUPTED)
+            return status;
+        /* A device that fails is reported; the others still run. */
+        if (status == CLMEM_ERR_CL)
+            cli_report_error(err);
+        worst = clmem_status_worst(worst, status);
+        clmem_error_clear(err);
+    }
+    return worst;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    struct compare_args a = {.devices = "all", .output_dir = "clmem-report", .reps = 5, .seed = 42};
+    struct compare_args a = {
+        .devices = "all", .output_dir = "clmem-report", .sizes = "common", .reps = 5, .seed = 42};
     struct clmem_error err = {0};
     struct clmem_device *devices = NULL;
-    struct clmem_compare_device *runs = calloc(MAX_COMPARED, sizeof *runs);
-    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0, n_run = 0;
+    struct clmem_compare_device *runs = NULL;
+    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0, n_saved = 0, n_live = 0;
     int help = 0, status, worst = CLMEM_OK;
 
-    if (!runs) {
-        clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
-        return cli_report_error(&err);
-    }
     if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)) || help) {
-        free(runs);
         if (help && !cli_silent)
             usage(stdout);
         return status ? cli_report_error(&err) : CLMEM_OK;
     }
 #ifdef CLMEM_HAVE_MPI
     if (cli_mpi()) {
-        free(runs);
+        if (a.n_files) {
+            clmem_fail(&err, CLMEM_ERR_USAGE,
+                       "compare reads run files without mpirun: run 'clmem compare FILE...' "
+                       "alone");
+            return cli_report_error(&err);
+        }
         return compare_mpi(&a, cli_mpi());
     }
 #endif
-    if ((status = clmem_compare_dir(a.output_dir, &err)) ||
-        (status = clmem_devices_list(&devices, &count, &err)) ||
-        (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err)))
-        goto cleanup;
-    cli_catch_interrupts(NULL);
-    for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
-        struct clmem_ctx ctx;
-        struct progress progress = {i, n_chosen, devices[chosen[i]].name};
-        struct clmem_bench_options options = {
-            .reps = (unsigned)a.reps,
-            .seed = a.seed,
-            .compare = a.compare,
-            .only = a.workloads,
-            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-            .progress_user = &progress,
-            .cancelled = cli_interrupted,
-        };
-        runs[i].device = devices[chosen[i]];
-        n_run = i + 1;
-        /* A device that cannot be opened is reported; the others still run. */
-        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err))) {
-            cli_report_error(&err);
-            worst = worst > status ? worst : status;
-            clmem_error_clear(&err);
-            continue;
-        }
-        ctx.no_cache = a.no_cache;
-        size_t steps;
-        status = clmem_bench_plan(&ctx, &options, &steps, &err);
-        if (status == CLMEM_OK)
-            status = clmem_bench_run(&ctx, &options, &runs[i].peak, &runs[i].results,
-                                     &runs[i].n_results, &err);
-        cli_report_warnings(&ctx);
-        clmem_ctx_close(&ctx);
-        if (status == CLMEM_ERR_USAGE)
+    /* Every file is read and checked before any device or directory. */
+    for (size_t f = 0; f < a.n_files; f++)
+        if ((status = clmem_runfile_load(a.files[f], &runs, &n_saved, &err)))
             goto cleanup;
-        if (status == CLMEM_ERR_INTERRUPTED)
-            break;
-        /* A device that fails is reported; the others still run. */
-        if (status == CLMEM_ERR_CL)
-            cli_report_error(&err);
-        if (status > worst)
-            worst = status;
-        clmem_error_clear(&err);
+    int live_wanted = a.n_files == 0 || a.devices_given;
+    if ((status = clmem_compare_dir(a.output_dir, &err)))
+        goto cleanup;
+    if (live_wanted &&
+        ((status = clmem_devices_list(&devices, &count, &err)) ||
+         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err))))
+        goto cleanup;
+    struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);
+    if (!all) {
+        status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
+        goto cleanup;
+    }
+    runs = all;
+    memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
+    cli_catch_interrupts(NULL);
+    cl_device_type sizes = sizes_type(a.sizes, devices, chosen, n_chosen, runs, n_saved);
+    worst = run_live(&a, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
+    if (worst == CLMEM_ERR_USAGE) {
+        status = worst;
+        goto cleanup;
     }
     /* Interrupted, the report covers the devices and workloads that finished. */
     char note[1300];
     int interrupted = cli_interrupted(NULL);
-    if ((status = clmem_compare_report(a.output_dir, runs, n_run, note, sizeof note, &err)))
+    if ((status =
+             clmem_compare_report(a.output_dir, runs, n_saved + n_live, note, sizeof note, &err)))
         goto cleanup;
-    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_run, a.output_dir);
+    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_saved + n_live, a.output_dir);
     if (note[0])
         fprintf(stderr, "clmem: %s\n", note);
     status = interrupted ? CLMEM_ERR_INTERRUPTED : worst;
 
 cleanup:;
     size_t kept = 0;
-    for (size_t i = 0; i < n_run; i++)
+    for (size_t i = n_saved; i < n_saved + n_live; i++)
         kept += runs[i].n_results;
     status = cli_report_end(status, kept, a.output_dir, &err);
-    for (size_t i = 0; i < n_run; i++)
-        clmem_results_free(runs[i].results, runs[i].n_results);
+    clmem_compare_devices_free(runs, n_saved + n_live);
     free(devices);
-    free(runs);
     clmem_error_clear(&err);
     return status;
 }

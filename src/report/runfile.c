@@ -391,8 +391,11 @@ int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, siz
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
-        size_t at = end && end >= text ? (size_t)(end - text) : 0;
-        if (at >= len)
+        size_t at = end && end >= text ? (size_t)(end - text) : 0, content = len;
+        while (content > 0 && strchr(" \t\r\n", text[content - 1]))
+            content--;
+        /* cJSON stops at the last character it read: the end, when cut short. */
+        if (at + 1 >= content)
             status =
                 clmem_fail(err, CLMEM_ERR_USAGE,
                            "'%s' is not a clmem run file: the JSON ends early (truncated?)", path);

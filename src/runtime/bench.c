@@ -53,9 +53,13 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-static const char *const *sizes_for(const struct clmem_workload *w, const struct clmem_ctx *ctx)
+/* The workload's bench sizes for the device's type, or for the type the
+ * options name (compare: every device at the same sizes). */
+static const char *const *sizes_for(const struct clmem_workload *w, const struct clmem_ctx *ctx,
+                                    const struct clmem_bench_options *options)
 {
-    int cpu = (ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
+    cl_device_type type = options->sizes ? options->sizes : ctx->device.type;
+    int cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     return cpu && w->bench_sizes_cpu ? w->bench_sizes_cpu : w->bench_sizes;
 }
 
@@ -94,7 +98,7 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
                               strerror(errno));
         if (is_peak)
             continue;
-        const char *const *sizes = sizes_for(all[i], ctx);
+        const char *const *sizes = sizes_for(all[i], ctx, options);
         size_t count = 0;
         while (sizes && sizes[count])
             count++;
@@ -144,7 +148,7 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
         const struct clmem_workload *w = all[i];
         if (strcmp(w->name, "peak") == 0 || (options->only && !in_list(options->only, w->name)))
             continue;
-        const char *const *sizes = sizes_for(w, ctx);
+        const char *const *sizes = sizes_for(w, ctx, options);
         const char *const defaults[] = {w->default_size, NULL};
         if (!sizes || !sizes[0])
             sizes = defaults;
