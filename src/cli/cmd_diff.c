@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "  new       only in NEW, or verified in NEW and not in BASE\n"
             "  gone      only in BASE, or ok in BASE and skipped in NEW\n"
             "  failed    NEW did not verify\n"
-            "  skipped   skipped in both\n\n"
+            "  skipped   skipped in both (or in NEW, BASE having failed)\n\n"
             "Noise rule: a change counts only when it exceeds the threshold AND the runs'\n"
             "own spread: slower needs NEW's fastest sample (min_ms) to be slower than\n"
             "BASE's slowest (max_ms), faster the reverse; anything else is same. A result\n"
