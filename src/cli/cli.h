@@ -18,6 +18,7 @@ int cmd_peak(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
  * says each once for all (the errors below are the same on every rank, or

@@ -16,6 +16,7 @@ static const struct cli_command commands[] = {
     {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks", 1},
     {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best", 0},
     {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots", 1},
+    {"diff", cmd_diff, "two run files result by result: exit 4 on a regression (no device)", 0},
 };
 
 static void usage(FILE *out)
@@ -30,7 +31,8 @@ static void usage(FILE *out)
                  "\n'clmem COMMAND --help' describes a command.\n"
                  "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
                  "cannot be written,\n"
-                 "3 no device or OpenCL error, 130 interrupted (Ctrl-C; 143 for SIGTERM)\n");
+                 "3 no device or OpenCL error, 4 a regression (diff), 130 interrupted (Ctrl-C;\n"
+                 "143 for SIGTERM)\n");
 }
 
 /* Under mpirun, the commands that know MPI start it (a device per rank,

@@ -1,4 +1,6 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
+#include "csv.h"
+
 #include "clmem/clmem.h"
 
 #include <math.h>
@@ -10,7 +12,7 @@ static const char header[] =
     "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
     "skip_reason";
 
-static void field(FILE *out, const char *text)
+void clmem_csv_field(FILE *out, const char *text)
 {
     if (strpbrk(text, ",\"\n\r") == NULL) {
         fputs(text, out);
@@ -40,32 +42,32 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         const struct clmem_result *r = &results[i];
         const char *texts[] = {r->workload, r->variant, r->device, r->size, r->sweep};
         for (size_t t = 0; t < CLMEM_ARRAY_SIZE(texts); t++) {
-            field(out, texts[t]);
+            clmem_csv_field(out, texts[t]);
             fputc(',', out);
         }
         if (r->sweep[0])
             fprintf(out, "%u", r->sweep_value);
         fputc(',', out);
-        field(out, r->params);
+        clmem_csv_field(out, r->params);
         fputc(',', out);
-        field(out, clmem_result_status(r));
+        clmem_csv_field(out, clmem_result_status(r));
         fputc(',', out);
         if (r->skipped)
             fprintf(out, "0,,,,,");
         else
             fprintf(out, "%zu,%.6f,%.6f,%.6f,%.6g,", r->n_samples, r->median_ms, r->min_ms,
                     r->max_ms, r->metric);
-        field(out, r->metric_unit);
+        clmem_csv_field(out, r->metric_unit);
         fputc(',', out);
         optional_number(out, r->peak_fraction, "%.4f");
         optional_number(out, r->baseline_fraction, "%.4f");
         optional_number(out, r->looped_ms, "%.6f");
         optional_number(out, r->skipped ? NAN : r->max_rel_error, "%.3g");
-        field(out, r->verify_scope);
+        clmem_csv_field(out, r->verify_scope);
         fputc(',', out);
-        field(out, r->note);
+        clmem_csv_field(out, r->note);
         fputc(',', out);
-        field(out, r->skip_reason);
+        clmem_csv_field(out, r->skip_reason);
         fputc('\n', out);
     }
     return CLMEM_OK;

@@ -1,0 +1,693 @@
+/* clmem diff (src/report/diff.c, src/cli/cmd_diff.c): verdicts, the noise
+ * rule, pairing of runs, the three formats, and the exit codes a CI job
+ * reads. Fixtures are bench/'s real run files and copies of them with one
+ * result edited, or small files written here. Needs no device. */
+#include "clmem/clmem.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+
+static char dir[] = "/tmp/clmem-diff-XXXXXX";
+
+static const char *bench_file(const char *name)
+{
+    static char path[4][1024];
+    static unsigned next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
+    return p;
+}
+
+/* A path in the test's directory (a few live at once). */
+static const char *temp_file(const char *name)
+{
+    static char path[8][1100];
+    static unsigned next;
+    char *p = path[next++ % 8];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+static const char *write_text(const char *name, const char *text)
+{
+    const char *path = temp_file(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* The whole of a file, malloc'd (the JSON of 182 results outgrows struct
+ * outcome's buffer). */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    size_t got;
+    while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            text = realloc(text, cap *= 2);
+            assert_non_null(text);
+        }
+    }
+    fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+static cJSON *read_json(const char *path)
+{
+    char *text = read_all(path);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    return root;
+}
+
+static const char *write_json(const char *name, cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    assert_non_null(text);
+    const char *path = write_text(name, text);
+    cJSON_free(text);
+    return path;
+}
+
+static cJSON *find_json_result(cJSON *root, const char *workload, const char *variant,
+                               const char *size)
+{
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results"))
+    {
+        if (strcmp(cJSON_GetObjectItem(r, "workload")->valuestring, workload) == 0 &&
+            strcmp(cJSON_GetObjectItem(r, "variant")->valuestring, variant) == 0 &&
+            strcmp(cJSON_GetObjectItem(r, "size")->valuestring, size) == 0)
+            return r;
+    }
+    fail_msg("no %s %s %s in the fixture", workload, variant, size);
+    return NULL;
+}
+
+static void scale_number(cJSON *o, const char *key, double factor)
+{
+    cJSON *v = cJSON_GetObjectItem(o, key);
+    assert_non_null(v);
+    cJSON_SetNumberValue(v, v->valuedouble * factor);
+}
+
+/* bench/h100.json with matmul regblock 8192 running at `speed` times its
+ * speed: every time divided by it, the metric multiplied. */
+static const char *h100_with_regblock_at(const char *name, double speed)
+{
+    cJSON *root = read_json(bench_file("h100.json"));
+    cJSON *r = find_json_result(root, "matmul", "regblock", "8192");
+    cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItem(r, "samples_ms"))
+    {
+        cJSON_SetNumberValue(s, s->valuedouble / speed);
+    }
+    scale_number(r, "median_ms", 1 / speed);
+    scale_number(r, "min_ms", 1 / speed);
+    scale_number(r, "max_ms", 1 / speed);
+    scale_number(r, "metric", speed);
+    const char *path = write_json(name, root);
+    cJSON_Delete(root);
+    return path;
+}
+
+struct loaded {
+    struct clmem_compare_device *base, *newer;
+    size_t n_base, n_newer;
+    struct clmem_diff diff;
+};
+
+static void diff_files(struct loaded *l, const char *base, const char *newer, double threshold)
+{
+    struct clmem_error err = {0};
+    memset(l, 0, sizeof *l);
+    if (clmem_runfile_load(base, &l->base, &l->n_base, &err) ||
+        clmem_runfile_load(newer, &l->newer, &l->n_newer, &err) ||
+        clmem_diff_runs(l->base, l->n_base, l->newer, l->n_newer, threshold, &l->diff, &err))
+        fail_msg("%s", err.message);
+}
+
+static void loaded_free(struct loaded *l)
+{
+    clmem_diff_free(&l->diff);
+    clmem_compare_devices_free(l->base, l->n_base);
+    clmem_compare_devices_free(l->newer, l->n_newer);
+}
+
+static const struct clmem_diff_row *find_row(const struct clmem_diff *diff, const char *workload,
+                                             const char *variant, const char *size)
+{
+    for (size_t i = 0; i < diff->n_rows; i++) {
+        const struct clmem_result *r =
+            diff->rows[i].base ? diff->rows[i].base : diff->rows[i].newer;
+        if (strcmp(r->workload, workload) == 0 && strcmp(r->variant, variant) == 0 &&
+            strcmp(r->size, size) == 0)
+            return &diff->rows[i];
+    }
+    fail_msg("no row %s %s %s", workload, variant, size);
+    return NULL;
+}
+
+static size_t total(const struct clmem_diff *diff)
+{
+    size_t n = 0;
+    for (size_t v = 0; v < CLMEM_N_VERDICTS; v++)
+        n += diff->counts[v];
+    return n;
+}
+
+static void a_run_against_itself_is_all_same(void **state)
+{
+    (void)state;
+    struct loaded l;
+    const char *h100 = bench_file("h100.json");
+    diff_files(&l, h100, h100, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    assert_int_equal(l.diff.n_pairs, 1);
+    assert_string_equal(l.diff.pairs[0].paired_by, "one run in each file");
+    assert_int_equal(l.diff.n_rows, l.base[0].n_results);
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows);
+    for (size_t i = 0; i < l.diff.n_rows; i++)
+        assert_true(l.diff.rows[i].ratio == 1.0);
+    assert_false(clmem_diff_regressed(&l.diff));
+    char summary[128];
+    clmem_diff_summary(&l.diff, summary, sizeof summary);
+    assert_string_equal(summary, "182 same");
+    /* At threshold 0 too: identical ranges overlap. */
+    clmem_diff_free(&l.diff);
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_diff_runs(l.base, 1, l.newer, 1, 0, &l.diff, &err), CLMEM_OK);
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows);
+    loaded_free(&l);
+
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", h100, h100));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "182 same: no regression"));
+    assert_non_null(strstr(o.out, "matmul      regblock"));
+    assert_non_null(strstr(o.out, "48.7 TFLOP/s"));
+    assert_string_equal(o.err, "");
+}
+
+static void a_planted_slowdown_is_slower_and_exits_4(void **state)
+{
+    (void)state;
+    const char *h100 = bench_file("h100.json");
+    const char *slow = h100_with_regblock_at("slow.json", 0.8);
+    struct loaded l;
+    diff_files(&l, h100, slow, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    const struct clmem_diff_row *row = find_row(&l.diff, "matmul", "regblock", "8192");
+    assert_int_equal(row->verdict, CLMEM_VERDICT_SLOWER);
+    assert_true(fabs(row->ratio - 0.8) < 1e-9);
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SLOWER], 1);
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows - 1);
+    assert_true(clmem_diff_regressed(&l.diff));
+    loaded_free(&l);
+
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", h100, slow));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_non_null(strstr(o.out, "0.80x  slower"));
+    assert_non_null(strstr(o.out, "181 same, 1 slower: a regression"));
+    assert_string_equal(o.err, "");
+    /* The other way round it is faster, and no regression. */
+    run_clmem(&o, NULL, ARGS("diff", slow, h100));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "1.25x  faster"));
+    assert_non_null(strstr(o.out, "181 same, 1 faster: no regression"));
+}
+
+static void a_3_percent_change_is_within_the_default_threshold(void **state)
+{
+    (void)state;
+    const char *h100 = bench_file("h100.json");
+    const char *slight = h100_with_regblock_at("slight.json", 0.97);
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", h100, slight));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "0.97x  same"));
+    /* The samples do not overlap (regblock 8192 spreads 0.06%): only the
+     * threshold kept it same, and a lower one lets it count. */
+    run_clmem(&o, NULL, ARGS("diff", "--threshold", "2.5", h100, slight));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_non_null(strstr(o.out, "0.97x  slower"));
+    assert_non_null(strstr(o.out, "beyond 2.5%"));
+    run_clmem(&o, NULL, ARGS("diff", h100, slight, "--threshold", "3.5"));
+    assert_int_equal(o.code, 0);
+}
+
+/* A run file of one dot result with these samples (ms) and metric. */
+static const char *one_dot(const char *name, const char *samples, double median, double metric)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
+             "\"dev\"}, \"results\": [{\"workload\": \"dot\", \"variant\": \"coarsened\", "
+             "\"size\": \"1000\", \"status\": \"ok\", \"samples_ms\": [%s], \"median_ms\": %g, "
+             "\"metric\": %g, \"unit\": \"GB/s\", \"verified\": true}]}",
+             samples, median, metric);
+    return write_text(name, text);
+}
+
+static enum clmem_verdict verdict_of(const char *base, const char *newer, double threshold)
+{
+    struct loaded l;
+    diff_files(&l, base, newer, threshold);
+    assert_int_equal(l.diff.n_rows, 1);
+    enum clmem_verdict v = l.diff.rows[0].verdict;
+    loaded_free(&l);
+    return v;
+}
+
+static void a_change_inside_the_runs_spread_is_same(void **state)
+{
+    (void)state;
+    const char *base = one_dot("base.json", "1.0, 1.0, 1.1", 1.0, 100);
+    /* 20% slower by the median, but NEW's fastest sample (1.05 ms) is
+     * faster than BASE's slowest (1.1 ms): noise cannot be ruled out. */
+    const char *overlap = one_dot("overlap.json", "1.05, 1.25, 1.3", 1.25, 80);
+    assert_int_equal(verdict_of(base, overlap, 5), CLMEM_VERDICT_SAME);
+    assert_int_equal(verdict_of(overlap, base, 5), CLMEM_VERDICT_SAME);
+    /* The same medians, the ranges apart: slower, and faster back. */
+    const char *apart = one_dot("apart.json", "1.2, 1.25, 1.3", 1.25, 80);
+    assert_int_equal(verdict_of(base, apart, 5), CLMEM_VERDICT_SLOWER);
+    assert_int_equal(verdict_of(apart, base, 5), CLMEM_VERDICT_FASTER);
+    /* Ranges apart but the change under the threshold: same. */
+    assert_int_equal(verdict_of(base, apart, 25), CLMEM_VERDICT_SAME);
+    /* One sample each: the spread is that sample. */
+    const char *one = one_dot("one.json", "1.0", 1.0, 100);
+    const char *one_slow = one_dot("one-slow.json", "1.25", 1.25, 80);
+    assert_int_equal(verdict_of(one, one_slow, 5), CLMEM_VERDICT_SLOWER);
+    assert_int_equal(verdict_of(one, one, 5), CLMEM_VERDICT_SAME);
+
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", base, overlap));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "0.80x  same"));
+    /* spread: -0 and +10% of BASE's median, -16 and +4% of NEW's. */
+    assert_non_null(strstr(o.out, "-0.0..+10.0% / -16.0..+4.0%"));
+}
+
+/* Small run files, one result a line. */
+// clang-format off
+#define RESULT(workload, variant, extra, status) \
+    "{\"workload\": \"" workload "\", \"variant\": \"" variant "\", \"size\": \"100\", " extra \
+    "\"status\": \"" status "\""
+#define TIMED(verified) \
+    ", \"samples_ms\": [1, 1, 1], \"median_ms\": 1, \"metric\": 50, \"unit\": \"GB/s\", " \
+    "\"verified\": " verified "}"
+#define OK(workload, variant, extra) RESULT(workload, variant, extra, "ok") TIMED("true")
+#define FAILED(workload, variant)    RESULT(workload, variant, "", "FAILED") TIMED("false")
+#define SKIPPED(workload, variant)   RESULT(workload, variant, "", "skipped") "}"
+#define SWEEP(n)                     "\"sweep\": \"offset\", \"sweep_value\": " #n ", "
+#define FILE_HEAD(device) \
+    "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"" device \
+    "\"}, \"results\": ["
+#define FILE_TAIL "]}"
+// clang-format on
+
+static void every_verdict_where_it_belongs(void **state)
+{
+    (void)state;
+    // clang-format off
+    const char *base = write_text("verdicts-base.json",
+        FILE_HEAD("gpu")
+        OK("dot", "same", "") ","
+        OK("dot", "gone", "") ","
+        OK("dot", "skipped_now", "") ","
+        SKIPPED("dot", "skipped_both") ","
+        OK("dot", "fails", "") ","
+        FAILED("dot", "fixed") ","
+        SKIPPED("dot", "runs_now") ","
+        SKIPPED("dot", "skip_gone") ","
+        OK("coalescing", "offset_float", SWEEP(1)) ","
+        OK("coalescing", "offset_float", SWEEP(2))
+        FILE_TAIL);
+    const char *newer = write_text("verdicts-new.json",
+        FILE_HEAD("another gpu")
+        OK("dot", "same", "") ","
+        SKIPPED("dot", "skipped_now") ","
+        SKIPPED("dot", "skipped_both") ","
+        FAILED("dot", "fails") ","
+        OK("dot", "fixed", "") ","
+        OK("dot", "runs_now", "") ","
+        OK("dot", "brand_new", "") ","
+        FAILED("dot", "new_and_wrong") ","
+        OK("coalescing", "offset_float", SWEEP(2)) ","
+        OK("coalescing", "offset_float", SWEEP(3))
+        FILE_TAIL);
+    // clang-format on
+    static const struct {
+        const char *variant;
+        unsigned sweep_value;
+        enum clmem_verdict verdict;
+    } expected[] = {
+        {"same", 0, CLMEM_VERDICT_SAME},
+        {"gone", 0, CLMEM_VERDICT_GONE},        /* only in BASE */
+        {"skipped_now", 0, CLMEM_VERDICT_GONE}, /* ok, then skipped */
+        {"skipped_both", 0, CLMEM_VERDICT_SKIPPED},
+        {"fails", 0, CLMEM_VERDICT_FAILED},
+        {"fixed", 0, CLMEM_VERDICT_NEW},    /* BASE had no verified value */
+        {"runs_now", 0, CLMEM_VERDICT_NEW}, /* skipped, then ok */
+        {"skip_gone", 0, CLMEM_VERDICT_GONE},
+        {"offset_float", 1, CLMEM_VERDICT_GONE}, /* sweep points match by value */
+        {"offset_float", 2, CLMEM_VERDICT_SAME},
+        {"brand_new", 0, CLMEM_VERDICT_NEW},
+        {"new_and_wrong", 0, CLMEM_VERDICT_FAILED}, /* new, but wrong: fails */
+        {"offset_float", 3, CLMEM_VERDICT_NEW},
+    };
+    struct loaded l;
+    diff_files(&l, base, newer, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    /* One run each: paired although the devices differ. */
+    assert_int_equal(l.diff.n_pairs, 1);
+    assert_int_equal(l.diff.n_rows, CLMEM_ARRAY_SIZE(expected));
+    for (size_t i = 0; i < l.diff.n_rows; i++) {
+        const struct clmem_diff_row *row = &l.diff.rows[i];
+        const struct clmem_result *r = row->base ? row->base : row->newer;
+        if (strcmp(r->variant, expected[i].variant) != 0 ||
+            (r->sweep[0] && r->sweep_value != expected[i].sweep_value) ||
+            row->verdict != expected[i].verdict)
+            fail_msg("row %zu: %s %u is %s, expected %s %u %s", i, r->variant, r->sweep_value,
+                     clmem_verdict_name(row->verdict), expected[i].variant, expected[i].sweep_value,
+                     clmem_verdict_name(expected[i].verdict));
+        /* Only results verified on both sides have a ratio. */
+        assert_true(isnan(row->ratio) == (row->verdict != CLMEM_VERDICT_SAME));
+    }
+    assert_int_equal(total(&l.diff), l.diff.n_rows);
+    char summary[160];
+    clmem_diff_summary(&l.diff, summary, sizeof summary);
+    assert_string_equal(summary, "2 same, 4 new, 4 gone, 2 failed, 1 skipped");
+    loaded_free(&l);
+
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", base, newer));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_non_null(strstr(o.out, "100 offset=3"));
+    /* New, skipped and same alone are no regression. */
+    // clang-format off
+    const char *grown = write_text("grown.json",
+        FILE_HEAD("gpu")
+        OK("dot", "same", "") ","
+        SKIPPED("dot", "skipped_both") ","
+        OK("dot", "brand_new", "")
+        FILE_TAIL);
+    const char *small = write_text("small.json",
+        FILE_HEAD("gpu")
+        OK("dot", "same", "") ","
+        SKIPPED("dot", "skipped_both")
+        FILE_TAIL);
+    // clang-format on
+    run_clmem(&o, NULL, ARGS("diff", small, grown));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "1 same, 1 new, 1 skipped: no regression"));
+    run_clmem(&o, NULL, ARGS("diff", grown, small));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_non_null(strstr(o.out, "1 same, 1 gone, 1 skipped: a regression"));
+}
+
+static void mpi_files_pair_by_rank_then_device(void **state)
+{
+    (void)state;
+    const char *mpi = bench_file("h100-scale/mpi-bench.json");
+    struct loaded l;
+    diff_files(&l, mpi, mpi, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    assert_int_equal(l.diff.n_pairs, 2);
+    for (size_t p = 0; p < 2; p++) {
+        assert_string_equal(l.diff.pairs[p].paired_by, "rank");
+        assert_int_equal(l.diff.pairs[p].base->rank, (int)p);
+        assert_int_equal(l.diff.pairs[p].newer->rank, (int)p);
+    }
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows);
+    assert_int_equal(l.diff.n_rows, l.base[0].n_results + l.base[1].n_results);
+    loaded_free(&l);
+
+    /* The ranks written in the other order still pair rank with rank. */
+    cJSON *root = read_json(mpi);
+    cJSON *ranks = cJSON_GetObjectItem(root, "ranks");
+    cJSON *first = cJSON_DetachItemFromArray(ranks, 0);
+    cJSON_AddItemToArray(ranks, first);
+    const char *swapped = write_json("swapped.json", root);
+    cJSON_Delete(root);
+    diff_files(&l, mpi, swapped, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    assert_int_equal(l.diff.n_pairs, 2);
+    for (size_t p = 0; p < 2; p++)
+        assert_int_equal(l.diff.pairs[p].newer->rank, l.diff.pairs[p].base->rank);
+    assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows);
+    loaded_free(&l);
+
+    /* A one-device file against an MPI file: the H100 run pairs with rank
+     * 0's H100 by its name; rank 1 has no partner, its results are new. */
+    diff_files(&l, bench_file("h100.json"), mpi, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    assert_int_equal(l.diff.n_pairs, 2);
+    assert_string_equal(l.diff.pairs[0].paired_by, "device name");
+    assert_int_equal(l.diff.pairs[0].newer->rank, 0);
+    assert_null(l.diff.pairs[1].base);
+    assert_int_equal(l.diff.pairs[1].newer->rank, 1);
+    for (size_t i = 0; i < l.diff.n_rows; i++)
+        if (l.diff.rows[i].pair == 1)
+            assert_int_equal(l.diff.rows[i].verdict, CLMEM_VERDICT_NEW);
+    loaded_free(&l);
+
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", mpi, mpi));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "run #2, paired by rank:"));
+    assert_non_null(strstr(o.out, "rank 1 on vm: cpu-skylake-avx512"));
+    assert_non_null(strstr(o.out, "\n#2   "));
+}
+
+static void one_run_each_pairs_whatever_the_devices(void **state)
+{
+    (void)state;
+    struct loaded l;
+    diff_files(&l, bench_file("h100.json"), bench_file("pocl-2core.json"),
+               CLMEM_DIFF_DEFAULT_THRESHOLD);
+    assert_int_equal(l.diff.n_pairs, 1);
+    assert_string_equal(l.diff.pairs[0].paired_by, "one run in each file");
+    /* The CPU is slower at the sizes both ran. */
+    assert_int_equal(find_row(&l.diff, "peak", "copy", "16777216")->verdict, CLMEM_VERDICT_SLOWER);
+    loaded_free(&l);
+}
+
+/* No file at `path`, and no temporary file left in the test directory. */
+static void assert_no_output(const char *path)
+{
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp."))
+            fail_msg("temporary file '%s' left behind", e->d_name);
+    closedir(d);
+}
+
+static void bad_files_exit_2_and_write_nothing(void **state)
+{
+    (void)state;
+    char subdir[1100];
+    snprintf(subdir, sizeof subdir, "%s/a-directory", dir);
+    mkdir(subdir, 0755);
+    const struct {
+        const char *path, *reason;
+    } bad[] = {
+        {write_text("empty.json", ""), "is empty"},
+        {write_text("text.json", "hello, not json"), "not JSON"},
+        {subdir, "Is a directory"},
+        {write_text("newer.json", "{\"schema_version\": 99, \"clmem_version\": \"9.0\"}"),
+         "newer than this clmem reads"},
+        {temp_file("missing.json"), "No such file"},
+    };
+    const char *good = bench_file("h100.json");
+    const char *report = temp_file("report.txt");
+    static struct outcome o;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(bad); i++)
+        for (int side = 0; side < 2; side++) {
+            const char *base = side ? good : bad[i].path, *newer = side ? bad[i].path : good;
+            run_clmem(&o, NULL, ARGS("diff", base, newer, "--output", report));
+            if (o.code != 2 || count_lines(o.err) != 1 || strncmp(o.err, "clmem: ", 7) != 0 ||
+                !strstr(o.err, bad[i].path) || !strstr(o.err, bad[i].reason) || o.out[0])
+                fail_msg("%s as %s: exit %d, stderr '%s', stdout '%.80s'", bad[i].path,
+                         side ? "NEW" : "BASE", o.code, o.err, o.out);
+            assert_no_output(report);
+        }
+    rmdir(subdir);
+}
+
+static void usage_errors_exit_2_with_one_line(void **state)
+{
+    (void)state;
+    const char *h100 = bench_file("h100.json");
+    /* A baseline the report must not replace. */
+    char *text = read_all(h100);
+    const char *copy = write_text("baseline.json", text);
+    free(text);
+    const struct {
+        const char *const *args;
+        const char *message;
+    } cases[] = {
+        {ARGS("diff"), "diff needs two run files"},
+        {ARGS("diff", h100), "diff needs two run files"},
+        {ARGS("diff", h100, h100, h100), "unexpected argument"},
+        {ARGS("diff", h100, h100, "--frobnicate"), "unknown option '--frobnicate'"},
+        {ARGS("diff", h100, h100, "-x"), "unknown option '-x'"},
+        {ARGS("diff", h100, h100, "--threshold"), "needs a value"},
+        {ARGS("diff", h100, h100, "--threshold", "abc"), "--threshold 'abc' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", ""), "--threshold '' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", "-1"), "--threshold '-1' is negative"},
+        {ARGS("diff", h100, h100, "--threshold", "1000.5"), "'1000.5' is out of range"},
+        {ARGS("diff", h100, h100, "--threshold", "nan"), "'nan' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", "1e2"), "'1e2' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", "0x10"), "'0x10' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", "5%"), "'5%' is not a number"},
+        {ARGS("diff", h100, h100, "--threshold", "1.2.3"), "'1.2.3' is not a number"},
+        {ARGS("diff", h100, h100, "--format", "xml"), "unknown format 'xml'"},
+        {ARGS("diff", h100, copy, "--output", copy), "would replace it"},
+    };
+    static struct outcome o;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
+        run_clmem(&o, NULL, cases[i].args);
+        if (o.code != 2 || count_lines(o.err) != 1 || strncmp(o.err, "clmem: ", 7) != 0 ||
+            !strstr(o.err, cases[i].message) || o.out[0])
+            fail_msg("case %zu: exit %d, stderr '%s', stdout '%.80s'", i, o.code, o.err, o.out);
+    }
+    /* The baseline is still a run file. */
+    run_clmem(&o, NULL, ARGS("diff", copy, h100, "--threshold", "0"));
+    assert_int_equal(o.code, 0);
+    run_clmem(&o, NULL, ARGS("diff", "--help"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "usage: clmem diff BASE.json NEW.json"));
+    assert_non_null(strstr(o.out, "4 a regression"));
+}
+
+/* The fields of one CSV line (commas inside quotes do not count). */
+static size_t csv_fields(const char *line, size_t len)
+{
+    size_t n = 1;
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        quoted ^= line[i] == '"';
+        n += !quoted && line[i] == ',';
+    }
+    return n;
+}
+
+static void csv_and_json_read_back(void **state)
+{
+    (void)state;
+    static const char header[] =
+        "run,workload,variant,size,sweep,sweep_value,base_device,new_device,unit,base,new,ratio,"
+        "verdict,base_median_ms,base_min_ms,base_max_ms,new_median_ms,new_min_ms,new_max_ms";
+    const char *h100 = bench_file("h100.json");
+    const char *slow = h100_with_regblock_at("slow-csv.json", 0.8);
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", h100, slow, "--format", "csv"));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_memory_equal(o.out, header, strlen(header));
+    assert_int_equal(count_lines(o.out), 1 + 182);
+    size_t slower = 0;
+    for (const char *line = o.out; *line;) {
+        const char *end = strchr(line, '\n');
+        assert_non_null(end);
+        char text[1024];
+        snprintf(text, sizeof text, "%.*s", (int)(end - line), line);
+        assert_int_equal(csv_fields(text, strlen(text)), 19);
+        if (strstr(text, ",slower,")) {
+            slower++;
+            /* Full precision: the metric as the file has it. */
+            assert_non_null(strstr(text, "1,matmul,regblock,8192,,,NVIDIA H100 80GB HBM3,"
+                                         "NVIDIA H100 80GB HBM3,GFLOP/s,48729.130581165962,"));
+        }
+        line = end + 1;
+    }
+    assert_int_equal(slower, 1);
+
+    /* JSON, through --output: stdout keeps the summary line. */
+    const char *report = temp_file("diff.json");
+    run_clmem(&o, NULL, ARGS("diff", h100, slow, "--format", "json", "--output", report));
+    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
+    assert_non_null(strstr(o.out, "181 same, 1 slower: a regression"));
+    assert_int_equal(count_lines(o.out), 1);
+    cJSON *root = read_json(report);
+    assert_true(cJSON_GetObjectItem(root, "threshold_pct")->valuedouble == 5);
+    cJSON *runs = cJSON_GetObjectItem(root, "runs");
+    assert_int_equal(cJSON_GetArraySize(runs), 1);
+    cJSON *base_run = cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "base");
+    assert_string_equal(cJSON_GetObjectItem(base_run, "device")->valuestring,
+                        "NVIDIA H100 80GB HBM3");
+    assert_string_equal(cJSON_GetObjectItem(base_run, "file")->valuestring, h100);
+    cJSON *results = cJSON_GetObjectItem(root, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 182);
+    cJSON *summary = cJSON_GetObjectItem(root, "summary");
+    assert_int_equal(cJSON_GetObjectItem(summary, "same")->valueint, 181);
+    assert_int_equal(cJSON_GetObjectItem(summary, "slower")->valueint, 1);
+    assert_int_equal(cJSON_GetObjectItem(summary, "gone")->valueint, 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(summary, "regression")));
+    cJSON *r, *found = NULL;
+    cJSON_ArrayForEach(r, results)
+    {
+        if (strcmp(cJSON_GetObjectItem(r, "verdict")->valuestring, "slower") == 0)
+            found = r;
+    }
+    assert_non_null(found);
+    assert_string_equal(cJSON_GetObjectItem(found, "variant")->valuestring, "regblock");
+    assert_int_equal(cJSON_GetObjectItem(found, "run")->valueint, 1);
+    assert_true(fabs(cJSON_GetObjectItem(found, "ratio")->valuedouble - 0.8) < 1e-9);
+    assert_true(cJSON_GetObjectItem(found, "new_min_ms")->valuedouble >
+                cJSON_GetObjectItem(found, "base_max_ms")->valuedouble);
+    cJSON_Delete(root);
+    unlink(report);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_run_against_itself_is_all_same),
+        cmocka_unit_test(a_planted_slowdown_is_slower_and_exits_4),
+        cmocka_unit_test(a_3_percent_change_is_within_the_default_threshold),
+        cmocka_unit_test(a_change_inside_the_runs_spread_is_same),
+        cmocka_unit_test(every_verdict_where_it_belongs),
+        cmocka_unit_test(mpi_files_pair_by_rank_then_device),
+        cmocka_unit_test(one_run_each_pairs_whatever_the_devices),
+        cmocka_unit_test(bad_files_exit_2_and_write_nothing),
+        cmocka_unit_test(usage_errors_exit_2_with_one_line),
+        cmocka_unit_test(csv_and_json_read_back),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
