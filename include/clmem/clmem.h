@@ -296,6 +296,11 @@ struct clmem_workload {
     /* Work done by one execution, in the metric's unit times 1e9
      * (flops for GFLOP/s, bytes for GB/s). */
     double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
+    /* Optional: floating-point operations per byte of device memory traffic
+     * of one execution (the arithmetic intensity a roofline places a result
+     * at); NULL where it means nothing (the metric counts samples or
+     * updates): results then carry NAN. */
+    double (*intensity)(const struct clmem_run *run, const struct clmem_variant *variant);
     void (*teardown)(struct clmem_run *run);
     /* Optional: the variant whose time every other is compared with (transpose:
      * "copy"); results then carry their fraction of its metric. */
@@ -413,6 +418,11 @@ struct clmem_result {
     int verified;
     char verify_scope[64];
     char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
+    /* How it was measured, so a run file says what it holds: timed runs,
+     * untimed runs before them, the inputs' seed (skipped results too). */
+    unsigned reps, warmup;
+    uint64_t seed;
+    double flops_per_byte; /* the workload's intensity hook; NAN when none */
 };
 void clmem_result_free(struct clmem_result *result);
 /* The median of n samples (NAN when none). */
