@@ -632,6 +632,19 @@ int clmem_compare_dir(const char *dir, struct clmem_error *err);
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err);
 
+/* ---- the host a run file was written on (src/runtime/host.c) ---- */
+struct clmem_host {
+    char name[256];        /* gethostname */
+    char os[256];          /* PRETTY_NAME of /etc/os-release, else uname's sysname */
+    char kernel[256];      /* uname's release */
+    char cpu[256];         /* "model name" of /proc/cpuinfo, else uname's machine */
+    long cores;            /* processors online (at least 1) */
+    uint64_t memory_bytes; /* physical memory; 0 when unknown */
+};
+/* Fills every field, each with a fallback ("unknown", 0): never fails on
+ * a missing file; returns CLMEM_OK. */
+int clmem_host_describe(struct clmem_host *h);
+
 /* ---- reports ---- */
 enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
 int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err);
