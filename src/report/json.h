@@ -7,6 +7,14 @@
 
 #include <cJSON.h>
 
+/* The run files' format (schema/run.schema.json): raised when a field
+ * changes meaning or goes; new optional fields keep it. */
+#define CLMEM_SCHEMA_VERSION 1
+
+/* schema_version, clmem_version, clmem_git (in a git build) and created
+ * (now, UTC): what every run file starts with. */
+void clmem_json_add_header(cJSON *root);
+cJSON *clmem_json_host(const struct clmem_host *h);
 cJSON *clmem_json_result(const struct clmem_result *r);
 cJSON *clmem_json_device(const struct clmem_device *d);
 cJSON *clmem_json_peak(const struct clmem_peak *p);
