@@ -12,6 +12,7 @@ packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
 packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
+packages+=(python3-jsonschema) # the 'schema' test: run files against schema/run.schema.json
 # Open MPI: 'mpirun -n R clmem ...' (README, "Many hosts: MPI"); the build
 # below enables it. A build without MPI needs none of it: meson's default.
 packages+=(libopenmpi-dev openmpi-bin)

@@ -103,7 +103,9 @@ static void bench_gathers_every_rank(void **state)
     for (int r = 0; r < 2; r++) {
         const cJSON *rank = cJSON_GetArrayItem(ranks, r);
         assert_int_equal(cJSON_GetObjectItem(rank, "rank")->valueint, r);
-        assert_true(strlen(cJSON_GetObjectItem(rank, "host")->valuestring) > 0);
+        const cJSON *host = cJSON_GetObjectItem(rank, "host");
+        assert_true(strlen(cJSON_GetObjectItem(host, "name")->valuestring) > 0);
+        assert_true(cJSON_GetObjectItem(host, "cores")->valuedouble >= 1);
         const cJSON *device = cJSON_GetObjectItem(rank, "device");
         assert_true(strlen(cJSON_GetObjectItem(device, "name")->valuestring) > 0);
         const cJSON *peak = cJSON_GetObjectItem(rank, "peak");

@@ -296,6 +296,11 @@ struct clmem_workload {
     /* Work done by one execution, in the metric's unit times 1e9
      * (flops for GFLOP/s, bytes for GB/s). */
     double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
+    /* Optional: floating-point operations per byte of device memory traffic
+     * of one execution (the arithmetic intensity a roofline places a result
+     * at); NULL where it means nothing (the metric counts samples or
+     * updates): results then carry NAN. */
+    double (*intensity)(const struct clmem_run *run, const struct clmem_variant *variant);
     void (*teardown)(struct clmem_run *run);
     /* Optional: the variant whose time every other is compared with (transpose:
      * "copy"); results then carry their fraction of its metric. */
@@ -413,6 +418,11 @@ struct clmem_result {
     int verified;
     char verify_scope[64];
     char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
+    /* How it was measured, so a run file says what it holds: timed runs,
+     * untimed runs before them, the inputs' seed (skipped results too). */
+    unsigned reps, warmup;
+    uint64_t seed;
+    double flops_per_byte; /* the workload's intensity hook; NAN when none */
 };
 void clmem_result_free(struct clmem_result *result);
 /* The median of n samples (NAN when none). */
@@ -605,22 +615,37 @@ struct clmem_split_options {
 int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *options,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err);
 
+/* ---- the host a run file was written on (src/runtime/host.c) ---- */
+struct clmem_host {
+    char name[256];        /* gethostname */
+    char os[256];          /* PRETTY_NAME of /etc/os-release, else uname's sysname */
+    char kernel[256];      /* uname's release */
+    char cpu[256];         /* "model name" of /proc/cpuinfo, else uname's machine */
+    long cores;            /* processors online (at least 1) */
+    uint64_t memory_bytes; /* physical memory; 0 when unknown */
+};
+/* Fills every field, each with a fallback ("unknown", 0): never fails on
+ * a missing file; returns CLMEM_OK. */
+int clmem_host_describe(struct clmem_host *h);
+
 /* ---- several devices (clmem compare) ---- */
 struct clmem_compare_device {
     struct clmem_device device;
     struct clmem_peak peak;       /* 0 where unknown */
     struct clmem_result *results; /* as clmem_bench_run returns them */
     size_t n_results;
-    char host[256];    /* the machine's name; "" when the file did not say */
-    char origin[1024]; /* the run file it was read from, "" for a live device */
-    char created[40];  /* when the file was written (UTC, ISO 8601), or "" */
+    char host[256];              /* the machine's name; "" when the file did not say */
+    struct clmem_host host_info; /* all the file said of it ("" and 0 where it did not) */
+    char origin[1024];           /* the run file it was read from, "" for a live device */
+    char created[40];            /* when the file was written (UTC, ISO 8601), or "" */
     char clmem_version[64];
     int rank; /* an MPI file's rank, else -1 */
 };
 void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
 
 /* ---- saved runs (src/report/runfile.c): compare FILE..., diff ---- */
-/* The run file's format, written as "schema_version" (schema/run.schema.json). */
+/* The run files' format, written as "schema_version" (schema/run.schema.json):
+ * raised when a field changes meaning or goes; new optional fields keep it. */
 #define CLMEM_SCHEMA_VERSION 1
 /* Reads a run file clmem wrote (schema_version 1 up to CLMEM_SCHEMA_VERSION,
  * and clmem 0.1.0's files, which have none) and appends one entry per device
@@ -655,6 +680,10 @@ int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem
 struct clmem_report_meta {
     const struct clmem_device *device;
     const struct clmem_peak *peak;
+    /* A saved run written again (compare's device-N.json): its own host and
+     * time rather than this machine's and now. NULL/"": this machine, now. */
+    const struct clmem_host *host;
+    const char *created;
     int interrupted; /* the run was stopped early: JSON says "interrupted": true */
 };
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,

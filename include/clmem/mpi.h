@@ -38,10 +38,11 @@ int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
  * one line for all. Every rank must call it at the same point. */
 int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *err);
 
-/* What one rank ran: its host, device, peaks (has_peak) and results. */
+/* What one rank ran: its host (clmem_host_describe on that rank), device,
+ * peaks (has_peak) and results. */
 struct clmem_rank_report {
     int rank;
-    char host[MPI_MAX_PROCESSOR_NAME + 1];
+    struct clmem_host host;
     struct clmem_device device; /* its OpenCL handles mean nothing off its rank */
     int has_peak;
     struct clmem_peak peak;
@@ -58,9 +59,10 @@ int clmem_mpi_gather(const struct clmem_mpi *m, const struct clmem_rank_report *
                      struct clmem_rank_report **all, struct clmem_error *err);
 void clmem_rank_reports_free(struct clmem_rank_report *all, size_t n);
 
-/* Several ranks' reports as one JSON document: {"clmem_version", "ranks":
- * [{"rank", "host", "device", "peak", "status", "results"}, ...]} and
- * "interrupted": true when the run was stopped early. */
+/* Several ranks' reports as one JSON document (schema/run.schema.json):
+ * {"schema_version", "clmem_version", "clmem_git", "created", "ranks":
+ * [{"rank", "host": {...}, "device", "peak", "status", "results"}, ...]}
+ * and "interrupted": true when the run was stopped early. */
 int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
                             int interrupted, struct clmem_error *err);
 

@@ -116,7 +116,8 @@ static int write_ranks(const struct bench_args *a, struct clmem_output *output,
         for (size_t i = 0; i < n; i++)
             if (all[i].has_peak)
                 printf("rank %d on %s: %s, peaks: copy %.1f GB/s, FMA %.1f GFLOP/s\n", all[i].rank,
-                       all[i].host, all[i].device.name, all[i].peak.bandwidth, all[i].peak.flops);
+                       all[i].host.name, all[i].device.name, all[i].peak.bandwidth,
+                       all[i].peak.flops);
     if (status == CLMEM_OK)
         status = clmem_report_write(stdout, a->format, results, n_results, NULL, err);
     clmem_results_free(results, n_results);

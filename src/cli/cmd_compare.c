@@ -257,9 +257,9 @@ static int run_live(const struct compare_args *a, const struct clmem_device *dev
                     const size_t *chosen, size_t n_chosen, cl_device_type sizes,
                     struct clmem_compare_device *live, size_t *n_live, struct clmem_error *err)
 {
-    char host[256] = "";
+    struct clmem_host host;
     int status, worst = CLMEM_OK;
-    gethostname(host, sizeof host - 1);
+    clmem_host_describe(&host);
     for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
         struct clmem_ctx ctx;
         struct progress progress = {i, n_chosen, devices[chosen[i]].name};
@@ -275,7 +275,8 @@ static int run_live(const struct compare_args *a, const struct clmem_device *dev
         };
         live[i].device = devices[chosen[i]];
         live[i].rank = -1;
-        snprintf(live[i].host, sizeof live[i].host, "%s", host);
+        live[i].host_info = host;
+        snprintf(live[i].host, sizeof live[i].host, "%s", host.name);
         *n_live = i + 1;
         /* A device that cannot be opened is reported; the others still run. */
         if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a->kernel_dir, err))) {

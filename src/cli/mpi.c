@@ -59,7 +59,9 @@ int cli_mpi_gather(const struct clmem_ctx *ctx, int has_peak, const struct clmem
                                      .status = status,
                                      .results = results,
                                      .n_results = n_results};
-    snprintf(mine.host, sizeof mine.host, "%s", m->host);
+    clmem_host_describe(&mine.host);
+    /* MPI's name for the host, as every "rank R on HOST" message gives it. */
+    snprintf(mine.host.name, sizeof mine.host.name, "%.255s", m->host);
     if (has_peak)
         mine.peak = *peak;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
@@ -70,7 +72,7 @@ int cli_mpi_gather(const struct clmem_ctx *ctx, int has_peak, const struct clmem
 void cli_mpi_label(const struct clmem_rank_report *r, char *out, size_t size)
 {
     /* Short enough for a result's device field (128 bytes). */
-    snprintf(out, size, "rank %d on %.32s: %.64s", r->rank, r->host, r->device.name);
+    snprintf(out, size, "rank %d on %.32s: %.64s", r->rank, r->host.name, r->device.name);
 }
 
 int cli_mpi_combine(const struct clmem_rank_report *all, size_t n, int totals,
@@ -114,10 +116,10 @@ int cli_mpi_report_ranks(const struct clmem_rank_report *all, size_t n)
         for (size_t j = 0; j < r->n_results; j++)
             if (!r->results[j].skipped && !r->results[j].verified)
                 fprintf(stderr, "clmem: rank %d on %s: %s %s at %s: verification failed: %s\n",
-                        r->rank, r->host, r->results[j].workload, r->results[j].variant,
+                        r->rank, r->host.name, r->results[j].workload, r->results[j].variant,
                         r->results[j].size, r->results[j].verify_detail);
         if (r->error[0])
-            fprintf(stderr, "clmem: rank %d on %s: %s\n", r->rank, r->host, r->error);
+            fprintf(stderr, "clmem: rank %d on %s: %s\n", r->rank, r->host.name, r->error);
         worst = clmem_status_worst(worst, r->status);
     }
     return worst;

@@ -1,12 +1,9 @@
 /* The JSON report of a run under mpirun: one section per rank, each with
- * its host, device, peaks and results (the schema: README, "MPI"). */
+ * its host, device, peaks and results (schema/run.schema.json; README,
+ * "MPI"). */
 #include "clmem/mpi.h"
 
 #include "../report/json.h"
-
-#ifndef CLMEM_VERSION
-#define CLMEM_VERSION "unknown"
-#endif
 
 int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
                             int interrupted, struct clmem_error *err)
@@ -14,7 +11,7 @@ int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, si
     cJSON *root = cJSON_CreateObject();
     if (!root)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
+    clmem_json_add_header(root, NULL);
     if (interrupted)
         cJSON_AddTrueToObject(root, "interrupted");
     cJSON *list = cJSON_AddArrayToObject(root, "ranks");
@@ -22,7 +19,7 @@ int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, si
         const struct clmem_rank_report *r = &ranks[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "rank", r->rank);
-        cJSON_AddStringToObject(o, "host", r->host);
+        cJSON_AddItemToObject(o, "host", clmem_json_host(&r->host));
         cJSON_AddItemToObject(o, "device", clmem_json_device(&r->device));
         if (r->has_peak)
             cJSON_AddItemToObject(o, "peak", clmem_json_peak(&r->peak));

@@ -490,7 +490,8 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
 
 /* Rank 0's result: the samples (taken over), the metric, the check. */
 static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
-                         const struct summa_rank *me, double **samples, unsigned reps, double share,
+                         const struct summa_rank *me, const struct clmem_summa_options *o,
+                         double **samples, unsigned reps, double share,
                          struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
@@ -507,6 +508,11 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
     snprintf(r->params, sizeof r->params, "%s", me->run.params);
     snprintf(r->metric_unit, sizeof r->metric_unit, "%s", clmem_workload_matmul.metric_unit);
     r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    r->reps = reps;
+    r->warmup = o->warmup;
+    r->seed = o->seed;
+    /* Of the whole product; the panels' broadcasts are not device traffic. */
+    r->flops_per_byte = matmul_flops_per_byte(p->rows, p->cols, p->inner);
     r->samples_ms = *samples;
     r->n_samples = reps;
     *samples = NULL;
@@ -594,13 +600,14 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
 
 /* Rank 0's result; its verdict (or its lack of memory) becomes every rank's. */
 static int report(const struct clmem_mpi *m, const struct summa_plan *p,
-                  const struct summa_rank *me, double **samples, unsigned reps,
-                  struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+                  const struct summa_rank *me, const struct clmem_summa_options *o,
+                  double **samples, unsigned reps, struct clmem_result **results, size_t *n_results,
+                  struct clmem_error *err)
 {
     int status = CLMEM_OK;
     double share = comm_share(m, me, reps);
     if (m->rank == 0)
-        status = append_result(m, p, me, samples, reps, share, results, n_results, err);
+        status = append_result(m, p, me, o, samples, reps, share, results, n_results, err);
     return clmem_mpi_agree(m, status, err);
 }
 
@@ -618,7 +625,7 @@ int clmem_summa(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     if (!(status = prepare(m, ctx, o, &p, &me, reps, &samples, err)) &&
         !(status = measure(m, &p, &me, o, reps, samples, err)) &&
         !(status = gather_p(m, &p, &me, err)))
-        status = report(m, &p, &me, &samples, reps, results, n_results, err);
+        status = report(m, &p, &me, o, &samples, reps, results, n_results, err);
     free(samples);
     release_all(&p, &me);
     return status;

@@ -127,6 +127,21 @@ static int get_count(struct reader *rd, const cJSON *o, const char *key, unsigne
     return CLMEM_OK;
 }
 
+/* The seed is written as an exact integer; doubles hold it exactly up to
+ * 2^53, beyond that it is for show only (a file's results are matched by
+ * workload, variant and size, never by seed). */
+static int get_seed(struct reader *rd, const cJSON *o, uint64_t *out)
+{
+    double v = NAN;
+    int status = get_number(rd, o, "seed", 0, NAN, &v);
+    if (status || isnan(v))
+        return status;
+    if (v < 0 || v >= 18446744073709551616.0 || v != floor(v))
+        return bad(rd, "'%s' is not a whole number", "seed");
+    *out = (uint64_t)v;
+    return CLMEM_OK;
+}
+
 static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *r)
 {
     char status_text[16] = "";
@@ -135,7 +150,7 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
     memset(r, 0, sizeof *r);
     r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
     r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
-    r->max_rel_error = NAN;
+    r->max_rel_error = r->flops_per_byte = NAN;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "not an object");
     if ((status = get_string(rd, o, "workload", 1, r->workload, sizeof r->workload)) ||
@@ -145,7 +160,9 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_string(rd, o, "device", 0, r->device, sizeof r->device)) ||
         (status = get_string(rd, o, "params", 0, r->params, sizeof r->params)) ||
         (status = get_string(rd, o, "sweep", 0, r->sweep, sizeof r->sweep)) ||
-        (status = get_count(rd, o, "sweep_value", &r->sweep_value)))
+        (status = get_count(rd, o, "sweep_value", &r->sweep_value)) ||
+        (status = get_count(rd, o, "reps", &r->reps)) ||
+        (status = get_count(rd, o, "warmup", &r->warmup)) || (status = get_seed(rd, o, &r->seed)))
         return status;
     if (strcmp(status_text, "skipped") == 0) {
         r->skipped = 1;
@@ -182,7 +199,8 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_number(rd, o, "looped_ms", 0, NAN, &r->looped_ms)) ||
         (status = get_number(rd, o, "max_rel_error", 0, INFINITY, &r->max_rel_error)) ||
         (status = get_string(rd, o, "note", 0, r->note, sizeof r->note)) ||
-        (status = get_string(rd, o, "verify_scope", 0, r->verify_scope, sizeof r->verify_scope)))
+        (status = get_string(rd, o, "verify_scope", 0, r->verify_scope, sizeof r->verify_scope)) ||
+        (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)))
         return status;
     /* A file without min/max still has its samples. */
     value = r->median_ms;
@@ -243,19 +261,30 @@ static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
     return CLMEM_OK;
 }
 
-/* The host: an object with a name (schema 1), or a bare name (0.1.0's MPI
- * files), or absent (0.1.0's single-device files). */
-static int parse_host(struct reader *rd, const cJSON *o, char *out, size_t size)
+/* The host: an object (schema 1), or a bare name (0.1.0's MPI files), or
+ * absent (0.1.0's single-device files). */
+static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
 {
+    double cores = 0, memory = 0;
+    int status;
     if (!o)
         return CLMEM_OK;
     if (cJSON_IsString(o)) {
-        snprintf(out, size, "%s", o->valuestring);
+        snprintf(h->name, sizeof h->name, "%s", o->valuestring);
         return CLMEM_OK;
     }
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "'host' is neither a name nor an object");
-    return get_string(rd, o, "name", 1, out, size);
+    if ((status = get_string(rd, o, "name", 1, h->name, sizeof h->name)) ||
+        (status = get_string(rd, o, "os", 0, h->os, sizeof h->os)) ||
+        (status = get_string(rd, o, "kernel", 0, h->kernel, sizeof h->kernel)) ||
+        (status = get_string(rd, o, "cpu", 0, h->cpu, sizeof h->cpu)) ||
+        (status = get_number(rd, o, "cores", 0, 0, &cores)) ||
+        (status = get_number(rd, o, "memory_bytes", 0, 0, &memory)))
+        return status;
+    h->cores = cores >= 1 && cores < 1e9 ? (long)cores : 0;
+    h->memory_bytes = memory > 0 && memory < 1.8e19 ? (uint64_t)memory : 0;
+    return CLMEM_OK;
 }
 
 /* One device's section: the whole file, or one rank of an MPI file. */
@@ -265,8 +294,9 @@ static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
     int status;
     if ((status = parse_device(rd, cJSON_GetObjectItemCaseSensitive(o, "device"), &run->device)) ||
         (status = parse_peak(rd, cJSON_GetObjectItemCaseSensitive(o, "peak"), &run->peak)) ||
-        (status = parse_host(rd, host, run->host, sizeof run->host)))
+        (status = parse_host(rd, host, &run->host_info)))
         return status;
+    snprintf(run->host, sizeof run->host, "%s", run->host_info.name);
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "results");
     if (!cJSON_IsArray(list))
         return bad(rd, "%s", "no 'results' list");

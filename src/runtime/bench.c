@@ -108,7 +108,8 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
 }
 
 static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
-                          const char *size, const char *why, struct clmem_result **results,
+                          const char *size, const char *why,
+                          const struct clmem_run_options *options, struct clmem_result **results,
                           size_t *n_results, struct clmem_error *err)
 {
     struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
@@ -125,6 +126,10 @@ static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_worklo
     snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
     r->skipped = 1;
     r->max_rel_error = r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    r->reps = options->reps ? options->reps : 1;
+    r->warmup = options->warmup;
+    r->seed = options->seed;
+    r->flops_per_byte = NAN; /* no variant, no size that ran */
     return CLMEM_OK;
 }
 
@@ -182,8 +187,8 @@ int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *opt
             /* A size the device cannot hold is not the suite's failure: it
              * is listed as skipped, with the reason. */
             if (status == CLMEM_ERR_USAGE) {
-                status =
-                    skipped_result(ctx, w, sizes[s], step_err.message, results, n_results, err);
+                status = skipped_result(ctx, w, sizes[s], step_err.message, &ro, results, n_results,
+                                        err);
                 if (status)
                     return status;
             }

@@ -133,6 +133,11 @@ int clmem_results_total(struct clmem_result **results, size_t *n_results, const 
         t->sweep_value = r0->sweep_value;
         snprintf(t->metric_unit, sizeof t->metric_unit, "%s", r0->metric_unit);
         t->baseline_fraction = t->peak_fraction = t->looped_ms = NAN;
+        /* Every device ran the same variant, size and options. */
+        t->reps = r0->reps;
+        t->warmup = r0->warmup;
+        t->seed = r0->seed;
+        t->flops_per_byte = r0->flops_per_byte;
         t->skipped = 1;
         t->verified = 1;
         size_t ran = 0;

@@ -261,6 +261,7 @@ void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *ch
 }
 
 static struct clmem_result *new_result(struct clmem_run *run, const struct clmem_variant *v,
+                                       const struct clmem_run_options *options,
                                        struct clmem_result **results, size_t *n_results)
 {
     struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
@@ -284,6 +285,11 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     r->baseline_fraction = NAN;
     r->peak_fraction = NAN;
     r->looped_ms = NAN;
+    /* As run_variant runs it. */
+    r->reps = options->reps ? options->reps : 1;
+    r->warmup = options->warmup;
+    r->seed = run->seed;
+    r->flops_per_byte = run->workload->intensity ? run->workload->intensity(run, v) : NAN;
     return r;
 }
 
@@ -332,7 +338,7 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
                 break;
             }
             run->sweep_value = point;
-            struct clmem_result *r = new_result(run, v, results, n_results);
+            struct clmem_result *r = new_result(run, v, options, results, n_results);
             if (!r)
                 return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
             if (options->progress)

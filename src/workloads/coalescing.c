@@ -252,6 +252,14 @@ static double coalescing_work(const struct clmem_run *run, const struct clmem_va
     return (double)run->size.dim[0] * (double)elem_size(v) * 2.0;
 }
 
+/* Pure data movement: no floating-point operations. */
+static double coalescing_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return 0.0;
+}
+
 static void coalescing_teardown(struct clmem_run *run)
 {
     struct coalescing_state *s = run->state;
@@ -287,5 +295,6 @@ const struct clmem_workload clmem_workload_coalescing = {
     .prepare = coalescing_prepare,
     .verify = coalescing_verify,
     .work = coalescing_work,
+    .intensity = coalescing_intensity,
     .teardown = coalescing_teardown,
 };

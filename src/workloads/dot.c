@@ -160,6 +160,14 @@ static double dot_work(const struct clmem_run *run, const struct clmem_variant *
     return 2.0 * (double)run->size.dim[0] * sizeof(float);
 }
 
+/* A multiply and an add per pair of floats read: 2 flops per 8 bytes. */
+static double dot_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return 2.0 / (2.0 * sizeof(float));
+}
+
 static void dot_teardown(struct clmem_run *run)
 {
     struct dot_state *s = run->state;
@@ -198,5 +206,6 @@ const struct clmem_workload clmem_workload_dot = {
     .prepare = dot_prepare,
     .verify = dot_verify,
     .work = dot_work,
+    .intensity = dot_intensity,
     .teardown = dot_teardown,
 };

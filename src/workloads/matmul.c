@@ -324,6 +324,19 @@ static double matmul_work(const struct clmem_run *run, const struct clmem_varian
     return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * (double)run->size.dim[2];
 }
 
+double matmul_flops_per_byte(size_t rows, size_t cols, size_t inner)
+{
+    double m = (double)rows, n = (double)cols, k = (double)inner;
+    return 2.0 * m * n * k / (sizeof(float) * (m * k + k * n + m * n));
+}
+
+/* 2MNK / (4(MK + KN + MN)): matmul_flops_per_byte. */
+static double matmul_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)v;
+    return matmul_flops_per_byte(run->size.dim[0], run->size.dim[1], run->size.dim[2]);
+}
+
 static void matmul_teardown(struct clmem_run *run)
 {
     struct matmul_state *s = run->state;
@@ -362,5 +375,6 @@ const struct clmem_workload clmem_workload_matmul = {
     .prepare = matmul_prepare,
     .verify = matmul_verify,
     .work = matmul_work,
+    .intensity = matmul_intensity,
     .teardown = matmul_teardown,
 };

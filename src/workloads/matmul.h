@@ -23,6 +23,11 @@ extern const struct clmem_workload clmem_workload_matmul;
 
 /* M and N from the seed, and the CPU reference of the rows checked. */
 int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err);
+/* Arithmetic intensity of P = M x N (rows x inner times inner x cols):
+ * 2 * rows * cols * inner flops over the 4 * (rows * inner + inner * cols
+ * + rows * cols) bytes of reading M and N and writing P once each, the
+ * least traffic any kernel needs (the roofline of src/report/compare.c). */
+double matmul_flops_per_byte(size_t rows, size_t cols, size_t inner);
 /* Compares s->P (on the host) with the CPU reference. */
 void matmul_check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
                          struct clmem_check *check);

@@ -249,6 +249,11 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         snprintf(r->size, sizeof r->size, "%s", size_text);
         snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
         r->baseline_fraction = r->peak_fraction = r->looped_ms = r->max_rel_error = NAN;
+        r->reps = o->reps ? o->reps : 1;
+        r->warmup = o->warmup;
+        r->seed = o->seed;
+        /* Of the whole product: the blocks add up to it. */
+        r->flops_per_byte = matmul_flops_per_byte(whole.rows, whole.cols, whole.inner);
         if (skip[k - 1]) {
             r->skipped = 1;
             snprintf(r->skip_reason, sizeof r->skip_reason,

@@ -163,6 +163,17 @@ static double peak_work(const struct clmem_run *run, const struct clmem_variant 
     return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION;
 }
 
+/* copy: pure data movement, 0. fma: FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION
+ * flops per work-item over the one float it writes (peak_work's flops over
+ * the 4 bytes each of fma_items stores): 512 * 128 / 4. */
+static double peak_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    if (v == &peak_variants[COPY])
+        return 0.0;
+    return (double)FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION / sizeof(float);
+}
+
 static void peak_teardown(struct clmem_run *run)
 {
     struct peak_state *s = run->state;
@@ -192,5 +203,6 @@ const struct clmem_workload clmem_workload_peak = {
     .prepare = peak_prepare,
     .verify = peak_verify,
     .work = peak_work,
+    .intensity = peak_intensity,
     .teardown = peak_teardown,
 };

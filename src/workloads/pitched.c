@@ -232,6 +232,14 @@ static double pitched_work(const struct clmem_run *run, const struct clmem_varia
     return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
 }
 
+/* Pure data movement: no floating-point operations. */
+static double pitched_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return 0.0;
+}
+
 static void pitched_teardown(struct clmem_run *run)
 {
     struct pitched_state *s = run->state;
@@ -269,5 +277,6 @@ const struct clmem_workload clmem_workload_pitched = {
     .prepare = pitched_prepare,
     .verify = pitched_verify,
     .work = pitched_work,
+    .intensity = pitched_intensity,
     .teardown = pitched_teardown,
 };

@@ -142,6 +142,15 @@ static double reduce_work(const struct clmem_run *run, const struct clmem_varian
     return (double)run->size.dim[0] * sizeof(float);
 }
 
+/* 1 add per 4-byte float read: N - 1 adds over the N floats reduce_work
+ * counts, about 1/4 flop per byte. */
+static double reduce_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return 1.0 / sizeof(float);
+}
+
 static void reduce_teardown(struct clmem_run *run)
 {
     struct reduce_state *s = run->state;
@@ -176,5 +185,6 @@ const struct clmem_workload clmem_workload_reduce = {
     .prepare = reduce_prepare,
     .verify = reduce_verify,
     .work = reduce_work,
+    .intensity = reduce_intensity,
     .teardown = reduce_teardown,
 };

@@ -197,6 +197,14 @@ static double transpose_work(const struct clmem_run *run, const struct clmem_var
     return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
 }
 
+/* Pure data movement: no floating-point operations. */
+static double transpose_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return 0.0;
+}
+
 static void transpose_teardown(struct clmem_run *run)
 {
     struct transpose_state *s = run->state;
@@ -230,6 +238,7 @@ const struct clmem_workload clmem_workload_transpose = {
     .prepare = transpose_prepare,
     .verify = transpose_verify,
     .work = transpose_work,
+    .intensity = transpose_intensity,
     .teardown = transpose_teardown,
     .baseline = "copy",
     .execute_looped = transpose_execute_looped,
