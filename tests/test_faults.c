@@ -371,6 +371,162 @@ static void unwritable_output_exits_2_and_leaves_nothing(void **state)
     remove_dir(dir);
 }
 
+/* The one regular file in `dir` (a program-cache entry), into `path`. */
+static void only_file(const char *dir, char *path, size_t size)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    path[0] = '\0';
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            snprintf(path, size, "%s/%s", dir, e->d_name);
+    closedir(d);
+    assert_true(path[0] != '\0');
+}
+
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* A small run that builds one program (atomics.cl), tracing builds. */
+#define CACHE_RUN                                                                                  \
+    ARGS("run", "atomics", "--variant", "atomic_global", "--size", "1000", "--reps", "1",          \
+         "--warmup", "0", "--device", "cpu")
+
+/* Runs CACHE_RUN; asserts exit 0 and whether the program came from the
+ * cache, and with `warning`, one warning holding it (else none). */
+static void cache_run(const char *const env[], int hit, const char *warning)
+{
+    static struct outcome o;
+    run_clmem(&o, env, CACHE_RUN);
+    int loaded = strstr(o.err, "from the cache") != NULL;
+    size_t warnings = count_of(o.err, "clmem: warning:");
+    if (o.code != 0 || loaded != hit || warnings != (warning ? 1u : 0u) ||
+        (warning && !strstr(o.err, warning)))
+        fail_msg("expected exit 0, %s the cache, %s '%s'; got exit %d, stderr '%s'",
+                 hit ? "loaded from" : "not loaded from", warning ? "a warning with" : "no warning",
+                 warning ? warning : "", o.code, o.err);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* The compiled-program cache trusts only what the user alone can write
+ * (issue 17, item 11): its directories are made 0700; an entry, or the
+ * directory of entries, that belongs to another user (nobody, uid 65534)
+ * or that group or others can write is not loaded: one warning, the
+ * program built from source. A missing HOME is never created: no cache. */
+static void untrusted_cache_is_not_loaded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clmem-faults-cache-XXXXXX", programs[128], entry[512], home[160];
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"XDG_CACHE_HOME", dir, "CLMEM_DEBUG", "1", NULL};
+    snprintf(programs, sizeof programs, "%s/clmem", dir);
+    cache_run(env, 0, NULL);
+    assert_int_equal(mode_of(programs), 0700);
+    snprintf(programs, sizeof programs, "%s/clmem/programs", dir);
+    assert_int_equal(mode_of(programs), 0700);
+    cache_run(env, 1, NULL);
+    only_file(programs, entry, sizeof entry);
+
+    if (chown(entry, 65534, 65534) != 0) {
+        print_message("skipped: an entry of another user (chown to nobody failed: %s; run as "
+                      "root)\n",
+                      strerror(errno));
+    } else {
+        /* Not loaded, replaced by the user's own, which the next run loads. */
+        cache_run(env, 0, "belongs to uid 65534");
+        cache_run(env, 1, NULL);
+        assert_int_equal(chown(programs, 65534, 65534), 0);
+        cache_run(env, 0, "belongs to uid 65534");
+        cache_run(env, 0, "belongs to uid 65534");
+        assert_int_equal(chown(programs, geteuid(), getegid()), 0);
+        cache_run(env, 1, NULL);
+    }
+    /* Writable by others: the entry, then the directory. */
+    only_file(programs, entry, sizeof entry);
+    assert_int_equal(chmod(entry, 0666), 0);
+    cache_run(env, 0, "writable by group or others");
+    cache_run(env, 1, NULL);
+    assert_int_equal(chmod(programs, 0777), 0);
+    cache_run(env, 0, "writable by group or others");
+    assert_int_equal(chmod(programs, 0700), 0);
+    cache_run(env, 1, NULL);
+
+    /* HOME missing, no XDG_CACHE_HOME: no cache, said once under
+     * CLMEM_DEBUG, and HOME not created (PoCL's own cache elsewhere: it
+     * would make $HOME/.cache/pocl). */
+    char pocl[160];
+    snprintf(home, sizeof home, "%s/no-home", dir);
+    snprintf(pocl, sizeof pocl, "%s/pocl", dir);
+    const char *no_home[] = {
+        "HOME", home, "XDG_CACHE_HOME", "", "CLMEM_DEBUG", "1", "POCL_CACHE_DIR", pocl, NULL};
+    static struct outcome o;
+    run_clmem(&o, no_home, CACHE_RUN);
+    assert_int_equal(o.code, 0);
+    if (count_of(o.err, "no program cache") != 1 || access(home, F_OK) == 0)
+        fail_msg("HOME '%s' %s; stderr '%s'", home,
+                 access(home, F_OK) == 0 ? "was created" : "missing", o.err);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tune checks where it will keep its database before any search (issue
+ * 17, item 5): $XDG_CACHE_HOME/clmem a regular file, a directory others
+ * can write (runs would ignore the database), tuning.json a FIFO, a HOME
+ * that does not exist (not created): exit 2, and no candidate measured. */
+static void tune_checks_its_database_place_first(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-tune-XXXXXX", path[160], home[160];
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"XDG_CACHE_HOME", dir, NULL};
+#define TUNE ARGS("tune", "matmul", "--device", "cpu", "--size", "33", "--max-candidates", "1")
+    snprintf(path, sizeof path, "%s/clmem", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "cannot make the tuning directory", NULL, 0);
+    assert_non_null(strstr(o.err, "Not a directory"));
+    assert_string_equal(o.out, "");
+    assert_int_equal(unlink(path), 0);
+
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(chmod(path, 0777), 0);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "writable by group or others (mode 0777)", NULL, 0);
+    assert_string_equal(o.out, "");
+    assert_int_equal(chmod(path, 0700), 0);
+
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "is a FIFO, not a regular file", NULL, 0);
+    assert_string_equal(o.out, "");
+
+    snprintf(home, sizeof home, "%s/no-home", dir);
+    const char *no_home[] = {"HOME", home, "XDG_CACHE_HOME", "", NULL};
+    run_clmem(&o, no_home, TUNE);
+    expect(&o, 2, "no place for the tuning database", NULL, 0);
+    assert_string_equal(o.out, "");
+    assert_int_equal(access(home, F_OK), -1);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Sends `sig` to a clmem run `delay_ms` after its start; returns its outcome. */
 static void interrupt_after(struct outcome *o, const char *const args[], unsigned delay_ms, int sig)
 {
@@ -456,6 +612,8 @@ int main(void)
         cmocka_unit_test(no_platform_exits_3_with_hint),
         cmocka_unit_test(unwritable_output_exits_2_and_leaves_nothing),
         cmocka_unit_test(interrupt_keeps_finished_results),
+        cmocka_unit_test(untrusted_cache_is_not_loaded),
+        cmocka_unit_test(tune_checks_its_database_place_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,7 +133,8 @@ struct clmem_cache_entry {
     char key[2048]; /* the whole key, stored in the file and compared on load */
     char path[1024];
 };
-/* Names the entry of a program; -1 when there is no cache directory. */
+/* Names the entry of a program; -1 when there is no cache directory
+ * (XDG_CACHE_HOME unset and HOME missing), -2 when the key is too long. */
 int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
                       struct clmem_cache_entry *entry);
 /* The binary an entry's file holds (malloc'd), after checking its magic,
