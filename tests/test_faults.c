@@ -311,6 +311,12 @@ static void unwritable_output_exits_2_and_leaves_nothing(void **state)
     run_clmem(&o, NULL, ARGS("bench", "--device", "cpu", "--workloads", "pi", "--output", out));
     expect(&o, 2, "No such file or directory", dir, 0);
     assert_string_equal(o.out, "");
+    /* A file of /proc: exists, but no file can be made beside it (issue
+     * 17, item 8; before: 'No such file or directory'). */
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--output", "/proc/version"));
+    expect(&o, 2, "cannot write '/proc/version': cannot create its temporary file in '/proc'", dir,
+           0);
     /* A directory that is not writable (not for root, whom it does not stop). */
     if (running_as_root()) {
         print_message("skipped: a read-only directory (running as root, it does not stop "
@@ -527,6 +533,118 @@ static void tune_checks_its_database_place_first(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A small run whose CSV report starts with this header. */
+#define CSV_RUN(out)                                                                               \
+    ARGS("run", "atomics", "--variant", "atomic_global", "--size", "1000", "--reps", "1",          \
+         "--warmup", "0", "--device", "cpu", "--format", "csv", "--output", out)
+#define CSV_HEADER "workload,variant,device,size,"
+
+/* `link` is still a symbolic link to `to`, and `target` holds the report. */
+static void expect_link_and_report(const char *link, const char *to, const char *target)
+{
+    struct stat st;
+    char text[512];
+    ssize_t n = readlink(link, text, sizeof text - 1);
+    if (lstat(link, &st) != 0 || !S_ISLNK(st.st_mode) || n < 0)
+        fail_msg("'%s' is no longer a symbolic link", link);
+    text[n] = '\0';
+    assert_string_equal(text, to);
+    static char report[4096];
+    slurp(target, report, sizeof report);
+    if (strncmp(report, CSV_HEADER, strlen(CSV_HEADER)) != 0)
+        fail_msg("'%s' does not hold the report: '%.100s'", target, report);
+}
+
+/* An --output that is a symbolic link (issue 17, item 1): the link's
+ * target gets the report, written whole beside it, and the link stays a
+ * link (before, the temporary file was renamed over the link): to a file
+ * in the same directory, in another one, a dangling link whose target's
+ * directory exists; /proc/self/fd/1, as /dev/stdout leads, with stdout a
+ * file: that file gets the report. */
+static void output_through_symlink_keeps_the_link(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-link-XXXXXX", other[] = "/tmp/clmem-faults-link2-XXXXXX";
+    char link[160], target[160];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(other));
+
+    snprintf(target, sizeof target, "%s/report.csv", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    assert_int_equal(symlink("report.csv", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, "report.csv", target);
+    assert_int_equal(dir_entries(dir), 2);
+
+    snprintf(target, sizeof target, "%s/elsewhere.csv", other);
+    snprintf(link, sizeof link, "%s/away.csv", dir);
+    assert_int_equal(symlink(target, link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, target, target);
+    assert_int_equal(dir_entries(other), 1);
+
+    /* Dangling: the target is made; its directory missing: exit 2. */
+    snprintf(target, sizeof target, "%s/new.csv", other);
+    snprintf(link, sizeof link, "%s/dangling.csv", dir);
+    assert_int_equal(symlink(target, link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, target, target);
+    snprintf(link, sizeof link, "%s/nowhere.csv", dir);
+    assert_int_equal(symlink("no-such-dir/x.csv", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    expect(&o, 2, "No such file or directory", dir, 5);
+
+    /* stdout is a file here (cli_run.c): a link of the test's own first,
+     * so that a regression replaces it, not the machine's /dev/stdout. */
+    snprintf(link, sizeof link, "%s/stdout", dir);
+    assert_int_equal(symlink("/proc/self/fd/1", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(strncmp(o.out, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(dir_entries(dir), 6);
+    run_clmem(&o, NULL, CSV_RUN("/dev/stdout"));
+    assert_int_equal(o.code, 0);
+    assert_int_equal(strncmp(o.out, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(lstat("/dev/stdout", &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, other);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An output name of 250 characters (issue 17, item 8): its temporary file's
+ * name stays within 255 (before, NAME.tmp.XXXXXX was too long: exit 2). */
+static void long_output_name_is_written(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-long-XXXXXX", out[400];
+    assert_non_null(mkdtemp(dir));
+    int n = snprintf(out, sizeof out, "%s/", dir);
+    memset(out + n, 'r', 246);
+    strcpy(out + n + 246, ".csv");
+    run_clmem(&o, NULL, CSV_RUN(out));
+    if (o.code != 0)
+        fail_msg("exit %d, stderr '%s'", o.code, o.err);
+    static char report[4096];
+    slurp(out, report, sizeof report);
+    assert_int_equal(strncmp(report, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(dir_entries(dir), 1);
+    remove_dir(dir);
+}
+
 /* Sends `sig` to a clmem run `delay_ms` after its start; returns its outcome. */
 static void interrupt_after(struct outcome *o, const char *const args[], unsigned delay_ms, int sig)
 {
@@ -614,6 +732,8 @@ int main(void)
         cmocka_unit_test(interrupt_keeps_finished_results),
         cmocka_unit_test(untrusted_cache_is_not_loaded),
         cmocka_unit_test(tune_checks_its_database_place_first),
+        cmocka_unit_test(output_through_symlink_keeps_the_link),
+        cmocka_unit_test(long_output_name_is_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

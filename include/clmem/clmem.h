@@ -642,12 +642,15 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
 /* "ok", "FAILED" or "skipped". */
 const char *clmem_result_status(const struct clmem_result *result);
 
-/* Output files appear whole or not at all: written to PATH.tmp.XXXXXX
+/* Output files appear whole or not at all: written to .NAME.XXXXXX
  * beside the target, then renamed over it. Open checks writability early.
- * A target that exists and is not a regular file (/dev/stdout, /dev/null,
- * a pipe) is written directly, never replaced (tmp_path is then ""). */
+ * A symbolic link is followed (its target is written, the link stays); a
+ * target that exists and is not a regular file (/dev/null, a pipe) is
+ * written directly, never replaced, and /dev/stdout (/proc/self/fd/N) is
+ * this process's own descriptor as it is (tmp_path is then ""). */
 struct clmem_output {
-    char path[1024];
+    char path[1024];   /* as given, for messages */
+    char target[1024]; /* what is written: path with its symbolic links followed */
     char tmp_path[1100];
     FILE *file;
 };
