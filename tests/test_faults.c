@@ -645,6 +645,43 @@ static void long_output_name_is_written(void **state)
     remove_dir(dir);
 }
 
+/* An image --output that cannot be written (issue 17, item 3): exit 2
+ * before the device is opened, as a report's --output (before, blur ran
+ * and failed writing after the work). With no OpenCL platform, opening the
+ * device would exit 3: a writable image output gets that far. */
+static void unwritable_image_output_exits_2_before_device(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-image-XXXXXX", none[] = "/tmp/clmem-faults-noicd-XXXXXX";
+    char out[160];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(none));
+    const char *env[] = {"OCL_ICD_VENDORS", none, NULL};
+#define BLUR_TO(out) ARGS("run", "blur", "--size", "17x9", "--device", "cpu", "--output", out)
+    snprintf(out, sizeof out, "%s/no/blurred.pgm", dir);
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 2, "No such file or directory", dir, 0);
+    snprintf(out, sizeof out, "%s/blurred.pgm", dir);
+    assert_int_equal(mkdir(out, 0700), 0);
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 2, "Is a directory", dir, 1);
+    assert_int_equal(rmdir(out), 0);
+    if (running_as_root()) {
+        print_message("skipped: a read-only directory (running as root, it does not stop "
+                      "writes)\n");
+    } else {
+        assert_int_equal(chmod(dir, 0500), 0);
+        run_clmem(&o, env, BLUR_TO(out));
+        expect(&o, 2, "Permission denied", dir, 0);
+        assert_int_equal(chmod(dir, 0700), 0);
+    }
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 3, "no OpenCL device found", dir, 0);
+    remove_dir(dir);
+    remove_dir(none);
+}
+
 /* Sends `sig` to a clmem run `delay_ms` after its start; returns its outcome. */
 static void interrupt_after(struct outcome *o, const char *const args[], unsigned delay_ms, int sig)
 {
@@ -734,6 +771,7 @@ int main(void)
         cmocka_unit_test(tune_checks_its_database_place_first),
         cmocka_unit_test(output_through_symlink_keeps_the_link),
         cmocka_unit_test(long_output_name_is_written),
+        cmocka_unit_test(unwritable_image_output_exits_2_before_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

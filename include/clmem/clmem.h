@@ -655,6 +655,9 @@ struct clmem_output {
     FILE *file;
 };
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+/* Whether `path` could be opened by clmem_output_open (the same message
+ * when not), leaving nothing behind and opening no device or pipe. */
+int clmem_output_check(const char *path, struct clmem_error *err);
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
 /* Writes a report into an open output and commits it; any failure is

@@ -473,6 +473,9 @@ int cmd_run(int argc, char **argv)
     if (workload->input_help && run_is_image_path(a.output)) {
         image_output = a.output;
         a.output = NULL;
+        /* Written after the run: checked now, as a report's --output is. */
+        if ((status = clmem_output_check(image_output, &err)))
+            return cli_report_error(&err);
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);

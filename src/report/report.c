@@ -130,7 +130,11 @@ static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err
     return CLMEM_OK;
 }
 
-int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err)
+/* Opens the output, or with `check` only finds whether it could be
+ * written, opening nothing that another process would see (a FIFO's
+ * reader, a terminal). */
+static int output_open(struct clmem_output *out, const char *path, int check,
+                       struct clmem_error *err)
 {
     memset(out, 0, sizeof *out);
     if (strlen(path) >= sizeof out->path)
@@ -150,6 +154,10 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
             fd = -1;
             errno = EBADF;
         }
+        if (fd >= 0 && check) {
+            close(fd);
+            return CLMEM_OK;
+        }
         if (fd_no == STDOUT_FILENO)
             fflush(stdout);
         return open_direct(out, fd, err);
@@ -161,6 +169,10 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
         if (S_ISDIR(st.st_mode))
             return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path,
                               strerror(EISDIR));
+        if (check && access(out->target, W_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        if (check)
+            return CLMEM_OK;
         return open_direct(out, open(out->target, O_WRONLY | O_CLOEXEC), err);
     }
     /* The temporary file beside the target, hidden, its name within
@@ -193,15 +205,28 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
         out->tmp_path[0] = '\0';
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
-    out->file = fdopen(fd, "w");
+    out->file = check ? NULL : fdopen(fd, "w");
     if (!out->file) {
         int saved = errno;
         close(fd);
         unlink(out->tmp_path);
         out->tmp_path[0] = '\0';
+        if (check)
+            return CLMEM_OK;
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
     return CLMEM_OK;
+}
+
+int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err)
+{
+    return output_open(out, path, 0, err);
+}
+
+int clmem_output_check(const char *path, struct clmem_error *err)
+{
+    struct clmem_output out;
+    return output_open(&out, path, 1, err);
 }
 
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
