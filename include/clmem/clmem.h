@@ -347,6 +347,9 @@ struct clmem_run {
     const char *image_output; /* where such a workload writes its image, or NULL */
     const int *tune_values;   /* the tuner's candidate for the tunable variant, or NULL */
     int ignore_tuning;        /* use the built-in parameters, not the tuning database */
+    /* The bytes of `input`, read once by clmem_run_plan, freed by clmem_run_release. */
+    unsigned char *input_data;
+    size_t input_size;
 };
 
 /* Shared by the workloads' set-up. */
@@ -722,6 +725,12 @@ struct clmem_image {
 /* Reads a binary P5 or P6 file, maxval 1..255. Every malformed or truncated
  * file is a usage error naming the file and what is wrong. */
 int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err);
+/* The whole of an input file (malloc'd), read once: a pipe, a FIFO,
+ * /dev/stdin, a process substitution as well as a regular file. */
+int clmem_input_read(const char *path, unsigned char **data, size_t *size, struct clmem_error *err);
+/* clmem_netpbm_read of an image already read; `path` names it in messages. */
+int clmem_netpbm_parse(const char *path, const unsigned char *data, size_t size,
+                       struct clmem_image *image, struct clmem_error *err);
 /* Writes P5 (1 channel) or P6 (3) whole or not at all (clmem_output_*). */
 int clmem_netpbm_write(const char *path, const struct clmem_image *image, struct clmem_error *err);
 void clmem_image_free(struct clmem_image *image);
