@@ -115,6 +115,20 @@ static void mpi_refusals_exit_2(void **state)
     }
 }
 
+/* A usage error of `clmem peak` points to its own help (issue 17, item 8;
+ * before, to 'clmem run --help', the command peak runs through). */
+static void peak_usage_errors_point_to_peak_help(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_clmem(&o, NULL, ARGS("peak", "--bad"));
+    expect(&o, 2, "unknown option '--bad' (see 'clmem peak --help')", NULL, 0);
+    run_clmem(&o, NULL, ARGS("peak", "extra"));
+    expect(&o, 2, "unexpected argument 'extra' (see 'clmem peak --help')", NULL, 0);
+    run_clmem(&o, NULL, ARGS("run", "pi", "--bad"));
+    expect(&o, 2, "unknown option '--bad' (see 'clmem run --help')", NULL, 0);
+}
+
 /* A size beyond one allocation, and one beyond the device's memory: exit 2
  * before any work, the --output file not created. */
 static void size_beyond_device_exits_2_before_work(void **state)
@@ -762,6 +776,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(size_beyond_device_exits_2_before_work),
         cmocka_unit_test(mpi_refusals_exit_2),
+        cmocka_unit_test(peak_usage_errors_point_to_peak_help),
         cmocka_unit_test(kernel_dir_faults_exit_2),
         cmocka_unit_test(build_failure_exits_3_with_log),
         cmocka_unit_test(no_platform_exits_3_with_hint),

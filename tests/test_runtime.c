@@ -1,6 +1,9 @@
 /* The runtime's pieces: error names, sizes, device selection, builds,
  * checks, inputs, atomic output files. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "pocl.h"
+
+#include <dlfcn.h>
 
 #include <errno.h>
 #include <setjmp.h>
@@ -636,6 +639,75 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* One OpenCL call made to fail as a driver would: this executable's
+ * definitions come before the ICD loader's; others go on to it. */
+static const char *fail_call;
+static const cl_int fail_code = CL_OUT_OF_HOST_MEMORY;
+
+static void *real_call(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    assert_non_null(f);
+    return f;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
+                                               cl_uint n, cl_device_id *ids, cl_uint *found)
+{
+    if (fail_call && strcmp(fail_call, __func__) == 0)
+        return fail_code;
+    cl_int (*real)(cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *);
+    *(void **)&real = real_call(__func__);
+    return real(platform, type, n, ids, found);
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *props, cl_uint n, const cl_device_id *devices,
+    void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user, cl_int *rc)
+{
+    if (fail_call && strcmp(fail_call, __func__) == 0) {
+        *rc = fail_code;
+        return NULL;
+    }
+    cl_context (*real)(const cl_context_properties *, cl_uint, const cl_device_id *,
+                       void(CL_CALLBACK *)(const char *, const void *, size_t, void *), void *,
+                       cl_int *);
+    *(void **)&real = real_call(__func__);
+    return real(props, n, devices, notify, user, rc);
+}
+
+/* A failed OpenCL call is named in the message (issue 17, item 8): before,
+ * three of them said "rc failed with ..." (the macro's argument). */
+static void failed_calls_are_named(void **state)
+{
+    struct clmem_ctx *ctx = *state, other;
+    struct clmem_error err = {0};
+    struct clmem_device *devices = NULL;
+    size_t n = 0;
+    fail_call = "clGetDeviceIDs";
+    int status = clmem_devices_list(&devices, &n, &err);
+    fail_call = NULL;
+    free(devices);
+    assert_int_equal(status, CLMEM_ERR_CL);
+    if (!strstr(err.message, "clGetDeviceIDs failed with CL_OUT_OF_HOST_MEMORY"))
+        fail_msg("message '%s' does not name clGetDeviceIDs", err.message);
+
+    fail_call = "clCreateContext";
+    status = clmem_ctx_open(&other, &ctx->device, NULL, &err);
+    fail_call = NULL;
+    assert_int_equal(status, CLMEM_ERR_CL);
+    if (!strstr(err.message, "clCreateContext failed with CL_OUT_OF_HOST_MEMORY"))
+        fail_msg("message '%s' does not name clCreateContext", err.message);
+
+    /* A real refusal: a buffer beyond anything the device allows. */
+    cl_mem buffer = NULL;
+    assert_int_equal(
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)1 << 62, NULL, &buffer, &err),
+        CLMEM_ERR_CL);
+    if (strncmp(err.message, "clCreateBuffer failed with ", 27) != 0)
+        fail_msg("message '%s' does not name clCreateBuffer", err.message);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -653,6 +725,7 @@ int main(void)
         cmocka_unit_test(tuning_database_round_trips),
         cmocka_unit_test(cache_entry_special_files),
         cmocka_unit_test(untrusted_tuning_database_is_ignored),
+        cmocka_unit_test(failed_calls_are_named),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }
