@@ -154,7 +154,9 @@ static int output_open(struct clmem_output *out, const char *path, int check,
             fd = -1;
             errno = EBADF;
         }
-        if (fd >= 0 && check) {
+        if (fd < 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        if (check) {
             close(fd);
             return CLMEM_OK;
         }
