@@ -5,13 +5,17 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "pocl.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -116,7 +120,63 @@ static void blur_by_hand(const struct clmem_image *in, unsigned char *out)
             }
 }
 
-static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, unsigned maxval)
+static void expect_refused(struct fixture *f, const char *size, const char *input,
+                           const char *output, const char *message);
+
+/* How a test hands blur its --input: a file, a FIFO a child writes, a
+ * pipe's read end as /dev/fd/N (the shell's `<(...)`). */
+enum feed { AS_FILE, AS_FIFO, AS_PIPE };
+
+struct feeder {
+    pid_t pid;
+    int fd;
+    char path[160];
+};
+
+/* Serves `size` bytes of `data` once, as `how` says; `file` names where
+ * the FIFO goes. */
+static void feed_start(struct feeder *feeder, enum feed how, const char *file, const void *data,
+                       size_t size)
+{
+    feeder->pid = -1;
+    feeder->fd = -1;
+    if (how == AS_PIPE) {
+        int p[2];
+        assert_int_equal(pipe(p), 0);
+        assert_true(size < 65536); /* within the pipe's buffer: no writer needed */
+        assert_int_equal(write(p[1], data, size), (ssize_t)size);
+        close(p[1]);
+        feeder->fd = p[0];
+        snprintf(feeder->path, sizeof feeder->path, "/dev/fd/%d", p[0]);
+        return;
+    }
+    snprintf(feeder->path, sizeof feeder->path, "%s.fifo", file);
+    unlink(feeder->path);
+    assert_int_equal(mkfifo(feeder->path, 0600), 0);
+    feeder->pid = fork();
+    assert_true(feeder->pid >= 0);
+    if (feeder->pid == 0) {
+        int fd = open(feeder->path, O_WRONLY);
+        const char *p = data;
+        for (ssize_t n; fd >= 0 && size > 0 && (n = write(fd, p, size)) > 0; p += n)
+            size -= (size_t)n;
+        _exit(0);
+    }
+}
+
+static void feed_end(struct feeder *feeder)
+{
+    if (feeder->pid > 0) {
+        kill(feeder->pid, SIGKILL);
+        waitpid(feeder->pid, NULL, 0);
+        unlink(feeder->path);
+    }
+    if (feeder->fd >= 0)
+        close(feeder->fd);
+}
+
+static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, unsigned maxval,
+                      enum feed how)
 {
     const char *ext = channels == 1 ? "pgm" : "ppm";
     struct clmem_error err = {0};
@@ -131,9 +191,25 @@ static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, 
 
     struct clmem_result *r;
     size_t n;
-    int status = run_blur(f, NULL, f->in, f->out, &r, &n, &err);
+    struct feeder feeder = {0};
+    const char *input = f->in;
+    if (how != AS_FILE) {
+        /* The same bytes, readable once: alarm() ends a run that blocks
+         * on a second reading of the FIFO. */
+        static char bytes[65536];
+        FILE *file = fopen(f->in, "rb");
+        assert_non_null(file);
+        size_t size = fread(bytes, 1, sizeof bytes, file);
+        fclose(file);
+        feed_start(&feeder, how, f->in, bytes, size);
+        input = feeder.path;
+        alarm(120);
+    }
+    int status = run_blur(f, NULL, input, f->out, &r, &n, &err);
+    alarm(0);
+    feed_end(&feeder);
     if (status != CLMEM_OK)
-        fail_msg("blur --input %s: status %d: %s%s", f->in, status, err.message,
+        fail_msg("blur --input %s: status %d: %s%s", input, status, err.message,
                  n ? r[0].verify_detail : "");
     assert_int_equal(n, 2);
     char size[64], note[160];
@@ -165,14 +241,43 @@ static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, 
 
 static void rgb_input_blurred_to_ppm(void **state)
 {
-    blur_file(*state, 37, 23, 3, 255);
-    blur_file(*state, 1, 1, 3, 255);
+    blur_file(*state, 37, 23, 3, 255, AS_FILE);
+    blur_file(*state, 1, 1, 3, 255, AS_FILE);
 }
 
 static void grey_input_blurred_to_pgm(void **state)
 {
-    blur_file(*state, 29, 31, 1, 255);
-    blur_file(*state, 5, 1, 1, 200); /* a maxval below 255 is kept */
+    blur_file(*state, 29, 31, 1, 255, AS_FILE);
+    blur_file(*state, 5, 1, 1, 200, AS_FILE); /* a maxval below 255 is kept */
+}
+
+/* An input that can be read only once (issue 17, item 2): a FIFO, a pipe
+ * as /dev/fd/N. Before, plan read it and setup read it again: from the
+ * FIFO, the run blocked. */
+static void input_from_a_pipe_read_once(void **state)
+{
+    blur_file(*state, 33, 17, 1, 255, AS_FIFO);
+    blur_file(*state, 7, 3, 3, 255, AS_PIPE);
+}
+
+/* What a pipe or a directory gives: a truncated image whose header claims
+ * more than memory holds is refused naming the file (before: out of host
+ * memory, exit 3); a directory is said to be one (before: "the file is
+ * empty"). */
+static void truncated_pipe_and_directory_inputs_refused(void **state)
+{
+    struct fixture *f = *state;
+    snprintf(f->out, sizeof f->out, "%s/out.pgm", f->dir);
+    static const char truncated[] = "P5\n4000000000 4000000000\n255\n0123456789";
+    struct feeder feeder;
+    feed_start(&feeder, AS_PIPE, NULL, truncated, sizeof truncated - 1);
+    expect_refused(f, NULL, feeder.path, f->out,
+                   "truncated pixel data: expected 16000000000000000000 bytes, got 10");
+    feed_end(&feeder);
+    feed_start(&feeder, AS_PIPE, NULL, truncated, sizeof truncated - 1);
+    expect_refused(f, NULL, feeder.path, f->out, feeder.path);
+    feed_end(&feeder);
+    expect_refused(f, NULL, f->dir, f->out, "Is a directory");
 }
 
 static void expect_refused(struct fixture *f, const char *size, const char *input,
@@ -244,6 +349,8 @@ int main(void)
         cmocka_unit_test(metric_is_bytes_read_and_written),
         cmocka_unit_test(rgb_input_blurred_to_ppm),
         cmocka_unit_test(grey_input_blurred_to_pgm),
+        cmocka_unit_test(input_from_a_pipe_read_once),
+        cmocka_unit_test(truncated_pipe_and_directory_inputs_refused),
         cmocka_unit_test(bad_input_refused_and_no_file_written),
         cmocka_unit_test(size_with_input_and_bad_sizes_refused),
     };

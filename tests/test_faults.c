@@ -115,6 +115,20 @@ static void mpi_refusals_exit_2(void **state)
     }
 }
 
+/* A usage error of `clmem peak` points to its own help (issue 17, item 8;
+ * before, to 'clmem run --help', the command peak runs through). */
+static void peak_usage_errors_point_to_peak_help(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_clmem(&o, NULL, ARGS("peak", "--bad"));
+    expect(&o, 2, "unknown option '--bad' (see 'clmem peak --help')", NULL, 0);
+    run_clmem(&o, NULL, ARGS("peak", "extra"));
+    expect(&o, 2, "unexpected argument 'extra' (see 'clmem peak --help')", NULL, 0);
+    run_clmem(&o, NULL, ARGS("run", "pi", "--bad"));
+    expect(&o, 2, "unknown option '--bad' (see 'clmem run --help')", NULL, 0);
+}
+
 /* A size beyond one allocation, and one beyond the device's memory: exit 2
  * before any work, the --output file not created. */
 static void size_beyond_device_exits_2_before_work(void **state)
@@ -311,6 +325,12 @@ static void unwritable_output_exits_2_and_leaves_nothing(void **state)
     run_clmem(&o, NULL, ARGS("bench", "--device", "cpu", "--workloads", "pi", "--output", out));
     expect(&o, 2, "No such file or directory", dir, 0);
     assert_string_equal(o.out, "");
+    /* A file of /proc: exists, but no file can be made beside it (issue
+     * 17, item 8; before: 'No such file or directory'). */
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--output", "/proc/version"));
+    expect(&o, 2, "cannot write '/proc/version': cannot create its temporary file in '/proc'", dir,
+           0);
     /* A directory that is not writable (not for root, whom it does not stop). */
     if (running_as_root()) {
         print_message("skipped: a read-only directory (running as root, it does not stop "
@@ -369,6 +389,311 @@ static void unwritable_output_exits_2_and_leaves_nothing(void **state)
         }
     }
     remove_dir(dir);
+}
+
+/* The one regular file in `dir` (a program-cache entry), into `path`. */
+static void only_file(const char *dir, char *path, size_t size)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    path[0] = '\0';
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            snprintf(path, size, "%s/%s", dir, e->d_name);
+    closedir(d);
+    assert_true(path[0] != '\0');
+}
+
+static size_t count_of(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* A small run that builds one program (atomics.cl), tracing builds. */
+#define CACHE_RUN                                                                                  \
+    ARGS("run", "atomics", "--variant", "atomic_global", "--size", "1000", "--reps", "1",          \
+         "--warmup", "0", "--device", "cpu")
+
+/* Runs CACHE_RUN; asserts exit 0 and whether the program came from the
+ * cache, and with `warning`, one warning holding it (else none). */
+static void cache_run(const char *const env[], int hit, const char *warning)
+{
+    static struct outcome o;
+    run_clmem(&o, env, CACHE_RUN);
+    int loaded = strstr(o.err, "from the cache") != NULL;
+    size_t warnings = count_of(o.err, "clmem: warning:");
+    if (o.code != 0 || loaded != hit || warnings != (warning ? 1u : 0u) ||
+        (warning && !strstr(o.err, warning)))
+        fail_msg("expected exit 0, %s the cache, %s '%s'; got exit %d, stderr '%s'",
+                 hit ? "loaded from" : "not loaded from", warning ? "a warning with" : "no warning",
+                 warning ? warning : "", o.code, o.err);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* The compiled-program cache trusts only what the user alone can write
+ * (issue 17, item 11): its directories are made 0700; an entry, or the
+ * directory of entries, that belongs to another user (nobody, uid 65534)
+ * or that group or others can write is not loaded: one warning, the
+ * program built from source. A missing HOME is never created: no cache. */
+static void untrusted_cache_is_not_loaded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clmem-faults-cache-XXXXXX", programs[128], entry[512], home[160];
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"XDG_CACHE_HOME", dir, "CLMEM_DEBUG", "1", NULL};
+    snprintf(programs, sizeof programs, "%s/clmem", dir);
+    cache_run(env, 0, NULL);
+    assert_int_equal(mode_of(programs), 0700);
+    snprintf(programs, sizeof programs, "%s/clmem/programs", dir);
+    assert_int_equal(mode_of(programs), 0700);
+    cache_run(env, 1, NULL);
+    only_file(programs, entry, sizeof entry);
+
+    if (chown(entry, 65534, 65534) != 0) {
+        print_message("skipped: an entry of another user (chown to nobody failed: %s; run as "
+                      "root)\n",
+                      strerror(errno));
+    } else {
+        /* Not loaded, replaced by the user's own, which the next run loads. */
+        cache_run(env, 0, "belongs to uid 65534");
+        cache_run(env, 1, NULL);
+        assert_int_equal(chown(programs, 65534, 65534), 0);
+        cache_run(env, 0, "belongs to uid 65534");
+        cache_run(env, 0, "belongs to uid 65534");
+        assert_int_equal(chown(programs, geteuid(), getegid()), 0);
+        cache_run(env, 1, NULL);
+    }
+    /* Writable by others: the entry, then the directory. */
+    only_file(programs, entry, sizeof entry);
+    assert_int_equal(chmod(entry, 0666), 0);
+    cache_run(env, 0, "writable by group or others");
+    cache_run(env, 1, NULL);
+    assert_int_equal(chmod(programs, 0777), 0);
+    cache_run(env, 0, "writable by group or others");
+    assert_int_equal(chmod(programs, 0700), 0);
+    cache_run(env, 1, NULL);
+
+    /* HOME missing, no XDG_CACHE_HOME: no cache, said once under
+     * CLMEM_DEBUG, and HOME not created (PoCL's own cache elsewhere: it
+     * would make $HOME/.cache/pocl). */
+    char pocl[160];
+    snprintf(home, sizeof home, "%s/no-home", dir);
+    snprintf(pocl, sizeof pocl, "%s/pocl", dir);
+    const char *no_home[] = {
+        "HOME", home, "XDG_CACHE_HOME", "", "CLMEM_DEBUG", "1", "POCL_CACHE_DIR", pocl, NULL};
+    static struct outcome o;
+    run_clmem(&o, no_home, CACHE_RUN);
+    assert_int_equal(o.code, 0);
+    if (count_of(o.err, "no program cache") != 1 || access(home, F_OK) == 0)
+        fail_msg("HOME '%s' %s; stderr '%s'", home,
+                 access(home, F_OK) == 0 ? "was created" : "missing", o.err);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* tune checks where it will keep its database before any search (issue
+ * 17, item 5): $XDG_CACHE_HOME/clmem a regular file, a directory others
+ * can write (runs would ignore the database), tuning.json a FIFO, a HOME
+ * that does not exist (not created): exit 2, and no candidate measured. */
+static void tune_checks_its_database_place_first(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-tune-XXXXXX", path[160], home[160];
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"XDG_CACHE_HOME", dir, NULL};
+#define TUNE ARGS("tune", "matmul", "--device", "cpu", "--size", "33", "--max-candidates", "1")
+    snprintf(path, sizeof path, "%s/clmem", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "cannot make the tuning directory", NULL, 0);
+    assert_non_null(strstr(o.err, "Not a directory"));
+    assert_string_equal(o.out, "");
+    assert_int_equal(unlink(path), 0);
+
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(chmod(path, 0777), 0);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "writable by group or others (mode 0777)", NULL, 0);
+    assert_string_equal(o.out, "");
+    assert_int_equal(chmod(path, 0700), 0);
+
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    run_clmem(&o, env, TUNE);
+    expect(&o, 2, "is a FIFO, not a regular file", NULL, 0);
+    assert_string_equal(o.out, "");
+
+    snprintf(home, sizeof home, "%s/no-home", dir);
+    const char *no_home[] = {"HOME", home, "XDG_CACHE_HOME", "", NULL};
+    run_clmem(&o, no_home, TUNE);
+    expect(&o, 2, "no place for the tuning database", NULL, 0);
+    assert_string_equal(o.out, "");
+    assert_int_equal(access(home, F_OK), -1);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A small run whose CSV report starts with this header. */
+#define CSV_RUN(out)                                                                               \
+    ARGS("run", "atomics", "--variant", "atomic_global", "--size", "1000", "--reps", "1",          \
+         "--warmup", "0", "--device", "cpu", "--format", "csv", "--output", out)
+#define CSV_HEADER "workload,variant,device,size,"
+
+/* `link` is still a symbolic link to `to`, and `target` holds the report. */
+static void expect_link_and_report(const char *link, const char *to, const char *target)
+{
+    struct stat st;
+    char text[512];
+    ssize_t n = readlink(link, text, sizeof text - 1);
+    if (lstat(link, &st) != 0 || !S_ISLNK(st.st_mode) || n < 0)
+        fail_msg("'%s' is no longer a symbolic link", link);
+    text[n] = '\0';
+    assert_string_equal(text, to);
+    static char report[4096];
+    slurp(target, report, sizeof report);
+    if (strncmp(report, CSV_HEADER, strlen(CSV_HEADER)) != 0)
+        fail_msg("'%s' does not hold the report: '%.100s'", target, report);
+}
+
+/* An --output that is a symbolic link (issue 17, item 1): the link's
+ * target gets the report, written whole beside it, and the link stays a
+ * link (before, the temporary file was renamed over the link): to a file
+ * in the same directory, in another one, a dangling link whose target's
+ * directory exists; /proc/self/fd/1, as /dev/stdout leads, with stdout a
+ * file: that file gets the report. */
+static void output_through_symlink_keeps_the_link(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-link-XXXXXX", other[] = "/tmp/clmem-faults-link2-XXXXXX";
+    char link[160], target[160];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(other));
+
+    snprintf(target, sizeof target, "%s/report.csv", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    assert_int_equal(symlink("report.csv", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, "report.csv", target);
+    assert_int_equal(dir_entries(dir), 2);
+
+    snprintf(target, sizeof target, "%s/elsewhere.csv", other);
+    snprintf(link, sizeof link, "%s/away.csv", dir);
+    assert_int_equal(symlink(target, link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, target, target);
+    assert_int_equal(dir_entries(other), 1);
+
+    /* Dangling: the target is made; its directory missing: exit 2. */
+    snprintf(target, sizeof target, "%s/new.csv", other);
+    snprintf(link, sizeof link, "%s/dangling.csv", dir);
+    assert_int_equal(symlink(target, link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    expect_link_and_report(link, target, target);
+    snprintf(link, sizeof link, "%s/nowhere.csv", dir);
+    assert_int_equal(symlink("no-such-dir/x.csv", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    expect(&o, 2, "No such file or directory", dir, 5);
+
+    /* stdout is a file here (cli_run.c): a link of the test's own first,
+     * so that a regression replaces it, not the machine's /dev/stdout. */
+    snprintf(link, sizeof link, "%s/stdout", dir);
+    assert_int_equal(symlink("/proc/self/fd/1", link), 0);
+    run_clmem(&o, NULL, CSV_RUN(link));
+    assert_int_equal(o.code, 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(strncmp(o.out, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(dir_entries(dir), 6);
+    run_clmem(&o, NULL, CSV_RUN("/dev/stdout"));
+    assert_int_equal(o.code, 0);
+    assert_int_equal(strncmp(o.out, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(lstat("/dev/stdout", &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, other);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An output name of 250 characters (issue 17, item 8): its temporary file's
+ * name stays within 255 (before, NAME.tmp.XXXXXX was too long: exit 2). */
+static void long_output_name_is_written(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-long-XXXXXX", out[400];
+    assert_non_null(mkdtemp(dir));
+    int n = snprintf(out, sizeof out, "%s/", dir);
+    memset(out + n, 'r', 246);
+    strcpy(out + n + 246, ".csv");
+    run_clmem(&o, NULL, CSV_RUN(out));
+    if (o.code != 0)
+        fail_msg("exit %d, stderr '%s'", o.code, o.err);
+    static char report[4096];
+    slurp(out, report, sizeof report);
+    assert_int_equal(strncmp(report, CSV_HEADER, strlen(CSV_HEADER)), 0);
+    assert_int_equal(dir_entries(dir), 1);
+    remove_dir(dir);
+}
+
+/* An image --output that cannot be written (issue 17, item 3): exit 2
+ * before the device is opened, as a report's --output (before, blur ran
+ * and failed writing after the work). With no OpenCL platform, opening the
+ * device would exit 3: a writable image output gets that far. */
+static void unwritable_image_output_exits_2_before_device(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-image-XXXXXX", none[] = "/tmp/clmem-faults-noicd-XXXXXX";
+    char out[160];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(none));
+    const char *env[] = {"OCL_ICD_VENDORS", none, NULL};
+#define BLUR_TO(out) ARGS("run", "blur", "--size", "17x9", "--device", "cpu", "--output", out)
+    snprintf(out, sizeof out, "%s/no/blurred.pgm", dir);
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 2, "No such file or directory", dir, 0);
+    snprintf(out, sizeof out, "%s/blurred.pgm", dir);
+    assert_int_equal(mkdir(out, 0700), 0);
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 2, "Is a directory", dir, 1);
+    assert_int_equal(rmdir(out), 0);
+    if (running_as_root()) {
+        print_message("skipped: a read-only directory (running as root, it does not stop "
+                      "writes)\n");
+    } else {
+        assert_int_equal(chmod(dir, 0500), 0);
+        run_clmem(&o, env, BLUR_TO(out));
+        expect(&o, 2, "Permission denied", dir, 0);
+        assert_int_equal(chmod(dir, 0700), 0);
+    }
+    run_clmem(&o, env, BLUR_TO(out));
+    expect(&o, 3, "no OpenCL device found", dir, 0);
+    remove_dir(dir);
+    remove_dir(none);
 }
 
 /* Sends `sig` to a clmem run `delay_ms` after its start; returns its outcome. */
@@ -451,11 +776,17 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(size_beyond_device_exits_2_before_work),
         cmocka_unit_test(mpi_refusals_exit_2),
+        cmocka_unit_test(peak_usage_errors_point_to_peak_help),
         cmocka_unit_test(kernel_dir_faults_exit_2),
         cmocka_unit_test(build_failure_exits_3_with_log),
         cmocka_unit_test(no_platform_exits_3_with_hint),
         cmocka_unit_test(unwritable_output_exits_2_and_leaves_nothing),
         cmocka_unit_test(interrupt_keeps_finished_results),
+        cmocka_unit_test(untrusted_cache_is_not_loaded),
+        cmocka_unit_test(tune_checks_its_database_place_first),
+        cmocka_unit_test(output_through_symlink_keeps_the_link),
+        cmocka_unit_test(long_output_name_is_written),
+        cmocka_unit_test(unwritable_image_output_exits_2_before_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

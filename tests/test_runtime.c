@@ -1,7 +1,11 @@
 /* The runtime's pieces: error names, sizes, device selection, builds,
  * checks, inputs, atomic output files. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "pocl.h"
 
+#include <dlfcn.h>
+
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -333,6 +337,24 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
+/* The cache entry of transpose.cl built with `options`, named as the
+ * runtime names it from the same inputs. */
+static void name_entry(struct clmem_ctx *ctx, const char *options, struct clmem_cache_entry *entry)
+{
+    char path[2048];
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_source_find(NULL, "transpose.cl", path, sizeof path, &err), CLMEM_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char source[1 << 16];
+    size_t n = fread(source, 1, sizeof source - 1, f);
+    fclose(f);
+    source[n] = '\0';
+    char all[256];
+    snprintf(all, sizeof all, "-cl-std=CL1.2 %s", options);
+    assert_int_equal(clmem_cache_entry(ctx, source, all, entry), 0);
+}
+
 /* The compiled-program cache: a second build is a hit; a truncated, a
  * corrupted and a stale entry are each rebuilt with a warning, never used;
  * --no-cache neither reads nor writes it. */
@@ -355,18 +377,7 @@ static void program_cache_hits_and_rebuilds(void **state)
     build_once(ctx, options);
     assert_int_equal(ctx->cache_hits, 1);
 
-    /* The entry's name, as the runtime computes it from the same inputs. */
-    char path[2048];
-    struct clmem_error err = {0};
-    assert_int_equal(clmem_source_find(NULL, "transpose.cl", path, sizeof path, &err), CLMEM_OK);
-    FILE *f = fopen(path, "rb");
-    static char source[1 << 16];
-    size_t n = fread(source, 1, sizeof source - 1, f);
-    fclose(f);
-    source[n] = '\0';
-    char all[256];
-    snprintf(all, sizeof all, "-cl-std=CL1.2 %s", options);
-    assert_int_equal(clmem_cache_entry(ctx, source, all, &entry), 0);
+    name_entry(ctx, options, &entry);
     assert_true(strncmp(entry.path, dir, strlen(dir)) == 0);
     long size = file_size(entry.path);
     assert_true(size > 100);
@@ -391,8 +402,7 @@ static void program_cache_hits_and_rebuilds(void **state)
 
     /* Stale: another program's entry under this one's name. */
     build_once(ctx, "-DTILE_DIM=8 -DBLOCK_ROWS=2");
-    assert_int_equal(
-        clmem_cache_entry(ctx, source, "-cl-std=CL1.2 -DTILE_DIM=8 -DBLOCK_ROWS=2", &other), 0);
+    name_entry(ctx, "-DTILE_DIM=8 -DBLOCK_ROWS=2", &other);
     assert_int_equal(rename(other.path, entry.path), 0);
     unsigned rebuilt = ctx->cache_rebuilt, hits = ctx->cache_hits;
     build_once(ctx, options);
@@ -468,6 +478,236 @@ static void tuning_database_round_trips(void **state)
         unsetenv("XDG_CACHE_HOME");
 }
 
+static void set_cache_home(const char *dir, char *saved, size_t size, int *had)
+{
+    const char *env = getenv("XDG_CACHE_HOME");
+    *had = env != NULL;
+    snprintf(saved, size, "%s", env ? env : "");
+    setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+static void restore_cache_home(const char *saved, int had)
+{
+    if (had)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+}
+
+/* Special files as cache entries (issue 17, item 5): a FIFO is not opened
+ * for a blocking read (the test would hang: an alarm ends it), an empty
+ * directory is removed; each is warned about once, and the build is
+ * stored in its place, so the next build is a hit without a warning. A
+ * directory that holds something stays, warned about on each run. */
+static void cache_entry_special_files(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-cache-special-XXXXXX", saved[1024], inner[1200];
+    int had;
+    assert_non_null(mkdtemp(dir));
+    set_cache_home(dir, saved, sizeof saved, &had);
+    const char *options = "-DTILE_DIM=4 -DBLOCK_ROWS=1";
+    struct clmem_cache_entry entry;
+    name_entry(ctx, options, &entry);
+    build_once(ctx, options);
+    static const struct {
+        const char *kind, *why;
+    } kinds[] = {{"fifo", "is a FIFO"}, {"dir", "is a directory"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        assert_int_equal(unlink(entry.path), 0);
+        if (strcmp(kinds[i].kind, "fifo") == 0)
+            assert_int_equal(mkfifo(entry.path, 0600), 0);
+        else
+            assert_int_equal(mkdir(entry.path, 0700), 0);
+        unsigned rebuilt = ctx->cache_rebuilt, stored = ctx->cache_stored, hits = ctx->cache_hits;
+        ctx->cache_warning[0] = '\0';
+        alarm(60);
+        build_once(ctx, options);
+        alarm(0);
+        if (!strstr(ctx->cache_warning, kinds[i].why))
+            fail_msg("%s: warning '%s' lacks '%s'", kinds[i].kind, ctx->cache_warning,
+                     kinds[i].why);
+        assert_int_equal(ctx->cache_rebuilt, rebuilt + 1);
+        assert_int_equal(ctx->cache_stored, stored + 1);
+        ctx->cache_warning[0] = '\0';
+        build_once(ctx, options);
+        assert_int_equal(ctx->cache_hits, hits + 1);
+        assert_string_equal(ctx->cache_warning, "");
+    }
+    /* A directory with something in it: not removed, not replaced. */
+    assert_int_equal(unlink(entry.path), 0);
+    assert_int_equal(mkdir(entry.path, 0700), 0);
+    snprintf(inner, sizeof inner, "%s/x", entry.path);
+    assert_int_equal(mkdir(inner, 0700), 0);
+    for (int run = 0; run < 2; run++) {
+        unsigned stored = ctx->cache_stored;
+        ctx->cache_warning[0] = '\0';
+        build_once(ctx, options);
+        assert_int_equal(ctx->cache_stored, stored);
+        assert_non_null(strstr(ctx->cache_warning, "not removed"));
+    }
+    ctx->cache_warning[0] = '\0';
+    rmdir(inner);
+    rmdir(entry.path);
+    restore_cache_home(saved, had);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    return st.st_mode & 07777;
+}
+
+/* The tuning database is read only from a regular file of this user's, in
+ * a directory that only this user can write (issue 17, items 11 and 5):
+ * the directory is made 0700 and the file 0600; one that belongs to
+ * another user (nobody, uid 65534; as root), that group or others can
+ * write, in such a directory, or a FIFO (which must not block: an alarm
+ * ends the test) is ignored with a warning; tune refuses to write there. */
+static void untrusted_tuning_database_is_ignored(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-tuning-trust-XXXXXX", saved[1024], path[1024], sub[1024];
+    int had;
+    assert_non_null(mkdtemp(dir));
+    set_cache_home(dir, saved, sizeof saved, &had);
+    const struct clmem_workload *w = clmem_workload_find("matmul");
+    struct clmem_error err = {0};
+    struct clmem_size size;
+    assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
+    int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
+                     CLMEM_OK);
+    assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
+    snprintf(sub, sizeof sub, "%s/clmem", dir);
+    assert_int_equal(mode_of(sub), 0700);
+    assert_int_equal(mode_of(path), 0600);
+    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+
+    static const struct {
+        int what; /* 0: chown the file, 1: chmod it, 2: chmod the directory */
+        const char *why;
+    } faults[] = {{0, "belongs to uid 65534"},
+                  {1, "is writable by group or others (mode 0666)"},
+                  {2, "which is writable by group or others (mode 0777)"}};
+    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
+        if (faults[i].what == 0 && chown(path, 65534, 65534) != 0) {
+            print_message("skipped: a database of another user (chown to nobody failed: %s; run "
+                          "as root)\n",
+                          strerror(errno));
+            continue;
+        }
+        if (faults[i].what == 1)
+            assert_int_equal(chmod(path, 0666), 0);
+        if (faults[i].what == 2)
+            assert_int_equal(chmod(sub, 0777), 0);
+        ctx->tuning_warning[0] = '\0';
+        assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+        if (!strstr(ctx->tuning_warning, faults[i].why))
+            fail_msg("warning '%s' lacks '%s'", ctx->tuning_warning, faults[i].why);
+        if (faults[i].what == 2) {
+            /* tune would keep what runs ignore: refused before any search. */
+            assert_int_equal(clmem_tuning_prepare(&err), CLMEM_ERR_USAGE);
+            assert_non_null(strstr(err.message, "writable by group or others"));
+        }
+        assert_int_equal(chown(path, geteuid(), getegid()), 0);
+        assert_int_equal(chmod(path, 0600), 0);
+        assert_int_equal(chmod(sub, 0700), 0);
+        ctx->tuning_warning[0] = '\0';
+        assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+        assert_string_equal(ctx->tuning_warning, "");
+    }
+
+    /* A FIFO: ignored without blocking; tune refuses it. */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    ctx->tuning_warning[0] = '\0';
+    alarm(60);
+    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    alarm(0);
+    assert_non_null(strstr(ctx->tuning_warning, "is a FIFO, not a regular file"));
+    assert_int_equal(clmem_tuning_prepare(&err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "is a FIFO, not a regular file"));
+    ctx->tuning_warning[0] = '\0';
+    restore_cache_home(saved, had);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* One OpenCL call made to fail as a driver would: this executable's
+ * definitions come before the ICD loader's; others go on to it. */
+static const char *fail_call;
+static const cl_int fail_code = CL_OUT_OF_HOST_MEMORY;
+
+static void *real_call(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    assert_non_null(f);
+    return f;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
+                                               cl_uint n, cl_device_id *ids, cl_uint *found)
+{
+    if (fail_call && strcmp(fail_call, __func__) == 0)
+        return fail_code;
+    cl_int (*real)(cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *);
+    *(void **)&real = real_call(__func__);
+    return real(platform, type, n, ids, found);
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *props, cl_uint n, const cl_device_id *devices,
+    void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *), void *user, cl_int *rc)
+{
+    if (fail_call && strcmp(fail_call, __func__) == 0) {
+        *rc = fail_code;
+        return NULL;
+    }
+    cl_context (*real)(const cl_context_properties *, cl_uint, const cl_device_id *,
+                       void(CL_CALLBACK *)(const char *, const void *, size_t, void *), void *,
+                       cl_int *);
+    *(void **)&real = real_call(__func__);
+    return real(props, n, devices, notify, user, rc);
+}
+
+/* A failed OpenCL call is named in the message (issue 17, item 8): before,
+ * three of them said "rc failed with ..." (the macro's argument). */
+static void failed_calls_are_named(void **state)
+{
+    struct clmem_ctx *ctx = *state, other;
+    struct clmem_error err = {0};
+    struct clmem_device *devices = NULL;
+    size_t n = 0;
+    fail_call = "clGetDeviceIDs";
+    int status = clmem_devices_list(&devices, &n, &err);
+    fail_call = NULL;
+    free(devices);
+    assert_int_equal(status, CLMEM_ERR_CL);
+    if (!strstr(err.message, "clGetDeviceIDs failed with CL_OUT_OF_HOST_MEMORY"))
+        fail_msg("message '%s' does not name clGetDeviceIDs", err.message);
+
+    fail_call = "clCreateContext";
+    status = clmem_ctx_open(&other, &ctx->device, NULL, &err);
+    fail_call = NULL;
+    assert_int_equal(status, CLMEM_ERR_CL);
+    if (!strstr(err.message, "clCreateContext failed with CL_OUT_OF_HOST_MEMORY"))
+        fail_msg("message '%s' does not name clCreateContext", err.message);
+
+    /* A real refusal: a buffer beyond anything the device allows. */
+    cl_mem buffer = NULL;
+    assert_int_equal(
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)1 << 62, NULL, &buffer, &err),
+        CLMEM_ERR_CL);
+    if (strncmp(err.message, "clCreateBuffer failed with ", 27) != 0)
+        fail_msg("message '%s' does not name clCreateBuffer", err.message);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +723,9 @@ int main(void)
         cmocka_unit_test(bench_measures_peaks_then_workloads),
         cmocka_unit_test(program_cache_hits_and_rebuilds),
         cmocka_unit_test(tuning_database_round_trips),
+        cmocka_unit_test(cache_entry_special_files),
+        cmocka_unit_test(untrusted_tuning_database_is_ignored),
+        cmocka_unit_test(failed_calls_are_named),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

@@ -133,7 +133,8 @@ struct clmem_cache_entry {
     char key[2048]; /* the whole key, stored in the file and compared on load */
     char path[1024];
 };
-/* Names the entry of a program; -1 when there is no cache directory. */
+/* Names the entry of a program; -1 when there is no cache directory
+ * (XDG_CACHE_HOME unset and HOME missing), -2 when the key is too long. */
 int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
                       struct clmem_cache_entry *entry);
 /* The binary an entry's file holds (malloc'd), after checking its magic,
@@ -351,6 +352,9 @@ struct clmem_run {
     const char *image_output; /* where such a workload writes its image, or NULL */
     const int *tune_values;   /* the tuner's candidate for the tunable variant, or NULL */
     int ignore_tuning;        /* use the built-in parameters, not the tuning database */
+    /* The bytes of `input`, read once by clmem_run_plan, freed by clmem_run_release. */
+    unsigned char *input_data;
+    size_t input_size;
 };
 
 /* Shared by the workloads' set-up. */
@@ -696,16 +700,22 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
 /* "ok", "FAILED" or "skipped". */
 const char *clmem_result_status(const struct clmem_result *result);
 
-/* Output files appear whole or not at all: written to PATH.tmp.XXXXXX
+/* Output files appear whole or not at all: written to .NAME.XXXXXX
  * beside the target, then renamed over it. Open checks writability early.
- * A target that exists and is not a regular file (/dev/stdout, /dev/null,
- * a pipe) is written directly, never replaced (tmp_path is then ""). */
+ * A symbolic link is followed (its target is written, the link stays); a
+ * target that exists and is not a regular file (/dev/null, a pipe) is
+ * written directly, never replaced, and /dev/stdout (/proc/self/fd/N) is
+ * this process's own descriptor as it is (tmp_path is then ""). */
 struct clmem_output {
-    char path[1024];
+    char path[1024];   /* as given, for messages */
+    char target[1024]; /* what is written: path with its symbolic links followed */
     char tmp_path[1100];
     FILE *file;
 };
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+/* Whether `path` could be opened by clmem_output_open (the same message
+ * when not), leaving nothing behind and opening no device or pipe. */
+int clmem_output_check(const char *path, struct clmem_error *err);
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
 /* Writes a report into an open output and commits it; any failure is
@@ -770,6 +780,12 @@ struct clmem_image {
 /* Reads a binary P5 or P6 file, maxval 1..255. Every malformed or truncated
  * file is a usage error naming the file and what is wrong. */
 int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err);
+/* The whole of an input file (malloc'd), read once: a pipe, a FIFO,
+ * /dev/stdin, a process substitution as well as a regular file. */
+int clmem_input_read(const char *path, unsigned char **data, size_t *size, struct clmem_error *err);
+/* clmem_netpbm_read of an image already read; `path` names it in messages. */
+int clmem_netpbm_parse(const char *path, const unsigned char *data, size_t size,
+                       struct clmem_image *image, struct clmem_error *err);
 /* Writes P5 (1 channel) or P6 (3) whole or not at all (clmem_output_*). */
 int clmem_netpbm_write(const char *path, const struct clmem_image *image, struct clmem_error *err);
 void clmem_image_free(struct clmem_image *image);

@@ -101,7 +101,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
         default:
-            return cli_option_error("run", c, cli_refused_option(argc, argv, bad, sizeof bad), err);
+            /* argv[0]: "run", or "peak" when clmem peak runs through here. */
+            return cli_option_error(argv[0], c, cli_refused_option(argc, argv, bad, sizeof bad),
+                                    err);
         }
     }
     if (status)
@@ -110,10 +112,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "run needs a workload (try 'clmem list', 'clmem run --help')");
     if (argc - optind > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unexpected argument '%s' (see 'clmem run "
-                          "--help')",
-                          argv[optind + 1]);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem %s --help')",
+                          argv[optind + 1], argv[0]);
     a->workload = argv[optind];
     return CLMEM_OK;
 }
@@ -473,6 +473,9 @@ int cmd_run(int argc, char **argv)
     if (workload->input_help && run_is_image_path(a.output)) {
         image_output = a.output;
         a.output = NULL;
+        /* Written after the run: checked now, as a report's --output is. */
+        if ((status = clmem_output_check(image_output, &err)))
+            return cli_report_error(&err);
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);

@@ -13,7 +13,8 @@ int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
     if (host)
         flags |= CL_MEM_COPY_HOST_PTR;
     *buffer = clCreateBuffer(ctx->context, flags, bytes, (void *)host, &rc);
-    CLMEM_CHECK(err, rc);
+    if (rc != CL_SUCCESS) /* the message names the call, not `rc` */
+        return clmem_cl_fail(err, rc, "clCreateBuffer", __func__, __LINE__);
     return CLMEM_OK;
 }
 

@@ -5,10 +5,15 @@
  * clmem's version. The file repeats the whole key and a checksum of the
  * binary, so an entry that is stale (another key under the same name),
  * truncated or corrupt is detected, deleted and rebuilt, never used.
- * Entries are written whole or not at all (clmem_output_*). */
+ * Entries are written whole or not at all (clmem_output_*), 0600 in
+ * directories made 0700, and loaded only from a file and a directory that
+ * this user alone can write (state.h): anyone else's program would run
+ * under this user's name. */
 #include "clmem/clmem.h"
+#include "state.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,39 +38,14 @@ static uint64_t fnv1a(const void *data, size_t n, uint64_t hash)
 #define FNV_BASIS   0xcbf29ce484222325ULL
 #define FNV_BASIS_2 0x84222325cbf29ce4ULL /* a second, independent basis */
 
-/* mkdir -p of the directory part of `path` (up to the last '/'). */
-static int make_parents(const char *path)
-{
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return 0;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
                       struct clmem_cache_entry *entry)
 {
     memset(entry, 0, sizeof *entry);
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char root[640];
-    int n = -1;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(root, sizeof root, "%s/clmem/programs", xdg);
-    else if (home && home[0])
-        n = snprintf(root, sizeof root, "%s/.cache/clmem/programs", home);
+    const char *why;
     /* No place, or one too long to name: no cache rather than another place. */
-    if (n < 0 || (size_t)n >= sizeof root)
+    if (clmem_state_dir("programs", root, sizeof root, &why) != 0)
         return -1;
     uint64_t source_hash = fnv1a(source, strlen(source), FNV_BASIS);
     const struct clmem_device *d = &ctx->device;
@@ -75,7 +55,7 @@ int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const cha
                        CLMEM_VERSION, d->platform_name, d->name, d->version, d->driver,
                        options ? options : "", (unsigned long long)source_hash, strlen(source));
     if (len < 0 || (size_t)len >= sizeof entry->key)
-        return -1;
+        return -2;
     uint64_t h1 = fnv1a(entry->key, (size_t)len, FNV_BASIS);
     uint64_t h2 = fnv1a(source, strlen(source), fnv1a(entry->key, (size_t)len, FNV_BASIS_2));
     snprintf(entry->path, sizeof entry->path, "%s/%016llx%016llx.bin", root, (unsigned long long)h1,
@@ -83,13 +63,10 @@ int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const cha
     return 0;
 }
 
-unsigned char *clmem_cache_read(const struct clmem_cache_entry *entry, size_t *bin_size,
-                                const char **why)
+/* The binary of an entry open in `f`, checked; NULL and *why otherwise. */
+static unsigned char *read_entry(FILE *f, const struct clmem_cache_entry *entry, size_t *bin_size,
+                                 const char **why)
 {
-    *why = NULL;
-    FILE *f = fopen(entry->path, "rb");
-    if (!f)
-        return NULL; /* a miss, not a fault */
     unsigned char *bin = NULL;
     char head[sizeof magic];
     uint64_t key_len = 0, size = 0, sum = 0;
@@ -123,15 +100,44 @@ done:
     return bin;
 }
 
+unsigned char *clmem_cache_read(const struct clmem_cache_entry *entry, size_t *bin_size,
+                                const char **why)
+{
+    FILE *f;
+    char reason[512];
+    *why = NULL;
+    switch (clmem_state_open(entry->path, &f, reason, sizeof reason)) {
+    case CLMEM_STATE_OPENED: return read_entry(f, entry, bin_size, why);
+    case CLMEM_STATE_MISSING: return NULL; /* a miss, not a fault */
+    case CLMEM_STATE_BAD_FILE: *why = "not a regular file of yours that only you can write"; break;
+    case CLMEM_STATE_BAD_DIR: *why = "in a directory that is not yours alone"; break;
+    }
+    return NULL;
+}
+
+/* The one warning the CLI prints (a long path may cut it short). */
+__attribute__((format(printf, 2, 3))) static void warn(struct clmem_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->cache_warning, sizeof ctx->cache_warning, fmt, ap);
+    va_end(ap);
+}
+
 int clmem_cache_load(struct clmem_ctx *ctx, const struct clmem_cache_entry *entry,
                      const char *options, cl_program *program)
 {
-    const char *why;
+    const char *why = NULL;
+    char reason[512];
     size_t size = 0;
-    unsigned char *bin = clmem_cache_read(entry, &size, &why);
+    unsigned char *bin = NULL;
+    FILE *f;
     *program = NULL;
-    if (!bin && !why)
+    enum clmem_state_open opened = clmem_state_open(entry->path, &f, reason, sizeof reason);
+    if (opened == CLMEM_STATE_MISSING)
         return 0;
+    if (opened == CLMEM_STATE_OPENED && !(bin = read_entry(f, entry, &size, &why)))
+        snprintf(reason, sizeof reason, "was %s", why);
     cl_int rc = CL_SUCCESS, bin_status = CL_SUCCESS;
     if (bin) {
         const unsigned char *bins[] = {bin};
@@ -147,13 +153,21 @@ int clmem_cache_load(struct clmem_ctx *ctx, const struct clmem_cache_entry *entr
         }
         if (prog)
             clReleaseProgram(prog);
-        why = "refused by the driver";
+        snprintf(reason, sizeof reason, "was refused by the driver");
     }
-    /* Never used again: removed, and rebuilt by the caller. */
-    unlink(entry->path);
     ctx->cache_rebuilt++;
-    snprintf(ctx->cache_warning, sizeof ctx->cache_warning,
-             "cached program '%s' was %s: rebuilt from source", entry->path, why);
+    if (opened == CLMEM_STATE_BAD_DIR) {
+        /* Not ours to clean: left alone, and nothing stored there. */
+        warn(ctx, "cached program '%s' %s: not used, built from source", entry->path, reason);
+        return 0;
+    }
+    /* Never used again: removed (an empty directory too), so that the
+     * caller's build is stored in its place. */
+    const char *left = "";
+    if (unlink(entry->path) != 0 && (errno != EISDIR || rmdir(entry->path) != 0) && errno != ENOENT)
+        left = " (not removed: remove it to cache this program again)";
+    warn(ctx, "cached program '%s' %s: %s from source%s", entry->path, reason,
+         opened == CLMEM_STATE_OPENED ? "rebuilt" : "not used, built", left);
     return 0;
 }
 
@@ -161,9 +175,17 @@ void clmem_cache_store(struct clmem_ctx *ctx, const struct clmem_cache_entry *en
                        cl_program program)
 {
     size_t size = 0;
-    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
+    char dir[sizeof entry->path], why[256];
+    snprintf(dir, sizeof dir, "%s", entry->path);
+    *strrchr(dir, '/') = '\0';
+    /* Only into a directory of this user's alone (else load has warned);
+     * over a regular file or nothing (load has removed what it could). */
+    struct stat st;
+    if (clmem_state_mkdir(dir) != 0 || clmem_state_dir_check(dir, why, sizeof why) != 0 ||
+        (lstat(entry->path, &st) == 0 && !S_ISREG(st.st_mode)) ||
+        clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
             CL_SUCCESS ||
-        size == 0 || make_parents(entry->path) != 0)
+        size == 0)
         return;
     unsigned char *bin = malloc(size);
     unsigned char *bins[] = {bin};
@@ -172,6 +194,7 @@ void clmem_cache_store(struct clmem_ctx *ctx, const struct clmem_cache_entry *en
     if (bin &&
         clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS &&
         clmem_output_open(&out, entry->path, &err) == CLMEM_OK) {
+        fchmod(fileno(out.file), 0600);
         uint64_t key_len = strlen(entry->key), size64 = size, sum = fnv1a(bin, size, FNV_BASIS);
         fwrite(magic, 1, sizeof magic, out.file);
         fwrite(&key_len, 8, 1, out.file);

@@ -17,7 +17,8 @@ int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, con
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)device->platform,
                                      0};
     ctx->context = clCreateContext(props, 1, &device->id, NULL, NULL, &rc);
-    CLMEM_CHECK(err, rc);
+    if (rc != CL_SUCCESS) /* the message names the call, not `rc` */
+        return clmem_cl_fail(err, rc, "clCreateContext", __func__, __LINE__);
     /* clCreateCommandQueue is deprecated in 2.0 but is the 1.2 call, which
      * every driver (NVIDIA's included) still offers. */
     ctx->queue = clCreateCommandQueue(ctx->context, device->id, CL_QUEUE_PROFILING_ENABLE, &rc);

@@ -90,7 +90,10 @@ int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clme
             clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES_PER_PLATFORM, ids, &n_ids);
         if (rc == CL_DEVICE_NOT_FOUND)
             continue; /* a platform with no device is not an error */
-        CLMEM_CHECK_GOTO(err, status, rc);
+        if (rc != CL_SUCCESS) {
+            status = clmem_cl_fail(err, rc, "clGetDeviceIDs", __func__, __LINE__);
+            goto cleanup;
+        }
         if (n_ids > MAX_DEVICES_PER_PLATFORM)
             n_ids = MAX_DEVICES_PER_PLATFORM;
         struct clmem_device *grown = realloc(list, (n + n_ids) * sizeof *list);

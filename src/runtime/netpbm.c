@@ -7,34 +7,56 @@
  * whitespace character before the raster. Whitespace is blanks, TABs, CRs,
  * LFs, VTs and FFs; before the maxval, '#' up to the next CR or LF is a
  * comment. A file may hold more images after the first: only the first is
- * read. */
+ * used. The file is read once, whole, into memory (a pipe, a FIFO or
+ * /dev/stdin can be read only once) and the image parsed from what was
+ * read, so a truncated one is known before anything is allocated for it. */
 #include "clmem/clmem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int is_space(int c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
+/* The image's bytes as read, and where the parser is. */
+struct cursor {
+    const unsigned char *data;
+    size_t size, at;
+};
+
+static int next(struct cursor *c)
+{
+    return c->at < c->size ? c->data[c->at++] : EOF;
+}
+
+static void back(struct cursor *c, int ch)
+{
+    if (ch != EOF)
+        c->at--;
+}
+
 /* Skips whitespace and comments; false when none was there (tokens must be
  * separated) or the file ended. */
-static int skip_separator(FILE *f)
+static int skip_separator(struct cursor *f)
 {
     int seen = 0, c;
-    while ((c = getc(f)) != EOF) {
+    while ((c = next(f)) != EOF) {
         if (c == '#') {
-            while ((c = getc(f)) != EOF && c != '\n' && c != '\r')
+            while ((c = next(f)) != EOF && c != '\n' && c != '\r')
                 ;
             seen = 1;
         } else if (is_space(c)) {
             seen = 1;
         } else {
-            ungetc(c, f);
+            back(f, c);
             return seen;
         }
     }
@@ -42,24 +64,24 @@ static int skip_separator(FILE *f)
 }
 
 /* Reads the header field `name` (width, height, maxval) after its separator. */
-static int read_field(FILE *f, const char *path, const char *name, size_t *value,
+static int read_field(struct cursor *f, const char *path, const char *name, size_t *value,
                       struct clmem_error *err)
 {
     if (!skip_separator(f)) {
-        int c = getc(f);
+        int c = next(f);
         if (c == EOF)
             return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': truncated header: no %s", path,
                               name);
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "image '%s': bad header: no whitespace before the %s", path, name);
     }
-    int c = getc(f);
+    int c = next(f);
     if (c < '0' || c > '9')
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "image '%s': bad %s: expected a decimal number, got '%c'", path, name, c);
     size_t v = 0;
     int too_large = 0;
-    for (; c >= '0' && c <= '9'; c = getc(f)) {
+    for (; c >= '0' && c <= '9'; c = next(f)) {
         size_t digit = (size_t)(c - '0');
         if (v > (SIZE_MAX - digit) / 10)
             too_large = 1; /* reads on to the end of the digits */
@@ -75,15 +97,15 @@ static int read_field(FILE *f, const char *path, const char *name, size_t *value
     if (!is_space(c) && c != '#')
         return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad %s: unexpected '%c' after %zu",
                           path, name, c, v);
-    ungetc(c, f);
+    back(f, c);
     *value = v;
     return CLMEM_OK;
 }
 
-static int read_header(FILE *f, const char *path, struct clmem_image *image,
+static int read_header(struct cursor *f, const char *path, struct clmem_image *image,
                        struct clmem_error *err)
 {
-    int m0 = getc(f), m1 = getc(f), status;
+    int m0 = next(f), m1 = next(f), status;
     if (m0 == EOF)
         return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad magic: the file is empty", path);
     if (m0 != 'P' || (m1 != '5' && m1 != '6')) {
@@ -115,7 +137,7 @@ static int read_header(FILE *f, const char *path, struct clmem_image *image,
                           "(maxval must be 1..255)",
                           path, maxval);
     /* Exactly one whitespace character ends the header (no comment here). */
-    int c = getc(f);
+    int c = next(f);
     if (c == '#')
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "image '%s': bad header: a comment after the maxval", path);
@@ -125,15 +147,81 @@ static int read_header(FILE *f, const char *path, struct clmem_image *image,
     return CLMEM_OK;
 }
 
-int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err)
+/* The most read of one file: more than any image the kernels take (their
+ * int indices), with room for a header. */
+#define MOST_READ ((size_t)INT_MAX + ((size_t)1 << 20))
+
+int clmem_input_read(const char *path, unsigned char **data, size_t *size, struct clmem_error *err)
 {
-    memset(image, 0, sizeof *image);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot open image '%s': %s", path,
                           strerror(errno));
-    int status = read_header(f, path, image, err);
-    size_t bytes = 0, got;
+    struct stat st;
+    int status = CLMEM_OK;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
+                          strerror(EISDIR));
+    }
+    /* A regular file's size is known; a pipe's, a FIFO's, /dev/stdin's is
+     * found by reading: either way it is read once, here. */
+    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < MOST_READ
+                     ? (size_t)st.st_size + 1
+                     : (size_t)1 << 16;
+    size_t len = 0;
+    unsigned char *buf = NULL;
+    for (;;) {
+        if (len == cap || !buf) {
+            if (buf && cap >= MOST_READ) {
+                status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                    "image '%s' is larger than %zu bytes, more than the "
+                                    "kernels can take",
+                                    path, MOST_READ);
+                break;
+            }
+            size_t grown = buf ? (cap > MOST_READ / 2 ? MOST_READ : 2 * cap) : cap;
+            unsigned char *more = realloc(buf, grown);
+            if (!more) {
+                status = clmem_fail(err, CLMEM_ERR_CL,
+                                    "out of host memory reading image '%s' (%zu bytes so far)",
+                                    path, len);
+                break;
+            }
+            buf = more;
+            cap = grown;
+        }
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
+                                strerror(errno));
+            break;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    if (status) {
+        free(buf);
+        return status;
+    }
+    *data = buf;
+    *size = len;
+    return CLMEM_OK;
+}
+
+int clmem_netpbm_parse(const char *path, const unsigned char *data, size_t size,
+                       struct clmem_image *image, struct clmem_error *err)
+{
+    memset(image, 0, sizeof *image);
+    struct cursor f = {data, size, 0};
+    int status = read_header(&f, path, image, err);
+    size_t bytes = 0;
     if (status)
         goto cleanup;
     if (!clmem_mul_size(image->width, image->height, &bytes) ||
@@ -143,30 +231,18 @@ int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_
                             image->width, image->height, image->channels);
         goto cleanup;
     }
-    /* A regular file too short is refused before allocating for it. */
-    struct stat st;
-    long at = ftell(f);
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && at >= 0 &&
-        (uintmax_t)st.st_size - (uintmax_t)at < (uintmax_t)bytes) {
+    /* All of it was read: too short is refused before allocating for it. */
+    if (f.size - f.at < bytes) {
         status = clmem_fail(err, CLMEM_ERR_USAGE,
-                            "image '%s': truncated pixel data: expected %zu bytes, got %ju", path,
-                            bytes, (uintmax_t)st.st_size - (uintmax_t)at);
+                            "image '%s': truncated pixel data: expected %zu bytes, got %zu", path,
+                            bytes, f.size - f.at);
         goto cleanup;
     }
     if (!(image->pixels = clmem_alloc_array(bytes, 1, err))) {
         status = err->status;
         goto cleanup;
     }
-    got = fread(image->pixels, 1, bytes, f);
-    if (got < bytes) {
-        status = ferror(f) ? clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
-                                        strerror(errno))
-                           : clmem_fail(err, CLMEM_ERR_USAGE,
-                                        "image '%s': truncated pixel data: expected %zu bytes, "
-                                        "got %zu",
-                                        path, bytes, got);
-        goto cleanup;
-    }
+    memcpy(image->pixels, f.data + f.at, bytes);
     for (size_t i = 0; i < bytes; i++)
         if (image->pixels[i] > image->maxval) {
             status = clmem_fail(err, CLMEM_ERR_USAGE,
@@ -177,9 +253,21 @@ int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_
         }
 
 cleanup:
-    fclose(f);
     if (status)
         clmem_image_free(image);
+    return status;
+}
+
+int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err)
+{
+    unsigned char *data;
+    size_t size;
+    memset(image, 0, sizeof *image);
+    int status = clmem_input_read(path, &data, &size, err);
+    if (status == CLMEM_OK) {
+        status = clmem_netpbm_parse(path, data, size, image, err);
+        free(data);
+    }
     return status;
 }
 

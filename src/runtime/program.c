@@ -130,7 +130,20 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
     char all_options[1024];
     snprintf(all_options, sizeof all_options, "-cl-std=CL1.2 %s", options ? options : "");
     struct clmem_cache_entry entry;
-    int cached = !ctx->no_cache && clmem_cache_entry(ctx, text, all_options, &entry) == 0;
+    int cached = 0;
+    if (!ctx->no_cache) {
+        int named = clmem_cache_entry(ctx, text, all_options, &entry);
+        cached = named == 0;
+        /* No place for a cache (a daemon's HOME=/nonexistent): none for
+         * this context, said once. */
+        if (named == -1) {
+            if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+                fprintf(stderr,
+                        "clmem: no program cache (XDG_CACHE_HOME is not set and HOME is not a "
+                        "directory): building from source\n");
+            ctx->no_cache = 1;
+        }
+    }
     if (cached && clmem_cache_load(ctx, &entry, all_options, program)) {
         if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
             fprintf(stderr, "clmem: '%s' for '%s' from the cache '%s'\n", path, ctx->device.name,

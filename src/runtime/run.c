@@ -59,6 +59,10 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
                               workload->name, why);
         run->variants[run->n_variants++] = v;
     }
+    /* Read once, here: a pipe or /dev/stdin has no second reading. */
+    if (options->input &&
+        (status = clmem_input_read(options->input, &run->input_data, &run->input_size, err)))
+        return status;
     if ((status = workload->plan(run, err)))
         return status;
 
@@ -95,6 +99,8 @@ void clmem_run_release(struct clmem_run *run)
         run->workload->teardown(run);
     free(run->state);
     run->state = NULL;
+    free(run->input_data);
+    run->input_data = NULL;
 }
 
 static int compare_double(const void *a, const void *b)

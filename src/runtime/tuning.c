@@ -1,7 +1,10 @@
 /* The tuning database: what `clmem tune` found best, per device, driver,
  * workload, variant and size class, kept as JSON (cJSON) and written whole
- * or not at all. `run` and `bench` read it through clmem_tuning_lookup. */
+ * or not at all. `run` and `bench` read it through clmem_tuning_lookup,
+ * only from a file and a directory that this user alone can write
+ * (state.h): the parameters it holds choose the kernels that run. */
 #include "clmem/clmem.h"
+#include "state.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -12,14 +15,11 @@
 
 int clmem_tuning_path(char *path, size_t size)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(path, size, "%s/clmem/tuning.json", xdg);
-    else if (home && home[0])
-        n = snprintf(path, size, "%s/.cache/clmem/tuning.json", home);
-    else
+    char dir[1024];
+    const char *why;
+    if (clmem_state_dir(NULL, dir, sizeof dir, &why) != 0)
         return -1;
+    int n = snprintf(path, size, "%s/tuning.json", dir);
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
@@ -37,9 +37,17 @@ void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size)
 /* The whole database, or NULL: missing (no warning) or unreadable. */
 static cJSON *load(struct clmem_ctx *ctx, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    FILE *f;
+    char why[512];
+    switch (clmem_state_open(path, &f, why, sizeof why)) {
+    case CLMEM_STATE_OPENED: break;
+    case CLMEM_STATE_MISSING: return NULL;
+    case CLMEM_STATE_BAD_FILE:
+    case CLMEM_STATE_BAD_DIR:
+        snprintf(ctx->tuning_warning, sizeof ctx->tuning_warning,
+                 "tuning database '%s' %s: ignored", path, why);
         return NULL;
+    }
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     do {
@@ -117,34 +125,41 @@ int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
     return found;
 }
 
-/* mkdir -p of the directory part of `path`. */
-static int make_parents(const char *path)
+/* Where the database goes, checked before any search and again before
+ * the write: the directory made (0700) and this user's alone, the file
+ * absent or a regular file. */
+static int tuning_place(char *path, size_t size, struct clmem_error *err)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return 0;
-}
-
-int clmem_tuning_prepare(struct clmem_error *err)
-{
-    char path[1024], dir[1024];
-    if (clmem_tuning_path(path, sizeof path) != 0 || make_parents(path) != 0)
+    char dir[1024], why[256];
+    const char *none;
+    struct stat st;
+    if (clmem_state_dir(NULL, dir, sizeof dir, &none) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no place for the tuning database: %s", none);
+    if (clmem_state_mkdir(dir) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot make the tuning directory '%s': %s", dir,
+                          strerror(errno));
+    if (clmem_state_dir_check(dir, why, sizeof why) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "no place for the tuning database (set XDG_CACHE_HOME or HOME)");
-    snprintf(dir, sizeof dir, "%s", path);
-    *strrchr(dir, '/') = '\0';
+                          "tuning directory '%s' %s: runs would ignore what tune keeps there "
+                          "(chmod 700 it, or set XDG_CACHE_HOME)",
+                          dir, why);
+    if (snprintf(path, size, "%s/tuning.json", dir) >= (int)size)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "tuning database path '%s/tuning.json' is too long",
+                          dir);
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "tuning database '%s' is %s, not a regular file (remove it)", path,
+                          clmem_state_kind(st.st_mode));
     if (access(dir, W_OK) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the tuning database in '%s': %s", dir,
                           strerror(errno));
     return CLMEM_OK;
+}
+
+int clmem_tuning_prepare(struct clmem_error *err)
+{
+    char path[1024];
+    return tuning_place(path, sizeof path, err);
 }
 
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
@@ -155,9 +170,9 @@ int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
     char path[1024], size_class[64];
     if (!w->tunable)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune", w->name);
-    if (clmem_tuning_path(path, sizeof path) != 0 || make_parents(path) != 0)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "no place for the tuning database (set XDG_CACHE_HOME or HOME)");
+    int status = tuning_place(path, sizeof path, err);
+    if (status)
+        return status;
     clmem_size_class(size, size_class, sizeof size_class);
     cJSON *db = load(ctx, path);
     if (!db) {
@@ -188,8 +203,9 @@ int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
     if (!text)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     struct clmem_output out;
-    int status = clmem_output_open(&out, path, err);
+    status = clmem_output_open(&out, path, err);
     if (status == CLMEM_OK) {
+        fchmod(fileno(out.file), 0600); /* read back only when no one else can write it */
         fprintf(out.file, "%s\n", text);
         status = clmem_output_commit(&out, err);
     }

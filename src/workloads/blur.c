@@ -52,10 +52,10 @@ static int blur_plan(struct clmem_run *run, struct clmem_error *err)
     unsigned channels = 1;
     clmem_size_format(&run->size, text, sizeof text);
     if (run->input) {
-        /* The whole file is read and checked here, before any device work;
-         * setup() reads it again to keep it. */
+        /* The file, read once by clmem_run_plan, is checked here before any
+         * device work; setup() parses it again to keep it. */
         struct clmem_image image;
-        int status = clmem_netpbm_read(run->input, &image, err);
+        int status = clmem_netpbm_parse(run->input, run->input_data, run->input_size, &image, err);
         if (status)
             return status;
         run->size.dim[0] = image.width;
@@ -132,11 +132,9 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     s->width = run->size.dim[0];
     s->height = run->size.dim[1];
     if (run->input) {
-        if ((status = clmem_netpbm_read(run->input, &s->in, err)))
+        if ((status =
+                 clmem_netpbm_parse(run->input, run->input_data, run->input_size, &s->in, err)))
             return status;
-        if (s->in.width != s->width || s->in.height != s->height)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s' changed while the run started",
-                              run->input);
     } else if ((status = clmem_image_generate(&s->in, s->width, s->height, 1, run->seed, err))) {
         return status;
     }
