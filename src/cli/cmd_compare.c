@@ -170,7 +170,8 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
             /* The report's columns: one per rank, named by rank and host. */
             for (int i = 0; i < m->size; i++) {
                 runs[i].device = all[i].device;
-                cli_mpi_label(&all[i], runs[i].device.name, sizeof runs[i].device.name);
+                runs[i].rank = all[i].rank;
+                snprintf(runs[i].host, sizeof runs[i].host, "%.255s", all[i].host);
                 runs[i].peak = all[i].peak;
                 runs[i].results = all[i].results;
                 runs[i].n_results = all[i].n_results;
@@ -244,6 +245,9 @@ int cmd_compare(int argc, char **argv)
             .cancelled = cli_interrupted,
         };
         runs[i].device = devices[chosen[i]];
+        runs[i].rank = -1; /* live, on this host */
+        if (gethostname(runs[i].host, sizeof runs[i].host - 1) != 0)
+            runs[i].host[0] = '\0';
         n_run = i + 1;
         /* A device that cannot be opened is reported; the others still run. */
         if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a.kernel_dir, &err))) {
