@@ -225,6 +225,7 @@ static struct row *collect_rows(const struct compare_view *v, size_t *n_rows)
         return NULL;
     }
     size_t n = 0;
+    rows[0].on = on; /* where rows_free finds the block, even with no row */
     for (size_t d = 0; d < v->n_devs; d++) {
         for (size_t i = 0; i < v->devs[d].n_results; i++) {
             const struct clmem_result *r = &v->devs[d].results[i];
