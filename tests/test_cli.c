@@ -255,11 +255,17 @@ static void compare_writes_the_report(void **state)
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "report for 1 device(s)"));
     int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
-    static const char *const files[] = {
-        "report.md",     "results.csv",           "device-0.json",
-        "plots.gp",      "transpose.dat",         "coalescing-offset_float.dat",
-        "transpose.svg", "coalescing-offset.svg", "coalescing-stride.svg",
-        "roofline-0.svg"};
+    static const char *const files[] = {"report.md",
+                                        "report.html",
+                                        "results.csv",
+                                        "device-0.json",
+                                        "plots.gp",
+                                        "transpose.dat",
+                                        "coalescing-offset_float.dat",
+                                        "transpose.svg",
+                                        "coalescing-offset.svg",
+                                        "coalescing-stride.svg",
+                                        "roofline-0.svg"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[256];
         struct stat st;

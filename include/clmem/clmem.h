@@ -664,16 +664,26 @@ int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, siz
 /* "48.7 TFLOP/s", "2.74 TB/s", "355 Gsamples/s": three significant digits,
  * the unit's SI prefix rescaled (a unit starting k, M, G, T or P). "-" for NaN. */
 void clmem_format_metric(double value, const char *unit, char *out, size_t size);
-/* Writes the comparison report into `dir` (created if needed): report.md
- * (a side-by-side table per workload, values and fractions of each
- * device's peak, the pictures), results.csv, device-N.json (as bench's
- * JSON), the plot data and plots.gp, and, when gnuplot is installed, the
- * SVG pictures: coalescing curves, transpose bars, matmul against size, a
- * roofline per device. plots_note says why pictures are missing ("" when
- * drawn). Every file is written whole or not at all. */
-/* Creates the report directory or checks it is one that can be written
- * (usage error otherwise): called before any device runs. */
+
+/* ---- the comparison report (src/report/compare.c) ---- */
+/* Checks, before any device runs, that the report directory can be
+ * written: `dir` absent with a writable parent directory, or an existing
+ * writable directory; a usage error otherwise. Creates nothing. */
 int clmem_compare_dir(const char *dir, struct clmem_error *err);
+/* Writes the comparison report of n_devs entries (live devices and run
+ * files alike) into `dir`: report.md and report.html (the devices, each
+ * workload's best result per device at a glance, a table per workload of
+ * the rows every entry has, then the rows only some have; entries named
+ * "DEVICE on HOST", told apart by file name or creation time where that
+ * is the same), results.csv, device-N.json (as bench's JSON), the plot
+ * data and plots.gp, and, when gnuplot is installed, the SVG pictures
+ * (coalescing curves, transpose bars, matmul against size, a roofline per
+ * entry with each workload's best result on it), which report.html holds
+ * inline. plots_note says why pictures are missing ("" when drawn).
+ * The directory appears whole or not at all: everything is written into
+ * DIR.tmp.XXXXXX beside it, renamed to DIR, or, when DIR exists, its files
+ * renamed into DIR (other files there stay); on any failure the temporary
+ * directory is removed and DIR is left as it was. */
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err);
 

@@ -199,7 +199,9 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
             /* The report's columns: one per rank, named by rank and host. */
             for (int i = 0; i < m->size; i++) {
                 runs[i].device = all[i].device;
-                cli_mpi_label(&all[i], runs[i].device.name, sizeof runs[i].device.name);
+                runs[i].rank = all[i].rank;
+                runs[i].host_info = all[i].host;
+                snprintf(runs[i].host, sizeof runs[i].host, "%s", all[i].host.name);
                 runs[i].peak = all[i].peak;
                 runs[i].results = all[i].results;
                 runs[i].n_results = all[i].n_results;

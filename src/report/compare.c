@@ -1,371 +1,213 @@
-/* The vendor comparison report (clmem compare): for several devices'
- * bench results, a side-by-side Markdown table per workload, the data as
- * CSV and JSON, and gnuplot pictures where a person would rather look than
- * read. Every file is written whole or not at all (clmem_output_*). */
-#include "clmem/clmem.h"
+/* The vendor comparison report (clmem compare): for several devices' bench
+ * results (live or read back from run files), report.md and report.html
+ * (compare_doc.c, compare_md.c, html.c), results.csv, a JSON per entry,
+ * and gnuplot pictures (plots.c). The directory appears whole or not at
+ * all: everything is written into a temporary directory beside it, which
+ * then becomes the directory or, when the directory exists, whose files
+ * are moved into it. */
+#include "compare.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-/* ---- small helpers ---- */
+/* ---- the directory ---- */
 
-static int open_in(struct clmem_output *out, const char *dir, const char *name,
-                   struct clmem_error *err)
+/* `dir` without trailing slashes ("/" stays). */
+static void trimmed(const char *dir, char *out, size_t size)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return clmem_output_open(out, path, err);
+    snprintf(out, size, "%s", dir);
+    for (size_t len = strlen(out); len > 1 && out[len - 1] == '/'; len--)
+        out[len - 1] = '\0';
 }
 
-/* A result's row label inside its workload: variant, sweep point, size. */
-static void row_label(const struct clmem_result *r, char *out, size_t size)
+static void parent_of(const char *dir, char *out, size_t size)
 {
-    if (r->sweep[0])
-        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, r->size);
+    trimmed(dir, out, size);
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == out)
+        out[1] = '\0';
     else
-        snprintf(out, size, "%s @ %s", r->variant, r->size);
-}
-
-static const struct clmem_result *find(const struct clmem_compare_device *d, const char *workload,
-                                       const char *label)
-{
-    char here[160];
-    for (size_t i = 0; i < d->n_results; i++) {
-        const struct clmem_result *r = &d->results[i];
-        if (strcmp(r->workload, workload) != 0)
-            continue;
-        row_label(r, here, sizeof here);
-        if (strcmp(here, label) == 0)
-            return r;
-    }
-    return NULL;
-}
-
-/* ---- the Markdown report ---- */
-
-static void cell(FILE *f, const struct clmem_result *r)
-{
-    if (!r)
-        fprintf(f, " - |");
-    else if (r->skipped)
-        fprintf(f, " skipped |");
-    else if (!r->verified)
-        fprintf(f, " FAILED |");
-    else if (!isnan(r->peak_fraction))
-        fprintf(f, " %.4g %s (%.2f of peak) |", r->metric, r->metric_unit, r->peak_fraction);
-    else
-        fprintf(f, " %.4g %s |", r->metric, r->metric_unit);
-}
-
-static void markdown_workload(FILE *f, const char *workload,
-                              const struct clmem_compare_device *devs, size_t n_devs)
-{
-    fprintf(f, "\n## %s\n\n| variant @ size |", workload);
-    for (size_t d = 0; d < n_devs; d++)
-        fprintf(f, " %s |", devs[d].device.name);
-    fprintf(f, "\n| --- |");
-    for (size_t d = 0; d < n_devs; d++)
-        fprintf(f, " --- |");
-    fprintf(f, "\n");
-    /* Rows in the order they first appear on any device. */
-    for (size_t d = 0; d < n_devs; d++) {
-        for (size_t i = 0; i < devs[d].n_results; i++) {
-            const struct clmem_result *r = &devs[d].results[i];
-            char label[160];
-            if (strcmp(r->workload, workload) != 0)
-                continue;
-            row_label(r, label, sizeof label);
-            int seen = 0;
-            for (size_t e = 0; e < d && !seen; e++)
-                seen = find(&devs[e], workload, label) != NULL;
-            for (size_t j = 0; j < i && !seen; j++) {
-                char other[160];
-                if (strcmp(devs[d].results[j].workload, workload) == 0) {
-                    row_label(&devs[d].results[j], other, sizeof other);
-                    seen = strcmp(other, label) == 0;
-                }
-            }
-            if (seen)
-                continue;
-            fprintf(f, "| %s |", label);
-            for (size_t e = 0; e < n_devs; e++)
-                cell(f, find(&devs[e], workload, label));
-            fprintf(f, "\n");
-        }
-    }
-}
-
-/* ---- plot data and the gnuplot script ---- */
-
-/* Writes NAME.dat: one block per device (gnuplot's index), two columns. */
-static int write_series(const char *dir, const char *name, const struct clmem_compare_device *devs,
-                        size_t n_devs, const char *workload, const char *variant, int by_size,
-                        size_t *points, struct clmem_error *err)
-{
-    struct clmem_output out;
-    int status = open_in(&out, dir, name, err);
-    if (status)
-        return status;
-    *points = 0;
-    for (size_t d = 0; d < n_devs; d++) {
-        fprintf(out.file, "# %s\n", devs[d].device.name);
-        for (size_t i = 0; i < devs[d].n_results; i++) {
-            const struct clmem_result *r = &devs[d].results[i];
-            if (strcmp(r->workload, workload) != 0 || strcmp(r->variant, variant) != 0 ||
-                r->skipped || !r->verified)
-                continue;
-            double x = by_size ? strtod(r->size, NULL) : (double)r->sweep_value;
-            fprintf(out.file, "%g %g\n", x, r->metric);
-            (*points)++;
-        }
-        fprintf(out.file, "\n\n");
-    }
-    return clmem_output_commit(&out, err);
-}
-
-/* Plots that have data; what was left out, for the report. */
-struct plot_set {
-    char script[16384];
-    size_t len;
-    char written[1024], missing[1024];
-};
-
-static void add(struct plot_set *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct plot_set *p, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (p->len < sizeof p->script)
-        p->len += (size_t)vsnprintf(p->script + p->len, sizeof p->script - p->len, fmt, ap);
-    va_end(ap);
-}
-
-static void note(char *list, size_t size, const char *name)
-{
-    size_t len = strlen(list);
-    snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
-}
-
-/* A device name inside a gnuplot '...' string: ' doubled, as gnuplot reads it. */
-static const char *quoted(const char *text, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; *text && n + 2 < size; text++) {
-        if (*text == '\'')
-            out[n++] = '\'';
-        out[n++] = *text;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* One line per device of a series file. */
-static void plot_lines(struct plot_set *p, const char *dat, size_t n_devs,
-                       const struct clmem_compare_device *devs, const char *style)
-{
-    char name[300];
-    add(p, "plot ");
-    for (size_t d = 0; d < n_devs; d++)
-        add(p, "%s'%s' index %zu using 1:2 with %s title '%s'", d ? ", " : "", dat, d, style,
-            quoted(devs[d].device.name, name, sizeof name));
-    add(p, "\n");
-}
-
-static int series_plot(struct plot_set *p, const char *dir, const struct clmem_compare_device *devs,
-                       size_t n_devs, const char *svg, const char *workload, const char *variant,
-                       int by_size, const char *title, const char *xlabel, const char *ylabel,
-                       int logx, struct clmem_error *err)
-{
-    char dat[256];
-    size_t points;
-    snprintf(dat, sizeof dat, "%s-%s.dat", workload, variant);
-    int status = write_series(dir, dat, devs, n_devs, workload, variant, by_size, &points, err);
-    if (status)
-        return status;
-    if (!points) {
-        note(p->missing, sizeof p->missing, svg);
-        return CLMEM_OK;
-    }
-    /* Devices differ by orders of magnitude: a log scale keeps every
-     * device's curve readable. */
-    add(p, "set output '%s'\nset title '%s'\nset xlabel '%s'\nset ylabel '%s (log scale)'\n%s", svg,
-        title, xlabel, ylabel, logx ? "set logscale xy 2\n" : "set logscale y 2\n");
-    plot_lines(p, dat, n_devs, devs, "linespoints");
-    add(p, "unset logscale xy\n");
-    note(p->written, sizeof p->written, svg);
-    return CLMEM_OK;
-}
-
-/* Transpose variants as bars, clustered per device (GB/s at the bench size). */
-static int transpose_bars(struct plot_set *p, const char *dir,
-                          const struct clmem_compare_device *devs, size_t n_devs,
-                          struct clmem_error *err)
-{
-    static const char *const variants[] = {"copy", "naive", "coalesced", "padded"};
-    struct clmem_output out;
-    int status = open_in(&out, dir, "transpose.dat", err), any = 0;
-    if (status)
-        return status;
-    fprintf(out.file, "device");
-    for (size_t v = 0; v < 4; v++)
-        fprintf(out.file, " %s", variants[v]);
-    fprintf(out.file, "\n");
-    for (size_t d = 0; d < n_devs; d++) {
-        fputc('"', out.file);
-        for (const char *c = devs[d].device.name; *c; c++)
-            fputc(*c == '"' ? '\'' : *c, out.file); /* a " would end gnuplot's string */
-        fputc('"', out.file);
-        for (size_t v = 0; v < 4; v++) {
-            double value = 0;
-            for (size_t i = 0; i < devs[d].n_results; i++) {
-                const struct clmem_result *r = &devs[d].results[i];
-                if (strcmp(r->workload, "transpose") == 0 && strcmp(r->variant, variants[v]) == 0 &&
-                    !r->skipped && r->verified)
-                    value = r->metric;
-            }
-            any |= value > 0;
-            fprintf(out.file, " %g", value);
-        }
-        fprintf(out.file, "\n");
-    }
-    if ((status = clmem_output_commit(&out, err)))
-        return status;
-    if (!any) {
-        note(p->missing, sizeof p->missing, "transpose.svg");
-        return CLMEM_OK;
-    }
-    add(p, "set output 'transpose.svg'\nset title 'transpose variants (GB/s)'\nset xlabel ''\n"
-           "set ylabel 'GB/s (log scale)'\nset logscale y 2\nset style data histograms\n"
-           "set style histogram clustered\nset style fill solid 0.8\nset key autotitle "
-           "columnheader\nplot 'transpose.dat' using 2:xtic(1), '' using 3, '' using 4, '' "
-           "using 5\nunset logscale xy\nset style data linespoints\nset key noautotitle\n");
-    note(p->written, sizeof p->written, "transpose.svg");
-    return CLMEM_OK;
-}
-
-/* A roofline per device: its measured bandwidth and FP32 peaks, and the
- * matmul results at their arithmetic intensity (2MNK flops over the
- * 4(MK+KN+MN) bytes each matrix needs at least once). */
-static int rooflines(struct plot_set *p, const char *dir, const struct clmem_compare_device *devs,
-                     size_t n_devs, struct clmem_error *err)
-{
-    for (size_t d = 0; d < n_devs; d++) {
-        const struct clmem_compare_device *dev = &devs[d];
-        if (dev->peak.bandwidth <= 0 || dev->peak.flops <= 0)
-            continue;
-        char dat[64], svg[64], name[300];
-        snprintf(dat, sizeof dat, "roofline-%zu.dat", d);
-        snprintf(svg, sizeof svg, "roofline-%zu.svg", d);
-        struct clmem_output out;
-        int status = open_in(&out, dir, dat, err);
-        if (status)
-            return status;
-        for (size_t i = 0; i < dev->n_results; i++) {
-            const struct clmem_result *r = &dev->results[i];
-            size_t m = 0, n = 0, k = 0;
-            if (strcmp(r->workload, "matmul") != 0 || r->skipped || !r->verified)
-                continue;
-            int parts = sscanf(r->size, "%zux%zux%zu", &m, &n, &k);
-            if (parts == 1)
-                n = k = m;
-            else if (parts != 3)
-                continue;
-            double flops = 2.0 * m * n * k, bytes = 4.0 * (m * k + k * n + m * n);
-            fprintf(out.file, "%g %g \"%s %s\"\n", flops / bytes, r->metric, r->variant, r->size);
-        }
-        if ((status = clmem_output_commit(&out, err)))
-            return status;
-        add(p,
-            "set output '%s'\nset title 'roofline: %s'\nset xlabel 'flops per byte'\n"
-            "set ylabel 'GFLOP/s'\nset logscale xy 2\nset xrange [0.125:1024]\n"
-            "set yrange [%g:%g]\n"
-            "plot (x * %g < %g ? x * %g : %g) title 'measured peaks (%.0f GB/s, %.0f GFLOP/s)' "
-            "with lines, "
-            "'%s' using 1:2 with points pointtype 7 title 'matmul variants'\n"
-            "unset logscale xy\nset autoscale xy\n",
-            svg, quoted(dev->device.name, name, sizeof name), dev->peak.flops / 1024,
-            dev->peak.flops * 2, dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth,
-            dev->peak.flops, dev->peak.bandwidth, dev->peak.flops, dat);
-        note(p->written, sizeof p->written, svg);
-    }
-    return CLMEM_OK;
-}
-
-/* Runs gnuplot on the script in `dir` (no shell: the directory is the
- * user's text); 0 when it ran and succeeded. Its messages go to
- * dir/gnuplot.log. */
-static int run_gnuplot(const char *dir)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        int log = -1;
-        if (chdir(dir) == 0)
-            log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int null = open("/dev/null", O_WRONLY);
-        if (log < 0 || null < 0)
-            _exit(127);
-        dup2(null, STDOUT_FILENO);
-        dup2(log, STDERR_FILENO);
-        execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
-        _exit(127);
-    }
-    int rc;
-    if (waitpid(pid, &rc, 0) != pid)
-        return -1;
-    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
-}
-
-/* Whether gnuplot is on the PATH. */
-static int gnuplot_found(void)
-{
-    const char *path = getenv("PATH");
-    char file[1100];
-    for (const char *p = path ? path : ""; *p;) {
-        const char *end = strchr(p, ':');
-        int len = (int)(end ? (size_t)(end - p) : strlen(p));
-        snprintf(file, sizeof file, "%.*s/gnuplot", len ? len : 1, len ? p : ".");
-        if (access(file, X_OK) == 0)
-            return 1;
-        p = end ? end + 1 : p + len;
-    }
-    return 0;
+        *slash = '\0';
 }
 
 int clmem_compare_dir(const char *dir, struct clmem_error *err)
 {
+    char parent[1024];
     struct stat st;
-    if (mkdir(dir, 0755) != 0 && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    if (strlen(dir) > 900)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "report directory '%.60s...' is too long", dir);
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                              dir, strerror(ENOTDIR));
+        if (access(dir, W_OK | X_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                              dir, strerror(errno));
+        return CLMEM_OK;
+    }
+    int why = dir[0] ? errno : ENOENT;
+    if (why == ENOENT) {
+        /* Absent: its parent must be a directory this user can write. */
+        parent_of(dir, parent, sizeof parent);
+        if (stat(parent, &st) != 0)
+            why = errno;
+        else if (!S_ISDIR(st.st_mode))
+            why = ENOTDIR;
+        else if (access(parent, W_OK | X_OK) != 0)
+            why = errno;
+        else
+            return CLMEM_OK;
+    }
+    return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                      strerror(why));
+}
+
+/* The temporary directory: DIR.tmp.XXXXXX beside DIR; inside an existing
+ * DIR (DIR/.clmem-report.tmp.XXXXXX) when its parent cannot take it or is
+ * on another file system (a mount point), where renames could not move
+ * the files. */
+static int make_temp(const char *dir, char *tmp, size_t size, struct clmem_error *err)
+{
+    char base[1024];
+    struct stat st, tst;
+    trimmed(dir, base, sizeof base);
+    int exists = stat(base, &st) == 0;
+    snprintf(tmp, size, "%s.tmp.XXXXXX", base);
+    if (mkdtemp(tmp)) {
+        if (!exists || (stat(tmp, &tst) == 0 && tst.st_dev == st.st_dev))
+            return CLMEM_OK;
+        rmdir(tmp);
+    } else if (!exists) {
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
                           strerror(errno));
-    if (access(dir, W_OK) != 0)
+    }
+    snprintf(tmp, size, "%s/.clmem-report.tmp.XXXXXX", base);
+    if (!mkdtemp(tmp))
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
                           strerror(errno));
     return CLMEM_OK;
 }
 
-int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
-                         char *plots_note, size_t note_size, struct clmem_error *err)
+/* The names in a directory (not . and ..), in one malloc'd block. */
+static char (*list_dir(const char *path, size_t *n))[256]
 {
-    int status = clmem_compare_dir(dir, err);
-    if (status)
-        return status;
-    /* Machine-readable: every device's report as bench writes it, one CSV. */
+    DIR *d = opendir(path);
+    char(*names)[256] = NULL;
+    size_t cap = 0;
+    *n = 0;
+    if (!d)
+        return NULL;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 32;
+            char(*more)[256] = realloc(names, cap * sizeof *names);
+            if (!more) {
+                free(names);
+                closedir(d);
+                errno = ENOMEM;
+                return NULL;
+            }
+            names = more;
+        }
+        snprintf(names[(*n)++], sizeof *names, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!names)
+        names = malloc(sizeof *names); /* an empty list, not an error */
+    return names;
+}
+
+/* Removes the temporary directory and the files in it. */
+static void remove_temp(const char *tmp)
+{
+    size_t n;
+    char(*names)[256] = list_dir(tmp, &n);
+    char path[1400];
+    for (size_t i = 0; names && i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", tmp, names[i]);
+        unlink(path);
+    }
+    free(names);
+    rmdir(tmp);
+}
+
+/* The finished report into place: the temporary directory becomes DIR;
+ * where DIR exists, each file moves into it (replacing its namesake), once
+ * every one is known to be replaceable. */
+static int publish(const char *tmp, const char *dir, struct clmem_error *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT && rename(tmp, dir) == 0)
+            return CLMEM_OK;
+        /* ENOTEMPTY, EEXIST: another process made it meanwhile. */
+        if ((errno != ENOTEMPTY && errno != EEXIST) || stat(dir, &st) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                              strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
+                          strerror(ENOTDIR));
+    size_t n;
+    char(*names)[256] = list_dir(tmp, &n);
+    if (!names)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read '%s': %s", tmp, strerror(errno));
+    char from[1400], to[1400];
+    int status = CLMEM_OK;
+    /* A directory where a file goes would stop the moves halfway. */
+    for (size_t i = 0; i < n && !status; i++) {
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        if (lstat(to, &st) == 0 && S_ISDIR(st.st_mode))
+            status =
+                clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", to, strerror(EISDIR));
+    }
+    for (size_t i = 0; i < n && !status; i++) {
+        snprintf(from, sizeof from, "%s/%s", tmp, names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        if (rename(from, to) != 0)
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", to, strerror(errno));
+    }
+    free(names);
+    if (!status)
+        rmdir(tmp);
+    return status;
+}
+
+/* ---- the files ---- */
+
+static int open_in(struct clmem_output *out, const char *dir, const char *name,
+                   struct clmem_error *err)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return clmem_output_open(out, path, err);
+}
+
+/* Machine-readable: every entry's report as bench writes it, one CSV. */
+static int machine_files(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
+                         struct clmem_error *err)
+{
     struct clmem_output out;
+    int status;
     for (size_t d = 0; d < n_devs; d++) {
         char name[64];
         snprintf(name, sizeof name, "device-%zu.json", d);
-        struct clmem_report_meta meta = {.device = &devs[d].device, .peak = &devs[d].peak};
-        if ((status = open_in(&out, dir, name, err)) ||
-            (status =
+        /* A saved run keeps its own host and time. */
+        struct clmem_report_meta meta = {.device = &devs[d].device,
+                                         .peak = &devs[d].peak,
+                                         .host = devs[d].host[0] ? &devs[d].host_info : NULL,
+                                         .created = devs[d].created};
+        if ((status = open_in(&out, dir, name, err)))
+            return status;
+        if ((status =
                  clmem_report_json(out.file, devs[d].results, devs[d].n_results, &meta, err)) ||
             (status = clmem_output_commit(&out, err))) {
             clmem_output_abort(&out);
@@ -375,12 +217,11 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
     if ((status = open_in(&out, dir, "results.csv", err)))
         return status;
     for (size_t d = 0; d < n_devs; d++) {
-        FILE *f = out.file;
         if (d == 0) {
-            clmem_report_csv(f, devs[d].results, devs[d].n_results);
+            clmem_report_csv(out.file, devs[d].results, devs[d].n_results);
             continue;
         }
-        /* The header once: later devices' rows only. */
+        /* The header once: later entries' rows only. */
         char *buf = NULL;
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
@@ -391,42 +232,54 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
         clmem_report_csv(mem, devs[d].results, devs[d].n_results);
         fclose(mem);
         const char *rows = strchr(buf, '\n');
-        fputs(rows ? rows + 1 : "", f);
+        fputs(rows ? rows + 1 : "", out.file);
         free(buf);
     }
-    if ((status = clmem_output_commit(&out, err)))
-        return status;
+    return clmem_output_commit(&out, err);
+}
 
-    /* Pictures. */
-    struct plot_set *p = calloc(1, sizeof *p);
-    if (!p)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    add(p, "set terminal svg size 900,560 dynamic\nset grid\nset key below\n");
-    if ((status = series_plot(p, dir, devs, n_devs, "coalescing-offset.svg", "coalescing",
-                              "offset_float", 0, "bandwidth against offset (float)", "offset",
-                              "GB/s", 0, err)) ||
-        (status = series_plot(p, dir, devs, n_devs, "coalescing-stride.svg", "coalescing",
-                              "stride_float", 0, "bandwidth against stride (float)", "stride",
-                              "GB/s", 0, err)) ||
-        (status = transpose_bars(p, dir, devs, n_devs, err)) ||
-        (status = series_plot(p, dir, devs, n_devs, "matmul-tiled.svg", "matmul", "tiled_bounds", 1,
-                              "matmul tiled_bounds (Fig 4.20)", "N", "GFLOP/s", 1, err)) ||
-        (status = series_plot(p, dir, devs, n_devs, "matmul-regblock.svg", "matmul", "regblock", 1,
-                              "matmul regblock", "N", "GFLOP/s", 1, err)) ||
-        (status = rooflines(p, dir, devs, n_devs, err)) ||
-        (status = open_in(&out, dir, "plots.gp", err))) {
-        free(p);
-        return status;
+/* report.md and report.html, from one document. */
+static int person_files(const char *tmp, const struct compare_view *view, struct clmem_error *err)
+{
+    struct doc doc = {0};
+    struct clmem_output out;
+    compare_doc_build(&doc, view);
+    int status = doc.failed ? clmem_fail(err, CLMEM_ERR_CL, "out of host memory") : CLMEM_OK;
+    if (!status && !(status = open_in(&out, tmp, "report.md", err))) {
+        compare_md_write(out.file, &doc);
+        status = clmem_output_commit(&out, err);
     }
-    fputs(p->script, out.file);
-    if ((status = clmem_output_commit(&out, err))) {
-        free(p);
-        return status;
+    if (!status && !(status = open_in(&out, tmp, "report.html", err))) {
+        compare_html_write(out.file, &doc, tmp);
+        status = clmem_output_commit(&out, err);
     }
-    int plotted = p->written[0] && gnuplot_found() && run_gnuplot(dir) == 0;
-    if (!p->written[0])
+    doc_free(&doc);
+    return status;
+}
+
+int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
+                         char *plots_note, size_t note_size, struct clmem_error *err)
+{
+    char tmp[1100];
+    struct compare_plots plots = {0};
+    int status = clmem_compare_dir(dir, err);
+    if (status || (status = make_temp(dir, tmp, sizeof tmp, err)))
+        return status;
+    compare_label *labels = calloc(n_devs ? n_devs : 1, sizeof *labels);
+    if (!labels) {
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+        goto cleanup;
+    }
+    compare_labels(devs, n_devs, labels);
+    if ((status = machine_files(tmp, devs, n_devs, err)) ||
+        (status = compare_plots_write(tmp, devs, n_devs, labels, &plots, err)))
+        goto cleanup;
+
+    int found = compare_gnuplot_found();
+    int plotted = plots.n && found && compare_gnuplot_run(tmp) == 0;
+    if (!plots.n)
         snprintf(plots_note, note_size, "no results to plot");
-    else if (!gnuplot_found())
+    else if (!found)
         snprintf(plots_note, note_size,
                  "pictures not drawn: gnuplot not found (Debian: apt install gnuplot-nox); "
                  "the data and plots.gp are in '%s'",
@@ -436,43 +289,20 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
     else
         snprintf(plots_note, note_size, "%s", "");
 
-    /* The report a person reads. */
-    if ((status = open_in(&out, dir, "report.md", err))) {
-        free(p);
-        return status;
-    }
-    FILE *f = out.file;
-    fprintf(f, "# clmem comparison\n\n| device | platform | driver | peak copy | peak FP32 |\n"
-               "| --- | --- | --- | --- | --- |\n");
-    for (size_t d = 0; d < n_devs; d++)
-        fprintf(f, "| %s | %s | %s | %.1f GB/s | %.1f GFLOP/s |\n", devs[d].device.name,
-                devs[d].device.platform_name, devs[d].device.driver, devs[d].peak.bandwidth,
-                devs[d].peak.flops);
-    if (plotted) {
-        fprintf(f, "\n");
-        const char *s = p->written;
-        while (*s) {
-            const char *end = strstr(s, ", ");
-            size_t len = end ? (size_t)(end - s) : strlen(s);
-            fprintf(f, "![%.*s](%.*s)\n", (int)len, s, (int)len, s);
-            s += len + (end ? 2 : 0);
-        }
-    } else {
-        fprintf(f, "\nNote: %s.\n", plots_note);
-    }
-    if (p->missing[0])
-        fprintf(f, "\nNot plotted (no results): %s.\n", p->missing);
-    free(p);
-    /* One table per workload, in the registry's order. */
-    size_t n_workloads;
-    const struct clmem_workload *const *all = clmem_workloads(&n_workloads);
-    for (size_t w = 0; w < n_workloads; w++) {
-        int present = 0;
-        for (size_t d = 0; d < n_devs && !present; d++)
-            for (size_t i = 0; i < devs[d].n_results && !present; i++)
-                present = strcmp(devs[d].results[i].workload, all[w]->name) == 0;
-        if (present)
-            markdown_workload(f, all[w]->name, devs, n_devs);
-    }
-    return clmem_output_commit(&out, err);
+    struct compare_view view = {.devs = devs,
+                                .n_devs = n_devs,
+                                .labels = labels,
+                                .plots = &plots,
+                                .plotted = plotted,
+                                .plots_note = plots_note};
+    if ((status = person_files(tmp, &view, err)))
+        goto cleanup;
+    status = publish(tmp, dir, err);
+
+cleanup:
+    if (status)
+        remove_temp(tmp);
+    compare_plots_free(&plots);
+    free(labels);
+    return status;
 }

@@ -54,8 +54,8 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         fputc(',', out);
         if (r->skipped)
             fprintf(out, "0,,,,,");
-        else
-            fprintf(out, "%zu,%.6f,%.6f,%.6f,%.6g,", r->n_samples, r->median_ms, r->min_ms,
+        else /* the metric at full precision: machines read this */
+            fprintf(out, "%zu,%.6f,%.6f,%.6f,%.17g,", r->n_samples, r->median_ms, r->min_ms,
                     r->max_ms, r->metric);
         clmem_csv_field(out, r->metric_unit);
         fputc(',', out);

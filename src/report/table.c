@@ -1,4 +1,4 @@
-/* The human-readable table. */
+/* The human-readable table: values for people (clmem_format_metric). */
 #include "clmem/clmem.h"
 
 #include <math.h>
@@ -25,8 +25,8 @@ struct columns {
 static void header(FILE *out, const struct clmem_result *r, const struct columns *c)
 {
     fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
-    fprintf(out, "%-12s %-24s %-14s %11s %11s %11s %12s %-10s", "workload", "variant", "size",
-            "median ms", "min ms", "max ms", "value", "unit");
+    fprintf(out, "%-12s %-24s %-14s %11s %11s %11s %16s", "workload", "variant", "size",
+            "median ms", "min ms", "max ms", "value");
     if (c->peak)
         fprintf(out, " %8s", "of peak");
     if (c->looped)
@@ -65,11 +65,14 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             snprintf(variant, sizeof variant, "%s", r->variant);
         verified_text(r, verified, sizeof verified);
         fprintf(out, "%-12s %-24s %-14s ", r->workload, variant, r->size);
+        /* The value for people, its unit's prefix scaled ("48.7 TFLOP/s");
+         * CSV and JSON keep full precision. */
+        char value[48];
+        clmem_format_metric(r->metric, r->metric_unit, value, sizeof value);
         if (r->skipped)
-            fprintf(out, "%11s %11s %11s %12s %-10s", "-", "-", "-", "-", r->metric_unit);
+            fprintf(out, "%11s %11s %11s %16s", "-", "-", "-", "-");
         else
-            fprintf(out, "%11.4f %11.4f %11.4f %12.3f %-10s", r->median_ms, r->min_ms, r->max_ms,
-                    r->metric, r->metric_unit);
+            fprintf(out, "%11.4f %11.4f %11.4f %16s", r->median_ms, r->min_ms, r->max_ms, value);
         if (c.peak) {
             if (isnan(r->peak_fraction))
                 fprintf(out, " %8s", "-");

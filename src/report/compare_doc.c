@@ -1,0 +1,530 @@
+/* What the comparison report says, built once for report.md and
+ * report.html: the devices, each workload's best at a glance, a table per
+ * workload of the rows every device ran, and at the end the rows only some
+ * devices ran, each group with only the devices that have it (never a grid
+ * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
+ * them at full precision. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the document ---- */
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    char *text = len < 0 ? NULL : malloc((size_t)len + 1);
+    if (text)
+        vsnprintf(text, (size_t)len + 1, fmt, again);
+    va_end(again);
+    return text;
+}
+
+static struct doc_block *new_block(struct doc *d, enum doc_kind kind)
+{
+    if (d->failed)
+        return NULL;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 32;
+        struct doc_block *b = realloc(d->blocks, cap * sizeof *b);
+        if (!b) {
+            d->failed = 1;
+            return NULL;
+        }
+        d->blocks = b;
+        d->cap = cap;
+    }
+    struct doc_block *b = &d->blocks[d->n++];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    return b;
+}
+
+static void text_block(struct doc *d, enum doc_kind kind, int level, const char *fmt, va_list ap)
+{
+    struct doc_block *b = new_block(d, kind);
+    if (!b)
+        return;
+    b->level = level;
+    if (!(b->text = vformat(fmt, ap)))
+        d->failed = 1;
+}
+
+void doc_heading(struct doc *d, int level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    text_block(d, DOC_HEADING, level, fmt, ap);
+    va_end(ap);
+}
+
+void doc_text(struct doc *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    text_block(d, DOC_TEXT, 0, fmt, ap);
+    va_end(ap);
+}
+
+void doc_picture(struct doc *d, const char *file)
+{
+    struct doc_block *b = new_block(d, DOC_PICTURE);
+    if (b && !(b->text = strdup(file)))
+        d->failed = 1;
+}
+
+void doc_table(struct doc *d, size_t cols)
+{
+    struct doc_block *b = new_block(d, DOC_TABLE);
+    if (b)
+        b->cols = cols;
+}
+
+void doc_cell(struct doc *d, double key, const char *fmt, ...)
+{
+    if (d->failed || !d->n || d->blocks[d->n - 1].kind != DOC_TABLE)
+        return;
+    struct doc_block *t = &d->blocks[d->n - 1];
+    if (t->n_cells == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        struct doc_cell *c = realloc(t->cells, cap * sizeof *c);
+        if (!c) {
+            d->failed = 1;
+            return;
+        }
+        t->cells = c;
+        t->cap = cap;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = vformat(fmt, ap);
+    va_end(ap);
+    if (!text) {
+        d->failed = 1;
+        return;
+    }
+    t->cells[t->n_cells++] = (struct doc_cell){text, key};
+}
+
+void doc_free(struct doc *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->blocks[i].text);
+        for (size_t c = 0; c < d->blocks[i].n_cells; c++)
+            free(d->blocks[i].cells[c].text);
+        free(d->blocks[i].cells);
+    }
+    free(d->blocks);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- labels ---- */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void base_label(const struct clmem_compare_device *dev, char *out, size_t size)
+{
+    if (dev->rank >= 0)
+        snprintf(out, size, "rank %d on %s: %s", dev->rank, dev->host[0] ? dev->host : "?",
+                 dev->device.name);
+    else if (dev->host[0])
+        snprintf(out, size, "%s on %s", dev->device.name, dev->host);
+    else
+        snprintf(out, size, "%s", dev->device.name);
+}
+
+/* Whether entries i and j would share a label told apart by `what`
+ * (0: nothing, 1: the file name, 2: the creation time). */
+static int same_by(const struct clmem_compare_device *devs, const compare_label *base, size_t i,
+                   size_t j, int what)
+{
+    if (strcmp(base[i], base[j]) != 0)
+        return 0;
+    if (what >= 1 && strcmp(base_name(devs[i].origin), base_name(devs[j].origin)) != 0)
+        return 0;
+    if (what >= 2 && strcmp(devs[i].created, devs[j].created) != 0)
+        return 0;
+    return 1;
+}
+
+void compare_labels(const struct clmem_compare_device *devs, size_t n, compare_label *labels)
+{
+    for (size_t i = 0; i < n; i++)
+        base_label(&devs[i], labels[i], sizeof labels[i]);
+    /* Tell apart from the base labels, kept aside while the labels change. */
+    compare_label *base = malloc((n ? n : 1) * sizeof *base);
+    if (base)
+        memcpy(base, labels, n * sizeof *base);
+    for (size_t i = 0; base && i < n; i++) {
+        int clash = 0, file_clash = 0, time_clash = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            clash |= same_by(devs, base, i, j, 0);
+            file_clash |= same_by(devs, base, i, j, 1);
+            time_clash |= same_by(devs, base, i, j, 2);
+        }
+        if (!clash)
+            continue;
+        size_t len = strlen(labels[i]);
+        char *end = labels[i] + len;
+        size_t room = sizeof labels[i] - len;
+        const char *file = base_name(devs[i].origin);
+        if (!file_clash)
+            snprintf(end, room, " (%s)", file[0] ? file : "this run");
+        else if (!time_clash)
+            snprintf(end, room, " (%s%s%s)", file[0] ? file : "", file[0] ? ", " : "",
+                     devs[i].created[0] ? devs[i].created : "no time");
+        else
+            snprintf(end, room, " (#%zu)", i + 1);
+    }
+    free(base);
+    /* One line each: they go into tables, titles and gnuplot strings. */
+    for (size_t i = 0; i < n; i++)
+        for (char *c = labels[i]; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = ' ';
+}
+
+/* ---- rows: (workload, variant, size, sweep point) across devices ---- */
+
+struct row {
+    const struct clmem_result *key; /* the first device's result of it */
+    const struct clmem_result **on; /* each device's result, or NULL */
+    size_t count;                   /* how many devices have it */
+    int done;                       /* already in a table */
+};
+
+static int same_row(const struct clmem_result *a, const struct clmem_result *b)
+{
+    return strcmp(a->workload, b->workload) == 0 && strcmp(a->variant, b->variant) == 0 &&
+           strcmp(a->size, b->size) == 0 && strcmp(a->sweep, b->sweep) == 0 &&
+           (!a->sweep[0] || a->sweep_value == b->sweep_value);
+}
+
+/* Every row in the order it first appears on a device. */
+static struct row *collect_rows(const struct compare_view *v, size_t *n_rows)
+{
+    size_t total = 0;
+    for (size_t d = 0; d < v->n_devs; d++)
+        total += v->devs[d].n_results;
+    struct row *rows = calloc(total ? total : 1, sizeof *rows);
+    const struct clmem_result **on = calloc(total * v->n_devs + 1, sizeof *on);
+    if (!rows || !on) {
+        free(rows);
+        free(on);
+        return NULL;
+    }
+    size_t n = 0;
+    rows[0].on = on; /* where rows_free finds the block, even with no row */
+    for (size_t d = 0; d < v->n_devs; d++) {
+        for (size_t i = 0; i < v->devs[d].n_results; i++) {
+            const struct clmem_result *r = &v->devs[d].results[i];
+            size_t k = 0;
+            while (k < n && !same_row(rows[k].key, r))
+                k++;
+            if (k == n) {
+                rows[n].key = r;
+                rows[n].on = on + n * v->n_devs;
+                n++;
+            }
+            if (!rows[k].on[d]) {
+                rows[k].on[d] = r;
+                rows[k].count++;
+            }
+        }
+    }
+    *n_rows = n;
+    return rows;
+}
+
+static void rows_free(struct row *rows)
+{
+    if (rows)
+        free((void *)rows[0].on);
+    free(rows);
+}
+
+/* A result's row label inside its workload: variant, sweep point, size. */
+static void row_label(const struct clmem_result *r, char *out, size_t size)
+{
+    if (r->sweep[0])
+        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, r->size);
+    else
+        snprintf(out, size, "%s @ %s", r->variant, r->size);
+}
+
+static void fraction_text(const struct clmem_result *r, char *out, size_t size)
+{
+    if (isnan(r->peak_fraction))
+        out[0] = '\0';
+    else
+        snprintf(out, size, " (%.2f of peak)", r->peak_fraction);
+}
+
+static void result_cell(struct doc *d, const struct clmem_result *r)
+{
+    char value[64], fraction[48];
+    if (r->skipped) {
+        doc_cell(d, NAN, "skipped");
+    } else if (!r->verified) {
+        doc_cell(d, NAN, "FAILED");
+    } else {
+        clmem_format_metric(r->metric, r->metric_unit, value, sizeof value);
+        fraction_text(r, fraction, sizeof fraction);
+        doc_cell(d, r->metric, "%s%s", value, fraction);
+    }
+}
+
+/* The workloads, in the order they first appear. */
+static size_t workloads(const struct row *rows, size_t n_rows, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        size_t k = 0;
+        while (k < n && strcmp(names[k], rows[i].key->workload) != 0)
+            k++;
+        if (k == n && n < max)
+            names[n++] = rows[i].key->workload;
+    }
+    return n;
+}
+
+/* ---- the sections ---- */
+
+static void devices_section(struct doc *d, const struct compare_view *v)
+{
+    doc_heading(d, 2, "Devices");
+    doc_table(d, 8);
+    static const char *const head[] = {"device",  "platform",    "driver",    "host",
+                                       "created", "source file", "peak copy", "peak FP32"};
+    for (size_t c = 0; c < CLMEM_ARRAY_SIZE(head); c++)
+        doc_cell(d, NAN, "%s", head[c]);
+    for (size_t i = 0; i < v->n_devs; i++) {
+        const struct clmem_compare_device *dev = &v->devs[i];
+        char bw[64], flops[64];
+        if (dev->peak.bandwidth > 0)
+            clmem_format_metric(dev->peak.bandwidth, "GB/s", bw, sizeof bw);
+        else
+            snprintf(bw, sizeof bw, "not measured");
+        if (dev->peak.flops > 0)
+            clmem_format_metric(dev->peak.flops, "GFLOP/s", flops, sizeof flops);
+        else
+            snprintf(flops, sizeof flops, "not measured");
+        doc_cell(d, NAN, "%s", v->labels[i]);
+        doc_cell(d, NAN, "%s", dev->device.platform_name);
+        doc_cell(d, NAN, "%s", dev->device.driver);
+        doc_cell(d, NAN, "%s", dev->host[0] ? dev->host : "unknown");
+        doc_cell(d, NAN, "%s", dev->created[0] ? dev->created : "unknown");
+        doc_cell(d, NAN, "%s", dev->origin[0] ? dev->origin : "this run");
+        doc_cell(d, dev->peak.bandwidth > 0 ? dev->peak.bandwidth : NAN, "%s", bw);
+        doc_cell(d, dev->peak.flops > 0 ? dev->peak.flops : NAN, "%s", flops);
+    }
+}
+
+/* A device's best result of a workload in one unit: the highest metric
+ * among its verified results that ran; NULL when none. *ran: how many
+ * results of it the device has at all. */
+static const struct clmem_result *best_of(const struct clmem_compare_device *dev,
+                                          const char *workload, const char *unit, size_t *ran)
+{
+    const struct clmem_result *best = NULL;
+    *ran = 0;
+    for (size_t i = 0; i < dev->n_results; i++) {
+        const struct clmem_result *r = &dev->results[i];
+        if (strcmp(r->workload, workload) != 0 || strcmp(r->metric_unit, unit) != 0)
+            continue;
+        (*ran)++;
+        if (!r->skipped && r->verified && !isnan(r->metric) && (!best || r->metric > best->metric))
+            best = r;
+    }
+    return best;
+}
+
+static void glance_section(struct doc *d, const struct compare_view *v, const struct row *rows,
+                           size_t n_rows)
+{
+    doc_heading(d, 2, "At a glance");
+    doc_text(d, "Each workload's best verified result on each device, at whatever size that "
+                "device ran it: the highest value among its results that ran and passed their "
+                "check, with the variant and size that gave it.");
+    doc_table(d, 1 + v->n_devs);
+    doc_cell(d, NAN, "workload");
+    for (size_t i = 0; i < v->n_devs; i++)
+        doc_cell(d, NAN, "%s", v->labels[i]);
+    /* One row per workload, one per (workload, unit) where a workload
+     * measures in several units (peak: GB/s and GFLOP/s). */
+    for (size_t i = 0; i < n_rows; i++) {
+        const struct clmem_result *key = rows[i].key;
+        int seen = 0, units = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(rows[j].key->workload, key->workload) == 0 &&
+                   strcmp(rows[j].key->metric_unit, key->metric_unit) == 0;
+        if (seen)
+            continue;
+        for (size_t j = 0; j < n_rows; j++) {
+            int first = strcmp(rows[j].key->workload, key->workload) == 0;
+            for (size_t k = 0; k < j && first; k++)
+                first = strcmp(rows[k].key->workload, key->workload) != 0 ||
+                        strcmp(rows[k].key->metric_unit, rows[j].key->metric_unit) != 0;
+            units += first;
+        }
+        if (units > 1)
+            doc_cell(d, NAN, "%s (%s)", key->workload, key->metric_unit);
+        else
+            doc_cell(d, NAN, "%s", key->workload);
+        for (size_t dv = 0; dv < v->n_devs; dv++) {
+            size_t ran;
+            const struct clmem_result *b =
+                best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
+            if (!b) {
+                doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
+                continue;
+            }
+            char value[64], fraction[48], sweep[48] = "";
+            clmem_format_metric(b->metric, b->metric_unit, value, sizeof value);
+            fraction_text(b, fraction, sizeof fraction);
+            if (b->sweep[0])
+                snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
+            doc_cell(d, b->metric, "%s %s%s @%s%s", value, b->variant, sweep, b->size, fraction);
+        }
+    }
+}
+
+static void plots_section(struct doc *d, const struct compare_view *v)
+{
+    const struct compare_plots *p = v->plots;
+    doc_heading(d, 2, "Plots");
+    if (v->plotted) {
+        for (size_t i = 0; i < p->n; i++) {
+            doc_picture(d, p->pictures[i].file);
+            if (p->pictures[i].note[0])
+                doc_text(d, "%s", p->pictures[i].note);
+        }
+    } else {
+        doc_text(d, "Note: %s.", v->plots_note);
+    }
+    if (p->missing[0])
+        doc_text(d, "Not plotted (no results): %s.", p->missing);
+    if (p->no_roofline[0])
+        doc_text(d, "No roofline (peaks not measured): %s.", p->no_roofline);
+}
+
+static void table_head(struct doc *d, const struct compare_view *v, const struct row *pattern)
+{
+    size_t cols = 1;
+    for (size_t i = 0; i < v->n_devs; i++)
+        cols += !pattern || pattern->on[i] != NULL;
+    doc_table(d, cols);
+    doc_cell(d, NAN, "variant @ size");
+    for (size_t i = 0; i < v->n_devs; i++)
+        if (!pattern || pattern->on[i])
+            doc_cell(d, NAN, "%s", v->labels[i]);
+}
+
+static void row_cells(struct doc *d, const struct compare_view *v, const struct row *r)
+{
+    char label[160];
+    row_label(r->key, label, sizeof label);
+    doc_cell(d, NAN, "%s", label);
+    for (size_t i = 0; i < v->n_devs; i++)
+        if (r->on[i])
+            result_cell(d, r->on[i]);
+}
+
+static int same_devices(const struct compare_view *v, const struct row *a, const struct row *b)
+{
+    for (size_t i = 0; i < v->n_devs; i++)
+        if (!a->on[i] != !b->on[i])
+            return 0;
+    return 1;
+}
+
+/* The rows of a workload that only some devices have, grouped by which. */
+static void partial_groups(struct doc *d, const struct compare_view *v, struct row *rows,
+                           size_t n_rows, const char *workload)
+{
+    for (size_t i = 0; i < n_rows; i++) {
+        struct row *first = &rows[i];
+        if (first->done || first->count == v->n_devs || strcmp(first->key->workload, workload))
+            continue;
+        if (first->count == 1) {
+            size_t only = 0;
+            while (!first->on[only])
+                only++;
+            doc_heading(d, 3, "%s: %s alone", workload, v->labels[only]);
+        } else {
+            size_t len = 0;
+            char names[4096] = "";
+            for (size_t k = 0; k < v->n_devs; k++)
+                if (first->on[k] && len < sizeof names)
+                    len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                            len ? ", " : "", v->labels[k]);
+            doc_heading(d, 3, "%s: only %s", workload, names);
+        }
+        table_head(d, v, first);
+        for (size_t j = i; j < n_rows; j++) {
+            if (rows[j].done || strcmp(rows[j].key->workload, workload) != 0 ||
+                !same_devices(v, first, &rows[j]))
+                continue;
+            row_cells(d, v, &rows[j]);
+            rows[j].done = 1;
+        }
+    }
+}
+
+void compare_doc_build(struct doc *d, const struct compare_view *v)
+{
+    size_t n_rows = 0;
+    struct row *rows = collect_rows(v, &n_rows);
+    if (!rows) {
+        d->failed = 1;
+        return;
+    }
+    const char *names[256];
+    size_t n_names = workloads(rows, n_rows, names, CLMEM_ARRAY_SIZE(names));
+
+    doc_heading(d, 1, "clmem comparison");
+    devices_section(d, v);
+    glance_section(d, v, rows, n_rows);
+    plots_section(d, v);
+
+    /* A table per workload: the rows every device has. */
+    size_t partial = 0;
+    for (size_t w = 0; w < n_names; w++) {
+        int any = 0;
+        for (size_t i = 0; i < n_rows; i++) {
+            if (strcmp(rows[i].key->workload, names[w]) != 0)
+                continue;
+            if (rows[i].count < v->n_devs) {
+                partial++;
+                continue;
+            }
+            if (!any) {
+                doc_heading(d, 2, "%s", names[w]);
+                table_head(d, v, NULL);
+                any = 1;
+            }
+            row_cells(d, v, &rows[i]);
+            rows[i].done = 1;
+        }
+    }
+    if (partial) {
+        doc_heading(d, 2, "Results only some devices have");
+        doc_text(d, "Rows (variant, size, sweep point) that not every device ran: bench "
+                    "chooses sizes by device type. Each table holds only the devices that "
+                    "have its rows.");
+        for (size_t w = 0; w < n_names; w++)
+            partial_groups(d, v, rows, n_rows, names[w]);
+    }
+    rows_free(rows);
+}

@@ -1,0 +1,650 @@
+/* The comparison report (src/report/compare.c and its parts) written from
+ * bench/'s saved runs: report.md's tables (devices, at a glance, rows every
+ * device has, rows only some have, never a grid of dashes), labels that
+ * tell two runs of one machine apart, report.html self-contained with
+ * every picture inline, the roofline's points, the report without gnuplot,
+ * and the directory appearing whole or not at all. Needs no device. */
+#include "clmem/clmem.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static char tmp[] = "/tmp/clmem-report-XXXXXX";
+
+static const char *bench_file(const char *name)
+{
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
+    return path;
+}
+
+static const char *in_tmp(const char *name)
+{
+    static char paths[4][1200];
+    static int next;
+    char *path = paths[next++ % 4];
+    snprintf(path, sizeof paths[0], "%s/%s", tmp, name);
+    return path;
+}
+
+/* A whole file (malloc'd), or NULL when it cannot be read. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)len + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+    text[len] = '\0';
+    fclose(f);
+    return text;
+}
+
+static char *slurp_in(const char *dir, const char *name)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = slurp(path);
+    if (!text)
+        fail_msg("cannot read '%s'", path);
+    return text;
+}
+
+static size_t count(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* Entries of `dir` whose name starts with `prefix`. */
+static size_t entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+static void remove_tree(const char *path)
+{
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' 2>/dev/null; rm -rf '%s'", path, path);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* bench/'s three saved runs, with the hosts 0.1.0's files did not record. */
+static void load_bench(struct clmem_compare_device **runs, size_t *n)
+{
+    static const struct {
+        const char *file, *host;
+    } files[] = {
+        {"h100.json", "gpu-box"},
+        {"pocl-xeon16.json", "gpu-box"},
+        {"pocl-2core.json", "laptop"},
+    };
+    struct clmem_error err = {0};
+    *runs = NULL;
+    *n = 0;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
+        assert_int_equal(clmem_runfile_load(bench_file(files[i].file), runs, n, &err), CLMEM_OK);
+        snprintf((*runs)[i].host, sizeof(*runs)[i].host, "%s", files[i].host);
+    }
+    assert_int_equal(*n, 3);
+}
+
+static int report(const char *dir, const struct clmem_compare_device *runs, size_t n)
+{
+    char note[1300];
+    struct clmem_error err = {0};
+    int status = clmem_compare_report(dir, runs, n, note, sizeof note, &err);
+    if (status == CLMEM_OK && note[0] && !strstr(note, "gnuplot not found"))
+        fail_msg("unexpected note: %s", note);
+    return status;
+}
+
+static int gnuplot_installed(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* The text of `text` from `from` up to `to` (or its end), malloc'd. */
+static char *section(const char *text, const char *from, const char *to)
+{
+    const char *start = strstr(text, from);
+    if (!start)
+        fail_msg("no '%s' in the report", from);
+    const char *end = to ? strstr(start + strlen(from), to) : NULL;
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    char *s = malloc(len + 1);
+    assert_non_null(s);
+    memcpy(s, start, len);
+    s[len] = '\0';
+    return s;
+}
+
+/* Table rows of a piece of report.md (not headers or separators): every
+ * cell must say something, never "-". Returns how many rows there are. */
+static size_t check_rows(const char *md, int skip_headers)
+{
+    size_t rows = 0;
+    for (const char *line = md; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *next = end ? end + 1 : NULL;
+        if (len > 2 && strncmp(line, "| ", 2) == 0 && strncmp(line, "| --- |", 7) != 0) {
+            int header = next && strncmp(next, "| --- |", 7) == 0;
+            char copy[4096];
+            snprintf(copy, sizeof copy, "%.*s", (int)len, line);
+            if (strstr(copy, "| - |") || strstr(copy, "|  |"))
+                fail_msg("a row with an empty cell: %s", copy);
+            if (!header || !skip_headers)
+                rows++;
+        }
+        line = next;
+    }
+    return rows;
+}
+
+/* Rows (workload, variant, size, sweep point) of all the runs, counted once. */
+static size_t distinct_rows(const struct clmem_compare_device *runs, size_t n)
+{
+    size_t distinct = 0;
+    for (size_t d = 0; d < n; d++)
+        for (size_t i = 0; i < runs[d].n_results; i++) {
+            const struct clmem_result *r = &runs[d].results[i];
+            int seen = 0;
+            for (size_t e = 0; e <= d && !seen; e++)
+                for (size_t j = 0; j < (e == d ? i : runs[e].n_results) && !seen; j++) {
+                    const struct clmem_result *o = &runs[e].results[j];
+                    seen = !strcmp(o->workload, r->workload) && !strcmp(o->variant, r->variant) &&
+                           !strcmp(o->size, r->size) && !strcmp(o->sweep, r->sweep) &&
+                           o->sweep_value == r->sweep_value;
+                }
+            distinct += !seen;
+        }
+    return distinct;
+}
+
+static void report_md_from_the_bench_files(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("md");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    assert_true(strncmp(md, "# clmem comparison\n", 19) == 0);
+
+    /* First the devices, labelled by name and host, numbers for people. */
+    char *devices = section(md, "## Devices", "## At a glance");
+    assert_non_null(strstr(devices, "| NVIDIA H100 80GB HBM3 on gpu-box | NVIDIA CUDA | 580.159.04 "
+                                    "| gpu-box | unknown | "));
+    assert_non_null(strstr(devices, "h100.json | 2.67 TB/s | 63.9 TFLOP/s |"));
+    assert_non_null(strstr(devices, "| pthread-skylake-avx512-AMD EPYC on laptop |"));
+    assert_int_equal(check_rows(devices, 1), 3);
+
+    /* Then each workload's best on each device, with variant and size. */
+    char *glance = section(md, "## At a glance", "## Plots");
+    assert_non_null(strstr(
+        glance, "| workload | NVIDIA H100 80GB HBM3 on gpu-box | cpu-skylake-avx512-Intel(R) "
+                "Xeon(R) Processor on gpu-box | pthread-skylake-avx512-AMD EPYC on laptop |"));
+    assert_non_null(strstr(glance, "| matmul | 48.7 TFLOP/s regblock @8192 (0.76 of peak) | "
+                                   "118 GFLOP/s regblock @512 (0.21 of peak) | "
+                                   "108 GFLOP/s panel @512 (0.93 of peak) |"));
+    assert_non_null(strstr(glance, "| transpose | 2.76 TB/s padded @8192 (1.03 of peak) |"));
+    assert_non_null(strstr(glance, "| pi | 355 Gsamples/s device_rng @268435456 |"));
+    assert_non_null(strstr(glance, "| peak (GB/s) | 2.67 TB/s copy @16777216 (1.00 of peak) |"));
+    assert_non_null(strstr(glance, "| coalescing | 2.32 TB/s offset_double offset=0 @4194304 "));
+    /* peak twice (GB/s, GFLOP/s), and 10 other workloads. */
+    assert_int_equal(check_rows(glance, 1), 12);
+
+    /* A table per workload of the rows every device has: matmul at 1024. */
+    char *tables = section(md, "## peak", "## Results only some devices have");
+    char *matmul = section(tables, "## matmul", "\n## ");
+    assert_non_null(strstr(matmul, "| regblock @ 1024 | 33.1 TFLOP/s (0.52 of peak) | "
+                                   "68.3 GFLOP/s (0.12 of peak) | 33.1 GFLOP/s (0.28 of peak) |"));
+    assert_null(strstr(matmul, "@ 8192"));
+    assert_null(strstr(matmul, "@ 512"));
+    size_t common = check_rows(tables, 1);
+
+    /* At the end, what only some ran, each table with only those devices. */
+    char *partial = section(md, "## Results only some devices have", NULL);
+    char *h100 = section(partial, "### matmul: NVIDIA H100 80GB HBM3 on gpu-box alone", "\n### ");
+    assert_non_null(strstr(h100, "| variant @ size | NVIDIA H100 80GB HBM3 on gpu-box |\n"));
+    assert_non_null(strstr(h100, "| regblock @ 8192 | 48.7 TFLOP/s (0.76 of peak) |\n"));
+    char *cpus = section(partial,
+                         "### matmul: only cpu-skylake-avx512-Intel(R) Xeon(R) Processor on "
+                         "gpu-box, pthread-skylake-avx512-AMD EPYC on laptop",
+                         "\n### ");
+    assert_non_null(strstr(cpus, "| regblock @ 512 | 118 GFLOP/s (0.21 of peak) | "
+                                 "32.9 GFLOP/s (0.28 of peak) |\n"));
+    char *panel =
+        section(partial, "### matmul: pthread-skylake-avx512-AMD EPYC on laptop alone", "\n### ");
+    assert_non_null(strstr(panel, "| panel @ 512 | 108 GFLOP/s (0.93 of peak) |\n"));
+    assert_non_null(strstr(partial, "### coalescing: NVIDIA H100 80GB HBM3 on gpu-box alone"));
+    size_t partial_rows = check_rows(partial, 1);
+    /* Every row of every file once: in a table of all, or of those that have it. */
+    assert_int_equal(common + partial_rows, distinct_rows(runs, n));
+    check_rows(md, 0);
+
+    /* Numbers for people in the report, full precision in the CSV. */
+    assert_null(strstr(md, "e+0"));
+    assert_null(strstr(md, "GFLOP/s (0.76"));
+    char *csv = slurp_in(dir, "results.csv");
+    assert_non_null(strstr(csv, ",48729.130581165962,GFLOP/s,"));
+
+    free(csv);
+    free(partial);
+    free(panel);
+    free(cpus);
+    free(h100);
+    free(matmul);
+    free(tables);
+    free(glance);
+    free(devices);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* Two runs of one machine (before and after a driver update): told apart
+ * by their file names, else their times, else their place; the labels are
+ * in every table, title and legend. User text is escaped everywhere. */
+static void labels_tell_apart_runs_of_one_machine(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    char *h100 = slurp(bench_file("h100.json"));
+    assert_non_null(h100);
+    static const char *const copies[] = {"before.json", "after.json"};
+    for (size_t i = 0; i < 2; i++) {
+        FILE *f = fopen(in_tmp(copies[i]), "w");
+        assert_non_null(f);
+        fputs(h100, f);
+        fclose(f);
+        assert_int_equal(clmem_runfile_load(in_tmp(copies[i]), &runs, &n, &err), CLMEM_OK);
+        snprintf(runs[i].host, sizeof runs[i].host, "gpu-box");
+    }
+    free(h100);
+    const char *dir = in_tmp("labels");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    char *glance = section(md, "## At a glance", "## Plots");
+    assert_non_null(strstr(glance, "| workload | NVIDIA H100 80GB HBM3 on gpu-box (before.json) | "
+                                   "NVIDIA H100 80GB HBM3 on gpu-box (after.json) |"));
+    /* Every row is common: no section of partial rows. */
+    assert_null(strstr(md, "Results only some devices have"));
+    char *gp = slurp_in(dir, "plots.gp");
+    assert_non_null(strstr(gp, "title 'NVIDIA H100 80GB HBM3 on gpu-box (after.json)'"));
+    assert_non_null(strstr(gp, "set title 'roofline: NVIDIA H100 80GB HBM3 on gpu-box (before."));
+    free(gp);
+    free(glance);
+    free(md);
+    remove_tree(dir);
+
+    /* The same file name: their creation times; nothing: their places. */
+    snprintf(runs[0].origin, sizeof runs[0].origin, "a/run.json");
+    snprintf(runs[1].origin, sizeof runs[1].origin, "b/run.json");
+    snprintf(runs[0].created, sizeof runs[0].created, "2025-01-02T03:04:05Z");
+    snprintf(runs[1].created, sizeof runs[1].created, "2025-02-02T03:04:05Z");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    md = slurp_in(dir, "report.md");
+    assert_non_null(
+        strstr(md, "| NVIDIA H100 80GB HBM3 on gpu-box (run.json, 2025-01-02T03:04:05Z) "
+                   "| NVIDIA H100 80GB HBM3 on gpu-box (run.json, 2025-02-02T03:04:05Z) |"));
+    free(md);
+    remove_tree(dir);
+    runs[1].created[0] = runs[0].created[0] = '\0';
+    /* Names are the user's text: Markdown and HTML both escape them. */
+    snprintf(runs[0].device.name, sizeof runs[0].device.name, "GPU <b>&\"1\"|x");
+    snprintf(runs[1].device.name, sizeof runs[1].device.name, "GPU <b>&\"1\"|x");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    md = slurp_in(dir, "report.md");
+    assert_non_null(strstr(md, "| GPU &lt;b&gt;&amp;\"1\"\\|x on gpu-box (#1) | "
+                               "GPU &lt;b&gt;&amp;\"1\"\\|x on gpu-box (#2) |"));
+    assert_null(strstr(md, "<b>"));
+    char *html = slurp_in(dir, "report.html");
+    assert_non_null(strstr(html, "<th>GPU &lt;b&gt;&amp;&quot;1&quot;|x on gpu-box (#2)</th>"));
+    assert_null(strstr(html, "<b>"));
+    free(html);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* report.html: the same tables, every picture inline, nothing outside. */
+static void report_html_is_self_contained(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("html");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md"), *html = slurp_in(dir, "report.html");
+    assert_true(strncmp(html, "<!DOCTYPE html>\n", 16) == 0);
+    assert_non_null(strstr(html, "</html>\n"));
+    /* Well-formed enough: every table and picture closed. */
+    assert_int_equal(count(html, "<table"), count(html, "</table>"));
+    size_t md_tables = 0;
+    for (const char *p = md; (p = strstr(p, "\n| --- |")); p++)
+        md_tables++;
+    assert_int_equal(count(html, "<table"), md_tables);
+    assert_int_equal(count(html, "<svg"), count(html, "</svg>"));
+    assert_non_null(strstr(html, "<td data-v=\"48729.130581165962\">48.7 TFLOP/s regblock @8192 "
+                                 "(0.76 of peak)</td>"));
+    /* Every picture report.md shows is in the page, as an element. */
+    size_t pictures = count(md, "\n![");
+    if (gnuplot_installed()) {
+        assert_int_equal(pictures, 8); /* 5 plots and 3 rooflines */
+        assert_int_equal(count(html, "<svg"), pictures);
+    } else {
+        assert_int_equal(count(html, "<svg"), 0);
+        assert_non_null(strstr(html, "gnuplot not found"));
+    }
+    /* Nothing that reaches outside the page. */
+    static const char *const outside[] = {"src=",  "href=\"http", "href='http", "url(",
+                                          "<link", "@import",     "<?xml",      "<!DOCTYPE svg"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(outside); i++)
+        if (strstr(html, outside[i]))
+            fail_msg("report.html holds '%s'", outside[i]);
+    free(html);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The line of roofline-N.dat whose label starts with `label`. */
+static void roofline_point(const char *dat, const char *label, double *x, double *y)
+{
+    char quoted[200];
+    snprintf(quoted, sizeof quoted, "\"%s", label);
+    const char *at = strstr(dat, quoted);
+    if (!at)
+        fail_msg("no point '%s' on the roofline", label);
+    const char *line = at;
+    while (line > dat && line[-1] != '\n')
+        line--;
+    assert_int_equal(sscanf(line, "%lf %lf", x, y), 2);
+}
+
+static void close_to(double got, double want)
+{
+    if (!(fabs(got - want) <= 1e-6 * fabs(want)))
+        fail_msg("got %.17g, expected %.17g", got, want);
+}
+
+/* Each workload's best verified result on the device's roofline. */
+static void every_workload_on_the_roofline(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("roofline");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *dat = slurp_in(dir, "roofline-0.dat"), *md = slurp_in(dir, "report.md");
+    double x, y;
+    /* GFLOP/s at the intensity of the size: 2N^3 / (12 N^2) = N/6. */
+    roofline_point(dat, "matmul regblock 48.7 TFLOP/s", &x, &y);
+    close_to(x, 8192.0 / 6);
+    close_to(y, 48729.130581165962);
+    /* GB/s on the slope at their own flops per byte. */
+    roofline_point(dat, "dot coarsened", &x, &y);
+    close_to(x, 0.25);
+    close_to(y, 3007.612781786402 * 0.25);
+    roofline_point(dat, "constmem global_filter", &x, &y);
+    close_to(x, 6.25);
+    roofline_point(dat, "blur naive", &x, &y);
+    close_to(x, 4.5);
+    roofline_point(dat, "reduce coarsened", &x, &y);
+    close_to(x, 0.25);
+    /* No flops: at the left edge, on the slope at their bandwidth. */
+    roofline_point(dat, "transpose padded 2.76 TB/s (no flops: at its bandwidth)", &x, &y);
+    close_to(x, 1.0 / 16);
+    close_to(y, 2759.41052631579 / 16);
+    roofline_point(dat, "pitched pitched 2.23 TB/s (no flops: at its bandwidth)", &x, &y);
+    roofline_point(dat, "coalescing offset_double 2.32 TB/s (no flops", &x, &y);
+    roofline_point(dat, "peak copy 2.67 TB/s (no flops", &x, &y);
+    roofline_point(dat, "peak fma", &x, &y);
+    /* Samples and updates: said under the picture. */
+    assert_null(strstr(dat, "\"pi "));
+    assert_null(strstr(dat, "\"atomics "));
+    assert_non_null(strstr(md, "Not on the roofline of NVIDIA H100 80GB HBM3 on gpu-box (neither "
+                               "flops nor bytes): pi device_rng @268435456 355 Gsamples/s; "
+                               "atomics racy @67108864 371 Gupdates/s."));
+    char *gp = slurp_in(dir, "plots.gp");
+    assert_non_null(strstr(gp, "'roofline-0.dat' index 0 using 1:2 with points"));
+    assert_non_null(strstr(gp, "using 1:3:4 with labels"));
+    free(gp);
+    free(md);
+    free(dat);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* Without gnuplot on the PATH the report is written and says so. */
+static void without_gnuplot_the_report_says_so(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("nognuplot"), *empty = in_tmp("empty-path");
+    assert_int_equal(mkdir(empty, 0755), 0);
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    assert_non_null(path);
+    setenv("PATH", empty, 1);
+    char note[1300];
+    struct clmem_error err = {0};
+    int status = clmem_compare_report(dir, runs, n, note, sizeof note, &err);
+    setenv("PATH", path, 1);
+    free(path);
+    assert_int_equal(status, CLMEM_OK);
+    assert_non_null(strstr(note, "gnuplot not found"));
+    char *md = slurp_in(dir, "report.md"), *html = slurp_in(dir, "report.html");
+    assert_non_null(strstr(md, "Note: pictures not drawn: gnuplot not found"));
+    assert_null(strstr(md, "\n!["));
+    assert_non_null(strstr(html, "pictures not drawn: gnuplot not found"));
+    assert_null(strstr(html, "<svg"));
+    assert_non_null(strstr(md, "| matmul | 48.7 TFLOP/s regblock @8192 (0.76 of peak) |"));
+    char *gp = slurp_in(dir, "plots.gp");
+    free(gp);
+    free(html);
+    free(md);
+    remove_tree(dir);
+    assert_int_equal(rmdir(empty), 0);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The report into `dir` in a child process whose files may not grow past
+ * `limit` bytes (RLIMIT_FSIZE: a full disk, also for root); its status. */
+static int report_with_file_limit(const char *dir, const struct clmem_compare_device *runs,
+                                  size_t n, rlim_t limit)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {limit, limit};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(100);
+        char note[1300];
+        struct clmem_error err = {0};
+        _exit(clmem_compare_report(dir, runs, n, note, sizeof note, &err));
+    }
+    int rc;
+    assert_int_equal(waitpid(pid, &rc, 0), pid);
+    assert_true(WIFEXITED(rc));
+    return WEXITSTATUS(rc);
+}
+
+/* A failed report leaves no directory and no temporary one. */
+static void a_failed_report_leaves_nothing(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("failed");
+    /* Mid-way: a file cannot be written whole: the first device JSON
+     * (about 100 kB each); with gnuplot, report.html, the last file written
+     * (its pictures inline make it the largest, about 260 kB). */
+    static const rlim_t limits[] = {4096, 110000};
+    for (size_t i = 0; i < (gnuplot_installed() ? 2 : 1); i++) {
+        assert_int_equal(report_with_file_limit(dir, runs, n, limits[i]), CLMEM_ERR_USAGE);
+        assert_false(exists(dir));
+        assert_int_equal(entries(tmp, "failed.tmp."), 0);
+    }
+    /* A parent that cannot be written (not for root, who may write anyway). */
+    if (geteuid() != 0) {
+        const char *parent = in_tmp("readonly");
+        char inside[1300];
+        snprintf(inside, sizeof inside, "%s/report", parent);
+        assert_int_equal(mkdir(parent, 0555), 0);
+        struct clmem_error err = {0};
+        assert_int_equal(clmem_compare_dir(inside, &err), CLMEM_ERR_USAGE);
+        assert_non_null(strstr(err.message, "cannot create report directory"));
+        assert_int_equal(report(inside, runs, n), CLMEM_ERR_USAGE);
+        assert_int_equal(entries(parent, "report"), 0);
+        assert_int_equal(rmdir(parent), 0);
+    }
+    /* An existing directory where report.md cannot be put: it stays as it
+     * was, without any of the new files. */
+    assert_int_equal(mkdir(dir, 0755), 0);
+    char path[1300];
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/old.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(report(dir, runs, n), CLMEM_ERR_USAGE);
+    assert_int_equal(entries(dir, ""), 4); /* ., .., report.md, old.txt */
+    char *old = slurp(path);
+    assert_string_equal(old, "old\n");
+    free(old);
+    assert_int_equal(entries(tmp, "failed.tmp."), 0);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* An existing directory is updated in place: the report's files replace
+ * their namesakes, other files stay. */
+static void an_existing_directory_is_updated(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs;
+    size_t n;
+    load_bench(&runs, &n);
+    const char *dir = in_tmp("existing");
+    struct clmem_error err = {0};
+    assert_int_equal(mkdir(dir, 0755), 0);
+    char path[1300];
+    static const char *const names[] = {"old.txt", "report.md"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("old\n", f);
+        fclose(f);
+    }
+    assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md"), *old = slurp_in(dir, "old.txt");
+    assert_true(strncmp(md, "# clmem comparison", 18) == 0);
+    assert_string_equal(old, "old\n");
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_true(exists(path));
+    assert_int_equal(entries(tmp, "existing.tmp."), 0);
+    assert_int_equal(entries(dir, ".clmem-report.tmp."), 0);
+    free(old);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* clmem_compare_dir checks and creates nothing. */
+static void the_directory_check_creates_nothing(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    const char *dir = in_tmp("checked");
+    assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
+    assert_false(exists(dir));
+    assert_int_equal(clmem_compare_dir(in_tmp("no/such/parent"), &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "cannot create report directory"));
+    assert_non_null(strstr(err.message, "No such file or directory"));
+    FILE *f = fopen(in_tmp("a-file"), "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(clmem_compare_dir(in_tmp("a-file"), &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "Not a directory"));
+    assert_int_equal(clmem_compare_dir(in_tmp("a-file/report"), &err), CLMEM_ERR_USAGE);
+    assert_int_equal(unlink(in_tmp("a-file")), 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_tree(tmp);
+    return 0;
+}
+
+int main(void)
+{
+    if (!getenv("CLMEM_BENCH_DIR")) {
+        fprintf(stderr, "test_report: set CLMEM_BENCH_DIR (meson test does)\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(report_md_from_the_bench_files),
+        cmocka_unit_test(labels_tell_apart_runs_of_one_machine),
+        cmocka_unit_test(report_html_is_self_contained),
+        cmocka_unit_test(every_workload_on_the_roofline),
+        cmocka_unit_test(without_gnuplot_the_report_says_so),
+        cmocka_unit_test(a_failed_report_leaves_nothing),
+        cmocka_unit_test(an_existing_directory_is_updated),
+        cmocka_unit_test(the_directory_check_creates_nothing),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
