@@ -165,6 +165,16 @@ int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
 /* Fills every byte with `value` (a poison of the caller's choosing). */
 int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
                            struct clmem_error *err);
+/* Fills of this many bytes or more are not given to clEnqueueFillBuffer:
+ * NVIDIA's hangs on them (pyopencl issue 395; src/runtime/buffer.c). */
+#define CLMEM_FILL_ENQUEUE_LIMIT ((size_t)1 << 31)
+/* Whether clmem_buffer_fill_byte fills `bytes` on `device` by writes from
+ * the host rather than clEnqueueFillBuffer (large fills, Oclgrind). */
+int clmem_fill_by_writes(const struct clmem_device *device, size_t bytes);
+/* Fills [0, bytes) by blocking writes of `value`, `piece` bytes at a time
+ * (0: one write). */
+int clmem_buffer_fill_pieces(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                             unsigned char value, size_t piece, struct clmem_error *err);
 /* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
 int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
                        struct clmem_error *err);
