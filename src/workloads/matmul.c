@@ -132,24 +132,35 @@ static int reference_rows(void *arg, size_t part)
 int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err)
 {
     size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
+    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
+        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
+        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)))
+        return err->status;
+    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, seed);
+    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, seed + 1);
+    return matmul_reference(s, err);
+}
+
+int matmul_reference(struct matmul_state *s, struct clmem_error *err)
+{
+    free(s->ref_row);
+    free(s->ref);
+    free(s->ref_magnitude);
+    s->ref_row = NULL;
+    s->ref = s->ref_magnitude = NULL;
     /* cols * inner fits: plan() bounded each matrix to INT_MAX elements. */
     s->n_ref_rows = REFERENCE_BUDGET / (s->cols * s->inner);
     if (s->n_ref_rows < 8)
         s->n_ref_rows = 8;
     if (s->n_ref_rows > s->rows)
         s->n_ref_rows = s->rows;
-    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
-        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
-        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)) ||
-        !(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
+    if (!(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
         !(s->ref = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)) ||
         !(s->ref_magnitude = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)))
         return err->status;
     /* Rows spread evenly from the first to the last. */
     for (size_t r = 0; r < s->n_ref_rows; r++)
         s->ref_row[r] = s->n_ref_rows > 1 ? r * (s->rows - 1) / (s->n_ref_rows - 1) : 0;
-    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, seed);
-    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, seed + 1);
     /* A part per core (at most 64), each of at least 2^24 multiply-adds. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct reference_job job = {s, s->n_ref_rows * s->cols * s->inner >> 24};
