@@ -153,6 +153,37 @@ static void compare_refusals(void **state)
     }
 }
 
+/* NVIDIA's clEnqueueFillBuffer hangs on 2^31 bytes or more (pyopencl issue
+ * 395): matmul's P at 32768 (4 GiB) never got its poison. Such fills go by
+ * writes from the host, in pieces that must cover every byte once. */
+static void large_fills_go_by_writes_in_pieces(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    struct clmem_error err = {0};
+    assert_false(clmem_fill_by_writes(&ctx->device, CLMEM_FILL_ENQUEUE_LIMIT - 1));
+    assert_true(clmem_fill_by_writes(&ctx->device, CLMEM_FILL_ENQUEUE_LIMIT));
+    assert_true(clmem_fill_by_writes(&ctx->device, (size_t)1 << 32)); /* P at 32768 */
+    /* 1000 bytes of 0xFF in pieces of 7 (the last one of 6), then 0xAB into
+     * the first 993 (a whole number of pieces) only; byte 1000 stays 0. */
+    unsigned char host[1001];
+    cl_mem buffer = NULL;
+    memset(host, 0, sizeof host);
+    assert_int_equal(clmem_buffer_create(ctx, CL_MEM_READ_WRITE, sizeof host, host, &buffer, &err),
+                     CLMEM_OK);
+    assert_int_equal(clmem_buffer_fill_pieces(ctx, buffer, 1000, 0xFF, 7, &err), CLMEM_OK);
+    assert_int_equal(clmem_buffer_fill_pieces(ctx, buffer, 993, 0xAB, 7, &err), CLMEM_OK);
+    assert_int_equal(clmem_buffer_read(ctx, buffer, sizeof host, host, &err), CLMEM_OK);
+    for (size_t i = 0; i < sizeof host; i++)
+        assert_int_equal(host[i], i < 993 ? 0xAB : i < 1000 ? 0xFF : 0x00);
+    /* One piece (0) and a piece larger than the fill. */
+    assert_int_equal(clmem_buffer_fill_pieces(ctx, buffer, 1001, 0x11, 0, &err), CLMEM_OK);
+    assert_int_equal(clmem_buffer_fill_pieces(ctx, buffer, 500, 0x22, 4096, &err), CLMEM_OK);
+    assert_int_equal(clmem_buffer_read(ctx, buffer, sizeof host, host, &err), CLMEM_OK);
+    for (size_t i = 0; i < sizeof host; i++)
+        assert_int_equal(host[i], i < 500 ? 0x22 : 0x11);
+    clmem_release_mem(&buffer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +198,7 @@ int main(void)
         cmocka_unit_test(params_name_the_tile),
         cmocka_unit_test(clblast_compared_on_same_buffers),
         cmocka_unit_test(compare_refusals),
+        cmocka_unit_test(large_fills_go_by_writes_in_pieces),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

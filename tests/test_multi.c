@@ -140,6 +140,47 @@ static void matmul_split_verified_at_odd_sizes(void **state)
     expect_split_verified(t, "coarsened", "7x7x7", (const double[]){1, 3}, "rows 0-1 | 2-6");
 }
 
+/* Weak scaling (issue 19): point k multiplies k times the rows, each device
+ * keeping its share; 33 rows are no multiple of any tile. */
+static void expect_weak_verified(struct two *t, const char *variant, const char *size,
+                                 const double *weights, const char *size2, const char *rows)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_split_options o = {.variant = variant,
+                                    .size = size,
+                                    .weights = weights,
+                                    .reps = 2,
+                                    .warmup = 1,
+                                    .seed = 42,
+                                    .weak = 1};
+    int status = clmem_matmul_split(t->ctx, 2, &o, &results, &n, &err);
+    if (status != CLMEM_OK)
+        fail_msg("weak %s at %s: status %d: %s%s", variant, size, status, err.message,
+                 n ? results[n - 1].verify_detail : "");
+    assert_int_equal(n, 2);
+    assert_string_equal(results[0].size, size);
+    assert_string_equal(results[1].size, size2);
+    for (size_t k = 0; k < 2; k++) {
+        assert_true(results[k].verified);
+        assert_non_null(strstr(results[k].note, "weak scaling"));
+    }
+    assert_true(results[1].baseline_fraction > 0.0);
+    if (!strstr(results[1].note, rows))
+        fail_msg("weak %s at %s: note '%s' lacks '%s'", variant, size, results[1].note, rows);
+    clmem_results_free(results, n);
+    clmem_error_clear(&err);
+}
+
+static void matmul_weak_scaling_verified(void **state)
+{
+    struct two *t = *state;
+    expect_weak_verified(t, "regblock", "33x17x9", NULL, "66x17x9", "rows 0-32 | 33-65");
+    expect_weak_verified(t, "tiled_bounds", "7x5x3", (const double[]){1, 3}, "14x5x3",
+                         "rows 0-3 | 4-13");
+}
+
 static void matmul_split_refusals(void **state)
 {
     struct two *t = *state;
@@ -189,6 +230,14 @@ static void run_on_a_device_list_reports_each_and_the_total(void **state)
         fail_msg("exit %d: %s", o.code, o.err);
     assert_non_null(strstr(o.out, "strong scaling: matmul naive 13x5x7"));
     assert_non_null(strstr(o.out, "efficiency"));
+
+    run_clmem(&o, NULL,
+              ARGS("run", "matmul", "--device", "cpu,cpu", "--split", "--weak", "--variant",
+                   "regblock", "--size", "13x5x7", "--reps", "1"));
+    if (o.code != 0)
+        fail_msg("exit %d: %s", o.code, o.err);
+    assert_non_null(strstr(o.out, "weak scaling: matmul regblock"));
+    assert_non_null(strstr(o.out, "      2 26x5x7 "));
 }
 
 static void bad_device_lists_exit_2(void **state)
@@ -212,6 +261,7 @@ static void bad_device_lists_exit_2(void **state)
         {ARGS("run", "matmul", "--device", "cpu,cpu", "--split=1,x", "--variant", "naive"),
          "item 2 is not a number"},
         {ARGS("run", "matmul", "--device", "cpu,cpu", "--peak"), "--peak takes one device"},
+        {ARGS("run", "matmul", "--device", "cpu", "--weak"), "--weak goes with --split"},
     };
     static struct outcome o;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -228,6 +278,7 @@ int main(void)
         cmocka_unit_test(split_rows_edge_cases),
         cmocka_unit_test(split_rows_refuses_bad_weights),
         cmocka_unit_test_setup_teardown(matmul_split_verified_at_odd_sizes, open_two, close_two),
+        cmocka_unit_test_setup_teardown(matmul_weak_scaling_verified, open_two, close_two),
         cmocka_unit_test_setup_teardown(matmul_split_refusals, open_two, close_two),
         cmocka_unit_test(run_on_a_device_list_reports_each_and_the_total),
         cmocka_unit_test(bad_device_lists_exit_2),

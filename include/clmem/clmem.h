@@ -165,6 +165,16 @@ int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
 /* Fills every byte with `value` (a poison of the caller's choosing). */
 int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
                            struct clmem_error *err);
+/* Fills of this many bytes or more are not given to clEnqueueFillBuffer:
+ * NVIDIA's hangs on them (pyopencl issue 395; src/runtime/buffer.c). */
+#define CLMEM_FILL_ENQUEUE_LIMIT ((size_t)1 << 31)
+/* Whether clmem_buffer_fill_byte fills `bytes` on `device` by writes from
+ * the host rather than clEnqueueFillBuffer (large fills, Oclgrind). */
+int clmem_fill_by_writes(const struct clmem_device *device, size_t bytes);
+/* Fills [0, bytes) by blocking writes of `value`, `piece` bytes at a time
+ * (0: one write). */
+int clmem_buffer_fill_pieces(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                             unsigned char value, size_t piece, struct clmem_error *err);
 /* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
 int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
                        struct clmem_error *err);
@@ -601,6 +611,7 @@ struct clmem_split_options {
     const double *weights; /* one per context, NULL: equal shares */
     unsigned reps, warmup; /* as clmem_run_options */
     uint64_t seed;
+    int weak; /* weak scaling: k devices multiply k times size's rows (P's and M's) */
     int (*cancelled)(void *user); /* polled between scaling points */
     void *cancelled_user;
 };
@@ -613,9 +624,12 @@ struct clmem_split_options {
  * wall times from before the first enqueue to after the last device
  * finished; baseline_fraction is the speedup over k = 1 and the note gives
  * the efficiency, the rows of each device and the slowest device's own
- * profiled kernel time. A k whose weights sum to 0 is skipped. Usage
- * errors (size, variant, a block a textbook kernel cannot take) come
- * before any work. */
+ * profiled kernel time. With `weak`, point k multiplies k times size's
+ * rows (the first rows of the largest point's inputs; N unchanged), split
+ * the same way, so each device keeps its share of size's rows;
+ * baseline_fraction is then the weak-scaling efficiency t(1)/t(k). A k
+ * whose weights sum to 0 is skipped. Usage errors (size, variant, a block
+ * a textbook kernel cannot take) come before any work. */
 int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *options,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err);
 

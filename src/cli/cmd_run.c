@@ -29,6 +29,8 @@ static void usage(FILE *out)
             "                      block per device (shares W, equal by default), gathered\n"
             "                      and verified; a strong-scaling table over the first\n"
             "                      1..D devices (host wall time)\n"
+            "  --weak              with --split: weak scaling, k devices multiply k times\n"
+            "                      the rows of --size (each keeps its share of them)\n"
             "  --summa[=RxC]       under mpirun (an MPI build): matmul distributed over\n"
             "                      the ranks, a grid of R x C (default: the squarest),\n"
             "                      SUMMA, each rank's blocks on its device, verified\n"
@@ -61,16 +63,25 @@ static void usage(FILE *out)
 
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
-    static const struct option long_options[] = {
-        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
-        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
-        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
-        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
-        {"compare", required_argument, NULL, 'c'},    {"no-cache", no_argument, NULL, 'n'},
-        {"split", optional_argument, NULL, 'x'},      {"summa", optional_argument, NULL, 'G'},
-        {"panel", required_argument, NULL, 'P'},      {0}};
+    static const struct option long_options[] = {{"variant", required_argument, NULL, 'v'},
+                                                 {"size", required_argument, NULL, 's'},
+                                                 {"device", required_argument, NULL, 'd'},
+                                                 {"reps", required_argument, NULL, 'r'},
+                                                 {"warmup", required_argument, NULL, 'w'},
+                                                 {"seed", required_argument, NULL, 'S'},
+                                                 {"format", required_argument, NULL, 'f'},
+                                                 {"output", required_argument, NULL, 'o'},
+                                                 {"kernel-dir", required_argument, NULL, 'k'},
+                                                 {"help", no_argument, NULL, 'h'},
+                                                 {"input", required_argument, NULL, 'i'},
+                                                 {"peak", no_argument, NULL, 'p'},
+                                                 {"compare", required_argument, NULL, 'c'},
+                                                 {"no-cache", no_argument, NULL, 'n'},
+                                                 {"split", optional_argument, NULL, 'x'},
+                                                 {"summa", optional_argument, NULL, 'G'},
+                                                 {"panel", required_argument, NULL, 'P'},
+                                                 {"weak", no_argument, NULL, 'K'},
+                                                 {0}};
     int c, status = CLMEM_OK;
     char bad[3];
     opterr = 0;
@@ -86,6 +97,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'p': a->peak = 1; break;
         case 'c': a->compare = optarg; break;
         case 'n': a->no_cache = 1; break;
+        case 'K': a->weak = 1; break;
         case 'x':
             a->split = 1;
             a->split_weights = optarg;
@@ -147,6 +159,8 @@ static int is_device_list(const char *spec)
 static int validate_devices(const struct run_args *a, const struct clmem_workload *w,
                             struct clmem_error *err)
 {
+    if (a->weak && !a->split)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--weak goes with --split (a device list)");
     if (!is_device_list(a->device)) {
         if (a->split)
             return clmem_fail(err, CLMEM_ERR_USAGE,
@@ -337,30 +351,47 @@ static int choose_devices(const char *list, const struct clmem_device *devices, 
     return CLMEM_OK;
 }
 
-/* The strong-scaling table of a split run, after its results. */
+/* The scaling table of a split run, after its results: strong (speedup,
+ * efficiency speedup/k) or weak (the size per point, efficiency t(1)/t(k)). */
 static void print_scaling(FILE *out, const struct clmem_result *results, size_t n,
-                          const struct clmem_ctx *ctxs)
+                          const struct clmem_ctx *ctxs, int weak)
 {
     if (n == 0)
         return;
-    fprintf(out,
-            "\nstrong scaling: %s %s %s, the same size on the first k devices, host wall "
-            "time (median)\n",
-            results[0].workload, results[0].variant, results[0].size);
+    if (weak)
+        fprintf(out,
+                "\nweak scaling: %s %s, k devices multiply k times the rows of the first "
+                "size, host wall time (median)\n",
+                results[0].workload, results[0].variant);
+    else
+        fprintf(out,
+                "\nstrong scaling: %s %s %s, the same size on the first k devices, host wall "
+                "time (median)\n",
+                results[0].workload, results[0].variant, results[0].size);
     for (size_t k = 0; k < n; k++)
         fprintf(out, "  device %zu: %s\n", k + 1, ctxs[k].device.name);
-    fprintf(out, "%7s %11s %12s %8s %10s\n", "devices", "median ms", "GFLOP/s", "speedup",
-            "efficiency");
+    if (weak)
+        fprintf(out, "%7s %-18s %11s %12s %10s\n", "devices", "size", "median ms", "GFLOP/s",
+                "efficiency");
+    else
+        fprintf(out, "%7s %11s %12s %8s %10s\n", "devices", "median ms", "GFLOP/s", "speedup",
+                "efficiency");
     for (size_t k = 0; k < n; k++) {
         const struct clmem_result *r = &results[k];
+        if (weak)
+            fprintf(out, "%7zu %-18s", k + 1, r->size);
+        else
+            fprintf(out, "%7zu", k + 1);
         if (r->skipped) {
-            fprintf(out, "%7zu %11s %12s %8s %10s  skipped: %s\n", k + 1, "-", "-", "-", "-",
+            fprintf(out, " %11s %12s %s%10s  skipped: %s\n", "-", "-", weak ? "" : "       - ", "-",
                     r->skip_reason);
             continue;
         }
-        fprintf(out, "%7zu %11.4f %12.3f", k + 1, r->median_ms, r->metric);
+        fprintf(out, " %11.4f %12.3f", r->median_ms, r->metric);
         if (isnan(r->baseline_fraction))
-            fprintf(out, " %8s %10s\n", "-", "-");
+            fprintf(out, weak ? " %10s\n" : " %8s %10s\n", "-", "-");
+        else if (weak)
+            fprintf(out, " %10.2f\n", r->baseline_fraction);
         else
             fprintf(out, " %8.2f %10.2f\n", r->baseline_fraction,
                     r->baseline_fraction / (double)(k + 1));
@@ -401,6 +432,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
                                          .reps = (unsigned)a->reps,
                                          .warmup = (unsigned)a->warmup,
                                          .seed = a->seed,
+                                         .weak = a->weak,
                                          .cancelled = cli_interrupted};
         status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
     } else {
@@ -416,7 +448,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
     FILE *out = output->file ? output->file : stdout;
     int write_status = clmem_report_write(out, a->format, results, n_results, &meta, err);
     if (write_status == CLMEM_OK && a->split && a->format == CLMEM_FORMAT_TABLE) {
-        print_scaling(out, results, n_results, ctxs);
+        print_scaling(out, results, n_results, ctxs, a->weak);
         if (fflush(out) != 0 || ferror(out))
             write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s",
                                       strerror(errno ? errno : EIO));

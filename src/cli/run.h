@@ -10,6 +10,7 @@ struct run_args {
     int peak, no_cache;
     int split;                 /* --split: matmul's rows divided over the devices */
     const char *split_weights; /* --split=W,W,...: their shares, or NULL (equal) */
+    int weak;                  /* --weak: --split's rows grow with the devices */
     int summa;                 /* --summa: matmul over the MPI ranks */
     const char *summa_grid;    /* --summa=RxC, or NULL (the squarest grid) */
     unsigned long long panel;  /* --panel: SUMMA's panel width, 0: its default */

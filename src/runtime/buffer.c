@@ -26,30 +26,52 @@ int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *
     return CLMEM_OK;
 }
 
-/* Oclgrind 21.10's --uninitialized check replaces a buffer's shadow at each
- * host store with one the size of that store, so after clEnqueueFillBuffer's
- * pattern-sized stores the buffer reads as uninitialized even where kernels
- * wrote it, and later stores overrun the shadow (Oclgrind crashes). On
- * Oclgrind a fill is one whole-buffer write instead. */
-static int fill_whole(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, cl_uchar value,
-                      struct clmem_error *err)
+/* Fills [0, bytes) by blocking writes of a host block of `value`, at most
+ * `piece` bytes each: a copy from the host instead of clEnqueueFillBuffer. */
+int clmem_buffer_fill_pieces(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                             unsigned char value, size_t piece, struct clmem_error *err)
 {
-    unsigned char *host = malloc(bytes);
+    if (piece == 0 || piece > bytes)
+        piece = bytes;
+    unsigned char *host = malloc(piece ? piece : 1);
     if (!host)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory filling %zu bytes", bytes);
-    memset(host, value, bytes);
-    cl_int rc = clEnqueueWriteBuffer(ctx->queue, buffer, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory filling %zu bytes", piece);
+    memset(host, value, piece);
+    cl_int rc = CL_SUCCESS;
+    for (size_t at = 0; at < bytes && rc == CL_SUCCESS; at += piece) {
+        size_t n = bytes - at < piece ? bytes - at : piece;
+        rc = clEnqueueWriteBuffer(ctx->queue, buffer, CL_TRUE, at, n, host, 0, NULL, NULL);
+    }
     free(host);
     if (rc != CL_SUCCESS)
         return clmem_cl_fail(err, rc, "clEnqueueWriteBuffer", __func__, __LINE__);
     return CLMEM_OK;
 }
 
+/* Two drivers' clEnqueueFillBuffer cannot be trusted with every buffer:
+ * - NVIDIA's hangs, or fails, on fills of 2^31 bytes or more (pyopencl
+ *   issue 395, "enqueue_fill_buffer issues on NVIDIA for nbytes >= 2**31";
+ *   pyopencl fills such arrays its own way). matmul's P at 32768 is 4 GiB,
+ *   2 GiB per device split over two: its poison never returned.
+ * - Oclgrind 21.10's --uninitialized check replaces a buffer's shadow at
+ *   each host store with one the size of that store, so after
+ *   clEnqueueFillBuffer's pattern-sized stores the buffer reads as
+ *   uninitialized even where kernels wrote it, and later stores overrun the
+ *   shadow (Oclgrind crashes): there a fill is one whole-buffer write.
+ * Both get writes from the host instead. */
+int clmem_fill_by_writes(const struct clmem_device *device, size_t bytes)
+{
+    return bytes >= CLMEM_FILL_ENQUEUE_LIMIT || strcmp(device->platform_name, "Oclgrind") == 0;
+}
+
 int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
                            struct clmem_error *err)
 {
-    if (strcmp(ctx->device.platform_name, "Oclgrind") == 0)
-        return fill_whole(ctx, buffer, bytes, value, err);
+    if (clmem_fill_by_writes(&ctx->device, bytes)) {
+        /* Oclgrind: one write; a large fill: 64 MiB of host memory, reused. */
+        size_t piece = strcmp(ctx->device.platform_name, "Oclgrind") == 0 ? 0 : (size_t)64 << 20;
+        return clmem_buffer_fill_pieces(ctx, buffer, bytes, value, piece, err);
+    }
     CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, buffer, &value, sizeof value, 0, bytes, 0,
                                          NULL, NULL));
     CLMEM_CHECK(err, clFinish(ctx->queue));

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Output values checked in full up to this many multiply-adds of CPU
  * reference work; past it, whole rows spread over P are checked, so large
@@ -96,10 +97,20 @@ static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
 }
 
 /* The host MatrixMul of the lecture, in double, for the chosen rows only;
- * also sums |M*N| so the tolerance is relative to the terms' magnitude. */
-static void reference_rows(struct matmul_state *s)
+ * also sums |M*N| so the tolerance is relative to the terms' magnitude.
+ * Rows [n_ref_rows * part / parts, ...) of the reference: the parts run on
+ * threads of their own (8 rows at 32768 are 2^33 multiply-adds). */
+struct reference_job {
+    struct matmul_state *s;
+    size_t parts;
+};
+
+static int reference_rows(void *arg, size_t part)
 {
-    for (size_t r = 0; r < s->n_ref_rows; r++) {
+    const struct reference_job *job = arg;
+    struct matmul_state *s = job->s;
+    for (size_t r = s->n_ref_rows * part / job->parts; r < s->n_ref_rows * (part + 1) / job->parts;
+         r++) {
         size_t i = s->ref_row[r];
         double *ref = s->ref + r * s->cols, *mag = s->ref_magnitude + r * s->cols;
         for (size_t j = 0; j < s->cols; j++)
@@ -114,31 +125,57 @@ static void reference_rows(struct matmul_state *s)
             }
         }
     }
+    return CLMEM_OK;
 }
 
 /* The inputs from the seed and the CPU reference of the chosen rows. */
 int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err)
 {
     size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
+    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
+        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
+        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)))
+        return err->status;
+    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, seed);
+    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, seed + 1);
+    return matmul_reference(s, err);
+}
+
+int matmul_reference(struct matmul_state *s, struct clmem_error *err)
+{
+    free(s->ref_row);
+    free(s->ref);
+    free(s->ref_magnitude);
+    s->ref_row = NULL;
+    s->ref = s->ref_magnitude = NULL;
     /* cols * inner fits: plan() bounded each matrix to INT_MAX elements. */
     s->n_ref_rows = REFERENCE_BUDGET / (s->cols * s->inner);
     if (s->n_ref_rows < 8)
         s->n_ref_rows = 8;
     if (s->n_ref_rows > s->rows)
         s->n_ref_rows = s->rows;
-    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
-        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
-        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)) ||
-        !(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
+    if (!(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
         !(s->ref = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)) ||
         !(s->ref_magnitude = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)))
         return err->status;
     /* Rows spread evenly from the first to the last. */
     for (size_t r = 0; r < s->n_ref_rows; r++)
         s->ref_row[r] = s->n_ref_rows > 1 ? r * (s->rows - 1) / (s->n_ref_rows - 1) : 0;
-    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, seed);
-    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, seed + 1);
-    reference_rows(s);
+    /* A part per core (at most 64), each of at least 2^24 multiply-adds. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    struct reference_job job = {s, s->n_ref_rows * s->cols * s->inner >> 24};
+    if (job.parts > s->n_ref_rows)
+        job.parts = s->n_ref_rows;
+    if (cores > 0 && job.parts > (size_t)cores)
+        job.parts = (size_t)cores;
+    if (job.parts > 64)
+        job.parts = 64;
+    if (job.parts <= 1) {
+        job.parts = 1;
+        return reference_rows(&job, 0);
+    }
+    int status[64];
+    clmem_parallel(job.parts, reference_rows, &job, status);
     return CLMEM_OK;
 }
 

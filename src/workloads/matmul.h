@@ -23,6 +23,9 @@ extern const struct clmem_workload clmem_workload_matmul;
 
 /* M and N from the seed, and the CPU reference of the rows checked. */
 int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err);
+/* The CPU reference of the rows checked, for s->rows rows of s->M (a
+ * previous reference freed): rows spread evenly over P. */
+int matmul_reference(struct matmul_state *s, struct clmem_error *err);
 /* Arithmetic intensity of P = M x N (rows x inner times inner x cols):
  * 2 * rows * cols * inner flops over the 4 * (rows * inner + inner * cols
  * + rows * cols) bytes of reading M and N and writing P once each, the

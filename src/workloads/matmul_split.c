@@ -155,6 +155,22 @@ static void describe_rows(const struct split_block *blocks, size_t k, char *out,
     }
 }
 
+/* P's rows at scaling point k: all of them (strong), or k devices' worth (weak). */
+static size_t point_rows(const struct clmem_split_options *o, size_t rows_one, size_t rows,
+                         size_t k)
+{
+    return o->weak ? rows_one * k : rows;
+}
+
+/* A point's own reference (weak scaling); its inputs are the whole's. */
+static void free_reference(struct matmul_state *point)
+{
+    free(point->ref_row);
+    free(point->ref);
+    free(point->ref_magnitude);
+    memset(point, 0, sizeof *point);
+}
+
 int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *o,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
@@ -175,7 +191,7 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         return clmem_fail(err, CLMEM_ERR_USAGE, "--split takes 1 to 64 devices, not %zu", n);
 
     struct clmem_size size;
-    struct matmul_state whole = {0};
+    struct matmul_state whole = {0}, point = {0};
     int status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
     if (status)
         return status;
@@ -183,9 +199,13 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         size.dim[1] = size.dim[2] = size.dim[0];
     else if (size.ndims == 2)
         size.dim[2] = size.dim[1];
-    whole.rows = size.dim[0];
+    /* Weak scaling: k devices, k times the rows (M's and P's), the same N. */
+    size_t rows_one = size.dim[0];
     whole.cols = size.dim[1];
     whole.inner = size.dim[2];
+    if (!clmem_mul_size(rows_one, o->weak ? n : 1, &whole.rows) || whole.rows > 2147483647UL)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--weak: %zu rows on each of %zu devices are too many rows", rows_one, n);
     char size_text[64];
     clmem_size_format(&size, size_text, sizeof size_text);
 
@@ -204,7 +224,8 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         goto cleanup;
     for (size_t k = 1, at = 0; k <= n; at += k, k++) {
         struct clmem_error ignored = {0};
-        if (clmem_split_rows(whole.rows, k, o->weights, first, count, &ignored)) {
+        if (clmem_split_rows(point_rows(o, rows_one, whole.rows, k), k, o->weights, first, count,
+                             &ignored)) {
             skip[k - 1] = 1; /* the first k weights sum to 0 */
             continue;
         }
@@ -228,9 +249,24 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         }
     }
 
+    /* Weak: the inputs of the largest point; point k's M is its first
+     * k * rows_one rows, the same values as a run of that size alone. */
     if ((status = matmul_host_inputs(&whole, o->seed, err)))
         goto cleanup;
     for (size_t k = 1, at = 0; k <= n; at += k, k++) {
+        /* The point's problem: the whole one, or (weak) its first rows with
+         * a reference of their own. */
+        struct matmul_state *problem = &whole;
+        size_t rows = point_rows(o, rows_one, whole.rows, k);
+        if (rows != whole.rows) {
+            point = whole;
+            point.rows = rows;
+            point.ref_row = NULL;
+            point.ref = point.ref_magnitude = NULL;
+            if ((status = matmul_reference(&point, err)))
+                goto cleanup;
+            problem = &point;
+        }
         if (o->cancelled && o->cancelled(o->cancelled_user)) {
             status = clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
             goto cleanup;
@@ -246,21 +282,25 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         snprintf(r->workload, sizeof r->workload, "%s", w->name);
         snprintf(r->variant, sizeof r->variant, "%s", v->name);
         snprintf(r->device, sizeof r->device, "split over %zu device%s", k, k == 1 ? "" : "s");
-        snprintf(r->size, sizeof r->size, "%s", size_text);
+        if (o->weak)
+            snprintf(r->size, sizeof r->size, "%zux%zux%zu", rows, whole.cols, whole.inner);
+        else
+            snprintf(r->size, sizeof r->size, "%s", size_text);
         snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
         r->baseline_fraction = r->peak_fraction = r->looped_ms = r->max_rel_error = NAN;
         r->reps = o->reps ? o->reps : 1;
         r->warmup = o->warmup;
         r->seed = o->seed;
         /* Of the whole product: the blocks add up to it. */
-        r->flops_per_byte = matmul_flops_per_byte(whole.rows, whole.cols, whole.inner);
+        r->flops_per_byte = matmul_flops_per_byte(rows, whole.cols, whole.inner);
         if (skip[k - 1]) {
             r->skipped = 1;
             snprintf(r->skip_reason, sizeof r->skip_reason,
                      "the split weights of the first %zu devices sum to 0", k);
+            free_reference(&point);
             continue;
         }
-        struct split_job job = {v, &blocks[at], &whole, SPLIT_SETUP};
+        struct split_job job = {v, &blocks[at], problem, SPLIT_SETUP};
         double slowest_kernel = 0.0;
         if ((status = split_phase(&job, k, SPLIT_SETUP, err)) ||
             (status = split_measure(&job, k, o, r, &slowest_kernel, err)))
@@ -270,31 +310,39 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
                 snprintf(r->params, sizeof r->params, "%s", blocks[at + d].run.params);
                 break;
             }
-        double work = 2.0 * (double)whole.rows * (double)whole.cols * (double)whole.inner;
+        double work = 2.0 * (double)rows * (double)whole.cols * (double)whole.inner;
         r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
         if (k == 1)
             one_device_ms = r->median_ms;
+        /* Strong: the speedup t(1)/t(k), efficiency speedup/k; weak: the
+         * efficiency t(1)/t(k) itself, the work per device being fixed. */
         double speedup = one_device_ms / r->median_ms;
         if (!isnan(speedup))
             r->baseline_fraction = speedup;
-        char rows[96];
-        describe_rows(&blocks[at], k, rows, sizeof rows);
+        char described[96];
+        describe_rows(&blocks[at], k, described, sizeof described);
         char *note = r->note;
         size_t len = (size_t)snprintf(note, sizeof r->note, "host wall time; ");
-        if (!isnan(speedup))
+        if (!isnan(speedup) && o->weak)
+            len += (size_t)snprintf(note + len, sizeof r->note - len,
+                                    "weak scaling, %zu rows per device: efficiency %.2f; ",
+                                    rows_one, speedup);
+        else if (!isnan(speedup))
             len +=
                 (size_t)snprintf(note + len, sizeof r->note - len,
                                  "speedup %.2f, efficiency %.2f; ", speedup, speedup / (double)k);
         if (len < sizeof r->note)
             snprintf(note + len, sizeof r->note - len, "slowest device's kernel %.4f ms; %s",
-                     slowest_kernel, rows);
+                     slowest_kernel, described);
         verify_failed |= !r->verified;
         /* This point's programs and buffers go before the next point's. */
         split_release(&blocks[at], k);
+        free_reference(&point);
     }
     status = verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
 
 cleanup:
+    free_reference(&point);
     if (blocks)
         split_release(blocks, n_points);
     free(blocks);
