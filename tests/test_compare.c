@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "cli_run.h"
 #include "clmem/clmem.h"
 #include "pocl.h"
@@ -143,7 +145,7 @@ static void bench_takes_the_sizes_it_is_given(void **state)
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
+    if (test_tmpdir_make(dir))
         return -1;
     snprintf(empty_vendors, sizeof empty_vendors, "%s/no-drivers", dir);
     return mkdir(empty_vendors, 0700);
@@ -152,9 +154,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_remove_tree(dir);
 }
 
 int main(void)

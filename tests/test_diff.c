@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 #include "cli_run.h"
 
 static char dir[] = "/tmp/clmem-diff-XXXXXX";
@@ -664,15 +666,13 @@ static void csv_and_json_read_back(void **state)
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make(dir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_remove_tree(dir);
 }
 
 int main(void)

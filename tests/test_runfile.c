@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tmpdir.h"
+
 static char dir[] = "/tmp/clmem-runfile-XXXXXX";
 
 static const char *bench_file(const char *name)
@@ -198,15 +200,13 @@ static void metrics_read_as_people_write_them(void **state)
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make(dir);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_remove_tree(dir);
 }
 
 int main(void)
