@@ -95,6 +95,8 @@ void clmem_run_release(struct clmem_run *run)
         run->workload->teardown(run);
     free(run->state);
     run->state = NULL;
+    /* After the teardown, which released the outputs inside the zones. */
+    clmem_run_release_guards(run);
 }
 
 static int compare_double(const void *a, const void *b)
@@ -239,6 +241,10 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
             return status;
         merge_checks(&check, &looped_check, "with the loop in the kernel");
     }
+    /* Every run of the variant since the last check (warm-up, timed,
+     * looped) wrote only inside its outputs. */
+    if ((status = clmem_run_check_guards(run, &check, err)))
+        return status;
     clmem_result_set_check(r, &check);
     snprintf(r->note, sizeof r->note, "%s", check.note);
     return CLMEM_OK;

@@ -71,10 +71,10 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
     snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d", FMA_ITERATIONS);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
                                       &s->d_src, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL,
-                                      &s->d_dst, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->fma_items * sizeof(float),
-                                      NULL, &s->d_fma, err)))
+        (status = clmem_run_output_buffer(run, "dst", CL_MEM_WRITE_ONLY, s->n * sizeof(float),
+                                          &s->d_dst, err)) ||
+        (status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
+                                          s->fma_items * sizeof(float), &s->d_fma, err)))
         return status;
     return clmem_run_build(run, options, &s->program, s->kernels, err);
 }
