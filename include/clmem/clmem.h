@@ -375,7 +375,8 @@ struct clmem_run {
  * it (struct clmem_guarded); `name` names it in messages. The workload
  * releases *buffer as any other; the zones go with clmem_run_release.
  * Where the zones do not fit (the device's largest allocation, or
- * CLMEM_MAX_BUFFERS outputs already guarded) it is a plain buffer. */
+ * CLMEM_MAX_BUFFERS outputs already guarded), and on Oclgrind (which
+ * reports accesses outside buffers itself), it is a plain buffer. */
 int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flags flags,
                             size_t bytes, cl_mem *buffer, struct clmem_error *err);
 /* Reads every guard zone of the run's outputs back: each zone counts as
