@@ -113,6 +113,20 @@ int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, s
     return CLMEM_OK;
 }
 
+/* Fills the two zones of a guarded output with the pattern (only them:
+ * an output of hundreds of MB costs nothing more). Never on Oclgrind, where
+ * outputs have no zones, so clEnqueueFillBuffer is safe here. */
+static int fill_zones(struct clmem_ctx *ctx, const struct clmem_guarded *g, struct clmem_error *err)
+{
+    const cl_uchar pattern = CLMEM_GUARD_BYTE;
+    CLMEM_CHECK(
+        err, clEnqueueFillBuffer(ctx->queue, g->parent, &pattern, 1, 0, g->guard, 0, NULL, NULL));
+    CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, g->parent, &pattern, 1, g->guard + g->bytes,
+                                         g->guard, 0, NULL, NULL));
+    CLMEM_CHECK(err, clFinish(ctx->queue));
+    return CLMEM_OK;
+}
+
 /* Each guard zone: the device's base address alignment (a sub-buffer must
  * start on it), at least CLMEM_GUARD_MIN_BYTES. */
 static size_t guard_bytes(const struct clmem_device *device)
@@ -142,8 +156,8 @@ int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flag
     cl_mem parent = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes + 2 * guard, NULL, &rc);
     if (rc != CL_SUCCESS)
         return clmem_cl_fail(err, rc, "clCreateBuffer", __func__, __LINE__);
-    /* The whole buffer holds the pattern; the workload poisons its output. */
-    if ((status = clmem_buffer_fill_byte(ctx, parent, bytes + 2 * guard, CLMEM_GUARD_BYTE, err))) {
+    struct clmem_guarded g = {.parent = parent, .bytes = bytes, .guard = guard, .name = name};
+    if ((status = fill_zones(ctx, &g, err))) {
         clReleaseMemObject(parent);
         return status;
     }
@@ -155,8 +169,7 @@ int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flag
         clReleaseMemObject(parent);
         return clmem_cl_fail(err, rc, "clCreateSubBuffer", __func__, __LINE__);
     }
-    run->guarded[run->n_guarded++] =
-        (struct clmem_guarded){.parent = parent, .bytes = bytes, .guard = guard, .name = name};
+    run->guarded[run->n_guarded++] = g;
     return CLMEM_OK;
 }
 
@@ -213,8 +226,7 @@ int clmem_run_check_guards(struct clmem_run *run, struct clmem_check *check,
         free(zones);
         /* The next variant starts from intact zones. */
         if (changed_before || changed_after)
-            status = clmem_buffer_fill_byte(run->ctx, g->parent, g->bytes + 2 * g->guard,
-                                            CLMEM_GUARD_BYTE, err);
+            status = fill_zones(run->ctx, g, err);
     }
     return status;
 }
