@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # gnuplot (optional: the pictures of 'clmem compare'; tables without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
-packages+=(oclgrind) # the 'oclgrind' test runs every kernel under Oclgrind
+packages+=(oclgrind) # the oclgrind_* tests run every kernel under Oclgrind
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 packages+=(python3-jsonschema) # the 'schema' test: run files against schema/run.schema.json
 # Open MPI: 'mpirun -n R clmem ...' (README, "Many hosts: MPI"); the build

@@ -69,10 +69,54 @@ struct clmem_result *test_run_all(struct clmem_ctx *ctx, const char *workload, c
     return results;
 }
 
+const struct clmem_result *test_find_result(const struct clmem_result *results, size_t n,
+                                            const char *variant)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(results[i].variant, variant) == 0)
+            return &results[i];
+    fail_msg("no result of variant '%s' among %zu", variant, n);
+    return NULL;
+}
+
+double test_median_of(const double *samples, size_t n)
+{
+    /* Insertion sort of a copy, then the middle one or the mean of the
+     * middle two: written apart from clmem_median, so a wrong median there
+     * cannot pass through here. */
+    double sorted[64];
+    assert_true(n > 0 && n <= sizeof sorted / sizeof *sorted);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i;
+        for (; j > 0 && sorted[j - 1] > samples[i]; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = samples[i];
+    }
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}
+
 void test_expect_metric(const struct clmem_result *result, double work)
 {
-    double expected = work / (result->median_ms * 1e-3) / 1e9;
-    assert_true(result->metric > 0.999 * expected && result->metric < 1.001 * expected);
+    /* The times first, from the samples themselves: the metric is only as
+     * right as the median it comes from. */
+    assert_true(result->n_samples > 0);
+    assert_non_null(result->samples_ms);
+    double lo = result->samples_ms[0], hi = result->samples_ms[0];
+    for (size_t i = 1; i < result->n_samples; i++) {
+        lo = result->samples_ms[i] < lo ? result->samples_ms[i] : lo;
+        hi = result->samples_ms[i] > hi ? result->samples_ms[i] : hi;
+    }
+    double median = test_median_of(result->samples_ms, result->n_samples);
+    if (result->median_ms != median || result->min_ms != lo || result->max_ms != hi)
+        fail_msg("%s %s: median/min/max %g/%g/%g ms, but its %zu samples give %g/%g/%g",
+                 result->workload, result->variant, result->median_ms, result->min_ms,
+                 result->max_ms, result->n_samples, median, lo, hi);
+    assert_true(median > 0.0);
+    double expected = work / (median * 1e-3) / 1e9;
+    if (!(result->metric > 0.999 * expected && result->metric < 1.001 * expected))
+        fail_msg("%s %s: metric %g %s, but %g of work over the median %g ms is %g",
+                 result->workload, result->variant, result->metric, result->metric_unit, work,
+                 median, expected);
 }
 
 void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char *variant,

@@ -18,8 +18,17 @@ void test_expect_verified_sizes(struct clmem_ctx *ctx, const char *workload, con
  * the NULL-terminated `variants`, in order. The caller frees the *n results. */
 struct clmem_result *test_run_all(struct clmem_ctx *ctx, const char *workload, const char *size,
                                   unsigned reps, const char *const *variants, size_t *n);
-/* Asserts the result's metric is `work` (in the unit times 1e9: bytes for
- * GB/s) over its median time, to 0.1%. */
+/* The result of `variant` among n (the first, for a sweep); fails the test
+ * when there is none. Results are looked up by name, never by position. */
+const struct clmem_result *test_find_result(const struct clmem_result *results, size_t n,
+                                            const char *variant);
+/* The median of n (1..64) samples, computed here, independently of
+ * clmem_median: the middle one of the sorted samples, or the mean of the
+ * middle two. */
+double test_median_of(const double *samples, size_t n);
+/* Asserts the result's median, min and max are those of its own samples
+ * (computed here, not by clmem), and its metric is `work` (in the unit
+ * times 1e9: bytes for GB/s) over that median, to 0.1%. */
 void test_expect_metric(const struct clmem_result *result, double work);
 /* Runs WORKLOAD VARIANT at SIZE and asserts it is refused as a usage error,
  * before any result, with a message that contains MESSAGE. */

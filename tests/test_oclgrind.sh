@@ -3,23 +3,58 @@
 # Oclgrind at small odd sizes: no data race, no uninitialized or out-of-bounds
 # access, no OpenCL API error. Oclgrind prints its diagnostics to stderr, and
 # a clean clmem run prints nothing there, so any stderr output fails a run.
-# The racy atomics variant must be reported racy, and a planted transpose
-# kernel without its barrier (made here from cl/transpose.cl) must be reported too.
+#
+# usage: test_oclgrind.sh GROUP    (matmul, memory or other)
+# The workloads are split into groups, each a meson test of its own
+# (oclgrind_matmul, ...) with its own timeout; every run also has its own
+# time limit ($OCLGRIND_RUN_LIMIT seconds, default 100), and one that runs
+# past it is a failure named here, so a slow kernel cannot hide the others.
+# A workload that 'clmem list' names and no group holds fails every group.
+#
+# Each group also checks that Oclgrind still sees a planted bug, made here
+# from cl/ so it follows the real kernels: matmul, regblock's float4 load
+# reading one float past a row (load4's .w guard '<' made '<='); memory,
+# transposeCoalesced without its first barrier (a data race); other, the
+# racy atomics variant, which must be reported as a race and nothing else.
 # Env: CLMEM_BIN, OCLGRIND (empty: not installed, the test skips), SOURCE_DIR.
 set -u
 
+group=${1:-}
+case "$group" in
+matmul | memory | other) ;;
+*)
+    echo "usage: test_oclgrind.sh matmul|memory|other" >&2
+    exit 2
+    ;;
+esac
 if [ -z "${OCLGRIND:-}" ]; then
     echo "oclgrind is not installed (apt-get install oclgrind): kernel checks skipped"
     exit 77 # meson's SKIP
 fi
 clmem=${CLMEM_BIN:?CLMEM_BIN not set}
 src=${SOURCE_DIR:?SOURCE_DIR not set}
+limit=${OCLGRIND_RUN_LIMIT:-100}
 
-# Sizes per workload: the first for every variant, the next ones for the
-# variants the first one skips (matmul tiled needs multiples of its tile).
-# A workload that 'clmem list' names and this table lacks fails the test.
+declare -A group_of=(
+    [matmul]=matmul
+    [transpose]=memory [coalescing]=memory [pitched]=memory [peak]=memory
+    [reduce]=other [dot]=other [pi]=other [atomics]=other [blur]=other [constmem]=other
+)
+
+# Sizes per workload, or per workload/variant: each variant runs at every
+# size of its list that it takes (a textbook kernel refuses the others) and
+# must run at one at least.
+# matmul: every dimension 3, 1 and 2 mod 4 (load4's float4 edges) and cut
+# by each tile (TILE_WIDTH 32, regblock's TSM/TSN 64 and TSK 16 on
+# Oclgrind, panel 8x16): 7x7x7 under every tile, 33x17x9 one past 32 and
+# 8, 66x34x18 two past 64, 32 and 16, 35x19x11 three past 32 and 8.
+# (At 33x17x9 alone, a float4 load reading one float past a row passed.)
+# tiled takes multiples of its tile.
+# peak: fma runs min(16384 per compute unit, --size rounded up to 256)
+# work-items, so at 7 one group of 256.
 declare -A sizes=(
-    [matmul]="33x17x9 64x32x96"
+    [matmul]="7x7x7 33x17x9 66x34x18 35x19x11"
+    [matmul/tiled]="64x32x96"
     [transpose]="33x17"
     [reduce]="1000"
     [dot]="1000"
@@ -29,20 +64,19 @@ declare -A sizes=(
     [constmem]="17x9"
     [coalescing]="100"
     [pitched]="33x7"
-    [peak]="1000"
+    [peak]="1001"
+    [peak/fma]="7"
 )
 
 # Oclgrind 21.10's --uninitialized plugin does not know LLVM's 'freeze'
 # instruction (a fatal error in matmul regblock and blur tiled), so kernels
-# are built unoptimized. Two variants run without the plugin, where it fails
-# on its own: pitched's clEnqueueWriteBufferRect stores one row at a time, and
-# the plugin gives a buffer's shadow the size of each host store from the
-# buffer's start, so every row after the first reads as uninitialized; peak
-# fma crashes the plugin when optimized and takes over 5 minutes unoptimized.
+# are built unoptimized. pitched runs without the plugin, where it fails on
+# its own: its clEnqueueWriteBufferRect stores one row at a time, and the
+# plugin gives a buffer's shadow the size of each host store from the
+# buffer's start, so every row after the first reads as uninitialized.
 checks=(--data-races --uninitialized --check-api --build-options -cl-opt-disable)
 declare -A own_checks=(
     [pitched/pitched]="--data-races --check-api --build-options -cl-opt-disable"
-    [peak/fma]="--data-races --check-api"
 )
 
 failed=0
@@ -63,13 +97,29 @@ run_variant() {
     local args=(run "$workload" --variant "$variant" --size "$size" --device oclgrind
         --reps 1 --warmup 0 --format csv)
     [ -n "$dir" ] && args+=(--kernel-dir "$dir")
-    out=$("$OCLGRIND" "${flags[@]}" "$clmem" "${args[@]}" 2>"$tmp/err")
+    out=$(timeout "$limit" "$OCLGRIND" "${flags[@]}" "$clmem" "${args[@]}" 2>"$tmp/err")
     code=$?
     err=$(cat "$tmp/err")
 }
 
 # The CSV's status column (8th) of every result row, one per line.
 statuses() { printf '%s\n' "$out" | tail -n +2 | cut -d, -f8; }
+
+# A copy of cl/ in $1 whose file $2 has its first line that contains $4
+# after the line that contains $3 edited by the awk statement $5 (which may
+# be 'next', to take the line out); fails unless exactly one line changed.
+plant() {
+    local dir=$1 file=$2 after=$3 line=$4 edit=$5
+    mkdir -p "$dir"
+    cp "$src"/cl/*.cl "$dir"/
+    AFTER=$after LINE=$line awk '
+        index($0, ENVIRON["AFTER"]) { inside = 1 }
+        inside && !done && index($0, ENVIRON["LINE"]) { done = 1; '"$edit"' }
+        { print }' "$src/cl/$file" >"$dir/$file"
+    local changed
+    changed=$(diff "$src/cl/$file" "$dir/$file" | grep -c '^<')
+    [ "$changed" = 1 ] || fail "could not plant the bug in cl/$file ($changed lines changed)"
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -81,14 +131,21 @@ checked=0
 for wv in "${variants[@]}"; do
     workload=${wv%/*}
     variant=${wv#*/}
-    if [ -z "${sizes[$workload]:-}" ]; then
-        fail "no Oclgrind size for workload '$workload': add one to tests/test_oclgrind.sh"
+    if [ -z "${group_of[$workload]:-}" ] || [ -z "${sizes[$workload]:-}" ]; then
+        fail "no Oclgrind group or size for workload '$workload': add it to tests/test_oclgrind.sh"
         continue
     fi
+    [ "${group_of[$workload]}" = "$group" ] || continue
+    list=${sizes[$wv]:-${sizes[$workload]}}
     ran=""
-    for size in ${sizes[$workload]}; do
+    for size in $list; do
         start=$SECONDS
         run_variant "$workload" "$variant" "$size"
+        if [ "$code" = 124 ]; then
+            fail "$wv $size: still running after ${limit} s (OCLGRIND_RUN_LIMIT)"
+            ran=yes
+            continue
+        fi
         # Refused before any work (exit 2, clmem's one line): a textbook
         # kernel that cannot take this size, or a library clmem lacks.
         if [ "$code" = 2 ] && ! grep -qv '^clmem: ' <<<"$err"; then
@@ -96,68 +153,73 @@ for wv in "${variants[@]}"; do
                 ran="${err#clmem: }"
                 break
             fi
+            echo "--   $wv $size refused: ${err#clmem: }"
             continue
         fi
+        ran=yes
         if [ "$wv" = atomics/racy ]; then
             # The lecture's race: Oclgrind must see it, and nothing else.
             if ! grep -q "data race" <<<"$err"; then
                 fail "$wv $size: Oclgrind reported no data race for the racy kernel"
-                ran=yes
-                break
+                continue
             elif grep -v -e "data race" -e $'^\t' -e "^$" -e "errors generated" <<<"$err" |
                 grep -q .; then
                 fail "$wv $size: Oclgrind reported more than the race:"$'\n'"$(head -c 4000 <<<"$err")"
-                ran=yes
-                break
+                continue
             fi
         elif [ -n "$err" ]; then
             fail "$wv $size (exit $code):"$'\n'"$(head -c 4000 <<<"$err")"
-            ran=yes
-            break
+            continue
         fi
         if [ "$code" != 0 ]; then
             fail "$wv $size: exit $code"
-            ran=yes
-            break
+            continue
         fi
         if statuses | grep -qv -e '^ok$' -e '^skipped$'; then
             fail "$wv $size: a result is not ok:"$'\n'"$out"
-            ran=yes
-            break
+            continue
         fi
         if statuses | grep -qx ok; then
             note=""
             [ "$wv" = atomics/racy ] && note=", its race reported"
             echo "ok   $wv $size ($((SECONDS - start)) s$note)"
             checked=$((checked + 1))
-            ran=yes
-            break
         fi
     done
     case "$ran" in
     yes) ;;
-    "") fail "$wv: refused or skipped at every size (${sizes[$workload]}), its kernel was not checked" ;;
+    "") fail "$wv: refused or skipped at every size ($list), its kernel was not checked" ;;
     *) echo "--   $wv not checked: $ran" ;;
     esac
 done
 
-# The planted bug: cl/transpose.cl with transposeCoalesced's first barrier
-# taken out must be reported. Made here, so it follows the real kernel.
-broken=$tmp/broken-kernels
-mkdir -p "$broken"
-awk '/void transposeCoalesced/ { inside = 1 }
-     inside && !done && /^ *barrier\(CLK_LOCAL_MEM_FENCE\);$/ { done = 1; next }
-     { print }' "$src/cl/transpose.cl" >"$broken/transpose.cl"
-removed=$(diff "$src/cl/transpose.cl" "$broken/transpose.cl" | grep -c '^<')
-if [ "$removed" != 1 ]; then
-    fail "could not take transposeCoalesced's first barrier out of cl/transpose.cl"
-fi
-run_variant transpose coalesced 33x17 "$broken"
-if grep -q "data race" <<<"$err"; then
-    echo "ok   the planted missing barrier is reported as a data race"
-else
-    fail "the planted missing barrier was not reported as a data race"
-fi
+# The group's planted bug must be reported.
+case "$group" in
+matmul)
+    # load4's fourth load guarded with '<=': at 7x7x7 (K = 7, 3 mod 4) the
+    # last row of M is read one float past its end.
+    plant "$tmp/broken" matmul.cl "static float4 load4(" "v.w = col + 3 < ncols" \
+        'sub(/col \+ 3 < ncols/, "col + 3 <= ncols")'
+    run_variant matmul regblock 7x7x7 "$tmp/broken"
+    if grep -q "Invalid read" <<<"$err"; then
+        echo "ok   the planted '<=' in regblock's load4 is reported as an invalid read"
+    else
+        fail "the planted '<=' in regblock's load4 was not reported (exit $code):"$'\n'"$(head -c 2000 <<<"$err")"
+    fi
+    ;;
+memory)
+    # transposeCoalesced without its first barrier.
+    plant "$tmp/broken" transpose.cl "void transposeCoalesced" "barrier(CLK_LOCAL_MEM_FENCE);" \
+        'next'
+    run_variant transpose coalesced 33x17 "$tmp/broken"
+    if grep -q "data race" <<<"$err"; then
+        echo "ok   the planted missing barrier is reported as a data race"
+    else
+        fail "the planted missing barrier was not reported as a data race"
+    fi
+    ;;
+other) ;; # atomics racy above: a race that must be reported
+esac
 
-echo "$checked variants checked under Oclgrind in $SECONDS s"
+echo "$checked variant runs of group '$group' checked under Oclgrind in $SECONDS s"
 exit $failed

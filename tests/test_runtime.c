@@ -6,6 +6,8 @@
 #include <dlfcn.h>
 
 #include <errno.h>
+#include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -231,13 +233,20 @@ static void output_appears_whole_or_not_at_all(void **state)
     close(fd);
     assert_int_equal(clmem_output_open(&out, path, &err), CLMEM_OK);
     fputs("new\n", out.file);
+    fflush(out.file);
+    /* The temporary file, saved before the abort clears out.tmp_path: it
+     * exists now, and must be gone after. */
+    char tmp_path[sizeof out.tmp_path];
+    snprintf(tmp_path, sizeof tmp_path, "%s", out.tmp_path);
+    assert_true(tmp_path[0] != '\0');
+    assert_int_equal(access(tmp_path, F_OK), 0);
     clmem_output_abort(&out); /* interrupted: the old file stays */
     FILE *f = fopen(path, "r");
     char line[16] = "";
     assert_non_null(fgets(line, sizeof line, f));
     fclose(f);
     assert_string_equal(line, "old\n");
-    assert_int_equal(access(out.tmp_path, F_OK), -1);
+    assert_int_equal(access(tmp_path, F_OK), -1);
 
     assert_int_equal(clmem_output_open(&out, path, &err), CLMEM_OK);
     fputs("new\n", out.file);
@@ -250,6 +259,71 @@ static void output_appears_whole_or_not_at_all(void **state)
 
     assert_int_equal(clmem_output_open(&out, "/nonexistent-dir/x.json", &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "cannot write '/nonexistent-dir/x.json'"));
+}
+
+/* clmem_median on known arrays, against values written here: odd and even
+ * counts, one sample, unsorted input, duplicates; the input is not
+ * reordered. (A median taking sorted[n/2 - 1] for even counts once passed
+ * every test, which recomputed the metric from median_ms itself.) */
+static void median_of_known_arrays(void **state)
+{
+    (void)state;
+    static const struct {
+        double samples[8];
+        size_t n;
+        double median;
+    } cases[] = {
+        {{7.0}, 1, 7.0},
+        {{2.0, 1.0}, 2, 1.5},
+        {{3.0, 1.0, 2.0}, 3, 2.0},
+        {{4.0, 1.0, 3.0, 2.0}, 4, 2.5},
+        {{10.0, 0.5, 8.0, 0.25, 3.0}, 5, 3.0},
+        {{9.0, 1.0, 8.0, 2.0, 7.0, 3.0}, 6, 5.0},
+        {{5.0, 5.0, 1.0, 5.0}, 4, 5.0},
+        {{1.0, 2.0, 2.0, 1.0}, 4, 1.5},
+        {{6.0, 6.0, 6.0}, 3, 6.0},
+        {{1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 100.0}, 8, 4.5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double copy[8];
+        memcpy(copy, cases[c].samples, sizeof copy);
+        double got = clmem_median(copy, cases[c].n);
+        if (got != cases[c].median)
+            fail_msg("case %zu: median of %zu samples %g, expected %g", c, cases[c].n, got,
+                     cases[c].median);
+        assert_memory_equal(copy, cases[c].samples, sizeof copy);
+    }
+    assert_true(isnan(clmem_median(NULL, 0)));
+}
+
+/* clmem_result_summarise: median, min and max of the samples, wherever in
+ * the array the extremes are, the samples left in their order. */
+static void summarise_gives_median_min_max(void **state)
+{
+    (void)state;
+    static const struct {
+        double samples[6];
+        size_t n;
+        double median, min, max;
+    } cases[] = {
+        {{0.5}, 1, 0.5, 0.5, 0.5},
+        {{3.0, 1.0}, 2, 2.0, 1.0, 3.0},
+        {{2.0, 9.0, 1.0}, 3, 2.0, 1.0, 9.0},
+        {{4.0, 4.0, 0.25, 8.0}, 4, 4.0, 0.25, 8.0},
+        {{1.5, 2.5, 3.5, 4.5, 5.5, 0.5}, 6, 3.0, 0.5, 5.5},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double samples[6];
+        memcpy(samples, cases[c].samples, sizeof samples);
+        struct clmem_result r = {.samples_ms = samples, .n_samples = cases[c].n};
+        clmem_result_summarise(&r);
+        if (r.median_ms != cases[c].median || r.min_ms != cases[c].min || r.max_ms != cases[c].max)
+            fail_msg("case %zu: median/min/max %g/%g/%g, expected %g/%g/%g", c, r.median_ms,
+                     r.min_ms, r.max_ms, cases[c].median, cases[c].min, cases[c].max);
+        assert_memory_equal(samples, cases[c].samples, sizeof samples);
+        /* The test fixture's own median agrees (it checks every workload's). */
+        assert_true(test_median_of(samples, cases[c].n) == cases[c].median);
+    }
 }
 
 static void registry_lists_matmul(void **state)
@@ -300,6 +374,40 @@ static void bench_measures_peaks_then_workloads(void **state)
     options.only = NULL;
     options.compare = "cublas";
     assert_int_equal(clmem_bench_plan(*state, &options, &steps, &err), CLMEM_ERR_USAGE);
+}
+
+/* Removes what path names, a directory with all it holds (no links
+ * followed): the test's temporary directories. 0 on success. */
+static int remove_path(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return -1;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d)
+            return -1;
+        struct dirent *e;
+        int failed = 0;
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char child[4096];
+            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+            failed |= remove_path(child) != 0;
+        }
+        closedir(d);
+        return failed ? -1 : rmdir(path);
+    }
+    return unlink(path);
+}
+
+/* Removes a temporary directory the test made, so no run leaves it behind. */
+static void remove_tree(const char *dir)
+{
+    if (remove_path(dir) != 0)
+        fail_msg("cannot remove '%s'", dir);
+    assert_int_equal(access(dir, F_OK), -1);
 }
 
 /* Builds transpose.cl with `options` and releases it; the counters tell
@@ -425,6 +533,7 @@ static void program_cache_hits_and_rebuilds(void **state)
         setenv("XDG_CACHE_HOME", saved, 1);
     else
         unsetenv("XDG_CACHE_HOME");
+    remove_tree(dir);
 }
 
 /* The tuning database round-trips, and a corrupt one is ignored with a
@@ -476,6 +585,7 @@ static void tuning_database_round_trips(void **state)
         setenv("XDG_CACHE_HOME", saved, 1);
     else
         unsetenv("XDG_CACHE_HOME");
+    remove_tree(dir);
 }
 
 static void set_cache_home(const char *dir, char *saved, size_t size, int *had)
@@ -719,6 +829,8 @@ int main(void)
         cmocka_unit_test(check_counts_and_keeps_ten_lines),
         cmocka_unit_test(inputs_are_reproducible),
         cmocka_unit_test(output_appears_whole_or_not_at_all),
+        cmocka_unit_test(median_of_known_arrays),
+        cmocka_unit_test(summarise_gives_median_min_max),
         cmocka_unit_test(registry_lists_matmul),
         cmocka_unit_test(bench_measures_peaks_then_workloads),
         cmocka_unit_test(program_cache_hits_and_rebuilds),

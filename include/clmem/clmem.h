@@ -251,6 +251,10 @@ void clmem_check_init(struct clmem_check *check, double tolerance);
 void clmem_check_value(struct clmem_check *check, double expected, double got, double scale,
                        const char *where_fmt, size_t a, size_t b);
 int clmem_check_passed(const struct clmem_check *check);
+/* Counts one mismatch that is not a value (a guard zone written, padding
+ * touched), described by the format, kept among the first few lines. */
+void clmem_check_mismatch(struct clmem_check *check, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* ---- workloads ---- */
 struct clmem_run; /* one workload prepared on one device at one size */
@@ -346,6 +350,22 @@ struct clmem_tunable {
 
 #define CLMEM_MAX_BUFFERS  8
 #define CLMEM_MAX_VARIANTS 16
+
+/* Guard zones around a run's outputs (clmem_run_output_buffer): the
+ * output is a sub-buffer in the middle of a larger buffer whose `guard`
+ * bytes before and after it hold CLMEM_GUARD_BYTE; a kernel that writes
+ * past the end (or before the start) of its output changes them, and the
+ * run reports it as a failed check, instead of corrupting whatever the
+ * driver keeps next to the buffer. */
+#define CLMEM_GUARD_BYTE      0xA5
+#define CLMEM_GUARD_MIN_BYTES 256
+struct clmem_guarded {
+    cl_mem parent;    /* guard, output, guard: the run releases it */
+    size_t bytes;     /* the output's */
+    size_t guard;     /* each zone's: the device's base address alignment, at least the minimum */
+    const char *name; /* as the workload's kernels call the output ("odata") */
+};
+
 struct clmem_run {
     const struct clmem_workload *workload;
     struct clmem_ctx *ctx;
@@ -365,7 +385,26 @@ struct clmem_run {
     /* The bytes of `input`, read once by clmem_run_plan, freed by clmem_run_release. */
     unsigned char *input_data;
     size_t input_size;
+    struct clmem_guarded guarded[CLMEM_MAX_BUFFERS]; /* outputs with guard zones */
+    size_t n_guarded;
 };
+
+/* Creates an output buffer of `bytes` for the run's kernels (flags as
+ * clmem_buffer_create's, no host data), with guard zones before and after
+ * it (struct clmem_guarded); `name` names it in messages. The workload
+ * releases *buffer as any other; the zones go with clmem_run_release.
+ * Where the zones do not fit (the device's largest allocation, or
+ * CLMEM_MAX_BUFFERS outputs already guarded), and on Oclgrind (which
+ * reports accesses outside buffers itself), it is a plain buffer. */
+int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flags flags,
+                            size_t bytes, cl_mem *buffer, struct clmem_error *err);
+/* Reads every guard zone of the run's outputs back: each zone counts as
+ * one value checked, a changed one as a mismatch ("NAME: wrote past the
+ * end of its output ..."), and is filled again. The run calls it after
+ * each variant's verification. */
+int clmem_run_check_guards(struct clmem_run *run, struct clmem_check *check,
+                           struct clmem_error *err);
+void clmem_run_release_guards(struct clmem_run *run);
 
 /* Shared by the workloads' set-up. */
 /* Builds the workload's .cl with `options` (also kept in run->params for

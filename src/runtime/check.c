@@ -3,6 +3,7 @@
 #include "clmem/clmem.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,4 +53,15 @@ double clmem_sum_kahan(const float *x, size_t n)
         sum = t;
     }
     return sum;
+}
+
+void clmem_check_mismatch(struct clmem_check *check, const char *fmt, ...)
+{
+    if (check->mismatches < CLMEM_MAX_MISMATCH_LINES) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(check->lines[check->mismatches], sizeof check->lines[0], fmt, ap);
+        va_end(ap);
+    }
+    check->mismatches++;
 }

@@ -101,6 +101,8 @@ void clmem_run_release(struct clmem_run *run)
     run->state = NULL;
     free(run->input_data);
     run->input_data = NULL;
+    /* After the teardown, which released the outputs inside the zones. */
+    clmem_run_release_guards(run);
 }
 
 static int compare_double(const void *a, const void *b)
@@ -193,6 +195,24 @@ static void merge_checks(struct clmem_check *into, const struct clmem_check *fro
         into->max_rel_error = from->max_rel_error;
 }
 
+/* Adds `first`'s mismatches to a check, their lines before its own: a
+ * write outside an output is named even when the values it spoiled fill
+ * the lines. */
+static void put_first(struct clmem_check *check, const struct clmem_check *first)
+{
+    char lines[CLMEM_MAX_MISMATCH_LINES][sizeof check->lines[0]];
+    size_t kept =
+        check->mismatches < CLMEM_MAX_MISMATCH_LINES ? check->mismatches : CLMEM_MAX_MISMATCH_LINES;
+    memcpy(lines, check->lines, sizeof lines);
+    size_t k = 0;
+    for (size_t i = 0; i < first->mismatches && k < CLMEM_MAX_MISMATCH_LINES; i++)
+        memcpy(check->lines[k++], first->lines[i], sizeof lines[0]);
+    for (size_t i = 0; i < kept && k < CLMEM_MAX_MISMATCH_LINES; i++)
+        memcpy(check->lines[k++], lines[i], sizeof lines[0]);
+    check->mismatches += first->mismatches;
+    check->checked += first->checked;
+}
+
 static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
                        const struct clmem_run_options *options, struct clmem_result *r,
                        struct clmem_error *err)
@@ -245,6 +265,13 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
             return status;
         merge_checks(&check, &looped_check, "with the loop in the kernel");
     }
+    /* Every run of the variant since the last check (warm-up, timed,
+     * looped) wrote only inside its outputs. */
+    struct clmem_check guards;
+    clmem_check_init(&guards, 0);
+    if ((status = clmem_run_check_guards(run, &guards, err)))
+        return status;
+    put_first(&check, &guards);
     clmem_result_set_check(r, &check);
     snprintf(r->note, sizeof r->note, "%s", check.note);
     return CLMEM_OK;

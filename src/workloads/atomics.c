@@ -54,8 +54,8 @@ static int atomics_setup(struct clmem_run *run, struct clmem_error *err)
     s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
     char options[64];
     snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
-    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_int), NULL,
-                                      &s->dcounter, err)))
+    if ((status = clmem_run_output_buffer(run, "a_d", CL_MEM_READ_WRITE, sizeof(cl_int),
+                                          &s->dcounter, err)))
         return status;
     return clmem_run_build(run, options, &s->program, s->kernels, err);
 }

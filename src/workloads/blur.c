@@ -158,7 +158,7 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
              s->in.channels, s->tile);
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, bytes, NULL, &s->d_out, err)) ||
+        (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
         return status;
     return CLMEM_OK;

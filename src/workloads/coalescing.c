@@ -151,7 +151,7 @@ static int coalescing_setup(struct clmem_run *run, struct clmem_error *err)
         (status = make_input(run, run->buffer_bytes[1] / sizeof(cl_double), sizeof(cl_double),
                              &s->d_in64, err)) ||
         (status =
-             clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->out_bytes, NULL, &s->d_out, err)))
+             clmem_run_output_buffer(run, "b", CL_MEM_READ_WRITE, s->out_bytes, &s->d_out, err)))
         return status;
     /* The work-group size is a launch setting, shown in each result's note. */
     return clmem_run_build(run, "", &s->program, s->kernels, err);

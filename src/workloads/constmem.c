@@ -121,8 +121,8 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
     snprintf(options, sizeof options, "-DFILTER_RADIUS=%d", FILTER_RADIUS);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
-                                      &s->d_out, err)) ||
+        (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
+                                          &s->d_out, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, sizeof s->filter, s->filter,
                                       &s->d_filter, err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)))

@@ -94,10 +94,10 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
                                       &s->d_a, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->b,
                                       &s->d_b, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[0] * sizeof(float), NULL,
-                                      &s->scratch[0], err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[1] * sizeof(float), NULL,
-                                      &s->scratch[1], err)) ||
+        (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
+                                          counts[0] * sizeof(float), &s->scratch[0], err)) ||
+        (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
+                                          counts[1] * sizeof(float), &s->scratch[1], err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)) ||
         (status = create_kernel(run, "sumPartials", &s->sum_partials, err)) ||
         (status = create_kernel(run, "sumCoarsened", &s->sum_coarsened, err)))

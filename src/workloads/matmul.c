@@ -275,8 +275,8 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
                                       &s->dN, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, p_elems * sizeof(float), NULL,
-                                      &s->dP, err)) ||
+        (status = clmem_run_output_buffer(run, "P", CL_MEM_WRITE_ONLY, p_elems * sizeof(float),
+                                          &s->dP, err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
         return status;
     return CLMEM_OK;

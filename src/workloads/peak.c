@@ -39,6 +39,23 @@ static const struct clmem_variant peak_variants[] = {
              "fma_peak", NULL, .metric_unit = "GFLOP/s"},
 };
 
+static size_t work_group(const struct clmem_device *device)
+{
+    return device->max_work_group >= 256 ? 256 : device->max_work_group;
+}
+
+/* FMA work-items: FMA_ITEMS_PER_UNIT per compute unit, but no more than the
+ * size rounded up to a work-group, so a small --size makes fma small too
+ * (under a simulator such as Oclgrind, or in a quick test). */
+static size_t fma_items(const struct clmem_run *run)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    size_t units = device->compute_units ? device->compute_units : 1;
+    size_t full = units * FMA_ITEMS_PER_UNIT;
+    size_t asked = clmem_round_up(run->size.dim[0], work_group(device));
+    return asked < full ? asked : full;
+}
+
 static int peak_plan(struct clmem_run *run, struct clmem_error *err)
 {
     if (run->size.ndims > 1)
@@ -46,10 +63,9 @@ static int peak_plan(struct clmem_run *run, struct clmem_error *err)
     size_t n = run->size.dim[0];
     if (n > INT32_MAX)
         return clmem_fail(err, CLMEM_ERR_USAGE, "size %zu is too large for peak", n);
-    size_t units = run->ctx->device.compute_units ? run->ctx->device.compute_units : 1;
     run->buffer_bytes[0] = n * sizeof(float);
     run->buffer_bytes[1] = n * sizeof(float);
-    run->buffer_bytes[2] = units * FMA_ITEMS_PER_UNIT * sizeof(float);
+    run->buffer_bytes[2] = fma_items(run) * sizeof(float);
     run->n_buffers = 3;
     return CLMEM_OK;
 }
@@ -59,9 +75,8 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
     struct peak_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->local = run->ctx->device.max_work_group >= 256 ? 256 : run->ctx->device.max_work_group;
-    s->fma_items = (size_t)(run->ctx->device.compute_units ? run->ctx->device.compute_units : 1) *
-                   FMA_ITEMS_PER_UNIT;
+    s->local = work_group(&run->ctx->device);
+    s->fma_items = fma_items(run);
     if (!(s->src = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->dst = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->fma_out = clmem_alloc_array(s->fma_items, sizeof(float), err)))
@@ -71,10 +86,10 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
     snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d", FMA_ITERATIONS);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
                                       &s->d_src, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->n * sizeof(float), NULL,
-                                      &s->d_dst, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->fma_items * sizeof(float),
-                                      NULL, &s->d_fma, err)))
+        (status = clmem_run_output_buffer(run, "dst", CL_MEM_WRITE_ONLY, s->n * sizeof(float),
+                                          &s->d_dst, err)) ||
+        (status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
+                                          s->fma_items * sizeof(float), &s->d_fma, err)))
         return status;
     return clmem_run_build(run, options, &s->program, s->kernels, err);
 }
@@ -145,10 +160,17 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
              clmem_buffer_read(run->ctx, s->d_fma, s->fma_items * sizeof(float), s->fma_out, err)))
         return status;
     /* Work-items differ only by gid % 1024: checking 1024 consecutive ones
-     * and a spread of the rest covers every distinct chain. */
-    size_t stride = s->fma_items > FMA_CHECKED ? s->fma_items / FMA_CHECKED : 1;
-    for (size_t i = 0; i < s->fma_items; i += (i < 1024 ? 1 : stride))
+     * and a spread of the rest covers every distinct chain; the last one
+     * too, which the spread may step over, so that a kernel that gets the
+     * end of its range wrong is seen. */
+    size_t stride = s->fma_items > FMA_CHECKED ? s->fma_items / FMA_CHECKED : 1, last = 0;
+    for (size_t i = 0; i < s->fma_items; i += (i < 1024 ? 1 : stride)) {
         clmem_check_value(check, fma_reference(i), s->fma_out[i], 1.0, "out[%zu]", i, 0);
+        last = i;
+    }
+    if (last + 1 < s->fma_items)
+        clmem_check_value(check, fma_reference(s->fma_items - 1), s->fma_out[s->fma_items - 1], 1.0,
+                          "out[%zu]", s->fma_items - 1, 0);
     if (check->checked < s->fma_items)
         snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", check->checked,
                  s->fma_items);
@@ -192,7 +214,8 @@ const struct clmem_workload clmem_workload_peak = {
     .summary = "the device's own peaks: copy bandwidth and FP32 FMA throughput",
     .source = "peak.cl",
     .default_size = "16777216",
-    .size_help = "N floats to copy (fma's work is sized from the compute units)",
+    .size_help = "N floats to copy; fma runs 16384 work-items per compute unit, at most N "
+                 "rounded up to a work-group",
     .variants = peak_variants,
     .n_variants = CLMEM_ARRAY_SIZE(peak_variants),
     .metric_unit = "GB/s", /* fma's own unit is GFLOP/s */

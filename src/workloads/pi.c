@@ -121,12 +121,12 @@ static int pi_setup(struct clmem_run *run, struct clmem_error *err)
             return status;
     }
     if (selected(run, HOST_RNG_GLOBAL) &&
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->n * sizeof(cl_int), NULL,
-                                      &s->dhit, err)))
+        (status = clmem_run_output_buffer(run, "hit", CL_MEM_WRITE_ONLY, s->n * sizeof(cl_int),
+                                          &s->dhit, err)))
         return status;
     if (selected(run, LOCAL_REDUCE) &&
-        (status = clmem_buffer_create(run->ctx, CL_MEM_WRITE_ONLY, s->groups * sizeof(cl_int), NULL,
-                                      &s->dpartial, err)))
+        (status = clmem_run_output_buffer(run, "partial", CL_MEM_WRITE_ONLY,
+                                          s->groups * sizeof(cl_int), &s->dpartial, err)))
         return status;
     if (selected(run, DEVICE_RNG)) {
         const uint32_t key[2] = {(uint32_t)run->seed, (uint32_t)(run->seed >> 32)};
@@ -136,8 +136,8 @@ static int pi_setup(struct clmem_run *run, struct clmem_error *err)
             clmem_philox4x32_10(ctr, key, r);
             s->ref_philox += (uint64_t)in_circle(r[0] >> 8, r[1] >> 8);
         }
-        if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL,
-                                          &s->dcount, err)))
+        if ((status = clmem_run_output_buffer(run, "count", CL_MEM_READ_WRITE, sizeof(cl_uint),
+                                              &s->dcount, err)))
             return status;
     }
 

@@ -120,13 +120,13 @@ static int pitched_setup(struct clmem_run *run, struct clmem_error *err)
     if (is_selected(run, UNPADDED) &&
         ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), NULL,
                                        &s->d_in, err)) ||
-         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
-                                       &s->d_out, err))))
+         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
+                                           &s->d_out, err))))
         return status;
     if (is_selected(run, PITCHED) &&
         ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, padded, NULL, &s->d_pin, err)) ||
-         (status =
-              clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, padded, NULL, &s->d_pout, err))))
+         (status = clmem_run_output_buffer(run, "out (pitched)", CL_MEM_READ_WRITE, padded,
+                                           &s->d_pout, err))))
         return status;
     return clmem_run_build(run, "", &s->program, s->kernels, err);
 }

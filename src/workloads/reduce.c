@@ -87,10 +87,10 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->x,
                                       &s->d_x, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[0] * sizeof(float), NULL,
-                                      &s->scratch[0], err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, counts[1] * sizeof(float), NULL,
-                                      &s->scratch[1], err)))
+        (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
+                                          counts[0] * sizeof(float), &s->scratch[0], err)) ||
+        (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
+                                          counts[1] * sizeof(float), &s->scratch[1], err)))
         return status;
     return clmem_run_build(run, options, &s->program, s->kernels, err);
 }

@@ -108,8 +108,8 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
              s->block_rows);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, elems * sizeof(float), NULL,
-                                      &s->d_out, err)) ||
+        (status = clmem_run_output_buffer(run, "odata", CL_MEM_READ_WRITE, elems * sizeof(float),
+                                          &s->d_out, err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
         return status;
     return CLMEM_OK;

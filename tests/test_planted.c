@@ -1,0 +1,511 @@
+/* Planted wrong kernels (issue 17, item 9): a workload's own check must see
+ * a kernel that gets one element wrong, the last one, where a check that
+ * looks at too little (transpose's once looked at row 0 only, and passed a
+ * kernel that zeroed 32 of 33 rows) lets it through.
+ *
+ * Each row copies cl/ ($CLMEM_SOURCE_CL) to a temporary --kernel-dir and
+ * makes one edit there: in the kernel whose text `anchor` starts, the first
+ * `old` after it (before the next kernel) becomes `new`. The edits add 1 to
+ * exactly one value: the last element of the output (the last row and
+ * column of a matrix or image), or, where the output is a count or a sum,
+ * the contribution of the last input (pi and atomics count one too many or
+ * one too few; reduce and dot add 1 to the last input's term). Then
+ * `clmem run W --variant V --kernel-dir DIR --size S --no-cache` must exit
+ * 1, and stderr must name the variant ("clmem: W V: verification failed")
+ * and every fragment of `expect` (the element, the count). An edit whose
+ * text is not found fails the row: the table follows cl/ as it changes.
+ *
+ * The last rows plant writes outside an output (one element past its end),
+ * which only the guard zones around outputs can see.
+ *
+ * usage: test_planted [WORKLOAD[/VARIANT]]   (only the rows that match) */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+
+#define MAX_EXPECT 3
+
+struct plant {
+    const char *workload, *variant, *size;
+    const char *file;   /* in cl/ */
+    const char *anchor; /* where the kernel starts: the edit is the first `old` after it */
+    const char *old, *new;
+    const char *expect[MAX_EXPECT]; /* each must be on stderr */
+};
+
+/* (cond ? 1.0f : 0.0f): one value off by one, the others untouched. */
+#define ONE_IF(cond) "((" cond ") ? 1.0f : 0.0f)"
+
+static const struct plant plants[] = {
+    /* matmul at 33x17x9 (P is 33 rows of 17): P[32][16] is the last
+     * element. Every variant has its own store; the check is shared. */
+    {"matmul",
+     "naive",
+     "33x17x9",
+     "matmul.cl",
+     "void MatrixMulKernel(",
+     "P[Row * cols + Col] = Pvalue;",
+     "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
+     {"P[row 32][col 16]", "1 of 563 values differ"}},
+    {"matmul",
+     "tiled",
+     "64x32x96",
+     "matmul.cl",
+     "void MatrixMulTiled(",
+     "P[Row * cols + Col] = Pvalue;",
+     "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
+     {"P[row 63][col 31]", "1 of 2050 values differ"}},
+    {"matmul",
+     "tiled_bounds",
+     "33x17x9",
+     "matmul.cl",
+     "void MatrixMulTiledBounds(",
+     "P[Row * cols + Col] = Pvalue;",
+     "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
+     {"P[row 32][col 16]", "1 of 563 values differ"}},
+    {"matmul",
+     "coarsened",
+     "33x17x9",
+     "matmul.cl",
+     "void MatrixMulCoarsened(",
+     "P[Row * cols + Col] = Pvalue[c];",
+     "P[Row * cols + Col] = Pvalue[c] + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
+     {"P[row 32][col 16]"}},
+    {"matmul",
+     "regblock",
+     "33x17x9",
+     "matmul.cl",
+     "MatrixMulRegisterBlocked(",
+     "P[(size_t)row * cols + col + c] = v[c];",
+     "P[(size_t)row * cols + col + c] = v[c] + " ONE_IF(
+         "row == rows - 1 && col + c == cols - 1") ";",
+     {"P[row 32][col 16]"}},
+    {"matmul",
+     "panel",
+     "33x17x9",
+     "matmul.cl",
+     "void MatrixMulPanel(",
+     "P[(size_t)(row0 + r) * cols + col0 + c] = out[c];",
+     "P[(size_t)(row0 + r) * cols + col0 + c] = out[c] + " ONE_IF(
+         "row0 + r == rows - 1 && col0 + c == cols - 1") ";",
+     {"P[row 32][col 16]"}},
+
+    /* transpose at 33x17: copy writes 17 rows of 33, the transposes 33
+     * rows of 17. Each also runs with the loop in the kernel, checked
+     * apart: the element is wrong in both. */
+    {"transpose",
+     "copy",
+     "33x17",
+     "transpose.cl",
+     "void copy(",
+     "odata[index_out + i * width] = idata[index_in + i * width];",
+     "odata[index_out + i * width] = idata[index_in + i * width] + " ONE_IF(
+         "index_out + i * width == width * height - 1") ";",
+     {"odata[row 16][col 32]", "with the loop in the kernel"}},
+    {"transpose",
+     "naive",
+     "33x17",
+     "transpose.cl",
+     "void transposeNaive(",
+     "odata[index_out + i] = idata[index_in + i * width];",
+     "odata[index_out + i] = idata[index_in + i * width] + " ONE_IF(
+         "index_out + i == width * height - 1") ";",
+     {"odata[row 32][col 16]", "with the loop in the kernel"}},
+    {"transpose",
+     "coalesced",
+     "33x17",
+     "transpose.cl",
+     "void transposeCoalesced(",
+     "odata[index_out + i * height] = tile[tx][ty + i];",
+     "odata[index_out + i * height] = tile[tx][ty + i] + " ONE_IF(
+         "index_out + i * height == width * height - 1") ";",
+     {"odata[row 32][col 16]"}},
+    {"transpose",
+     "padded",
+     "33x17",
+     "transpose.cl",
+     "void transposeNoBankConflicts(",
+     "odata[index_out + i * height] = tile[tx][ty + i];",
+     "odata[index_out + i * height] = tile[tx][ty + i] + " ONE_IF(
+         "index_out + i * height == width * height - 1") ";",
+     {"odata[row 32][col 16]"}},
+
+    /* reduce at 1001 (1s and 2s: an exact sum): the last input's term + 1.
+     * The textbook kernels run their later passes too, each adding 1 to
+     * its last partial; coarsened's last input is in its scalar tail
+     * (1001 = 4 * 250 + 1). */
+    {"reduce",
+     "interleaved",
+     "1001",
+     "reduce.cl",
+     "reduceInterleaved(",
+     "partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;",
+     "partialSum[get_local_id(0)] = i < n ? X[i] + " ONE_IF("i == n - 1") " : 0.0f;",
+     {"sum: expected 1488, got 14"}},
+    {"reduce",
+     "sequential",
+     "1001",
+     "reduce.cl",
+     "reduceSequential(",
+     "partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;",
+     "partialSum[get_local_id(0)] = i < n ? X[i] + " ONE_IF("i == n - 1") " : 0.0f;",
+     {"sum: expected 1488, got 14"}},
+    {"reduce",
+     "coarsened",
+     "1001",
+     "reduce.cl",
+     "reduceCoarsened(",
+     "sum += X[i];",
+     "sum += X[i] + " ONE_IF("i == n - 1") ";",
+     {"sum: expected 1488, got 14"}},
+
+    /* dot at 1001: the last product + 1 (the later passes are other kernels). */
+    {"dot",
+     "local_sums",
+     "1001",
+     "dot.cl",
+     "dotProduct(__global",
+     "i < n ? a[i] * b[i] : 0.0f",
+     "i < n ? a[i] * b[i] + " ONE_IF("i == n - 1") " : 0.0f",
+     {"sum: expected 2211, got 2212"}},
+    {"dot",
+     "coarsened",
+     "1001",
+     "dot.cl",
+     "dotCoarsened(",
+     "sum += a[i] * b[i];",
+     "sum += a[i] * b[i] + " ONE_IF("i == n - 1") ";",
+     {"sum: expected 2211, got 2212"}},
+
+    /* pi at 1001 points: the last point's hit flipped, one too many or
+     * one too few in the count. */
+    {"pi",
+     "host_rng_global",
+     "1001",
+     "pi.cl",
+     "piApproximation(__global",
+     "hit[j] = inCircle(to_fixed24(x[j]), to_fixed24(y[j]));",
+     "hit[j] = inCircle(to_fixed24(x[j]), to_fixed24(y[j])) ^ (j == npoints - 1);",
+     {"hit count: expected 802, got 801"}},
+    {"pi",
+     "local_reduce",
+     "1001",
+     "pi.cl",
+     "piApproximationShared(",
+     "inCircle(to_fixed24(x[j]), to_fixed24(y[j])) : 0;",
+     "(inCircle(to_fixed24(x[j]), to_fixed24(y[j])) ^ (j == npoints - 1)) : 0;",
+     {"hit count: expected 802, got 801"}},
+    {"pi",
+     "device_rng",
+     "1001",
+     "pi.cl",
+     "piPhilox(",
+     "hits += inCircle(r.x >> 8, r.y >> 8);",
+     "hits += inCircle(r.x >> 8, r.y >> 8) ^ (j == npoints - 1);",
+     {"hit count: expected 779, got 780"}},
+
+    /* atomics: the last work-item adds 2. The racy kernel's check accepts
+     * any count 1..N (lost updates), so its row runs one work-item, where
+     * nothing races and 2 is out of range on any device. */
+    {"atomics",
+     "racy",
+     "1",
+     "atomics.cl",
+     "void add(",
+     "*a_d += 1;",
+     "*a_d += 1 + (get_global_id(0) == n - 1);",
+     {"count (between 1 and N): expected 1, got 2"}},
+    {"atomics",
+     "atomic_global",
+     "1001",
+     "atomics.cl",
+     "void addAtomic(",
+     "atomic_inc(a_d);",
+     "atomic_add(a_d, 1 + (get_global_id(0) == n - 1));",
+     {"count: expected 1001, got 1002"}},
+    {"atomics",
+     "atomic_local",
+     "1001",
+     "atomics.cl",
+     "addAtomicLocal(__global",
+     "atomic_inc(&count);",
+     "atomic_add(&count, 1 + (get_global_id(0) == n - 1));",
+     {"count: expected 1001, got 1002"}},
+
+    /* blur at 33x9 (grey): the last byte of the last row. */
+    {"blur",
+     "naive",
+     "33x9",
+     "blur.cl",
+     "void blurKernel(",
+     "out[(Row * w + Col) * CHANNELS + c] = (uchar)(pixVal / pixels);",
+     "out[(Row * w + Col) * CHANNELS + c] = (uchar)(pixVal / pixels + (Row == h - 1 && Col == w "
+     "- 1 && c == CHANNELS - 1));",
+     {"out[row 8][byte 32]", "1 of 299 values differ"}},
+    {"blur",
+     "tiled",
+     "33x9",
+     "blur.cl",
+     "void blurTiled(",
+     "out[Row * rowBytes + x] = (uchar)(pixVal / pixels);",
+     "out[Row * rowBytes + x] = (uchar)(pixVal / pixels + (Row == h - 1 && x == rowBytes - 1));",
+     {"out[row 8][byte 32]", "1 of 299 values differ"}},
+
+    /* constmem at 33x9: both kernels are one macro, so the edit is in
+     * both; each row runs one. */
+    {"constmem",
+     "global_filter",
+     "33x9",
+     "constmem.cl",
+     "__kernel void NAME(",
+     "out[Row * w + Col] = sum;",
+     "out[Row * w + Col] = sum + " ONE_IF("Row == h - 1 && Col == w - 1") ";",
+     {"out[row 8][col 32]", "1 of 299 values differ"}},
+    {"constmem",
+     "constant_filter",
+     "33x9",
+     "constmem.cl",
+     "__kernel void NAME(",
+     "out[Row * w + Col] = sum;",
+     "out[Row * w + Col] = sum + " ONE_IF("Row == h - 1 && Col == w - 1") ";",
+     {"out[row 8][col 32]", "1 of 299 values differ"}},
+
+    /* coalescing at 101: every sweep point fails, each at the element its
+     * last work-item (100) writes; the double kernels come from the same
+     * macro and check the same way. */
+    {"coalescing",
+     "offset_float",
+     "101",
+     "coalescing.cl",
+     "__kernel void offset_##T(",
+     "b[i] = a[i] + 1;",
+     "b[i] = a[i] + 1 + (i == n - 1 + s);",
+     {"b[100] (work-item 100)", "b[132] (work-item 100)"}},
+    {"coalescing",
+     "stride_float",
+     "101",
+     "coalescing.cl",
+     "__kernel void stride_##T(",
+     "b[i] = a[i] + 1;",
+     "b[i] = a[i] + 1 + (i == (n - 1) * s);",
+     {"b[100] (work-item 100)", "b[3200] (work-item 100)"}},
+
+    /* pitched at 33x7: out[6][32]. */
+    {"pitched",
+     "unpadded",
+     "33x7",
+     "pitched.cl",
+     "void unpadded(",
+     "out[y * width + x] = 2.0f * in[y * width + x] + y;",
+     "out[y * width + x] = 2.0f * in[y * width + x] + y + " ONE_IF(
+         "x == width - 1 && y == height - 1") ";",
+     {"out[y 6][x 32]", "1 of 233 values differ"}},
+    {"pitched",
+     "pitched",
+     "33x7",
+     "pitched.cl",
+     "void pitched(",
+     "row_out[x] = 2.0f * row_in[x] + y;",
+     "row_out[x] = 2.0f * row_in[x] + y + " ONE_IF("x == width - 1 && y == height - 1") ";",
+     {"out[y 6][x 32]"}},
+
+    /* peak: copy's last float is in its scalar tail (1001 = 4 * 250 + 1);
+     * fma at 13001 runs 13056 work-items (51 groups of 256), of which the
+     * check's spread (every third from 1024) steps over the last. */
+    {"peak",
+     "copy",
+     "1001",
+     "peak.cl",
+     "copy_peak(",
+     "dst_tail[j] = src_tail[j];",
+     "dst_tail[j] = src_tail[j] + " ONE_IF("j == n - 1") ";",
+     {"dst[1000]", "1 of 1005 values differ"}},
+    {"peak",
+     "fma",
+     "13001",
+     "peak.cl",
+     "fma_peak(",
+     "out[gid] = (sum.x + sum.y) + (sum.z + sum.w);",
+     "out[gid] = (sum.x + sum.y) + (sum.z + sum.w) + " ONE_IF("gid == get_global_size(0) - 1") ";",
+     {"out[13055]"}},
+
+    /* Writes past the end of an output: one element after the last, which
+     * no check of values can see, but the guard zones after it do. */
+    {"transpose",
+     "naive",
+     "33x17",
+     "transpose.cl",
+     "void transposeNaive(",
+     "odata[index_out + i] = idata[index_in + i * width];",
+     "{ odata[index_out + i] = idata[index_in + i * width]; "
+     "if (index_out + i == width * height - 1) odata[index_out + i + 1] = 0.0f; }",
+     {"odata: wrote past the end of its output (2244 bytes)", "the first at offset 2244"}},
+    {"matmul",
+     "coarsened",
+     "33x17x9",
+     "matmul.cl",
+     "void MatrixMulCoarsened(",
+     "if ((Row < rows) && (Col < cols))\n            P[Row * cols + Col] = Pvalue[c];",
+     "if ((Row < rows) && (Col <= cols))\n            P[Row * cols + Col] = Pvalue[c];",
+     {"P: wrote past the end of its output (2244 bytes)"}},
+};
+
+/* Reads a whole file (malloc'd, NUL-terminated). */
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read '%s'", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot write '%s'", path);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Copies every .cl file of `from` into `to`. */
+static void copy_kernels(const char *from, const char *to)
+{
+    DIR *d = opendir(from);
+    if (!d)
+        fail_msg("cannot open the kernel directory '%s'", from);
+    struct dirent *e;
+    size_t copied = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".cl") != 0)
+            continue;
+        char src[2048], dst[2048];
+        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
+        snprintf(dst, sizeof dst, "%s/%s", to, e->d_name);
+        char *text = read_file(src);
+        write_file(dst, text);
+        free(text);
+        copied++;
+    }
+    closedir(d);
+    assert_true(copied > 0);
+}
+
+/* Makes the row's edit in dir/file: the first `old` after `anchor` (which
+ * must occur once), before the next __kernel. */
+static void plant(const struct plant *p, const char *dir)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, p->file);
+    char *text = read_file(path);
+    const char *anchor = strstr(text, p->anchor);
+    if (!anchor || strstr(anchor + 1, p->anchor))
+        fail_msg("cl/%s: the kernel '%s' is not there once: update tests/test_planted.c", p->file,
+                 p->anchor);
+    const char *at = strstr(anchor, p->old);
+    const char *next = strstr(anchor + strlen(p->anchor), "__kernel");
+    if (!at || (next && at > next))
+        fail_msg("cl/%s: '%s' is not in the kernel '%s': update tests/test_planted.c", p->file,
+                 p->old, p->anchor);
+    size_t head = (size_t)(at - text), old_len = strlen(p->old), new_len = strlen(p->new);
+    char *planted = malloc(strlen(text) - old_len + new_len + 1);
+    assert_non_null(planted);
+    memcpy(planted, text, head);
+    memcpy(planted + head, p->new, new_len);
+    strcpy(planted + head + new_len, at + old_len);
+    write_file(path, planted);
+    free(planted);
+    free(text);
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static void planted_kernel_fails(void **state)
+{
+    const struct plant *p = *state;
+    const char *source = getenv("CLMEM_SOURCE_CL");
+    assert_non_null(source);
+    char dir[] = "/tmp/clmem-planted-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    copy_kernels(source, dir);
+    plant(p, dir);
+
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("run", p->workload, "--variant", p->variant, "--size", p->size, "--kernel-dir",
+                   dir, "--no-cache", "--device", "cpu", "--reps", "1", "--warmup", "0"));
+    remove_dir(dir);
+    char named[128];
+    snprintf(named, sizeof named, "clmem: %s %s: verification failed", p->workload, p->variant);
+    if (o.code != 1 || !strstr(o.err, named))
+        fail_msg("%s %s at %s with '%s' planted: exit %d, not 1 with '%s'; stderr:\n%s",
+                 p->workload, p->variant, p->size, p->new, o.code, named, o.err);
+    for (size_t i = 0; i < MAX_EXPECT && p->expect[i]; i++)
+        if (!strstr(o.err, p->expect[i]))
+            fail_msg("%s %s at %s: stderr lacks '%s':\n%s", p->workload, p->variant, p->size,
+                     p->expect[i], o.err);
+    /* What it said: the first failure's two lines. */
+    const char *said = strstr(o.err, named) + strlen("clmem: ");
+    const char *end = strchr(said, '\n');
+    end = end ? strchr(end + 1, '\n') : NULL;
+    print_message("%s %s at %s: %.*s\n", p->workload, p->variant, p->size,
+                  end ? (int)(end - said) : (int)strlen(said), said);
+}
+
+int main(int argc, char **argv)
+{
+    enum { N = sizeof plants / sizeof *plants };
+    static struct CMUnitTest tests[N];
+    static char names[N][128];
+    size_t n = 0;
+    for (size_t i = 0; i < N; i++) {
+        const struct plant *p = &plants[i];
+        snprintf(names[n], sizeof names[n], "%s/%s", p->workload, p->variant);
+        if (argc > 1 && strncmp(names[n], argv[1], strlen(argv[1])) != 0)
+            continue;
+        snprintf(names[n], sizeof names[n], "%s/%s %s: %s", p->workload, p->variant, p->size,
+                 p->expect[0]);
+        tests[n] = (struct CMUnitTest){
+            .name = names[n], .test_func = planted_kernel_fails, .initial_state = (void *)p};
+        n++;
+    }
+    if (n == 0) {
+        fprintf(stderr, "usage: test_planted [WORKLOAD[/VARIANT]] (no row matches '%s')\n",
+                argv[1]);
+        return 2;
+    }
+    return _cmocka_run_group_tests("planted", tests, n, NULL, NULL);
+}
