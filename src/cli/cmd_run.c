@@ -53,9 +53,11 @@ static void usage(FILE *out)
             "Under mpirun, each rank runs on one device of its host, chosen by its rank\n"
             "there from --device (default: the host's GPUs), and rank 0 reports every\n"
             "rank's results and their total.\n"
-            "Ctrl-C stops after the current variant and reports those that finished.\n"
+            "Ctrl-C (SIGTERM, SIGHUP) stops after the current variant and reports those\n"
+            "that finished; a second one, SIGQUIT or SIGPIPE stop at once.\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
-            "be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n",
+            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
+            "Ctrl-C)\n",
             MAX_REPS);
 }
 
@@ -378,7 +380,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
     struct clmem_result *results = NULL;
     size_t n_results = 0;
     double weights[MAX_DEVICES];
-    int status = clmem_devices_list(&devices, &count, err);
+    int status = cli_devices_list(&devices, &count, err);
     if (status == CLMEM_OK)
         status = choose_devices(a->device, devices, count, chosen, &n, err);
     if (status == CLMEM_OK && a->split_weights)
@@ -390,10 +392,11 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
         goto cleanup;
     }
     for (; opened < n; opened++) {
-        if ((status = clmem_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
+        if ((status = cli_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
             goto cleanup;
         ctxs[opened].no_cache = a->no_cache;
     }
+    cli_catch_interrupts();
     if (a->split) {
         struct clmem_split_options so = {.variant = a->variant,
                                          .size = a->size,
@@ -408,6 +411,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
         options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
         status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
     }
+    status = cli_stop_status(status);
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;
@@ -476,7 +480,7 @@ int cmd_run(int argc, char **argv)
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if (is_device_list(a.device)) {
         status = run_several(&a, workload, &output, &err);
         clmem_output_abort(&output);
@@ -493,7 +497,9 @@ int cmd_run(int argc, char **argv)
     options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;
-    status = clmem_run_execute(&run, &options, &results, &n_results, &err);
+    /* Planned (an --input read): from here a signal stops after a variant. */
+    cli_catch_interrupts();
+    status = cli_stop_status(clmem_run_execute(&run, &options, &results, &n_results, &err));
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;

@@ -92,10 +92,11 @@ int run_mpi(const struct run_args *a, const struct clmem_workload *w)
         status = clmem_output_open(&output, a->output, &err);
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if ((status = cli_mpi_open_device(a->device, a->kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a->no_cache;
+    cli_catch_interrupts();
     status = a->summa ? run_summa(a, &ctx, &results, &n_results, &err)
                       : run_each_rank(a, w, &ctx, &all, &results, &n_results, &err);
     if (m->rank == 0 &&
