@@ -2,6 +2,7 @@
  * device):
  * - signals, each sent on a progress event the run prints (CLMEM_DEBUG
  *   lines on stderr), never at a fixed time;
+ * - numbers that wrap, empty values;
  *
  * The rule (README, Reliability): INT, TERM and HUP, once the variants
  * run, stop after the current variant (a program build is abandoned), the
@@ -33,6 +34,7 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
+#include "clmem/clmem.h"
 
 /* How long a step may take on a loaded 2-core machine (cold PoCL builds). */
 #define PROGRESS_TIMEOUT_S 300
@@ -343,6 +345,81 @@ static void closed_stdout_pipe_exits_141_quietly(void **state)
     remove_tree(s.dir);
 }
 
+/* ---- numbers that wrap, empty values (issue 17 item 7) ---- */
+
+static const struct {
+    const char *const *args;
+    const char *message;
+} refused[] = {
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=-4294967295x-4294967295"),
+     "--summa rows '-4294967295' is negative"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=4294967297x1"),
+     "--summa rows '4294967297' is out of range"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=2x4294967297"),
+     "--summa columns '4294967297' is out of range"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=2x2x2"), "bad --summa grid '2x2x2'"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=x2"), "bad --summa grid 'x2'"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa= 2x2"), "--summa rows ' 2' is not"},
+    {ARGS("run", "matmul", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("bench", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("tune", "matmul", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("compare", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("run", "matmul", "--reps", " 5"), "--reps ' 5' is not a number"},
+    {ARGS("run", "matmul", "--reps", "5 "), "--reps '5 ' is not a number"},
+    {ARGS("run", "matmul", "--reps", "\t5"), "is not a number"},
+    {ARGS("run", "matmul", "--reps", "+5"), "--reps '+5' is not a number"},
+    {ARGS("bench", "--reps", " 5"), "--reps ' 5' is not a number"},
+    {ARGS("run", "matmul", "--seed", " 1"), "--seed ' 1' is not a number"},
+    {ARGS("run", "matmul", "--size", " 64"), "size ' 64' is not a number"},
+    {ARGS("run", "matmul", "--size", "64 "), "size '64 ' is not a number"},
+    {ARGS("tune", "matmul", "--max-candidates", " 3"), "--max-candidates ' 3' is not a number"},
+    {ARGS("run", "matmul", "--device", "cpu,cpu", "--variant", "naive", "--size", "8",
+          "--split= 1,1"),
+     "bad --split weights ' 1,1'"},
+    {ARGS("run", "matmul", "--device", "cpu,cpu", "--variant", "naive", "--size", "8",
+          "--split=1, 1"),
+     "bad --split weights '1, 1'"},
+};
+
+static void wrapping_and_spaced_numbers_are_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        run_clmem(&o, NULL, refused[i].args);
+        if (o.code != 2 || !strstr(o.err, refused[i].message) || count_lines(o.err) != 1 ||
+            o.out[0])
+            fail_msg("case %zu: expected exit 2 and '%s'; got exit %d, stderr '%s'", i,
+                     refused[i].message, o.code, o.err);
+    }
+}
+
+/* Weights whose sum overflows a double: shared as their ratio says. */
+static void split_weights_near_the_largest_double(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    size_t first[3], count[3];
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){1e308, 1e308}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 5);
+    assert_int_equal(count[1], 5);
+    assert_int_equal(
+        clmem_split_rows(12, 3, (const double[]){1.7e308, 1.7e308, 1.7e308}, first, count, &err),
+        CLMEM_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(count[i], 4);
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){1e308, 1.5e308}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 4);
+    assert_int_equal(count[1], 6);
+    /* Tiny weights, as small as doubles go, are shares too. */
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){5e-324, 5e-324}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 5);
+    clmem_error_clear(&err);
+}
+
 int main(int argc, char **argv)
 {
     /* SIGQUIT's default action dumps core: not in the test's directory. */
@@ -352,6 +429,8 @@ int main(int argc, char **argv)
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(wrapping_and_spaced_numbers_are_refused),
+        cmocka_unit_test(split_weights_near_the_largest_double),
         cmocka_unit_test(sigint_stops_after_the_variant),
         cmocka_unit_test(sigterm_stops_after_the_variant),
         cmocka_unit_test(sighup_stops_after_the_variant),

@@ -47,9 +47,15 @@ int cli_option_error(const char *command, int c, const char *option, struct clme
 /* The option getopt_long just refused, as written: "-x" of "-xq" (written
  * to buf, at least 3 bytes), or the whole argument ("-x", "--bogus=1"). */
 const char *cli_refused_option(int argc, char **argv, char *buf, size_t size);
-/* Parses an unsigned decimal in [min, max]; usage error otherwise. */
+/* Parses an unsigned decimal in [min, max], digits only (no sign, no
+ * space before or after: " 5" is refused as --size refuses it); usage
+ * error otherwise. */
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err);
+/* A directory option's value: refused when empty ("--kernel-dir needs a
+ * directory"), where it would be silently ignored. */
+int cli_parse_dir(const char *option, const char *text, const char **value,
+                  struct clmem_error *err);
 /* Prints the program cache's and the tuning database's warnings, if any. */
 void cli_report_warnings(const struct clmem_ctx *ctx);
 /* clmem_devices_list, keeping clmem's signal handlers over those the

@@ -89,7 +89,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
         case 'z': a->sizes = optarg; break;
         case 'w': a->workloads = optarg; break;
         case 'c': a->compare = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'n': a->no_cache = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;

@@ -1,6 +1,7 @@
 /* clmem run WORKLOAD: build, time and verify a workload's variants on one device. */
 #include "run.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -61,6 +62,28 @@ static void usage(FILE *out)
             MAX_REPS);
 }
 
+/* "RxC" of --summa=RxC, each part as cli_parse_uint takes it, 1 to 65536
+ * (NULL: 0 x 0, the squarest grid). */
+static int parse_grid(const char *text, unsigned long long *rows, unsigned long long *cols,
+                      struct clmem_error *err)
+{
+    *rows = *cols = 0;
+    if (!text)
+        return CLMEM_OK;
+    const char *x = strchr(text, 'x');
+    char part[64];
+    if (!x || x == text || !x[1] || strchr(x + 1, 'x') || (size_t)(x - text) >= sizeof part)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
+                          "ranks)",
+                          text);
+    snprintf(part, sizeof part, "%.*s", (int)(x - text), text);
+    int status = cli_parse_uint("--summa rows", part, 1, 65536, rows, err);
+    if (status == CLMEM_OK)
+        status = cli_parse_uint("--summa columns", x + 1, 1, 65536, cols, err);
+    return status;
+}
+
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
     static const struct option long_options[] = {
@@ -83,7 +106,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 's': a->size = optarg; break;
         case 'd': a->device = optarg; break;
         case 'o': a->output = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'i': a->input = optarg; break;
         case 'p': a->peak = 1; break;
         case 'c': a->compare = optarg; break;
@@ -94,7 +117,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
             break;
         case 'G':
             a->summa = 1;
-            a->summa_grid = optarg;
+            status = parse_grid(optarg, &a->summa_rows, &a->summa_cols, err);
             break;
         case 'P': status = cli_parse_uint("--panel", optarg, 1, 1u << 30, &a->panel, err); break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
@@ -287,7 +310,8 @@ static void report_failures(const struct clmem_result *results, size_t n)
                     results[i].variant, results[i].verify_detail);
 }
 
-/* --split=W,W,...: one share per device, each a number >= 0. */
+/* --split=W,W,...: one share per device, each a number >= 0 written with
+ * digits first (no sign or space, as the other numbers). */
 static int parse_weights(const char *text, double *weights, size_t n_devices,
                          struct clmem_error *err)
 {
@@ -296,7 +320,8 @@ static int parse_weights(const char *text, double *weights, size_t n_devices,
         char *end;
         errno = 0;
         double w = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
+        if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+            end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "bad --split weights '%s': item %zu is not a number >= 0", text,
                               n + 1);

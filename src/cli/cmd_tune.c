@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
         switch (c) {
         case 'd': a->device = optarg; break;
         case 's': a->size = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'n': a->no_cache = 1; break;
         case 'm':
             status = cli_parse_uint("--max-candidates", optarg, 1, 10000, &a->max_candidates, err);

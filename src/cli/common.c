@@ -95,8 +95,6 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err)
 {
     const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
     if (*p == '-')
         return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is negative (expected %llu to %llu)",
                           option, text, min, max);
@@ -113,6 +111,14 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
         return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is out of range (expected %llu to %llu)",
                           option, text, min, max);
     *value = v;
+    return CLMEM_OK;
+}
+
+int cli_parse_dir(const char *option, const char *text, const char **value, struct clmem_error *err)
+{
+    if (!text[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a directory", option);
+    *value = text;
     return CLMEM_OK;
 }
 
