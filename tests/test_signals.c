@@ -3,6 +3,7 @@
  * - signals, each sent on a progress event the run prints (CLMEM_DEBUG
  *   lines on stderr), never at a fixed time;
  * - numbers that wrap, empty values;
+ * - an address-space limit (ulimit -v);
  *
  * The rule (README, Reliability): INT, TERM and HUP, once the variants
  * run, stop after the current variant (a program build is abandoned), the
@@ -420,6 +421,81 @@ static void split_weights_near_the_largest_double(void **state)
     clmem_error_clear(&err);
 }
 
+/* ---- memory pressure (issue 17 item 6) ---- */
+
+/* clmem under `ulimit -v KB`, through sh. */
+static void run_limited(struct outcome *o, const char *kb, const char *const env[],
+                        const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    char script[128];
+    snprintf(script, sizeof script, "ulimit -v %s && exec \"$@\"", kb);
+    const char *argv[32] = {"sh", "-c", script, "sh", bin};
+    size_t n = 5;
+    for (size_t i = 0; args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    struct child c;
+    start_program(&c, env, "/bin/sh", argv);
+    finish_clmem(&c, o);
+}
+
+/* An address-space limit below what the driver needs: exit 3 and one line
+ * before the driver loads (it crashed: SIGSEGV at exit, LLVM's abort
+ * building), for every command that opens a device; a limit above it runs. */
+static void address_space_limit_exits_3(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: ASan reserves terabytes of address space\n");
+    return;
+#endif
+    static struct outcome o;
+    struct scratch s;
+    char need[32] = "";
+    scratch_make(&s, "r.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, NULL};
+    const char *const *const commands[] = {
+        ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"),
+        ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu", "--no-cache",
+             "--output", "OUT"),
+        ARGS("bench", "--device", "cpu", "--workloads", "pi", "--output", "OUT"),
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        const char *args[20];
+        size_t n = 0;
+        for (; commands[i][n]; n++)
+            args[n] = strcmp(commands[i][n], "OUT") == 0 ? s.out : commands[i][n];
+        args[n] = NULL;
+        run_limited(&o, "400000", env, args);
+        const char *at = strstr(o.err, "is below the ");
+        if (at)
+            snprintf(need, sizeof need, "%s", at + strlen("is below the "));
+        if (o.code != 3 || count_lines(o.err) != 1 ||
+            !strstr(o.err, "clmem: the address-space limit (ulimit -v) of 390 MiB is below the "))
+            fail_msg("%s: exit %d, stderr '%s'", args[0], o.code, o.err);
+        assert_false(exists(s.out));
+        assert_int_equal(temp_files(s.dir), 0);
+    }
+    /* Listing the devices needs less (PoCL aborted at 250 MB). */
+    run_limited(&o, "250000", env, ARGS("devices"));
+    if (o.code != 3 || count_lines(o.err) != 1 ||
+        !strstr(o.err, "clmem: the address-space limit (ulimit -v) of 244 MiB is below the 512 "))
+        fail_msg("devices: exit %d, stderr '%s'", o.code, o.err);
+    run_limited(&o, "524288", env, ARGS("devices"));
+    if (o.code != 0)
+        fail_msg("devices at 512 MiB: exit %d, stderr '%s'", o.code, o.err);
+    /* The need stated is enough: a small run, caches cold, at that limit. */
+    char kb[32];
+    snprintf(kb, sizeof kb, "%ld", atol(need) * 1024);
+    run_limited(&o, kb, env,
+                ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"));
+    if (o.code != 0)
+        fail_msg("at the limit said to be enough (%s KiB): exit %d, '%s'", kb, o.code, o.err);
+    remove_tree(s.dir);
+}
+
 int main(int argc, char **argv)
 {
     /* SIGQUIT's default action dumps core: not in the test's directory. */
@@ -431,6 +507,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrapping_and_spaced_numbers_are_refused),
         cmocka_unit_test(split_weights_near_the_largest_double),
+        cmocka_unit_test(address_space_limit_exits_3),
         cmocka_unit_test(sigint_stops_after_the_variant),
         cmocka_unit_test(sigterm_stops_after_the_variant),
         cmocka_unit_test(sighup_stops_after_the_variant),

@@ -58,9 +58,19 @@ int cli_parse_dir(const char *option, const char *text, const char **value,
                   struct clmem_error *err);
 /* Prints the program cache's and the tuning database's warnings, if any. */
 void cli_report_warnings(const struct clmem_ctx *ctx);
-/* clmem_devices_list, keeping clmem's signal handlers over those the
- * driver installs as it loads (LLVM's). */
-int cli_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err);
+/* The address space (ulimit -v, RLIMIT_AS) the OpenCL driver needs, in
+ * MiB: a smaller limit is refused before the driver loads, where it would
+ * crash. Measured with PoCL 3.1 (LLVM 15) on 2 cores, caches cold (README,
+ * Reliability): listing the devices works from 303 MiB (PoCL aborted at
+ * 254); building and running kernels, `run matmul --size 16` from 830 MiB
+ * (SIGSEGV below) and a whole bench from 1.5 GiB (peak 1.46 GiB). */
+#define CLI_LIST_ADDRESS_SPACE_MIB   512
+#define CLI_DRIVER_ADDRESS_SPACE_MIB 2048
+/* clmem_devices_list, first refusing an address-space limit below
+ * need_mib (one of the above; exit code 3), and keeping clmem's signal
+ * handlers over those the driver installs as it loads (LLVM's). */
+int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
+                     struct clmem_error *err);
 /* clmem_ctx_open, clmem's signal handlers kept; its builds are abandoned
  * when a stop is asked for (ctx->cancelled = cli_interrupted). */
 int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,

@@ -337,7 +337,7 @@ int cmd_compare(int argc, char **argv)
     if ((status = clmem_compare_dir(a.output_dir, &err)))
         goto cleanup;
     if (live_wanted &&
-        ((status = cli_devices_list(&devices, &count, &err)) ||
+        ((status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, &err)) ||
          (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err))))
         goto cleanup;
     struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);

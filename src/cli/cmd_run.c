@@ -405,7 +405,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
     struct clmem_result *results = NULL;
     size_t n_results = 0;
     double weights[MAX_DEVICES];
-    int status = cli_devices_list(&devices, &count, err);
+    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
         status = choose_devices(a->device, devices, count, chosen, &n, err);
     if (status == CLMEM_OK && a->split_weights)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 int cli_silent;
@@ -144,11 +145,31 @@ static void release_signals(const sigset_t *old)
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-int cli_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err)
+/* Below the driver's need, PoCL crashed (SIGSEGV at exit) or LLVM aborted
+ * building: refused before the driver loads. */
+static int check_address_space(unsigned need_mib, struct clmem_error *err)
 {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur >= (rlim_t)need_mib << 20)
+        return CLMEM_OK;
+    return clmem_fail(err, CLMEM_ERR_CL,
+                      "the address-space limit (ulimit -v) of %llu MiB is below the %u MiB the "
+                      "OpenCL driver needs (raise it, e.g. 'ulimit -v unlimited')",
+                      (unsigned long long)(limit.rlim_cur >> 20), need_mib);
+}
+
+int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
+                     struct clmem_error *err)
+{
+    *devices = NULL;
+    *count = 0;
+    int status = check_address_space(need_mib, err);
+    if (status)
+        return status;
     sigset_t old;
     hold_signals(&old);
-    int status = clmem_devices_list(devices, count, err);
+    status = clmem_devices_list(devices, count, err);
     release_signals(&old);
     return status;
 }
@@ -169,7 +190,7 @@ int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *
 {
     struct clmem_device *devices;
     size_t count, chosen;
-    int status = cli_devices_list(&devices, &count, err);
+    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status)
         return status;
     status = clmem_devices_select(spec, devices, count, &chosen, err);

@@ -39,7 +39,7 @@ int cli_mpi_open_device(const char *spec, const char *kernel_dir, struct clmem_c
     size_t count = 0, chosen = 0;
     int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
     if (status == CLMEM_OK)
-        status = cli_devices_list(&devices, &count, err);
+        status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
         status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
     if (status == CLMEM_OK)
