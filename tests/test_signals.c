@@ -4,6 +4,7 @@
  *   lines on stderr), never at a fixed time;
  * - numbers that wrap, empty values;
  * - an address-space limit (ulimit -v);
+ * - messages that point at the command.
  *
  * The rule (README, Reliability): INT, TERM and HUP, once the variants
  * run, stop after the current variant (a program build is abandoned), the
@@ -496,6 +497,22 @@ static void address_space_limit_exits_3(void **state)
     remove_tree(s.dir);
 }
 
+/* ---- messages (issue 17 item 8) ---- */
+
+static void messages_point_at_the_command(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("peak", "--bad"));
+    assert_int_equal(o.code, 2);
+    if (!strstr(o.err, "unknown option '--bad' (see 'clmem peak --help')"))
+        fail_msg("peak --bad: '%s'", o.err);
+    run_clmem(&o, NULL, ARGS("run", "blur", "--input", "/tmp", "--device", "cpu"));
+    assert_int_equal(o.code, 2);
+    if (!strstr(o.err, "is a directory") || count_lines(o.err) != 1)
+        fail_msg("--input a directory: '%s'", o.err);
+}
+
 int main(int argc, char **argv)
 {
     /* SIGQUIT's default action dumps core: not in the test's directory. */
@@ -507,6 +524,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrapping_and_spaced_numbers_are_refused),
         cmocka_unit_test(split_weights_near_the_largest_double),
+        cmocka_unit_test(messages_point_at_the_command),
         cmocka_unit_test(address_space_limit_exits_3),
         cmocka_unit_test(sigint_stops_after_the_variant),
         cmocka_unit_test(sigterm_stops_after_the_variant),

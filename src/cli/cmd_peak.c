@@ -28,7 +28,7 @@ int cmd_peak(int argc, char **argv)
         fprintf(stderr, "clmem: out of host memory\n");
         return CLMEM_ERR_CL;
     }
-    args[0] = "run";
+    args[0] = "peak"; /* cmd_run names the command in its messages */
     args[1] = "peak";
     for (int i = 1; i < argc; i++)
         args[i + 1] = argv[i];

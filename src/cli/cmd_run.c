@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_REPS    100000
@@ -126,7 +127,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
         case 'h': *help = 1; return CLMEM_OK;
         default:
-            return cli_option_error("run", c, cli_refused_option(argc, argv, bad, sizeof bad), err);
+            /* 'clmem peak' is this command under its own name (cmd_peak.c). */
+            return cli_option_error(strcmp(argv[0], "peak") == 0 ? "peak" : "run", c,
+                                    cli_refused_option(argc, argv, bad, sizeof bad), err);
         }
     }
     if (status)
@@ -277,6 +280,10 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
                           w->name);
     if (a->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
+    struct stat st;
+    if (a->input && stat(a->input, &st) == 0 && S_ISDIR(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--input '%s' is a directory, not a file",
+                          a->input);
     struct clmem_size size;
     int status = clmem_compare_check(w, a->compare, err);
     if (status == CLMEM_OK)
