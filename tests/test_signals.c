@@ -211,6 +211,39 @@ static void sigusr1_is_not_swallowed(void **state)
     remove_tree(s.dir);
 }
 
+/* Started with SIGHUP ignored (nohup): still ignored once the driver has
+ * loaded (LLVM's handler was left in its place), and the run goes on. */
+static void sighup_ignored_at_start_stays_ignored(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static char status[4096];
+    struct scratch s;
+    struct child c;
+    scratch_make(&s, "b.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
+    signal(SIGHUP, SIG_IGN); /* the child inherits it, as from nohup */
+    start_clmem(
+        &c, env,
+        ARGS("bench", "--device", "cpu", "--workloads", "pi", "--reps", "1", "--output", s.out));
+    signal(SIGHUP, SIG_DFL);
+    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)c.pid);
+    slurp(path, status, sizeof status);
+    kill(c.pid, SIGHUP);
+    finish_clmem(&c, &o);
+    assert_true(started);
+    const char *ignored = strstr(status, "SigIgn:");
+    assert_non_null(ignored);
+    unsigned long long mask = strtoull(ignored + strlen("SigIgn:"), NULL, 16);
+    if (!(mask & (1ULL << (SIGHUP - 1))))
+        fail_msg("SIGHUP no longer ignored once the driver loaded (SigIgn %llx)", mask);
+    assert_int_equal(o.code, 0);
+    check_report(s.out, 0, NULL);
+    remove_tree(s.dir);
+}
+
 /* A signal during a long program build (a cold cache, --no-cache, and a
  * clBuildProgram that takes 60 s more, as PoCL's can on a loaded machine:
  * tests/slow_build.c, preloaded) stops the run within seconds, the
@@ -532,6 +565,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(sigquit_stops_at_once),
         cmocka_unit_test(sigpipe_stops_at_once),
         cmocka_unit_test(sigusr1_is_not_swallowed),
+        cmocka_unit_test(sighup_ignored_at_start_stays_ignored),
         cmocka_unit_test(signal_during_cold_build_stops_within_10_s),
         cmocka_unit_test(sigterm_blocked_on_fifo_input_exits_143),
         cmocka_unit_test(closed_stdout_pipe_exits_141_quietly),

@@ -277,12 +277,16 @@ void cli_signals_reclaim(void)
 {
     if (stopping)
         return;
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stop_signals); i++) {
+        /* Ignored at the start (nohup): ignored again, not LLVM's. */
+        const struct sigaction *ours = ignored_at_start & (1u << i) ? &ignore : &stop_action;
         struct sigaction now;
-        if ((ignored_at_start & (1u << i)) || sigaction(stop_signals[i], NULL, &now) != 0 ||
-            now.sa_handler == on_signal)
-            continue;
-        sigaction(stop_signals[i], &stop_action, NULL);
+        if (sigaction(stop_signals[i], NULL, &now) == 0 && now.sa_handler != ours->sa_handler)
+            sigaction(stop_signals[i], ours, NULL);
     }
     struct sigaction usr1;
     if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_at_start.sa_handler)
