@@ -2,11 +2,13 @@
 #include "cli_run.h"
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -79,4 +81,21 @@ size_t count_lines(const char *s)
     for (; *s; s++)
         n += *s == '\n';
     return n;
+}
+
+int wait_for_stderr(const struct child *c, const char *text, unsigned timeout_s)
+{
+    static char err[1 << 20];
+    const struct timespec tick = {0, 20 * 1000000L};
+    for (unsigned long waited_ms = 0; waited_ms < timeout_s * 1000UL; waited_ms += 20) {
+        slurp(c->err_path, err, sizeof err);
+        if (strstr(err, text))
+            return 1;
+        /* Ended (WNOWAIT: still there for finish_clmem to reap). */
+        siginfo_t info = {0};
+        if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+            return 0;
+        nanosleep(&tick, NULL);
+    }
+    return 0;
 }

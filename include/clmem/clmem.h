@@ -110,6 +110,11 @@ struct clmem_ctx {
     unsigned cache_hits, cache_stored, cache_rebuilt;
     char cache_warning[1200];
     char tuning_warning[1200]; /* the tuning database was unreadable: ignored */
+    /* Polled while a program builds (every 50 ms, the build on a thread of
+     * its own): non-zero abandons the build, which returns
+     * CLMEM_ERR_INTERRUPTED at once. NULL (clmem_ctx_open's): builds wait. */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
 };
 
 int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,

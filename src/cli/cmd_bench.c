@@ -37,7 +37,8 @@ static void usage(FILE *out)
                  "  --compare LIB       run LIB beside the kernels that it can stand for\n"
                  "                      (clblast: matmul's SGEMM) and give the ratios\n\n"
                  "exit codes: 0 ok, 1 a verification failed, 2 usage error or a file that\n"
-                 "cannot be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n");
+                 "cannot be written, 3 no device or OpenCL error, 128+N stopped by signal N\n"
+                 "(130: Ctrl-C)\n");
 }
 
 static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
@@ -63,7 +64,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a, int *help,
         case 'd': a->device = optarg; break;
         case 'o': a->output = optarg; break;
         case 'w': a->workloads = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'c': a->compare = optarg; break;
         case 'n': a->no_cache = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
@@ -140,7 +141,7 @@ static int bench_mpi(const struct bench_args *a, const struct clmem_mpi *m)
         status = clmem_output_open(&output, a->output, &err);
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if ((status = cli_mpi_open_device(a->device, a->kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a->no_cache;
@@ -155,6 +156,7 @@ static int bench_mpi(const struct bench_args *a, const struct clmem_mpi *m)
     status = clmem_bench_plan(&ctx, &options, &steps, &err);
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
+    cli_catch_interrupts();
     run_status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &run_err);
     status = cli_mpi_gather(&ctx, n_results > 0, &peak, run_status, &run_err, results, n_results,
                             &all, &err);
@@ -204,7 +206,7 @@ int cmd_bench(int argc, char **argv)
 #endif
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
@@ -218,8 +220,10 @@ int cmd_bench(int argc, char **argv)
     };
     if ((status = clmem_bench_plan(&ctx, &options, &steps, &err)))
         goto cleanup;
-    struct clmem_peak peak;
-    status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &err);
+    /* From here a signal stops after the current variant. */
+    cli_catch_interrupts();
+    struct clmem_peak peak = {0};
+    status = cli_stop_status(clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &err));
     /* Interrupted, what finished is still reported (JSON: "interrupted"). */
     if (n_results == 0 && status != CLMEM_ERR_INTERRUPTED)
         goto cleanup;
@@ -228,8 +232,11 @@ int cmd_bench(int argc, char **argv)
         if (!results[i].skipped && !results[i].verified)
             fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", results[i].workload,
                     results[i].variant, results[i].size, results[i].verify_detail);
-    struct clmem_report_meta meta = {
-        .device = &ctx.device, .peak = &peak, .interrupted = status == CLMEM_ERR_INTERRUPTED};
+    /* Stopped before the peaks were measured: none to report. */
+    int have_peak = peak.bandwidth > 0 || peak.flops > 0;
+    struct clmem_report_meta meta = {.device = &ctx.device,
+                                     .peak = have_peak ? &peak : NULL,
+                                     .interrupted = status == CLMEM_ERR_INTERRUPTED};
     int write_status = CLMEM_OK;
     /* The file first: it is what a long run is for, stdout may be closed. */
     if (output.file)

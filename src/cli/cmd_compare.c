@@ -57,7 +57,7 @@ static void usage(FILE *out)
                  "Ctrl-C stops after the current variant; the report then covers what\n"
                  "finished.\n\n"
                  "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
-                 "3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n");
+                 "3 no device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n");
 }
 
 static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
@@ -89,7 +89,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
         case 'z': a->sizes = optarg; break;
         case 'w': a->workloads = optarg; break;
         case 'c': a->compare = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'n': a->no_cache = 1; break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
         case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
@@ -176,11 +176,11 @@ static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
         status = clmem_compare_dir(a->output_dir, &err);
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
-    cli_catch_interrupts(NULL);
     if ((status =
              cli_mpi_open_device(a->devices_given ? a->devices : NULL, a->kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a->no_cache;
+    cli_catch_interrupts();
     struct clmem_bench_options options = {.reps = (unsigned)a->reps,
                                           .seed = a->seed,
                                           .compare = a->compare,
@@ -281,7 +281,7 @@ static int run_live(const struct compare_args *a, const struct clmem_device *dev
         snprintf(live[i].host, sizeof live[i].host, "%s", host.name);
         *n_live = i + 1;
         /* A device that cannot be opened is reported; the others still run. */
-        if ((status = clmem_ctx_open(&ctx, &devices[chosen[i]], a->kernel_dir, err))) {
+        if ((status = cli_ctx_open(&ctx, &devices[chosen[i]], a->kernel_dir, err))) {
             cli_report_error(err);
             worst = clmem_status_worst(worst, status);
             clmem_error_clear(err);
@@ -340,7 +340,7 @@ int cmd_compare(int argc, char **argv)
     if ((status = clmem_compare_dir(a.output_dir, &err)))
         goto cleanup;
     if (live_wanted &&
-        ((status = clmem_devices_list(&devices, &count, &err)) ||
+        ((status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, &err)) ||
          (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err))))
         goto cleanup;
     struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);
@@ -350,7 +350,7 @@ int cmd_compare(int argc, char **argv)
     }
     runs = all;
     memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
-    cli_catch_interrupts(NULL);
+    cli_catch_interrupts();
     cl_device_type sizes = sizes_type(a.sizes, devices, chosen, n_chosen, runs, n_saved);
     worst = run_live(&a, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
     if (worst == CLMEM_ERR_USAGE) {

@@ -116,7 +116,7 @@ int cmd_devices(int argc, char **argv)
     struct clmem_error err = {0};
     struct clmem_device *devices;
     size_t count;
-    if (clmem_devices_list(&devices, &count, &err))
+    if (cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, &err))
         return cli_report_error(&err);
     if (count == 0) {
         fprintf(stderr, "clmem: no OpenCL device found (install one: on Debian/Ubuntu 'sudo "

@@ -1,12 +1,14 @@
 /* clmem run WORKLOAD: build, time and verify a workload's variants on one device. */
 #include "run.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_REPS    100000
@@ -55,10 +57,34 @@ static void usage(FILE *out)
             "Under mpirun, each rank runs on one device of its host, chosen by its rank\n"
             "there from --device (default: the host's GPUs), and rank 0 reports every\n"
             "rank's results and their total.\n"
-            "Ctrl-C stops after the current variant and reports those that finished.\n"
+            "Ctrl-C (SIGTERM, SIGHUP) stops after the current variant and reports those\n"
+            "that finished; a second one, SIGQUIT or SIGPIPE stop at once.\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
-            "be written, 3 no device or OpenCL error, 130 interrupted (Ctrl-C)\n",
+            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
+            "Ctrl-C)\n",
             MAX_REPS);
+}
+
+/* "RxC" of --summa=RxC, each part as cli_parse_uint takes it, 1 to 65536
+ * (NULL: 0 x 0, the squarest grid). */
+static int parse_grid(const char *text, unsigned long long *rows, unsigned long long *cols,
+                      struct clmem_error *err)
+{
+    *rows = *cols = 0;
+    if (!text)
+        return CLMEM_OK;
+    const char *x = strchr(text, 'x');
+    char part[64];
+    if (!x || x == text || !x[1] || strchr(x + 1, 'x') || (size_t)(x - text) >= sizeof part)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
+                          "ranks)",
+                          text);
+    snprintf(part, sizeof part, "%.*s", (int)(x - text), text);
+    int status = cli_parse_uint("--summa rows", part, 1, 65536, rows, err);
+    if (status == CLMEM_OK)
+        status = cli_parse_uint("--summa columns", x + 1, 1, 65536, cols, err);
+    return status;
 }
 
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
@@ -92,7 +118,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 's': a->size = optarg; break;
         case 'd': a->device = optarg; break;
         case 'o': a->output = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'i': a->input = optarg; break;
         case 'p': a->peak = 1; break;
         case 'c': a->compare = optarg; break;
@@ -104,7 +130,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
             break;
         case 'G':
             a->summa = 1;
-            a->summa_grid = optarg;
+            status = parse_grid(optarg, &a->summa_rows, &a->summa_cols, err);
             break;
         case 'P': status = cli_parse_uint("--panel", optarg, 1, 1u << 30, &a->panel, err); break;
         case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
@@ -266,6 +292,10 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
                           w->name);
     if (a->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
+    struct stat st;
+    if (a->input && stat(a->input, &st) == 0 && S_ISDIR(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--input '%s' is a directory, not a file",
+                          a->input);
     struct clmem_size size;
     int status = clmem_compare_check(w, a->compare, err);
     if (status == CLMEM_OK)
@@ -299,7 +329,8 @@ static void report_failures(const struct clmem_result *results, size_t n)
                     results[i].variant, results[i].verify_detail);
 }
 
-/* --split=W,W,...: one share per device, each a number >= 0. */
+/* --split=W,W,...: one share per device, each a number >= 0 written with
+ * digits first (no sign or space, as the other numbers). */
 static int parse_weights(const char *text, double *weights, size_t n_devices,
                          struct clmem_error *err)
 {
@@ -308,7 +339,8 @@ static int parse_weights(const char *text, double *weights, size_t n_devices,
         char *end;
         errno = 0;
         double w = strtod(p, &end);
-        if (end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
+        if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+            end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "bad --split weights '%s': item %zu is not a number >= 0", text,
                               n + 1);
@@ -409,7 +441,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
     struct clmem_result *results = NULL;
     size_t n_results = 0;
     double weights[MAX_DEVICES];
-    int status = clmem_devices_list(&devices, &count, err);
+    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
         status = choose_devices(a->device, devices, count, chosen, &n, err);
     if (status == CLMEM_OK && a->split_weights)
@@ -421,10 +453,11 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
         goto cleanup;
     }
     for (; opened < n; opened++) {
-        if ((status = clmem_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
+        if ((status = cli_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
             goto cleanup;
         ctxs[opened].no_cache = a->no_cache;
     }
+    cli_catch_interrupts();
     if (a->split) {
         struct clmem_split_options so = {.variant = a->variant,
                                          .size = a->size,
@@ -440,6 +473,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
         options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
         status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
     }
+    status = cli_stop_status(status);
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;
@@ -511,7 +545,7 @@ int cmd_run(int argc, char **argv)
     }
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         return cli_report_error(&err);
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if (is_device_list(a.device)) {
         status = run_several(&a, workload, &output, &err);
         clmem_output_abort(&output);
@@ -528,7 +562,9 @@ int cmd_run(int argc, char **argv)
     options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
     if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
         goto cleanup;
-    status = clmem_run_execute(&run, &options, &results, &n_results, &err);
+    /* Planned (an --input read): from here a signal stops after a variant. */
+    cli_catch_interrupts();
+    status = cli_stop_status(clmem_run_execute(&run, &options, &results, &n_results, &err));
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;

@@ -7,23 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "RxC" of --summa=RxC, each part 1 or more. */
-static int parse_grid(const char *text, int *rows, int *cols, struct clmem_error *err)
-{
-    unsigned r = 0, c = 0;
-    char tail;
-    if (!text)
-        return CLMEM_OK; /* 0 x 0: the squarest grid */
-    if (sscanf(text, "%ux%u%c", &r, &c, &tail) != 2 || r == 0 || c == 0 || r > 65536 || c > 65536)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
-                          "ranks)",
-                          text);
-    *rows = (int)r;
-    *cols = (int)c;
-    return CLMEM_OK;
-}
-
 /* Each rank runs the workload on its device; rank 0 gets every rank's
  * results (in *all) and, in *results, them and their totals. */
 static int run_each_rank(const struct run_args *a, const struct clmem_workload *w,
@@ -62,10 +45,10 @@ static int run_summa(const struct run_args *a, struct clmem_ctx *ctx, struct clm
                                      .panel = (size_t)a->panel,
                                      .reps = (unsigned)a->reps,
                                      .warmup = (unsigned)a->warmup,
-                                     .seed = a->seed};
-    int status = parse_grid(a->summa_grid, &so.grid_rows, &so.grid_cols, err);
-    if (status == CLMEM_OK)
-        status = clmem_summa(cli_mpi(), ctx, &so, results, n_results, err);
+                                     .seed = a->seed,
+                                     .grid_rows = (int)a->summa_rows,
+                                     .grid_cols = (int)a->summa_cols};
+    int status = clmem_summa(cli_mpi(), ctx, &so, results, n_results, err);
     if (status == CLMEM_ERR_VERIFY && cli_mpi()->rank == 0)
         for (size_t i = 0; i < *n_results; i++)
             if (!(*results)[i].verified)
@@ -92,10 +75,11 @@ int run_mpi(const struct run_args *a, const struct clmem_workload *w)
         status = clmem_output_open(&output, a->output, &err);
     if ((status = clmem_mpi_agree(m, status, &err)))
         goto cleanup;
-    cli_catch_interrupts(output.tmp_path);
+    cli_signals_temp(output.tmp_path);
     if ((status = cli_mpi_open_device(a->device, a->kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a->no_cache;
+    cli_catch_interrupts();
     status = a->summa ? run_summa(a, &ctx, &results, &n_results, &err)
                       : run_each_rank(a, w, &ctx, &all, &results, &n_results, &err);
     if (m->rank == 0 &&

@@ -34,7 +34,7 @@ static void usage(FILE *out)
                  "  --kernel-dir DIR       where the .cl files are\n"
                  "  --no-cache             build the kernels from source\n\n"
                  "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or "
-                 "OpenCL error, 130 interrupted (Ctrl-C; nothing is stored)\n");
+                 "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n");
 }
 
 static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
         switch (c) {
         case 'd': a->device = optarg; break;
         case 's': a->size = optarg; break;
-        case 'k': a->kernel_dir = optarg; break;
+        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'n': a->no_cache = 1; break;
         case 'm':
             status = cli_parse_uint("--max-candidates", optarg, 1, 10000, &a->max_candidates, err);
@@ -184,7 +184,7 @@ int cmd_tune(int argc, char **argv)
         (status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
-    cli_catch_interrupts(NULL);
+    cli_catch_interrupts();
     size_t n_all = 0;
     if (!(all = candidates(w->tunable, &ctx.device, &n_all))) {
         status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");

@@ -4,10 +4,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 int cli_silent;
@@ -94,8 +96,6 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err)
 {
     const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
     if (*p == '-')
         return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is negative (expected %llu to %llu)",
                           option, text, min, max);
@@ -115,17 +115,87 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
     return CLMEM_OK;
 }
 
+int cli_parse_dir(const char *option, const char *text, const char **value, struct clmem_error *err)
+{
+    if (!text[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a directory", option);
+    *value = text;
+    return CLMEM_OK;
+}
+
+/* The stop signals and SIGUSR1, held while a driver loads: what comes
+ * then is handled once clmem's handlers are back, and the driver's own
+ * threads, started meanwhile, keep them held (signals go to clmem's). */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    sigaddset(&held, SIGQUIT);
+    sigaddset(&held, SIGPIPE);
+    sigaddset(&held, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &held, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+    cli_signals_reclaim();
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* Below the driver's need, PoCL crashed (SIGSEGV at exit) or LLVM aborted
+ * building: refused before the driver loads. */
+static int check_address_space(unsigned need_mib, struct clmem_error *err)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+        limit.rlim_cur >= (rlim_t)need_mib << 20)
+        return CLMEM_OK;
+    return clmem_fail(err, CLMEM_ERR_CL,
+                      "the address-space limit (ulimit -v) of %llu MiB is below the %u MiB the "
+                      "OpenCL driver needs (raise it, e.g. 'ulimit -v unlimited')",
+                      (unsigned long long)(limit.rlim_cur >> 20), need_mib);
+}
+
+int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
+                     struct clmem_error *err)
+{
+    *devices = NULL;
+    *count = 0;
+    int status = check_address_space(need_mib, err);
+    if (status)
+        return status;
+    sigset_t old;
+    hold_signals(&old);
+    status = clmem_devices_list(devices, count, err);
+    release_signals(&old);
+    return status;
+}
+
+int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
+                 struct clmem_error *err)
+{
+    sigset_t old;
+    hold_signals(&old);
+    int status = clmem_ctx_open(ctx, device, kernel_dir, err);
+    release_signals(&old);
+    ctx->cancelled = cli_interrupted;
+    return status;
+}
+
 int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err)
 {
     struct clmem_device *devices;
     size_t count, chosen;
-    int status = clmem_devices_list(&devices, &count, err);
+    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status)
         return status;
     status = clmem_devices_select(spec, devices, count, &chosen, err);
     if (status == CLMEM_OK)
-        status = clmem_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+        status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
     free(devices);
     return status;
 }
@@ -138,22 +208,40 @@ void cli_report_warnings(const struct clmem_ctx *ctx)
         fprintf(stderr, "clmem: warning: %s\n", ctx->tuning_warning);
 }
 
-/* The one piece of mutable global state: a signal handler can only talk
- * through statics. */
-static volatile sig_atomic_t interrupt_signal;
-static int interrupt_tell;                  /* stderr is a terminal: say what happens */
-static const char *volatile interrupt_temp; /* an output's temporary file, or NULL */
+/* Signals (README, Reliability). A handler can only talk through statics:
+ * the one piece of mutable global state. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+static volatile sig_atomic_t interrupt_signal; /* the first stop asked for, or 0 */
+static volatile sig_atomic_t graceful;         /* INT, TERM, HUP: stop after the variant */
+static volatile sig_atomic_t temp_set;         /* temp_path holds a file to remove */
+static volatile sig_atomic_t stopping;         /* a stop at once is on its way */
+static char temp_path[1200];
+static int interrupt_tell;             /* stderr is a terminal: say what happens */
+static unsigned ignored_at_start;      /* bit i: stop_signals[i] was SIG_IGN (nohup) */
+static struct sigaction usr1_at_start; /* SIGUSR1's action: kept (default: terminate) */
+static struct sigaction stop_action;
 
-static void on_interrupt(int sig)
+static void stop_now(int sig)
+{
+    /* Async-signal-safe only: unlink, sigaction, raise. */
+    stopping = 1;
+    if (temp_set && temp_path[0])
+        unlink(temp_path);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    /* Blocked while the handler runs: delivered, by default, on return. */
+    raise(sig);
+}
+
+static void on_signal(int sig)
 {
     static const char first[] = "\nclmem: stopping after the current variant (again to stop now)\n";
-    if (interrupt_signal) {
-        /* The second: stop now, leaving no temporary file behind. */
-        const char *temp = interrupt_temp;
-        if (temp && temp[0])
-            unlink(temp);
-        signal(sig, SIG_DFL);
-        raise(sig);
+    int may_wait = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+    if (!graceful || !may_wait || interrupt_signal) {
+        stop_now(sig);
         return;
     }
     interrupt_signal = sig;
@@ -163,23 +251,84 @@ static void on_interrupt(int sig)
     }
 }
 
-void cli_catch_interrupts(const char *temp_path)
+void cli_signals_init(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
+    memset(&stop_action, 0, sizeof stop_action);
+    stop_action.sa_handler = on_signal;
+    sigfillset(&stop_action.sa_mask); /* one handler at a time */
+    /* A handler that returns (the first INT, TERM or HUP while variants
+     * run) must not fail what the driver is doing: PoCL waits for the
+     * linker it runs (wait4) on the main thread. */
+    stop_action.sa_flags = SA_RESTART;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stop_signals); i++) {
+        struct sigaction old;
+        sigaction(stop_signals[i], NULL, &old);
+        /* Ignored when clmem started (nohup, a background job): stays so. */
+        if (old.sa_handler == SIG_IGN)
+            ignored_at_start |= 1u << i;
+        else
+            sigaction(stop_signals[i], &stop_action, NULL);
+    }
+    sigaction(SIGUSR1, NULL, &usr1_at_start);
     interrupt_tell = isatty(STDERR_FILENO);
-    interrupt_temp = temp_path;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_signals_reclaim(void)
+{
+    if (stopping)
+        return;
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stop_signals); i++) {
+        /* Ignored at the start (nohup): ignored again, not LLVM's. */
+        const struct sigaction *ours = ignored_at_start & (1u << i) ? &ignore : &stop_action;
+        struct sigaction now;
+        if (sigaction(stop_signals[i], NULL, &now) == 0 && now.sa_handler != ours->sa_handler)
+            sigaction(stop_signals[i], ours, NULL);
+    }
+    struct sigaction usr1;
+    if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_at_start.sa_handler)
+        sigaction(SIGUSR1, &usr1_at_start, NULL);
+}
+
+void cli_signals_temp(const char *path)
+{
+    temp_set = 0;
+    if (path && path[0] && strlen(path) < sizeof temp_path) {
+        strcpy(temp_path, path);
+        temp_set = 1;
+    }
+}
+
+void cli_catch_interrupts(void)
+{
+    cli_signals_reclaim();
+    graceful = 1;
 }
 
 int cli_interrupted(void *user)
 {
     (void)user;
+    cli_signals_reclaim();
     return interrupt_signal != 0;
+}
+
+int cli_stop_status(int status)
+{
+    return interrupt_signal ? CLMEM_ERR_INTERRUPTED : status;
+}
+
+int cli_exit(int code)
+{
+    if (!interrupt_signal)
+        return code;
+    /* A build abandoned on its thread may still run inside the driver:
+     * exit without the driver's exit-time destructors racing it. */
+    fflush(stdout);
+    fflush(stderr);
+    _exit(128 + interrupt_signal);
 }
 
 int cli_report_interrupted(size_t n, const char *output)
@@ -197,5 +346,6 @@ int cli_report_end(int status, size_t n, const char *output, const struct clmem_
         return cli_report_interrupted(n, output);
     if (status && status != CLMEM_ERR_VERIFY && err->message[0])
         cli_report_error(err);
-    return status;
+    /* A stop asked for after the last look (writing the report): its code. */
+    return interrupt_signal ? 128 + interrupt_signal : status;
 }

@@ -31,8 +31,8 @@ static void usage(FILE *out)
                  "\n'clmem COMMAND --help' describes a command.\n"
                  "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
                  "cannot be written,\n"
-                 "3 no device or OpenCL error, 4 a regression (diff), 130 interrupted (Ctrl-C;\n"
-                 "143 for SIGTERM)\n");
+                 "3 no device or OpenCL error, 4 a regression (diff), 128+N stopped by signal N\n"
+                 "(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, 141 SIGPIPE)\n");
 }
 
 /* Under mpirun, the commands that know MPI start it (a device per rank,
@@ -67,6 +67,9 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
+     * its variants run (README, Reliability). */
+    cli_signals_init();
     if (argc < 2) {
         usage(stderr);
         return CLMEM_ERR_USAGE;
@@ -82,7 +85,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
         if (strcmp(name, commands[i].name) == 0)
-            return run_command(&commands[i], argc, argv);
+            return cli_exit(run_command(&commands[i], argc, argv));
     if (name[0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", name);
     fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);

@@ -39,11 +39,11 @@ int cli_mpi_open_device(const char *spec, const char *kernel_dir, struct clmem_c
     size_t count = 0, chosen = 0;
     int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
     if (status == CLMEM_OK)
-        status = clmem_devices_list(&devices, &count, err);
+        status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
         status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
     if (status == CLMEM_OK)
-        status = clmem_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+        status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
     free(devices);
     return clmem_mpi_agree(m, status, err);
 }

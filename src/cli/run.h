@@ -12,8 +12,9 @@ struct run_args {
     const char *split_weights; /* --split=W,W,...: their shares, or NULL (equal) */
     int weak;                  /* --weak: --split's rows grow with the devices */
     int summa;                 /* --summa: matmul over the MPI ranks */
-    const char *summa_grid;    /* --summa=RxC, or NULL (the squarest grid) */
     unsigned long long panel;  /* --panel: SUMMA's panel width, 0: its default */
+    /* --summa=RxC, rows x columns of ranks; 0 x 0: the squarest grid */
+    unsigned long long summa_rows, summa_cols;
     enum clmem_format format;
 };
 

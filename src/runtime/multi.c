@@ -74,16 +74,21 @@ int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first
 {
     if (n == 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "no device to split %zu rows over", rows);
-    double total = 0.0;
+    double largest = 0.0, total = 0.0;
     for (size_t i = 0; weights && i < n; i++) {
         if (!isfinite(weights[i]) || weights[i] < 0.0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "split weight %g of device %zu is not a number >= 0", weights[i],
                               i + 1);
-        total += weights[i];
+        if (weights[i] > largest)
+            largest = weights[i];
     }
-    if (weights && !(total > 0.0))
+    if (weights && !(largest > 0.0))
         return clmem_fail(err, CLMEM_ERR_USAGE, "split weights sum to 0: give a device some rows");
+    /* Shares of the largest weight, each in [0, 1]: their sum stays finite
+     * (1e308 twice overflowed, and every row went to the last device). */
+    for (size_t i = 0; weights && i < n; i++)
+        total += weights[i] / largest;
     /* Block i ends where the weights before it and its own end: rounding
      * the cumulative share keeps the blocks contiguous and covering every
      * row once, each within one row of its exact share. */
@@ -96,7 +101,7 @@ int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first
         else if (!weights)
             end = (size_t)((unsigned long long)rows * (i + 1) / n);
         else {
-            before += weights[i];
+            before += weights[i] / largest;
             double exact = (double)rows * (before / total);
             end = (size_t)floor(exact + 0.5);
             if (end > rows)

@@ -2,9 +2,12 @@
 #include "clmem/clmem.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* Set by meson.build: where `meson install` puts cl/, and the source tree's
  * cl/ (so the build dir works without installing). */
@@ -115,6 +118,103 @@ static void keep_build_log(struct clmem_ctx *ctx, cl_program program, struct clm
     err->log = log;
 }
 
+/* A build that may be abandoned: clBuildProgram runs on a thread of its
+ * own while the caller polls ctx->cancelled; when that says stop, the
+ * caller goes on at once and the thread, when the driver returns, releases
+ * the program and frees the job (the last of the two to leave frees it). */
+struct build_job {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    cl_program program;
+    cl_device_id device;
+    char options[1024];
+    cl_int rc;
+    int done, abandoned;
+};
+
+/* Not an OpenCL error code (those are 0 and below). */
+#define BUILD_ABANDONED 1
+/* How often a build's caller looks at ctx->cancelled. */
+#define BUILD_POLL_MS 50
+
+static void build_job_free(struct build_job *job)
+{
+    pthread_mutex_destroy(&job->lock);
+    pthread_cond_destroy(&job->done_cond);
+    free(job);
+}
+
+static void *build_thread(void *arg)
+{
+    struct build_job *job = arg;
+    cl_int rc = clBuildProgram(job->program, 1, &job->device, job->options, NULL, NULL);
+    pthread_mutex_lock(&job->lock);
+    job->rc = rc;
+    job->done = 1;
+    int abandoned = job->abandoned;
+    pthread_cond_signal(&job->done_cond);
+    pthread_mutex_unlock(&job->lock);
+    if (abandoned) {
+        clReleaseProgram(job->program);
+        build_job_free(job);
+    }
+    return NULL;
+}
+
+/* clBuildProgram, abandoned when ctx->cancelled says stop (BUILD_ABANDONED;
+ * the program then belongs to the build's thread). Without a cancelled
+ * callback, or when no thread can be started, the build runs here. */
+static cl_int build_waiting(struct clmem_ctx *ctx, cl_program program, const char *options)
+{
+    struct build_job *job = ctx->cancelled ? calloc(1, sizeof *job) : NULL;
+    if (!job || strlen(options) >= sizeof job->options) {
+        free(job);
+        return clBuildProgram(program, 1, &ctx->device.id, options, NULL, NULL);
+    }
+    job->program = program;
+    job->device = ctx->device.id;
+    strcpy(job->options, options);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_mutex_init(&job->lock, NULL);
+    pthread_cond_init(&job->done_cond, &attr);
+    pthread_condattr_destroy(&attr);
+    /* Signals stay with the caller's threads: the thread blocks them all
+     * (it inherits the mask it is created with). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, build_thread, job) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
+        build_job_free(job);
+        return clBuildProgram(program, 1, &ctx->device.id, options, NULL, NULL);
+    }
+    pthread_detach(thread);
+    pthread_mutex_lock(&job->lock);
+    while (!job->done) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += BUILD_POLL_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&job->done_cond, &job->lock, &until);
+        if (!job->done && ctx->cancelled(ctx->cancelled_user)) {
+            job->abandoned = 1;
+            pthread_mutex_unlock(&job->lock);
+            return BUILD_ABANDONED;
+        }
+    }
+    cl_int rc = job->rc;
+    pthread_mutex_unlock(&job->lock);
+    build_job_free(job);
+    return rc;
+}
+
 int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
                         cl_program *program, struct clmem_error *err)
 {
@@ -159,7 +259,9 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr, "clmem: building '%s' for '%s' with '%s'\n", path, ctx->device.name,
                 all_options);
-    rc = clBuildProgram(prog, 1, &ctx->device.id, all_options, NULL, NULL);
+    rc = build_waiting(ctx, prog, all_options);
+    if (rc == BUILD_ABANDONED)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted while building '%s'", path);
     if (rc != CL_SUCCESS) {
         keep_build_log(ctx, prog, err);
         clReleaseProgram(prog);

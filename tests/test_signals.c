@@ -1,0 +1,580 @@
+/* Issue 17, clmem run as a user runs it ($CLMEM_BIN, on PoCL's CPU
+ * device):
+ * - signals, each sent on a progress event the run prints (CLMEM_DEBUG
+ *   lines on stderr), never at a fixed time;
+ * - numbers that wrap, empty values;
+ * - an address-space limit (ulimit -v);
+ * - messages that point at the command.
+ *
+ * The rule (README, Reliability): INT, TERM and HUP, once the variants
+ * run, stop after the current variant (a program build is abandoned), the
+ * results that finished are reported, --output written whole with
+ * "interrupted": true, exit 128 + N. Before the variants run, a second
+ * signal, and QUIT or PIPE at any time stop at once: no temporary file,
+ * nothing reported, exit 128 + N. USR1 keeps its default action. */
+#define _XOPEN_SOURCE 700 /* nftw */
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+#include "clmem/clmem.h"
+
+/* How long a step may take on a loaded 2-core machine (cold PoCL builds). */
+#define PROGRESS_TIMEOUT_S 300
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A scratch directory holding cache/ (a fresh XDG_CACHE_HOME: PoCL's and
+ * clmem's caches cold) and the outputs. */
+struct scratch {
+    char dir[64], cache[96], out[96];
+};
+
+static void scratch_make(struct scratch *s, const char *output_name)
+{
+    strcpy(s->dir, "/tmp/clmem-signals-XXXXXX");
+    assert_non_null(mkdtemp(s->dir));
+    snprintf(s->cache, sizeof s->cache, "%s/cache", s->dir);
+    assert_int_equal(mkdir(s->cache, 0700), 0);
+    snprintf(s->out, sizeof s->out, "%s/%s", s->dir, output_name);
+}
+
+/* Names in `dir` that hold ".tmp.": an output's temporary file left behind. */
+static size_t temp_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (strstr(e->d_name, ".tmp.")) {
+            print_message("left behind: %s/%s\n", dir, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* The JSON report at `path`: its number of results; "interrupted" as
+ * expected, no result of `absent`, every result whole. */
+static size_t check_report(const char *path, int interrupted, const char *absent)
+{
+    static char json[1 << 20];
+    slurp(path, json, sizeof json);
+    cJSON *root = cJSON_Parse(json);
+    if (!root)
+        fail_msg("'%s' is not JSON: '%.200s'", path, json);
+    assert_int_equal(cJSON_IsTrue(cJSON_GetObjectItem(root, "interrupted")), interrupted);
+    cJSON *results = cJSON_GetObjectItem(root, "results");
+    assert_non_null(results);
+    size_t n = (size_t)cJSON_GetArraySize(results);
+    for (cJSON *r = results->child; r; r = r->next) {
+        const char *workload = cJSON_GetStringValue(cJSON_GetObjectItem(r, "workload"));
+        assert_non_null(workload);
+        if (absent && strcmp(workload, absent) == 0)
+            fail_msg("'%s' ran: the signal did not stop the run", absent);
+        assert_non_null(cJSON_GetObjectItem(r, "status"));
+    }
+    cJSON_Delete(root);
+    return n;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* bench of transpose and reduce on a cold cache, `sig` sent at its first
+ * kernel launch (the peaks, before transpose): exit 128 + sig, no
+ * temporary file; INT, TERM, HUP: the results that finished in --output
+ * ("interrupted": true), reduce never started; QUIT, PIPE: nothing. */
+static void signal_during_bench(int sig, int graceful)
+{
+    static struct outcome o;
+    struct scratch s;
+    struct child c;
+    scratch_make(&s, "b.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
+    start_clmem(&c, env,
+                ARGS("bench", "--device", "cpu", "--workloads", "transpose,reduce", "--reps", "1",
+                     "--output", s.out));
+    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
+    double sent = now_s();
+    kill(c.pid, sig);
+    finish_clmem(&c, &o);
+    if (!started)
+        fail_msg("no kernel launch seen: exit %d, stderr '%.300s'", o.code, o.err);
+    print_message("%s: exit %d %.1f s after the signal\n", strsignal(sig), o.code, now_s() - sent);
+    if (o.code != 128 + sig)
+        fail_msg("%s: expected exit %d, got %d; stderr tail '%s'", strsignal(sig), 128 + sig,
+                 o.code, o.err + (strlen(o.err) > 300 ? strlen(o.err) - 300 : 0));
+    assert_int_equal(temp_files(s.dir), 0);
+    if (graceful) {
+        assert_true(exists(s.out));
+        size_t n = check_report(s.out, 1, "reduce");
+        assert_true(n >= 1); /* the peak whose launch was seen finished */
+        assert_non_null(strstr(o.err, "clmem: interrupted: reported the "));
+    } else {
+        assert_false(exists(s.out));
+        assert_string_equal(o.out, "");
+        assert_null(strstr(o.err, "clmem: interrupted"));
+    }
+    remove_tree(s.dir);
+}
+
+static void sigint_stops_after_the_variant(void **state)
+{
+    (void)state;
+    signal_during_bench(SIGINT, 1);
+}
+
+static void sigterm_stops_after_the_variant(void **state)
+{
+    (void)state;
+    signal_during_bench(SIGTERM, 1);
+}
+
+static void sighup_stops_after_the_variant(void **state)
+{
+    (void)state;
+    signal_during_bench(SIGHUP, 1);
+}
+
+static void sigquit_stops_at_once(void **state)
+{
+    (void)state;
+    signal_during_bench(SIGQUIT, 0);
+}
+
+static void sigpipe_stops_at_once(void **state)
+{
+    (void)state;
+    signal_during_bench(SIGPIPE, 0);
+}
+
+/* SIGUSR1 keeps its default action (terminate) once the driver is loaded;
+ * LLVM's handler used to swallow it and the run went on. */
+static void sigusr1_is_not_swallowed(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    struct scratch s;
+    struct child c;
+    scratch_make(&s, "b.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
+    start_clmem(&c, env,
+                ARGS("bench", "--device", "cpu", "--workloads", "transpose,reduce", "--reps", "1",
+                     "--output", s.out));
+    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
+    kill(c.pid, SIGUSR1);
+    finish_clmem(&c, &o);
+    assert_true(started);
+    assert_int_equal(o.code, 128 + SIGUSR1);
+    remove_tree(s.dir);
+}
+
+/* Started with SIGHUP ignored (nohup): still ignored once the driver has
+ * loaded (LLVM's handler was left in its place), and the run goes on. */
+static void sighup_ignored_at_start_stays_ignored(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    static char status[4096];
+    struct scratch s;
+    struct child c;
+    scratch_make(&s, "b.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
+    signal(SIGHUP, SIG_IGN); /* the child inherits it, as from nohup */
+    start_clmem(
+        &c, env,
+        ARGS("bench", "--device", "cpu", "--workloads", "pi", "--reps", "1", "--output", s.out));
+    signal(SIGHUP, SIG_DFL);
+    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)c.pid);
+    slurp(path, status, sizeof status);
+    kill(c.pid, SIGHUP);
+    finish_clmem(&c, &o);
+    assert_true(started);
+    const char *ignored = strstr(status, "SigIgn:");
+    assert_non_null(ignored);
+    unsigned long long mask = strtoull(ignored + strlen("SigIgn:"), NULL, 16);
+    if (!(mask & (1ULL << (SIGHUP - 1))))
+        fail_msg("SIGHUP no longer ignored once the driver loaded (SigIgn %llx)", mask);
+    assert_int_equal(o.code, 0);
+    check_report(s.out, 0, NULL);
+    remove_tree(s.dir);
+}
+
+/* A signal during a long program build (a cold cache, --no-cache, and a
+ * clBuildProgram that takes 60 s more, as PoCL's can on a loaded machine:
+ * tests/slow_build.c, preloaded) stops the run within seconds, the
+ * build abandoned: exit 128 + N, --output written "interrupted". */
+static void signal_during_cold_build_stops_within_10_s(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    struct scratch s;
+    struct child c;
+    const char *shim = getenv("CLMEM_TEST_SLOW_BUILD");
+    assert_non_null(shim);
+    /* ASan must come first among the preloaded libraries; here it cannot. */
+    char asan[512];
+    snprintf(asan, sizeof asan, "%s:verify_asan_link_order=0",
+             getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "");
+    const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        scratch_make(&s, "r.json");
+        const char *env[] = {
+            "XDG_CACHE_HOME",         s.cache, "CLMEM_DEBUG",  "1",  "LD_PRELOAD", shim,
+            "CLMEM_TEST_BUILD_DELAY", "60",    "ASAN_OPTIONS", asan, NULL};
+        start_clmem(&c, env,
+                    ARGS("run", "matmul", "--variant", "naive", "--size", "16", "--device", "cpu",
+                         "--no-cache", "--format", "json", "--output", s.out));
+        int building = wait_for_stderr(&c, "clmem: building ", PROGRESS_TIMEOUT_S);
+        double sent = now_s();
+        kill(c.pid, sigs[i]);
+        finish_clmem(&c, &o);
+        double took = now_s() - sent;
+        if (!building)
+            fail_msg("no build seen: exit %d, stderr '%.300s'", o.code, o.err);
+        print_message("%s during a build: exit %d after %.1f s\n", strsignal(sigs[i]), o.code,
+                      took);
+        if (took >= 10.0)
+            fail_msg("%s during a build: exit %.1f s after the signal", strsignal(sigs[i]), took);
+        assert_int_equal(o.code, 128 + sigs[i]);
+        assert_int_equal(temp_files(s.dir), 0);
+        check_report(s.out, 1, NULL);
+        remove_tree(s.dir);
+    }
+}
+
+/* Whether `pid` sits in openat (blocked opening a FIFO with no writer). */
+static int in_openat(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+    slurp(path, line, sizeof line);
+    return line[0] && atol(line) == SYS_openat;
+}
+
+/* SIGTERM while `run blur --input FIFO` waits for a writer: 143, not a
+ * usage error ("Interrupted system call"), and nothing left behind. */
+static void sigterm_blocked_on_fifo_input_exits_143(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    struct scratch s;
+    struct child c;
+    char fifo[128];
+    scratch_make(&s, "r.json");
+    snprintf(fifo, sizeof fifo, "%s/in.pgm", s.dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    start_clmem(&c, NULL,
+                ARGS("run", "blur", "--input", fifo, "--device", "cpu", "--format", "json",
+                     "--output", s.out));
+    /* Blocked: in openat over several looks, 50 ms apart. */
+    int seen = 0;
+    for (int i = 0; i < PROGRESS_TIMEOUT_S * 20 && seen < 5; i++) {
+        seen = in_openat(c.pid) ? seen + 1 : 0;
+        struct timespec tick = {0, 50 * 1000000L};
+        nanosleep(&tick, NULL);
+    }
+    kill(c.pid, SIGTERM);
+    finish_clmem(&c, &o);
+    assert_int_equal(seen, 5);
+    if (o.code != 143)
+        fail_msg("expected exit 143, got %d: '%s'", o.code, o.err);
+    assert_int_equal(temp_files(s.dir), 0);
+    assert_false(exists(s.out));
+    remove_tree(s.dir);
+}
+
+/* stdout a pipe nobody reads (`clmem ... | head -1` once head is gone):
+ * exit 141, quietly, no temporary file; bench's --output, written before
+ * stdout, stays whole. */
+static void closed_stdout_pipe_exits_141_quietly(void **state)
+{
+    (void)state;
+    static char err[16384];
+    struct scratch s;
+    scratch_make(&s, "b.json");
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *const *const commands[] = {
+        ARGS("clmem", "run", "matmul", "--variant", "naive", "--size", "16", "--device", "cpu"),
+        ARGS("clmem", "bench", "--device", "cpu", "--workloads", "pi", "--reps", "1", "--output",
+             "OUT"),
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        const char *argv[20];
+        size_t n = 0;
+        for (; commands[i][n]; n++)
+            argv[n] = strcmp(commands[i][n], "OUT") == 0 ? s.out : commands[i][n];
+        argv[n] = NULL;
+        char err_path[] = "/tmp/clmem-signals-err-XXXXXX";
+        int err_fd = mkstemp(err_path), fds[2];
+        assert_true(err_fd >= 0);
+        assert_int_equal(pipe(fds), 0);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            dup2(fds[1], 1);
+            dup2(err_fd, 2);
+            close(fds[0]);
+            close(fds[1]);
+            execv(bin, (char *const *)argv);
+            _exit(127);
+        }
+        close(fds[0]); /* the reader is gone */
+        close(fds[1]);
+        close(err_fd);
+        int wstatus;
+        assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+        int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+        slurp(err_path, err, sizeof err);
+        unlink(err_path);
+        if (code != 128 + SIGPIPE || err[0])
+            fail_msg("%s: exit %d, stderr '%s'", argv[1], code, err);
+        assert_int_equal(temp_files(s.dir), 0);
+    }
+    check_report(s.out, 0, NULL);
+    remove_tree(s.dir);
+}
+
+/* ---- numbers that wrap, empty values (issue 17 item 7) ---- */
+
+static const struct {
+    const char *const *args;
+    const char *message;
+} refused[] = {
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=-4294967295x-4294967295"),
+     "--summa rows '-4294967295' is negative"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=4294967297x1"),
+     "--summa rows '4294967297' is out of range"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=2x4294967297"),
+     "--summa columns '4294967297' is out of range"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=2x2x2"), "bad --summa grid '2x2x2'"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa=x2"), "bad --summa grid 'x2'"},
+    {ARGS("run", "matmul", "--variant", "tiled", "--summa= 2x2"), "--summa rows ' 2' is not"},
+    {ARGS("run", "matmul", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("bench", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("tune", "matmul", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("compare", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+    {ARGS("run", "matmul", "--reps", " 5"), "--reps ' 5' is not a number"},
+    {ARGS("run", "matmul", "--reps", "5 "), "--reps '5 ' is not a number"},
+    {ARGS("run", "matmul", "--reps", "\t5"), "is not a number"},
+    {ARGS("run", "matmul", "--reps", "+5"), "--reps '+5' is not a number"},
+    {ARGS("bench", "--reps", " 5"), "--reps ' 5' is not a number"},
+    {ARGS("run", "matmul", "--seed", " 1"), "--seed ' 1' is not a number"},
+    {ARGS("run", "matmul", "--size", " 64"), "size ' 64' is not a number"},
+    {ARGS("run", "matmul", "--size", "64 "), "size '64 ' is not a number"},
+    {ARGS("tune", "matmul", "--max-candidates", " 3"), "--max-candidates ' 3' is not a number"},
+    {ARGS("run", "matmul", "--device", "cpu,cpu", "--variant", "naive", "--size", "8",
+          "--split= 1,1"),
+     "bad --split weights ' 1,1'"},
+    {ARGS("run", "matmul", "--device", "cpu,cpu", "--variant", "naive", "--size", "8",
+          "--split=1, 1"),
+     "bad --split weights '1, 1'"},
+};
+
+static void wrapping_and_spaced_numbers_are_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        run_clmem(&o, NULL, refused[i].args);
+        if (o.code != 2 || !strstr(o.err, refused[i].message) || count_lines(o.err) != 1 ||
+            o.out[0])
+            fail_msg("case %zu: expected exit 2 and '%s'; got exit %d, stderr '%s'", i,
+                     refused[i].message, o.code, o.err);
+    }
+}
+
+/* Weights whose sum overflows a double: shared as their ratio says. */
+static void split_weights_near_the_largest_double(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    size_t first[3], count[3];
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){1e308, 1e308}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 5);
+    assert_int_equal(count[1], 5);
+    assert_int_equal(
+        clmem_split_rows(12, 3, (const double[]){1.7e308, 1.7e308, 1.7e308}, first, count, &err),
+        CLMEM_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(count[i], 4);
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){1e308, 1.5e308}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 4);
+    assert_int_equal(count[1], 6);
+    /* Tiny weights, as small as doubles go, are shares too. */
+    assert_int_equal(clmem_split_rows(10, 2, (const double[]){5e-324, 5e-324}, first, count, &err),
+                     CLMEM_OK);
+    assert_int_equal(count[0], 5);
+    clmem_error_clear(&err);
+}
+
+/* ---- memory pressure (issue 17 item 6) ---- */
+
+/* clmem under `ulimit -v KB`, through sh. */
+static void run_limited(struct outcome *o, const char *kb, const char *const env[],
+                        const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    char script[128];
+    snprintf(script, sizeof script, "ulimit -v %s && exec \"$@\"", kb);
+    const char *argv[32] = {"sh", "-c", script, "sh", bin};
+    size_t n = 5;
+    for (size_t i = 0; args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    struct child c;
+    start_program(&c, env, "/bin/sh", argv);
+    finish_clmem(&c, o);
+}
+
+/* An address-space limit below what the driver needs: exit 3 and one line
+ * before the driver loads (it crashed: SIGSEGV at exit, LLVM's abort
+ * building), for every command that opens a device; a limit above it runs. */
+static void address_space_limit_exits_3(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: ASan reserves terabytes of address space\n");
+    return;
+#endif
+    static struct outcome o;
+    struct scratch s;
+    char need[32] = "";
+    scratch_make(&s, "r.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, NULL};
+    const char *const *const commands[] = {
+        ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"),
+        ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu", "--no-cache",
+             "--output", "OUT"),
+        ARGS("bench", "--device", "cpu", "--workloads", "pi", "--output", "OUT"),
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        const char *args[20];
+        size_t n = 0;
+        for (; commands[i][n]; n++)
+            args[n] = strcmp(commands[i][n], "OUT") == 0 ? s.out : commands[i][n];
+        args[n] = NULL;
+        run_limited(&o, "400000", env, args);
+        const char *at = strstr(o.err, "is below the ");
+        if (at)
+            snprintf(need, sizeof need, "%s", at + strlen("is below the "));
+        if (o.code != 3 || count_lines(o.err) != 1 ||
+            !strstr(o.err, "clmem: the address-space limit (ulimit -v) of 390 MiB is below the "))
+            fail_msg("%s: exit %d, stderr '%s'", args[0], o.code, o.err);
+        assert_false(exists(s.out));
+        assert_int_equal(temp_files(s.dir), 0);
+    }
+    /* Listing the devices needs less (PoCL aborted at 250 MB). */
+    run_limited(&o, "250000", env, ARGS("devices"));
+    if (o.code != 3 || count_lines(o.err) != 1 ||
+        !strstr(o.err, "clmem: the address-space limit (ulimit -v) of 244 MiB is below the 512 "))
+        fail_msg("devices: exit %d, stderr '%s'", o.code, o.err);
+    run_limited(&o, "524288", env, ARGS("devices"));
+    if (o.code != 0)
+        fail_msg("devices at 512 MiB: exit %d, stderr '%s'", o.code, o.err);
+    /* The need stated is enough: a small run, caches cold, at that limit. */
+    char kb[32];
+    snprintf(kb, sizeof kb, "%ld", atol(need) * 1024);
+    run_limited(&o, kb, env,
+                ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"));
+    if (o.code != 0)
+        fail_msg("at the limit said to be enough (%s KiB): exit %d, '%s'", kb, o.code, o.err);
+    remove_tree(s.dir);
+}
+
+/* ---- messages (issue 17 item 8) ---- */
+
+static void messages_point_at_the_command(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("peak", "--bad"));
+    assert_int_equal(o.code, 2);
+    if (!strstr(o.err, "unknown option '--bad' (see 'clmem peak --help')"))
+        fail_msg("peak --bad: '%s'", o.err);
+    run_clmem(&o, NULL, ARGS("run", "blur", "--input", "/tmp", "--device", "cpu"));
+    assert_int_equal(o.code, 2);
+    if (!strstr(o.err, "is a directory") || count_lines(o.err) != 1)
+        fail_msg("--input a directory: '%s'", o.err);
+}
+
+int main(int argc, char **argv)
+{
+    /* SIGQUIT's default action dumps core: not in the test's directory. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    /* clmem keeps a signal ignored at its start (nohup): the runs here
+     * start with the default actions, whatever this test was started with
+     * (nohup ignores HUP, a shell's background job INT and QUIT). */
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], SIG_DFL);
+    /* test_signals PATTERN: only the tests whose name matches (cmocka's *). */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(wrapping_and_spaced_numbers_are_refused),
+        cmocka_unit_test(split_weights_near_the_largest_double),
+        cmocka_unit_test(messages_point_at_the_command),
+        cmocka_unit_test(address_space_limit_exits_3),
+        cmocka_unit_test(sigint_stops_after_the_variant),
+        cmocka_unit_test(sigterm_stops_after_the_variant),
+        cmocka_unit_test(sighup_stops_after_the_variant),
+        cmocka_unit_test(sigquit_stops_at_once),
+        cmocka_unit_test(sigpipe_stops_at_once),
+        cmocka_unit_test(sigusr1_is_not_swallowed),
+        cmocka_unit_test(sighup_ignored_at_start_stays_ignored),
+        cmocka_unit_test(signal_during_cold_build_stops_within_10_s),
+        cmocka_unit_test(sigterm_blocked_on_fifo_input_exits_143),
+        cmocka_unit_test(closed_stdout_pipe_exits_141_quietly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
