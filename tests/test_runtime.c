@@ -5,8 +5,8 @@
 
 #include <dlfcn.h>
 
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
