@@ -24,7 +24,7 @@ set title 'transpose variants (GB/s, best size each)'
 set xlabel ''
 set ylabel 'GB/s (log scale)'
 set logscale y 2
-set yrange [0.5:*]
+set yrange [1:*]
 set style data histograms
 set style histogram clustered
 set style fill solid 0.8
@@ -88,9 +88,9 @@ set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale xy 2
 set xrange [0.0625:65536]
-set yrange [0.125:256]
+set yrange [0.25:512]
 set samples 400
-plot (x * 27.381459855146325 < 38.641080432628655 ? x * 27.381459855146325 : 38.641080432628655) with lines linewidth 2 title 'measured peaks (27.4 GB/s, 38.6 GFLOP/s)', \
+plot (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) with lines linewidth 2 title 'measured peaks (58.2 GB/s, 107 GFLOP/s)', \
   'roofline-2.dat' index 0 using 1:2 with points pointtype 7 linecolor rgb '#c0392b' title 'best verified result per workload', \
   '' index 0 using 1:3:4 with labels left offset character 1,0 font ',9' notitle, \
   'roofline-2.dat' index 1 using 1:2 with points pointtype 7 linecolor rgb '#c0392b' notitle, \
