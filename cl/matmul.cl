@@ -129,9 +129,14 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
  * work-item has already loaded its share of the next pair from global
  * memory into registers; it stores them into the other local buffer after
  * the multiply-adds, and one barrier per K step suffices.
- * FULL_TILES=1 (chosen by the host when every dimension is a multiple of the
- * tiles) drops all bounds checks and moves float4s; otherwise loads outside
- * the matrices read 0 and stores are guarded: any size works.
+ * Any size works: only the work-groups whose block of P crosses the edge of
+ * P, and the last K step when K is not a multiple of TSK, check bounds (loads
+ * outside the matrices read 0, stores outside are skipped); every other tile
+ * moves float4s unchecked, so a size that is not a multiple of the block
+ * runs nearly as fast as one that is. The checks are uniform over a
+ * work-group: no divergence. FULL_TILES=1 (every dimension a multiple of the
+ * tiles, chosen by the host) compiles the checks away; VEC_ALIGNED=1 (K and
+ * N multiples of 4) lets unchecked loads and stores be aligned float4s.
  * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
@@ -151,6 +156,9 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
 #ifndef FULL_TILES
 #define FULL_TILES 0
 #endif
+#ifndef VEC_ALIGNED
+#define VEC_ALIGNED FULL_TILES
+#endif
 #define RTSM (TSM / WPTM) /* work-group rows */
 #define RTSN (TSN / WPTN) /* work-group columns */
 #define WG_SIZE (RTSM * RTSN)
@@ -159,24 +167,23 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
 #define A_PER_ITEM ((A_VECS + WG_SIZE - 1) / WG_SIZE)
 #define B_PER_ITEM ((B_VECS + WG_SIZE - 1) / WG_SIZE)
 
-/* Four values of `row` from `col` on, zero outside rows x cols. */
-static float4 load4(__global const float *X, int row, int col, int nrows, int ncols)
+/* Four values of `row` from `col` on. `whole`: the four lie inside the
+ * matrix (the caller knows it for a whole work-group at once), so they are
+ * read without checks, as one float4 when VEC_ALIGNED says rows start on a
+ * float4 boundary; otherwise each is checked and those outside read 0. */
+static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole)
 {
-#if FULL_TILES
-    /* Rows and columns are multiples of 4 here: the float4 is aligned. */
-    (void)nrows;
-    return *(__global const float4 *)(X + (size_t)row * ncols + col);
-#else
+    __global const float *p = X + (size_t)row * ncols + col;
+    if (whole)
+        return VEC_ALIGNED ? *(__global const float4 *)p : vload4(0, p);
     float4 v = (float4)(0.0f);
     if (row < nrows) {
-        __global const float *p = X + (size_t)row * ncols;
-        v.x = col < ncols ? p[col] : 0.0f;
-        v.y = col + 1 < ncols ? p[col + 1] : 0.0f;
-        v.z = col + 2 < ncols ? p[col + 2] : 0.0f;
-        v.w = col + 3 < ncols ? p[col + 3] : 0.0f;
+        v.x = col < ncols ? p[0] : 0.0f;
+        v.y = col + 1 < ncols ? p[1] : 0.0f;
+        v.z = col + 2 < ncols ? p[2] : 0.0f;
+        v.w = col + 3 < ncols ? p[3] : 0.0f;
     }
     return v;
-#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
@@ -190,6 +197,8 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
     const int tid = tidm * RTSN + tidn;
     const int offsetM = TSM * get_group_id(1);
     const int offsetN = TSN * get_group_id(0);
+    /* This work-group's block of P lies inside P (uniform over the group). */
+    const int whole = FULL_TILES || (offsetM + TSM <= rows && offsetN + TSN <= cols);
 
     float4 acc[WPTM][WPTN / 4];
     for (int wm = 0; wm < WPTM; wm++)
@@ -203,13 +212,13 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
         const int idx = tid + i * WG_SIZE;                                                         \
         if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
             a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
-                              inner);                                                              \
+                              inner, whole && (tileK) + TSK <= inner);                             \
     }                                                                                              \
     for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
         const int idx = tid + i * WG_SIZE;                                                         \
         if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
             b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
-                              inner, cols);                                                        \
+                              inner, cols, whole && (tileK) + TSK <= inner);                       \
     }
 #define STORE(buf)                                                                                 \
     for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
@@ -265,15 +274,18 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
             const int row = offsetM + (g * RTSM + tidm) * 4 + e;
             for (int h = 0; h < WPTN / 4; h++) {
                 const int col = offsetN + (h * RTSN + tidn) * 4;
-#if FULL_TILES
-                *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
-#else
+                if (whole) {
+                    if (VEC_ALIGNED)
+                        *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
+                    else
+                        vstore4(acc[g * 4 + e][h], 0, P + (size_t)row * cols + col);
+                    continue;
+                }
                 const float v[4] = {acc[g * 4 + e][h].x, acc[g * 4 + e][h].y,
                                     acc[g * 4 + e][h].z, acc[g * 4 + e][h].w};
                 for (int c = 0; c < 4; c++)
                     if (row < rows && col + c < cols)
                         P[(size_t)row * cols + col + c] = v[c];
-#endif
             }
         }
 }

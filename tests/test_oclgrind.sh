@@ -49,12 +49,16 @@ declare -A group_of=(
 # Oclgrind, panel 8x16): 7x7x7 under every tile, 33x17x9 one past 32 and
 # 8, 66x34x18 two past 64, 32 and 16, 35x19x11 three past 32 and 8.
 # (At 33x17x9 alone, a float4 load reading one float past a row passed.)
+# regblock also runs where some work-groups' blocks lie wholly inside P and
+# take the unchecked float4 path: 130x66x35 (rows not float4-aligned, so
+# vload4; K's last step partial) and 132x68x36 (aligned float4s).
 # tiled takes multiples of its tile.
 # peak: fma runs min(16384 per compute unit, --size rounded up to 256)
 # work-items, so at 7 one group of 256.
 declare -A sizes=(
     [matmul]="7x7x7 33x17x9 66x34x18 35x19x11"
     [matmul/tiled]="64x32x96"
+    [matmul/regblock]="7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"
     [transpose]="33x17"
     [reduce]="1000"
     [dot]="1000"
