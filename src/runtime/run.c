@@ -58,6 +58,13 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
             return clmem_fail(err, CLMEM_ERR_USAGE, "variant '%s' of '%s': %s", v->name,
                               workload->name, why);
         run->variants[run->n_variants++] = v;
+        /* --compare LIB with one variant: LIB's routine runs beside it, so
+         * the ratio the option promises is there. */
+        for (size_t i = 0; options->compare && !v->library && i < workload->n_variants; i++) {
+            const struct clmem_variant *lib = &workload->variants[i];
+            if (lib->library && strcmp(lib->library, options->compare) == 0)
+                run->variants[run->n_variants++] = lib;
+        }
     }
     /* Read once, here: a pipe or /dev/stdin has no second reading. */
     if (options->input &&

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SGEMM against the vendor libraries, in one run on one GPU (issue 18):
+# clmem's regblock and CLBlast (clmem run --compare clblast) and cuBLAS
+# through PyTorch with TF32 off (cublas.py), at square sizes, sizes that are
+# not multiples of any tile (odd, prime), rectangular and thin ones.
+# Usage: bench/sgemm/run.sh [OUTDIR]   (default "$OUT", else bench/sgemm/out)
+# CLMEM (default ./build-gpu/clmem: a release build with -Dclblast=enabled);
+# DEVICE (default nvidia); KERNEL_DIRS: space-separated kernel folders to
+# compare (default: cl), each labelled by its folder name.
+set -euo pipefail
+out=${1:-${OUT:-bench/sgemm/out}}
+clmem=${CLMEM:-./build-gpu/clmem}
+device=${DEVICE:-nvidia}
+read -r -a kdirs <<<"${KERNEL_DIRS:-cl}"
+sizes=(${SIZES:-1024 2048 4096 8192 4000 4001 4095 7919 8000 3000x5000x2000 8192x8192x256 8192x256x8192})
+mkdir -p "$out"
+python3 "$(dirname "$0")/cublas.py" "${sizes[@]}" >"$out/cublas.csv"
+for dir in "${kdirs[@]}"; do
+    label=$(basename "$dir")
+    for s in "${sizes[@]}"; do
+        "$clmem" run matmul --device "$device" --size "$s" --variant regblock --compare clblast \
+            --reps 20 --kernel-dir "$dir" --format csv --output "$out/$label-$s.csv" ||
+            echo "clmem run at $s ($label) failed: $?" >&2
+    done
+done
+# One table: clmem regblock and CLBlast beside cuBLAS, as GFLOP/s and ratios.
+python3 - "$out" "${kdirs[@]}" <<'PY' | tee "$out/table.txt"
+import csv, os, sys
+out, dirs = sys.argv[1], sys.argv[2:]
+cublas = {r["size"]: float(r["gflops"]) for r in csv.DictReader(open(f"{out}/cublas.csv"))}
+print(f"{'size':>16} {'kernels':>10} {'regblock':>9} {'clblast':>9} {'cuBLAS':>9} {'rb/cuBLAS':>9} {'rb/CLBlast':>10}  verified")
+for d in dirs:
+    label = os.path.basename(d)
+    for size, cb in cublas.items():
+        path = f"{out}/{label}-{size}.csv"
+        if not os.path.exists(path):
+            print(f"{size:>16} {label:>10}  (no result)")
+            continue
+        rows = {r["variant"]: r for r in csv.DictReader(open(path))}
+        def g(v):
+            return float(rows[v]["metric"]) if v in rows and rows[v]["metric"] not in ("", "nan") else float("nan")
+        rb, cl = g("regblock"), g("clblast")
+        ok = ",".join(rows[v]["status"] for v in ("regblock", "clblast") if v in rows)
+        print(f"{size:>16} {label:>10} {rb:9.0f} {cl:9.0f} {cb:9.0f} {rb / cb:9.3f} {rb / cl:10.3f}  {ok}")
+PY
