@@ -134,9 +134,10 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
  * outside the matrices read 0, stores outside are skipped); every other tile
  * moves float4s unchecked, so a size that is not a multiple of the block
  * runs nearly as fast as one that is. The checks are uniform over a
- * work-group: no divergence. FULL_TILES=1 (every dimension a multiple of the
- * tiles, chosen by the host) compiles the checks away; VEC_ALIGNED=1 (K and
- * N multiples of 4) lets unchecked loads and stores be aligned float4s.
+ * work-group: no divergence. The host compiles away what it knows cannot
+ * happen: FULL_TILES=1 (every dimension a multiple of the tiles) every check,
+ * K_FULL=1 (K a multiple of TSK) the last K step's; VEC_ALIGNED=1 (K and N
+ * multiples of 4) lets unchecked loads and stores be aligned float4s.
  * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
@@ -159,6 +160,12 @@ __kernel void MatrixMulCoarsened(__global const float *M, __global const float *
 #ifndef VEC_ALIGNED
 #define VEC_ALIGNED FULL_TILES
 #endif
+#ifndef K_FULL
+#define K_FULL FULL_TILES
+#endif
+/* The K step from tileK on lies inside K: always when K_FULL (K a multiple
+ * of TSK, said by the host), so the check compiles away. */
+#define K_WHOLE(tileK) (K_FULL || (tileK) + TSK <= inner)
 #define RTSM (TSM / WPTM) /* work-group rows */
 #define RTSN (TSN / WPTN) /* work-group columns */
 #define WG_SIZE (RTSM * RTSN)
@@ -212,13 +219,13 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
         const int idx = tid + i * WG_SIZE;                                                         \
         if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
             a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
-                              inner, whole && (tileK) + TSK <= inner);                             \
+                              inner, whole && K_WHOLE(tileK));                                     \
     }                                                                                              \
     for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
         const int idx = tid + i * WG_SIZE;                                                         \
         if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
             b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
-                              inner, cols, whole && (tileK) + TSK <= inner);                       \
+                              inner, cols, whole && K_WHOLE(tileK));                               \
     }
 #define STORE(buf)                                                                                 \
     for (int i = 0; i < A_PER_ITEM; i++) {                                                        \

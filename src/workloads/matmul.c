@@ -268,9 +268,9 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     char options[256];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
-             "-DFULL_TILES=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
+             "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], full_tiles, s->inner % 4 == 0 && s->cols % 4 == 0, PANEL_ROWS,
+             s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0, s->inner % 4 == 0 && s->cols % 4 == 0, PANEL_ROWS,
              s->rows % PANEL_ROWS == 0 && s->cols % 16 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
