@@ -131,6 +131,29 @@ static void clblast_compared_on_same_buffers(void **state)
     clmem_results_free(results, n);
 }
 
+/* --compare clblast with one variant named: CLBlast runs beside it, so the
+ * variant has its ratio (it was silently missing). */
+static void compare_with_one_variant_runs_the_library_too(void **state)
+{
+    if (!clmem_library_available("clblast"))
+        skip(); /* the refusal without CLBlast: clblast_compared_on_same_buffers */
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_run run;
+    struct clmem_run_options options = {
+        .size = "33x17x9", .variant = "regblock", .reps = 1, .seed = 7, .compare = "clblast"};
+    assert_int_equal(clmem_run_plan(&run, clmem_workload_find("matmul"), *state, &options, &err),
+                     CLMEM_OK);
+    assert_int_equal(clmem_run_execute(&run, &options, &results, &n, &err), CLMEM_OK);
+    clmem_run_release(&run);
+    assert_int_equal(n, 2);
+    const struct clmem_result *regblock = test_find_result(results, n, "regblock");
+    assert_true(test_find_result(results, n, "clblast")->verified);
+    assert_true(regblock->verified && regblock->baseline_fraction > 0);
+    clmem_results_free(results, n);
+}
+
 /* Asked alone, --variant clblast works; an unknown library or a workload
  * CLBlast cannot stand for is refused. */
 static void compare_refusals(void **state)
@@ -198,6 +221,7 @@ int main(void)
         cmocka_unit_test(params_name_the_tile),
         cmocka_unit_test(clblast_compared_on_same_buffers),
         cmocka_unit_test(compare_refusals),
+        cmocka_unit_test(compare_with_one_variant_runs_the_library_too),
         cmocka_unit_test(large_fills_go_by_writes_in_pieces),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
