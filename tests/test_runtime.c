@@ -50,6 +50,30 @@ static void check_macro_names_call_and_error(void **state)
     assert_non_null(strstr(err.message, "failing_call"));
 }
 
+/* A message longer than its buffer keeps its end, the reason (issue 17:
+ * messages cut at 1024 bytes lost it): a 3000-character output path. */
+static void long_messages_keep_their_reason(void **state)
+{
+    (void)state;
+    char path[4200] = "/tmp/clmem-no-such-dir";
+    size_t len = strlen(path);
+    while (len < 3000) /* components of 200 characters, under NAME_MAX */
+        len += (size_t)snprintf(path + len, sizeof path - len, "/%0200d", 7);
+    snprintf(path + len, sizeof path - len, "/report.json");
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_output_check(path, &err), CLMEM_ERR_USAGE);
+    const char *reason = "' is too long"; /* longer than clmem keeps a path */
+    size_t n = strlen(err.message), r = strlen(reason);
+    assert_true(n < sizeof err.message && n > r);
+    if (strcmp(err.message + n - r, reason) != 0)
+        fail_msg("the reason was lost: '...%s'", err.message + n - 80);
+    assert_non_null(strstr(err.message, "/tmp/clmem-no-such-dir/"));
+    assert_non_null(strstr(err.message, " characters ...] "));
+    /* Short ones are kept whole. */
+    assert_int_equal(clmem_fail(&err, CLMEM_ERR_USAGE, "short %s", "message"), CLMEM_ERR_USAGE);
+    assert_string_equal(err.message, "short message");
+}
+
 static void sizes_parse(void **state)
 {
     (void)state;
@@ -823,6 +847,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(error_names_are_names),
         cmocka_unit_test(check_macro_names_call_and_error),
+        cmocka_unit_test(long_messages_keep_their_reason),
         cmocka_unit_test(sizes_parse),
         cmocka_unit_test(device_selection),
         cmocka_unit_test(build_failure_keeps_the_log),

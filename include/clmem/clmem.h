@@ -29,7 +29,7 @@ enum clmem_status {
 struct clmem_error {
     int status;
     cl_int cl_err;
-    char message[1024];
+    char message[2048]; /* a longer one keeps its start and its end (the reason) */
     char *log;
 };
 

@@ -47,7 +47,7 @@ struct clmem_rank_report {
     int has_peak;
     struct clmem_peak peak;
     int status;       /* what the rank's run returned */
-    char error[1024]; /* and its message, when it is an error */
+    char error[sizeof((struct clmem_error *)0)->message]; /* and its message, when an error */
     struct clmem_result *results;
     size_t n_results;
 };
