@@ -1,6 +1,8 @@
 /* The device's own peaks, measured as clpeak does: a copy for memory
- * bandwidth, long chains of fused multiply-adds for arithmetic throughput.
- * Every result of clmem is compared with these. */
+ * bandwidth, reads alone for the read bandwidth (what a reduction can
+ * reach), long chains of fused multiply-adds for arithmetic throughput, and
+ * back-to-back launches of a kernel that does almost nothing for the cost
+ * of a launch. Every result of clmem is compared with these. */
 
 /* Copy n floats as float4; the work-item after the last float4 copies the
  * n % 4 left over. */
@@ -16,6 +18,43 @@ __kernel void copy_peak(__global const float4 *src, __global float4 *dst, int n)
         for (int j = 4 * n4; j < n; j++)
             dst_tail[j] = src_tail[j];
     }
+}
+
+#ifndef READ_PER_ITEM
+#define READ_PER_ITEM 16
+#endif
+/* Reads n floats and writes one per work-item, so the writes are a
+ * READ_PER_ITEM*4-th of the traffic: READ_PER_ITEM float4s per work-item,
+ * the whole grid apart, so that neighbouring work-items read neighbouring
+ * float4s (coalesced) at every step; work-item 0 also adds the n % 4 floats
+ * after the last float4. The host adds the same floats in the same order. */
+__kernel void read_peak(__global const float4 *src, __global float *out, int n)
+{
+    int gid = get_global_id(0), items = get_global_size(0);
+    int n4 = n / 4;
+    float4 acc = (float4)(0.0f);
+#pragma unroll
+    for (int j = 0; j < READ_PER_ITEM; j++) {
+        int i = gid + j * items;
+        if (i < n4)
+            acc += src[i];
+    }
+    float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    if (gid == 0) {
+        __global const float *src_tail = (__global const float *)src;
+        for (int j = 4 * n4; j < n; j++)
+            sum += src_tail[j];
+    }
+    out[gid] = sum;
+}
+
+/* One work-item that writes one number: the host launches it many times
+ * back to back, each writing its own slot, and times from the first start
+ * to the last end, so what is measured is what a launch costs. */
+__kernel void launch_peak(__global int *out, int slot)
+{
+    if (get_global_id(0) == 0)
+        out[slot] = slot + 1;
 }
 
 #ifndef FMA_ITERATIONS

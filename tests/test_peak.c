@@ -1,7 +1,9 @@
-/* peak: the copy and FMA probes verify (copy at any size, its float4 tail
- * included) and count their work as documented. */
+/* peak: the copy, read, FMA and launch probes verify (copy and read at any
+ * size, their float4 tails included) and count their work as documented;
+ * reductions are measured against the read roof. */
 #include "pocl.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +12,15 @@
 
 #include <cmocka.h>
 
-static void copy_verifies_any_size(void **state)
+static void copy_and_read_verify_any_size(void **state)
 {
+    /* 1000003: work-items past the last float4 (read's 16 per item do not
+     * divide it) and a tail of 3 floats. */
     static const char *const sizes[] = {"1", "3", "4", "7", "33", "1000003"};
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         test_expect_verified(*state, "peak", "copy", sizes[i]);
+        test_expect_verified(*state, "peak", "read", sizes[i]);
+    }
 }
 
 /* copy counts N floats read and written; fma 16384 work-items per compute
@@ -33,12 +39,21 @@ static void work_is_counted_as_documented(void **state)
         snprintf(size, sizeof size, "%zu", sizes[k]);
         assert_int_equal(clmem_run_workload(ctx, "peak", "all", size, 2, &results, &n, &err),
                          CLMEM_OK);
-        assert_int_equal(n, 2);
+        assert_int_equal(n, 4);
         const struct clmem_result *copy = test_find_result(results, n, "copy");
+        const struct clmem_result *read = test_find_result(results, n, "read");
         const struct clmem_result *fma = test_find_result(results, n, "fma");
-        assert_true(copy->verified && fma->verified);
+        const struct clmem_result *launch = test_find_result(results, n, "launch");
+        assert_true(copy->verified && read->verified && fma->verified && launch->verified);
         test_expect_metric(copy, 2.0 * (double)sizes[k] * 4);
         size_t group = ctx->device.max_work_group >= 256 ? 256 : ctx->device.max_work_group;
+        /* read: N floats read, one written per work-item, 16 float4s each. */
+        size_t read_items = ((sizes[k] / 4 + 15) / 16 + group - 1) / group * group;
+        test_expect_metric(read, (double)(sizes[k] + read_items) * 4);
+        assert_string_equal(read->roof, "read");
+        /* launch: 100 launches a run, in Glaunch/s. */
+        assert_string_equal(launch->metric_unit, "Glaunch/s");
+        test_expect_metric(launch, 100);
         size_t items = 16384 * (size_t)ctx->device.compute_units;
         size_t asked = (sizes[k] + group - 1) / group * group;
         if (asked < items)
@@ -49,7 +64,7 @@ static void work_is_counted_as_documented(void **state)
     }
 }
 
-static void peak_measure_fills_both(void **state)
+static void peak_measure_fills_every_peak(void **state)
 {
     struct clmem_error err = {0};
     struct clmem_result *results = NULL;
@@ -57,16 +72,54 @@ static void peak_measure_fills_both(void **state)
     struct clmem_peak peak;
     assert_int_equal(clmem_peak_measure(*state, 1, &peak, &results, &n, &err), CLMEM_OK);
     assert_true(peak.bandwidth == test_find_result(results, n, "copy")->metric);
+    assert_true(peak.read_bandwidth == test_find_result(results, n, "read")->metric);
     assert_true(peak.flops == test_find_result(results, n, "fma")->metric);
+    /* Glaunch/s is launches per ns: its inverse in us is 1e-3 over it. */
+    double per_ns = test_find_result(results, n, "launch")->metric;
+    assert_true(peak.launch_us > 0.999e-3 / per_ns && peak.launch_us < 1.001e-3 / per_ns);
+    clmem_results_free(results, n);
+}
+
+/* reduce and dot only read: their fraction is of the read peak; transpose
+ * reads and writes: of the copy peak; GFLOP/s of the FMA peak. Without a
+ * read peak (an older run file), the copy's. */
+static void reductions_are_held_to_the_read_roof(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    static const char *const workloads[] = {"reduce", "dot", "transpose", "matmul"};
+    for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++)
+        assert_int_equal(clmem_run_workload(*state, workloads[i], "all", "64", 1, &results, &n, &err),
+                         CLMEM_OK);
+    struct clmem_peak peak = {.bandwidth = 100, .flops = 1000, .read_bandwidth = 50};
+    clmem_results_apply_peak(results, n, &peak);
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_result *r = &results[i];
+        if (r->skipped)
+            continue;
+        int reads = strcmp(r->workload, "reduce") == 0 || strcmp(r->workload, "dot") == 0;
+        double roof = strcmp(r->metric_unit, "GFLOP/s") == 0 ? 1000 : reads ? 50 : 100;
+        if (!(fabs(r->peak_fraction - r->metric / roof) <= 1e-9 * r->peak_fraction))
+            fail_msg("%s %s: %g of peak, expected %g / %g", r->workload, r->variant,
+                     r->peak_fraction, r->metric, roof);
+    }
+    peak.read_bandwidth = 0;
+    clmem_results_apply_peak(results, n, &peak);
+    const struct clmem_result *coarsened = test_find_result(results, n, "coarsened");
+    assert_string_equal(coarsened->workload, "reduce");
+    assert_true(fabs(coarsened->peak_fraction - coarsened->metric / 100) <=
+                1e-9 * coarsened->peak_fraction);
     clmem_results_free(results, n);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(copy_verifies_any_size),
+        cmocka_unit_test(copy_and_read_verify_any_size),
         cmocka_unit_test(work_is_counted_as_documented),
-        cmocka_unit_test(peak_measure_fills_both),
+        cmocka_unit_test(peak_measure_fills_every_peak),
+        cmocka_unit_test(reductions_are_held_to_the_read_roof),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

@@ -120,6 +120,36 @@ static const char *one_result(const char *extra_top, const char *result)
     "\"samples_ms\": [1, 2, 3], \"median_ms\": 2, \"metric\": 8, \"unit\": \"GB/s\", "             \
     "\"verified\": true}"
 
+/* The read peak and the launch cost are read when a file has them (0 when
+ * it predates them); a wrong type is refused. */
+static void peaks_read_and_launch_load(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    const char *path = write_file(
+        "peaks.json", one_result("\"peak\": {\"bandwidth_gbs\": 2700, \"fp32_gflops\": 60000, "
+                                 "\"read_bandwidth_gbs\": 3000, \"launch_us\": 2.5}, ",
+                                 GOOD_RESULT));
+    assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_OK);
+    assert_true(runs[0].peak.read_bandwidth == 3000 && runs[0].peak.launch_us == 2.5);
+    clmem_compare_devices_free(runs, n);
+    runs = NULL; /* the loader appends to what it is given */
+    n = 0;
+    path = write_file("old-peak.json",
+                      one_result("\"peak\": {\"bandwidth_gbs\": 2700, \"fp32_gflops\": 60000}, ",
+                                 GOOD_RESULT));
+    assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_OK);
+    assert_true(runs[0].peak.read_bandwidth == 0 && runs[0].peak.launch_us == 0);
+    clmem_compare_devices_free(runs, n);
+    refused(write_file("bad-read.json",
+                       one_result("\"peak\": {\"bandwidth_gbs\": 1, \"fp32_gflops\": 1, "
+                                  "\"read_bandwidth_gbs\": \"fast\"}, ",
+                                  GOOD_RESULT)),
+            "'read_bandwidth_gbs' is not a number");
+}
+
 static void bad_files_are_refused_with_their_reason(void **state)
 {
     (void)state;
@@ -215,6 +245,7 @@ int main(void)
         cmocka_unit_test(loads_a_0_1_0_bench_file),
         cmocka_unit_test(an_mpi_file_is_a_run_per_rank),
         cmocka_unit_test(bad_files_are_refused_with_their_reason),
+        cmocka_unit_test(peaks_read_and_launch_load),
         cmocka_unit_test(metrics_read_as_people_write_them),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

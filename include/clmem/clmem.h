@@ -283,6 +283,10 @@ struct clmem_variant {
     /* Non-NULL for a vendor library's routine run on the same buffers
      * ("clblast"): left out of "all" unless the run compares with it. */
     const char *library;
+    /* The peak a GB/s result is a fraction of: NULL for the copy's (read
+     * and write), "read" for work that reads its data and writes next to
+     * nothing (a reduction), whose roof is the read bandwidth. */
+    const char *roof;
 };
 
 struct clmem_workload {
@@ -468,6 +472,7 @@ struct clmem_result {
     double median_ms, min_ms, max_ms;
     double metric; /* from the median */
     char metric_unit[16];
+    char roof[8]; /* the variant's roof ("read"), "" for the unit's own peak */
     double baseline_fraction; /* metric / the baseline variant's; NAN when none */
     double peak_fraction;     /* metric / the device's measured peak; NAN when none */
     double looped_ms;         /* per pass with the loop in the kernel; NAN when none */
@@ -546,14 +551,17 @@ int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t 
 
 /* ---- the device's own peaks (workload "peak") ---- */
 struct clmem_peak {
-    double bandwidth; /* GB/s of a float4 copy, read + write */
-    double flops;     /* GFLOP/s of FP32 fused multiply-adds */
+    double bandwidth;      /* GB/s of a float4 copy, read + write */
+    double flops;          /* GFLOP/s of FP32 fused multiply-adds */
+    double read_bandwidth; /* GB/s of float4 reads alone; 0 when not measured */
+    double launch_us;      /* microseconds a kernel launch costs; 0 when not measured */
 };
 /* Runs the peak workload; its results are appended to *results. */
 int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err);
-/* Sets each result's peak_fraction from its unit: GB/s against the
- * bandwidth, GFLOP/s against the FMA throughput. */
+/* Sets each result's peak_fraction from its roof: GB/s against the copy
+ * bandwidth, or the read bandwidth for work that only reads (roof "read"),
+ * GFLOP/s against the FMA throughput. */
 void clmem_results_apply_peak(struct clmem_result *results, size_t n,
                               const struct clmem_peak *peak);
 

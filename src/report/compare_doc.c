@@ -301,33 +301,43 @@ static size_t workloads(const struct row *rows, size_t n_rows, const char **name
 
 /* ---- the sections ---- */
 
+/* A peak's cell: the figure, or "not measured" (0: an older file, or no
+ * peak run). */
+static void peak_cell(struct doc *d, double value, const char *unit)
+{
+    char text[64];
+    if (value > 0)
+        clmem_format_metric(value, unit, text, sizeof text);
+    else
+        snprintf(text, sizeof text, "not measured");
+    doc_cell(d, value > 0 ? value : NAN, "%s", text);
+}
+
 static void devices_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Devices");
-    doc_table(d, 8);
-    static const char *const head[] = {"device",  "platform",    "driver",    "host",
-                                       "created", "source file", "peak copy", "peak FP32"};
+    doc_table(d, 10);
+    static const char *const head[] = {"device",    "platform",  "driver",    "host",
+                                       "created",   "source file", "peak copy", "peak read",
+                                       "peak FP32", "launch"};
     for (size_t c = 0; c < CLMEM_ARRAY_SIZE(head); c++)
         doc_cell(d, NAN, "%s", head[c]);
     for (size_t i = 0; i < v->n_devs; i++) {
         const struct clmem_compare_device *dev = &v->devs[i];
-        char bw[64], flops[64];
-        if (dev->peak.bandwidth > 0)
-            clmem_format_metric(dev->peak.bandwidth, "GB/s", bw, sizeof bw);
-        else
-            snprintf(bw, sizeof bw, "not measured");
-        if (dev->peak.flops > 0)
-            clmem_format_metric(dev->peak.flops, "GFLOP/s", flops, sizeof flops);
-        else
-            snprintf(flops, sizeof flops, "not measured");
         doc_cell(d, NAN, "%s", v->labels[i]);
         doc_cell(d, NAN, "%s", dev->device.platform_name);
         doc_cell(d, NAN, "%s", dev->device.driver);
         doc_cell(d, NAN, "%s", dev->host[0] ? dev->host : "unknown");
         doc_cell(d, NAN, "%s", dev->created[0] ? dev->created : "unknown");
         doc_cell(d, NAN, "%s", dev->origin[0] ? dev->origin : "this run");
-        doc_cell(d, dev->peak.bandwidth > 0 ? dev->peak.bandwidth : NAN, "%s", bw);
-        doc_cell(d, dev->peak.flops > 0 ? dev->peak.flops : NAN, "%s", flops);
+        peak_cell(d, dev->peak.bandwidth, "GB/s");
+        peak_cell(d, dev->peak.read_bandwidth, "GB/s");
+        peak_cell(d, dev->peak.flops, "GFLOP/s");
+        /* Microseconds: lower is better, as the column's name says. */
+        char us[32] = "not measured";
+        if (dev->peak.launch_us > 0)
+            snprintf(us, sizeof us, "%.3g us", dev->peak.launch_us);
+        doc_cell(d, dev->peak.launch_us > 0 ? dev->peak.launch_us : NAN, "%s", us);
     }
 }
 

@@ -123,6 +123,11 @@ cJSON *clmem_json_peak(const struct clmem_peak *p)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "bandwidth_gbs", p->bandwidth);
     cJSON_AddNumberToObject(o, "fp32_gflops", p->flops);
+    /* Measured since schema 1's first files: absent from those. */
+    if (p->read_bandwidth > 0)
+        cJSON_AddNumberToObject(o, "read_bandwidth_gbs", p->read_bandwidth);
+    if (p->launch_us > 0)
+        cJSON_AddNumberToObject(o, "launch_us", p->launch_us);
     return o;
 }
 

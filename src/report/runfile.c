@@ -247,17 +247,21 @@ static int parse_device(struct reader *rd, const cJSON *o, struct clmem_device *
 
 static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
 {
-    double bw = 0, flops = 0;
+    double bw = 0, flops = 0, read = 0, launch = 0;
     int status;
     if (!o)
         return CLMEM_OK;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "'peak' is not an object");
     if ((status = get_number(rd, o, "bandwidth_gbs", 0, 0, &bw)) ||
-        (status = get_number(rd, o, "fp32_gflops", 0, 0, &flops)))
+        (status = get_number(rd, o, "fp32_gflops", 0, 0, &flops)) ||
+        (status = get_number(rd, o, "read_bandwidth_gbs", 0, 0, &read)) ||
+        (status = get_number(rd, o, "launch_us", 0, 0, &launch)))
         return status;
     p->bandwidth = bw > 0 ? bw : 0;
     p->flops = flops > 0 ? flops : 0;
+    p->read_bandwidth = read > 0 ? read : 0;
+    p->launch_us = launch > 0 ? launch : 0;
     return CLMEM_OK;
 }
 

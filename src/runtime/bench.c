@@ -19,8 +19,12 @@ int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *
         const struct clmem_result *r = &(*results)[i];
         if (strcmp(r->variant, "copy") == 0)
             peak->bandwidth = r->metric;
+        else if (strcmp(r->variant, "read") == 0)
+            peak->read_bandwidth = r->metric;
         else if (strcmp(r->variant, "fma") == 0)
             peak->flops = r->metric;
+        else if (strcmp(r->variant, "launch") == 0 && r->metric > 0)
+            peak->launch_us = 1e-3 / r->metric; /* launches per ns -> us per launch */
     }
     return CLMEM_OK;
 }
@@ -31,7 +35,9 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n, const stru
         struct clmem_result *r = &results[i];
         double reference = 0;
         if (strcmp(r->metric_unit, "GB/s") == 0)
-            reference = peak->bandwidth;
+            reference = strcmp(r->roof, "read") == 0 && peak->read_bandwidth > 0
+                            ? peak->read_bandwidth
+                            : peak->bandwidth;
         else if (strcmp(r->metric_unit, "GFLOP/s") == 0)
             reference = peak->flops;
         r->peak_fraction =

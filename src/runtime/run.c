@@ -317,6 +317,7 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     clmem_size_format(&run->size, r->size, sizeof r->size);
     snprintf(r->metric_unit, sizeof r->metric_unit, "%s",
              v->metric_unit ? v->metric_unit : run->workload->metric_unit);
+    snprintf(r->roof, sizeof r->roof, "%s", v->roof ? v->roof : "");
     if (v->sweep) {
         snprintf(r->sweep, sizeof r->sweep, "%s", v->sweep);
         r->sweep_value = run->sweep_value;

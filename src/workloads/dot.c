@@ -26,11 +26,11 @@ static const struct clmem_variant dot_variants[] = {
     [LOCAL_SUMS] = {"local_sums",
                     "exercise dotProduct: products summed in local memory per group, passes "
                     "over the partials",
-                    "dotProduct", NULL},
+                    "dotProduct", NULL, .roof = "read"},
     [COARSENED] = {"coarsened",
                    "coarsened: float4 grid-stride products in registers, one group sums the "
                    "partials",
-                   "dotCoarsened", NULL},
+                   "dotCoarsened", NULL, .roof = "read"},
 };
 
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)

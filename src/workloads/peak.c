@@ -1,12 +1,12 @@
-/* The device's own peaks: copy bandwidth and fused multiply-add throughput,
- * measured as clpeak does. `clmem peak` and `--peak` compare every result
- * with them. */
+/* The device's own peaks: copy and read bandwidth, fused multiply-add
+ * throughput, measured as clpeak does, and what a kernel launch costs.
+ * `clmem peak` and `--peak` compare every result with them. */
 #include "clmem/clmem.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-enum { COPY, FMA };
+enum { COPY, READ, FMA, LAUNCH };
 
 /* Iterations of the FMA loop (the .cl default is the same) and work-items
  * per compute unit: enough to fill every unit for tens of milliseconds. */
@@ -22,11 +22,17 @@ enum { COPY, FMA };
 #define FMA_B 0.0009765625f
 /* Work-items of the FMA kernel checked on the host (evenly spread). */
 #define FMA_CHECKED 4096
+/* float4s each work-item of read_peak reads (the .cl default is the same). */
+#define READ_PER_ITEM 16
+/* Launches of launch_peak per timed run: enough that the first launch's
+ * own start-up is a small part of the span timed. */
+#define LAUNCHES 100
 
 struct peak_state {
-    size_t n, fma_items, local;
-    float *src, *dst, *fma_out;
-    cl_mem d_src, d_dst, d_fma;
+    size_t n, fma_items, read_items, local;
+    float *src, *dst, *fma_out, *read_out;
+    int launched[LAUNCHES];
+    cl_mem d_src, d_dst, d_fma, d_read, d_launch;
     cl_program program;
     cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
@@ -34,9 +40,17 @@ struct peak_state {
 static const struct clmem_variant peak_variants[] = {
     [COPY] = {"copy", "float4 copy: the device's memory bandwidth (clpeak's global bandwidth)",
               "copy_peak", NULL, .metric_unit = "GB/s"},
+    [READ] = {"read",
+              "float4 reads, one float written per 16 read: the device's read bandwidth, the "
+              "roof of reductions (clpeak's global bandwidth)",
+              "read_peak", NULL, .metric_unit = "GB/s", .roof = "read"},
     [FMA] = {"fma",
              "chains of fused multiply-adds: the device's FP32 throughput (clpeak's compute sp)",
              "fma_peak", NULL, .metric_unit = "GFLOP/s"},
+    [LAUNCH] = {"launch",
+                "100 launches of a one-work-item kernel back to back: launches per second, "
+                "the inverse of what one costs (clpeak's kernel latency)",
+                "launch_peak", NULL, .metric_unit = "Glaunch/s"},
 };
 
 static size_t work_group(const struct clmem_device *device)
@@ -56,6 +70,15 @@ static size_t fma_items(const struct clmem_run *run)
     return asked < full ? asked : full;
 }
 
+/* read_peak's work-items: enough for READ_PER_ITEM float4s each to cover
+ * the n / 4 float4s, in whole work-groups. */
+static size_t read_items(const struct clmem_run *run)
+{
+    size_t n4 = run->size.dim[0] / 4;
+    size_t items = (n4 + READ_PER_ITEM - 1) / READ_PER_ITEM;
+    return clmem_round_up(items ? items : 1, work_group(&run->ctx->device));
+}
+
 static int peak_plan(struct clmem_run *run, struct clmem_error *err)
 {
     if (run->size.ndims > 1)
@@ -66,7 +89,9 @@ static int peak_plan(struct clmem_run *run, struct clmem_error *err)
     run->buffer_bytes[0] = n * sizeof(float);
     run->buffer_bytes[1] = n * sizeof(float);
     run->buffer_bytes[2] = fma_items(run) * sizeof(float);
-    run->n_buffers = 3;
+    run->buffer_bytes[3] = read_items(run) * sizeof(float);
+    run->buffer_bytes[4] = LAUNCHES * sizeof(cl_int);
+    run->n_buffers = 5;
     return CLMEM_OK;
 }
 
@@ -77,19 +102,26 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
     s->n = run->size.dim[0];
     s->local = work_group(&run->ctx->device);
     s->fma_items = fma_items(run);
+    s->read_items = read_items(run);
     if (!(s->src = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->dst = clmem_alloc_array(s->n, sizeof(float), err)) ||
-        !(s->fma_out = clmem_alloc_array(s->fma_items, sizeof(float), err)))
+        !(s->fma_out = clmem_alloc_array(s->fma_items, sizeof(float), err)) ||
+        !(s->read_out = clmem_alloc_array(s->read_items, sizeof(float), err)))
         return err->status;
     clmem_fill_uniform(s->src, s->n, -1.0f, 1.0f, run->seed);
     char options[64];
-    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d", FMA_ITERATIONS);
+    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d -DREAD_PER_ITEM=%d", FMA_ITERATIONS,
+             READ_PER_ITEM);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
                                       &s->d_src, err)) ||
         (status = clmem_run_output_buffer(run, "dst", CL_MEM_WRITE_ONLY, s->n * sizeof(float),
                                           &s->d_dst, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
-                                          s->fma_items * sizeof(float), &s->d_fma, err)))
+                                          s->fma_items * sizeof(float), &s->d_fma, err)) ||
+        (status = clmem_run_output_buffer(run, "sums", CL_MEM_WRITE_ONLY,
+                                          s->read_items * sizeof(float), &s->d_read, err)) ||
+        (status = clmem_run_output_buffer(run, "slots", CL_MEM_WRITE_ONLY,
+                                          LAUNCHES * sizeof(cl_int), &s->d_launch, err)))
         return status;
     return clmem_run_build(run, options, &s->program, s->kernels, err);
 }
@@ -98,9 +130,12 @@ static int peak_prepare(struct clmem_run *run, const struct clmem_variant *v,
                         struct clmem_error *err)
 {
     struct peak_state *s = run->state;
-    if (v == &peak_variants[COPY])
-        return clmem_buffer_poison(run->ctx, s->d_dst, s->n * sizeof(float), err);
-    return clmem_buffer_poison(run->ctx, s->d_fma, s->fma_items * sizeof(float), err);
+    switch (v - peak_variants) {
+    case COPY: return clmem_buffer_poison(run->ctx, s->d_dst, s->n * sizeof(float), err);
+    case READ: return clmem_buffer_poison(run->ctx, s->d_read, s->read_items * sizeof(float), err);
+    case LAUNCH: return clmem_buffer_poison(run->ctx, s->d_launch, LAUNCHES * sizeof(cl_int), err);
+    default: return clmem_buffer_poison(run->ctx, s->d_fma, s->fma_items * sizeof(float), err);
+    }
 }
 
 static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
@@ -116,6 +151,23 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
                                         &s->d_dst, sizeof n, &n)))
             return status;
         return clmem_launch(run->ctx, k, 1, &global, &s->local, timing, err);
+    }
+    if (v == &peak_variants[READ]) {
+        cl_int n = (cl_int)s->n;
+        if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_src, sizeof(cl_mem),
+                                        &s->d_read, sizeof n, &n)))
+            return status;
+        return clmem_launch(run->ctx, k, 1, &s->read_items, &s->local, timing, err);
+    }
+    if (v == &peak_variants[LAUNCH]) {
+        /* The arguments are taken at each enqueue: every launch its slot. */
+        size_t one = 1;
+        for (cl_int slot = 0; slot < LAUNCHES; slot++)
+            if ((status = clmem_kernel_args(k, err, 2, sizeof(cl_mem), &s->d_launch, sizeof slot,
+                                            &slot)) ||
+                (status = clmem_launch(run->ctx, k, 1, &one, &one, timing, err)))
+                return status;
+        return CLMEM_OK;
     }
     float a = FMA_A, b = FMA_B;
     if ((status =
@@ -143,6 +195,50 @@ static float fma_reference(size_t gid)
     return (lane_sum[0] + lane_sum[1]) + (lane_sum[2] + lane_sum[3]);
 }
 
+/* read_peak's sum of work-item `gid`: the same floats added in the same
+ * order, lane by lane. */
+static float read_reference(const struct peak_state *s, size_t gid)
+{
+    size_t n4 = s->n / 4;
+    float lane[4] = {0};
+    for (size_t j = 0; j < READ_PER_ITEM; j++) {
+        size_t i = gid + j * s->read_items;
+        for (int l = 0; i < n4 && l < 4; l++)
+            lane[l] += s->src[4 * i + (size_t)l];
+    }
+    float sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    for (size_t j = 4 * n4; gid == 0 && j < s->n; j++)
+        sum += s->src[j];
+    return sum;
+}
+
+static int verify_read(struct clmem_run *run, struct peak_state *s, struct clmem_check *check,
+                       struct clmem_error *err)
+{
+    int status =
+        clmem_buffer_read(run->ctx, s->d_read, s->read_items * sizeof(float), s->read_out, err);
+    if (status)
+        return status;
+    /* Sums of 64 numbers in [-1, 1]: scaled by 64 so a sum near zero is not
+     * held to a relative error it cannot have. */
+    for (size_t i = 0; i < s->read_items; i++)
+        clmem_check_value(check, read_reference(s, i), s->read_out[i], 4.0 * READ_PER_ITEM,
+                          "sums[%zu]", i, 0);
+    return CLMEM_OK;
+}
+
+static int verify_launch(struct clmem_run *run, struct peak_state *s, struct clmem_check *check,
+                         struct clmem_error *err)
+{
+    int status = clmem_buffer_read(run->ctx, s->d_launch, sizeof s->launched, s->launched, err);
+    if (status)
+        return status;
+    /* Every launch ran: slot i holds i + 1. */
+    for (size_t i = 0; i < LAUNCHES; i++)
+        clmem_check_value(check, (double)i + 1, s->launched[i], 1.0, "slots[%zu]", i, 0);
+    return CLMEM_OK;
+}
+
 static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
                        struct clmem_check *check, struct clmem_error *err)
 {
@@ -156,6 +252,12 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
             clmem_check_value(check, s->src[i], s->dst[i], 1.0, "dst[%zu]", i, 0);
         return CLMEM_OK;
     }
+    if (v == &peak_variants[READ]) {
+        clmem_check_init(check, 1e-6);
+        return verify_read(run, s, check, err);
+    }
+    if (v == &peak_variants[LAUNCH])
+        return verify_launch(run, s, check, err);
     if ((status =
              clmem_buffer_read(run->ctx, s->d_fma, s->fma_items * sizeof(float), s->fma_out, err)))
         return status;
@@ -180,20 +282,24 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
 static double peak_work(const struct clmem_run *run, const struct clmem_variant *v)
 {
     const struct peak_state *s = run->state;
-    if (v == &peak_variants[COPY])
-        return 2.0 * (double)run->size.dim[0] * sizeof(float);
-    return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION;
+    switch (v - peak_variants) {
+    case COPY: return 2.0 * (double)run->size.dim[0] * sizeof(float);
+    /* n floats read, one written per work-item. */
+    case READ: return (double)(run->size.dim[0] + s->read_items) * sizeof(float);
+    case LAUNCH: return LAUNCHES;
+    default: return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION;
+    }
 }
 
-/* copy: pure data movement, 0. fma: FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION
+/* copy, read and launch: no arithmetic to speak of, 0. fma: FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION
  * flops per work-item over the one float it writes (peak_work's flops over
  * the 4 bytes each of fma_items stores): 512 * 128 / 4. */
 static double peak_intensity(const struct clmem_run *run, const struct clmem_variant *v)
 {
     (void)run;
-    if (v == &peak_variants[COPY])
-        return 0.0;
-    return (double)FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION / sizeof(float);
+    if (v == &peak_variants[FMA])
+        return (double)FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION / sizeof(float);
+    return 0.0;
 }
 
 static void peak_teardown(struct clmem_run *run)
@@ -204,18 +310,21 @@ static void peak_teardown(struct clmem_run *run)
     clmem_release_mem(&s->d_src);
     clmem_release_mem(&s->d_dst);
     clmem_release_mem(&s->d_fma);
+    clmem_release_mem(&s->d_read);
+    clmem_release_mem(&s->d_launch);
     free(s->src);
     free(s->dst);
     free(s->fma_out);
+    free(s->read_out);
 }
 
 const struct clmem_workload clmem_workload_peak = {
     .name = "peak",
-    .summary = "the device's own peaks: copy bandwidth and FP32 FMA throughput",
+    .summary = "the device's own peaks: copy and read bandwidth, FP32 FMA throughput, launch cost",
     .source = "peak.cl",
     .default_size = "16777216",
-    .size_help = "N floats to copy; fma runs 16384 work-items per compute unit, at most N "
-                 "rounded up to a work-group",
+    .size_help = "N floats to copy and to read; fma runs 16384 work-items per compute unit, at "
+                 "most N rounded up to a work-group",
     .variants = peak_variants,
     .n_variants = CLMEM_ARRAY_SIZE(peak_variants),
     .metric_unit = "GB/s", /* fma's own unit is GFLOP/s */

@@ -26,15 +26,15 @@ static const struct clmem_variant reduce_variants[] = {
     [INTERLEAVED] = {"interleaved",
                      "Fig 5.13: stride doubling, t % (2*stride) == 0 adds (divergent); passes "
                      "over the partials",
-                     "reduceInterleaved", NULL},
+                     "reduceInterleaved", NULL, .roof = "read"},
     [SEQUENTIAL] = {"sequential",
                     "Fig 5.15: stride halving, t < stride adds (less divergence); passes over "
                     "the partials",
-                    "reduceSequential", NULL},
+                    "reduceSequential", NULL, .roof = "read"},
     [COARSENED] = {"coarsened",
                    "coarsened (Fig 5.17's idea): float4 grid-stride sums in registers, Fig 5.15's "
                    "tree, one group sums the partials",
-                   "reduceCoarsened", NULL},
+                   "reduceCoarsened", NULL, .roof = "read"},
 };
 
 /* The pass structure of variant v (kernels and buffers left to the caller). */
