@@ -10,9 +10,11 @@ static void usage(FILE *out)
     fprintf(out, "usage: clmem peak [--device D] [--reps N] [--size N] [--format F] [--output "
                  "FILE]\n\n"
                  "Measures the device's own peaks, as clpeak does: the bandwidth of a float4\n"
-                 "copy (GB/s, read + write) and the FP32 throughput of chains of fused\n"
-                 "multiply-adds (GFLOP/s). Both are verified like every workload. 'clmem run\n"
-                 "--peak' and 'clmem bench' give each result its fraction of these.\n"
+                 "copy (GB/s, read + write) and of float4 reads alone (the roof of\n"
+                 "reductions), the FP32 throughput of chains of fused multiply-adds\n"
+                 "(GFLOP/s), and what a kernel launch costs (100 back to back). All are\n"
+                 "verified like every workload. 'clmem run --peak' and 'clmem bench' give\n"
+                 "each result its fraction of these.\n"
                  "Options as 'clmem run --help'.\n");
 }
 

@@ -1,0 +1,92 @@
+/* The device's own peaks, measured as clpeak does: a copy for memory
+ * bandwidth, reads alone for the read bandwidth (what a reduction can
+ * reach), long chains of fused multiply-adds for arithmetic throughput, and
+ * back-to-back launches of a kernel that does almost nothing for the cost
+ * of a launch. Every result of clmem is compared with these. */
+
+/* An experiment (bench/peak-probes/run.sh), not clmem's probe: peak's copy
+ * moving one float per access, as the lecture's copy kernel does, 4 per
+ * work-item a grid apart so that neighbours stay neighbours (coalesced);
+ * the host launches n / 4 + 1 work-items, as for the float4 copy. */
+__kernel void copy_peak(__global const float4 *src4, __global float4 *dst4, int n)
+{
+    __global const float *src = (__global const float *)src4;
+    __global float *dst = (__global float *)dst4;
+    int items = get_global_size(0), i = get_global_id(0);
+    for (int k = 0; k < 4; k++) {
+        int j = i + k * items;
+        if (j < n)
+            dst[j] = src[j];
+    }
+}
+
+#ifndef READ_PER_ITEM
+#define READ_PER_ITEM 16
+#endif
+/* Reads n floats and writes one per work-item, so the writes are a
+ * READ_PER_ITEM*4-th of the traffic: READ_PER_ITEM float4s per work-item,
+ * the whole grid apart, so that neighbouring work-items read neighbouring
+ * float4s (coalesced) at every step; work-item 0 also adds the n % 4 floats
+ * after the last float4. The host adds the same floats in the same order. */
+__kernel void read_peak(__global const float4 *src, __global float *out, int n)
+{
+    int gid = get_global_id(0), items = get_global_size(0);
+    int n4 = n / 4;
+    float4 acc = (float4)(0.0f);
+#pragma unroll
+    for (int j = 0; j < READ_PER_ITEM; j++) {
+        int i = gid + j * items;
+        if (i < n4)
+            acc += src[i];
+    }
+    float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    if (gid == 0) {
+        __global const float *src_tail = (__global const float *)src;
+        for (int j = 4 * n4; j < n; j++)
+            sum += src_tail[j];
+    }
+    out[gid] = sum;
+}
+
+/* One work-item that writes one number: the host launches it many times
+ * back to back, each writing its own slot, and times from the first start
+ * to the last end, so what is measured is what a launch costs. */
+__kernel void launch_peak(__global int *out, int slot)
+{
+    if (get_global_id(0) == 0)
+        out[slot] = slot + 1;
+}
+
+#ifndef FMA_ITERATIONS
+#define FMA_ITERATIONS 512
+#endif
+/* 8 independent chains of float4 per work-item: enough instruction-level
+ * parallelism for GPUs, and explicit 4-wide vectors for CPUs (PoCL does not
+ * always vectorize across work-items; clpeak measures float4 too). 2 steps
+ * each per iteration: 16 vector fma, 128 flops per iteration (peak.c counts
+ * the same). fma() is exact, so the host computes the same values bit for bit. */
+#define STEP(x) x = fma(x, a, b)
+#define STEP8                                                                                     \
+    STEP(x0);                                                                                     \
+    STEP(x1);                                                                                     \
+    STEP(x2);                                                                                     \
+    STEP(x3);                                                                                     \
+    STEP(x4);                                                                                     \
+    STEP(x5);                                                                                     \
+    STEP(x6);                                                                                     \
+    STEP(x7)
+__kernel void fma_peak(__global float *out, float a_scalar, float b_scalar)
+{
+    int gid = get_global_id(0);
+    const float4 a = (float4)(a_scalar), b = (float4)(b_scalar);
+    /* Lane l of chain c starts at base + c/8 + l/32. */
+    float4 x0 = (float)(gid & 1023) * 0x1p-10f + (float4)(0.0f, 0.03125f, 0.0625f, 0.09375f);
+    float4 x1 = x0 + 0.125f, x2 = x0 + 0.25f, x3 = x0 + 0.375f;
+    float4 x4 = x0 + 0.5f, x5 = x0 + 0.625f, x6 = x0 + 0.75f, x7 = x0 + 0.875f;
+    for (int i = 0; i < FMA_ITERATIONS; i++) {
+        STEP8;
+        STEP8;
+    }
+    float4 sum = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));
+    out[gid] = (sum.x + sum.y) + (sum.z + sum.w);
+}
