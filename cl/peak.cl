@@ -23,10 +23,22 @@ __kernel void copy_peak(__global const float4 *src, __global float4 *dst, int n)
 #ifndef READ_PER_ITEM
 #define READ_PER_ITEM 16
 #endif
+#ifndef READ_GROUP_BLOCKS
+#define READ_GROUP_BLOCKS 0
+#endif
+/* float4 j of work-item gid's READ_PER_ITEM: READ_GROUP_BLOCKS=0, the whole
+ * grid apart; 1, the work-group apart, each group reading one contiguous
+ * block (clpeak's local offset). Either way neighbouring work-items read
+ * neighbouring float4s (coalesced). */
+#if READ_GROUP_BLOCKS
+#define READ_INDEX(j)                                                                              \
+    (get_group_id(0) * get_local_size(0) * READ_PER_ITEM + get_local_id(0) +                      \
+     (j) * get_local_size(0))
+#else
+#define READ_INDEX(j) (gid + (j) * items)
+#endif
 /* Reads n floats and writes one per work-item, so the writes are a
- * READ_PER_ITEM*4-th of the traffic: READ_PER_ITEM float4s per work-item,
- * the whole grid apart, so that neighbouring work-items read neighbouring
- * float4s (coalesced) at every step; work-item 0 also adds the n % 4 floats
+ * READ_PER_ITEM*4-th of the traffic; work-item 0 also adds the n % 4 floats
  * after the last float4. The host adds the same floats in the same order. */
 __kernel void read_peak(__global const float4 *src, __global float *out, int n)
 {
@@ -35,10 +47,11 @@ __kernel void read_peak(__global const float4 *src, __global float *out, int n)
     float4 acc = (float4)(0.0f);
 #pragma unroll
     for (int j = 0; j < READ_PER_ITEM; j++) {
-        int i = gid + j * items;
+        int i = READ_INDEX(j);
         if (i < n4)
             acc += src[i];
     }
+    (void)items;
     float sum = (acc.x + acc.y) + (acc.z + acc.w);
     if (gid == 0) {
         __global const float *src_tail = (__global const float *)src;

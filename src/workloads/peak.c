@@ -22,8 +22,15 @@ enum { COPY, READ, FMA, LAUNCH };
 #define FMA_B 0.0009765625f
 /* Work-items of the FMA kernel checked on the host (evenly spread). */
 #define FMA_CHECKED 4096
-/* float4s each work-item of read_peak reads (the .cl default is the same). */
+/* float4s each work-item of read_peak reads, and whether they lie a
+ * work-group apart (each group one contiguous block) or the whole grid
+ * apart (peak.cl says more). */
+#ifndef READ_PER_ITEM
 #define READ_PER_ITEM 16
+#endif
+#ifndef READ_GROUP_BLOCKS
+#define READ_GROUP_BLOCKS 0
+#endif
 /* Launches of launch_peak per timed run: enough that the first launch's
  * own start-up is a small part of the span timed. */
 #define LAUNCHES 100
@@ -109,9 +116,9 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
         !(s->read_out = clmem_alloc_array(s->read_items, sizeof(float), err)))
         return err->status;
     clmem_fill_uniform(s->src, s->n, -1.0f, 1.0f, run->seed);
-    char options[64];
-    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d -DREAD_PER_ITEM=%d", FMA_ITERATIONS,
-             READ_PER_ITEM);
+    char options[128];
+    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d -DREAD_PER_ITEM=%d -DREAD_GROUP_BLOCKS=%d",
+             FMA_ITERATIONS, READ_PER_ITEM, READ_GROUP_BLOCKS);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
                                       &s->d_src, err)) ||
         (status = clmem_run_output_buffer(run, "dst", CL_MEM_WRITE_ONLY, s->n * sizeof(float),
@@ -201,8 +208,10 @@ static float read_reference(const struct peak_state *s, size_t gid)
 {
     size_t n4 = s->n / 4;
     float lane[4] = {0};
+    size_t group = gid / s->local, lid = gid % s->local;
     for (size_t j = 0; j < READ_PER_ITEM; j++) {
-        size_t i = gid + j * s->read_items;
+        size_t i = READ_GROUP_BLOCKS ? (group * READ_PER_ITEM + j) * s->local + lid
+                                     : gid + j * s->read_items;
         for (int l = 0; i < n4 && l < 4; l++)
             lane[l] += s->src[4 * i + (size_t)l];
     }
@@ -219,7 +228,7 @@ static int verify_read(struct clmem_run *run, struct peak_state *s, struct clmem
         clmem_buffer_read(run->ctx, s->d_read, s->read_items * sizeof(float), s->read_out, err);
     if (status)
         return status;
-    /* Sums of 64 numbers in [-1, 1]: scaled by 64 so a sum near zero is not
+    /* Sums of READ_PER_ITEM * 4 numbers in [-1, 1]: scaled by 64 so a sum near zero is not
      * held to a relative error it cannot have. */
     for (size_t i = 0; i < s->read_items; i++)
         clmem_check_value(check, read_reference(s, i), s->read_out[i], 4.0 * READ_PER_ITEM,
@@ -322,7 +331,12 @@ const struct clmem_workload clmem_workload_peak = {
     .name = "peak",
     .summary = "the device's own peaks: copy and read bandwidth, FP32 FMA throughput, launch cost",
     .source = "peak.cl",
-    .default_size = "16777216",
+    /* 256 MiB a buffer: past the last level cache of GPUs (50 MiB on an
+     * H100), and long enough (0.1-0.2 ms there) that the start and end of a
+     * launch are a small part of it: 2^24 gave 9% less copy and 15% less
+     * read bandwidth on the H100 (bench/peak-probes). --peak and bench
+     * measure GPUs at 2^28 where it fits (clmem_peak_measure). */
+    .default_size = "67108864",
     .size_help = "N floats to copy and to read; fma runs 16384 work-items per compute unit, at "
                  "most N rounded up to a work-group",
     .variants = peak_variants,
