@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 
 # The OpenCL ICD loader and headers, PoCL (a CPU OpenCL device, so clmem runs
 # with no GPU), Meson/Ninja, cJSON (JSON output), cmocka (tests), clinfo, and
-# CLBlast (optional: 'run/bench --compare clblast'; clmem builds without it),
+# CLBlast and OpenBLAS (optional: 'run/bench --compare clblast', and
+# '--compare openblas' on CPU devices; clmem builds without them),
 # gnuplot (optional: the pictures of 'clmem compare'; tables without it).
 packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox)
+          pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox
+          libopenblas-dev)
 packages+=(oclgrind) # the oclgrind_* tests run every kernel under Oclgrind
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 packages+=(python3-jsonschema) # the 'schema' test: run files against schema/run.schema.json

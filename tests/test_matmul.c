@@ -154,6 +154,61 @@ static void compare_with_one_variant_runs_the_library_too(void **state)
     clmem_results_free(results, n);
 }
 
+/* --compare openblas on a CPU device: cblas_sgemm on the same host inputs,
+ * verified like the kernels, every result a fraction of it. Without
+ * OpenBLAS in the build, a usage error before any work. */
+static void openblas_compared_on_the_same_inputs(void **state)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_run run;
+    struct clmem_run_options options = {
+        .size = "100x37x65", .variant = "panel", .reps = 2, .seed = 7, .compare = "openblas"};
+    int status = clmem_run_plan(&run, clmem_workload_find("matmul"), *state, &options, &err);
+    if (!clmem_library_available("openblas")) {
+        assert_int_equal(status, CLMEM_ERR_USAGE);
+        assert_non_null(strstr(err.message, "built without OpenBLAS"));
+        clmem_run_release(&run);
+        return;
+    }
+    assert_int_equal(status, CLMEM_OK);
+    assert_int_equal(clmem_run_execute(&run, &options, &results, &n, &err), CLMEM_OK);
+    clmem_run_release(&run);
+    assert_int_equal(n, 2);
+    const struct clmem_result *openblas = test_find_result(results, n, "openblas");
+    const struct clmem_result *panel = test_find_result(results, n, "panel");
+    assert_true(openblas->verified && openblas->n_samples == 2 && openblas->median_ms > 0);
+    assert_true(openblas->baseline_fraction == 1.0);
+    /* The note names the kernels OpenBLAS chose for this CPU. */
+    assert_non_null(strstr(openblas->note, "OpenBLAS ") && strstr(openblas->note, " kernels"));
+    double ratio = panel->metric / openblas->metric;
+    assert_true(panel->baseline_fraction > 0.999 * ratio && panel->baseline_fraction < 1.001 * ratio);
+    clmem_results_free(results, n);
+}
+
+/* OpenBLAS runs on the host's cores: beside a device that is not those
+ * cores it is refused, named or as --compare, before any work. */
+static void openblas_refused_beside_a_gpu(void **state)
+{
+    if (!clmem_library_available("openblas"))
+        skip(); /* refused earlier, as built without it: the test above */
+    struct clmem_ctx gpu = *(struct clmem_ctx *)*state;
+    gpu.device.type = CL_DEVICE_TYPE_GPU; /* only its type is read when planning */
+    struct clmem_error err = {0};
+    struct clmem_run run;
+    struct clmem_run_options options = {.size = "64", .variant = "all", .compare = "openblas"};
+    assert_int_equal(clmem_run_plan(&run, clmem_workload_find("matmul"), &gpu, &options, &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "OpenBLAS runs on the host's CPU cores, not on"));
+    clmem_run_release(&run);
+    options = (struct clmem_run_options){.size = "64", .variant = "openblas"};
+    assert_int_equal(clmem_run_plan(&run, clmem_workload_find("matmul"), &gpu, &options, &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "host's CPU cores"));
+    clmem_run_release(&run);
+}
+
 /* Asked alone, --variant clblast works; an unknown library or a workload
  * CLBlast cannot stand for is refused. */
 static void compare_refusals(void **state)
@@ -222,6 +277,8 @@ int main(void)
         cmocka_unit_test(clblast_compared_on_same_buffers),
         cmocka_unit_test(compare_refusals),
         cmocka_unit_test(compare_with_one_variant_runs_the_library_too),
+        cmocka_unit_test(openblas_compared_on_the_same_inputs),
+        cmocka_unit_test(openblas_refused_beside_a_gpu),
         cmocka_unit_test(large_fills_go_by_writes_in_pieces),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);

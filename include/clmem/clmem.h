@@ -199,6 +199,9 @@ void clmem_release_program(cl_program *program);
  * The event is kept in `timing` so the run's device time is measured. */
 struct clmem_timing {
     cl_event first, last;
+    /* Work done on the host instead (a CPU library's routine): its wall
+     * time in ms, used when no event was added. */
+    double host_ms;
 };
 int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
                  const size_t *local, struct clmem_timing *timing, struct clmem_error *err);
@@ -206,6 +209,8 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
  * to the last one's end, in ms, and releases the events. */
 int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
                         struct clmem_error *err);
+/* The host's monotonic clock, in ms (wall times: split runs, host libraries). */
+double clmem_now_ms(void);
 void clmem_timing_release(struct clmem_timing *timing);
 /* Times work the runtime did not launch (a library call): its event, or a
  * marker enqueued before it, join the run's timing. */
@@ -543,9 +548,21 @@ int clmem_library_available(const char *library);
 int clmem_workload_has_library(const struct clmem_workload *w, const char *library);
 /* Validates a --compare choice (usage errors): a library clmem knows, was
  * built with and, when `w` is given, that the workload can run. */
+/* Whether `library` may stand beside `device`'s work: OpenBLAS runs on the
+ * host's cores, so only beside a CPU device; a usage error otherwise. */
+int clmem_compare_fits(const char *library, const struct clmem_device *device,
+                       struct clmem_error *err);
 int clmem_compare_check(const struct clmem_workload *w, const char *library,
                         struct clmem_error *err);
 /* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
+/* OpenBLAS's cblas_sgemm on the host's cores, P = M x N row-major from host
+ * arrays, timed as wall time in timing->host_ms; the caller puts the
+ * result where its check reads it. */
+/* "OpenBLAS Haswell kernels ...": which kernels OpenBLAS chose for this CPU,
+ * for the result's note. */
+void clmem_openblas_describe(char *out, size_t size);
+int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m, const float *n,
+                         float *p, struct clmem_timing *timing, struct clmem_error *err);
 int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
                         cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);
 

@@ -35,7 +35,8 @@ static void usage(FILE *out)
                  "  --kernel-dir DIR    where the .cl files are\n"
                  "  --no-cache          build the kernels from source (no compiled-program cache)\n"
                  "  --compare LIB       run LIB beside the kernels that it can stand for\n"
-                 "                      (clblast: matmul's SGEMM) and give the ratios\n\n"
+                 "                      (clblast: matmul's SGEMM; openblas: cblas_sgemm on the\n"
+                 "                      host's cores, CPU devices only) and give the ratios\n\n"
                  "exit codes: 0 ok, 1 a verification failed, 2 usage error or a file that\n"
                  "cannot be written, 3 no device or OpenCL error, 128+N stopped by signal N\n"
                  "(130: Ctrl-C)\n");

@@ -89,7 +89,7 @@ int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_optio
     size_t n;
     const struct clmem_workload *const *all = clmem_workloads(&n);
     int status = clmem_compare_check(NULL, options->compare, err);
-    if (status)
+    if (status || (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
     /* Every name in --workloads must exist. */
     for (const char *p = options->only; p && *p;) {

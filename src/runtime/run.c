@@ -26,7 +26,8 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
                           options->size, options->input);
     const char *size_text = options->size ? options->size : workload->default_size;
     if ((status = clmem_size_parse(size_text, &run->size, err)) ||
-        (status = clmem_compare_check(workload, options->compare, err)))
+        (status = clmem_compare_check(workload, options->compare, err)) ||
+        (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
 
     if (!options->variant || strcmp(options->variant, "all") == 0) {

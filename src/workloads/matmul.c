@@ -14,7 +14,7 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST, OPENBLAS };
 
 /* Register-blocking parameters per device: P block per work-group (TSM x
  * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
@@ -56,6 +56,17 @@ static const char *tiled_unsupported(const struct clmem_run *run, char *why, siz
     return why;
 }
 
+/* OpenBLAS runs on the host's cores: a fair comparison only with a device
+ * that is those cores. */
+static const char *openblas_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    struct clmem_error err = {0};
+    if (clmem_compare_fits("openblas", &run->ctx->device, &err) == CLMEM_OK)
+        return NULL;
+    snprintf(why, size, "%s", err.message);
+    return why;
+}
+
 static const struct clmem_variant matmul_variants[] = {
     [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
                "MatrixMulKernel", NULL},
@@ -76,6 +87,10 @@ static const struct clmem_variant matmul_variants[] = {
                "MatrixMulPanel", NULL},
     [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
                  NULL, .library = "clblast"},
+    [OPENBLAS] = {"openblas",
+                  "OpenBLAS's cblas_sgemm on the host's cores, the same inputs, host wall time "
+                  "(with --compare openblas, CPU devices)",
+                  NULL, openblas_unsupported, .library = "openblas"},
 };
 
 static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
@@ -287,6 +302,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
+    if (v == &matmul_variants[OPENBLAS])
+        return clmem_openblas_sgemm(s->rows, s->cols, s->inner, s->M, s->N, s->P, timing, err);
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
                                    timing, err);
@@ -330,7 +347,11 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
-    int status = clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
+    /* OpenBLAS wrote its P on the host. */
+    int status = v == &matmul_variants[OPENBLAS]
+                     ? CLMEM_OK
+                     : clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P,
+                                         err);
     if (status)
         return status;
     matmul_check_host_p(s, v, check);
@@ -347,6 +368,8 @@ void matmul_check_host_p(const struct matmul_state *s, const struct clmem_varian
         snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", s->n_ref_rows, s->rows);
     if (s->tuned && v == &matmul_variants[REGBLOCK])
         snprintf(check->note, sizeof check->note, "tuned parameters (clmem tune)");
+    if (v == &matmul_variants[OPENBLAS])
+        clmem_openblas_describe(check->note, sizeof check->note);
     for (size_t r = 0; r < s->n_ref_rows; r++) {
         size_t i = s->ref_row[r];
         for (size_t j = 0; j < s->cols; j++)

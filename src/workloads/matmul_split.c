@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* One device's block: rows [first, first + count) of P, a matmul run of
  * count x cols x inner whose inputs are borrowed from the whole problem. */
@@ -77,13 +76,6 @@ static int split_phase(struct split_job *job, size_t k, enum split_phase phase,
     return worst;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* Times one scaling point (its blocks set up) and checks the gathered P. */
 static int split_measure(struct split_job *job, size_t k, const struct clmem_split_options *o,
                          struct clmem_result *r, double *slowest_kernel_ms, struct clmem_error *err)
@@ -103,12 +95,12 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     for (unsigned i = 0; i < reps; i++) {
         /* Host wall time: from before the threads enqueue to after the last
          * device finished (thread start and join included). */
-        double start = now_ms();
+        double start = clmem_now_ms();
         if ((status = split_phase(job, k, SPLIT_EXECUTE, err))) {
             free(kernel);
             return status;
         }
-        r->samples_ms[r->n_samples++] = now_ms() - start;
+        r->samples_ms[r->n_samples++] = clmem_now_ms() - start;
         kernel[i] = 0.0;
         for (size_t d = 0; d < k; d++)
             if (job->blocks[d].count && job->blocks[d].kernel_ms > kernel[i])
