@@ -54,12 +54,19 @@ static void work_is_counted_as_documented(void **state)
         /* launch: 100 launches a run, in Glaunch/s. */
         assert_string_equal(launch->metric_unit, "Glaunch/s");
         test_expect_metric(launch, 100);
-        size_t items = 16384 * (size_t)ctx->device.compute_units;
+        /* The chains' width, as the parameters say: 4, or the CPU's 8 or 16;
+         * 16384 * 4 / width work-items per unit, 8 chains x width x 4 flops. */
+        int width = 0;
+        const char *w = strstr(fma->params, "-DFMA_WIDTH=");
+        assert_non_null(w);
+        assert_int_equal(sscanf(w, "-DFMA_WIDTH=%d", &width), 1);
+        assert_true(width == 4 || width == 8 || width == 16);
+        size_t items = 16384 * 4 / (size_t)width * (size_t)ctx->device.compute_units;
         size_t asked = (sizes[k] + group - 1) / group * group;
         if (asked < items)
             items = asked;
         assert_string_equal(fma->metric_unit, "GFLOP/s");
-        test_expect_metric(fma, (double)items * 512 * 128);
+        test_expect_metric(fma, (double)items * 512 * 8 * width * 4);
         clmem_results_free(results, n);
     }
 }

@@ -163,8 +163,12 @@ if "mpi" in docs and len(docs["mpi"].get("ranks", [])) != 2:
     fail("mpi", "not 2 ranks")
 if "bench" in docs:
     r = {x["workload"]: x for x in docs["bench"]["results"] if x["variant"] == "fma"}
-    if r.get("peak", {}).get("flops_per_byte") != 512 * 128 / 4:
-        fail("bench", f"peak fma's flops_per_byte {r.get('peak', {}).get('flops_per_byte')}")
+    # 512 iterations x 8 chains x width x 4 flops per float written; the
+    # width (4, or a CPU's 8 or 16) is in the result's parameters.
+    fma = r.get("peak", {})
+    width = int(fma.get("params", "").split("-DFMA_WIDTH=")[-1].split()[0] or 0) if "-DFMA_WIDTH=" in fma.get("params", "") else 0
+    if fma.get("flops_per_byte") != 512 * 8 * width * 4 / 4:
+        fail("bench", f"peak fma's flops_per_byte {fma.get('flops_per_byte')} at width {width}")
 
 # The schema catches a writer's slips (what additionalProperties, required
 # and the types are there for).

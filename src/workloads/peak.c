@@ -12,11 +12,12 @@ enum { COPY, READ, FMA, LAUNCH };
  * per compute unit: enough to fill every unit for tens of milliseconds. */
 #define FMA_ITERATIONS     512
 #define FMA_ITEMS_PER_UNIT 16384
-/* 8 chains of float4 x 2 fma steps x 2 flops, as fma_peak's loop body. */
+/* 8 chains of FMA_WIDTH lanes x 2 fma steps x 2 flops, as fma_peak's loop
+ * body; the width is the device's (fma_width). */
 #define FMA_CHAINS              8
-#define FMA_LANES               4
+#define FMA_MAX_WIDTH           16
 #define FMA_STEPS_PER_ITERATION 2
-#define FMA_FLOPS_PER_ITERATION (FMA_CHAINS * FMA_LANES * FMA_STEPS_PER_ITERATION * 2)
+#define FMA_FLOPS_PER_ITERATION(width) (FMA_CHAINS * (width) * FMA_STEPS_PER_ITERATION * 2)
 /* The FMA chains' multiplier and addend: values stay in (0, 1). */
 #define FMA_A 0.9990234375f
 #define FMA_B 0.0009765625f
@@ -37,6 +38,7 @@ enum { COPY, READ, FMA, LAUNCH };
 
 struct peak_state {
     size_t n, fma_items, read_items, local;
+    int fma_width;
     float *src, *dst, *fma_out, *read_out;
     int launched[LAUNCHES];
     cl_mem d_src, d_dst, d_fma, d_read, d_launch;
@@ -68,11 +70,26 @@ static size_t work_group(const struct clmem_device *device)
 /* FMA work-items: FMA_ITEMS_PER_UNIT per compute unit, but no more than the
  * size rounded up to a work-group, so a small --size makes fma small too
  * (under a simulator such as Oclgrind, or in a quick test). */
+/* The chains' vector width: 4 (float4, as clpeak) on GPUs, whose lanes are
+ * work-items; on CPUs the device's native float width when it is 8 or 16
+ * (AVX2, AVX-512), so that each FMA fills a register (float4 on AVX-512
+ * measured a quarter of the roof: bench/README.md). */
+static int fma_width(const struct clmem_device *device)
+{
+    cl_uint native = 0;
+    if (!(device->type & CL_DEVICE_TYPE_CPU) ||
+        clGetDeviceInfo(device->id, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof native, &native,
+                        NULL) != CL_SUCCESS)
+        return 4;
+    return native == 16 ? 16 : native == 8 ? 8 : 4;
+}
+
 static size_t fma_items(const struct clmem_run *run)
 {
     const struct clmem_device *device = &run->ctx->device;
     size_t units = device->compute_units ? device->compute_units : 1;
-    size_t full = units * FMA_ITEMS_PER_UNIT;
+    /* The same flops per unit at any width. */
+    size_t full = units * (FMA_ITEMS_PER_UNIT * 4 / (size_t)fma_width(device));
     size_t asked = clmem_round_up(run->size.dim[0], work_group(device));
     return asked < full ? asked : full;
 }
@@ -109,6 +126,7 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
     s->n = run->size.dim[0];
     s->local = work_group(&run->ctx->device);
     s->fma_items = fma_items(run);
+    s->fma_width = fma_width(&run->ctx->device);
     s->read_items = read_items(run);
     if (!(s->src = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->dst = clmem_alloc_array(s->n, sizeof(float), err)) ||
@@ -117,8 +135,9 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
         return err->status;
     clmem_fill_uniform(s->src, s->n, -1.0f, 1.0f, run->seed);
     char options[128];
-    snprintf(options, sizeof options, "-DFMA_ITERATIONS=%d -DREAD_PER_ITEM=%d -DREAD_GROUP_BLOCKS=%d",
-             FMA_ITERATIONS, READ_PER_ITEM, READ_GROUP_BLOCKS);
+    snprintf(options, sizeof options,
+             "-DFMA_ITERATIONS=%d -DFMA_WIDTH=%d -DREAD_PER_ITEM=%d -DREAD_GROUP_BLOCKS=%d",
+             FMA_ITERATIONS, s->fma_width, READ_PER_ITEM, READ_GROUP_BLOCKS);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->src,
                                       &s->d_src, err)) ||
         (status = clmem_run_output_buffer(run, "dst", CL_MEM_WRITE_ONLY, s->n * sizeof(float),
@@ -184,11 +203,11 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
 }
 
 /* The kernel's chains, on the host, with the same exact fmaf and the same
- * order of additions, lane by lane. */
-static float fma_reference(size_t gid)
+ * order of additions, lane by lane; halves added down to four lanes. */
+static float fma_reference(size_t gid, int width)
 {
-    float lane_sum[FMA_LANES];
-    for (int l = 0; l < FMA_LANES; l++) {
+    float lane_sum[FMA_MAX_WIDTH];
+    for (int l = 0; l < width; l++) {
         float x[FMA_CHAINS];
         x[0] = (float)(gid & 1023) * 0x1p-10f + 0.03125f * (float)l;
         for (int c = 1; c < FMA_CHAINS; c++)
@@ -199,6 +218,9 @@ static float fma_reference(size_t gid)
                     x[c] = fmaf(x[c], FMA_A, FMA_B);
         lane_sum[l] = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
     }
+    for (int w = width; w > 4; w /= 2)
+        for (int l = 0; l < w / 2; l++)
+            lane_sum[l] += lane_sum[l + w / 2];
     return (lane_sum[0] + lane_sum[1]) + (lane_sum[2] + lane_sum[3]);
 }
 
@@ -276,11 +298,11 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
      * end of its range wrong is seen. */
     size_t stride = s->fma_items > FMA_CHECKED ? s->fma_items / FMA_CHECKED : 1, last = 0;
     for (size_t i = 0; i < s->fma_items; i += (i < 1024 ? 1 : stride)) {
-        clmem_check_value(check, fma_reference(i), s->fma_out[i], 1.0, "out[%zu]", i, 0);
+        clmem_check_value(check, fma_reference(i, s->fma_width), s->fma_out[i], 1.0, "out[%zu]", i, 0);
         last = i;
     }
     if (last + 1 < s->fma_items)
-        clmem_check_value(check, fma_reference(s->fma_items - 1), s->fma_out[s->fma_items - 1], 1.0,
+        clmem_check_value(check, fma_reference(s->fma_items - 1, s->fma_width), s->fma_out[s->fma_items - 1], 1.0,
                           "out[%zu]", s->fma_items - 1, 0);
     if (check->checked < s->fma_items)
         snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", check->checked,
@@ -296,18 +318,19 @@ static double peak_work(const struct clmem_run *run, const struct clmem_variant 
     /* n floats read, one written per work-item. */
     case READ: return (double)(run->size.dim[0] + s->read_items) * sizeof(float);
     case LAUNCH: return LAUNCHES;
-    default: return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION;
+    default: return (double)s->fma_items * FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION(s->fma_width);
     }
 }
 
-/* copy, read and launch: no arithmetic to speak of, 0. fma: FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION
- * flops per work-item over the one float it writes (peak_work's flops over
- * the 4 bytes each of fma_items stores): 512 * 128 / 4. */
+/* copy, read and launch: no arithmetic to speak of, 0. fma: FMA_ITERATIONS
+ * * FMA_FLOPS_PER_ITERATION flops per work-item over the one float it
+ * writes (peak_work's flops over the 4 bytes each of fma_items stores):
+ * 512 * 128 / 4 at width 4 (GPUs), 512 * 512 / 4 at 16 (AVX-512). */
 static double peak_intensity(const struct clmem_run *run, const struct clmem_variant *v)
 {
-    (void)run;
     if (v == &peak_variants[FMA])
-        return (double)FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION / sizeof(float);
+        return (double)FMA_ITERATIONS * FMA_FLOPS_PER_ITERATION(fma_width(&run->ctx->device)) /
+               sizeof(float);
     return 0.0;
 }
 
