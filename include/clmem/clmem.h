@@ -548,21 +548,21 @@ int clmem_library_available(const char *library);
 int clmem_workload_has_library(const struct clmem_workload *w, const char *library);
 /* Validates a --compare choice (usage errors): a library clmem knows, was
  * built with and, when `w` is given, that the workload can run. */
+int clmem_compare_check(const struct clmem_workload *w, const char *library,
+                        struct clmem_error *err);
 /* Whether `library` may stand beside `device`'s work: OpenBLAS runs on the
  * host's cores, so only beside a CPU device; a usage error otherwise. */
 int clmem_compare_fits(const char *library, const struct clmem_device *device,
                        struct clmem_error *err);
-int clmem_compare_check(const struct clmem_workload *w, const char *library,
-                        struct clmem_error *err);
-/* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
 /* OpenBLAS's cblas_sgemm on the host's cores, P = M x N row-major from host
  * arrays, timed as wall time in timing->host_ms; the caller puts the
  * result where its check reads it. */
+int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m, const float *n,
+                         float *p, struct clmem_timing *timing, struct clmem_error *err);
 /* "OpenBLAS Haswell kernels ...": which kernels OpenBLAS chose for this CPU,
  * for the result's note. */
 void clmem_openblas_describe(char *out, size_t size);
-int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m, const float *n,
-                         float *p, struct clmem_timing *timing, struct clmem_error *err);
+/* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
 int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
                         cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);
 
