@@ -183,7 +183,8 @@ static void openblas_compared_on_the_same_inputs(void **state)
     /* The note names the kernels OpenBLAS chose for this CPU. */
     assert_non_null(strstr(openblas->note, "OpenBLAS ") && strstr(openblas->note, " kernels"));
     double ratio = panel->metric / openblas->metric;
-    assert_true(panel->baseline_fraction > 0.999 * ratio && panel->baseline_fraction < 1.001 * ratio);
+    assert_true(panel->baseline_fraction > 0.999 * ratio &&
+                panel->baseline_fraction < 1.001 * ratio);
     clmem_results_free(results, n);
 }
 

@@ -97,8 +97,8 @@ static void reductions_are_held_to_the_read_roof(void **state)
     size_t n = 0;
     static const char *const workloads[] = {"reduce", "dot", "transpose", "matmul"};
     for (size_t i = 0; i < sizeof workloads / sizeof *workloads; i++)
-        assert_int_equal(clmem_run_workload(*state, workloads[i], "all", "64", 1, &results, &n, &err),
-                         CLMEM_OK);
+        assert_int_equal(
+            clmem_run_workload(*state, workloads[i], "all", "64", 1, &results, &n, &err), CLMEM_OK);
     struct clmem_peak peak = {.bandwidth = 100, .flops = 1000, .read_bandwidth = 50};
     clmem_results_apply_peak(results, n, &peak);
     for (size_t i = 0; i < n; i++) {

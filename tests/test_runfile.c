@@ -137,9 +137,9 @@ static void peaks_read_and_launch_load(void **state)
     clmem_compare_devices_free(runs, n);
     runs = NULL; /* the loader appends to what it is given */
     n = 0;
-    path = write_file("old-peak.json",
-                      one_result("\"peak\": {\"bandwidth_gbs\": 2700, \"fp32_gflops\": 60000}, ",
-                                 GOOD_RESULT));
+    path = write_file(
+        "old-peak.json",
+        one_result("\"peak\": {\"bandwidth_gbs\": 2700, \"fp32_gflops\": 60000}, ", GOOD_RESULT));
     assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_OK);
     assert_true(runs[0].peak.read_bandwidth == 0 && runs[0].peak.launch_us == 0);
     clmem_compare_devices_free(runs, n);

@@ -385,7 +385,8 @@ static void bench_measures_peaks_then_workloads(void **state)
     while (n_peak < n && strcmp(results[n_peak].workload, "peak") == 0)
         n_peak++;
     assert_true(n_peak >= 2 && n == n_peak + 4);
-    assert_true(test_find_result(results, n_peak, "copy") && test_find_result(results, n_peak, "fma"));
+    assert_true(test_find_result(results, n_peak, "copy") &&
+                test_find_result(results, n_peak, "fma"));
     assert_string_equal(results[n_peak].workload, "transpose");
     assert_string_equal(results[n_peak].size, "2048");
     for (size_t i = n_peak; i < n; i++) {

@@ -477,7 +477,7 @@ struct clmem_result {
     double median_ms, min_ms, max_ms;
     double metric; /* from the median */
     char metric_unit[16];
-    char roof[8]; /* the variant's roof ("read"), "" for the unit's own peak */
+    char roof[8];             /* the variant's roof ("read"), "" for the unit's own peak */
     double baseline_fraction; /* metric / the baseline variant's; NAN when none */
     double peak_fraction;     /* metric / the device's measured peak; NAN when none */
     double looped_ms;         /* per pass with the loop in the kernel; NAN when none */

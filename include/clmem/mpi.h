@@ -46,7 +46,7 @@ struct clmem_rank_report {
     struct clmem_device device; /* its OpenCL handles mean nothing off its rank */
     int has_peak;
     struct clmem_peak peak;
-    int status;       /* what the rank's run returned */
+    int status;                                           /* what the rank's run returned */
     char error[sizeof((struct clmem_error *)0)->message]; /* and its message, when an error */
     struct clmem_result *results;
     size_t n_results;

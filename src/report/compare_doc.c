@@ -317,7 +317,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Devices");
     doc_table(d, 10);
-    static const char *const head[] = {"device",    "platform",  "driver",    "host",
+    static const char *const head[] = {"device",    "platform",    "driver",    "host",
                                        "created",   "source file", "peak copy", "peak read",
                                        "peak FP32", "launch"};
     for (size_t c = 0; c < CLMEM_ARRAY_SIZE(head); c++)

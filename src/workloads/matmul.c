@@ -285,7 +285,8 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
              "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0, s->inner % 4 == 0 && s->cols % 4 == 0, PANEL_ROWS,
+             s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0,
+             s->inner % 4 == 0 && s->cols % 4 == 0, PANEL_ROWS,
              s->rows % PANEL_ROWS == 0 && s->cols % 16 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
@@ -348,10 +349,10 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
 {
     struct matmul_state *s = run->state;
     /* OpenBLAS wrote its P on the host. */
-    int status = v == &matmul_variants[OPENBLAS]
-                     ? CLMEM_OK
-                     : clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P,
-                                         err);
+    int status =
+        v == &matmul_variants[OPENBLAS]
+            ? CLMEM_OK
+            : clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
     if (status)
         return status;
     matmul_check_host_p(s, v, check);

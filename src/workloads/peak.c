@@ -14,10 +14,10 @@ enum { COPY, READ, FMA, LAUNCH };
 #define FMA_ITEMS_PER_UNIT 16384
 /* 8 chains of FMA_WIDTH lanes x 2 fma steps x 2 flops, as fma_peak's loop
  * body; the width is the device's (fma_width). */
-#define FMA_CHAINS              8
-#define FMA_MAX_WIDTH           16
-#define FMA_STEPS_PER_ITERATION 2
-#define FMA_FLOPS_PER_ITERATION(width) (FMA_CHAINS * (width) * FMA_STEPS_PER_ITERATION * 2)
+#define FMA_CHAINS                     8
+#define FMA_MAX_WIDTH                  16
+#define FMA_STEPS_PER_ITERATION        2
+#define FMA_FLOPS_PER_ITERATION(width) (FMA_CHAINS * (width)*FMA_STEPS_PER_ITERATION * 2)
 /* The FMA chains' multiplier and addend: values stay in (0, 1). */
 #define FMA_A 0.9990234375f
 #define FMA_B 0.0009765625f
@@ -298,12 +298,13 @@ static int peak_verify(struct clmem_run *run, const struct clmem_variant *v,
      * end of its range wrong is seen. */
     size_t stride = s->fma_items > FMA_CHECKED ? s->fma_items / FMA_CHECKED : 1, last = 0;
     for (size_t i = 0; i < s->fma_items; i += (i < 1024 ? 1 : stride)) {
-        clmem_check_value(check, fma_reference(i, s->fma_width), s->fma_out[i], 1.0, "out[%zu]", i, 0);
+        clmem_check_value(check, fma_reference(i, s->fma_width), s->fma_out[i], 1.0, "out[%zu]", i,
+                          0);
         last = i;
     }
     if (last + 1 < s->fma_items)
-        clmem_check_value(check, fma_reference(s->fma_items - 1, s->fma_width), s->fma_out[s->fma_items - 1], 1.0,
-                          "out[%zu]", s->fma_items - 1, 0);
+        clmem_check_value(check, fma_reference(s->fma_items - 1, s->fma_width),
+                          s->fma_out[s->fma_items - 1], 1.0, "out[%zu]", s->fma_items - 1, 0);
     if (check->checked < s->fma_items)
         snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", check->checked,
                  s->fma_items);
