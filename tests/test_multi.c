@@ -103,14 +103,19 @@ static int close_two(void **state)
 
 /* Splits VARIANT at SIZE over both contexts: one result per device count,
  * both verified, the second with its speedup and rows in the note. */
-static void expect_split_verified(struct two *t, const char *variant, const char *size,
-                                  const double *weights, const char *rows)
+static void expect_split_run(struct two *t, const char *variant, const char *size,
+                             const double *weights, int no_overlap, const char *rows)
 {
     struct clmem_error err = {0};
     struct clmem_result *results = NULL;
     size_t n = 0;
-    struct clmem_split_options o = {
-        .variant = variant, .size = size, .weights = weights, .reps = 2, .warmup = 1, .seed = 42};
+    struct clmem_split_options o = {.variant = variant,
+                                    .size = size,
+                                    .weights = weights,
+                                    .reps = 2,
+                                    .warmup = 1,
+                                    .seed = 42,
+                                    .no_overlap = no_overlap};
     int status = clmem_matmul_split(t->ctx, 2, &o, &results, &n, &err);
     if (status != CLMEM_OK)
         fail_msg("split %s at %s: status %d: %s%s", variant, size, status, err.message,
@@ -125,10 +130,28 @@ static void expect_split_verified(struct two *t, const char *variant, const char
         assert_true(results[k].median_ms > 0.0 && results[k].metric > 0.0);
     }
     assert_true(results[1].baseline_fraction > 0.0);
-    if (!strstr(results[1].note, rows))
+    if (!strstr(results[1].note, rows) || !strstr(results[1].note, "% not hidden") ||
+        !strstr(results[1].note, no_overlap ? "end to end, no overlap;" : "end to end;"))
         fail_msg("split %s at %s: note '%s' lacks '%s'", variant, size, results[1].note, rows);
     clmem_results_free(results, n);
     clmem_error_clear(&err);
+}
+
+static void expect_split_verified(struct two *t, const char *variant, const char *size,
+                                  const double *weights, const char *rows)
+{
+    expect_split_run(t, variant, size, weights, 0, rows);
+}
+
+/* Blocks of several tiles (300 rows: 256 + 44; 520 columns: 256 + 256 +
+ * 8), whose copies overlap the kernels of other tiles or (no_overlap)
+ * wait for them: every tile comes back, edges included. */
+static void matmul_split_tiles_verified(void **state)
+{
+    struct two *t = *state;
+    expect_split_run(t, "regblock", "600x520x37", NULL, 0, "rows 0-299 | 300-599");
+    expect_split_run(t, "tiled_bounds", "600x520x37", (const double[]){1, 2}, 1,
+                     "rows 0-199 | 200-599");
 }
 
 static void matmul_split_verified_at_odd_sizes(void **state)
@@ -253,6 +276,7 @@ static void bad_device_lists_exit_2(void **state)
         {ARGS("run", "transpose", "--device", "cpu,9:9"), "no device '9:9'"},
         {ARGS("run", "transpose", "--device", "cpu,all"), "'all' stands alone"},
         {ARGS("run", "transpose", "--device", "cpu,cpu", "--split"), "--split is for matmul"},
+        {ARGS("run", "transpose", "--no-overlap"), "--no-overlap goes with --split"},
         {ARGS("run", "matmul", "--device", "cpu", "--split", "--variant", "naive"),
          "--split needs several devices"},
         {ARGS("run", "matmul", "--device", "cpu,cpu", "--split"), "--split runs one variant"},
@@ -278,6 +302,7 @@ int main(void)
         cmocka_unit_test(split_rows_edge_cases),
         cmocka_unit_test(split_rows_refuses_bad_weights),
         cmocka_unit_test_setup_teardown(matmul_split_verified_at_odd_sizes, open_two, close_two),
+        cmocka_unit_test_setup_teardown(matmul_split_tiles_verified, open_two, close_two),
         cmocka_unit_test_setup_teardown(matmul_weak_scaling_verified, open_two, close_two),
         cmocka_unit_test_setup_teardown(matmul_split_refusals, open_two, close_two),
         cmocka_unit_test(run_on_a_device_list_reports_each_and_the_total),

@@ -40,8 +40,8 @@ static const struct summa_case cases[] = {
     {"panel kernel, K smaller than the grid", "panel", "9x10x1", GRID_DEFAULT, 0, CLMEM_OK, NULL},
     /* Blocks of over 8 groups of 256 per compute unit: on a CPU the
      * accumulation loops (cl/summa.cl), here at least on up to 4 cores. */
-    {"blocks large enough for the accumulation to loop", "tiled_bounds", "300x251x24",
-     GRID_DEFAULT, 16, CLMEM_OK, NULL},
+    {"blocks large enough for the accumulation to loop", "tiled_bounds", "300x251x24", GRID_DEFAULT,
+     16, CLMEM_OK, NULL},
     {"one grid row (1xR)", "tiled_bounds", "37x53x29", GRID_ROW, 8, CLMEM_OK, NULL},
     {"one grid column (Rx1)", "coarsened", "37x53x29", GRID_COLUMN, 5, CLMEM_OK, NULL},
     {"grid not the rank count", "naive", "20", GRID_TOO_MANY, 0, CLMEM_ERR_USAGE,
@@ -105,15 +105,26 @@ static void expect_result(const struct summa_case *c, const struct clmem_summa_o
         fail_msg("%s: not verified: %s", c->name, r->verify_detail);
     assert_int_equal(r->n_samples, REPS);
     assert_true(r->median_ms > 0.0 && r->metric > 0.0);
-    assert_non_null(strstr(r->note, "comm "));
+    /* One share per rank: "...per rank: 3% 4%; waiting...". */
+    const char *shares = strstr(r->note, "not computing per rank:"),
+               *end = strstr(r->note, "; wait");
+    if (!shares || !end || !strstr(r->note, o->no_overlap ? "no overlap;" : "overlapped;"))
+        fail_msg("%s: note '%s'", c->name, r->note);
+    int percents = 0;
+    for (const char *at = shares; at < end; at++)
+        percents += *at == '%';
+    assert_int_equal(percents, env.mpi.size);
     assert_non_null(strstr(r->params, "-DTILE_WIDTH="));
 }
 
-static void run_case(void **state)
+static void run_summa_case(const struct summa_case *c, int no_overlap)
 {
-    const struct summa_case *c = *state;
-    struct clmem_summa_options o = {
-        .variant = c->variant, .size = c->size, .panel = c->panel, .reps = REPS, .warmup = 1};
+    struct clmem_summa_options o = {.variant = c->variant,
+                                    .size = c->size,
+                                    .panel = c->panel,
+                                    .reps = REPS,
+                                    .warmup = 1,
+                                    .no_overlap = no_overlap};
     grid_of(c->grid, env.mpi.size, &o);
     struct clmem_error err = {0};
     struct clmem_result *results = NULL;
@@ -133,6 +144,20 @@ static void run_case(void **state)
                  c->message);
     clmem_results_free(results, n);
     clmem_error_clear(&err);
+}
+
+static void run_case(void **state)
+{
+    run_summa_case(*state, 0);
+}
+
+/* Each piece's broadcasts, copies and kernels waited for in turn. */
+static void run_case_without_overlap(void **state)
+{
+    (void)state;
+    static const struct summa_case c = {"no overlap", "regblock", "45x31x70", GRID_DEFAULT,
+                                        16,           CLMEM_OK,   NULL};
+    run_summa_case(&c, 1);
 }
 
 static int open_device(void **state)
@@ -156,10 +181,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_summa: %s\n", err.message);
         return 1;
     }
-    struct CMUnitTest tests[CLMEM_ARRAY_SIZE(cases)];
+    struct CMUnitTest tests[CLMEM_ARRAY_SIZE(cases) + 1];
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++)
         tests[i] = (struct CMUnitTest){
             .name = cases[i].name, .test_func = run_case, .initial_state = (void *)&cases[i]};
+    tests[CLMEM_ARRAY_SIZE(cases)] = (struct CMUnitTest){
+        .name = "each piece waited for (--no-overlap)", .test_func = run_case_without_overlap};
     char group[64];
     snprintf(group, sizeof group, "summa, rank %d of %d", env.mpi.rank, env.mpi.size);
     int failed = cmocka_run_group_tests_name(group, tests, open_device, close_device);

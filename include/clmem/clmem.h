@@ -216,6 +216,45 @@ void clmem_timing_release(struct clmem_timing *timing);
  * marker enqueued before it, join the run's timing. */
 void clmem_timing_add(struct clmem_timing *timing, cl_event event);
 int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
+/* The time from `first`'s start to `last`'s end (last NULL: first's own), in ms. */
+int clmem_event_ms(cl_event first, cl_event last, double *ms, struct clmem_error *err);
+
+/* ---- transfers beside the kernels (src/runtime/transfer.c) ----
+ * matmul --split and SUMMA copy their inputs and results on queues of their
+ * own while the context's queue runs kernels; events order them. */
+int clmem_queue_open(struct clmem_ctx *ctx, cl_command_queue *queue, struct clmem_error *err);
+void clmem_release_queue(cl_command_queue *queue);
+/* *slot = event, retained (NULL clears it), releasing what *slot held. */
+void clmem_event_keep(cl_event *slot, cl_event event);
+void clmem_event_release(cl_event *event);
+/* `rows` rows of `row_bytes`: `buffer_pitch` bytes apart in the buffer from
+ * its start, `host_pitch` apart on the host from `host`. */
+struct clmem_block {
+    cl_mem buffer;
+    void *host;
+    size_t rows, row_bytes, buffer_pitch, host_pitch;
+};
+/* Enqueues the block's copy to the device (to_device) or to the host,
+ * without blocking the host; it starts after the events of `wait` that are
+ * not NULL (at most 8); *done (unless NULL) is its event. The host memory
+ * must stay until it is done. */
+int clmem_enqueue_block(cl_command_queue queue, int to_device, const struct clmem_block *block,
+                        const cl_event *wait, cl_uint n_wait, cl_event *done,
+                        struct clmem_error *err);
+/* Host memory the device copies from and to at full speed (pinned): a
+ * buffer of CL_MEM_ALLOC_HOST_PTR, mapped for as long as it is kept. Copies
+ * between it and the context's buffers need no staging by the driver. */
+struct clmem_pinned {
+    cl_mem buffer;
+    void *host;
+    size_t bytes;
+};
+int clmem_pinned_alloc(struct clmem_ctx *ctx, size_t bytes, struct clmem_pinned *pinned,
+                       struct clmem_error *err);
+void clmem_pinned_free(struct clmem_ctx *ctx, struct clmem_pinned *pinned);
+/* The queue's later commands wait for the events that are not NULL (at most 8). */
+int clmem_queue_wait(cl_command_queue queue, const cl_event *events, cl_uint n,
+                     struct clmem_error *err);
 size_t clmem_round_up(size_t value, size_t multiple);
 /* Greatest common divisor (pitches, the tuner's stride). */
 size_t clmem_gcd(size_t a, size_t b);
@@ -680,25 +719,33 @@ struct clmem_split_options {
     const double *weights; /* one per context, NULL: equal shares */
     unsigned reps, warmup; /* as clmem_run_options */
     uint64_t seed;
-    int weak; /* weak scaling: k devices multiply k times size's rows (P's and M's) */
+    int weak;       /* weak scaling: k devices multiply k times size's rows (P's and M's) */
+    int no_overlap; /* each transfer and kernel waits for the one before (to show the overlap) */
     int (*cancelled)(void *user); /* polled between scaling points */
     void *cancelled_user;
 };
 /* Strong scaling: for k = 1 .. n, P = M x N at the same size with P's rows
  * split (clmem_split_rows, the first k weights) over the first k contexts;
  * each device computes its block (its rows of M, all of N) with the
- * variant, its set-up and kernels on a thread of its own; the host gathers
- * P and checks it against the CPU reference as a single-device run does.
+ * variant on a thread of its own, end to end: each timed run copies the
+ * block's inputs from the host, multiplies and copies its rows of P back.
+ * The block is cut into tiles of P (up to 4 x 4, CLMEM_SPLIT_TILES), each
+ * one matmul launch; M's rows and N's columns go up, and P's tiles come
+ * down, on queues of their own while the kernels of other tiles run
+ * (double-buffered; N's columns stay on the device once up). The host
+ * checks P against the CPU reference as a single-device run does.
  * One result per k, device "split over k devices"; its samples are host
- * wall times from before the first enqueue to after the last device
- * finished; baseline_fraction is the speedup over k = 1 and the note gives
- * the efficiency, the rows of each device and the slowest device's own
- * profiled kernel time. With `weak`, point k multiplies k times size's
- * rows (the first rows of the largest point's inputs; N unchanged), split
- * the same way, so each device keeps its share of size's rows;
- * baseline_fraction is then the weak-scaling efficiency t(1)/t(k). A k
- * whose weights sum to 0 is skipped. Usage errors (size, variant, a block
- * a textbook kernel cannot take) come before any work. */
+ * wall times from before the first enqueue to after the last device's
+ * last copy; baseline_fraction is the speedup over k = 1 and the note
+ * gives the efficiency, the rows of each device, the slowest device's
+ * profiled kernel time and the share of the wall time that is not kernel
+ * time on that device (transfers not hidden). With `weak`, point k
+ * multiplies k times size's rows (the first rows of the largest point's
+ * inputs; N unchanged), split the same way, so each device keeps its share
+ * of size's rows; baseline_fraction is then the weak-scaling efficiency
+ * t(1)/t(k). A k whose weights sum to 0 is skipped. Usage errors (size,
+ * variant, a tile a textbook kernel cannot take) come before any work. */
+#define CLMEM_SPLIT_TILES 4
 int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *options,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err);
 

@@ -78,6 +78,7 @@ struct clmem_summa_options {
     const char *size;         /* NULL: matmul's default */
     int grid_rows, grid_cols; /* 0, 0: the squarest grid of every rank */
     size_t panel;             /* a panel's width (inner dimension); 0: chosen */
+    int no_overlap;           /* each broadcast, copy and kernel waits for the one before */
     unsigned reps, warmup;    /* as clmem_run_options */
     uint64_t seed;
 };

@@ -30,13 +30,16 @@ static void usage(FILE *out)
             "  --split[=W,W,...]   matmul on a device list: P's rows divided into one\n"
             "                      block per device (shares W, equal by default), gathered\n"
             "                      and verified; a strong-scaling table over the first\n"
-            "                      1..D devices (host wall time)\n"
+            "                      1..D devices (host wall time, end to end: each device's\n"
+            "                      copies overlap its kernels, in tiles of P)\n"
             "  --weak              with --split: weak scaling, k devices multiply k times\n"
             "                      the rows of --size (each keeps its share of them)\n"
             "  --summa[=RxC]       under mpirun (an MPI build): matmul distributed over\n"
             "                      the ranks, a grid of R x C (default: the squarest),\n"
             "                      SUMMA, each rank's blocks on its device, verified\n"
             "  --panel N           SUMMA's panel width (inner dimension; default 256)\n"
+            "  --no-overlap        with --split or --summa: each copy, broadcast and kernel\n"
+            "                      waits for the one before (to see what overlap hides)\n"
             "  --reps N            timed runs, 1 to %d (default 5)\n"
             "  --warmup N          untimed runs first, 0 to 100 (default 1)\n"
             "  --seed N            input generator seed (default 42)\n"
@@ -91,25 +94,17 @@ static int parse_grid(const char *text, unsigned long long *rows, unsigned long 
 
 static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
 {
-    static const struct option long_options[] = {{"variant", required_argument, NULL, 'v'},
-                                                 {"size", required_argument, NULL, 's'},
-                                                 {"device", required_argument, NULL, 'd'},
-                                                 {"reps", required_argument, NULL, 'r'},
-                                                 {"warmup", required_argument, NULL, 'w'},
-                                                 {"seed", required_argument, NULL, 'S'},
-                                                 {"format", required_argument, NULL, 'f'},
-                                                 {"output", required_argument, NULL, 'o'},
-                                                 {"kernel-dir", required_argument, NULL, 'k'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {"input", required_argument, NULL, 'i'},
-                                                 {"peak", no_argument, NULL, 'p'},
-                                                 {"compare", required_argument, NULL, 'c'},
-                                                 {"no-cache", no_argument, NULL, 'n'},
-                                                 {"split", optional_argument, NULL, 'x'},
-                                                 {"summa", optional_argument, NULL, 'G'},
-                                                 {"panel", required_argument, NULL, 'P'},
-                                                 {"weak", no_argument, NULL, 'K'},
-                                                 {0}};
+    static const struct option long_options[] = {
+        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
+        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
+        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
+        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
+        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
+        {"compare", required_argument, NULL, 'c'},    {"no-cache", no_argument, NULL, 'n'},
+        {"split", optional_argument, NULL, 'x'},      {"summa", optional_argument, NULL, 'G'},
+        {"panel", required_argument, NULL, 'P'},      {"weak", no_argument, NULL, 'K'},
+        {"no-overlap", no_argument, NULL, 'O'},       {0}};
     int c, status = CLMEM_OK;
     char bad[3];
     opterr = 0;
@@ -126,6 +121,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, int *help, stru
         case 'c': a->compare = optarg; break;
         case 'n': a->no_cache = 1; break;
         case 'K': a->weak = 1; break;
+        case 'O': a->no_overlap = 1; break;
         case 'x':
             a->split = 1;
             a->split_weights = optarg;
@@ -189,6 +185,9 @@ static int validate_devices(const struct run_args *a, const struct clmem_workloa
 {
     if (a->weak && !a->split)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--weak goes with --split (a device list)");
+    if (a->no_overlap && !a->split && !a->summa)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--no-overlap goes with --split (a device list) or --summa (mpirun)");
     if (!is_device_list(a->device)) {
         if (a->split)
             return clmem_fail(err, CLMEM_ERR_USAGE,
@@ -395,12 +394,12 @@ static void print_scaling(FILE *out, const struct clmem_result *results, size_t 
     if (weak)
         fprintf(out,
                 "\nweak scaling: %s %s, k devices multiply k times the rows of the first "
-                "size, host wall time (median)\n",
+                "size, host wall time from inputs on the host to P there (median)\n",
                 results[0].workload, results[0].variant);
     else
         fprintf(out,
                 "\nstrong scaling: %s %s %s, the same size on the first k devices, host wall "
-                "time (median)\n",
+                "time from inputs on the host to P there (median)\n",
                 results[0].workload, results[0].variant, results[0].size);
     for (size_t k = 0; k < n; k++)
         fprintf(out, "  device %zu: %s\n", k + 1, ctxs[k].device.name);
@@ -468,6 +467,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
                                          .warmup = (unsigned)a->warmup,
                                          .seed = a->seed,
                                          .weak = a->weak,
+                                         .no_overlap = a->no_overlap,
                                          .cancelled = cli_interrupted};
         status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
     } else {

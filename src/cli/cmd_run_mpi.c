@@ -47,7 +47,8 @@ static int run_summa(const struct run_args *a, struct clmem_ctx *ctx, struct clm
                                      .warmup = (unsigned)a->warmup,
                                      .seed = a->seed,
                                      .grid_rows = (int)a->summa_rows,
-                                     .grid_cols = (int)a->summa_cols};
+                                     .grid_cols = (int)a->summa_cols,
+                                     .no_overlap = a->no_overlap};
     int status = clmem_summa(cli_mpi(), ctx, &so, results, n_results, err);
     if (status == CLMEM_ERR_VERIFY && cli_mpi()->rank == 0)
         for (size_t i = 0; i < *n_results; i++)

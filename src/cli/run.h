@@ -11,6 +11,7 @@ struct run_args {
     int split;                 /* --split: matmul's rows divided over the devices */
     const char *split_weights; /* --split=W,W,...: their shares, or NULL (equal) */
     int weak;                  /* --weak: --split's rows grow with the devices */
+    int no_overlap;            /* --no-overlap: --split and --summa without overlap */
     int summa;                 /* --summa: matmul over the MPI ranks */
     unsigned long long panel;  /* --panel: SUMMA's panel width, 0: its default */
     /* --summa=RxC, rows x columns of ranks; 0 x 0: the squarest grid */

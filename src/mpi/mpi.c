@@ -107,9 +107,13 @@ int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *e
     MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->world);
     /* A usage error is the same on every rank: said once, as it is. What
      * went wrong on one rank says which. */
-    if (what.status == CLMEM_ERR_USAGE || what.status == CLMEM_ERR_INTERRUPTED)
+    char prefix[sizeof what.host + 32];
+    snprintf(prefix, sizeof prefix, "rank %d on %s: ", first, what.host);
+    /* Agreed on before (a step's status, then the command's): said once. */
+    int said = strncmp(what.message, prefix, strlen(prefix)) == 0;
+    if (what.status == CLMEM_ERR_USAGE || what.status == CLMEM_ERR_INTERRUPTED || said)
         clmem_fail(err, what.status, "%s", what.message);
     else
-        clmem_fail(err, what.status, "rank %d on %s: %s", first, what.host, what.message);
+        clmem_fail(err, what.status, "%s%s", prefix, what.message);
     return what.status;
 }

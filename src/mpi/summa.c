@@ -5,7 +5,10 @@
  * piece broadcasts it along its grid row and the owner of N's along its grid
  * column; every rank multiplies the two on its device with one of matmul's
  * kernels (an ordinary matmul run whose inputs are borrowed, as
- * matmul_split.c does) and adds the product into its block of P there. */
+ * matmul_split.c does) and adds the product into its block of P there.
+ * Pipelined: the next piece's broadcasts (MPI_Ibcast) and its copy to the
+ * device (a queue of its own, into the other of two device panels) go on
+ * while the device multiplies the current one. */
 #include "clmem/mpi.h"
 
 #include "../workloads/matmul.h"
@@ -56,14 +59,26 @@ struct summa_rank {
     size_t rows, cols;           /* its block of P */
     struct span m_k, n_k;        /* its inner chunk of M (columns) and of N (rows) */
     float *M, *N, *P;            /* its blocks: rows x m_k.count, n_k.count x cols, rows x cols */
-    float *m_piece;              /* a broadcast piece of M: rows x width, packed */
-    float *m_panel, *n_panel;    /* the run's inputs: rows x panel, panel x cols, zero-padded */
-    struct clmem_run run;        /* matmul rows x cols x panel; its dP takes each product */
+    struct clmem_pinned m_block, n_block; /* M and N, pinned: copied up as they are */
+    /* Two of each, piece i in [i % 2]: on the host, broadcast into (rows x
+     * panel and panel x cols, zero-padded; pinned, so that their copies up
+     * need no staging); on the device, the run's inputs ([0] the run's own). */
+    struct clmem_pinned m_pinned[2], n_pinned[2];
+    float *m_panel[2], *n_panel[2];
+    cl_mem dM[2], dN[2];
+    MPI_Request bcast[2][2];      /* the pieces' broadcasts of M and of N */
+    cl_command_queue up;          /* the panels' copies to the device */
+    cl_event uploaded[2];         /* a slot's last copy up: its host panels are free after it */
+    cl_event multiplied[2];       /* a slot's last kernels: its device panels are free after them */
+    struct clmem_timing *kernels; /* each piece's multiply and accumulate */
+    struct clmem_run run;         /* matmul rows x cols x panel; its dP takes each product */
     cl_program program;
     cl_kernel accumulate;
-    cl_mem dP;    /* the rank's block of P */
-    double *busy; /* per timed run: this rank's own seconds, of them in broadcasts */
-    double *comm;
+    cl_mem dP;       /* the rank's block of P */
+    double *busy;    /* per timed run: this rank's own seconds, */
+    double *comm;    /* of them waiting for broadcasts, */
+    double *compute; /* and its device's kernels' seconds */
+    double *shares;  /* on rank 0, two per rank (gather_shares) */
 };
 
 static struct matmul_state *state_of(const struct clmem_run *run)
@@ -254,18 +269,35 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
 {
     struct matmul_state *s = state_of(&me->run), *whole = state_of(&p->whole);
     int status;
-    if (!(me->M = clmem_alloc_array(me->rows * me->m_k.count, sizeof(float), err)) ||
-        !(me->N = clmem_alloc_array(me->n_k.count * me->cols, sizeof(float), err)) ||
-        !(me->P = clmem_alloc_array(me->rows * me->cols, sizeof(float), err)) ||
-        !(me->m_piece = clmem_alloc_array(me->rows * p->panel, sizeof(float), err)) ||
-        !(me->m_panel = clmem_alloc_array(me->rows * p->panel, sizeof(float), err)) ||
-        !(me->n_panel = clmem_alloc_array(p->panel * me->cols, sizeof(float), err)) ||
-        !(me->busy = clmem_alloc_array(2 * (size_t)reps, sizeof(double), err)))
+    size_t m_bytes = me->rows * p->panel * sizeof(float),
+           n_bytes = p->panel * me->cols * sizeof(float);
+    size_t m_elems = me->rows * me->m_k.count, n_elems = me->n_k.count * me->cols;
+    if ((status = clmem_pinned_alloc(ctx, m_elems * sizeof(float), &me->m_block, err)) ||
+        (status = clmem_pinned_alloc(ctx, n_elems * sizeof(float), &me->n_block, err)))
+        return status;
+    me->M = me->m_block.host;
+    me->N = me->n_block.host;
+    if (!(me->P = clmem_alloc_array(me->rows * me->cols, sizeof(float), err)) ||
+        !(me->kernels = clmem_alloc_array(p->n_pieces, sizeof *me->kernels, err)) ||
+        !(me->busy = clmem_alloc_array(3 * (size_t)reps, sizeof(double), err)))
+        return err->status;
+    for (int i = 0; i < 2; i++) {
+        if ((status = clmem_pinned_alloc(ctx, m_bytes, &me->m_pinned[i], err)) ||
+            (status = clmem_pinned_alloc(ctx, n_bytes, &me->n_pinned[i], err)))
+            return status;
+        me->m_panel[i] = me->m_pinned[i].host;
+        me->n_panel[i] = me->n_pinned[i].host;
+    }
+    memset(me->kernels, 0, p->n_pieces * sizeof *me->kernels);
+    if (m->rank == 0 && !(me->shares = clmem_alloc_array(2 * (size_t)m->size, sizeof(double), err)))
         return err->status;
     me->comm = me->busy + reps;
+    me->compute = me->comm + reps;
     /* Each piece fills the panels whole; zeros until then (setup copies them). */
-    memset(me->m_panel, 0, me->rows * p->panel * sizeof(float));
-    memset(me->n_panel, 0, p->panel * me->cols * sizeof(float));
+    for (int i = 0; i < 2; i++) {
+        memset(me->m_panel[i], 0, m_bytes);
+        memset(me->n_panel[i], 0, n_bytes);
+    }
     if (m->rank == 0) {
         whole->rows = p->rows;
         whole->cols = p->cols;
@@ -274,9 +306,17 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
             return status;
     }
     /* The run's inputs are the panels, written anew for each piece. */
-    s->M = me->m_panel;
-    s->N = me->n_panel;
+    s->M = me->m_panel[0];
+    s->N = me->n_panel[0];
     if ((status = clmem_workload_matmul.setup(&me->run, err)))
+        return status;
+    me->dM[0] = s->dM;
+    me->dN[0] = s->dN;
+    if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[1], &me->dM[1],
+                                      err)) ||
+        (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[1], &me->dN[1],
+                                      err)) ||
+        (status = clmem_queue_open(ctx, &me->up, err)))
         return status;
     /* matmul makes its P write-only (its kernels only write it); here the
      * accumulation kernel reads each product from it. */
@@ -344,75 +384,207 @@ static void scatter_inputs(const struct clmem_mpi *m, const struct summa_plan *p
     }
 }
 
-/* Both pieces of one step, from their owners to the grid row (M's) and
- * the grid column (N's): M's into m_piece, N's into the top of n_panel. */
-static void broadcast_piece(const struct piece *pc, struct summa_rank *me)
+/* Whether this rank sends piece i's part of M (of N) from its block as
+ * it is, copied up from there too: it owns the part and the part is as
+ * wide as the panel (a narrower one is padded in the host panel). */
+static int sends_m_from_block(const struct summa_plan *p, const struct piece *pc,
+                              const struct summa_rank *me)
 {
-    if (me->grid_col == pc->m_owner)
-        copy_block(me->m_piece, pc->width, me->M + (pc->first - me->m_k.first), me->m_k.count,
-                   me->rows, pc->width);
-    MPI_Bcast(me->m_piece, (int)(me->rows * pc->width), MPI_FLOAT, pc->m_owner, me->row_comm);
-    if (me->grid_row == pc->n_owner)
-        memcpy(me->n_panel, me->N + (pc->first - me->n_k.first) * me->cols,
-               pc->width * me->cols * sizeof(float));
-    MPI_Bcast(me->n_panel, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm);
+    return me->grid_col == pc->m_owner && pc->width == p->panel;
 }
 
-/* T = M piece x N piece with the matmul kernel, then P (+)= T. A piece
- * narrower than the panel is zero-padded (M's extra columns, N's extra
- * rows), which adds exactly nothing. The first piece stores T rather than
- * adding it: P needs no clearing pass of its own in each multiplication. */
-static int multiply_piece(const struct summa_plan *p, const struct piece *pc, int first,
-                          struct summa_rank *me, struct clmem_error *err)
+static int sends_n_from_block(const struct summa_plan *p, const struct piece *pc,
+                              const struct summa_rank *me)
+{
+    return me->grid_row == pc->n_owner && pc->width == p->panel;
+}
+
+/* Where piece i's part of M starts in this rank's block (its owner's). */
+static float *m_in_block(const struct piece *pc, const struct summa_rank *me)
+{
+    return me->M + (pc->first - me->m_k.first);
+}
+
+static float *n_in_block(const struct piece *pc, const struct summa_rank *me)
+{
+    return me->N + (pc->first - me->n_k.first) * me->cols;
+}
+
+/* Posts piece i's broadcasts, from their owners to the grid row (M's) and
+ * the grid column (N's), into slot i % 2's host panels (M's into their
+ * first columns, N's into their first rows). An owner sends from its block
+ * (MPI takes M's columns as a strided datatype), or from the host panel
+ * where the piece is narrower than the panel. */
+static void post_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
+{
+    const struct piece *pc = &p->pieces[i];
+    int slot = (int)(i % 2);
+    void *m_buffer = me->m_panel[slot], *n_buffer = me->n_panel[slot];
+    /* A pending operation keeps its datatype: freeing it here is allowed. */
+    MPI_Datatype t;
+    if (sends_m_from_block(p, pc, me)) {
+        m_buffer = m_in_block(pc, me);
+        t = block_type(me->rows, pc->width, me->m_k.count);
+    } else {
+        if (me->grid_col == pc->m_owner)
+            copy_block(me->m_panel[slot], p->panel, m_in_block(pc, me), me->m_k.count, me->rows,
+                       pc->width);
+        t = block_type(me->rows, pc->width, p->panel);
+    }
+    MPI_Ibcast(m_buffer, 1, t, pc->m_owner, me->row_comm, &me->bcast[slot][0]);
+    MPI_Type_free(&t);
+    if (sends_n_from_block(p, pc, me))
+        n_buffer = n_in_block(pc, me);
+    else if (me->grid_row == pc->n_owner)
+        memcpy(me->n_panel[slot], n_in_block(pc, me), pc->width * me->cols * sizeof(float));
+    MPI_Ibcast(n_buffer, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm,
+               &me->bcast[slot][1]);
+}
+
+/* A piece narrower than the panel is zero-padded (M's extra columns, N's
+ * extra rows), which adds exactly nothing. */
+static void pad_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
+{
+    size_t width = p->pieces[i].width;
+    int slot = (int)(i % 2);
+    if (width == p->panel)
+        return;
+    for (size_t r = 0; r < me->rows; r++)
+        memset(me->m_panel[slot] + r * p->panel + width, 0, (p->panel - width) * sizeof(float));
+    memset(me->n_panel[slot] + width * me->cols, 0, (p->panel - width) * me->cols * sizeof(float));
+}
+
+/* Piece i on the device: its panels up (after the kernels of piece i - 2,
+ * which read the same device panels), then T = M piece x N piece with the
+ * matmul kernel and P (+)= T (after the copies). The first piece stores T
+ * rather than adding it: P needs no clearing pass of its own. */
+static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank *me,
+                         struct clmem_error *err)
 {
     struct clmem_ctx *ctx = me->run.ctx;
     struct matmul_state *s = state_of(&me->run);
-    copy_block(me->m_panel, p->panel, me->m_piece, pc->width, me->rows, pc->width);
-    if (pc->width < p->panel)
-        for (size_t r = 0; r < me->rows; r++)
-            memset(me->m_panel + r * p->panel + pc->width, 0,
-                   (p->panel - pc->width) * sizeof(float));
-    memset(me->n_panel + pc->width * me->cols, 0,
-           (p->panel - pc->width) * me->cols * sizeof(float));
-    int status;
-    cl_uint n = (cl_uint)(me->rows * me->cols), store = (cl_uint)first;
+    int slot = (int)(i % 2), status;
+    const struct piece *pc = &p->pieces[i];
+    size_t m_bytes = me->rows * p->panel * sizeof(float),
+           n_bytes = p->panel * me->cols * sizeof(float);
+    struct clmem_block m = {me->dM[slot], me->m_panel[slot], 1, m_bytes, m_bytes, m_bytes};
+    struct clmem_block n = {me->dN[slot], me->n_panel[slot], 1, n_bytes, n_bytes, n_bytes};
+    if (sends_m_from_block(p, pc, me))
+        m = (struct clmem_block){me->dM[slot],
+                                 m_in_block(pc, me),
+                                 me->rows,
+                                 p->panel * sizeof(float),
+                                 p->panel * sizeof(float),
+                                 me->m_k.count * sizeof(float)};
+    if (sends_n_from_block(p, pc, me))
+        n.host = n_in_block(pc, me);
+    cl_event done = NULL;
+    /* The queue is in order: N's copy ends after M's. */
+    if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, NULL, err)) ||
+        (status = clmem_enqueue_block(me->up, 1, &n, &me->multiplied[slot], 1, &done, err)))
+        return status;
+    clmem_event_release(&me->uploaded[slot]);
+    me->uploaded[slot] = done;
+    CLMEM_CHECK(err, clFlush(me->up));
+    cl_uint cells = (cl_uint)(me->rows * me->cols), store = i == 0;
     /* On a GPU a work-item per float; on a CPU a few groups per compute
      * unit, each item looping (cl/summa.cl says why). */
-    size_t local = clmem_pick_group(&ctx->device, 256), global = n;
+    size_t local = clmem_pick_group(&ctx->device, 256), global = cells;
     if ((ctx->device.type & CL_DEVICE_TYPE_CPU) && global > 8 * ctx->device.compute_units * local)
         global = 8 * ctx->device.compute_units * local;
     global = clmem_round_up(global, local);
-    if ((status = clmem_buffer_write(ctx, s->dM, me->rows * p->panel * sizeof(float), me->m_panel,
-                                     err)) ||
-        (status = clmem_buffer_write(ctx, s->dN, p->panel * me->cols * sizeof(float), me->n_panel,
-                                     err)) ||
-        (status = clmem_workload_matmul.execute(&me->run, p->variant, NULL, err)) ||
+    s->dM = me->dM[slot];
+    s->dN = me->dN[slot];
+    struct clmem_timing *k = &me->kernels[i];
+    if ((status = clmem_queue_wait(ctx->queue, &done, 1, err)) ||
+        (status = clmem_workload_matmul.execute(&me->run, p->variant, k, err)) ||
         (status = clmem_kernel_args(me->accumulate, err, 4, sizeof(cl_mem), &me->dP, sizeof(cl_mem),
-                                    &s->dP, sizeof n, &n, sizeof store, &store)))
+                                    &s->dP, sizeof cells, &cells, sizeof store, &store)) ||
+        (status = clmem_launch(ctx, me->accumulate, 1, &global, &local, k, err)))
         return status;
-    return clmem_launch(ctx, me->accumulate, 1, &global, &local, NULL, err);
+    clmem_event_keep(&me->multiplied[slot], k->last ? k->last : k->first);
+    CLMEM_CHECK(err, clFlush(ctx->queue));
+    return CLMEM_OK;
 }
 
-/* One multiplication, every piece in order; *comm_s gets the seconds spent
- * broadcasting. A rank whose device fails keeps taking part in every
- * broadcast, so that no rank waits for it forever, and only skips its
- * device work: the ranks agree on the status after the multiplication
- * (this replaces an MPI_Abort on the first OpenCL error). */
-static int multiply(const struct summa_plan *p, struct summa_rank *me, double *comm_s,
-                    struct clmem_error *err)
+/* Waits for a piece's copies and kernels (--no-overlap). */
+static int finish_piece(struct summa_rank *me, struct clmem_error *err)
+{
+    CLMEM_CHECK(err, clFinish(me->up));
+    CLMEM_CHECK(err, clFinish(me->run.ctx->queue));
+    return CLMEM_OK;
+}
+
+/* Waits for the copy up that last read a slot's host panels. */
+static int wait_uploaded(struct summa_rank *me, int slot, struct clmem_error *err)
+{
+    if (me->uploaded[slot])
+        CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
+    return CLMEM_OK;
+}
+
+/* Both queues drained, even after an error; the device's seconds of
+ * kernels summed from the pieces' events. */
+static int drain(const struct summa_plan *p, struct summa_rank *me, int status, double *compute_s,
+                 struct clmem_error *err)
+{
+    cl_int rc[2] = {clFinish(me->up), clFinish(me->run.ctx->queue)};
+    for (int i = 0; i < 2 && status == CLMEM_OK; i++)
+        if (rc[i] != CL_SUCCESS)
+            status = clmem_cl_fail(err, rc[i], "clFinish", __func__, __LINE__);
+    *compute_s = 0.0;
+    for (size_t i = 0; i < p->n_pieces; i++) {
+        double ms = 0.0;
+        if (status == CLMEM_OK && me->kernels[i].first &&
+            (status = clmem_event_ms(me->kernels[i].first, me->kernels[i].last, &ms, err)) == 0)
+            *compute_s += ms * 1e-3;
+        clmem_timing_release(&me->kernels[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        clmem_event_release(&me->uploaded[i]);
+        clmem_event_release(&me->multiplied[i]);
+    }
+    struct matmul_state *s = state_of(&me->run);
+    s->dM = me->dM[0];
+    s->dN = me->dN[0];
+    return status;
+}
+
+/* One multiplication, every piece in order, piece i + 1's broadcasts
+ * posted as soon as piece i is on the queues, so that they go on while the
+ * device works (they progress while this rank waits for them);
+ * *comm_s gets the seconds spent waiting for broadcasts, *compute_s the
+ * device's kernels' seconds. With no_overlap each piece's work is waited
+ * for before the next piece's broadcasts start. A rank whose device fails
+ * keeps taking part in every broadcast, so that no rank waits for it
+ * forever, and only skips its device work: the ranks agree on the status
+ * after the multiplication (this replaces an MPI_Abort on the first
+ * OpenCL error). */
+static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_overlap,
+                    double *comm_s, double *compute_s, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    *comm_s = 0.0;
+    *comm_s = *compute_s = 0.0;
+    post_piece(p, 0, me);
     for (size_t i = 0; i < p->n_pieces; i++) {
         double t0 = MPI_Wtime();
-        broadcast_piece(&p->pieces[i], me);
+        MPI_Waitall(2, me->bcast[i % 2], MPI_STATUSES_IGNORE);
         *comm_s += MPI_Wtime() - t0;
+        pad_piece(p, i, me);
         if (status == CLMEM_OK)
-            status = multiply_piece(p, &p->pieces[i], i == 0, me, err);
+            status = enqueue_piece(p, i, me, err);
+        if (status == CLMEM_OK && no_overlap)
+            status = finish_piece(me, err);
+        if (i + 1 == p->n_pieces)
+            break;
+        /* Piece i + 1 goes where piece i - 1 was: after its copy up. */
+        if (status == CLMEM_OK)
+            status = wait_uploaded(me, (int)((i + 1) % 2), err);
+        else
+            clFinish(me->up);
+        post_piece(p, i + 1, me);
     }
-    if (status == CLMEM_OK)
-        CLMEM_CHECK(err, clFinish(me->run.ctx->queue));
-    return status;
+    return drain(p, me, status, compute_s, err);
 }
 
 /* Warm-up runs, then `reps` timed ones: each from a barrier to the last
@@ -422,10 +594,10 @@ static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct
                    struct clmem_error *err)
 {
     for (unsigned i = 0; i < o->warmup + reps; i++) {
-        double comm_s, own_s, slowest_s;
+        double comm_s, compute_s, own_s, slowest_s;
         MPI_Barrier(m->world);
         double t0 = MPI_Wtime();
-        int status = multiply(p, me, &comm_s, err);
+        int status = multiply(p, me, o->no_overlap, &comm_s, &compute_s, err);
         own_s = MPI_Wtime() - t0;
         MPI_Allreduce(&own_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, m->world);
         if ((status = clmem_mpi_agree(m, status, err)))
@@ -434,28 +606,27 @@ static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct
             samples[i - o->warmup] = slowest_s * 1e3;
             me->busy[i - o->warmup] = own_s;
             me->comm[i - o->warmup] = comm_s;
+            me->compute[i - o->warmup] = compute_s;
         }
     }
     return CLMEM_OK;
 }
 
-/* The share of its own time that the slowest rank (the longest own time,
- * summed over the timed runs) spent broadcasting, on every rank. */
-static double comm_share(const struct clmem_mpi *m, const struct summa_rank *me, unsigned reps)
+/* Each rank's shares of its own time over the timed runs, to rank 0's
+ * me->shares (two per rank): waiting for broadcasts, and not computing
+ * (its time less its device's kernels': the broadcasts, copies and
+ * launches that no kernel hid). */
+static void gather_shares(const struct clmem_mpi *m, const struct summa_rank *me, unsigned reps)
 {
-    double busy = 0.0, comm = 0.0;
+    double busy = 0.0, comm = 0.0, compute = 0.0;
     for (unsigned i = 0; i < reps; i++) {
         busy += me->busy[i];
         comm += me->comm[i];
+        compute += me->compute[i];
     }
-    struct {
-        double seconds;
-        int rank;
-    } mine = {busy, m->rank}, slowest;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, m->world);
-    double share = busy > 0.0 ? comm / busy : 0.0;
-    MPI_Bcast(&share, 1, MPI_DOUBLE, slowest.rank, m->world);
-    return share;
+    double mine[2] = {busy > 0.0 ? comm / busy : 0.0,
+                      busy > compute ? (busy - compute) / busy : 0.0};
+    MPI_Gather(mine, 2, MPI_DOUBLE, me->shares, 2, MPI_DOUBLE, 0, m->world);
 }
 
 /* Every block of P to rank 0, into the whole P (NaN first, so a block
@@ -488,11 +659,32 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
     return CLMEM_OK;
 }
 
+/* "grid 1x2, panel 256, 64 pieces, overlapped; not computing per rank: 3%
+ * 4%; waiting for broadcasts up to 1%; checked on rank 0". */
+static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *p,
+                            const struct summa_rank *me, const struct clmem_summa_options *o,
+                            char *note, size_t size)
+{
+    size_t len = (size_t)snprintf(
+        note, size, "grid %dx%d, panel %zu, %zu pieces, %s; not computing per rank:", p->grid_rows,
+        p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped");
+    double waiting = 0.0;
+    for (int r = 0; r < m->size; r++) {
+        if (len < size)
+            len += (size_t)snprintf(note + len, size - len, " %.0f%%", me->shares[2 * r + 1] * 100);
+        if (me->shares[2 * r] > waiting)
+            waiting = me->shares[2 * r];
+    }
+    if (len < size)
+        snprintf(note + len, size - len, "; waiting for broadcasts up to %.0f%%; checked on rank 0",
+                 waiting * 100.0);
+}
+
 /* Rank 0's result: the samples (taken over), the metric, the check. */
 static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
                          const struct summa_rank *me, const struct clmem_summa_options *o,
-                         double **samples, unsigned reps, double share,
-                         struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+                         double **samples, unsigned reps, struct clmem_result **results,
+                         size_t *n_results, struct clmem_error *err)
 {
     struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
     if (!grown)
@@ -519,9 +711,7 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
     clmem_result_summarise(r);
     double work = 2.0 * (double)p->rows * (double)p->cols * (double)p->inner;
     r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
-    snprintf(r->note, sizeof r->note,
-             "grid %dx%d, panel %zu, %zu pieces, comm %.0f%% (slowest rank); checked on rank 0",
-             p->grid_rows, p->grid_cols, p->panel, p->n_pieces, share * 100.0);
+    describe_shares(m, p, me, o, r->note, sizeof r->note);
     struct clmem_check check;
     matmul_check_host_p(state_of(&p->whole), p->variant, &check);
     clmem_result_set_check(r, &check);
@@ -538,22 +728,37 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
 {
     struct matmul_state *s = state_of(&me->run);
     if (s)
-        s->M = s->N = NULL; /* the panels are freed below */
+        s->M = s->N = NULL; /* the panels are freed here */
+    for (int i = 0; i < 2 && me->run.ctx; i++) {
+        clmem_pinned_free(me->run.ctx, &me->m_pinned[i]);
+        clmem_pinned_free(me->run.ctx, &me->n_pinned[i]);
+    }
+    if (me->run.ctx) {
+        clmem_pinned_free(me->run.ctx, &me->m_block);
+        clmem_pinned_free(me->run.ctx, &me->n_block);
+    }
     clmem_run_release(&me->run);
     clmem_release_kernel(&me->accumulate);
     clmem_release_program(&me->program);
     clmem_release_mem(&me->dP);
+    clmem_release_mem(&me->dM[1]);
+    clmem_release_mem(&me->dN[1]);
+    for (int i = 0; i < 2; i++) {
+        clmem_event_release(&me->uploaded[i]);
+        clmem_event_release(&me->multiplied[i]);
+    }
+    clmem_release_queue(&me->up);
     if (me->row_comm != MPI_COMM_NULL)
         MPI_Comm_free(&me->row_comm);
     if (me->col_comm != MPI_COMM_NULL)
         MPI_Comm_free(&me->col_comm);
-    free(me->M);
-    free(me->N);
     free(me->P);
-    free(me->m_piece);
-    free(me->m_panel);
-    free(me->n_panel);
+    if (me->kernels)
+        for (size_t i = 0; i < p->n_pieces; i++)
+            clmem_timing_release(&me->kernels[i]);
+    free(me->kernels);
     free(me->busy);
+    free(me->shares);
     clmem_run_release(&p->whole);
     free(p->p_rows);
     free(p->p_cols);
@@ -605,9 +810,9 @@ static int report(const struct clmem_mpi *m, const struct summa_plan *p,
                   struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    double share = comm_share(m, me, reps);
+    gather_shares(m, me, reps);
     if (m->rank == 0)
-        status = append_result(m, p, me, o, samples, reps, share, results, n_results, err);
+        status = append_result(m, p, me, o, samples, reps, results, n_results, err);
     return clmem_mpi_agree(m, status, err);
 }
 

@@ -138,15 +138,24 @@ int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, s
 
 /* Fills the two zones of a guarded output with the pattern (only them:
  * an output of hundreds of MB costs nothing more). Never on Oclgrind, where
- * outputs have no zones, so clEnqueueFillBuffer is safe here. */
+ * outputs have no zones. */
 static int fill_zones(struct clmem_ctx *ctx, const struct clmem_guarded *g, struct clmem_error *err)
 {
-    const cl_uchar pattern = CLMEM_GUARD_BYTE;
-    CLMEM_CHECK(
-        err, clEnqueueFillBuffer(ctx->queue, g->parent, &pattern, 1, 0, g->guard, 0, NULL, NULL));
-    CLMEM_CHECK(err, clEnqueueFillBuffer(ctx->queue, g->parent, &pattern, 1, g->guard + g->bytes,
-                                         g->guard, 0, NULL, NULL));
-    CLMEM_CHECK(err, clFinish(ctx->queue));
+    /* Written from the host, not filled: NVIDIA's clEnqueueFillBuffer
+     * fails (CL_INVALID_COMMAND_QUEUE) at offsets from 2^31 bytes on, where
+     * the rear zone of a 2 GiB output starts. */
+    unsigned char *pattern = malloc(g->guard);
+    if (!pattern)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    memset(pattern, CLMEM_GUARD_BYTE, g->guard);
+    cl_int rc =
+        clEnqueueWriteBuffer(ctx->queue, g->parent, CL_TRUE, 0, g->guard, pattern, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clEnqueueWriteBuffer(ctx->queue, g->parent, CL_TRUE, g->guard + g->bytes, g->guard,
+                                  pattern, 0, NULL, NULL);
+    free(pattern);
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clEnqueueWriteBuffer", __func__, __LINE__);
     return CLMEM_OK;
 }
 

@@ -82,7 +82,6 @@ int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, doub
                         struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    cl_ulong start = 0, end = 0;
     *ms = 0;
     CLMEM_CHECK_GOTO(err, status, clFinish(ctx->queue));
     if (!timing->first && timing->host_ms > 0) {
@@ -93,14 +92,8 @@ int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, doub
         status = clmem_fail(err, CLMEM_ERR_CL, "a variant launched no kernel to time");
         goto cleanup;
     }
-    cl_event last = timing->last ? timing->last : timing->first;
-    CLMEM_CHECK_GOTO(err, status,
-                     clGetEventProfilingInfo(timing->first, CL_PROFILING_COMMAND_START,
-                                             sizeof start, &start, NULL));
-    CLMEM_CHECK_GOTO(
-        err, status,
-        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
-    *ms = end > start ? (double)(end - start) * 1e-6 : 0.0;
+    if ((status = clmem_event_ms(timing->first, timing->last, ms, err)))
+        goto cleanup;
     if (clmem_debug_enabled(CLMEM_DEBUG_TIMING))
         fprintf(stderr, "clmem: timed %.6f ms\n", *ms);
 cleanup:

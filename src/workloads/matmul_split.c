@@ -1,19 +1,38 @@
 /* Matmul with P's rows split over several devices (clmem_matmul_split,
  * `clmem run matmul --device LIST --split`): each device runs the chosen
- * variant on its block of rows as an ordinary matmul run whose inputs are
- * borrowed from the whole problem; the host gathers P and checks it. */
+ * variant on its block of rows, tile by tile, as an ordinary matmul run of
+ * a tile's size whose buffers are swapped between launches; each timed run
+ * copies the block's inputs up and its P down while other tiles' kernels
+ * run (clmem.h says how), and the host checks P. */
 #include "matmul.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One device's block: rows [first, first + count) of P, a matmul run of
- * count x cols x inner whose inputs are borrowed from the whole problem. */
+/* Tiles are cut to multiples of this (regblock's largest block, the H200's
+ * 256 rows), unless the whole block is smaller. */
+#define TILE_ALIGN 256
+
+/* One device's block: rows [first, first + count) of P, cut into tiles of
+ * tile_rows x tile_cols, taken a column of tiles after another; a matmul
+ * run of that tile's size whose buffers are swapped tile by tile: M's row
+ * chunks each a buffer of their own (up during the first column, they stay:
+ * a device's rows of M are fewer than N's columns once there are several
+ * devices), N's column chunks and P's tiles double-buffered. */
 struct split_block {
     struct clmem_run run;
     size_t first, count;
-    double kernel_ms; /* the block's profiled kernel time, the last run */
+    size_t tile_rows, tile_cols, n_row_tiles, n_col_tiles;
+    cl_mem *dM;          /* n_row_tiles; [0]: the run's own */
+    cl_mem dN[2], dP[2]; /* [0]: the run's own */
+    /* The block's rows of M, all of N and its rows of P on the host, in
+     * pinned memory (as an application that moves matrices at the link's
+     * speed keeps them): the copies up and down are the timed ones. */
+    struct clmem_pinned host_m, host_n, host_p;
+    cl_command_queue up, down;
+    struct clmem_timing *tiles; /* each tile's kernels, the current run */
+    double kernel_ms;           /* the sum of the tiles' profiled kernel times, the last run */
     struct clmem_error err;
 };
 
@@ -24,7 +43,199 @@ struct split_job {
     struct split_block *blocks;
     struct matmul_state *whole; /* the host's M, N, P and CPU reference */
     enum split_phase phase;
+    int no_overlap;
 };
+
+/* A tile's side for `n` rows or columns: a quarter, rounded up to whole
+ * blocks of the fastest kernel, or all of them when that is as many. */
+static size_t tile_side(size_t n)
+{
+    size_t side = clmem_round_up((n + CLMEM_SPLIT_TILES - 1) / CLMEM_SPLIT_TILES, TILE_ALIGN);
+    return side < n ? side : n;
+}
+
+/* The block's extra buffers and queues, beside the run's own. */
+static int split_block_setup(struct split_block *b, const struct matmul_state *whole)
+{
+    struct clmem_ctx *ctx = b->run.ctx;
+    struct matmul_state *s = b->run.state;
+    size_t m_bytes = b->tile_rows * whole->inner * sizeof(float);
+    size_t n_bytes = whole->inner * b->tile_cols * sizeof(float);
+    size_t p_bytes = b->tile_rows * b->tile_cols * sizeof(float);
+    int status;
+    b->dN[0] = s->dN;
+    b->dP[0] = s->dP;
+    if (!(b->dM = calloc(b->n_row_tiles, sizeof *b->dM)) ||
+        !(b->tiles = calloc(b->n_row_tiles * b->n_col_tiles, sizeof *b->tiles)))
+        return clmem_fail(&b->err, CLMEM_ERR_CL, "out of host memory");
+    b->dM[0] = s->dM;
+    if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, NULL, &b->dN[1], &b->err)) ||
+        (status = clmem_buffer_create(ctx, CL_MEM_WRITE_ONLY, p_bytes, NULL, &b->dP[1], &b->err)) ||
+        (status = clmem_queue_open(ctx, &b->up, &b->err)) ||
+        (status = clmem_queue_open(ctx, &b->down, &b->err)))
+        return status;
+    for (size_t r = 1; r < b->n_row_tiles; r++)
+        if ((status =
+                 clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, NULL, &b->dM[r], &b->err)))
+            return status;
+    size_t m_elems = b->count * whole->inner, n_elems = whole->inner * whole->cols;
+    if ((status = clmem_pinned_alloc(ctx, m_elems * sizeof(float), &b->host_m, &b->err)) ||
+        (status = clmem_pinned_alloc(ctx, n_elems * sizeof(float), &b->host_n, &b->err)) ||
+        (status =
+             clmem_pinned_alloc(ctx, b->count * whole->cols * sizeof(float), &b->host_p, &b->err)))
+        return status;
+    memcpy(b->host_m.host, whole->M + b->first * whole->inner, m_elems * sizeof(float));
+    memcpy(b->host_n.host, whole->N, n_elems * sizeof(float));
+    return CLMEM_OK;
+}
+
+/* Where tile t of the block lies, and how much of it is P's. */
+struct split_tile {
+    size_t row, col;   /* P's first row (of the whole P) and column */
+    size_t rows, cols; /* those inside P */
+    size_t r, c;       /* its place among the block's tiles */
+};
+
+static struct split_tile tile_at(const struct split_block *b, const struct matmul_state *whole,
+                                 size_t t)
+{
+    struct split_tile x = {.r = t % b->n_row_tiles, .c = t / b->n_row_tiles};
+    size_t row = x.r * b->tile_rows, col = x.c * b->tile_cols;
+    x.row = b->first + row;
+    x.col = col;
+    x.rows = b->count - row < b->tile_rows ? b->count - row : b->tile_rows;
+    x.cols = whole->cols - col < b->tile_cols ? whole->cols - col : b->tile_cols;
+    return x;
+}
+
+/* Waits for the queue when nothing may overlap (--no-overlap). */
+static int settle(const struct split_job *job, cl_command_queue queue, struct clmem_error *err)
+{
+    if (job->no_overlap)
+        CLMEM_CHECK(err, clFinish(queue));
+    return CLMEM_OK;
+}
+
+/* Tile t's inputs up (M's rows in the first column, N's columns at a
+ * column's first tile) and its kernel, which waits for them and for the
+ * copy down of the tile before it in its P buffer. */
+static int split_tile_compute(struct split_job *job, struct split_block *b, size_t t,
+                              cl_event *m_up, cl_event n_up[2], cl_event col_done[2],
+                              cl_event p_down[2])
+{
+    struct matmul_state *s = b->run.state, *w = job->whole;
+    struct clmem_ctx *ctx = b->run.ctx;
+    struct split_tile x = tile_at(b, w, t);
+    size_t ns = x.c % 2, ps = t % 2;
+    int status;
+    if (x.c == 0) {
+        float *host_m = b->host_m.host;
+        size_t row_bytes = w->inner * sizeof(float);
+        struct clmem_block m = {b->dM[x.r], host_m + (x.row - b->first) * w->inner,
+                                x.rows,     row_bytes,
+                                row_bytes,  row_bytes};
+        if ((status = clmem_enqueue_block(b->up, 1, &m, NULL, 0, &m_up[x.r], &b->err)))
+            return status;
+    }
+    if (x.r == 0) {
+        /* Into the N buffer that the column two before used: after its last kernel. */
+        struct clmem_block n = {b->dN[ns],
+                                (float *)b->host_n.host + x.col,
+                                w->inner,
+                                x.cols * sizeof(float),
+                                b->tile_cols * sizeof(float),
+                                w->cols * sizeof(float)};
+        cl_event done = NULL;
+        if ((status = clmem_enqueue_block(b->up, 1, &n, &col_done[ns], 1, &done, &b->err)))
+            return status;
+        clmem_event_release(&n_up[ns]);
+        n_up[ns] = done;
+    }
+    if ((status = settle(job, b->up, &b->err)))
+        return status;
+    cl_event wait[3] = {x.c == 0 ? m_up[x.r] : NULL, x.r == 0 ? n_up[ns] : NULL, p_down[ps]};
+    if ((status = clmem_queue_wait(ctx->queue, wait, 3, &b->err)))
+        return status;
+    s->dM = b->dM[x.r];
+    s->dN = b->dN[ns];
+    s->dP = b->dP[ps];
+    if ((status = clmem_workload_matmul.execute(&b->run, job->variant, &b->tiles[t], &b->err)))
+        return status;
+    if (x.r + 1 == b->n_row_tiles) {
+        const struct clmem_timing *k = &b->tiles[t];
+        clmem_event_keep(&col_done[ns], k->last ? k->last : k->first);
+    }
+    CLMEM_CHECK(&b->err, clFlush(ctx->queue));
+    return settle(job, ctx->queue, &b->err);
+}
+
+/* Tile t's part of P down to the host, after its kernel. */
+static int split_tile_down(struct split_job *job, struct split_block *b, size_t t,
+                           cl_event p_down[2])
+{
+    struct matmul_state *w = job->whole;
+    struct split_tile x = tile_at(b, w, t);
+    const struct clmem_timing *k = &b->tiles[t];
+    cl_event kernel = k->last ? k->last : k->first, done = NULL;
+    float *host_p = b->host_p.host;
+    struct clmem_block p = {b->dP[t % 2],
+                            host_p + (x.row - b->first) * w->cols + x.col,
+                            x.rows,
+                            x.cols * sizeof(float),
+                            b->tile_cols * sizeof(float),
+                            w->cols * sizeof(float)};
+    int status = clmem_enqueue_block(b->down, 0, &p, &kernel, 1, &done, &b->err);
+    if (status)
+        return status;
+    clmem_event_release(&p_down[t % 2]);
+    p_down[t % 2] = done;
+    CLMEM_CHECK(&b->err, clFlush(b->down));
+    return settle(job, b->down, &b->err);
+}
+
+/* One end-to-end run of the block: every tile's kernel enqueued before the
+ * copy down of the tile before it, so that where a driver's copy holds the
+ * host until it is done a kernel still runs meanwhile. */
+static int split_block_run(struct split_job *job, struct split_block *b)
+{
+    struct matmul_state *s = b->run.state;
+    size_t n_tiles = b->n_row_tiles * b->n_col_tiles;
+    cl_event n_up[2] = {0}, col_done[2] = {0}, p_down[2] = {0}, *m_up;
+    int status = CLMEM_OK;
+    if (!(m_up = calloc(b->n_row_tiles, sizeof *m_up)))
+        return clmem_fail(&b->err, CLMEM_ERR_CL, "out of host memory");
+    for (size_t t = 0; t <= n_tiles && status == CLMEM_OK; t++) {
+        if (t < n_tiles)
+            status = split_tile_compute(job, b, t, m_up, n_up, col_done, p_down);
+        if (status == CLMEM_OK && t > 0)
+            status = split_tile_down(job, b, t - 1, p_down);
+    }
+    /* Every queue drained, even after an error: no copy may outlive the run. */
+    cl_int rc[3] = {clFinish(b->up), clFinish(b->run.ctx->queue), clFinish(b->down)};
+    for (int i = 0; i < 3 && status == CLMEM_OK; i++)
+        if (rc[i] != CL_SUCCESS)
+            status = clmem_cl_fail(&b->err, rc[i], "clFinish", __func__, __LINE__);
+    b->kernel_ms = 0.0;
+    for (size_t t = 0; t < n_tiles; t++) {
+        double ms = 0.0;
+        if (status == CLMEM_OK && b->tiles[t].first &&
+            (status = clmem_event_ms(b->tiles[t].first, b->tiles[t].last, &ms, &b->err)) == 0)
+            b->kernel_ms += ms;
+        clmem_timing_release(&b->tiles[t]);
+    }
+    for (int i = 0; i < 2; i++) {
+        clmem_event_release(&n_up[i]);
+        clmem_event_release(&col_done[i]);
+        clmem_event_release(&p_down[i]);
+    }
+    for (size_t r = 0; r < b->n_row_tiles; r++)
+        clmem_event_release(&m_up[r]);
+    free(m_up);
+    s->dM = b->dM[0];
+    s->dN = b->dN[0];
+    s->dP = b->dP[0];
+    return status;
+}
 
 /* What one device's thread does in each phase. */
 static int split_block_step(void *arg, size_t i)
@@ -33,27 +244,23 @@ static int split_block_step(void *arg, size_t i)
     struct split_block *b = &job->blocks[i];
     struct clmem_run *run = &b->run;
     struct matmul_state *s = run->state;
+    int status;
     if (b->count == 0)
         return CLMEM_OK;
     switch (job->phase) {
     case SPLIT_SETUP:
+        /* The run's own buffers start with the first tile's worth of
+         * whatever the inputs hold; every run writes them anew. */
         s->M = job->whole->M + b->first * job->whole->inner;
         s->N = job->whole->N;
-        return clmem_workload_matmul.setup(run, &b->err);
-    case SPLIT_PREPARE: return clmem_workload_matmul.prepare(run, job->variant, &b->err);
-    case SPLIT_EXECUTE: {
-        struct clmem_timing timing = {0};
-        int status = clmem_workload_matmul.execute(run, job->variant, &timing, &b->err);
-        if (status) {
-            clFinish(run->ctx->queue);
-            clmem_timing_release(&timing);
+        if ((status = clmem_workload_matmul.setup(run, &b->err)))
             return status;
-        }
-        return clmem_timing_finish(run->ctx, &timing, &b->kernel_ms, &b->err);
-    }
+        return split_block_setup(b, job->whole);
+    case SPLIT_PREPARE: return clmem_workload_matmul.prepare(run, job->variant, &b->err);
+    case SPLIT_EXECUTE: return split_block_run(job, b);
     case SPLIT_GATHER:
-        return clmem_buffer_read(run->ctx, s->dP, b->count * s->cols * sizeof(float),
-                                 job->whole->P + b->first * s->cols, &b->err);
+        memcpy(job->whole->P + b->first * job->whole->cols, b->host_p.host, b->host_p.bytes);
+        return CLMEM_OK;
     }
     return CLMEM_OK;
 }
@@ -76,7 +283,8 @@ static int split_phase(struct split_job *job, size_t k, enum split_phase phase,
     return worst;
 }
 
-/* Times one scaling point (its blocks set up) and checks the gathered P. */
+/* Times one scaling point (its blocks set up) and checks the P that the
+ * last timed run brought back. */
 static int split_measure(struct split_job *job, size_t k, const struct clmem_split_options *o,
                          struct clmem_result *r, double *slowest_kernel_ms, struct clmem_error *err)
 {
@@ -92,9 +300,16 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     double *kernel = clmem_alloc_array(reps, sizeof(double), err);
     if (!kernel)
         return err->status;
+    struct matmul_state *w = job->whole;
     for (unsigned i = 0; i < reps; i++) {
+        /* Rows no device wrote in the last run stay NaN and fail the check. */
+        for (size_t d = 0; i + 1 == reps && d < k; d++) {
+            float *p = job->blocks[d].host_p.host;
+            for (size_t e = 0; e < job->blocks[d].host_p.bytes / sizeof(float); e++)
+                p[e] = NAN;
+        }
         /* Host wall time: from before the threads enqueue to after the last
-         * device finished (thread start and join included). */
+         * device's last copy (thread start and join included). */
         double start = clmem_now_ms();
         if ((status = split_phase(job, k, SPLIT_EXECUTE, err))) {
             free(kernel);
@@ -109,11 +324,9 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     *slowest_kernel_ms = clmem_median(kernel, reps);
     free(kernel);
     clmem_result_summarise(r);
-
-    /* Rows no device wrote stay NaN on the host and fail the check. */
-    struct matmul_state *w = job->whole;
-    for (size_t i = 0; i < w->rows * w->cols; i++)
-        w->P[i] = NAN;
+    /* Rows of no device stay NaN too. */
+    for (size_t e = 0; e < w->rows * w->cols; e++)
+        w->P[e] = NAN;
     if ((status = split_phase(job, k, SPLIT_GATHER, err)))
         return status;
     struct clmem_check check;
@@ -122,15 +335,34 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     return CLMEM_OK;
 }
 
-/* Gives the blocks their inputs back before a run's teardown frees them. */
+/* Gives the blocks their inputs back before a run's teardown frees them;
+ * the extra buffers and queues go first. */
 static void split_release(struct split_block *blocks, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        struct matmul_state *s = blocks[i].run.state;
+        struct split_block *b = &blocks[i];
+        struct matmul_state *s = b->run.state;
+        clmem_release_mem(&b->dN[1]);
+        clmem_release_mem(&b->dP[1]);
+        for (size_t r = 1; b->dM && r < b->n_row_tiles; r++)
+            clmem_release_mem(&b->dM[r]);
+        free(b->dM);
+        b->dM = NULL;
+        for (size_t t = 0; b->tiles && t < b->n_row_tiles * b->n_col_tiles; t++)
+            clmem_timing_release(&b->tiles[t]);
+        free(b->tiles);
+        b->tiles = NULL;
+        clmem_release_queue(&b->up);
+        clmem_release_queue(&b->down);
+        if (b->run.ctx) {
+            clmem_pinned_free(b->run.ctx, &b->host_m);
+            clmem_pinned_free(b->run.ctx, &b->host_n);
+            clmem_pinned_free(b->run.ctx, &b->host_p);
+        }
         if (s)
             s->M = s->N = NULL;
-        clmem_run_release(&blocks[i].run);
-        clmem_error_clear(&blocks[i].err);
+        clmem_run_release(&b->run);
+        clmem_error_clear(&b->err);
     }
 }
 
@@ -227,15 +459,20 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
             b->count = count[d];
             if (!b->count)
                 continue;
+            b->tile_rows = tile_side(b->count);
+            b->tile_cols = tile_side(whole.cols);
+            b->n_row_tiles = (b->count + b->tile_rows - 1) / b->tile_rows;
+            b->n_col_tiles = (whole.cols + b->tile_cols - 1) / b->tile_cols;
             char block_size[96];
-            snprintf(block_size, sizeof block_size, "%zux%zux%zu", b->count, whole.cols,
+            snprintf(block_size, sizeof block_size, "%zux%zux%zu", b->tile_rows, b->tile_cols,
                      whole.inner);
             struct clmem_run_options ro = {.size = block_size, .variant = v->name, .seed = o->seed};
             if ((status = clmem_run_plan(&b->run, w, &ctxs[d], &ro, err))) {
                 char why[sizeof err->message];
                 snprintf(why, sizeof why, "%s", err->message);
-                clmem_fail(err, status, "split over %zu devices, rows %zu-%zu on '%s': %s", k,
-                           b->first, b->first + b->count - 1, ctxs[d].device.name, why);
+                clmem_fail(err, status,
+                           "split over %zu devices, rows %zu-%zu on '%s' (tiles of %s): %s", k,
+                           b->first, b->first + b->count - 1, ctxs[d].device.name, block_size, why);
                 goto cleanup;
             }
         }
@@ -292,7 +529,7 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
             free_reference(&point);
             continue;
         }
-        struct split_job job = {v, &blocks[at], problem, SPLIT_SETUP};
+        struct split_job job = {v, &blocks[at], problem, SPLIT_SETUP, o->no_overlap};
         double slowest_kernel = 0.0;
         if ((status = split_phase(&job, k, SPLIT_SETUP, err)) ||
             (status = split_measure(&job, k, o, r, &slowest_kernel, err)))
@@ -314,7 +551,8 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         char described[96];
         describe_rows(&blocks[at], k, described, sizeof described);
         char *note = r->note;
-        size_t len = (size_t)snprintf(note, sizeof r->note, "host wall time; ");
+        size_t len = (size_t)snprintf(note, sizeof r->note, "end to end%s; ",
+                                      o->no_overlap ? ", no overlap" : "");
         if (!isnan(speedup) && o->weak)
             len += (size_t)snprintf(note + len, sizeof r->note - len,
                                     "weak scaling, %zu rows per device: efficiency %.2f; ",
@@ -323,9 +561,13 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
             len +=
                 (size_t)snprintf(note + len, sizeof r->note - len,
                                  "speedup %.2f, efficiency %.2f; ", speedup, speedup / (double)k);
+        /* What the slowest device's kernels leave of the wall time: the
+         * transfers (and launches) that no kernel hid. */
+        double hidden = r->median_ms > 0 ? slowest_kernel / r->median_ms : 0.0;
         if (len < sizeof r->note)
-            snprintf(note + len, sizeof r->note - len, "slowest device's kernel %.4f ms; %s",
-                     slowest_kernel, described);
+            len += (size_t)snprintf(note + len, sizeof r->note - len,
+                                    "kernels %.4g ms, %.0f%% not hidden; %s", slowest_kernel,
+                                    hidden < 1.0 ? (1.0 - hidden) * 100.0 : 0.0, described);
         verify_failed |= !r->verified;
         /* This point's programs and buffers go before the next point's. */
         split_release(&blocks[at], k);
