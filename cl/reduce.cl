@@ -1,7 +1,8 @@
 /* Sum reduction (Kirk & Hwu ch. 5, "Performance considerations", seed 002):
  * every kernel sums X[0..n) of one work-group into partial[group], so a
  * pass turns n values into one per group; the host runs passes over the
- * partials until one value remains, all on the device.
+ * partials until one value remains, all on the device. (reduce's coarsened
+ * variant is in sum_coarsened.cl.)
  * The host picks WG_SIZE, a power of two, the launch's local size; the
  * default lets this file build alone. */
 #ifndef WG_SIZE
@@ -41,38 +42,6 @@ reduceSequential(__global const float *X, __global float *partial, uint n)
     partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;
     unsigned int t = get_local_id(0);
     for (unsigned int stride = get_local_size(0) / 2; stride >= 1; stride = stride >> 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < stride)
-            partialSum[t] += partialSum[t + stride];
-    }
-    if (t == 0)
-        partial[get_group_id(0)] = partialSum[0];
-}
-
-/* Near peak: thread coarsening (Fig 5.17's idea applied to the reduction).
- * A fixed number of groups; each work-item first adds, in registers, every
- * (global size)-th float4 of X (the first add happens during the load, no
- * local memory per element), then the scalar tail n % 4, then the group
- * runs Fig 5.15's tree on one value per work-item. The buffer's start is
- * aligned for float4 (CL_DEVICE_MEM_BASE_ADDR_ALIGN >= 128 bits). The host
- * launches it once over X with many groups and once with one group over
- * their partials: the last pass never leaves the device. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
-reduceCoarsened(__global const float *X, __global float *partial, uint n)
-{
-    __local float partialSum[WG_SIZE];
-    size_t gid = get_global_id(0), items = get_global_size(0);
-    size_t n4 = n / 4;
-    __global const float4 *X4 = (__global const float4 *)X;
-    float4 acc = (float4)(0.0f);
-    for (size_t i = gid; i < n4; i += items)
-        acc += X4[i];
-    float sum = (acc.x + acc.y) + (acc.z + acc.w);
-    for (size_t i = 4 * n4 + gid; i < n; i += items)
-        sum += X[i];
-    unsigned int t = get_local_id(0);
-    partialSum[t] = sum;
-    for (unsigned int stride = WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t < stride)
             partialSum[t] += partialSum[t + stride];

@@ -8,6 +8,19 @@
 
 #include <cmocka.h>
 
+int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                       const char *size, unsigned reps, struct clmem_result **results,
+                       size_t *n_results, struct clmem_error *err)
+{
+    const struct clmem_workload *w = clmem_workload_find(workload);
+    if (!w)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')",
+                          workload);
+    struct clmem_run_options options = {
+        .size = size, .variant = variant, .reps = reps, .warmup = 1, .seed = 42};
+    return clmem_run(ctx, w, &options, results, n_results, err);
+}
+
 void test_open_device(struct clmem_ctx *ctx)
 {
     struct clmem_error err = {0};

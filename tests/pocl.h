@@ -2,11 +2,17 @@
 #ifndef CLMEM_TEST_POCL_H
 #define CLMEM_TEST_POCL_H
 
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 /* Opens $CLMEM_TEST_DEVICE (default "cpu", PoCL in CI); fails the test
  * with the error's message when there is none. */
 void test_open_device(struct clmem_ctx *ctx);
+/* clmem_run of the workload named WORKLOAD (a usage error when there is
+ * none), one warm-up, seed 42, REPS timed runs; results appended. */
+int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                       const char *size, unsigned reps, struct clmem_result **results,
+                       size_t *n_results, struct clmem_error *err);
 /* Runs WORKLOAD VARIANT at SIZE (2 timed runs) and asserts it verified. */
 void test_expect_verified(struct clmem_ctx *ctx, const char *workload, const char *variant,
                           const char *size);

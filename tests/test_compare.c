@@ -15,7 +15,8 @@
 #include "tmpdir.h"
 
 #include "cli_run.h"
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 #include "pocl.h"
 
 static char dir[] = "/tmp/clmem-compare-XXXXXX";

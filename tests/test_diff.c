@@ -2,7 +2,8 @@
  * rule, pairing of runs, the three formats, and the exit codes a CI job
  * reads. Fixtures are bench/'s real run files and copies of them with one
  * result edited, or small files written here. Needs no device. */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 #include <cJSON.h>
 #include <dirent.h>

@@ -41,36 +41,11 @@ declare -A group_of=(
     [reduce]=other [dot]=other [pi]=other [atomics]=other [blur]=other [constmem]=other
 )
 
-# Sizes per workload, or per workload/variant: each variant runs at every
-# size of its list that it takes (a textbook kernel refuses the others) and
-# must run at one at least.
-# matmul: every dimension 3, 1 and 2 mod 4 (load4's float4 edges) and cut
-# by each tile (TILE_WIDTH 32, regblock's TSM/TSN 64 and TSK 16 on
-# Oclgrind, panel 8x16): 7x7x7 under every tile, 33x17x9 one past 32 and
-# 8, 66x34x18 two past 64, 32 and 16, 35x19x11 three past 32 and 8.
-# (At 33x17x9 alone, a float4 load reading one float past a row passed.)
-# regblock also runs where some work-groups' blocks lie wholly inside P and
-# take the unchecked float4 path: 130x66x35 (rows not float4-aligned, so
-# vload4; K's last step partial) and 132x68x36 (aligned float4s).
-# tiled takes multiples of its tile.
-# peak: fma runs min(16384 per compute unit, --size rounded up to 256)
-# work-items, so at 7 one group of 256.
-declare -A sizes=(
-    [matmul]="7x7x7 33x17x9 66x34x18 35x19x11"
-    [matmul/tiled]="64x32x96"
-    [matmul/regblock]="7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"
-    [transpose]="33x17"
-    [reduce]="1000"
-    [dot]="1000"
-    [pi]="1000"
-    [atomics]="1000"
-    [blur]="17x9"
-    [constmem]="17x9"
-    [coalescing]="100"
-    [pitched]="33x7"
-    [peak]="1001"
-    [peak/fma]="7"
-)
+# The sizes each variant runs at are the workload's data (check_sizes in
+# src/workloads/*.c: small sizes that reach every edge of the kernels), read
+# from `clmem list --format csv`; each variant runs at every size of its
+# list that it takes (a textbook kernel refuses the others) and must run at
+# one at least.
 
 # Oclgrind 21.10's --uninitialized plugin does not know LLVM's 'freeze'
 # instruction (a fatal error in matmul regblock and blur tiled), so kernels
@@ -128,19 +103,24 @@ plant() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-mapfile -t variants < <("$clmem" list | awk '/^  [a-z]/ {print $1 "/" $2}')
-[ ${#variants[@]} -gt 0 ] || fail "'clmem list' named no variants"
+# workload,variant,check_sizes per line (the CSV's columns 1, 2 and 6;
+# no field before the summary holds a comma).
+mapfile -t variants < <("$clmem" list --format csv | tail -n +2 | cut -d, -f1,2,6)
+[ ${#variants[@]} -gt 0 ] || fail "'clmem list --format csv' named no variants"
 
 checked=0
-for wv in "${variants[@]}"; do
-    workload=${wv%/*}
-    variant=${wv#*/}
-    if [ -z "${group_of[$workload]:-}" ] || [ -z "${sizes[$workload]:-}" ]; then
-        fail "no Oclgrind group or size for workload '$workload': add it to tests/test_oclgrind.sh"
+for row in "${variants[@]}"; do
+    IFS=, read -r workload variant list <<<"$row"
+    wv=$workload/$variant
+    if [ -z "${group_of[$workload]:-}" ]; then
+        fail "no Oclgrind group for workload '$workload': add it to tests/test_oclgrind.sh"
         continue
     fi
     [ "${group_of[$workload]}" = "$group" ] || continue
-    list=${sizes[$wv]:-${sizes[$workload]}}
+    if [ -z "$list" ]; then
+        fail "$wv has no check_sizes (src/workloads/$workload.c)"
+        continue
+    fi
     ran=""
     for size in $list; do
         start=$SECONDS
@@ -202,7 +182,7 @@ case "$group" in
 matmul)
     # load4's fourth load guarded with '<=': at 7x7x7 (K = 7, 3 mod 4) the
     # last row of M is read one float past its end.
-    plant "$tmp/broken" matmul.cl "static float4 load4(" "v.w = col + 3 < ncols" \
+    plant "$tmp/broken" matmul_regblock.cl "static float4 load4(" "v.w = col + 3 < ncols" \
         'sub(/col \+ 3 < ncols/, "col + 3 <= ncols")'
     run_variant matmul regblock 7x7x7 "$tmp/broken"
     if grep -q "Invalid read" <<<"$err"; then

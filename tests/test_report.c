@@ -4,7 +4,8 @@
  * tell two runs of one machine apart, report.html self-contained with
  * every picture inline, the roofline's points, the report without gnuplot,
  * and the directory appearing whole or not at all. Needs no device. */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,8 @@
 /* Reading run files back (src/report/runfile.c): clmem 0.1.0's files in
  * bench/, the MPI form, and every kind of bad file refused with its reason.
  * Needs no device. Also the numbers for people (src/report/units.c). */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <setjmp.h>

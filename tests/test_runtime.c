@@ -586,7 +586,7 @@ static void tuning_database_round_trips(void **state)
     assert_string_equal(size_class, "N<=1024");
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
     assert_false(clmem_tuning_lookup(ctx, w, &size, values));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
                      CLMEM_OK);
     assert_true(clmem_tuning_lookup(ctx, w, &size, values));
     assert_memory_equal(values, stored, 5 * sizeof(int));
@@ -600,13 +600,13 @@ static void tuning_database_round_trips(void **state)
     ctx->tuning_warning[0] = '\0';
     assert_false(clmem_tuning_lookup(ctx, w, &size, values));
     assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
                      CLMEM_OK);
     ctx->tuning_warning[0] = '\0';
     assert_true(clmem_tuning_lookup(ctx, w, &size, values));
     assert_string_equal(ctx->tuning_warning, "");
     /* The built-in parameters kept as the best: recorded, not applied. */
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 1.0, 1.0, "GFLOP/s", 1, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){1.0, 1.0, "GFLOP/s", 1}, &err),
                      CLMEM_OK);
     assert_false(clmem_tuning_lookup(ctx, w, &size, values));
     unlink(path);
@@ -719,7 +719,7 @@ static void untrusted_tuning_database_is_ignored(void **state)
     struct clmem_size size;
     assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, 2.0, 1.0, "GFLOP/s", 0, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
                      CLMEM_OK);
     assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
     snprintf(sub, sizeof sub, "%s/clmem", dir);

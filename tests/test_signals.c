@@ -36,7 +36,8 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 /* How long a step may take on a loaded 2-core machine (cold PoCL builds). */
 #define PROGRESS_TIMEOUT_S 300

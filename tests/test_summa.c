@@ -4,7 +4,7 @@
  * error comes alike on every rank before any work. clmem_summa is
  * collective, so every rank runs the same cases in the same order, one
  * call each: an assertion that fails on one rank skips no collective. */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 #include "pocl.h"
 
 #include <setjmp.h>

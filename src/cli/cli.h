@@ -2,7 +2,8 @@
 #ifndef CLMEM_CLI_H
 #define CLMEM_CLI_H
 
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 
 struct cli_command {
     const char *name;
@@ -116,7 +117,7 @@ int cli_exit(int code);
 
 #ifdef CLMEM_HAVE_MPI
 /* ---- under mpirun (src/cli/mpi.c) ---- */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 
 /* Starts MPI (under mpirun). Returns an exit code (3: MPI would not start). */
 int cli_mpi_start(int *argc, char ***argv);

@@ -315,11 +315,11 @@ static int validate(const struct run_args *a, const struct clmem_workload **work
     return status;
 }
 
-static void show_progress(void *user, const struct clmem_run *run, size_t index)
+static void show_progress(void *user, const struct clmem_result *next, size_t index, size_t count)
 {
     (void)user;
-    fprintf(stderr, "clmem: [%zu/%zu] %s %s on %s\n", index + 1, run->n_variants,
-            run->workload->name, run->variants[index]->name, run->ctx->device.name);
+    fprintf(stderr, "clmem: [%zu/%zu] %s %s on %s\n", index + 1, count, next->workload,
+            next->variant, next->device);
 }
 
 static void report_failures(const struct clmem_result *results, size_t n)

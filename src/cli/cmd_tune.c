@@ -241,8 +241,8 @@ int cmd_tune(int argc, char **argv)
                             params, w->tunable->variant);
         goto cleanup;
     }
-    if ((status = clmem_tuning_store(&ctx, w, &size, best_values, best, reference, w->metric_unit,
-                                     best == reference, &err)))
+    struct clmem_tuning_outcome outcome = {best, reference, w->metric_unit, best == reference};
+    if ((status = clmem_tuning_store(&ctx, w, &size, best_values, &outcome, &err)))
         goto cleanup;
     char path[1024];
     clmem_tuning_path(path, sizeof path);

@@ -1,7 +1,7 @@
 /* Every rank's results to rank 0, for one report of the whole run. A
  * rank's report travels as bytes: the report, its results, then their
  * samples (the ranks run the same build, so the layouts match). */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 
 #include <limits.h>
 #include <stdlib.h>

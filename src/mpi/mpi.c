@@ -1,6 +1,6 @@
 /* clmem under mpirun: starting MPI, each rank's device, and agreeing on
  * how things went, so that no rank waits in a collective the others left. */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 
 #include <stdlib.h>
 #include <string.h>

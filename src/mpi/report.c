@@ -1,9 +1,9 @@
 /* The JSON report of a run under mpirun: one section per rank, each with
  * its host, device, peaks and results (schema/run.schema.json; README,
  * "MPI"). */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 
-#include "../report/json.h"
+#include "report/json.h"
 
 int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
                             int interrupted, struct clmem_error *err)

@@ -9,9 +9,9 @@
  * Pipelined: the next piece's broadcasts (MPI_Ibcast) and its copy to the
  * device (a queue of its own, into the other of two device panels) go on
  * while the device multiplies the current one. */
-#include "clmem/mpi.h"
+#include "mpi/ranks.h"
 
-#include "../workloads/matmul.h"
+#include "workloads/matmul.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * all: everything is written into a temporary directory beside it, which
  * then becomes the directory or, when the directory exists, whose files
  * are moved into it. */
-#include "compare.h"
+#include "report/compare.h"
 
 #include <dirent.h>
 #include <errno.h>

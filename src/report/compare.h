@@ -8,7 +8,7 @@
 #ifndef CLMEM_REPORT_COMPARE_H
 #define CLMEM_REPORT_COMPARE_H
 
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <stddef.h>
 #include <stdio.h>

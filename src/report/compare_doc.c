@@ -4,7 +4,7 @@
  * devices ran, each group with only the devices that have it (never a grid
  * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
  * them at full precision. */
-#include "compare.h"
+#include "report/compare.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
-#include "csv.h"
+#include "report/csv.h"
 
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

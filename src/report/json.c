@@ -1,6 +1,6 @@
 /* JSON output through cJSON: the run files, described by
  * schema/run.schema.json and README.md ("JSON"). */
-#include "json.h"
+#include "report/json.h"
 
 #include "git_describe.h"
 

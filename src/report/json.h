@@ -3,7 +3,7 @@
 #ifndef CLMEM_REPORT_JSON_H
 #define CLMEM_REPORT_JSON_H
 
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <cJSON.h>
 

@@ -3,7 +3,7 @@
  * (compare_labels) in titles and legends. Pictures: coalescing curves,
  * transpose bars, matmul against size, and a roofline per entry with each
  * workload's best verified result placed on it. */
-#include "compare.h"
+#include "report/compare.h"
 
 #include <errno.h>
 #include <fcntl.h>

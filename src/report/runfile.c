@@ -2,7 +2,7 @@
  * clmem_report_json and the MPI report write, of any schema this clmem knows,
  * and clmem 0.1.0's files, which carry no schema_version. Everything read is
  * checked, so a bad file is one usage error naming it before any work. */
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <cJSON.h>
 #include <errno.h>

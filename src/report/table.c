@@ -1,5 +1,5 @@
 /* The human-readable table: values for people (clmem_format_metric). */
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Numbers for people: a metric with its unit's SI prefix rescaled so three
  * significant digits say it (48.7 TFLOP/s rather than 4.87e+04 GFLOP/s).
  * CSV and JSON keep full precision; only what a person reads goes here. */
-#include "clmem/clmem.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdio.h>

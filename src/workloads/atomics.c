@@ -2,20 +2,17 @@
  * condition e operazioni atomiche"): N work-items each add 1 to one int.
  * The plain `*a += 1` loses updates; atomic_inc in global memory, or in
  * local memory with one global atomic_add per group, counts exactly N. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
-#define MAX_GROUP 256
 
 enum { RACY, ATOMIC_GLOBAL, ATOMIC_LOCAL };
 
 struct atomics_state {
     size_t n, group;
     cl_mem dcounter;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant atomics_variants[] = {
@@ -33,9 +30,6 @@ static int atomics_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims != 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' of 'atomics' must be one number, N work-items", text);
     /* The counter is an int: N at most INT_MAX, so even the exact count fits,
      * and the uint index of the rounded-up NDRange cannot wrap. */
     if (run->size.dim[0] > 2147483647UL)
@@ -51,20 +45,20 @@ static int atomics_setup(struct clmem_run *run, struct clmem_error *err)
     struct atomics_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     char options[64];
     snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
     if ((status = clmem_run_output_buffer(run, "a_d", CL_MEM_READ_WRITE, sizeof(cl_int),
                                           &s->dcounter, err)))
         return status;
-    return clmem_run_build(run, options, &s->program, s->kernels, err);
+    return clmem_run_build(run, options, err);
 }
 
 static int atomics_execute(struct clmem_run *run, const struct clmem_variant *v,
                            struct clmem_timing *timing, struct clmem_error *err)
 {
     struct atomics_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - atomics_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_uint n = (cl_uint)s->n;
     int status;
     /* The counter starts at 0 every execution; the fill is not timed. */
@@ -108,8 +102,6 @@ static double atomics_work(const struct clmem_run *run, const struct clmem_varia
 static void atomics_teardown(struct clmem_run *run)
 {
     struct atomics_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->dcounter);
 }
 
@@ -124,6 +116,8 @@ const struct clmem_workload clmem_workload_atomics = {
     .bench_sizes = atomics_bench_sizes,
     .bench_sizes_cpu = atomics_bench_sizes_cpu,
     .size_help = "N work-items (updates)",
+    .max_dims = 1,
+    .check_sizes = "1000",
     .variants = atomics_variants,
     .n_variants = CLMEM_ARRAY_SIZE(atomics_variants),
     .metric_unit = "Gupdates/s",

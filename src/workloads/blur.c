@@ -4,7 +4,7 @@
  * or a P5/P6 file given with --input (its size then comes from the file);
  * with an --output FILE.pgm|.ppm the first verified variant's blurred image
  * is written there. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -27,8 +27,6 @@ struct blur_state {
     unsigned char poison;
     int poison_used;
     cl_mem d_in, d_out;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant blur_variants[] = {
@@ -64,9 +62,6 @@ static int blur_plan(struct clmem_run *run, struct clmem_error *err)
         run->size.ndims = 2;
         channels = image.channels;
         clmem_image_free(&image);
-    } else if (run->size.ndims > 2) {
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' has three parts (blur takes N or WxH, the image size)", text);
     }
     /* The image written is PGM for a grey input, PPM for RGB. */
     const char *kind = channels == 1 ? ".pgm" : ".ppm";
@@ -159,7 +154,7 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||
-        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
 }
@@ -168,7 +163,7 @@ static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
                         struct clmem_timing *timing, struct clmem_error *err)
 {
     struct blur_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - blur_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int w = (cl_int)s->width, h = (cl_int)s->height;
     int status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->d_in, sizeof(cl_mem),
                                    &s->d_out, sizeof w, &w, sizeof h, &h);
@@ -241,8 +236,6 @@ static double blur_intensity(const struct clmem_run *run, const struct clmem_var
 static void blur_teardown(struct clmem_run *run)
 {
     struct blur_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_in);
     clmem_release_mem(&s->d_out);
     clmem_image_free(&s->in);
@@ -261,6 +254,8 @@ const struct clmem_workload clmem_workload_blur = {
     .bench_sizes = blur_bench_sizes,
     .bench_sizes_cpu = blur_bench_sizes_cpu,
     .size_help = "N (square) or WxH, the generated grey image; with --input, the file's size",
+    .max_dims = 2,
+    .check_sizes = "17x9",
     .variants = blur_variants,
     .n_variants = CLMEM_ARRAY_SIZE(blur_variants),
     .metric_unit = "GB/s",

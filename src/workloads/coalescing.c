@@ -5,14 +5,13 @@
  * in a segment of its own once s is large). Each value of s is one result,
  * through the runtime's sweeps; float always, double where the device has
  * cl_khr_fp64 (the slide's "fp64" run). */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The slide's blockSize; the device may allow less. */
-#define MAX_GROUP 256
 /* Offsets 0..32 and strides 1..32, as the slide's loops. */
 #define MAX_SHIFT 32
 
@@ -23,8 +22,6 @@ struct coalescing_state {
     size_t out_bytes; /* the output buffer, sized for the largest selected variant */
     void *host;       /* out_bytes: inputs on their way up, outputs on their way back */
     cl_mem d_in32, d_in64, d_out;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant coalescing_variants[] = {
@@ -83,17 +80,14 @@ static int coalescing_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims != 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' of 'coalescing' must be one number, N work-items", text);
-    size_t n = run->size.dim[0], rounded = clmem_round_up(n, MAX_GROUP);
+    size_t n = run->size.dim[0], rounded = clmem_round_up(n, CLMEM_GROUP_SIZE);
     size_t elems32 = 0, elems64 = 0, out_bytes = 0;
     for (size_t i = 0; i < run->n_variants; i++) {
         const struct clmem_variant *v = run->variants[i];
         if (!runs_here(run, v))
             continue;
         /* The kernels index with int, as the slide's, also in the work-items
-         * past N of the last group (rounded up to MAX_GROUP covers any group). */
+         * past N of the last group (rounded up to CLMEM_GROUP_SIZE covers any group). */
         size_t end, elems, bytes; /* n and rounded are at most about 2^31 (size parser) */
         if (!is_stride(v))
             end = rounded + MAX_SHIFT;
@@ -142,7 +136,7 @@ static int coalescing_setup(struct clmem_run *run, struct clmem_error *err)
     struct coalescing_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     s->out_bytes = run->buffer_bytes[2];
     if (!(s->host = clmem_alloc_array(s->out_bytes ? s->out_bytes : 1, 1, err)))
         return err->status;
@@ -154,14 +148,14 @@ static int coalescing_setup(struct clmem_run *run, struct clmem_error *err)
              clmem_run_output_buffer(run, "b", CL_MEM_READ_WRITE, s->out_bytes, &s->d_out, err)))
         return status;
     /* The work-group size is a launch setting, shown in each result's note. */
-    return clmem_run_build(run, "", &s->program, s->kernels, err);
+    return clmem_run_build(run, "", err);
 }
 
 static int coalescing_execute(struct clmem_run *run, const struct clmem_variant *v,
                               struct clmem_timing *timing, struct clmem_error *err)
 {
     struct coalescing_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - coalescing_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_mem in = elem_size(v) == sizeof(cl_float) ? s->d_in32 : s->d_in64;
     cl_int shift = (cl_int)run->sweep_value, n = (cl_int)s->n; /* bounded by plan() */
     int status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &in, sizeof(cl_mem), &s->d_out,
@@ -263,8 +257,6 @@ static double coalescing_intensity(const struct clmem_run *run, const struct clm
 static void coalescing_teardown(struct clmem_run *run)
 {
     struct coalescing_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_in32);
     clmem_release_mem(&s->d_in64);
     clmem_release_mem(&s->d_out);
@@ -285,6 +277,8 @@ const struct clmem_workload clmem_workload_coalescing = {
     .bench_sizes = coalescing_bench_sizes,
     .bench_sizes_cpu = coalescing_bench_sizes_cpu,
     .size_help = "N work-items, each reading and writing one element",
+    .max_dims = 1,
+    .check_sizes = "100",
     .variants = coalescing_variants,
     .n_variants = CLMEM_ARRAY_SIZE(coalescing_variants),
     .metric_unit = "GB/s",

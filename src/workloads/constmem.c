@@ -4,7 +4,7 @@
  * Both give the same output; the time shows what the constant cache buys.
  * The image is the generated grey image of the runtime (as blur's), scaled
  * to [0, 1]; outside its edges counts as zero. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <limits.h>
 #include <math.h>
@@ -22,8 +22,6 @@ struct constmem_state {
     float filter[FILTER_WIDTH * FILTER_WIDTH];
     float *in, *ref, *out;
     cl_mem d_in, d_out, d_filter;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant constmem_variants[] = {
@@ -42,10 +40,6 @@ static int constmem_plan(struct clmem_run *run, struct clmem_error *err)
     size_t width = run->size.dim[0], height = run->size.dim[1], padded, bytes;
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims > 2)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' has three parts (constmem takes N or WxH, the image size)",
-                          text);
     /* The kernels index with int, also in the work-items past the edges. */
     if (!clmem_mul_size(clmem_round_up(width, MAX_TILE) + 2 * FILTER_RADIUS,
                         clmem_round_up(height, MAX_TILE) + 2 * FILTER_RADIUS, &padded) ||
@@ -125,7 +119,7 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
                                           &s->d_out, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, sizeof s->filter, s->filter,
                                       &s->d_filter, err)) ||
-        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
 }
@@ -134,7 +128,7 @@ static int constmem_execute(struct clmem_run *run, const struct clmem_variant *v
                             struct clmem_timing *timing, struct clmem_error *err)
 {
     struct constmem_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - constmem_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int w = (cl_int)s->width, h = (cl_int)s->height;
     int status =
         clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
@@ -196,8 +190,6 @@ static double constmem_intensity(const struct clmem_run *run, const struct clmem
 static void constmem_teardown(struct clmem_run *run)
 {
     struct constmem_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_in);
     clmem_release_mem(&s->d_out);
     clmem_release_mem(&s->d_filter);
@@ -218,6 +210,8 @@ const struct clmem_workload clmem_workload_constmem = {
     .bench_sizes = constmem_bench_sizes,
     .bench_sizes_cpu = constmem_bench_sizes_cpu,
     .size_help = "N (square) or WxH, the float image",
+    .max_dims = 2,
+    .check_sizes = "17x9",
     .variants = constmem_variants,
     .n_variants = CLMEM_ARRAY_SIZE(constmem_variants),
     .metric_unit = "GB/s",

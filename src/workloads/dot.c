@@ -3,12 +3,11 @@
  * the partials summed again on the device pass after pass; and a coarsened
  * kernel near the memory bandwidth, float4 grid-stride sums in registers
  * and one group summing the partials. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
-#define MAX_GROUP 256
 
 enum { LOCAL_SUMS, COARSENED };
 
@@ -17,34 +16,29 @@ struct dot_state {
     float *a, *b;
     double ref;                          /* the Kahan sum of the float products in double */
     cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
-    cl_kernel sum_partials, sum_coarsened; /* the later passes */
 };
 
 static const struct clmem_variant dot_variants[] = {
     [LOCAL_SUMS] = {"local_sums",
                     "exercise dotProduct: products summed in local memory per group, passes "
                     "over the partials",
-                    "dotProduct", NULL, .roof = "read"},
+                    "dotProduct", NULL, .roof = "read", .pass_kernel = "sumPartials"},
     [COARSENED] = {"coarsened",
                    "coarsened: float4 grid-stride products in registers, one group sums the "
                    "partials",
-                   "dotCoarsened", NULL, .roof = "read"},
+                   "dotCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl",
+                   .pass_kernel = "reduceCoarsened"},
 };
 
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims != 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' of 'dot' must be one number, N floats per vector", text);
     size_t n = run->size.dim[0], bytes, counts[2];
     if (!clmem_mul_size(n, sizeof(float), &bytes))
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
     /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = {.n = n, .group = clmem_pick_group(&run->ctx->device, MAX_GROUP)};
+    struct clmem_sum shape = {.n = n, .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
     clmem_sum_scratch(&shape, counts);
     run->buffer_bytes[0] = bytes;
     run->buffer_bytes[1] = bytes;
@@ -54,19 +48,12 @@ static int dot_plan(struct clmem_run *run, struct clmem_error *err)
     return CLMEM_OK;
 }
 
-static int create_kernel(struct clmem_run *run, const char *name, cl_kernel *kernel,
-                         struct clmem_error *err)
-{
-    struct dot_state *s = run->state;
-    return clmem_kernel_create(s->program, "dot.cl", name, kernel, err);
-}
-
 static int dot_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
     float *products;
     if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
@@ -98,20 +85,19 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
                                           counts[0] * sizeof(float), &s->scratch[0], err)) ||
         (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
                                           counts[1] * sizeof(float), &s->scratch[1], err)) ||
-        (status = clmem_run_build(run, options, &s->program, s->kernels, err)) ||
-        (status = create_kernel(run, "sumPartials", &s->sum_partials, err)) ||
-        (status = create_kernel(run, "sumCoarsened", &s->sum_coarsened, err)))
+        (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
 }
 
 /* Variant v's passes: its kernel over a and b, then the matching sum. */
-static struct clmem_sum variant_sum(const struct dot_state *s, const struct clmem_variant *v)
+static struct clmem_sum variant_sum(const struct clmem_run *run, const struct clmem_variant *v)
 {
+    const struct dot_state *s = run->state;
     int coarsened = v == &dot_variants[COARSENED];
     struct clmem_sum sum = {
-        .first = s->kernels[v - dot_variants],
-        .sum = coarsened ? s->sum_coarsened : s->sum_partials,
+        .first = clmem_run_kernel(run, v),
+        .sum = clmem_run_pass_kernel(run, v),
         .first_out_arg = 2,
         .n = s->n,
         .group = s->group,
@@ -125,7 +111,7 @@ static int dot_execute(struct clmem_run *run, const struct clmem_variant *v,
                        struct clmem_timing *timing, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     int status =
         clmem_kernel_args(sum.first, err, 2, sizeof(cl_mem), &s->d_a, sizeof(cl_mem), &s->d_b);
     if (status)
@@ -138,7 +124,7 @@ static int dot_prepare(struct clmem_run *run, const struct clmem_variant *v,
                        struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     s->result = NULL;
     return clmem_sum_poison(run->ctx, &sum, err);
 }
@@ -147,7 +133,7 @@ static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
                       struct clmem_check *check, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     /* One more step of depth for the rounding of each product (or its
      * absence in a multiply-add). */
     return clmem_sum_check(run->ctx, &sum, s->result, s->ref, 1, check, err);
@@ -171,10 +157,6 @@ static double dot_intensity(const struct clmem_run *run, const struct clmem_vari
 static void dot_teardown(struct clmem_run *run)
 {
     struct dot_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_kernel(&s->sum_partials);
-    clmem_release_kernel(&s->sum_coarsened);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_a);
     clmem_release_mem(&s->d_b);
     clmem_release_mem(&s->scratch[0]);
@@ -196,6 +178,8 @@ const struct clmem_workload clmem_workload_dot = {
     .bench_sizes = dot_bench_sizes,
     .bench_sizes_cpu = dot_bench_sizes_cpu,
     .size_help = "N floats per vector",
+    .max_dims = 1,
+    .check_sizes = "1000",
     .variants = dot_variants,
     .n_variants = CLMEM_ARRAY_SIZE(dot_variants),
     .metric_unit = "GB/s",

@@ -1,6 +1,6 @@
 /* Matrix multiplication, the textbook family (Kirk & Hwu ch. 4-5):
  * P (rows x cols) = M (rows x inner) x N (inner x cols). */
-#include "matmul.h"
+#include "workloads/matmul.h"
 
 #include <float.h>
 #include <limits.h>
@@ -71,7 +71,7 @@ static const struct clmem_variant matmul_variants[] = {
     [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
                "MatrixMulKernel", NULL},
     [TILED] = {"tiled", "local-memory tiles with barriers; sizes multiple of the tile (Fig 4.16)",
-               "MatrixMulTiled", tiled_unsupported},
+               "MatrixMulTiled", tiled_unsupported, .check_sizes = "64x32x96"},
     [TILED_BOUNDS] = {"tiled_bounds", "tiled with boundary checks, any size (Fig 4.20)",
                       "MatrixMulTiledBounds", NULL},
     [COARSENED] = {"coarsened",
@@ -80,11 +80,16 @@ static const struct clmem_variant matmul_variants[] = {
     [REGBLOCK] = {"regblock",
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
-                  "MatrixMulRegisterBlocked", NULL},
+                  "MatrixMulRegisterBlocked", NULL, .source = "matmul_regblock.cl",
+                  /* Also where some work-groups' blocks lie wholly inside P
+                   * and take the unchecked float4 path: 130x66x35 (rows not
+                   * float4-aligned, so vload4; K's last step partial) and
+                   * 132x68x36 (aligned float4s). */
+                  .check_sizes = "7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"},
     [PANEL] = {"panel",
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
-               "MatrixMulPanel", NULL},
+               "MatrixMulPanel", NULL, .source = "matmul_panel.cl"},
     [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
                  NULL, .library = "clblast"},
     [OPENBLAS] = {"openblas",
@@ -294,7 +299,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                       &s->dN, err)) ||
         (status = clmem_run_output_buffer(run, "P", CL_MEM_WRITE_ONLY, p_elems * sizeof(float),
                                           &s->dP, err)) ||
-        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
 }
@@ -308,7 +313,7 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
                                    timing, err);
-    cl_kernel kernel = s->kernels[v - matmul_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
     int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,
                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
@@ -402,8 +407,6 @@ static double matmul_intensity(const struct clmem_run *run, const struct clmem_v
 static void matmul_teardown(struct clmem_run *run)
 {
     struct matmul_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->dM);
     clmem_release_mem(&s->dN);
     clmem_release_mem(&s->dP);
@@ -427,6 +430,13 @@ const struct clmem_workload clmem_workload_matmul = {
     .bench_sizes_cpu = matmul_bench_sizes_cpu,
     .tunable = &matmul_tunable,
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
+    .max_dims = 3,
+    /* Every dimension 3, 1 and 2 mod 4 (float4 edges) and cut by each tile
+     * (TILE_WIDTH 32, regblock's TSM/TSN 64 and TSK 16 on Oclgrind, panel
+     * 8x16): 7x7x7 under every tile, 33x17x9 one past 32 and 8, 66x34x18
+     * two past 64, 32 and 16, 35x19x11 three past 32 and 8. (At 33x17x9
+     * alone, a float4 load reading one float past a row passed.) */
+    .check_sizes = "7x7x7 33x17x9 66x34x18 35x19x11",
     .variants = matmul_variants,
     .n_variants = CLMEM_ARRAY_SIZE(matmul_variants),
     .metric_unit = "GFLOP/s",

@@ -4,7 +4,7 @@
 #ifndef CLMEM_WORKLOADS_MATMUL_H
 #define CLMEM_WORKLOADS_MATMUL_H
 
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 struct matmul_state {
     size_t rows, cols, inner, tile;
@@ -15,11 +15,13 @@ struct matmul_state {
     size_t *ref_row;             /* which rows of P the reference holds */
     double *ref, *ref_magnitude; /* n_ref_rows x cols: sum M*N and sum |M*N| */
     cl_mem dM, dN, dP;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 extern const struct clmem_workload clmem_workload_matmul;
+
+/* A split block is cut into up to this many tiles of P a side
+ * (matmul_split.c), each one matmul launch, so that copies overlap kernels. */
+#define CLMEM_SPLIT_TILES 4
 
 /* M and N from the seed, and the CPU reference of the rows checked. */
 int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err);

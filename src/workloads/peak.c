@@ -1,7 +1,7 @@
 /* The device's own peaks: copy and read bandwidth, fused multiply-add
  * throughput, measured as clpeak does, and what a kernel launch costs.
  * `clmem peak` and `--peak` compare every result with them. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,24 +42,25 @@ struct peak_state {
     float *src, *dst, *fma_out, *read_out;
     int launched[LAUNCHES];
     cl_mem d_src, d_dst, d_fma, d_read, d_launch;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant peak_variants[] = {
     [COPY] = {"copy", "float4 copy: the device's memory bandwidth (clpeak's global bandwidth)",
-              "copy_peak", NULL, .metric_unit = "GB/s"},
+              "copy_peak", NULL, .metric_unit = "GB/s", .peak = CLMEM_PEAK_COPY},
     [READ] = {"read",
               "float4 reads, one float written per 16 read: the device's read bandwidth, the "
               "roof of reductions (clpeak's global bandwidth)",
-              "read_peak", NULL, .metric_unit = "GB/s", .roof = "read"},
+              "read_peak", NULL, .metric_unit = "GB/s", .roof = "read", .peak = CLMEM_PEAK_READ},
     [FMA] = {"fma",
              "chains of fused multiply-adds: the device's FP32 throughput (clpeak's compute sp)",
-             "fma_peak", NULL, .metric_unit = "GFLOP/s"},
+             "fma_peak", NULL, .metric_unit = "GFLOP/s", .peak = CLMEM_PEAK_FMA,
+             /* min(16384 per compute unit, --size rounded up to a group)
+              * work-items: at 7, one group. */
+             .check_sizes = "7"},
     [LAUNCH] = {"launch",
                 "100 launches of a one-work-item kernel back to back: launches per second, "
                 "the inverse of what one costs (clpeak's kernel latency)",
-                "launch_peak", NULL, .metric_unit = "Glaunch/s"},
+                "launch_peak", NULL, .metric_unit = "Glaunch/s", .peak = CLMEM_PEAK_LAUNCH},
 };
 
 static size_t work_group(const struct clmem_device *device)
@@ -105,8 +106,6 @@ static size_t read_items(const struct clmem_run *run)
 
 static int peak_plan(struct clmem_run *run, struct clmem_error *err)
 {
-    if (run->size.ndims > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "peak takes --size N (floats to copy)");
     size_t n = run->size.dim[0];
     if (n > INT32_MAX)
         return clmem_fail(err, CLMEM_ERR_USAGE, "size %zu is too large for peak", n);
@@ -149,7 +148,7 @@ static int peak_setup(struct clmem_run *run, struct clmem_error *err)
         (status = clmem_run_output_buffer(run, "slots", CL_MEM_WRITE_ONLY,
                                           LAUNCHES * sizeof(cl_int), &s->d_launch, err)))
         return status;
-    return clmem_run_build(run, options, &s->program, s->kernels, err);
+    return clmem_run_build(run, options, err);
 }
 
 static int peak_prepare(struct clmem_run *run, const struct clmem_variant *v,
@@ -168,7 +167,7 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
                         struct clmem_timing *timing, struct clmem_error *err)
 {
     struct peak_state *s = run->state;
-    cl_kernel k = s->kernels[v - peak_variants];
+    cl_kernel k = clmem_run_kernel(run, v);
     int status;
     if (v == &peak_variants[COPY]) {
         cl_int n = (cl_int)s->n;
@@ -338,8 +337,6 @@ static double peak_intensity(const struct clmem_run *run, const struct clmem_var
 static void peak_teardown(struct clmem_run *run)
 {
     struct peak_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_src);
     clmem_release_mem(&s->d_dst);
     clmem_release_mem(&s->d_fma);
@@ -363,6 +360,8 @@ const struct clmem_workload clmem_workload_peak = {
     .default_size = "67108864",
     .size_help = "N floats to copy and to read; fma runs 16384 work-items per compute unit, at "
                  "most N rounded up to a work-group",
+    .max_dims = 1,
+    .check_sizes = "1001",
     .variants = peak_variants,
     .n_variants = CLMEM_ARRAY_SIZE(peak_variants),
     .metric_unit = "GB/s", /* fma's own unit is GFLOP/s */

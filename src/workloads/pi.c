@@ -2,13 +2,12 @@
  * CUDA course (seed 003): N points in the unit square, 4 * hits / N.
  * The hit test works on 24-bit integers (see cl/pi.cl), so the CPU reference
  * gives the exact hit count and verification asks for equality. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
-#define MAX_GROUP 256
 /* Points per work-item of device_rng: enough to hide the launch and the
  * group's reduction, few enough to keep every compute unit busy at 1<<20. */
 #define SAMPLES_PER_ITEM 64
@@ -24,8 +23,6 @@ struct pi_state {
     uint64_t ref_host;   /* exact hits of the host's points */
     uint64_t ref_philox; /* exact hits of device_rng's points */
     cl_mem dx, dy, dhit, dpartial, dcount;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant pi_variants[] = {
@@ -66,10 +63,7 @@ static int pi_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims != 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' of 'pi' must be one number, N points",
-                          text);
-    size_t n = run->size.dim[0], group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    size_t n = run->size.dim[0], group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     /* The kernels index points with uint and count hits in uint: N below
      * 2^31 keeps the rounded-up NDRange and every count in range. */
     if (n > 2147483647UL)
@@ -100,7 +94,7 @@ static int pi_setup(struct clmem_run *run, struct clmem_error *err)
     struct pi_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     s->groups = (s->n + s->group - 1) / s->group;
 
     if (uses_host_points(run)) {
@@ -144,14 +138,14 @@ static int pi_setup(struct clmem_run *run, struct clmem_error *err)
     char options[128];
     snprintf(options, sizeof options, "-DWG_SIZE=%zu -DSAMPLES_PER_ITEM=%d", s->group,
              SAMPLES_PER_ITEM);
-    return clmem_run_build(run, options, &s->program, s->kernels, err);
+    return clmem_run_build(run, options, err);
 }
 
 static int pi_execute(struct clmem_run *run, const struct clmem_variant *v,
                       struct clmem_timing *timing, struct clmem_error *err)
 {
     struct pi_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - pi_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_uint npoints = (cl_uint)s->n;
     size_t global = s->n, local = s->group;
     int status;
@@ -239,8 +233,6 @@ static double pi_work(const struct clmem_run *run, const struct clmem_variant *v
 static void pi_teardown(struct clmem_run *run)
 {
     struct pi_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->dx);
     clmem_release_mem(&s->dy);
     clmem_release_mem(&s->dhit);
@@ -262,6 +254,8 @@ const struct clmem_workload clmem_workload_pi = {
     .bench_sizes = pi_bench_sizes,
     .bench_sizes_cpu = pi_bench_sizes_cpu,
     .size_help = "N points",
+    .max_dims = 1,
+    .check_sizes = "1000",
     .variants = pi_variants,
     .n_variants = CLMEM_ARRAY_SIZE(pi_variants),
     .metric_unit = "Gsamples/s",

@@ -4,7 +4,7 @@
  * to the device's base address alignment (clEnqueueWriteBufferRect and
  * clEnqueueReadBufferRect, cudaMallocPitch and cudaMemcpy2D). Odd widths
  * are the point: packed rows then start unaligned. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -12,7 +12,6 @@
 
 /* Work-group: up to 32 along a row, up to 256 work-items in all. */
 #define MAX_GROUP_X 32
-#define MAX_GROUP   256
 
 enum { UNPADDED, PITCHED };
 
@@ -23,8 +22,6 @@ struct pitched_state {
     unsigned char *raw;    /* the whole pitched output, pitch * height bytes */
     cl_mem d_in, d_out;    /* unpadded: width * height floats */
     cl_mem d_pin, d_pout;  /* pitched: height rows of pitch bytes */
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant pitched_variants[] = {
@@ -70,9 +67,6 @@ static int pitched_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims > 2)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' has three parts (pitched takes N or WxH)", text);
     size_t width = run->size.dim[0], height = run->size.dim[1];
     size_t pitch = pitch_bytes(&run->ctx->device, width), elems;
     /* The kernels index with int: y * pitch / 4 + x stays below pitch / 4 * height
@@ -104,7 +98,7 @@ static int pitched_setup(struct clmem_run *run, struct clmem_error *err)
     s->height = run->size.dim[1];
     s->pitch = pitch_bytes(device, s->width); /* checked by plan() */
     s->local[0] = clmem_pick_group(device, MAX_GROUP_X);
-    s->local[1] = clmem_pick_group(device, MAX_GROUP) / s->local[0];
+    s->local[1] = clmem_pick_group(device, CLMEM_GROUP_SIZE) / s->local[0];
     size_t elems = s->width * s->height, padded = s->pitch * s->height;
     if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
         !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
@@ -128,14 +122,14 @@ static int pitched_setup(struct clmem_run *run, struct clmem_error *err)
          (status = clmem_run_output_buffer(run, "out (pitched)", CL_MEM_READ_WRITE, padded,
                                            &s->d_pout, err))))
         return status;
-    return clmem_run_build(run, "", &s->program, s->kernels, err);
+    return clmem_run_build(run, "", err);
 }
 
 static int pitched_execute(struct clmem_run *run, const struct clmem_variant *v,
                            struct clmem_timing *timing, struct clmem_error *err)
 {
     struct pitched_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - pitched_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     /* Bounded by plan(). */
     cl_int width = (cl_int)s->width, height = (cl_int)s->height;
     cl_int pitch = (cl_int)(s->pitch / sizeof(float));
@@ -243,8 +237,6 @@ static double pitched_intensity(const struct clmem_run *run, const struct clmem_
 static void pitched_teardown(struct clmem_run *run)
 {
     struct pitched_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_in);
     clmem_release_mem(&s->d_out);
     clmem_release_mem(&s->d_pin);
@@ -267,6 +259,8 @@ const struct clmem_workload clmem_workload_pitched = {
     .bench_sizes = pitched_bench_sizes,
     .bench_sizes_cpu = pitched_bench_sizes_cpu,
     .size_help = "N (square) or WxH: H rows of W floats",
+    .max_dims = 2,
+    .check_sizes = "33x7",
     .variants = pitched_variants,
     .n_variants = CLMEM_ARRAY_SIZE(pitched_variants),
     .metric_unit = "GB/s",

@@ -4,12 +4,11 @@
  * value remains, and a coarsened kernel near the memory bandwidth: a fixed
  * number of groups adding float4s in registers, then one group summing
  * their partials. Every pass runs on the device and is timed. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <stdlib.h>
 
 /* Largest work-group tried; the device may allow less. */
-#define MAX_GROUP 256
 
 enum { INTERLEAVED, SEQUENTIAL, COARSENED };
 
@@ -18,8 +17,6 @@ struct reduce_state {
     float *x;
     double ref;                     /* the Kahan sum of x in double */
     cl_mem d_x, scratch[2], result; /* result: the scratch buffer of the last sum */
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant reduce_variants[] = {
@@ -34,7 +31,7 @@ static const struct clmem_variant reduce_variants[] = {
     [COARSENED] = {"coarsened",
                    "coarsened (Fig 5.17's idea): float4 grid-stride sums in registers, Fig 5.15's "
                    "tree, one group sums the partials",
-                   "reduceCoarsened", NULL, .roof = "read"},
+                   "reduceCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl"},
 };
 
 /* The pass structure of variant v (kernels and buffers left to the caller). */
@@ -49,14 +46,11 @@ static int reduce_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    if (run->size.ndims != 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' of 'reduce' must be one number, N floats", text);
     size_t n = run->size.dim[0], bytes, counts[2];
     if (!clmem_mul_size(n, sizeof(float), &bytes))
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
     /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = sum_shape(n, clmem_pick_group(&run->ctx->device, MAX_GROUP), 0, 0);
+    struct clmem_sum shape = sum_shape(n, clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE), 0, 0);
     clmem_sum_scratch(&shape, counts);
     run->buffer_bytes[0] = bytes;
     run->buffer_bytes[1] = counts[0] * sizeof(float);
@@ -71,7 +65,7 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     int status;
     size_t counts[2];
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, MAX_GROUP);
+    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
     s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
     if (!(s->x = clmem_alloc_array(s->n, sizeof(float), err)))
         return err->status;
@@ -92,15 +86,15 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
         (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
                                           counts[1] * sizeof(float), &s->scratch[1], err)))
         return status;
-    return clmem_run_build(run, options, &s->program, s->kernels, err);
+    return clmem_run_build(run, options, err);
 }
 
 /* Every variant: the same kernel for every pass, over X first. */
-static struct clmem_sum variant_sum(const struct reduce_state *s, const struct clmem_variant *v)
+static struct clmem_sum variant_sum(const struct clmem_run *run, const struct clmem_variant *v)
 {
-    cl_kernel kernel = s->kernels[v - reduce_variants];
+    const struct reduce_state *s = run->state;
     struct clmem_sum sum = sum_shape(s->n, s->group, s->groups, v == &reduce_variants[COARSENED]);
-    sum.first = sum.sum = kernel;
+    sum.first = sum.sum = clmem_run_kernel(run, v);
     sum.scratch[0] = s->scratch[0];
     sum.scratch[1] = s->scratch[1];
     return sum;
@@ -110,7 +104,7 @@ static int reduce_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
     struct reduce_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     int status = clmem_kernel_args(sum.first, err, 1, sizeof(cl_mem), &s->d_x);
     if (status)
         return status;
@@ -122,7 +116,7 @@ static int reduce_prepare(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_error *err)
 {
     struct reduce_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     s->result = NULL;
     return clmem_sum_poison(run->ctx, &sum, err);
 }
@@ -131,7 +125,7 @@ static int reduce_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
     struct reduce_state *s = run->state;
-    struct clmem_sum sum = variant_sum(s, v);
+    struct clmem_sum sum = variant_sum(run, v);
     return clmem_sum_check(run->ctx, &sum, s->result, s->ref, 0, check, err);
 }
 
@@ -154,8 +148,6 @@ static double reduce_intensity(const struct clmem_run *run, const struct clmem_v
 static void reduce_teardown(struct clmem_run *run)
 {
     struct reduce_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_x);
     clmem_release_mem(&s->scratch[0]);
     clmem_release_mem(&s->scratch[1]);
@@ -175,6 +167,8 @@ const struct clmem_workload clmem_workload_reduce = {
     .bench_sizes = reduce_bench_sizes,
     .bench_sizes_cpu = reduce_bench_sizes_cpu,
     .size_help = "N floats to sum",
+    .max_dims = 1,
+    .check_sizes = "1000",
     .variants = reduce_variants,
     .n_variants = CLMEM_ARRAY_SIZE(reduce_variants),
     .metric_unit = "GB/s",

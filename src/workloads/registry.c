@@ -1,35 +1,16 @@
-/* The one table of workloads. Adding a workload adds one line here. */
-#include "clmem/clmem.h"
+/* The one table of workloads, made from meson.build's list `workloads`
+ * (workload_list.h, generated: CLMEM_WORKLOADS(X) names each one, in the
+ * order `clmem list` shows them). Workload NAME is clmem_workload_NAME,
+ * defined in src/workloads/NAME.c. */
+#include "harness/workload.h"
+#include "workload_list.h"
 
 #include <string.h>
 
-extern const struct clmem_workload clmem_workload_matmul;
-extern const struct clmem_workload clmem_workload_peak;
-extern const struct clmem_workload clmem_workload_transpose;
-extern const struct clmem_workload clmem_workload_pi;
-extern const struct clmem_workload clmem_workload_atomics;
-extern const struct clmem_workload clmem_workload_reduce;
-extern const struct clmem_workload clmem_workload_dot;
-extern const struct clmem_workload clmem_workload_blur;
-extern const struct clmem_workload clmem_workload_constmem;
-extern const struct clmem_workload clmem_workload_coalescing;
-extern const struct clmem_workload clmem_workload_pitched;
-
-/* clang-format off: one workload per line */
-static const struct clmem_workload *const workloads[] = {
-    &clmem_workload_matmul,
-    &clmem_workload_transpose,
-    &clmem_workload_pi,
-    &clmem_workload_atomics,
-    &clmem_workload_reduce,
-    &clmem_workload_dot,
-    &clmem_workload_blur,
-    &clmem_workload_constmem,
-    &clmem_workload_coalescing,
-    &clmem_workload_pitched,
-    &clmem_workload_peak,
-};
-/* clang-format on */
+#define DECLARE(name) extern const struct clmem_workload clmem_workload_##name;
+CLMEM_WORKLOADS(DECLARE)
+#define ENTRY(name) &clmem_workload_##name,
+static const struct clmem_workload *const workloads[] = {CLMEM_WORKLOADS(ENTRY)};
 
 const struct clmem_workload *const *clmem_workloads(size_t *count)
 {
@@ -45,10 +26,15 @@ const struct clmem_workload *clmem_workload_find(const char *name)
     return NULL;
 }
 
-const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name)
+void clmem_workload_describe(const struct clmem_workload *w, struct clmem_workload_info *info)
 {
-    for (size_t i = 0; i < w->n_variants; i++)
-        if (strcmp(w->variants[i].name, name) == 0)
-            return &w->variants[i];
-    return NULL;
+    *info = (struct clmem_workload_info){w->name,        w->summary,     w->default_size,
+                                         w->size_help,   w->metric_unit, w->n_variants};
+}
+
+void clmem_variant_describe(const struct clmem_workload *w, size_t i,
+                            struct clmem_variant_info *info)
+{
+    const struct clmem_variant *v = &w->variants[i];
+    *info = (struct clmem_variant_info){v->name, v->summary, v->library};
 }

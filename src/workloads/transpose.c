@@ -3,7 +3,7 @@
  * bank-conflict-free transposes, each timed with the loop over kernel
  * launches and with the loop inside the kernel (the C1060 table's columns).
  * The input is height rows of width floats; the output width rows of height. */
-#include "clmem/clmem.h"
+#include "harness/workload.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -19,8 +19,6 @@ struct transpose_state {
     size_t tile_dim, block_rows;
     float *in, *ref, *out; /* ref: the CPU transpose of in */
     cl_mem d_in, d_out;
-    cl_program program;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS];
 };
 
 static const struct clmem_variant transpose_variants[] = {
@@ -64,12 +62,6 @@ static void pick_tile(const struct clmem_device *device, size_t *tile_dim, size_
 static int transpose_plan(struct clmem_run *run, struct clmem_error *err)
 {
     size_t width = run->size.dim[0], height = run->size.dim[1], elems, padded;
-    if (run->size.ndims > 2) {
-        char text[64];
-        clmem_size_format(&run->size, text, sizeof text);
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "size '%s' has three parts (transpose takes N or WxH)", text);
-    }
     /* The kernels index with int, as the lecture's do, also in the work-items
      * past the edges of the last tiles. */
     if (!clmem_mul_size(clmem_round_up(width, MAX_TILE_DIM), clmem_round_up(height, MAX_TILE_DIM),
@@ -110,7 +102,7 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "odata", CL_MEM_READ_WRITE, elems * sizeof(float),
                                           &s->d_out, err)) ||
-        (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
+        (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
 }
@@ -120,7 +112,7 @@ static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int n
                   struct clmem_timing *timing, struct clmem_error *err)
 {
     struct transpose_state *s = run->state;
-    cl_kernel kernel = s->kernels[v - transpose_variants];
+    cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int width = (cl_int)s->width, height = (cl_int)s->height;
     int status =
         clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
@@ -208,8 +200,6 @@ static double transpose_intensity(const struct clmem_run *run, const struct clme
 static void transpose_teardown(struct clmem_run *run)
 {
     struct transpose_state *s = run->state;
-    clmem_kernels_release(s->kernels);
-    clmem_release_program(&s->program);
     clmem_release_mem(&s->d_in);
     clmem_release_mem(&s->d_out);
     free(s->in);
@@ -228,6 +218,8 @@ const struct clmem_workload clmem_workload_transpose = {
     .bench_sizes = transpose_bench_sizes,
     .bench_sizes_cpu = transpose_bench_sizes_cpu,
     .size_help = "N (square) or WxH: the input is H rows of W, the output W rows of H",
+    .max_dims = 2,
+    .check_sizes = "33x17",
     .variants = transpose_variants,
     .n_variants = CLMEM_ARRAY_SIZE(transpose_variants),
     .metric_unit = "GB/s",

@@ -4,7 +4,8 @@
  * back and read again it is the same image. A refused file is a usage error
  * with a message and no pixels. */
 #define _GNU_SOURCE /* memfd_create, mkdtemp */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 #include "fuzz.h"
 
 #include <string.h>

@@ -10,7 +10,8 @@
  * Every refusal is a usage error with a message; what is accepted is in
  * range. */
 #include "cli.h"
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 #include "fuzz.h"
 
 #include <getopt.h>

@@ -2,7 +2,8 @@
  * size has 1 to 3 dimensions, each 1 to 2^31-1, the missing ones copied
  * from the last, and prints back to text that parses to the same size; a
  * refused one is a usage error with a message. */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 #include "fuzz.h"
 
 #include <string.h>

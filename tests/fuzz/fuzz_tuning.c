@@ -5,7 +5,8 @@
  * anything else is ignored, at most with a warning. A program entry is
  * accepted only whole: its key, length and checksum as written. */
 #define _GNU_SOURCE /* mkdtemp */
-#include "clmem/clmem.h"
+#include "harness/harness.h"
+#include "report/report.h"
 #include "fuzz.h"
 
 #include <string.h>

@@ -1,0 +1,181 @@
+/* Matrix multiplication P = M x N beyond the textbook (not in the seeds):
+ * register blocking. M is rows x inner, N is inner x cols, P is rows x
+ * cols, all row-major, as in matmul.cl (the textbook kernels).
+ * Each work-group computes a TSM x TSN block of P; each work-item WPTM x WPTN
+ * of its elements, kept in registers, so every value read from local memory
+ * feeds WPTM or WPTN multiply-adds instead of one. Local tiles hold float4s:
+ * M's tile transposed (Msub[k][m]) so that both operands are read as rows,
+ * four values per local load. A work-item's rows (columns) come in groups of
+ * four, RTSM*4 (RTSN*4) apart, so neighbouring work-items read neighbouring
+ * float4s and write P with coalesced float4 stores.
+ * Double buffering: while the work-group multiplies one pair of tiles, each
+ * work-item has already loaded its share of the next pair from global
+ * memory into registers; it stores them into the other local buffer after
+ * the multiply-adds, and one barrier per K step suffices.
+ * Any size works: only the work-groups whose block of P crosses the edge of
+ * P, and the last K step when K is not a multiple of TSK, check bounds (loads
+ * outside the matrices read 0, stores outside are skipped); every other tile
+ * moves float4s unchecked, so a size that is not a multiple of the block
+ * runs nearly as fast as one that is. The checks are uniform over a
+ * work-group: no divergence. The host compiles away what it knows cannot
+ * happen: FULL_TILES=1 (every dimension a multiple of the tiles) every check,
+ * K_FULL=1 (K a multiple of TSK) the last K step's; VEC_ALIGNED=1 (K and N
+ * multiples of 4) lets unchecked loads and stores be aligned float4s.
+ * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
+#ifndef TSM
+#define TSM 64
+#endif
+#ifndef TSN
+#define TSN 64
+#endif
+#ifndef TSK
+#define TSK 16
+#endif
+#ifndef WPTM
+#define WPTM 4
+#endif
+#ifndef WPTN
+#define WPTN 4
+#endif
+#ifndef FULL_TILES
+#define FULL_TILES 0
+#endif
+#ifndef VEC_ALIGNED
+#define VEC_ALIGNED FULL_TILES
+#endif
+#ifndef K_FULL
+#define K_FULL FULL_TILES
+#endif
+/* The K step from tileK on lies inside K: always when K_FULL (K a multiple
+ * of TSK, said by the host), so the check compiles away. */
+#define K_WHOLE(tileK) (K_FULL || (tileK) + TSK <= inner)
+#define RTSM (TSM / WPTM) /* work-group rows */
+#define RTSN (TSN / WPTN) /* work-group columns */
+#define WG_SIZE (RTSM * RTSN)
+#define A_VECS (TSM * TSK / 4) /* float4s of M's tile, read along K */
+#define B_VECS (TSK * TSN / 4) /* float4s of N's tile, read along a row */
+#define A_PER_ITEM ((A_VECS + WG_SIZE - 1) / WG_SIZE)
+#define B_PER_ITEM ((B_VECS + WG_SIZE - 1) / WG_SIZE)
+
+/* Four values of `row` from `col` on. `whole`: the four lie inside the
+ * matrix (the caller knows it for a whole work-group at once), so they are
+ * read without checks, as one float4 when VEC_ALIGNED says rows start on a
+ * float4 boundary; otherwise each is checked and those outside read 0. */
+static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole)
+{
+    __global const float *p = X + (size_t)row * ncols + col;
+    if (whole)
+        return VEC_ALIGNED ? *(__global const float4 *)p : vload4(0, p);
+    float4 v = (float4)(0.0f);
+    if (row < nrows) {
+        v.x = col < ncols ? p[0] : 0.0f;
+        v.y = col + 1 < ncols ? p[1] : 0.0f;
+        v.z = col + 2 < ncols ? p[2] : 0.0f;
+        v.w = col + 3 < ncols ? p[3] : 0.0f;
+    }
+    return v;
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
+                         int rows, int cols, int inner)
+{
+    __local float4 Msub[2][TSK][TSM / 4]; /* transposed: Msub[k][m / 4] */
+    __local float4 Nsub[2][TSK][TSN / 4];
+    const int tidn = get_local_id(0);
+    const int tidm = get_local_id(1);
+    const int tid = tidm * RTSN + tidn;
+    const int offsetM = TSM * get_group_id(1);
+    const int offsetN = TSN * get_group_id(0);
+    /* This work-group's block of P lies inside P (uniform over the group). */
+    const int whole = FULL_TILES || (offsetM + TSM <= rows && offsetN + TSN <= cols);
+
+    float4 acc[WPTM][WPTN / 4];
+    for (int wm = 0; wm < WPTM; wm++)
+        for (int wn = 0; wn < WPTN / 4; wn++)
+            acc[wm][wn] = (float4)(0.0f);
+
+    /* This work-item's share of the next tiles, held in registers. */
+    float4 a_next[A_PER_ITEM], b_next[B_PER_ITEM];
+#define FETCH(tileK)                                                                               \
+    for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
+            a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
+                              inner, whole && K_WHOLE(tileK));                                     \
+    }                                                                                              \
+    for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
+            b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
+                              inner, cols, whole && K_WHOLE(tileK));                               \
+    }
+#define STORE(buf)                                                                                 \
+    for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (A_VECS % WG_SIZE == 0 || idx < A_VECS) {                                               \
+            const int m = idx / (TSK / 4), k = (idx % (TSK / 4)) * 4;                              \
+            ((__local float *)Msub[buf][k + 0])[m] = a_next[i].x;                                 \
+            ((__local float *)Msub[buf][k + 1])[m] = a_next[i].y;                                 \
+            ((__local float *)Msub[buf][k + 2])[m] = a_next[i].z;                                 \
+            ((__local float *)Msub[buf][k + 3])[m] = a_next[i].w;                                 \
+        }                                                                                          \
+    }                                                                                              \
+    for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
+        const int idx = tid + i * WG_SIZE;                                                         \
+        if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
+            Nsub[buf][idx / (TSN / 4)][idx % (TSN / 4)] = b_next[i];                               \
+    }
+
+    const int numTiles = (inner + TSK - 1) / TSK;
+    FETCH(0);
+    STORE(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = 0; t < numTiles; t++) {
+        const int buf = t & 1;
+        if (t + 1 < numTiles) {
+            FETCH((t + 1) * TSK);
+        }
+#pragma unroll
+        for (int k = 0; k < TSK; k++) {
+            float4 a[WPTM / 4], b[WPTN / 4];
+            for (int g = 0; g < WPTM / 4; g++)
+                a[g] = Msub[buf][k][g * RTSM + tidm];
+            for (int g = 0; g < WPTN / 4; g++)
+                b[g] = Nsub[buf][k][g * RTSN + tidn];
+            for (int g = 0; g < WPTM / 4; g++) {
+                const float am[4] = {a[g].x, a[g].y, a[g].z, a[g].w};
+                for (int e = 0; e < 4; e++)
+                    for (int h = 0; h < WPTN / 4; h++)
+                        acc[g * 4 + e][h] = fma((float4)(am[e]), b[h], acc[g * 4 + e][h]);
+            }
+        }
+        /* The other buffer was last read before the previous barrier. */
+        if (t + 1 < numTiles) {
+            STORE(buf ^ 1);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#undef FETCH
+#undef STORE
+
+    for (int g = 0; g < WPTM / 4; g++)
+        for (int e = 0; e < 4; e++) {
+            const int row = offsetM + (g * RTSM + tidm) * 4 + e;
+            for (int h = 0; h < WPTN / 4; h++) {
+                const int col = offsetN + (h * RTSN + tidn) * 4;
+                if (whole) {
+                    if (VEC_ALIGNED)
+                        *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
+                    else
+                        vstore4(acc[g * 4 + e][h], 0, P + (size_t)row * cols + col);
+                    continue;
+                }
+                const float v[4] = {acc[g * 4 + e][h].x, acc[g * 4 + e][h].y,
+                                    acc[g * 4 + e][h].z, acc[g * 4 + e][h].w};
+                for (int c = 0; c < 4; c++)
+                    if (row < rows && col + c < cols)
+                        P[(size_t)row * cols + col + c] = v[c];
+            }
+        }
+}

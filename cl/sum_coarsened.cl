@@ -1,0 +1,70 @@
+/* Sums near the read roof (beyond the seeds): thread coarsening, Kirk &
+ * Hwu Fig 5.17's idea applied to the reduction (reduce's coarsened variant)
+ * and to the dot product (dot's). A fixed number of groups; each work-item
+ * first adds, in registers, every (global size)-th float4 of its input (the
+ * first add happens during the load, no local memory per element), then
+ * the scalar tail n % 4, then the group runs Fig 5.15's tree on one value
+ * per work-item and writes partial[group]. The host launches a kernel once
+ * over the input with many groups and reduceCoarsened once with one group
+ * over their partials: the last pass never leaves the device. Buffers
+ * start aligned for float4 (CL_DEVICE_MEM_BASE_ADDR_ALIGN >= 128 bits).
+ * The host picks WG_SIZE, a power of two, the launch's local size; the
+ * default lets this file build alone. */
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+
+/* Fig 5.15's tree in local memory, stride halving: every work-item of the
+ * group calls it; work-item 0 gets the group's sum, the others 0. */
+static float groupSum(__local float *partialSum, float value)
+{
+    unsigned int t = get_local_id(0);
+    partialSum[t] = value;
+    for (unsigned int stride = WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < stride)
+            partialSum[t] += partialSum[t + stride];
+    }
+    /* partialSum[0] was last written by work-item 0 itself. */
+    return t == 0 ? partialSum[0] : 0.0f;
+}
+
+/* The sum of X[0..n): reduce's coarsened variant, and the last pass of
+ * both coarsened variants. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+reduceCoarsened(__global const float *X, __global float *partial, uint n)
+{
+    __local float partialSum[WG_SIZE];
+    size_t gid = get_global_id(0), items = get_global_size(0);
+    size_t n4 = n / 4;
+    __global const float4 *X4 = (__global const float4 *)X;
+    float4 acc = (float4)(0.0f);
+    for (size_t i = gid; i < n4; i += items)
+        acc += X4[i];
+    float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    for (size_t i = 4 * n4 + gid; i < n; i += items)
+        sum += X[i];
+    sum = groupSum(partialSum, sum);
+    if (get_local_id(0) == 0)
+        partial[get_group_id(0)] = sum;
+}
+
+/* The products of every (global size)-th float4 pair of a and b. */
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+dotCoarsened(__global const float *a, __global const float *b, __global float *partial, uint n)
+{
+    __local float partialSum[WG_SIZE];
+    size_t gid = get_global_id(0), items = get_global_size(0);
+    size_t n4 = n / 4;
+    __global const float4 *a4 = (__global const float4 *)a;
+    __global const float4 *b4 = (__global const float4 *)b;
+    float4 acc = (float4)(0.0f);
+    for (size_t i = gid; i < n4; i += items)
+        acc += a4[i] * b4[i];
+    float sum = (acc.x + acc.y) + (acc.z + acc.w);
+    for (size_t i = 4 * n4 + gid; i < n; i += items)
+        sum += a[i] * b[i];
+    sum = groupSum(partialSum, sum);
+    if (get_local_id(0) == 0)
+        partial[get_group_id(0)] = sum;
+}

@@ -1,0 +1,73 @@
+/* The bottom layer: errors, sizes, numbers, random inputs, text, threads,
+ * the host. It knows nothing of OpenCL's calls (only the public types of
+ * clmem.h) and nothing of the layers above. */
+#ifndef CLMEM_BASE_H
+#define CLMEM_BASE_H
+
+#include "clmem/clmem.h"
+
+/* ---- errors (error.c) ---- */
+/* Records a message; returns `status` so callers can `return clmem_fail(...)`. */
+int clmem_fail(struct clmem_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The status to report of two: an OpenCL error over a usage error over an
+ * interruption over a failed check over ok. */
+int clmem_status_worst(int a, int b);
+/* That order as a number, 0 (ok) to 4 (an OpenCL error). */
+int clmem_status_severity(int status);
+
+/* CLMEM_DEBUG=bitmask traces to stderr: 1 builds, 2 launches, 4 timings. */
+enum { CLMEM_DEBUG_BUILD = 1, CLMEM_DEBUG_LAUNCH = 2, CLMEM_DEBUG_TIMING = 4 };
+int clmem_debug_enabled(unsigned bits);
+
+/* ---- sizes (size.c) ---- */
+/* "N" (square), "MxN" or "MxNxK". Each part 1..2^31-1. */
+struct clmem_size {
+    size_t dim[3];
+    int ndims; /* how many the user gave */
+};
+int clmem_size_parse(const char *text, struct clmem_size *size, struct clmem_error *err);
+void clmem_size_format(const struct clmem_size *size, char *out, size_t out_size);
+/* "N<=1024": the power of two at or above the size's largest dimension
+ * (the tuning database's size classes). */
+void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size);
+
+/* ---- numbers (numbers.c) ---- */
+size_t clmem_round_up(size_t value, size_t multiple);
+/* Greatest common divisor (pitches, the tuner's stride). */
+size_t clmem_gcd(size_t a, size_t b);
+/* a*b in *out, 1; or 0 when it would overflow. */
+int clmem_mul_size(size_t a, size_t b, size_t *out);
+/* malloc of n * elem bytes with the multiplication checked. */
+void *clmem_alloc_array(size_t n, size_t elem, struct clmem_error *err);
+/* The median of n samples (NAN when none). */
+double clmem_median(const double *samples, size_t n);
+/* The host's monotonic clock, in ms (wall times: split runs, host libraries). */
+double clmem_now_ms(void);
+
+/* ---- deterministic inputs (rng.c) ---- */
+/* SplitMix64, so a --seed gives the same inputs on every host. */
+uint64_t clmem_rng_next(uint64_t *state);
+/* Philox4x32-10 (Salmon et al. 2011), as Random123's philox4x32_R(10, ...):
+ * the host twin of the counter-based generator the pi kernels use. */
+void clmem_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+/* Uniform float in [lo, hi). */
+void clmem_fill_uniform(float *out, size_t n, float lo, float hi, uint64_t seed);
+/* Whole numbers lo..hi (small: exactly representable), uniform. */
+void clmem_fill_integers(float *out, size_t n, int lo, int hi, uint64_t seed);
+/* Sums of whole numbers are exact in float up to 2^24, in any order. */
+#define CLMEM_FLOAT_EXACT_INTEGERS 16777216.0
+
+/* ---- text (text.c) ---- */
+/* Case-insensitive substring search ("" is in every text). */
+int clmem_contains_nocase(const char *text, const char *part);
+/* Whether `name` is one of the comma-separated `list`. */
+int clmem_list_has(const char *list, const char *name);
+
+/* ---- threads (parallel.c) ---- */
+/* Runs fn(arg, i) for every i in [0, n), each on a thread of its own, all
+ * at once; waits for them all and stores what each returned in status[i].
+ * An item whose thread cannot start runs on the calling thread. */
+void clmem_parallel(size_t n, int (*fn)(void *arg, size_t index), void *arg, int *status);
+
+#endif

@@ -1,0 +1,165 @@
+/* The whole suite at benchmark sizes: the workloads it is given, the
+ * peak workload first (its variants measure the device's peaks). */
+#include "harness/harness.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const *sizes_for(const struct clmem_workload *w, const struct clmem_ctx *ctx,
+                                    const struct clmem_bench_options *options)
+{
+    cl_device_type type = options->sizes ? options->sizes : ctx->device.type;
+    int cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    return cpu && w->bench_sizes_cpu ? w->bench_sizes_cpu : w->bench_sizes;
+}
+
+int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suite,
+                     const struct clmem_bench_options *options, size_t *steps,
+                     struct clmem_error *err)
+{
+    size_t n = suite->n;
+    const struct clmem_workload *const *all = suite->workloads;
+    int status = clmem_compare_check(NULL, options->compare, err);
+    if (status || (status = clmem_compare_fits(options->compare, &ctx->device, err)))
+        return status;
+    /* Every name in --workloads must exist. */
+    for (const char *p = options->only; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        int found = 0;
+        for (size_t i = 0; i < n; i++)
+            found |= strlen(all[i]->name) == len && strncmp(all[i]->name, p, len) == 0;
+        if (!found)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%.*s' (try 'clmem list')",
+                              (int)len, p);
+        p = end ? end + 1 : NULL;
+    }
+    *steps = 0;
+    for (size_t i = 0; i < n; i++) {
+        int is_peak = clmem_workload_is_peak(all[i]);
+        if (!is_peak && options->only && !clmem_list_has(options->only, all[i]->name))
+            continue;
+        /* A kernel file that is missing or unreadable stops the bench
+         * before any work, rather than failing its workload half-way. */
+        char path[2048];
+        if ((status = clmem_source_find(ctx->kernel_dir, all[i]->source, path, sizeof path, err)))
+            return status;
+        if (access(path, R_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                              strerror(errno));
+        if (is_peak)
+            continue;
+        const char *const *sizes = sizes_for(all[i], ctx, options);
+        size_t count = 0;
+        while (sizes && sizes[count])
+            count++;
+        *steps += count ? count : 1;
+    }
+    return CLMEM_OK;
+}
+
+static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                          const char *size, const char *why,
+                          const struct clmem_run_options *options, struct clmem_result **results,
+                          size_t *n_results, struct clmem_error *err)
+{
+    struct clmem_result *r =
+        clmem_result_append(results, n_results, w->name, "all", ctx->device.name, size);
+    if (!r)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
+    snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
+    r->skipped = 1;
+    r->reps = options->reps ? options->reps : 1;
+    r->warmup = options->warmup;
+    r->seed = options->seed;
+    return CLMEM_OK;
+}
+
+int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
+                    const struct clmem_bench_options *options, struct clmem_peak *peak,
+                    struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    size_t steps = 0, step = 0, n = suite->n;
+    const struct clmem_workload *const *all = suite->workloads;
+    int status = clmem_suite_plan(ctx, suite, options, &steps, err);
+    if (status)
+        return status;
+    memset(peak, 0, sizeof *peak);
+    for (size_t i = 0; i < n; i++) {
+        if (!clmem_workload_is_peak(all[i]))
+            continue;
+        if (options->progress)
+            options->progress(options->progress_user, 0, steps, all[i]->name, "");
+        if ((status = clmem_peak_run(ctx, all[i], options->reps, peak, results, n_results, err)))
+            return status;
+    }
+
+    int worst = CLMEM_OK, interrupted = 0;
+    struct clmem_error step_err = {0};
+    for (size_t i = 0; i < n && !interrupted; i++) {
+        const struct clmem_workload *w = all[i];
+        if (clmem_workload_is_peak(w) || (options->only && !clmem_list_has(options->only, w->name)))
+            continue;
+        const char *const *sizes = sizes_for(w, ctx, options);
+        const char *const defaults[] = {w->default_size, NULL};
+        if (!sizes || !sizes[0])
+            sizes = defaults;
+        for (size_t s = 0; sizes[s]; s++) {
+            if (options->cancelled && options->cancelled(options->cancelled_user)) {
+                interrupted = 1;
+                break;
+            }
+            if (options->progress)
+                options->progress(options->progress_user, ++step, steps, w->name, sizes[s]);
+            struct clmem_run_options ro = {.size = sizes[s],
+                                           .variant = "all",
+                                           .reps = options->reps,
+                                           .warmup = 1,
+                                           .seed = options->seed,
+                                           .cancelled = options->cancelled,
+                                           .cancelled_user = options->cancelled_user};
+            /* Only the workloads that can run the library compare with it. */
+            if (options->compare && clmem_workload_has_library(w, options->compare))
+                ro.compare = options->compare;
+            struct clmem_run run;
+            clmem_error_clear(&step_err);
+            status = clmem_run_plan(&run, w, ctx, &ro, &step_err);
+            if (status == CLMEM_OK)
+                status = clmem_run_execute(&run, &ro, results, n_results, &step_err);
+            clmem_run_release(&run);
+            if (status == CLMEM_ERR_INTERRUPTED) {
+                interrupted = 1;
+                break;
+            }
+            /* A size the device cannot hold is not the suite's failure: it
+             * is listed as skipped, with the reason. */
+            if (status == CLMEM_ERR_USAGE) {
+                status = skipped_result(ctx, w, sizes[s], step_err.message, &ro, results, n_results,
+                                        err);
+                if (status)
+                    return status;
+            }
+            if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
+                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s], step_err.message);
+                /* A build failure's log goes with its message. */
+                free(err->log);
+                err->log = step_err.log;
+                step_err.log = NULL;
+                worst = CLMEM_ERR_CL;
+            } else if (status == CLMEM_ERR_VERIFY && worst == CLMEM_OK) {
+                worst = CLMEM_ERR_VERIFY;
+            }
+        }
+    }
+    clmem_error_clear(&step_err);
+    clmem_results_apply_peak(*results, *n_results, peak);
+    /* Stopped early, the results so far are kept and the interruption is
+     * what is reported (over a failed check or an earlier OpenCL error). */
+    if (interrupted)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
+    return worst;
+}

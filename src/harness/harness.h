@@ -1,0 +1,81 @@
+/* The harness: what runs workloads (a workload is given to it; it never
+ * looks one up). One run loop (run.c), the suite at bench sizes
+ * (bench.c), the device's peaks (peak.c), several devices at once
+ * (multi.c), the tuning database's entries (tuning.c). Above the OpenCL
+ * layer; below the workloads. */
+#ifndef CLMEM_HARNESS_H
+#define CLMEM_HARNESS_H
+
+#include "harness/workload.h"
+
+/* ---- one run (run.c) ---- */
+/* Plans a run: parses the size, selects the variants, checks the buffers
+ * fit the device. Errors here are usage errors and nothing is allocated. */
+int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
+                   struct clmem_ctx *ctx, const struct clmem_run_options *options,
+                   struct clmem_error *err);
+/* Runs every selected variant: set-up, warm-up, timed runs, verification.
+ * Results are appended to *results (caller frees with clmem_results_free).
+ * Returns CLMEM_ERR_VERIFY when a variant failed its check, and runs on. */
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+void clmem_run_release(struct clmem_run *run);
+void clmem_result_free(struct clmem_result *result);
+/* Median, min and max of a result's samples. */
+void clmem_result_summarise(struct clmem_result *r);
+/* A check's outcome into a result: verified, max error, scope, the first
+ * mismatches as text. */
+void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *check);
+/* Appends a result for the run's workload that no variant made (a size the
+ * device cannot hold: bench lists it as skipped with the reason), with the
+ * NaN defaults of a result that has no figures; NULL when out of memory. */
+struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *n_results,
+                                         const char *workload, const char *variant,
+                                         const char *device, const char *size);
+
+/* ---- the device's peaks (peak.c) ---- */
+/* Whether the workload's variants measure the device's peaks. */
+int clmem_workload_is_peak(const struct clmem_workload *w);
+/* Runs such a workload (every variant) and fills *peak from the variants'
+ * roles; its results are appended to *results. */
+int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_workload, unsigned reps,
+                   struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
+                   struct clmem_error *err);
+
+/* ---- the suite (bench.c): clmem_bench_plan and _run over a list ---- */
+struct clmem_suite {
+    const struct clmem_workload *const *workloads;
+    size_t n;
+};
+int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suite,
+                     const struct clmem_bench_options *options, size_t *steps,
+                     struct clmem_error *err);
+int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
+                    const struct clmem_bench_options *options, struct clmem_peak *peak,
+                    struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+
+/* ---- several devices (multi.c) ---- */
+/* Divides `rows` into n contiguous blocks, block i rows [first[i],
+ * first[i] + count[i]), in order, every row in exactly one block, each
+ * block's size within one row of rows * weights[i] / sum of weights
+ * (weights NULL: equal). A block may be empty (rows < n, weight 0).
+ * Usage error when n is 0, a weight is negative or not finite, or the
+ * weights sum to 0. */
+int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first, size_t *count,
+                     struct clmem_error *err);
+/* Appends one result per variant (and sweep point) adding up the results
+ * of n devices: device d's are results[first[d] .. first[d] + n_each[d]),
+ * each device's in the same order. The total's metric is the sum of the
+ * devices' metrics, its times those of the slowest device, verified when
+ * every device's is; device "total (N devices)". */
+int clmem_results_total(struct clmem_result **results, size_t *n_results, const size_t *first,
+                        const size_t *n_each, size_t n_devices, struct clmem_error *err);
+
+/* ---- the tuning database's entries (tuning.c) ---- */
+/* Keeps the best values for this device, workload and size class (the
+ * file written whole or not at all). */
+int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                       const struct clmem_size *size, const int values[],
+                       const struct clmem_tuning_outcome *outcome, struct clmem_error *err);
+
+#endif

@@ -1,0 +1,74 @@
+/* The device's own peaks (the peak workload), and each result's fraction
+ * of them. */
+#include "harness/harness.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The floats the peaks move. GPUs: 2^28 (1 GiB a buffer) where it fits:
+ * on the H100, 2^24 read 19% less than 2^28, 2^26 4% less (a launch's
+ * start and end are microseconds; bench/peak-probes); else the workload's
+ * default, 2^26. CPUs: 2^24, their copies taking 100 times longer (every
+ * test and PoCL bench measures the peak). */
+static const char *peak_size(const struct clmem_device *device)
+{
+    const cl_ulong gib = 1UL << 30;
+    if (!(device->type & CL_DEVICE_TYPE_GPU))
+        return "16777216";
+    return device->max_alloc >= gib && device->global_mem >= 4 * gib ? "268435456" : NULL;
+}
+
+int clmem_workload_is_peak(const struct clmem_workload *w)
+{
+    for (size_t i = 0; i < w->n_variants; i++)
+        if (w->variants[i].peak != CLMEM_PEAK_NONE)
+            return 1;
+    return 0;
+}
+
+int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_workload, unsigned reps,
+                   struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
+                   struct clmem_error *err)
+{
+    size_t first = *n_results;
+    memset(peak, 0, sizeof *peak);
+    struct clmem_run_options options = {
+        .size = peak_size(&ctx->device), .variant = "all", .reps = reps, .warmup = 1, .seed = 42};
+    int status = clmem_run(ctx, peak_workload, &options, results, n_results, err);
+    if (status)
+        return status;
+    for (size_t i = first; i < *n_results; i++) {
+        const struct clmem_result *r = &(*results)[i];
+        const struct clmem_variant *v = clmem_variant_find(peak_workload, r->variant);
+        switch (v ? v->peak : CLMEM_PEAK_NONE) {
+        case CLMEM_PEAK_COPY: peak->bandwidth = r->metric; break;
+        case CLMEM_PEAK_READ: peak->read_bandwidth = r->metric; break;
+        case CLMEM_PEAK_FMA: peak->flops = r->metric; break;
+        case CLMEM_PEAK_LAUNCH:
+            /* launches per ns -> us per launch */
+            peak->launch_us = r->metric > 0 ? 1e-3 / r->metric : 0;
+            break;
+        case CLMEM_PEAK_NONE: break;
+        }
+    }
+    return CLMEM_OK;
+}
+
+void clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct clmem_result *r = &results[i];
+        double reference = 0;
+        if (strcmp(r->metric_unit, "GB/s") == 0)
+            reference = strcmp(r->roof, "read") == 0 && peak->read_bandwidth > 0
+                            ? peak->read_bandwidth
+                            : peak->bandwidth;
+        else if (strcmp(r->metric_unit, "GFLOP/s") == 0)
+            reference = peak->flops;
+        r->peak_fraction =
+            !r->skipped && r->n_samples && reference > 0 ? r->metric / reference : NAN;
+    }
+}
+
+/* The workload's bench sizes for the device's type, or for the type the
+ * options name (compare: every device at the same sizes). */

@@ -1,0 +1,447 @@
+/* The one loop every workload goes through: plan, set up, warm up, time,
+ * verify, summarise. Workloads only describe what differs. */
+#include "harness/harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The parts --size may have (struct clmem_workload's max_dims). */
+static int check_dims(const struct clmem_run *run, struct clmem_error *err)
+{
+    int max = run->workload->max_dims ? run->workload->max_dims : 3;
+    if (run->size.ndims <= max)
+        return CLMEM_OK;
+    char text[64];
+    clmem_size_format(&run->size, text, sizeof text);
+    if (max == 1)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' of '%s' must be one number, %s", text,
+                          run->workload->name, run->workload->size_help);
+    return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' has %d parts ('%s' takes %s)", text,
+                      run->size.ndims, run->workload->name, run->workload->size_help);
+}
+
+int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
+                   struct clmem_ctx *ctx, const struct clmem_run_options *options,
+                   struct clmem_error *err)
+{
+    int status;
+    memset(run, 0, sizeof *run);
+    run->workload = workload;
+    run->ctx = ctx;
+    run->seed = options->seed;
+    run->input = options->input;
+    run->image_output = options->image_output;
+    run->tune_values = options->tune_values;
+    run->ignore_tuning = options->ignore_tuning;
+    /* An input file (blur's image) gives the size itself. */
+    if (options->input && options->size)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--size '%s' and --input '%s' both give the size: leave out --size",
+                          options->size, options->input);
+    const char *size_text = options->size ? options->size : workload->default_size;
+    if ((status = clmem_size_parse(size_text, &run->size, err)) ||
+        (status = clmem_compare_check(workload, options->compare, err)) ||
+        (status = clmem_compare_fits(options->compare, &ctx->device, err)))
+        return status;
+
+    if (!options->variant || strcmp(options->variant, "all") == 0) {
+        /* A library's routine runs only when the run compares with it. */
+        for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++) {
+            const struct clmem_variant *v = &workload->variants[i];
+            if (!v->library || (options->compare && strcmp(v->library, options->compare) == 0))
+                run->variants[run->n_variants++] = v;
+        }
+    } else {
+        const struct clmem_variant *v = clmem_variant_find(workload, options->variant);
+        if (!v)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "unknown variant '%s' of '%s' (try 'clmem list %s')",
+                              options->variant, workload->name, workload->name);
+        if (v->library && (status = clmem_compare_check(workload, v->library, err)))
+            return status;
+        /* Named alone, a variant the device cannot run is refused; under
+         * "all" it is listed as skipped. */
+        if (v->needs_extension && !clmem_device_has_extension(&ctx->device, v->needs_extension))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "variant '%s' of '%s' needs %s, which '%s' "
+                              "does not report",
+                              v->name, workload->name, v->needs_extension, ctx->device.name);
+        char why[256];
+        /* Named alone, a variant that cannot take this size is a usage error;
+         * under "all" it is only skipped (see clmem_run_execute). */
+        if (v->unsupported && v->unsupported(run, why, sizeof why))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "variant '%s' of '%s': %s", v->name,
+                              workload->name, why);
+        run->variants[run->n_variants++] = v;
+        /* --compare LIB with one variant: LIB's routine runs beside it, so
+         * the ratio the option promises is there. */
+        for (size_t i = 0; options->compare && !v->library && i < workload->n_variants; i++) {
+            const struct clmem_variant *lib = &workload->variants[i];
+            if (lib->library && strcmp(lib->library, options->compare) == 0)
+                run->variants[run->n_variants++] = lib;
+        }
+    }
+    /* Read once, here: a pipe or /dev/stdin has no second reading. */
+    if (options->input &&
+        (status = clmem_input_read(options->input, &run->input_data, &run->input_size, err)))
+        return status;
+    if ((status = check_dims(run, err)) || (status = workload->plan(run, err)))
+        return status;
+
+    /* Refuse what the device cannot hold, before anything is allocated. */
+    cl_ulong total = 0;
+    char size_str[64];
+    clmem_size_format(&run->size, size_str, sizeof size_str);
+    for (size_t i = 0; i < run->n_buffers; i++) {
+        if (run->buffer_bytes[i] > ctx->device.max_alloc)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "size '%s' needs a buffer of %zu bytes, more than the %llu bytes "
+                              "'%s' can allocate at once",
+                              size_str, run->buffer_bytes[i],
+                              (unsigned long long)ctx->device.max_alloc, ctx->device.name);
+        total += run->buffer_bytes[i];
+    }
+    if (total > ctx->device.global_mem)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "size '%s' needs %llu bytes of device memory, more than the %llu "
+                          "bytes '%s' has",
+                          size_str, (unsigned long long)total,
+                          (unsigned long long)ctx->device.global_mem, ctx->device.name);
+    if (workload->state_size) {
+        run->state = calloc(1, workload->state_size);
+        if (!run->state)
+            return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    }
+    return CLMEM_OK;
+}
+
+void clmem_run_release(struct clmem_run *run)
+{
+    if (run->state && run->workload->teardown)
+        run->workload->teardown(run);
+    free(run->state);
+    run->state = NULL;
+    free(run->input_data);
+    run->input_data = NULL;
+    clmem_run_release_programs(run);
+    /* After the teardown, which released the outputs inside the zones. */
+    clmem_run_release_guards(run);
+}
+
+void clmem_result_summarise(struct clmem_result *r)
+{
+    size_t n = r->n_samples;
+    if (n == 0)
+        return;
+    r->min_ms = r->max_ms = r->samples_ms[0];
+    for (size_t i = 1; i < n; i++) {
+        if (r->samples_ms[i] < r->min_ms)
+            r->min_ms = r->samples_ms[i];
+        if (r->samples_ms[i] > r->max_ms)
+            r->max_ms = r->samples_ms[i];
+    }
+    r->median_ms = clmem_median(r->samples_ms, n);
+}
+
+static int execute_once(struct clmem_run *run, const struct clmem_variant *v, double *ms,
+                        struct clmem_error *err)
+{
+    struct clmem_timing timing = {0};
+    int status = run->workload->execute(run, v, &timing, err);
+    if (status) {
+        clFinish(run->ctx->queue);
+        clmem_timing_release(&timing);
+        return status;
+    }
+    return clmem_timing_finish(run->ctx, &timing, ms, err);
+}
+
+static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v,
+                            const struct clmem_run_options *options, struct clmem_result *r,
+                            struct clmem_error *err)
+{
+    unsigned loop_reps = options->loop_reps ? options->loop_reps : 20;
+    struct clmem_result looped = {.n_samples = 0};
+    unsigned reps = options->reps ? options->reps : 1;
+    looped.samples_ms = calloc(reps, sizeof *looped.samples_ms);
+    if (!looped.samples_ms)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    int status = CLMEM_OK;
+    for (unsigned i = 0; i < reps && status == CLMEM_OK; i++) {
+        struct clmem_timing timing = {0};
+        status = run->workload->execute_looped(run, v, loop_reps, &timing, err);
+        if (status == CLMEM_OK)
+            status = clmem_timing_finish(run->ctx, &timing, &looped.samples_ms[i], err);
+        else
+            clmem_timing_release(&timing);
+        looped.n_samples += status == CLMEM_OK;
+    }
+    if (status == CLMEM_OK) {
+        clmem_result_summarise(&looped);
+        r->looped_ms = looped.median_ms / loop_reps;
+    }
+    free(looped.samples_ms);
+    return status;
+}
+
+/* Adds a second check of the same variant to the first. */
+static void merge_checks(struct clmem_check *into, const struct clmem_check *from,
+                         const char *label)
+{
+    for (size_t i = 0; i < from->mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++) {
+        size_t slot = into->mismatches + i;
+        if (slot < CLMEM_MAX_MISMATCH_LINES)
+            snprintf(into->lines[slot], sizeof into->lines[slot], "%.100s (%s)", from->lines[i],
+                     label);
+    }
+    into->mismatches += from->mismatches;
+    into->checked += from->checked;
+    if (from->max_rel_error > into->max_rel_error)
+        into->max_rel_error = from->max_rel_error;
+}
+
+/* Adds `first`'s mismatches to a check, their lines before its own: a
+ * write outside an output is named even when the values it spoiled fill
+ * the lines. */
+static void put_first(struct clmem_check *check, const struct clmem_check *first)
+{
+    char lines[CLMEM_MAX_MISMATCH_LINES][sizeof check->lines[0]];
+    size_t kept =
+        check->mismatches < CLMEM_MAX_MISMATCH_LINES ? check->mismatches : CLMEM_MAX_MISMATCH_LINES;
+    memcpy(lines, check->lines, sizeof lines);
+    size_t k = 0;
+    for (size_t i = 0; i < first->mismatches && k < CLMEM_MAX_MISMATCH_LINES; i++)
+        memcpy(check->lines[k++], first->lines[i], sizeof lines[0]);
+    for (size_t i = 0; i < kept && k < CLMEM_MAX_MISMATCH_LINES; i++)
+        memcpy(check->lines[k++], lines[i], sizeof lines[0]);
+    check->mismatches += first->mismatches;
+    check->checked += first->checked;
+}
+
+static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
+                       const struct clmem_run_options *options, struct clmem_result *r,
+                       struct clmem_error *err)
+{
+    const struct clmem_workload *w = run->workload;
+    char why[256];
+    if (v->needs_extension && !clmem_device_has_extension(&run->ctx->device, v->needs_extension)) {
+        r->skipped = 1;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "needs %s, which '%s' does not report",
+                 v->needs_extension, run->ctx->device.name);
+        return CLMEM_OK;
+    }
+    if (v->unsupported && v->unsupported(run, why, sizeof why)) {
+        r->skipped = 1;
+        snprintf(r->skip_reason, sizeof r->skip_reason, "%s", why);
+        return CLMEM_OK;
+    }
+    int status;
+    double ms;
+    if (w->prepare && (status = w->prepare(run, v, err)))
+        return status;
+    for (unsigned i = 0; i < options->warmup; i++)
+        if ((status = execute_once(run, v, &ms, err)))
+            return status;
+    unsigned reps = options->reps ? options->reps : 1;
+    r->samples_ms = calloc(reps, sizeof *r->samples_ms);
+    if (!r->samples_ms)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    for (unsigned i = 0; i < reps; i++) {
+        if ((status = execute_once(run, v, &r->samples_ms[i], err)))
+            return status;
+        r->n_samples++;
+    }
+    clmem_result_summarise(r);
+    double work = w->work(run, v);
+    r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
+
+    struct clmem_check check, looped_check;
+    clmem_check_init(&check, 0);
+    if ((status = w->verify(run, v, &check, err)))
+        return status;
+    /* The loop-in-kernel timing's output is checked on its own, from a
+     * poisoned buffer, so a later pass cannot hide an earlier pass's error. */
+    if (w->execute_looped) {
+        if ((w->prepare && (status = w->prepare(run, v, err))) ||
+            (status = median_of_looped(run, v, options, r, err)))
+            return status;
+        clmem_check_init(&looped_check, 0);
+        if ((status = w->verify(run, v, &looped_check, err)))
+            return status;
+        merge_checks(&check, &looped_check, "with the loop in the kernel");
+    }
+    /* Every run of the variant since the last check (warm-up, timed,
+     * looped) wrote only inside its outputs. */
+    struct clmem_check guards;
+    clmem_check_init(&guards, 0);
+    if ((status = clmem_run_check_guards(run, &guards, err)))
+        return status;
+    put_first(&check, &guards);
+    clmem_result_set_check(r, &check);
+    snprintf(r->note, sizeof r->note, "%s", check.note);
+    return CLMEM_OK;
+}
+
+void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *check)
+{
+    r->max_rel_error = check->max_rel_error;
+    r->verified = clmem_check_passed(check);
+    snprintf(r->verify_scope, sizeof r->verify_scope, "%s", check->scope);
+    if (!r->verified) {
+        size_t len = (size_t)snprintf(r->verify_detail, sizeof r->verify_detail,
+                                      "%zu of %zu values differ from the CPU reference",
+                                      check->mismatches, check->checked);
+        for (size_t i = 0; i < check->mismatches && i < CLMEM_MAX_MISMATCH_LINES; i++)
+            if (len < sizeof r->verify_detail)
+                len += (size_t)snprintf(r->verify_detail + len, sizeof r->verify_detail - len,
+                                        "\n  %s", check->lines[i]);
+    }
+}
+
+struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *n_results,
+                                         const char *workload, const char *variant,
+                                         const char *device, const char *size)
+{
+    struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    *results = grown;
+    struct clmem_result *r = &grown[(*n_results)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->workload, sizeof r->workload, "%s", workload);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->device, sizeof r->device, "%s", device);
+    snprintf(r->size, sizeof r->size, "%s", size);
+    r->max_rel_error = r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    r->flops_per_byte = NAN;
+    r->reps = 1;
+    return r;
+}
+
+static struct clmem_result *new_result(struct clmem_run *run, const struct clmem_variant *v,
+                                       const struct clmem_run_options *options,
+                                       struct clmem_result **results, size_t *n_results)
+{
+    char size[64];
+    clmem_size_format(&run->size, size, sizeof size);
+    struct clmem_result *r = clmem_result_append(results, n_results, run->workload->name, v->name,
+                                                 run->ctx->device.name, size);
+    if (!r)
+        return NULL;
+    snprintf(r->metric_unit, sizeof r->metric_unit, "%s",
+             v->metric_unit ? v->metric_unit : run->workload->metric_unit);
+    snprintf(r->roof, sizeof r->roof, "%s", v->roof ? v->roof : "");
+    if (v->sweep) {
+        snprintf(r->sweep, sizeof r->sweep, "%s", v->sweep);
+        r->sweep_value = run->sweep_value;
+    }
+    /* As run_variant runs it. */
+    r->reps = options->reps ? options->reps : 1;
+    r->warmup = options->warmup;
+    r->seed = run->seed;
+    r->flops_per_byte = run->workload->intensity ? run->workload->intensity(run, v) : NAN;
+    return r;
+}
+
+/* What the variants are measured against: the library compared with when
+ * there is one (matmul against CLBlast), else the workload's own baseline. */
+static const char *baseline_of(const struct clmem_workload *w, const char *compare)
+{
+    for (size_t i = 0; compare && i < w->n_variants; i++)
+        if (w->variants[i].library && strcmp(w->variants[i].library, compare) == 0)
+            return w->variants[i].name;
+    return w->baseline;
+}
+
+/* Each result's metric as a fraction of the baseline variant's at the same point. */
+static void compare_with_baseline(const char *baseline, struct clmem_result *results, size_t first,
+                                  size_t n)
+{
+    if (!baseline)
+        return;
+    for (size_t i = first; i < n; i++) {
+        if (results[i].skipped)
+            continue;
+        for (size_t b = first; b < n; b++)
+            if (!results[b].skipped && strcmp(results[b].variant, baseline) == 0 &&
+                results[b].sweep_value == results[i].sweep_value && results[b].metric > 0)
+                results[i].baseline_fraction = results[i].metric / results[b].metric;
+    }
+}
+
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    const struct clmem_workload *w = run->workload;
+    int status = w->setup(run, err);
+    if (status)
+        return status;
+    int verify_failed = 0, interrupted = 0;
+    size_t first = *n_results;
+    for (size_t i = 0; i < run->n_variants && !interrupted; i++) {
+        const struct clmem_variant *v = run->variants[i];
+        unsigned last = v->sweep ? v->sweep_last : 0;
+        for (unsigned point = v->sweep ? v->sweep_first : 0; point <= last; point++) {
+            /* Stop between variants: what finished is kept whole. */
+            if (options->cancelled && options->cancelled(options->cancelled_user)) {
+                interrupted = 1;
+                break;
+            }
+            run->sweep_value = point;
+            struct clmem_result *r = new_result(run, v, options, results, n_results);
+            if (!r)
+                return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+            if (options->progress)
+                options->progress(options->progress_user, r, i, run->n_variants);
+            if ((status = run_variant(run, v, options, r, err))) {
+                /* A variant stopped by an error has no result: it is the
+                 * error that is reported, not a failed check. */
+                clmem_result_free(r);
+                (*n_results)--;
+                return status;
+            }
+            /* Parameters are known once set-up has built the program. */
+            snprintf(r->params, sizeof r->params, "%s", run->params);
+            if (!r->skipped && !r->verified)
+                verify_failed = 1;
+        }
+    }
+    compare_with_baseline(baseline_of(w, options->compare), *results, first, *n_results);
+    if (interrupted)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
+    return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
+}
+
+void clmem_result_free(struct clmem_result *result)
+{
+    free(result->samples_ms);
+    result->samples_ms = NULL;
+}
+
+void clmem_results_free(struct clmem_result *results, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        clmem_result_free(&results[i]);
+    free(results);
+}
+
+int clmem_run(struct clmem_ctx *ctx, const struct clmem_workload *w,
+              const struct clmem_run_options *options, struct clmem_result **results,
+              size_t *n_results, struct clmem_error *err)
+{
+    struct clmem_run run;
+    int status = clmem_run_plan(&run, w, ctx, options, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_execute(&run, options, results, n_results, err);
+    clmem_run_release(&run);
+    return status;
+}
+
+const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->n_variants; i++)
+        if (strcmp(w->variants[i].name, name) == 0)
+            return &w->variants[i];
+    return NULL;
+}

@@ -1,0 +1,128 @@
+/* Sums on the device in passes (Kirk & Hwu ch. 5's reduction tree carried
+ * over work-groups): each pass leaves one partial sum per work-group, the
+ * next pass sums those, until one value remains. reduce and dot share it. */
+#include "harness/workload.h"
+
+#include <float.h>
+
+/* Work-groups of a grid-stride first pass per compute unit: enough to fill
+ * every unit with a few groups, few enough that one group sums their
+ * partials quickly. */
+#define GROUPS_PER_UNIT 8
+
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group)
+{
+    size_t units = device->compute_units ? device->compute_units : 1;
+    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
+    return groups < needed ? groups : needed;
+}
+
+/* Work-groups of one pass over `count` values. */
+static size_t pass_groups(const struct clmem_sum *sum, size_t count, int first)
+{
+    if (!sum->first_groups)
+        return (count + sum->group - 1) / sum->group; /* one work-item per value */
+    return first ? sum->first_groups : 1;             /* grid-stride kernels */
+}
+
+void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2])
+{
+    counts[0] = pass_groups(sum, sum->n, 1);
+    counts[1] = pass_groups(sum, counts[0], 0);
+}
+
+static size_t log2_size(size_t v)
+{
+    size_t l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+size_t clmem_sum_depth(const struct clmem_sum *sum)
+{
+    size_t depth = 0, count = sum->n;
+    for (int first = 1;; first = 0) {
+        size_t groups = pass_groups(sum, count, first);
+        if (sum->first_groups) {
+            /* Each float4 lane adds ceil(count / (4 * work-items)) values in
+             * turn; 2 adds join the lanes, at most 3 add the scalar tail. */
+            size_t items = groups * sum->group;
+            depth += (count + 4 * items - 1) / (4 * items) + 5;
+        }
+        depth += log2_size(sum->group); /* the tree in local memory */
+        count = groups;
+        if (count == 1)
+            return depth;
+    }
+}
+
+int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct clmem_error *err)
+{
+    size_t counts[2];
+    clmem_sum_scratch(sum, counts);
+    int status;
+    if ((status = clmem_buffer_poison(ctx, sum->scratch[0], counts[0] * sizeof(float), err)) ||
+        (status = clmem_buffer_poison(ctx, sum->scratch[1], counts[1] * sizeof(float), err)))
+        return status;
+    return CLMEM_OK;
+}
+
+int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
+                     struct clmem_timing *timing, struct clmem_error *err)
+{
+    cl_kernel kernel = sum->first;
+    cl_uint out_arg = sum->first_out_arg;
+    cl_mem in = NULL;
+    size_t count = sum->n;
+    int status;
+    if (count == 0 || count > 0xFFFFFFFFu || sum->group == 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot sum %zu values in groups of %zu", count,
+                          sum->group);
+    for (unsigned pass = 0;; pass++) {
+        size_t groups = pass_groups(sum, count, pass == 0);
+        cl_mem out = sum->scratch[pass % 2];
+        cl_uint n = (cl_uint)count;
+        if (pass > 0)
+            CLMEM_CHECK(err, clSetKernelArg(kernel, 0, sizeof in, &in));
+        CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg, sizeof out, &out));
+        CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg + 1, sizeof n, &n));
+        size_t global = groups * sum->group, local = sum->group;
+        if ((status = clmem_launch(ctx, kernel, 1, &global, &local, timing, err)))
+            return status;
+        in = out;
+        count = groups;
+        if (count == 1)
+            break;
+        kernel = sum->sum;
+        out_arg = 1;
+    }
+    *result = in;
+    return CLMEM_OK;
+}
+
+int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result, double ref,
+                    size_t extra_depth, struct clmem_check *check, struct clmem_error *err)
+{
+    if (!result)
+        return clmem_fail(err, CLMEM_ERR_CL, "the sum's passes produced no result");
+    float got;
+    int status = clmem_buffer_read(ctx, result, sizeof got, &got, err);
+    if (status)
+        return status;
+    /* The inputs are >= 0, so whatever the order a float sum whose longest
+     * chain of additions is h has a relative error of at most h*u/(1 - h*u),
+     * u = FLT_EPSILON/2 (Higham, Accuracy and Stability of Numerical
+     * Algorithms, 4.2): h * FLT_EPSILON is twice that bound, the Kahan
+     * reference in double exact to a few 1e-16. But the workloads' inputs
+     * are whole numbers, whose sum is exact in any order up to 2^24: there
+     * the check is exact, and a lost or doubled element fails at any size. */
+    clmem_check_init(check, ref <= CLMEM_FLOAT_EXACT_INTEGERS
+                                ? 0.0
+                                : (double)(clmem_sum_depth(sum) + extra_depth) * FLT_EPSILON);
+    clmem_check_value(check, ref, got, ref, "sum", 0, 0);
+    snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", got, ref);
+    return CLMEM_OK;
+}

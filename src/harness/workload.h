@@ -1,0 +1,310 @@
+/* What a workload author uses (the workload SDK): a workload is a static
+ * table entry (struct clmem_workload) whose hooks the harness calls in one
+ * loop: plan, set up, warm up, time, verify, tear down. Adding a workload
+ * is its .c, its .cl, its test and one line in src/workloads/registry.c
+ * (README, "Adding a workload"). */
+#ifndef CLMEM_HARNESS_WORKLOAD_H
+#define CLMEM_HARNESS_WORKLOAD_H
+
+#include "opencl/opencl.h"
+
+/* ---- checking against the CPU reference (check.c) ---- */
+/* Collects mismatches the BabelStream way: counts them all, keeps the first
+ * few as text, tracks the largest relative error seen. */
+struct clmem_check {
+    double max_rel_error;
+    double tolerance;
+    size_t checked, mismatches;
+    char scope[64]; /* "" when every value was checked, else what was sampled */
+    char note[160]; /* what the run produced, for the reader: an estimate, a count */
+    char lines[CLMEM_MAX_MISMATCH_LINES][160];
+};
+void clmem_check_init(struct clmem_check *check, double tolerance);
+/* Compares one value; `scale` is the magnitude the error is relative to. */
+void clmem_check_value(struct clmem_check *check, double expected, double got, double scale,
+                       const char *where_fmt, size_t a, size_t b);
+int clmem_check_passed(const struct clmem_check *check);
+/* Counts one mismatch that is not a value (a guard zone written, padding
+ * touched), described by the format, kept among the first few lines. */
+void clmem_check_mismatch(struct clmem_check *check, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Kahan-compensated sum of x[0..n) in double: the CPU reference of sums. */
+double clmem_sum_kahan(const float *x, size_t n);
+
+/* ---- a workload ---- */
+struct clmem_run; /* one workload prepared on one device at one size */
+
+/* What a variant of the peak workload measures (struct clmem_peak). */
+enum clmem_peak_role {
+    CLMEM_PEAK_NONE,
+    CLMEM_PEAK_COPY,   /* bandwidth: GB/s read + written */
+    CLMEM_PEAK_READ,   /* read_bandwidth */
+    CLMEM_PEAK_FMA,    /* flops */
+    CLMEM_PEAK_LAUNCH, /* launch_us, from launches per ns */
+};
+
+struct clmem_variant {
+    const char *name;
+    const char *summary; /* what it shows and which seed figure it follows */
+    const char *kernel;  /* its kernel function, in `source` */
+    /* NULL when the size suits the variant; else why not (the textbook kernels'
+     * limits), pointing at the variant that handles any size. */
+    const char *(*unsupported)(const struct clmem_run *run, char *why, size_t why_size);
+    /* A variant may sweep one parameter (the coalescing offsets, strides):
+     * it then runs once per value first..last, each a result of its own,
+     * with run->sweep_value set. NULL sweep: one run. */
+    const char *sweep;
+    unsigned sweep_first, sweep_last;
+    /* Some variants exist only on devices that report a feature (cl_khr_fp64). */
+    const char *needs_extension;
+    /* NULL: the workload's metric_unit; else this variant's own. */
+    const char *metric_unit;
+    /* Non-NULL for a vendor library's routine run on the same buffers
+     * ("clblast"): left out of "all" unless the run compares with it. */
+    const char *library;
+    /* The peak a GB/s result is a fraction of: NULL for the copy's (read
+     * and write), "read" for work that reads its data and writes next to
+     * nothing (a reduction), whose roof is the read bandwidth. */
+    const char *roof;
+    /* In the peak workload: which of the device's peaks this measures. */
+    enum clmem_peak_role peak;
+    /* The .cl file of its kernels; NULL: the workload's. The textbook
+     * kernels share the workload's file and the optimised ones have files
+     * of their own, so a run builds only the files of its variants. */
+    const char *source;
+    /* The kernel of a sum's later passes, in `source` (sum.c); NULL: its
+     * own kernel (or no later passes). */
+    const char *pass_kernel;
+    /* Small sizes that reach every edge of its kernels (tiles cut short,
+     * float4 tails); NULL: the workload's. Oclgrind checks the kernels at
+     * each (tests/test_oclgrind.sh reads them from `clmem list --format csv`). */
+    const char *check_sizes;
+};
+
+/* A tunable variant: its parameters, the values the search tries (as
+ * CLBlast keeps its tuners' search spaces as data), and the constraints a
+ * candidate must meet on a device. */
+#define CLMEM_MAX_TUNE_VALUES 8
+#define CLMEM_MAX_PARAMS      8
+struct clmem_tune_param {
+    const char *name;
+    int values[CLMEM_MAX_TUNE_VALUES]; /* 0 ends the list */
+};
+struct clmem_tunable {
+    const char *variant;
+    const struct clmem_tune_param *params;
+    size_t n_params; /* at most CLMEM_MAX_PARAMS */
+    int (*valid)(const struct clmem_device *device, const int values[]);
+};
+
+struct clmem_workload {
+    const char *name;
+    const char *summary;
+    const char *source;       /* the .cl file under cl/ */
+    const char *default_size; /* used when --size is absent */
+    const char *size_help;    /* what --size means here */
+    /* How many parts --size may have: 1 (N), 2 (N or WxH), 0 or 3 (up to
+     * MxNxK); the harness refuses more before the plan. */
+    int max_dims;
+    const char *check_sizes; /* the variants' check_sizes, where they give none */
+    const struct clmem_variant *variants;
+    size_t n_variants;
+    const char *metric_unit; /* "GFLOP/s", "GB/s", ... */
+    /* Non-NULL when the workload reads --input FILE and writes an image to
+     * --output FILE.pgm|.ppm: what the input may be. */
+    const char *input_help;
+    size_t state_size; /* bytes of the workload's private state */
+    /* Validates the size (usage errors) and fills run->buffer_bytes/n_buffers
+     * without allocating, so limits are checked before any work. */
+    int (*plan)(struct clmem_run *run, struct clmem_error *err);
+    /* Makes inputs, the CPU reference, device buffers and the program. */
+    int (*setup)(struct clmem_run *run, struct clmem_error *err);
+    /* One execution of a variant; kernels go through clmem_launch. */
+    int (*execute)(struct clmem_run *run, const struct clmem_variant *variant,
+                   struct clmem_timing *timing, struct clmem_error *err);
+    /* Optional, untimed, before a variant's first run: reset its outputs
+     * (clmem_buffer_poison) so nothing left by another variant is checked. */
+    int (*prepare)(struct clmem_run *run, const struct clmem_variant *variant,
+                   struct clmem_error *err);
+    /* Reads back and compares with the CPU reference. */
+    int (*verify)(struct clmem_run *run, const struct clmem_variant *variant,
+                  struct clmem_check *check, struct clmem_error *err);
+    /* Work done by one execution, in the metric's unit times 1e9
+     * (flops for GFLOP/s, bytes for GB/s). */
+    double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
+    /* Optional: floating-point operations per byte of device memory traffic
+     * of one execution (the arithmetic intensity a roofline places a result
+     * at); NULL where it means nothing (the metric counts samples or
+     * updates): results then carry NAN. */
+    double (*intensity)(const struct clmem_run *run, const struct clmem_variant *variant);
+    void (*teardown)(struct clmem_run *run);
+    /* Optional: the variant whose time every other is compared with (transpose:
+     * "copy"); results then carry their fraction of its metric. */
+    const char *baseline;
+    /* Optional: a second timing with the repetitions inside the kernel (the
+     * CUDA transpose example's "loop in kernel" column): one launch doing
+     * `loop_reps` passes; the result keeps its time per pass. */
+    int (*execute_looped)(struct clmem_run *run, const struct clmem_variant *variant,
+                          unsigned loop_reps, struct clmem_timing *timing, struct clmem_error *err);
+    /* Sizes `clmem bench` runs (NULL-terminated), on GPUs and accelerators
+     * and on CPUs; NULL: the default size. */
+    const char *const *bench_sizes;
+    const char *const *bench_sizes_cpu;
+    /* Optional: the variant whose parameters `clmem tune` searches. */
+    const struct clmem_tunable *tunable;
+};
+
+/* The variant of that name, or NULL (run.c). */
+const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name);
+
+#define CLMEM_MAX_BUFFERS  8
+#define CLMEM_MAX_VARIANTS 16
+#define CLMEM_MAX_SOURCES  4
+
+/* Guard zones around a run's outputs (clmem_run_output_buffer): the
+ * output is a sub-buffer in the middle of a larger buffer whose `guard`
+ * bytes before and after it hold CLMEM_GUARD_BYTE; a kernel that writes
+ * past the end (or before the start) of its output changes them, and the
+ * run reports it as a failed check. */
+#define CLMEM_GUARD_BYTE      0xA5
+#define CLMEM_GUARD_MIN_BYTES 256
+struct clmem_guarded {
+    cl_mem parent;    /* guard, output, guard: the run releases it */
+    size_t bytes;     /* the output's */
+    size_t guard;     /* each zone's: the device's base address alignment, at least the minimum */
+    const char *name; /* as the workload's kernels call the output ("odata") */
+};
+
+struct clmem_run {
+    const struct clmem_workload *workload;
+    struct clmem_ctx *ctx;
+    struct clmem_size size;
+    uint64_t seed;
+    size_t buffer_bytes[CLMEM_MAX_BUFFERS]; /* set by plan */
+    size_t n_buffers;
+    char params[256]; /* the -D parameters chosen for this device, as shown */
+    void *state;      /* the workload's own, state_size bytes, zeroed */
+    const struct clmem_variant *variants[CLMEM_MAX_VARIANTS]; /* selected */
+    size_t n_variants;
+    unsigned sweep_value;     /* the current point of a sweeping variant */
+    const char *input;        /* --input FILE, for workloads that read one (blur) */
+    const char *image_output; /* where such a workload writes its image, or NULL */
+    const int *tune_values;   /* the tuner's candidate for the tunable variant, or NULL */
+    int ignore_tuning;        /* use the built-in parameters, not the tuning database */
+    /* The bytes of `input`, read once by clmem_run_plan, freed by clmem_run_release. */
+    unsigned char *input_data;
+    size_t input_size;
+    struct clmem_guarded guarded[CLMEM_MAX_BUFFERS]; /* outputs with guard zones */
+    size_t n_guarded;
+    /* What clmem_run_build made, released by clmem_run_release: a program
+     * per source the variants name, each variant's kernel and its passes'. */
+    struct {
+        const char *source;
+        cl_program program;
+    } programs[CLMEM_MAX_SOURCES];
+    size_t n_programs;
+    cl_kernel kernels[CLMEM_MAX_VARIANTS], pass_kernels[CLMEM_MAX_VARIANTS];
+};
+
+/* ---- what the workloads' hooks share ---- */
+/* Creates an output buffer of `bytes` for the run's kernels (flags as
+ * clmem_buffer_create's, no host data), with guard zones before and after
+ * it; `name` names it in messages. The workload releases *buffer as any
+ * other; the zones go with clmem_run_release. Where the zones do not fit
+ * (the device's largest allocation, or CLMEM_MAX_BUFFERS outputs already
+ * guarded), and on Oclgrind (which reports accesses outside buffers
+ * itself), it is a plain buffer (guards.c). */
+int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flags flags,
+                            size_t bytes, cl_mem *buffer, struct clmem_error *err);
+/* Reads every guard zone of the run's outputs back: each zone counts as
+ * one value checked, a changed one as a mismatch ("NAME: wrote past the
+ * end of its output ..."), and is filled again. The run calls it after
+ * each variant's verification. */
+int clmem_run_check_guards(struct clmem_run *run, struct clmem_check *check,
+                           struct clmem_error *err);
+void clmem_run_release_guards(struct clmem_run *run);
+
+/* Builds, with `options` (kept in run->params for the report), each .cl
+ * file that a selected variant the device can run (needs_extension) names,
+ * once, and creates those variants' kernels and pass kernels; the run owns
+ * them (program.c). A workload's setup calls it once its parameters are
+ * chosen. */
+int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_error *err);
+/* The variant's kernel, and the kernel of its later passes (its own when
+ * it names none); NULL for a library's routine. */
+cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_variant *v);
+cl_kernel clmem_run_pass_kernel(const struct clmem_run *run, const struct clmem_variant *v);
+/* The program built from `source` (NULL: the workload's), or NULL. */
+cl_program clmem_run_program(const struct clmem_run *run, const char *source);
+/* Releases what clmem_run_build made (clmem_run_release calls it). */
+void clmem_run_release_programs(struct clmem_run *run);
+
+/* Kernel parameters as data (CLBlast's database, in small; params.c): a
+ * row applies to a device when its `match` is part of the device's name,
+ * vendor or platform (NULL: any) and its type includes the device's (0:
+ * any). A table may hold several rows for one device, as candidates the
+ * workload chooses among by size; its last row should match every device. */
+struct clmem_param_row {
+    const char *match;
+    cl_device_type type;
+    int values[CLMEM_MAX_PARAMS];
+};
+int clmem_param_row_matches(const struct clmem_param_row *row, const struct clmem_device *device);
+
+/* The tuned values of the workload's tunable variant at this size class
+ * on this device (tuning.c): 1 and values[] when found and valid on it. An
+ * unreadable database is ignored and described in ctx->tuning_warning. */
+int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_size *size, int values[]);
+
+/* Whether a workload has a variant that runs `library` (libraries.c). */
+int clmem_workload_has_library(const struct clmem_workload *w, const char *library);
+/* Validates a --compare choice (usage errors): a library clmem knows, was
+ * built with and, when `w` is given, that the workload can run. */
+int clmem_compare_check(const struct clmem_workload *w, const char *library,
+                        struct clmem_error *err);
+
+/* ---- sums on the device (sum.c: reduce, dot) ---- */
+/* A sum in passes, each launching work-groups of `group` work-items that
+ * write one partial sum per group, until one value remains (every launch
+ * through clmem_launch, so the timing covers all passes). The first pass
+ * runs `first` over the n inputs: the caller sets its arguments before
+ * first_out_arg, the passes set first_out_arg (the partials, a cl_mem) and
+ * first_out_arg + 1 (the count, a cl_uint). Later passes run `sum`, whose
+ * arguments are (input, partials, count), over the partials before them,
+ * writing scratch[0], scratch[1], scratch[0], ... first_groups == 0: one
+ * work-item per value in every pass (ceil(count / group) groups); else
+ * the kernels loop over their values (grid-stride) and the first pass runs
+ * first_groups groups, the second one group. */
+struct clmem_sum {
+    cl_kernel first, sum;
+    cl_uint first_out_arg;
+    size_t n, group, first_groups;
+    cl_mem scratch[2];
+};
+/* first_groups for float4 grid-stride kernels summing n values in groups
+ * of `group`: a few groups per compute unit, but no more groups than give
+ * every work-item a float4 to add. */
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group);
+/* Floats scratch[0] and scratch[1] must hold. */
+void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
+/* Untimed, before a variant runs: fills the floats of scratch[0] and
+ * scratch[1] that its passes write with NaN (clmem_buffer_poison), so a
+ * pass that writes nothing cannot pass as an earlier variant's sum. */
+int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct clmem_error *err);
+/* Runs the passes; *result is the scratch buffer whose element 0 is the sum. */
+int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,
+                     struct clmem_timing *timing, struct clmem_error *err);
+/* The longest chain of float additions from an input to the sum (the
+ * summation tree's height) for kernels of the shape above: for inputs >= 0
+ * the relative error is at most about depth * FLT_EPSILON / 2 (Higham,
+ * "Accuracy and Stability of Numerical Algorithms", 4.2). */
+size_t clmem_sum_depth(const struct clmem_sum *sum);
+/* Reads the sum in `result` and checks it against `ref` (a Kahan sum of
+ * inputs >= 0): exactly while ref <= 2^24 (whole-number inputs), else
+ * within the summation tree's height (+ extra_depth) times FLT_EPSILON;
+ * the note gives both. */
+int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem result, double ref,
+                    size_t extra_depth, struct clmem_check *check, struct clmem_error *err);
+
+#endif

@@ -1,0 +1,146 @@
+/* Files: outputs written whole or not at all, what clmem keeps between
+ * runs (the compiled-program cache, the tuning database) under
+ * $XDG_CACHE_HOME/clmem, else $HOME/.cache/clmem, read back only when
+ * nobody else could have written it (the rules ssh applies to ~/.ssh),
+ * and netpbm images. Above base; no OpenCL calls. */
+#ifndef CLMEM_IO_H
+#define CLMEM_IO_H
+
+#include "base/base.h"
+
+/* ---- output files (output.c) ---- */
+/* Output files appear whole or not at all: written to .NAME.XXXXXX
+ * beside the target, then renamed over it. Open checks writability early.
+ * A symbolic link is followed (its target is written, the link stays); a
+ * target that exists and is not a regular file (/dev/null, a pipe) is
+ * written directly, never replaced, and /dev/stdout (/proc/self/fd/N) is
+ * this process's own descriptor as it is (tmp_path is then ""). */
+struct clmem_output {
+    char path[1024];   /* as given, for messages */
+    char target[1024]; /* what is written: path with its symbolic links followed */
+    char tmp_path[1100];
+    FILE *file;
+};
+int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+/* Whether `path` could be opened by clmem_output_open (the same message
+ * when not), leaving nothing behind and opening no device or pipe. */
+int clmem_output_check(const char *path, struct clmem_error *err);
+int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
+void clmem_output_abort(struct clmem_output *out);
+
+/* ---- state files (state.c) ---- */
+/* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,
+ * else $HOME/.cache/clmem[/SUB] when HOME is an existing directory (a
+ * missing HOME is never created); -1 and *why when there is no such place
+ * or its name is too long. */
+int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why);
+
+/* mkdir -p of `dir`, each directory it makes 0700; 0, or -1 with errno
+ * (ENOTDIR when something other than a directory is in the way). */
+int clmem_state_mkdir(const char *dir);
+
+/* 0 when `dir` is a directory of the effective user that neither group nor
+ * others can write; else -1 and why ("belongs to uid 65534, not to you
+ * (uid 1000)", ...). */
+int clmem_state_dir_check(const char *dir, char *why, size_t why_size);
+
+enum clmem_state_open {
+    CLMEM_STATE_OPENED,   /* *file is open for reading */
+    CLMEM_STATE_MISSING,  /* no such file (or directory): not a fault */
+    CLMEM_STATE_BAD_FILE, /* the file itself is not to be trusted: why */
+    CLMEM_STATE_BAD_DIR,  /* its directory is not to be trusted: why */
+};
+/* Opens a state file for reading without following a symbolic link or
+ * blocking (O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), and only when it is a
+ * regular file of the effective user that neither group nor others can
+ * write, in a directory that passes clmem_state_dir_check. `why` completes
+ * a sentence whose subject is the file: "is a FIFO, not a regular file". */
+enum clmem_state_open clmem_state_open(const char *path, FILE **file, char *why, size_t why_size);
+
+/* "a directory", "a FIFO", ...: what a file of this st_mode is. */
+const char *clmem_state_kind(unsigned mode);
+
+/* ---- the compiled-program cache's files (cache.c) ---- */
+/* One file per (clmem version, `identity`: the platform, device, OpenCL
+ * and driver versions and build options, one "name value" line each, and
+ * the source), under $XDG_CACHE_HOME/clmem/programs. */
+struct clmem_cache_entry {
+    char key[2048]; /* the whole key, stored in the file and compared on load */
+    char path[1024];
+};
+/* Names the entry; -1 when there is no cache directory (XDG_CACHE_HOME
+ * unset and HOME missing), -2 when the key is too long. */
+int clmem_cache_name(const char *identity, const char *source, struct clmem_cache_entry *entry);
+/* The binary an entry's file holds (malloc'd), after checking its magic,
+ * whole key, length and checksum; NULL with *why NULL when there is no
+ * file, or with *why saying what is wrong. */
+unsigned char *clmem_cache_read(const struct clmem_cache_entry *entry, size_t *bin_size,
+                                const char **why);
+/* Opens and reads an entry as clmem_state_open opens: OPENED with *bin
+ * (malloc'd), or OPENED with *bin NULL and `reason` ("was truncated")
+ * when the file is not a good entry; otherwise what clmem_state_open says. */
+enum clmem_state_open clmem_cache_take(const struct clmem_cache_entry *entry, unsigned char **bin,
+                                       size_t *bin_size, char *reason, size_t reason_size);
+/* Removes an entry that must not be used again: "" or why it stays. */
+const char *clmem_cache_drop(const struct clmem_cache_entry *entry);
+/* Keeps a binary, 0600 in a directory of this user's alone; 0, or -1
+ * when it could not (only the next run's build is lost). */
+int clmem_cache_write(const struct clmem_cache_entry *entry, const unsigned char *bin,
+                      size_t size);
+
+/* ---- the tuning database (tuning.c) ---- */
+/* $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem/tuning.json). */
+int clmem_tuning_path(char *path, size_t size);
+/* Creates the database's directory and checks it can be written (usage
+ * error otherwise): `clmem tune` calls it before any search. */
+int clmem_tuning_prepare(struct clmem_error *err);
+/* What an entry is for. */
+struct clmem_tuning_key {
+    const char *device, *driver, *workload, *variant, *size_class;
+};
+/* 1 and values[i] for each of the n parameter names when the database
+ * holds an entry for key that is not the built-in parameters' (those
+ * entries say to keep the built-in choice); else 0. An unreadable
+ * database is ignored and described in `warning`. */
+int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const names[], size_t n,
+                           int values[], char *warning, size_t warning_size);
+/* What a search found: the best metric and the built-in parameters'; with
+ * `builtin`, no candidate beat them. */
+struct clmem_tuning_outcome {
+    double metric, default_metric;
+    const char *unit;
+    int builtin;
+};
+/* Keeps key's entry (replacing any before it), the file written whole or
+ * not at all; a corrupt database is replaced, with a warning. */
+int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
+                          const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
+                          char *warning, size_t warning_size, struct clmem_error *err);
+
+/* ---- images (netpbm.c): blur's --input and image output ---- */
+/* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */
+struct clmem_image {
+    size_t width, height;
+    unsigned channels; /* 1 (grey, P5) or 3 (RGB, P6) */
+    unsigned maxval;   /* 1..255 */
+    unsigned char *pixels;
+};
+/* Reads a binary P5 or P6 file, maxval 1..255. Every malformed or truncated
+ * file is a usage error naming the file and what is wrong. */
+int clmem_netpbm_read(const char *path, struct clmem_image *image, struct clmem_error *err);
+/* The whole of an input file (malloc'd), read once: a pipe, a FIFO,
+ * /dev/stdin, a process substitution as well as a regular file. */
+int clmem_input_read(const char *path, unsigned char **data, size_t *size, struct clmem_error *err);
+/* clmem_netpbm_read of an image already read; `path` names it in messages. */
+int clmem_netpbm_parse(const char *path, const unsigned char *data, size_t size,
+                       struct clmem_image *image, struct clmem_error *err);
+/* Writes P5 (1 channel) or P6 (3) whole or not at all (clmem_output_*). */
+int clmem_netpbm_write(const char *path, const struct clmem_image *image, struct clmem_error *err);
+void clmem_image_free(struct clmem_image *image);
+/* The generated input: seeded random bytes, maxval 255. */
+int clmem_image_generate(struct clmem_image *image, size_t width, size_t height, unsigned channels,
+                         uint64_t seed, struct clmem_error *err);
+/* Kirk & Hwu Fig 4.1's edge check: whether (row, col) is a pixel of the image. */
+int clmem_image_inside(ptrdiff_t row, ptrdiff_t col, size_t height, size_t width);
+
+#endif

@@ -1,0 +1,226 @@
+/* Output files that appear whole or not at all (io.h, struct clmem_output). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "io/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Whether `dir` (a real path) is this process's /proc/PID/fd, where
+ * /dev/stdout, /dev/fd/N and /proc/self/fd/N lead. */
+static int is_own_fd_dir(const char *dir)
+{
+    char own[64];
+    size_t n = (size_t)snprintf(own, sizeof own, "/proc/%ld/", (long)getpid());
+    if (strncmp(dir, own, n) != 0)
+        return 0;
+    dir += n;
+    if (strncmp(dir, "task/", 5) == 0) { /* /proc/thread-self/fd */
+        dir += 5;
+        while (*dir >= '0' && *dir <= '9')
+            dir++;
+        if (*dir++ != '/')
+            return 0;
+    }
+    return strcmp(dir, "fd") == 0;
+}
+
+/* Follows the symbolic links of `path` to the file it names in the end,
+ * which may not exist yet (its directory does): that file's path in
+ * `target`, or in *fd_no the descriptor when the chain leads to one of this
+ * process's own (/dev/stdout: /proc/self/fd/1), else -1. 0 or an errno. */
+static int resolve(const char *path, char *target, size_t size, int *fd_no)
+{
+    char cur[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], link[PATH_MAX];
+    *fd_no = -1;
+    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+        return ENAMETOOLONG;
+    for (int hops = 0; hops < 40; hops++) {
+        const char *slash = strrchr(cur, '/'), *name = slash ? slash + 1 : cur;
+        if (!slash)
+            strcpy(dir, ".");
+        else if (slash == cur)
+            strcpy(dir, "/");
+        else
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - cur), cur);
+        if (!realpath(dir, real))
+            return errno;
+        if (is_own_fd_dir(real) && name[0] && strspn(name, "0123456789") == strlen(name) &&
+            strlen(name) < 9) {
+            *fd_no = atoi(name);
+            return 0;
+        }
+        if (snprintf(target, size, "%s/%s", strcmp(real, "/") == 0 ? "" : real, name) >= (int)size)
+            return ENAMETOOLONG;
+        struct stat st;
+        if (lstat(target, &st) != 0)
+            return errno == ENOENT ? 0 : errno; /* a new file */
+        if (!S_ISLNK(st.st_mode))
+            return 0;
+        ssize_t len = readlink(target, link, sizeof link - 1);
+        if (len < 0)
+            return errno;
+        link[len] = '\0';
+        if ((link[0] == '/' ? snprintf(cur, sizeof cur, "%s", link)
+                            : snprintf(cur, sizeof cur, "%s/%s", real, link)) >= (int)sizeof cur)
+            return ENAMETOOLONG;
+    }
+    return ELOOP;
+}
+
+/* Writes to an open descriptor: a device, a pipe, this process's stdout. */
+static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err)
+{
+    out->file = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!out->file) {
+        int saved = errno;
+        if (fd >= 0)
+            close(fd);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
+                          strerror(saved));
+    }
+    return CLMEM_OK;
+}
+
+/* Opens the output, or with `check` only finds whether it could be
+ * written, opening nothing that another process would see (a FIFO's
+ * reader, a terminal). */
+static int output_open(struct clmem_output *out, const char *path, int check,
+                       struct clmem_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strlen(path) >= sizeof out->path)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
+    strcpy(out->path, path);
+    /* Through symbolic links: the link stays, its target is written. */
+    int fd_no, e = resolve(path, out->target, sizeof out->target, &fd_no);
+    if (e)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(e));
+    if (fd_no >= 0) {
+        /* /dev/stdout and the like: this process's own descriptor, as it
+         * is (a file stdout is redirected to is neither replaced nor
+         * truncated; >> keeps appending). */
+        int fd = fcntl(fd_no, F_DUPFD_CLOEXEC, 0);
+        if (fd >= 0 && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+            close(fd);
+            fd = -1;
+            errno = EBADF;
+        }
+        if (fd < 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        if (check) {
+            close(fd);
+            return CLMEM_OK;
+        }
+        if (fd_no == STDOUT_FILENO)
+            fflush(stdout);
+        return open_direct(out, fd, err);
+    }
+    /* A device or a pipe is written as it is: renaming a file over
+     * /dev/null (as root) would replace the device. */
+    struct stat st;
+    if (stat(out->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path,
+                              strerror(EISDIR));
+        if (check && access(out->target, W_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+        if (check)
+            return CLMEM_OK;
+        return open_direct(out, open(out->target, O_WRONLY | O_CLOEXEC), err);
+    }
+    /* The temporary file beside the target, hidden, its name within
+     * NAME_MAX however long the target's: .NAME.XXXXXX, NAME cut short. */
+    const char *slash = strrchr(out->target, '/');
+    int dir_len = (int)(slash - out->target), name_len = (int)strlen(slash + 1);
+    if (name_len > NAME_MAX - 8)
+        name_len = NAME_MAX - 8;
+    if (snprintf(out->tmp_path, sizeof out->tmp_path, "%.*s/.%.*s.XXXXXX", dir_len, out->target,
+                 name_len, slash + 1) >= (int)sizeof out->tmp_path) {
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
+    }
+    int fd = mkstemp(out->tmp_path);
+    if (fd < 0) {
+        int saved = errno;
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
+                          dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(saved));
+    }
+    /* mkstemp makes it 0600: the output gets a new file's mode (0666 less
+     * the umask), as if written in place. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
+    }
+    out->file = check ? NULL : fdopen(fd, "w");
+    if (!out->file) {
+        int saved = errno;
+        close(fd);
+        unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
+        if (check)
+            return CLMEM_OK;
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
+    }
+    return CLMEM_OK;
+}
+
+int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err)
+{
+    return output_open(out, path, 0, err);
+}
+
+int clmem_output_check(const char *path, struct clmem_error *err)
+{
+    struct clmem_output out;
+    return output_open(&out, path, 1, err);
+}
+
+int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
+{
+    int saved = 0;
+    if (fflush(out->file) != 0 || ferror(out->file))
+        saved = errno ? errno : EIO;
+    /* fsync only a regular file: a pipe or a terminal cannot. */
+    if (!saved && out->tmp_path[0] && fsync(fileno(out->file)) != 0)
+        saved = errno;
+    if (fclose(out->file) != 0 && !saved)
+        saved = errno;
+    out->file = NULL;
+    /* Renamed over the target itself: a symbolic link to it stays. */
+    if (!saved && out->tmp_path[0] && rename(out->tmp_path, out->target) != 0)
+        saved = errno;
+    if (saved) {
+        if (out->tmp_path[0])
+            unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
+                          strerror(saved));
+    }
+    out->tmp_path[0] = '\0';
+    return CLMEM_OK;
+}
+
+void clmem_output_abort(struct clmem_output *out)
+{
+    if (out->file) {
+        fclose(out->file);
+        out->file = NULL;
+        if (out->tmp_path[0])
+            unlink(out->tmp_path);
+        out->tmp_path[0] = '\0';
+    }
+}
+

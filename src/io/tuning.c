@@ -1,0 +1,194 @@
+/* The tuning database: what `clmem tune` found best, per device, driver,
+ * workload, variant and size class, kept as JSON (cJSON) and written whole
+ * or not at all. It is read only from a file and a directory that this
+ * user alone can write (io.h, state files): the parameters it holds
+ * choose the kernels that run. harness/tuning.c asks it for a run. */
+#include "io/io.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int clmem_tuning_path(char *path, size_t size)
+{
+    char dir[1024];
+    const char *why;
+    if (clmem_state_dir(NULL, dir, sizeof dir, &why) != 0)
+        return -1;
+    int n = snprintf(path, size, "%s/tuning.json", dir);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* The whole database, or NULL: missing (no warning) or unreadable. */
+static cJSON *load(const char *path, char *warning, size_t warning_size)
+{
+    FILE *f;
+    char why[512];
+    switch (clmem_state_open(path, &f, why, sizeof why)) {
+    case CLMEM_STATE_OPENED: break;
+    case CLMEM_STATE_MISSING: return NULL;
+    case CLMEM_STATE_BAD_FILE:
+    case CLMEM_STATE_BAD_DIR:
+        snprintf(warning, warning_size,
+                 "tuning database '%s' %s: ignored", path, why);
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    do {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 16384;
+            char *grown = realloc(text, cap);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        got = fread(text + len, 1, 4096, f);
+        len += got;
+    } while (got == 4096);
+    fclose(f);
+    cJSON *db = NULL;
+    if (text) {
+        text[len] = '\0';
+        db = cJSON_Parse(text);
+        free(text);
+    }
+    cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
+    if (!cJSON_IsArray(entries)) {
+        snprintf(warning, warning_size,
+                 "tuning database '%s' is not valid JSON of clmem's: ignored", path);
+        cJSON_Delete(db);
+        return NULL;
+    }
+    return db;
+}
+
+static int text_is(const cJSON *o, const char *key, const char *value)
+{
+    const cJSON *item = cJSON_GetObjectItem(o, key);
+    return cJSON_IsString(item) && strcmp(item->valuestring, value) == 0;
+}
+
+static int matches(const cJSON *e, const struct clmem_tuning_key *key)
+{
+    return text_is(e, "device", key->device) && text_is(e, "driver", key->driver) &&
+           text_is(e, "workload", key->workload) && text_is(e, "variant", key->variant) &&
+           text_is(e, "size_class", key->size_class);
+}
+
+int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const names[], size_t n,
+                           int values[], char *warning, size_t warning_size)
+{
+    char path[1024];
+    if (clmem_tuning_path(path, sizeof path) != 0)
+        return 0;
+    cJSON *db = load(path, warning, warning_size), *e;
+    cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
+    int found = 0;
+    cJSON_ArrayForEach(e, entries)
+    {
+        if (!matches(e, key))
+            continue;
+        /* The built-in parameters won: nothing to apply. */
+        if (cJSON_IsTrue(cJSON_GetObjectItem(e, "builtin")))
+            break;
+        const cJSON *params = cJSON_GetObjectItem(e, "params");
+        found = 1;
+        for (size_t i = 0; i < n && found; i++) {
+            const cJSON *v = cJSON_GetObjectItem(params, names[i]);
+            found = cJSON_IsNumber(v) && v->valueint > 0;
+            if (found)
+                values[i] = v->valueint;
+        }
+        break;
+    }
+    cJSON_Delete(db);
+    return found;
+}
+
+/* Where the database goes, checked before any search and again before
+ * the write: the directory made (0700) and this user's alone, the file
+ * absent or a regular file. */
+static int tuning_place(char *path, size_t size, struct clmem_error *err)
+{
+    char dir[1024], why[256];
+    const char *none;
+    struct stat st;
+    if (clmem_state_dir(NULL, dir, sizeof dir, &none) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no place for the tuning database: %s", none);
+    if (clmem_state_mkdir(dir) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot make the tuning directory '%s': %s", dir,
+                          strerror(errno));
+    if (clmem_state_dir_check(dir, why, sizeof why) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "tuning directory '%s' %s: runs would ignore what tune keeps there "
+                          "(chmod 700 it, or set XDG_CACHE_HOME)",
+                          dir, why);
+    if (snprintf(path, size, "%s/tuning.json", dir) >= (int)size)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "tuning database path '%s/tuning.json' is too long",
+                          dir);
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "tuning database '%s' is %s, not a regular file (remove it)", path,
+                          clmem_state_kind(st.st_mode));
+    if (access(dir, W_OK) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the tuning database in '%s': %s", dir,
+                          strerror(errno));
+    return CLMEM_OK;
+}
+
+int clmem_tuning_prepare(struct clmem_error *err)
+{
+    char path[1024];
+    return tuning_place(path, sizeof path, err);
+}
+
+int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
+                          const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
+                          char *warning, size_t warning_size, struct clmem_error *err)
+{
+    char path[1024];
+    int status = tuning_place(path, sizeof path, err);
+    if (status)
+        return status;
+    cJSON *db = load(path, warning, warning_size);
+    if (!db) {
+        db = cJSON_CreateObject();
+        cJSON_AddNumberToObject(db, "clmem_tuning", 1);
+        cJSON_AddArrayToObject(db, "entries");
+    }
+    cJSON *entries = cJSON_GetObjectItem(db, "entries");
+    for (int i = cJSON_GetArraySize(entries) - 1; i >= 0; i--)
+        if (matches(cJSON_GetArrayItem(entries, i), key))
+            cJSON_DeleteItemFromArray(entries, i);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", key->device);
+    cJSON_AddStringToObject(e, "driver", key->driver);
+    cJSON_AddStringToObject(e, "workload", key->workload);
+    cJSON_AddStringToObject(e, "variant", key->variant);
+    cJSON_AddStringToObject(e, "size_class", key->size_class);
+    cJSON *params = cJSON_AddObjectToObject(e, "params");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddNumberToObject(params, names[i], values[i]);
+    cJSON_AddNumberToObject(e, "metric", outcome->metric);
+    cJSON_AddNumberToObject(e, "default_metric", outcome->default_metric);
+    cJSON_AddStringToObject(e, "unit", outcome->unit);
+    cJSON_AddBoolToObject(e, "builtin", outcome->builtin);
+    cJSON_AddItemToArray(entries, e);
+    char *text = cJSON_Print(db);
+    cJSON_Delete(db);
+    if (!text)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    struct clmem_output out;
+    status = clmem_output_open(&out, path, err);
+    if (status == CLMEM_OK) {
+        fchmod(fileno(out.file), 0600); /* read back only when no one else can write it */
+        fprintf(out.file, "%s\n", text);
+        status = clmem_output_commit(&out, err);
+    }
+    free(text);
+    return status;
+}

@@ -1,0 +1,230 @@
+/* Platform and device discovery and selection. */
+#include "opencl/opencl.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_PLATFORMS            16
+#define MAX_DEVICES_PER_PLATFORM 64
+
+const char *clmem_device_type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU)
+        return "gpu";
+    if (type & CL_DEVICE_TYPE_CPU)
+        return "cpu";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    return "other";
+}
+
+static int query_string(cl_device_id id, cl_device_info param, char *out, size_t size,
+                        struct clmem_error *err)
+{
+    CLMEM_CHECK(err, clGetDeviceInfo(id, param, size, out, NULL));
+    out[size - 1] = '\0';
+    return CLMEM_OK;
+}
+
+static int describe(struct clmem_device *d, struct clmem_error *err)
+{
+    int rc;
+    if ((rc = query_string(d->id, CL_DEVICE_NAME, d->name, sizeof d->name, err)) ||
+        (rc = query_string(d->id, CL_DEVICE_VENDOR, d->vendor, sizeof d->vendor, err)) ||
+        (rc = query_string(d->id, CL_DEVICE_VERSION, d->version, sizeof d->version, err)) ||
+        (rc = query_string(d->id, CL_DRIVER_VERSION, d->driver, sizeof d->driver, err)) ||
+        (rc = query_string(d->id, CL_DEVICE_OPENCL_C_VERSION, d->c_version, sizeof d->c_version,
+                           err)))
+        return rc;
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_TYPE, sizeof d->type, &d->type, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof d->compute_units,
+                                     &d->compute_units, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof d->clock_mhz,
+                                     &d->clock_mhz, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof d->global_mem,
+                                     &d->global_mem, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem,
+                                     &d->local_mem, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc,
+                                     &d->max_alloc, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_work_group,
+                                     &d->max_work_group, NULL));
+    CLMEM_CHECK(err,
+                clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+                                sizeof d->base_addr_align_bits, &d->base_addr_align_bits, NULL));
+    cl_device_fp_config fp64 = 0;
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
+    d->has_fp64 = fp64 != 0;
+    return CLMEM_OK;
+}
+
+int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err)
+{
+    cl_platform_id platforms[MAX_PLATFORMS];
+    cl_uint n_platforms = 0;
+    *devices = NULL;
+    *count = 0;
+    cl_int rc = clGetPlatformIDs(MAX_PLATFORMS, platforms, &n_platforms);
+    /* The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR when no driver is
+     * registered: that is "no device", not a failure. */
+    if (rc == -1001 || n_platforms == 0)
+        return CLMEM_OK;
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clGetPlatformIDs", __func__, __LINE__);
+    if (n_platforms > MAX_PLATFORMS)
+        n_platforms = MAX_PLATFORMS;
+
+    struct clmem_device *list = NULL;
+    size_t n = 0;
+    int status = CLMEM_OK;
+    for (cl_uint p = 0; p < n_platforms; p++) {
+        cl_device_id ids[MAX_DEVICES_PER_PLATFORM];
+        cl_uint n_ids = 0;
+        char platform_name[128] = "";
+        clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof platform_name, platform_name,
+                          NULL);
+        platform_name[sizeof platform_name - 1] = '\0';
+        rc =
+            clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES_PER_PLATFORM, ids, &n_ids);
+        if (rc == CL_DEVICE_NOT_FOUND)
+            continue; /* a platform with no device is not an error */
+        if (rc != CL_SUCCESS) {
+            status = clmem_cl_fail(err, rc, "clGetDeviceIDs", __func__, __LINE__);
+            goto cleanup;
+        }
+        if (n_ids > MAX_DEVICES_PER_PLATFORM)
+            n_ids = MAX_DEVICES_PER_PLATFORM;
+        struct clmem_device *grown = realloc(list, (n + n_ids) * sizeof *list);
+        if (!grown) {
+            status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory listing devices");
+            goto cleanup;
+        }
+        list = grown;
+        for (cl_uint d = 0; d < n_ids; d++) {
+            struct clmem_device *dev = &list[n];
+            memset(dev, 0, sizeof *dev);
+            dev->platform = platforms[p];
+            dev->id = ids[d];
+            dev->platform_index = p;
+            dev->device_index = d;
+            memcpy(dev->platform_name, platform_name, sizeof platform_name);
+            if ((status = describe(dev, err)) != CLMEM_OK)
+                goto cleanup;
+            n++;
+        }
+    }
+    *devices = list;
+    *count = n;
+    return CLMEM_OK;
+cleanup:
+    free(list);
+    return status;
+}
+
+static const struct {
+    const char *name;
+    cl_device_type type;
+} device_types[] = {
+    {"gpu", CL_DEVICE_TYPE_GPU},
+    {"cpu", CL_DEVICE_TYPE_CPU},
+    {"accelerator", CL_DEVICE_TYPE_ACCELERATOR},
+};
+
+/* "P:D" with both parts decimal; returns 1 and fills them when it is one. */
+static int parse_index(const char *spec, unsigned long *p, unsigned long *d)
+{
+    char *end;
+    if (!isdigit((unsigned char)spec[0]))
+        return 0;
+    *p = strtoul(spec, &end, 10);
+    if (*end != ':' || !isdigit((unsigned char)end[1]))
+        return 0;
+    *d = strtoul(end + 1, &end, 10);
+    return *end == '\0';
+}
+
+int clmem_devices_parse_spec(const char *spec, struct clmem_error *err)
+{
+    if (spec == NULL)
+        return CLMEM_OK;
+    if (spec[0] == '\0')
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "empty device (use an index like '0:0', a type like 'gpu', or part "
+                          "of a name; see 'clmem devices')");
+    if (strchr(spec, ':')) {
+        unsigned long p, d;
+        if (!parse_index(spec, &p, &d))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "bad device index '%s' (expected PLATFORM:DEVICE, e.g. '0:0')", spec);
+    }
+    return CLMEM_OK;
+}
+
+int clmem_devices_select(const char *spec, const struct clmem_device *devices, size_t count,
+                         size_t *chosen, struct clmem_error *err)
+{
+    int rc = clmem_devices_parse_spec(spec, err);
+    if (rc)
+        return rc;
+    if (count == 0)
+        return clmem_fail(err, CLMEM_ERR_CL,
+                          "no OpenCL device found (install one: on Debian/Ubuntu "
+                          "'sudo apt-get install pocl-opencl-icd' gives a CPU device)");
+    if (spec == NULL) {
+        for (size_t i = 0; i < count; i++)
+            if (devices[i].type & CL_DEVICE_TYPE_GPU) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+        *chosen = 0;
+        return CLMEM_OK;
+    }
+    unsigned long p, d;
+    if (parse_index(spec, &p, &d)) {
+        for (size_t i = 0; i < count; i++)
+            if (devices[i].platform_index == p && devices[i].device_index == d) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no device '%s' (see 'clmem devices')", spec);
+    }
+    for (size_t t = 0; t < CLMEM_ARRAY_SIZE(device_types); t++) {
+        if (strcasecmp(spec, device_types[t].name) != 0)
+            continue;
+        for (size_t i = 0; i < count; i++)
+            if (devices[i].type & device_types[t].type) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no %s device (see 'clmem devices')", spec);
+    }
+    for (size_t i = 0; i < count; i++)
+        if (clmem_contains_nocase(devices[i].name, spec) ||
+            clmem_contains_nocase(devices[i].platform_name, spec) ||
+            clmem_contains_nocase(devices[i].vendor, spec) || clmem_contains_nocase(devices[i].version, spec)) {
+            *chosen = i;
+            return CLMEM_OK;
+        }
+    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%s' (see 'clmem devices')", spec);
+}
+
+int clmem_device_has_extension(const struct clmem_device *device, const char *name)
+{
+    size_t size = 0;
+    if (clGetDeviceInfo(device->id, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS)
+        return 0;
+    char *list = malloc(size + 1);
+    if (!list)
+        return 0;
+    int found = 0;
+    if (clGetDeviceInfo(device->id, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+        list[size] = '\0';
+        size_t len = strlen(name);
+        for (char *p = strstr(list, name); p && !found; p = strstr(p + 1, name))
+            found = (p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+    }
+    free(list);
+    return found;
+}

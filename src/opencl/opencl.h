@@ -1,0 +1,199 @@
+/* The OpenCL layer: error names, devices, contexts, programs (built and
+ * cached), buffers, launches and their timing, copies beside the kernels,
+ * the vendor libraries run on the same data. Above base and io; it knows
+ * nothing of workloads. */
+#ifndef CLMEM_OPENCL_H
+#define CLMEM_OPENCL_H
+
+#include "base/base.h"
+#include "io/io.h"
+
+/* ---- errors (error.c) ---- */
+/* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR" otherwise. */
+const char *clmem_cl_error_name(cl_int code);
+int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const char *func,
+                  int line);
+/* Wraps one OpenCL call: on failure records the call, function, line and
+ * the error's name in `err` and returns CLMEM_ERR_CL from the caller. */
+#define CLMEM_CHECK(err, call)                                                                     \
+    do {                                                                                           \
+        cl_int clmem_rc_ = (call);                                                                 \
+        if (clmem_rc_ != CL_SUCCESS)                                                               \
+            return clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);                     \
+    } while (0)
+/* The same, jumping to a `cleanup` label with `status` set instead of returning. */
+#define CLMEM_CHECK_GOTO(err, status, call)                                                        \
+    do {                                                                                           \
+        cl_int clmem_rc_ = (call);                                                                 \
+        if (clmem_rc_ != CL_SUCCESS) {                                                             \
+            (status) = clmem_cl_fail((err), clmem_rc_, #call, __func__, __LINE__);                 \
+            goto cleanup;                                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* ---- devices (device.c) ---- */
+/* Parses a device spec without looking at devices (usage errors only). */
+int clmem_devices_parse_spec(const char *spec, struct clmem_error *err);
+/* Whether CL_DEVICE_EXTENSIONS lists `name` (a whole word). */
+int clmem_device_has_extension(const struct clmem_device *device, const char *name);
+
+/* ---- kernel sources and programs (program.c, program_cache.c) ---- */
+/* Finds `file` in: kernel_dir, $CLMEM_KERNEL_DIR, the installed data dir,
+ * the source tree. Writes the full path. */
+int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
+                      struct clmem_error *err);
+/* Loads and builds `file` for the context's device with `options`
+ * (-D parameters), through the compiled-program cache unless
+ * ctx->no_cache. On a build failure err->log holds the whole log. */
+int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
+                        cl_program *program, struct clmem_error *err);
+/* The cache entry of a program: the device's identity and the options
+ * (clmem_cache_name's -1 and -2). */
+int clmem_cache_entry(const struct clmem_ctx *ctx, const char *source, const char *options,
+                      struct clmem_cache_entry *entry);
+/* 1 and a built program on a hit; 0 on a miss. A stale, truncated or
+ * corrupt entry is deleted, counted in ctx->cache_rebuilt and described in
+ * ctx->cache_warning, and 0 returned so the caller builds from source. */
+int clmem_cache_load(struct clmem_ctx *ctx, const struct clmem_cache_entry *entry,
+                     const char *options, cl_program *program);
+/* Keeps a program's binary, atomically; a failure only costs a rebuild. */
+void clmem_cache_store(struct clmem_ctx *ctx, const struct clmem_cache_entry *entry,
+                       cl_program program);
+
+/* ---- buffers (buffer.c) ---- */
+int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,
+                        cl_mem *buffer, struct clmem_error *err);
+int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
+                      struct clmem_error *err);
+int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                           struct clmem_error *err);
+/* Fills with 0xFF bytes (NaN as float, -1 as int), so an element a kernel
+ * failed to write can never pass as a previous variant's correct value. */
+int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                        struct clmem_error *err);
+/* Fills every byte with `value` (a poison of the caller's choosing). */
+int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
+                           struct clmem_error *err);
+/* Fills of this many bytes or more are not given to clEnqueueFillBuffer:
+ * NVIDIA's hangs on them (pyopencl issue 395; buffer.c). */
+#define CLMEM_FILL_ENQUEUE_LIMIT ((size_t)1 << 31)
+/* Whether clmem_buffer_fill_byte fills `bytes` on `device` by writes from
+ * the host rather than clEnqueueFillBuffer (large fills, Oclgrind). */
+int clmem_fill_by_writes(const struct clmem_device *device, size_t bytes);
+/* Fills [0, bytes) by blocking writes of `value`, `piece` bytes at a time
+ * (0: one write). */
+int clmem_buffer_fill_pieces(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
+                             unsigned char value, size_t piece, struct clmem_error *err);
+/* clEnqueueWriteBuffer of `bytes` from `host`, blocking. */
+int clmem_buffer_write(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, const void *host,
+                       struct clmem_error *err);
+/* cudaMemcpy2D's twins (clEnqueueWriteBufferRect/ReadBufferRect), blocking:
+ * `rows` rows of `row_bytes`, packed on the host, `pitch` bytes apart in the
+ * buffer from its start (pitch >= row_bytes). */
+int clmem_buffer_write_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                            size_t rows, const void *host, struct clmem_error *err);
+int clmem_buffer_read_rect(struct clmem_ctx *ctx, cl_mem buffer, size_t pitch, size_t row_bytes,
+                           size_t rows, void *host, struct clmem_error *err);
+void clmem_release_mem(cl_mem *buffer);
+void clmem_release_kernel(cl_kernel *kernel);
+void clmem_release_program(cl_program *program);
+
+/* ---- kernels (kernels.c) ---- */
+/* clCreateKernel of `name` in a program built from `source` (for the
+ * message: "clCreateKernel of NAME in SOURCE failed with CL_..."). */
+int clmem_kernel_create(cl_program program, const char *source, const char *name, cl_kernel *kernel,
+                        struct clmem_error *err);
+/* Sets `n` arguments given as (size_t size, const void *value) pairs. */
+int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...);
+/* Largest power-of-two T <= max_tile whose T x T work-group the device
+ * allows and whose `tiles` T x T tiles of `elem_bytes` fit its local memory. */
+size_t clmem_pick_tile(const struct clmem_device *device, size_t max_tile, size_t tiles,
+                       size_t elem_bytes);
+/* Largest power-of-two work-group size <= max_group the device allows. */
+size_t clmem_pick_group(const struct clmem_device *device, size_t max_group);
+/* The work-group size the workloads ask for at most (a power of two every
+ * device clmem met allows; clmem_pick_group lowers it where needed). */
+#define CLMEM_GROUP_SIZE 256
+
+/* ---- launching and timing (launch.c) ---- */
+/* The events of the launches of one timed run. */
+struct clmem_timing {
+    cl_event first, last;
+    /* Work done on the host instead (a CPU library's routine): its wall
+     * time in ms, used when no event was added. */
+    double host_ms;
+};
+/* Enqueues one NDRange (local NULL: the driver's choice); the event is
+ * kept in `timing` (NULL: not timed) so the run's device time is measured. */
+int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
+                 const size_t *local, struct clmem_timing *timing, struct clmem_error *err);
+/* Waits for the queue, then returns the time from the first launch's start
+ * to the last one's end, in ms, and releases the events. */
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
+                        struct clmem_error *err);
+void clmem_timing_release(struct clmem_timing *timing);
+/* Times work the runtime did not launch (a library call): its event, or a
+ * marker enqueued before it, join the run's timing. */
+void clmem_timing_add(struct clmem_timing *timing, cl_event event);
+int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
+/* The time from `first`'s start to `last`'s end (last NULL: first's own), in ms. */
+int clmem_event_ms(cl_event first, cl_event last, double *ms, struct clmem_error *err);
+
+/* ---- copies beside the kernels (transfer.c) ----
+ * matmul --split and SUMMA copy their inputs and results on queues of their
+ * own while the context's queue runs kernels; events order them. */
+int clmem_queue_open(struct clmem_ctx *ctx, cl_command_queue *queue, struct clmem_error *err);
+void clmem_release_queue(cl_command_queue *queue);
+/* *slot = event, retained (NULL clears it), releasing what *slot held. */
+void clmem_event_keep(cl_event *slot, cl_event event);
+void clmem_event_release(cl_event *event);
+/* `rows` rows of `row_bytes`: `buffer_pitch` bytes apart in the buffer from
+ * its start, `host_pitch` apart on the host from `host`. */
+struct clmem_block {
+    cl_mem buffer;
+    void *host;
+    size_t rows, row_bytes, buffer_pitch, host_pitch;
+};
+/* Enqueues the block's copy to the device (to_device) or to the host,
+ * without blocking the host; it starts after the events of `wait` that are
+ * not NULL (at most 8); *done (unless NULL) is its event. The host memory
+ * must stay until it is done. */
+int clmem_enqueue_block(cl_command_queue queue, int to_device, const struct clmem_block *block,
+                        const cl_event *wait, cl_uint n_wait, cl_event *done,
+                        struct clmem_error *err);
+/* The queue's later commands wait for the events that are not NULL (at most 8). */
+int clmem_queue_wait(cl_command_queue queue, const cl_event *events, cl_uint n,
+                     struct clmem_error *err);
+/* Host memory the device copies from and to at full speed (pinned): a
+ * buffer of CL_MEM_ALLOC_HOST_PTR, mapped for as long as it is kept. Copies
+ * between it and the context's buffers need no staging by the driver. */
+struct clmem_pinned {
+    cl_mem buffer;
+    void *host;
+    size_t bytes;
+};
+int clmem_pinned_alloc(struct clmem_ctx *ctx, size_t bytes, struct clmem_pinned *pinned,
+                       struct clmem_error *err);
+void clmem_pinned_free(struct clmem_ctx *ctx, struct clmem_pinned *pinned);
+
+/* ---- vendor libraries compared with, built in when found (library.c) ---- */
+/* Whether clmem was built with `library` ("clblast", "openblas"). */
+int clmem_library_available(const char *library);
+/* A --compare choice (usage errors): NULL, or a library clmem knows and
+ * was built with. */
+int clmem_library_check(const char *library, struct clmem_error *err);
+/* Whether `library` may stand beside `device`'s work: OpenBLAS runs on the
+ * host's cores, so only beside a CPU device; a usage error otherwise. */
+int clmem_compare_fits(const char *library, const struct clmem_device *device,
+                       struct clmem_error *err);
+/* OpenBLAS's cblas_sgemm on the host's cores, P = M x N row-major from host
+ * arrays, timed as wall time in timing->host_ms. */
+int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m, const float *n,
+                         float *p, struct clmem_timing *timing, struct clmem_error *err);
+/* "OpenBLAS Haswell kernels ...": which kernels OpenBLAS chose for this CPU. */
+void clmem_openblas_describe(char *out, size_t size);
+/* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
+int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
+                        cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);
+
+#endif

@@ -1,0 +1,277 @@
+/* Kernel sources, loaded at run time, and programs built per device. */
+#include "opencl/opencl.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* Set by meson.build: where `meson install` puts cl/, and the source tree's
+ * cl/ (so the build dir works without installing). */
+#ifndef CLMEM_INSTALLED_KERNEL_DIR
+#define CLMEM_INSTALLED_KERNEL_DIR ""
+#endif
+#ifndef CLMEM_SOURCE_KERNEL_DIR
+#define CLMEM_SOURCE_KERNEL_DIR ""
+#endif
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
+                      struct clmem_error *err)
+{
+    /* An explicit directory (option, then environment) is the only place
+     * looked at: silently falling back elsewhere would hide a typo. */
+    const char *explicit_dir = (kernel_dir && kernel_dir[0]) ? kernel_dir : NULL;
+    const char *origin = "--kernel-dir";
+    if (!explicit_dir) {
+        const char *env = getenv("CLMEM_KERNEL_DIR");
+        if (env && env[0]) {
+            explicit_dir = env;
+            origin = "CLMEM_KERNEL_DIR";
+        }
+    }
+    if (explicit_dir) {
+        if (!is_dir(explicit_dir))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "kernel directory '%s' (from %s) is not a "
+                              "readable directory",
+                              explicit_dir, origin);
+        snprintf(path, path_size, "%s/%s", explicit_dir, file);
+        return CLMEM_OK;
+    }
+    const char *defaults[] = {CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(defaults); i++) {
+        struct stat st;
+        if (!defaults[i][0])
+            continue;
+        snprintf(path, path_size, "%s/%s", defaults[i], file);
+        if (stat(path, &st) == 0)
+            return CLMEM_OK;
+    }
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
+                      "CLMEM_KERNEL_DIR)",
+                      file, CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR);
+}
+
+static int read_file(const char *path, char **text, struct clmem_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                          strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 16384;
+            char *grown = realloc(buf, cap);
+            if (!grown) {
+                free(buf);
+                fclose(f);
+                return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+            }
+            buf = grown;
+        }
+        size_t got = fread(buf + len, 1, 4096, f);
+        len += got;
+        if (got < 4096)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s'", path);
+    }
+    buf[len] = '\0';
+    *text = buf;
+    return CLMEM_OK;
+}
+
+/* Keeps the device's whole build log in err->log. */
+static void keep_build_log(struct clmem_ctx *ctx, cl_program program, struct clmem_error *err)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, ctx->device.id, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+            CL_SUCCESS ||
+        size == 0)
+        return;
+    char *log = malloc(size + 1);
+    if (!log)
+        return;
+    if (clGetProgramBuildInfo(program, ctx->device.id, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+        CL_SUCCESS) {
+        free(log);
+        return;
+    }
+    log[size] = '\0';
+    free(err->log);
+    err->log = log;
+}
+
+/* A build that may be abandoned: clBuildProgram runs on a thread of its
+ * own while the caller polls ctx->cancelled; when that says stop, the
+ * caller goes on at once and the thread, when the driver returns, releases
+ * the program and frees the job (the last of the two to leave frees it). */
+struct build_job {
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    cl_program program;
+    cl_device_id device;
+    char options[1024];
+    cl_int rc;
+    int done, abandoned;
+};
+
+/* Not an OpenCL error code (those are 0 and below). */
+#define BUILD_ABANDONED 1
+/* How often a build's caller looks at ctx->cancelled. */
+#define BUILD_POLL_MS 50
+
+static void build_job_free(struct build_job *job)
+{
+    pthread_mutex_destroy(&job->lock);
+    pthread_cond_destroy(&job->done_cond);
+    free(job);
+}
+
+static void *build_thread(void *arg)
+{
+    struct build_job *job = arg;
+    cl_int rc = clBuildProgram(job->program, 1, &job->device, job->options, NULL, NULL);
+    pthread_mutex_lock(&job->lock);
+    job->rc = rc;
+    job->done = 1;
+    int abandoned = job->abandoned;
+    pthread_cond_signal(&job->done_cond);
+    pthread_mutex_unlock(&job->lock);
+    if (abandoned) {
+        clReleaseProgram(job->program);
+        build_job_free(job);
+    }
+    return NULL;
+}
+
+/* clBuildProgram, abandoned when ctx->cancelled says stop (BUILD_ABANDONED;
+ * the program then belongs to the build's thread). Without a cancelled
+ * callback, or when no thread can be started, the build runs here. */
+static cl_int build_waiting(struct clmem_ctx *ctx, cl_program program, const char *options)
+{
+    struct build_job *job = ctx->cancelled ? calloc(1, sizeof *job) : NULL;
+    if (!job || strlen(options) >= sizeof job->options) {
+        free(job);
+        return clBuildProgram(program, 1, &ctx->device.id, options, NULL, NULL);
+    }
+    job->program = program;
+    job->device = ctx->device.id;
+    strcpy(job->options, options);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_mutex_init(&job->lock, NULL);
+    pthread_cond_init(&job->done_cond, &attr);
+    pthread_condattr_destroy(&attr);
+    /* Signals stay with the caller's threads: the thread blocks them all
+     * (it inherits the mask it is created with). */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, build_thread, job) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
+        build_job_free(job);
+        return clBuildProgram(program, 1, &ctx->device.id, options, NULL, NULL);
+    }
+    pthread_detach(thread);
+    pthread_mutex_lock(&job->lock);
+    while (!job->done) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += BUILD_POLL_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&job->done_cond, &job->lock, &until);
+        if (!job->done && ctx->cancelled(ctx->cancelled_user)) {
+            job->abandoned = 1;
+            pthread_mutex_unlock(&job->lock);
+            return BUILD_ABANDONED;
+        }
+    }
+    cl_int rc = job->rc;
+    pthread_mutex_unlock(&job->lock);
+    build_job_free(job);
+    return rc;
+}
+
+int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *options,
+                        cl_program *program, struct clmem_error *err)
+{
+    char path[2048];
+    char *text = NULL;
+    int status;
+    cl_int rc;
+    *program = NULL;
+    if ((status = clmem_source_find(ctx->kernel_dir, file, path, sizeof path, err)) ||
+        (status = read_file(path, &text, err)))
+        return status;
+    /* -cl-std=CL1.2: the kernels are OpenCL C 1.2, what every driver takes. */
+    char all_options[1024];
+    snprintf(all_options, sizeof all_options, "-cl-std=CL1.2 %s", options ? options : "");
+    struct clmem_cache_entry entry;
+    int cached = 0;
+    if (!ctx->no_cache) {
+        int named = clmem_cache_entry(ctx, text, all_options, &entry);
+        cached = named == 0;
+        /* No place for a cache (a daemon's HOME=/nonexistent): none for
+         * this context, said once. */
+        if (named == -1) {
+            if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+                fprintf(stderr,
+                        "clmem: no program cache (XDG_CACHE_HOME is not set and HOME is not a "
+                        "directory): building from source\n");
+            ctx->no_cache = 1;
+        }
+    }
+    if (cached && clmem_cache_load(ctx, &entry, all_options, program)) {
+        if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+            fprintf(stderr, "clmem: '%s' for '%s' from the cache '%s'\n", path, ctx->device.name,
+                    entry.path);
+        free(text);
+        return CLMEM_OK;
+    }
+    const char *sources[] = {text};
+    cl_program prog = clCreateProgramWithSource(ctx->context, 1, sources, NULL, &rc);
+    free(text);
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clCreateProgramWithSource", __func__, __LINE__);
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+        fprintf(stderr, "clmem: building '%s' for '%s' with '%s'\n", path, ctx->device.name,
+                all_options);
+    rc = build_waiting(ctx, prog, all_options);
+    if (rc == BUILD_ABANDONED)
+        return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted while building '%s'", path);
+    if (rc != CL_SUCCESS) {
+        keep_build_log(ctx, prog, err);
+        clReleaseProgram(prog);
+        err->cl_err = rc;
+        return clmem_fail(err, CLMEM_ERR_CL,
+                          "building '%s' for '%s' with options '%s' failed with %s", path,
+                          ctx->device.name, all_options, clmem_cl_error_name(rc));
+    }
+    if (cached)
+        clmem_cache_store(ctx, &entry, prog);
+    *program = prog;
+    return CLMEM_OK;
+}

@@ -1,0 +1,53 @@
+/* A program that embeds libclmem through its installed public header
+ * alone, built with `pkg-config clmem` (tests/test_install.sh; README,
+ * "Using libclmem"): it lists the workloads, opens the device named by its
+ * first argument (default "cpu"), runs every variant of matmul at a size
+ * that is a multiple of no tile and writes the results as CSV. Exit 0 when
+ * every variant that ran matched the CPU reference. */
+#include <clmem/clmem.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int fail(const char *what, struct clmem_error *err)
+{
+    fprintf(stderr, "embed: %s: %s\n", what, err->message);
+    clmem_error_clear(err);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    struct clmem_error err = {0};
+    size_t n_workloads;
+    const struct clmem_workload *const *all = clmem_workloads(&n_workloads);
+    for (size_t i = 0; i < n_workloads; i++) {
+        struct clmem_workload_info info;
+        clmem_workload_describe(all[i], &info);
+        fprintf(stderr, "embed: workload %s (%zu variants): %s\n", info.name, info.n_variants,
+                info.summary);
+    }
+
+    struct clmem_device *devices = NULL;
+    size_t count = 0, chosen = 0;
+    if (clmem_devices_list(&devices, &count, &err) ||
+        clmem_devices_select(argc > 1 ? argv[1] : "cpu", devices, count, &chosen, &err))
+        return fail("device", &err);
+    struct clmem_ctx ctx;
+    if (clmem_ctx_open(&ctx, &devices[chosen], NULL, &err))
+        return fail("context", &err);
+
+    struct clmem_run_options options = {
+        .size = "37x19x13", .variant = "all", .reps = 2, .warmup = 1, .seed = 42};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_run(&ctx, clmem_workload_find("matmul"), &options, &results, &n, &err);
+    if (status == CLMEM_OK || status == CLMEM_ERR_VERIFY)
+        clmem_report_write(stdout, CLMEM_FORMAT_CSV, results, n, NULL, &err);
+    else
+        fail("run", &err);
+    clmem_results_free(results, n);
+    clmem_ctx_close(&ctx);
+    free(devices);
+    return status == CLMEM_OK ? 0 : 1;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `meson install` gives a program what it needs to embed libclmem: the
+# library, include/clmem/clmem.h, clmem.pc and the kernels. Installed into
+# a scratch DESTDIR, tests/install/embed.c is built there with
+# `pkg-config --cflags --libs clmem` (PKG_CONFIG_SYSROOT_DIR points the
+# .pc file's paths into the DESTDIR) and run on PoCL with the installed
+# kernels; every matmul variant must verify.
+# Env: BUILD_DIR, SOURCE_DIR, CC.
+set -euo pipefail
+build=${BUILD_DIR:?} src=${SOURCE_DIR:?}
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --destdir "$dest" --no-rebuild >"$dest/install.log" 2>&1 || {
+    cat "$dest/install.log"
+    echo "test_install: meson install failed"
+    exit 1
+}
+pc=$(find "$dest" -name clmem.pc | head -n 1)
+header=$(find "$dest" -path '*/include/clmem/clmem.h' | head -n 1)
+kernels=$(find "$dest" -type d -path '*/share/clmem/cl' | head -n 1)
+library=$(find "$dest" -name 'libclmem.so' | head -n 1)
+for what in pc header kernels library; do
+    if [ -z "${!what}" ]; then
+        echo "test_install: nothing installed for the $what"
+        exit 1
+    fi
+done
+# Only the public header is installed: the layers' own stay in the tree.
+extra=$(find "$dest" -name '*.h' ! -path "$header")
+if [ -n "$extra" ]; then
+    echo "test_install: headers other than clmem.h installed: $extra"
+    exit 1
+fi
+export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
+flags=$(pkg-config --cflags --libs clmem)
+# The public header alone: nothing of src/ is on the include path.
+"${CC:-cc}" -std=c11 -Wall -Wextra -Werror -o "$dest/embed" "$src/tests/install/embed.c" $flags
+LD_LIBRARY_PATH=$(dirname "$library") CLMEM_KERNEL_DIR=$kernels "$dest/embed" cpu >"$dest/out.csv"
+cat "$dest/out.csv"
+# A row per kernel variant, each ok or skipped (tiled: 37 is no multiple of
+# its tile), the register-blocked one among them.
+grep -q '^matmul,regblock,.*,ok,' "$dest/out.csv"
+grep -q '^matmul,tiled,.*,skipped,' "$dest/out.csv"
+if grep -q ',FAILED,' "$dest/out.csv"; then
+    echo "test_install: a variant failed its check"
+    exit 1
+fi
+echo "test_install: embedded through pkg-config clmem: $(pkg-config --modversion clmem)"
