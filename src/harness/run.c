@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The parts --size may have (struct clmem_workload's max_dims). */
+/* The parts --size may have (struct clmem_workload's max_dims: 1 or 2;
+ * every size has at most 3). */
 static int check_dims(const struct clmem_run *run, struct clmem_error *err)
 {
     int max = run->workload->max_dims ? run->workload->max_dims : 3;
@@ -17,8 +18,9 @@ static int check_dims(const struct clmem_run *run, struct clmem_error *err)
     if (max == 1)
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' of '%s' must be one number, %s", text,
                           run->workload->name, run->workload->size_help);
-    return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' has %d parts ('%s' takes %s)", text,
-                      run->size.ndims, run->workload->name, run->workload->size_help);
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "size '%s' of '%s' has %d parts: it takes N or WxH (%s)", text,
+                      run->workload->name, run->size.ndims, run->workload->size_help);
 }
 
 int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
