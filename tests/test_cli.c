@@ -305,8 +305,8 @@ static void tune_stores_and_run_uses(void **state)
     assert_non_null(mkdtemp(dir));
     const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
     run_clmem(&o, env,
-              ARGS("tune", "matmul", "--device", "cpu", "--size", "33x40x24", "--max-candidates",
-                   "2", "--reps", "1"));
+              ARGS("tune", "matmul", "--variant", "regblock", "--device", "cpu", "--size",
+                   "33x40x24", "--max-candidates", "2", "--reps", "1"));
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "built-in"));
     snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
@@ -332,9 +332,12 @@ static void tune_stores_and_run_uses(void **state)
         assert_null(strstr(o.out, "tuned parameters"));
         assert_non_null(strstr(o.err, "clmem: warning: tuning database"));
     }
-    run_clmem(&o, env, ARGS("tune", "transpose"));
+    run_clmem(&o, env, ARGS("tune", "pi"));
     assert_int_equal(o.code, 2);
     assert_non_null(strstr(o.err, "has nothing to tune"));
+    run_clmem(&o, env, ARGS("tune", "matmul", "--variant", "naive"));
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "variant 'naive' of 'matmul' has nothing to tune"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }

@@ -577,6 +577,7 @@ static void tuning_database_round_trips(void **state)
     snprintf(saved, sizeof saved, "%s", saved_env ? saved_env : "");
     setenv("XDG_CACHE_HOME", dir, 1);
     const struct clmem_workload *w = clmem_workload_find("matmul");
+    const struct clmem_tunable *t = clmem_tunable_find(w, "regblock");
     struct clmem_error err = {0};
     struct clmem_size size, other;
     assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
@@ -585,30 +586,37 @@ static void tuning_database_round_trips(void **state)
     clmem_size_class(&size, size_class, sizeof size_class);
     assert_string_equal(size_class, "N<=1024");
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
-    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
+    assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
                      CLMEM_OK);
-    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
     assert_memory_equal(values, stored, 5 * sizeof(int));
-    assert_false(clmem_tuning_lookup(ctx, w, &other, values)); /* another size class */
-    assert_false(clmem_tuning_lookup(ctx, clmem_workload_find("transpose"), &size, values));
+    assert_false(clmem_tuning_lookup(ctx, w, t, &other, values)); /* another size class */
+    /* Another tunable variant of the workload, another entry. */
+    assert_false(clmem_tuning_lookup(ctx, w, clmem_tunable_find(w, "panel"), &size, values));
 
     assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
     FILE *f = fopen(path, "w");
     fputs("{\"entries\": [", f); /* cut short */
     fclose(f);
     ctx->tuning_warning[0] = '\0';
-    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
     assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
                      CLMEM_OK);
     ctx->tuning_warning[0] = '\0';
-    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
     assert_string_equal(ctx->tuning_warning, "");
     /* The built-in parameters kept as the best: recorded, not applied. */
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){1.0, 1.0, "GFLOP/s", 1}, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){1.0, 1.0, "GFLOP/s", 1},
+                                        &err),
                      CLMEM_OK);
-    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
     unlink(path);
     if (saved_env)
         setenv("XDG_CACHE_HOME", saved, 1);
@@ -715,17 +723,20 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_non_null(mkdtemp(dir));
     set_cache_home(dir, saved, sizeof saved, &had);
     const struct clmem_workload *w = clmem_workload_find("matmul");
+    const struct clmem_tunable *t = clmem_tunable_find(w, "regblock");
     struct clmem_error err = {0};
     struct clmem_size size;
     assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
-    assert_int_equal(clmem_tuning_store(ctx, w, &size, stored, &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0}, &err),
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
                      CLMEM_OK);
     assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
     snprintf(sub, sizeof sub, "%s/clmem", dir);
     assert_int_equal(mode_of(sub), 0700);
     assert_int_equal(mode_of(path), 0600);
-    assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
 
     static const struct {
         int what; /* 0: chown the file, 1: chmod it, 2: chmod the directory */
@@ -745,7 +756,7 @@ static void untrusted_tuning_database_is_ignored(void **state)
         if (faults[i].what == 2)
             assert_int_equal(chmod(sub, 0777), 0);
         ctx->tuning_warning[0] = '\0';
-        assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+        assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
         if (!strstr(ctx->tuning_warning, faults[i].why))
             fail_msg("warning '%s' lacks '%s'", ctx->tuning_warning, faults[i].why);
         if (faults[i].what == 2) {
@@ -757,7 +768,7 @@ static void untrusted_tuning_database_is_ignored(void **state)
         assert_int_equal(chmod(path, 0600), 0);
         assert_int_equal(chmod(sub, 0700), 0);
         ctx->tuning_warning[0] = '\0';
-        assert_true(clmem_tuning_lookup(ctx, w, &size, values));
+        assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
         assert_string_equal(ctx->tuning_warning, "");
     }
 
@@ -766,7 +777,7 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_int_equal(mkfifo(path, 0600), 0);
     ctx->tuning_warning[0] = '\0';
     alarm(60);
-    assert_false(clmem_tuning_lookup(ctx, w, &size, values));
+    assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
     alarm(0);
     assert_non_null(strstr(ctx->tuning_warning, "is a FIFO, not a regular file"));
     assert_int_equal(clmem_tuning_prepare(&err), CLMEM_ERR_USAGE);
@@ -776,6 +787,81 @@ static void untrusted_tuning_database_is_ignored(void **state)
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* Every tunable variant of every workload (issue 18): its search runs (the
+ * built-in parameters, then a candidate), and an entry in the database is
+ * what the next run of that variant builds with, said in its note. The
+ * entry stored here is the search space's first valid candidate, so the
+ * check does not hang on which candidate the timings favoured. */
+static void every_tunable_variant_tunes_and_applies(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-tune-all-XXXXXX", saved[1024];
+    int had, tested = 0;
+    assert_non_null(mkdtemp(dir));
+    set_cache_home(dir, saved, sizeof saved, &had);
+    size_t n;
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_workload *w = all[i];
+        for (size_t k = 0; k < w->n_tunables; k++) {
+            const struct clmem_tunable *t = &w->tunables[k];
+            const struct clmem_variant *v = clmem_variant_find(w, t->variant);
+            assert_non_null(v);
+            /* The variant's first check size: small, every edge reached. */
+            char size[64];
+            const char *sizes = v->check_sizes ? v->check_sizes : w->check_sizes;
+            snprintf(size, sizeof size, "%.*s", (int)strcspn(sizes, " "), sizes);
+            struct clmem_error err = {0};
+            struct clmem_tune_options o = {.size = size, .reps = 1, .max_candidates = 1, .seed = 1};
+            struct clmem_tune_result r;
+            if (clmem_tune(ctx, w, t, &o, &r, &err) != CLMEM_OK)
+                fail_msg("tune %s %s at %s: %s", w->name, t->variant, size, err.message);
+            assert_int_equal(r.tried, 1);
+            assert_true(r.best.metric >= r.builtin.metric);
+
+            int values[CLMEM_MAX_PARAMS] = {0}, found = 0;
+            for (size_t c = 0; !found; c++) { /* the first valid combination */
+                size_t rest = c;
+                for (size_t p = 0; p < t->n_params; p++) {
+                    size_t count = 0;
+                    while (count < CLMEM_MAX_TUNE_VALUES && t->params[p].values[count])
+                        count++;
+                    values[p] = t->params[p].values[rest % count];
+                    rest /= count;
+                }
+                found = t->valid(&ctx->device, values);
+                assert_true(c < 100000);
+            }
+            struct clmem_size parsed;
+            assert_int_equal(clmem_size_parse(size, &parsed, &err), CLMEM_OK);
+            const struct clmem_tuning_outcome outcome = {2.0, 1.0, w->metric_unit, 0};
+            assert_int_equal(clmem_tuning_store(ctx, w, t, &parsed, values, &outcome, &err),
+                             CLMEM_OK);
+            struct clmem_result *results = NULL;
+            size_t n_results = 0;
+            if (clmem_run_workload(ctx, w->name, t->variant, size, 1, &results, &n_results, &err))
+                fail_msg("run %s %s: %s", w->name, t->variant, err.message);
+            assert_int_equal(n_results, 1);
+            assert_true(results[0].verified);
+            assert_non_null(strstr(results[0].note, "tuned parameters (clmem tune)"));
+            for (size_t p = 0; p < t->n_params; p++) {
+                char param[64];
+                snprintf(param, sizeof param, "-D%s=%d ", t->params[p].name, values[p]);
+                char params[300];
+                snprintf(params, sizeof params, "%s ", results[0].params);
+                if (!strstr(params, param))
+                    fail_msg("%s %s ran with '%s', not %s", w->name, t->variant, results[0].params,
+                             param);
+            }
+            clmem_results_free(results, n_results);
+            tested++;
+        }
+    }
+    assert_true(tested >= 5); /* matmul regblock and panel, transpose, reduce, dot */
+    restore_cache_home(saved, had);
+    remove_tree(dir);
 }
 
 /* One OpenCL call made to fail as a driver would: this executable's
@@ -867,6 +953,7 @@ int main(void)
         cmocka_unit_test(tuning_database_round_trips),
         cmocka_unit_test(cache_entry_special_files),
         cmocka_unit_test(untrusted_tuning_database_is_ignored),
+        cmocka_unit_test(every_tunable_variant_tunes_and_applies),
         cmocka_unit_test(failed_calls_are_named),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 struct tune_args {
-    const char *workload, *device, *size, *kernel_dir;
+    const char *workload, *variant, *device, *size, *kernel_dir;
     unsigned long long reps, max_candidates, seed;
     int no_cache;
 };
@@ -17,8 +17,10 @@ struct tune_args {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: clmem tune WORKLOAD [options]\n\n"
-                 "Searches the parameters of WORKLOAD's tunable variant ('clmem list' marks\n"
-                 "it; matmul: regblock) on the device: the built-in setting first, then\n"
+                 "Searches the parameters of each of WORKLOAD's tunable variants (or the\n"
+                 "one --variant names; matmul: regblock and panel, transpose: padded, whose\n"
+                 "tile every transpose variant uses, reduce and dot: coarsened) on the\n"
+                 "device: the built-in setting first, then\n"
                  "candidates from the search space that the device can run (work-group and\n"
                  "local-memory limits), each built, run --reps times and verified. The best\n"
                  "is kept in $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per\n"
@@ -27,6 +29,7 @@ static void usage(FILE *out)
                  "options:\n"
                  "  --device D             as 'clmem run' (default: first GPU)\n"
                  "  --size S               the size to tune at (default: the workload's)\n"
+                 "  --variant V            tune this variant only\n"
                  "  --max-candidates N     candidates besides the built-in one, 1 to 10000\n"
                  "                         (default 48), drawn evenly from the search space\n"
                  "  --reps N               timed runs per candidate, 1 to 1000 (default 3)\n"
@@ -47,6 +50,7 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
                                                  {"seed", required_argument, NULL, 'S'},
                                                  {"kernel-dir", required_argument, NULL, 'k'},
                                                  {"no-cache", no_argument, NULL, 'n'},
+                                                 {"variant", required_argument, NULL, 'v'},
                                                  {"help", no_argument, NULL, 'h'},
                                                  {0}};
     int c, status = CLMEM_OK;
@@ -57,6 +61,7 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
         switch (c) {
         case 'd': a->device = optarg; break;
         case 's': a->size = optarg; break;
+        case 'v': a->variant = optarg; break;
         case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
         case 'n': a->no_cache = 1; break;
         case 'm':
@@ -81,79 +86,45 @@ static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
     return clmem_devices_parse_spec(a->device, err);
 }
 
-/* Every candidate of the search space the device can run, in a fixed
- * order; `count` of them are then taken evenly spread. */
-static int *candidates(const struct clmem_tunable *t, const struct clmem_device *device,
-                       size_t *count)
+/* A candidate's row of the table. */
+static void show_candidate(void *user, size_t index, size_t count,
+                           const struct clmem_tune_candidate *c)
 {
-    size_t total = 1, n = 0;
-    for (size_t p = 0; p < t->n_params; p++) {
-        size_t k = 0;
-        while (k < CLMEM_MAX_TUNE_VALUES && t->params[p].values[k])
-            k++;
-        total *= k;
+    const struct clmem_tunable *t = user;
+    if (index == 0) {
+        printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
+        printf("%-12s %-10s %12.3f  %s\n", "built-in", "", c->metric, c->params);
+        return;
     }
-    int *all = malloc(total * CLMEM_MAX_PARAMS * sizeof *all);
-    if (!all)
-        return NULL;
-    for (size_t i = 0; i < total; i++) {
-        int v[CLMEM_MAX_PARAMS] = {0};
-        size_t rest = i;
-        for (size_t p = 0; p < t->n_params; p++) {
-            size_t k = 0;
-            while (k < CLMEM_MAX_TUNE_VALUES && t->params[p].values[k])
-                k++;
-            v[p] = t->params[p].values[rest % k];
-            rest /= k;
-        }
-        if (t->valid(device, v))
-            memcpy(&all[n++ * CLMEM_MAX_PARAMS], v, sizeof v);
-    }
-    *count = n;
-    return all;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "clmem: [%zu/%zu] %s\n", index, count, t->variant);
+    printf("%-12zu %-10s %12.3f  %s\n", index, c->status ? "failed" : "", c->metric, c->params);
 }
 
-/* One run of the tunable variant: its metric, or -1 when it failed
- * (*status says how; err keeps the message). */
-static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                      const struct tune_args *a, const int *values, char *params, size_t size,
-                      int *status_out, struct clmem_error *err)
+/* Tunes one tunable variant; prints its table and what was kept. */
+static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_tunable *t, const struct tune_args *a,
+                        struct clmem_error *err)
 {
-    struct clmem_run_options options = {.size = a->size,
-                                        .variant = w->tunable->variant,
-                                        .reps = (unsigned)a->reps,
-                                        .warmup = 1,
-                                        .seed = a->seed,
-                                        .tune_values = values,
-                                        .ignore_tuning = 1,
-                                        .cancelled = cli_interrupted};
-    struct clmem_run run;
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    int status = clmem_run_plan(&run, w, ctx, &options, err);
-    if (status == CLMEM_OK)
-        status = clmem_run_execute(&run, &options, &results, &n, err);
-    clmem_run_release(&run);
-    if (status == CLMEM_OK && (n != 1 || !results[0].verified))
-        status = clmem_fail(err, CLMEM_ERR_VERIFY, "'%s' did not verify", w->tunable->variant);
-    *status_out = status;
-    double metric = status == CLMEM_OK ? results[0].metric : -1;
-    snprintf(params, size, "%s", n ? results[0].params : "");
-    clmem_results_free(results, n);
-    return metric;
-}
-
-/* The tunable parameters' values in a result's -D options ("-DTSM=64 ..."). */
-static int values_from_params(const struct clmem_tunable *t, const char *params, int values[])
-{
-    for (size_t i = 0; i < t->n_params; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "-D%s=", t->params[i].name);
-        const char *at = strstr(params, key);
-        if (!at || (values[i] = atoi(at + strlen(key))) <= 0)
-            return 0;
-    }
-    return 1;
+    struct clmem_tune_options options = {.size = a->size,
+                                         .reps = (unsigned)a->reps,
+                                         .max_candidates = (unsigned)a->max_candidates,
+                                         .seed = a->seed,
+                                         .measured = show_candidate,
+                                         .user = (void *)t,
+                                         .cancelled = cli_interrupted};
+    struct clmem_tune_result r;
+    printf("%s%s %s\n", t == w->tunables ? "" : "\n", w->name, t->variant);
+    int status = clmem_tune(ctx, w, t, &options, &r, err);
+    if (status)
+        return status;
+    char path[1024];
+    clmem_tuning_path(path, sizeof path);
+    int builtin = r.best.metric == r.builtin.metric;
+    printf("best: %.3f %s, %.2fx the built-in parameters%s: %s\nkept in '%s'\n", r.best.metric,
+           w->metric_unit, r.best.metric / r.builtin.metric,
+           builtin ? " (they are the best: recorded, not applied)" : "", r.best.params, path);
+    return CLMEM_OK;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -161,7 +132,7 @@ int cmd_tune(int argc, char **argv)
     struct tune_args a = {.reps = 3, .max_candidates = 48, .seed = 42};
     struct clmem_error err = {0};
     struct clmem_ctx ctx = {0};
-    int help = 0, status, *all = NULL, interrupted = 0;
+    int help = 0, status;
     if ((status = parse_args(argc, argv, &a, &help, &err)))
         return cli_report_error(&err);
     if (help) {
@@ -173,8 +144,15 @@ int cmd_tune(int argc, char **argv)
         clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.workload);
         return cli_report_error(&err);
     }
-    if (!w->tunable) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune (tunable: matmul)",
+    if (!w->n_tunables) {
+        clmem_fail(&err, CLMEM_ERR_USAGE,
+                   "workload '%s' has nothing to tune (tunable: matmul, transpose, reduce, dot)",
+                   w->name);
+        return cli_report_error(&err);
+    }
+    const struct clmem_tunable *only = NULL;
+    if (a.variant && !(only = clmem_tunable_find(w, a.variant))) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "variant '%s' of '%s' has nothing to tune", a.variant,
                    w->name);
         return cli_report_error(&err);
     }
@@ -185,78 +163,18 @@ int cmd_tune(int argc, char **argv)
         goto cleanup;
     ctx.no_cache = a.no_cache;
     cli_catch_interrupts();
-    size_t n_all = 0;
-    if (!(all = candidates(w->tunable, &ctx.device, &n_all))) {
-        status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
-        goto cleanup;
-    }
-    char params[256], best_params[256];
-    /* The reference: the built-in parameters, planned as run would. Its
-     * failure is the command's: a size too large is a usage error (2), an
-     * OpenCL error 3, a failed check 1. */
-    int run_status;
-    double reference = measure(&ctx, w, &a, NULL, params, sizeof params, &run_status, &err);
-    interrupted = run_status == CLMEM_ERR_INTERRUPTED;
-    if (run_status != CLMEM_OK && !interrupted) {
-        status = run_status;
-        goto cleanup;
-    }
-    printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
-    printf("%-12s %-10s %12.3f  %s\n", "built-in", "", reference, params);
-    /* The built-in setting is the one to beat, and what is kept when no
-     * candidate beats it: tuning improves or keeps. */
-    double best = reference;
-    int best_values[CLMEM_MAX_PARAMS] = {0};
-    int have_best = values_from_params(w->tunable, params, best_values);
-    snprintf(best_params, sizeof best_params, "%s", params);
-    size_t take = n_all < a.max_candidates ? n_all : (size_t)a.max_candidates;
-    /* A stride coprime with n_all visits every candidate once, spread over
-     * all the parameters rather than along the last one. */
-    size_t stride = n_all * 618 / 1000 + 1;
-    while (n_all > 1 && clmem_gcd(stride, n_all) != 1)
-        stride++;
-    for (size_t i = 0; i < take && !interrupted; i++) {
-        const int *v = &all[(i * stride % n_all) * CLMEM_MAX_PARAMS];
-        if (isatty(STDERR_FILENO))
-            fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", i + 1, take, w->name, w->tunable->variant);
-        /* A candidate that fails (a build the driver refuses, a check) is
-         * listed and passed over. */
-        double metric = measure(&ctx, w, &a, v, params, sizeof params, &run_status, &err);
-        interrupted = run_status == CLMEM_ERR_INTERRUPTED;
-        clmem_error_clear(&err);
-        printf("%-12zu %-10s %12.3f  %s\n", i + 1, metric < 0 ? "failed" : "", metric, params);
-        if (metric > best) {
-            best = metric;
-            memcpy(best_values, v, sizeof best_values);
-            have_best = 1;
-            snprintf(best_params, sizeof best_params, "%s", params);
-        }
-    }
-    if (interrupted) {
-        status = cli_report_interrupted(0, NULL);
-        goto cleanup;
-    }
-    if (!have_best) {
-        status = clmem_fail(&err, CLMEM_ERR_CL, "the built-in parameters '%s' do not name %s's",
-                            params, w->tunable->variant);
-        goto cleanup;
-    }
-    struct clmem_tuning_outcome outcome = {best, reference, w->metric_unit, best == reference};
-    if ((status = clmem_tuning_store(&ctx, w, &size, best_values, &outcome, &err)))
-        goto cleanup;
-    char path[1024];
-    clmem_tuning_path(path, sizeof path);
-    printf("best: %.3f %s, %.2fx the built-in parameters%s: %s\nkept in '%s'\n", best,
-           w->metric_unit, best / reference,
-           best == reference ? " (they are the best: recorded, not applied)" : "", best_params,
-           path);
+    for (size_t i = 0; i < w->n_tunables && status == CLMEM_OK; i++)
+        if (!only || only == &w->tunables[i])
+            status = tune_variant(&ctx, w, &w->tunables[i], &a, &err);
+    status = cli_stop_status(status);
 
 cleanup:
     cli_report_warnings(&ctx);
-    /* An interruption was reported as such. */
-    if (status && !interrupted)
+    /* An interruption is reported as such: nothing was kept. */
+    if (status == CLMEM_ERR_INTERRUPTED)
+        status = cli_report_interrupted(0, NULL);
+    else if (status)
         cli_report_error(&err);
-    free(all);
     clmem_ctx_close(&ctx);
     clmem_error_clear(&err);
     return status;

@@ -72,10 +72,49 @@ int clmem_results_total(struct clmem_result **results, size_t *n_results, const 
                         const size_t *n_each, size_t n_devices, struct clmem_error *err);
 
 /* ---- the tuning database's entries (tuning.c) ---- */
-/* Keeps the best values for this device, workload and size class (the
- * file written whole or not at all). */
+/* Keeps the best values of tunable t for this device, workload and size
+ * class (the file written whole or not at all). */
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                       const struct clmem_size *size, const int values[],
-                       const struct clmem_tuning_outcome *outcome, struct clmem_error *err);
+                       const struct clmem_tunable *t, const struct clmem_size *size,
+                       const int values[], const struct clmem_tuning_outcome *outcome,
+                       struct clmem_error *err);
+/* The tunable of variant `name`, or NULL. */
+const struct clmem_tunable *clmem_tunable_find(const struct clmem_workload *w, const char *name);
+
+/* ---- the tuning search (tune.c): clmem tune ---- */
+/* One candidate measured: its values, the -D parameters it ran with, its
+ * metric (the median's) and how it ended (CLMEM_OK: ran and verified). */
+struct clmem_tune_candidate {
+    int values[CLMEM_MAX_PARAMS];
+    char params[256];
+    double metric;
+    int status;
+};
+struct clmem_tune_options {
+    const char *size; /* NULL: the workload's default */
+    unsigned reps, max_candidates;
+    uint64_t seed;
+    /* After each candidate (index 0: the built-in parameters; then 1 ..
+     * count), for the table. */
+    void (*measured)(void *user, size_t index, size_t count, const struct clmem_tune_candidate *c);
+    void *user;
+    int (*cancelled)(void *user); /* polled between candidates */
+    void *cancelled_user;
+};
+struct clmem_tune_result {
+    struct clmem_tune_candidate builtin, best; /* best: builtin when nothing beat it */
+    size_t tried;                              /* candidates besides the built-in one */
+};
+/* Searches tunable t of w on ctx's device: the built-in parameters first
+ * (their failure is the search's: a usage error, an OpenCL error, a failed
+ * check), then up to max_candidates candidates of the search space that
+ * the device allows, spread evenly over it, each built, run `reps` times and
+ * verified (a candidate that fails is passed over); keeps the best in the
+ * tuning database (the built-in parameters winning is recorded, so that
+ * runs keep them). Stopped (cancelled), it returns CLMEM_ERR_INTERRUPTED
+ * and keeps nothing. */
+int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const struct clmem_tunable *t,
+               const struct clmem_tune_options *options, struct clmem_tune_result *result,
+               struct clmem_error *err);
 
 #endif

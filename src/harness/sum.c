@@ -5,15 +5,39 @@
 
 #include <float.h>
 
-/* Work-groups of a grid-stride first pass per compute unit: enough to fill
- * every unit with a few groups, few enough that one group sums their
- * partials quickly. */
-#define GROUPS_PER_UNIT 8
+/* WG_SIZE: a power of two the device allows (reqd_work_group_size). */
+static int sum_valid(const struct clmem_device *device, const int v[])
+{
+    return v[0] > 0 && (v[0] & (v[0] - 1)) == 0 && (size_t)v[0] <= device->max_work_group &&
+           v[1] > 0;
+}
 
-size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group)
+static const struct clmem_tune_param sum_space[] = {
+    {"WG_SIZE", {64, 128, 256, 512, 1024}},
+    {"GROUPS_PER_UNIT", {1, 2, 4, 8, 16, 32}},
+};
+const struct clmem_tunable clmem_sum_tunables[1] = {
+    {"coarsened", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid},
+};
+
+void clmem_sum_choose(struct clmem_run *run, size_t *group, size_t *per_unit)
+{
+    int tuned[CLMEM_MAX_PARAMS];
+    if (clmem_run_tuned(run, &clmem_sum_tunables[0], tuned)) {
+        *group = (size_t)tuned[0];
+        *per_unit = (size_t)tuned[1];
+        return;
+    }
+    *group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
+    *per_unit = CLMEM_SUM_GROUPS_PER_UNIT;
+}
+
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,
+                              size_t per_unit)
 {
     size_t units = device->compute_units ? device->compute_units : 1;
-    size_t groups = GROUPS_PER_UNIT * units, needed = (n + 4 * group - 1) / (4 * group);
+    size_t groups = (per_unit ? per_unit : CLMEM_SUM_GROUPS_PER_UNIT) * units,
+           needed = (n + 4 * group - 1) / (4 * group);
     return groups < needed ? groups : needed;
 }
 

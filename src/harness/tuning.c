@@ -1,46 +1,71 @@
-/* A run's entry in the tuning database (io/tuning.c): the tunable
+/* A run's entries in the tuning database (io/tuning.c): a tunable
  * variant's parameters for this device, driver and size class. */
-#include "harness/workload.h"
+#include "harness/harness.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The entry's key and its parameters' names, for the database. */
 static void key_of(const struct clmem_ctx *ctx, const struct clmem_workload *w,
-                   const struct clmem_size *size, struct clmem_tuning_key *key, char *size_class,
-                   size_t class_size, const char *names[CLMEM_MAX_PARAMS])
+                   const struct clmem_tunable *t, const struct clmem_size *size,
+                   struct clmem_tuning_key *key, char *size_class, size_t class_size,
+                   const char *names[CLMEM_MAX_PARAMS])
 {
     clmem_size_class(size, size_class, class_size);
-    *key = (struct clmem_tuning_key){ctx->device.name, ctx->device.driver, w->name,
-                                     w->tunable->variant, size_class};
-    for (size_t i = 0; i < w->tunable->n_params && i < CLMEM_MAX_PARAMS; i++)
-        names[i] = w->tunable->params[i].name;
+    *key = (struct clmem_tuning_key){ctx->device.name, ctx->device.driver, w->name, t->variant,
+                                     size_class};
+    for (size_t i = 0; i < t->n_params && i < CLMEM_MAX_PARAMS; i++)
+        names[i] = t->params[i].name;
 }
 
 int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                        const struct clmem_size *size, int values[])
+                        const struct clmem_tunable *t, const struct clmem_size *size, int values[])
 {
-    if (!w->tunable)
-        return 0;
     struct clmem_tuning_key key;
     char size_class[64];
     const char *names[CLMEM_MAX_PARAMS];
-    key_of(ctx, w, size, &key, size_class, sizeof size_class, names);
+    key_of(ctx, w, t, size, &key, size_class, sizeof size_class, names);
     /* An entry the device cannot run is as good as none. */
-    return clmem_tuning_db_lookup(&key, names, w->tunable->n_params, values, ctx->tuning_warning,
+    return clmem_tuning_db_lookup(&key, names, t->n_params, values, ctx->tuning_warning,
                                   sizeof ctx->tuning_warning) &&
-           w->tunable->valid(&ctx->device, values);
+           t->valid(&ctx->device, values);
 }
 
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                       const struct clmem_size *size, const int values[],
-                       const struct clmem_tuning_outcome *outcome, struct clmem_error *err)
+                       const struct clmem_tunable *t, const struct clmem_size *size,
+                       const int values[], const struct clmem_tuning_outcome *outcome,
+                       struct clmem_error *err)
 {
-    if (!w->tunable)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune", w->name);
     struct clmem_tuning_key key;
     char size_class[64];
     const char *names[CLMEM_MAX_PARAMS];
-    key_of(ctx, w, size, &key, size_class, sizeof size_class, names);
-    return clmem_tuning_db_store(&key, names, values, w->tunable->n_params, outcome,
-                                 ctx->tuning_warning, sizeof ctx->tuning_warning, err);
+    key_of(ctx, w, t, size, &key, size_class, sizeof size_class, names);
+    return clmem_tuning_db_store(&key, names, values, t->n_params, outcome, ctx->tuning_warning,
+                                 sizeof ctx->tuning_warning, err);
+}
+
+const struct clmem_tunable *clmem_tunable_find(const struct clmem_workload *w, const char *name)
+{
+    for (size_t i = 0; i < w->n_tunables; i++)
+        if (strcmp(w->tunables[i].variant, name) == 0)
+            return &w->tunables[i];
+    return NULL;
+}
+
+int clmem_run_tuned(struct clmem_run *run, const struct clmem_tunable *t, int values[])
+{
+    if (run->tune_values) {
+        /* Tuning: the candidate is for the one variant the run selects. */
+        if (run->n_variants != 1 || strcmp(run->variants[0]->name, t->variant) != 0)
+            return 0;
+        memcpy(values, run->tune_values, t->n_params * sizeof *values);
+        return 1;
+    }
+    if (run->ignore_tuning || !clmem_tuning_lookup(run->ctx, run->workload, t, &run->size, values))
+        return 0;
+    const struct clmem_variant *v = clmem_variant_find(run->workload, t->variant);
+    size_t index = v ? (size_t)(v - run->workload->variants) : CLMEM_MAX_VARIANTS;
+    if (index < CLMEM_MAX_VARIANTS)
+        run->from_database[index] = 1;
+    return 1;
 }

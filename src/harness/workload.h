@@ -81,9 +81,11 @@ struct clmem_variant {
     const char *check_sizes;
 };
 
-/* A tunable variant: its parameters, the values the search tries (as
- * CLBlast keeps its tuners' search spaces as data), and the constraints a
- * candidate must meet on a device. */
+/* A tunable variant: its parameters (-D names of their own), the values
+ * the search tries (as CLBlast keeps its tuners' search spaces as data),
+ * and the constraints a candidate must meet on a device. The workload
+ * builds its kernels with the values clmem_run_tuned gives, else with its
+ * own choice for the device. */
 #define CLMEM_MAX_TUNE_VALUES 8
 #define CLMEM_MAX_PARAMS      8
 struct clmem_tune_param {
@@ -150,8 +152,9 @@ struct clmem_workload {
      * and on CPUs; NULL: the default size. */
     const char *const *bench_sizes;
     const char *const *bench_sizes_cpu;
-    /* Optional: the variant whose parameters `clmem tune` searches. */
-    const struct clmem_tunable *tunable;
+    /* Optional: what `clmem tune` searches, a variant each (tune.c). */
+    const struct clmem_tunable *tunables;
+    size_t n_tunables;
 };
 
 /* The variant of that name, or NULL (run.c). */
@@ -189,8 +192,13 @@ struct clmem_run {
     unsigned sweep_value;     /* the current point of a sweeping variant */
     const char *input;        /* --input FILE, for workloads that read one (blur) */
     const char *image_output; /* where such a workload writes its image, or NULL */
-    const int *tune_values;   /* the tuner's candidate for the tunable variant, or NULL */
-    int ignore_tuning;        /* use the built-in parameters, not the tuning database */
+    /* The tuner's candidate, for the tunable of the one variant the run
+     * selects; or NULL. */
+    const int *tune_values;
+    int ignore_tuning; /* use the built-in parameters, not the tuning database */
+    /* Which variants got their parameters from the tuning database
+     * (clmem_run_tuned): their results' notes say so. */
+    unsigned char from_database[CLMEM_MAX_VARIANTS];
     /* The bytes of `input`, read once by clmem_run_plan, freed by clmem_run_release. */
     unsigned char *input_data;
     size_t input_size;
@@ -251,11 +259,17 @@ struct clmem_param_row {
 };
 int clmem_param_row_matches(const struct clmem_param_row *row, const struct clmem_device *device);
 
-/* The tuned values of the workload's tunable variant at this size class
- * on this device (tuning.c): 1 and values[] when found and valid on it. An
- * unreadable database is ignored and described in ctx->tuning_warning. */
+/* The tuned values of tunable t of w at this size class on this device
+ * (tuning.c): 1 and values[] when found and valid on it. An unreadable
+ * database is ignored and described in ctx->tuning_warning. */
 int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                        const struct clmem_size *size, int values[]);
+                        const struct clmem_tunable *t, const struct clmem_size *size, int values[]);
+/* The values a run builds tunable t's variant with (tuning.c): the
+ * tuner's candidate when the run tunes that variant, else the tuning
+ * database's entry unless the run ignores it (the variant's result then
+ * says "tuned parameters (clmem tune)"): 1 and values[]. 0: none, the
+ * workload chooses. */
+int clmem_run_tuned(struct clmem_run *run, const struct clmem_tunable *t, int values[]);
 
 /* Whether a workload has a variant that runs `library` (libraries.c). */
 int clmem_workload_has_library(const struct clmem_workload *w, const char *library);
@@ -283,9 +297,21 @@ struct clmem_sum {
     cl_mem scratch[2];
 };
 /* first_groups for float4 grid-stride kernels summing n values in groups
- * of `group`: a few groups per compute unit, but no more groups than give
- * every work-item a float4 to add. */
-size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group);
+ * of `group`: per_unit groups per compute unit (0: the default, enough to
+ * fill every unit with a few groups, few enough that one group sums their
+ * partials quickly), but no more groups than give every work-item a float4
+ * to add. */
+#define CLMEM_SUM_GROUPS_PER_UNIT 8
+size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,
+                              size_t per_unit);
+/* What `clmem tune` searches in reduce and dot: their "coarsened"
+ * variant's WG_SIZE (the work-group of every variant of the run: they
+ * share one build) and its first pass's groups per compute unit. */
+extern const struct clmem_tunable clmem_sum_tunables[1];
+/* A run's work-group and groups per compute unit: tuned (clmem_run_tuned),
+ * else the device's largest power of two up to CLMEM_GROUP_SIZE and the
+ * default. */
+void clmem_sum_choose(struct clmem_run *run, size_t *group, size_t *per_unit);
 /* Floats scratch[0] and scratch[1] must hold. */
 void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
 /* Untimed, before a variant runs: fills the floats of scratch[0] and

@@ -38,7 +38,8 @@ static int dot_plan(struct clmem_run *run, struct clmem_error *err)
     if (!clmem_mul_size(n, sizeof(float), &bytes))
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
     /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = {.n = n, .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
+    struct clmem_sum shape = {.n = n,
+                              .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
     clmem_sum_scratch(&shape, counts);
     run->buffer_bytes[0] = bytes;
     run->buffer_bytes[1] = bytes;
@@ -53,8 +54,9 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
     struct dot_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
-    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
+    size_t per_unit;
+    clmem_sum_choose(run, &s->group, &per_unit);
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group, per_unit);
     float *products;
     if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->b = clmem_alloc_array(s->n, sizeof(float), err)) ||
@@ -76,7 +78,9 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
     size_t counts[2];
     clmem_sum_scratch(&shape, counts);
     char options[64];
-    snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
+    /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
+     * the parameters so that results and the tuner see it. */
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DGROUPS_PER_UNIT=%zu", s->group, per_unit);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->a,
                                       &s->d_a, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->b,
@@ -178,6 +182,8 @@ const struct clmem_workload clmem_workload_dot = {
     .bench_sizes = dot_bench_sizes,
     .bench_sizes_cpu = dot_bench_sizes_cpu,
     .size_help = "N floats per vector",
+    .tunables = clmem_sum_tunables,
+    .n_tunables = 1,
     .max_dims = 1,
     .check_sizes = "1000",
     .variants = dot_variants,

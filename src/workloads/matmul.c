@@ -36,7 +36,9 @@ static const struct clmem_param_row regblock_params[] = {
     {NULL, 0, {32, 32, 8, 4, 4}},
 };
 
-/* Rows of P per work-item in the panel kernel (16 columns each). */
+/* Rows of P per work-item in the panel kernel (16 columns each): 8 float16
+ * accumulators fill half of AVX-512's registers (a quarter of AVX2's in
+ * pairs); tunable (PANEL_ROWS). */
 #define PANEL_ROWS 8
 
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
@@ -236,24 +238,30 @@ static int regblock_valid(const struct clmem_device *device, const int v[])
     return wg <= device->max_work_group && local <= device->local_mem;
 }
 
-static const struct clmem_tunable matmul_tunable = {
-    "regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid};
+static const struct clmem_tune_param panel_space[] = {
+    {"PANEL_ROWS", {1, 2, 4, 6, 8, 12, 16}},
+};
 
-/* The tuner's candidate, else the tuning database's entry for this device
- * and size class, else the first of the device's candidate rows whose
- * work-groups cover half its compute units at this size, else its last. */
+/* Any panel height runs everywhere: no local memory, the driver's groups. */
+static int panel_valid(const struct clmem_device *device, const int v[])
+{
+    (void)device;
+    return v[0] >= 1 && v[0] <= 32;
+}
+
+static const struct clmem_tunable matmul_tunables[] = {
+    {"regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid},
+    {"panel", panel_space, CLMEM_ARRAY_SIZE(panel_space), panel_valid},
+};
+
+/* The tuner's candidate or the tuning database's entry, else the first of
+ * the device's candidate rows whose work-groups cover half its compute
+ * units at this size, else its last. */
 static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
 {
     const struct clmem_device *device = &run->ctx->device;
-    if (run->tune_values) {
-        for (int i = 0; i <= P_WPTN; i++)
-            s->rb[i] = run->tune_values[i];
+    if (clmem_run_tuned(run, &matmul_tunables[0], s->rb))
         return;
-    }
-    if (!run->ignore_tuning && clmem_tuning_lookup(run->ctx, run->workload, &run->size, s->rb)) {
-        s->tuned = 1;
-        return;
-    }
     int found = 0;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(regblock_params); i++) {
         if (!clmem_param_row_matches(&regblock_params[i], device))
@@ -283,6 +291,8 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
         return status;
 
     choose_regblock(run, s);
+    if (!clmem_run_tuned(run, &matmul_tunables[1], &s->panel_rows))
+        s->panel_rows = PANEL_ROWS;
     int full_tiles =
         s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 && s->inner % s->rb[P_TSK] == 0;
     char options[256];
@@ -291,8 +301,8 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
              "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
              s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0,
-             s->inner % 4 == 0 && s->cols % 4 == 0, PANEL_ROWS,
-             s->rows % PANEL_ROWS == 0 && s->cols % 16 == 0);
+             s->inner % 4 == 0 && s->cols % 4 == 0, s->panel_rows,
+             s->rows % (size_t)s->panel_rows == 0 && s->cols % 16 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
@@ -327,7 +337,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     if (v == &matmul_variants[PANEL]) {
         /* One work-item per PANEL_ROWS x 16 panel; the work-group is the
          * driver's choice (a CPU runs groups on its cores). */
-        size_t panels[2] = {(s->cols + 15) / 16, (s->rows + PANEL_ROWS - 1) / PANEL_ROWS};
+        size_t rows = (size_t)s->panel_rows;
+        size_t panels[2] = {(s->cols + 15) / 16, (s->rows + rows - 1) / rows};
         return clmem_launch(run->ctx, kernel, 2, panels, NULL, timing, err);
     }
     if (v == &matmul_variants[REGBLOCK]) {
@@ -372,8 +383,6 @@ void matmul_check_host_p(const struct matmul_state *s, const struct clmem_varian
     clmem_check_init(check, (double)s->inner * FLT_EPSILON + 1e-6);
     if (s->n_ref_rows < s->rows)
         snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", s->n_ref_rows, s->rows);
-    if (s->tuned && v == &matmul_variants[REGBLOCK])
-        snprintf(check->note, sizeof check->note, "tuned parameters (clmem tune)");
     if (v == &matmul_variants[OPENBLAS])
         clmem_openblas_describe(check->note, sizeof check->note);
     for (size_t r = 0; r < s->n_ref_rows; r++) {
@@ -428,7 +437,8 @@ const struct clmem_workload clmem_workload_matmul = {
     .default_size = "1024",
     .bench_sizes = matmul_bench_sizes,
     .bench_sizes_cpu = matmul_bench_sizes_cpu,
-    .tunable = &matmul_tunable,
+    .tunables = matmul_tunables,
+    .n_tunables = CLMEM_ARRAY_SIZE(matmul_tunables),
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
     .max_dims = 3,
     /* Every dimension 3, 1 and 2 mod 4 (float4 edges) and cut by each tile

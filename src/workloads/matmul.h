@@ -8,8 +8,8 @@
 
 struct matmul_state {
     size_t rows, cols, inner, tile;
-    int tuned;                /* regblock's parameters came from the tuning database */
     int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
+    int panel_rows;           /* the panel kernel's PANEL_ROWS */
     float *M, *N, *P;
     size_t n_ref_rows;
     size_t *ref_row;             /* which rows of P the reference holds */

@@ -50,7 +50,8 @@ static int reduce_plan(struct clmem_run *run, struct clmem_error *err)
     if (!clmem_mul_size(n, sizeof(float), &bytes))
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
     /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = sum_shape(n, clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE), 0, 0);
+    struct clmem_sum shape =
+        sum_shape(n, clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE), 0, 0);
     clmem_sum_scratch(&shape, counts);
     run->buffer_bytes[0] = bytes;
     run->buffer_bytes[1] = counts[0] * sizeof(float);
@@ -65,8 +66,9 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     int status;
     size_t counts[2];
     s->n = run->size.dim[0];
-    s->group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
-    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group);
+    size_t per_unit;
+    clmem_sum_choose(run, &s->group, &per_unit);
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group, per_unit);
     if (!(s->x = clmem_alloc_array(s->n, sizeof(float), err)))
         return err->status;
     /* In [0, 1): a positive, well-conditioned sum. */
@@ -78,7 +80,9 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     struct clmem_sum shape = sum_shape(s->n, s->group, s->groups, 0);
     clmem_sum_scratch(&shape, counts);
     char options[64];
-    snprintf(options, sizeof options, "-DWG_SIZE=%zu", s->group);
+    /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
+     * the parameters so that results and the tuner see it. */
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DGROUPS_PER_UNIT=%zu", s->group, per_unit);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->x,
                                       &s->d_x, err)) ||
         (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
@@ -167,6 +171,8 @@ const struct clmem_workload clmem_workload_reduce = {
     .bench_sizes = reduce_bench_sizes,
     .bench_sizes_cpu = reduce_bench_sizes_cpu,
     .size_help = "N floats to sum",
+    .tunables = clmem_sum_tunables,
+    .n_tunables = 1,
     .max_dims = 1,
     .check_sizes = "1000",
     .variants = reduce_variants,

@@ -8,9 +8,10 @@
 #include <limits.h>
 #include <stdlib.h>
 
-/* The largest TILE_DIM the picker chooses; plan() bounds the int indices
- * with sizes rounded up to it, which covers every smaller tile. */
-#define MAX_TILE_DIM 32
+/* The largest TILE_DIM a run may use (the tuner's search space's);
+ * plan() bounds the int indices with sizes rounded up to it, which covers
+ * every smaller tile. */
+#define MAX_TILE_DIM 64
 
 enum { COPY, NAIVE, COALESCED, PADDED };
 
@@ -45,13 +46,39 @@ static const struct {
     {8, 4},  {8, 2},  {8, 1},  {4, 4},  {4, 2},  {4, 1},  {2, 2},  {2, 1},  {1, 1},
 };
 
-static void pick_tile(const struct clmem_device *device, size_t *tile_dim, size_t *block_rows)
+/* The tile a device allows: each work-item BLOCK_ROWS rows apart, the
+ * padded tile in local memory. */
+static int tile_valid(const struct clmem_device *device, const int v[])
 {
+    size_t t = (size_t)v[0], rows = (size_t)v[1];
+    return t % rows == 0 && t * rows <= device->max_work_group &&
+           t * (t + 1) * sizeof(float) <= device->local_mem;
+}
+
+/* `clmem tune transpose` measures the padded kernel, the lecture's best;
+ * the tile it finds is every variant's, as the lecture's table compares
+ * them at one tile (each result's parameters say which). */
+static const struct clmem_tune_param tile_space[] = {
+    {"TILE_DIM", {8, 16, 32, 64}},
+    {"BLOCK_ROWS", {1, 2, 4, 8, 16}},
+};
+static const struct clmem_tunable transpose_tunables[] = {
+    {"padded", tile_space, CLMEM_ARRAY_SIZE(tile_space), tile_valid},
+};
+
+static void pick_tile(struct clmem_run *run, size_t *tile_dim, size_t *block_rows)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    int tuned[CLMEM_MAX_PARAMS];
+    if (clmem_run_tuned(run, &transpose_tunables[0], tuned)) {
+        *tile_dim = (size_t)tuned[0];
+        *block_rows = (size_t)tuned[1];
+        return;
+    }
     size_t last = CLMEM_ARRAY_SIZE(tile_settings) - 1;
     for (size_t i = 0; i <= last; i++) {
         size_t t = tile_settings[i].tile_dim, rows = tile_settings[i].block_rows;
-        if (i == last || (t * rows <= device->max_work_group &&
-                          t * (t + 1) * sizeof(float) <= device->local_mem)) {
+        if (i == last || tile_valid(device, (const int[]){(int)t, (int)rows})) {
             *tile_dim = t;
             *block_rows = rows;
             return;
@@ -84,7 +111,7 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
     int status;
     s->width = run->size.dim[0];
     s->height = run->size.dim[1];
-    pick_tile(&run->ctx->device, &s->tile_dim, &s->block_rows);
+    pick_tile(run, &s->tile_dim, &s->block_rows);
     size_t elems = s->width * s->height; /* bounded by plan() */
     if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
         !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
@@ -218,6 +245,8 @@ const struct clmem_workload clmem_workload_transpose = {
     .bench_sizes = transpose_bench_sizes,
     .bench_sizes_cpu = transpose_bench_sizes_cpu,
     .size_help = "N (square) or WxH: the input is H rows of W, the output W rows of H",
+    .tunables = transpose_tunables,
+    .n_tunables = CLMEM_ARRAY_SIZE(transpose_tunables),
     .max_dims = 2,
     .check_sizes = "33x17",
     .variants = transpose_variants,

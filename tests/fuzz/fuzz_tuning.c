@@ -5,9 +5,9 @@
  * anything else is ignored, at most with a warning. A program entry is
  * accepted only whole: its key, length and checksum as written. */
 #define _GNU_SOURCE /* mkdtemp */
+#include "fuzz.h"
 #include "harness/harness.h"
 #include "report/report.h"
-#include "fuzz.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -71,13 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     const struct clmem_workload *w = clmem_workload_find("matmul");
+    const struct clmem_tunable *t = clmem_tunable_find(w, "regblock");
     struct clmem_size sz = {{1024, 1024, 1024}, 1};
     int values[CLMEM_MAX_PARAMS] = {0};
     ctx.tuning_warning[0] = '\0';
-    if (clmem_tuning_lookup(&ctx, w, &sz, values)) {
-        for (size_t i = 0; i < w->tunable->n_params; i++)
+    if (clmem_tuning_lookup(&ctx, w, t, &sz, values)) {
+        for (size_t i = 0; i < t->n_params; i++)
             FUZZ_CHECK(values[i] > 0);
-        FUZZ_CHECK(w->tunable->valid(&ctx.device, values));
+        FUZZ_CHECK(t->valid(&ctx.device, values));
     }
     size_t bin_size = 0;
     const char *why = NULL;
