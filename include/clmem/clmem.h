@@ -56,6 +56,9 @@ struct clmem_device {
     size_t max_work_group;
     cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
     int has_fp64;
+    /* Between the device and its vendor: "sm_90" (an NVIDIA GPU's compute
+     * capability), "gfx90a", "cpu-simd512" (a CPU's vector width); "". */
+    char family[64];
 };
 /* Every device of every platform (malloc'd). An empty list is no error. */
 int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err);
@@ -221,8 +224,8 @@ struct clmem_split_options {
     const double *weights; /* one per context, NULL: equal shares */
     unsigned reps, warmup;
     uint64_t seed;
-    int weak;       /* weak scaling: k devices multiply k times size's rows */
-    int no_overlap; /* each transfer and kernel waits for the one before */
+    int weak;                     /* weak scaling: k devices multiply k times size's rows */
+    int no_overlap;               /* each transfer and kernel waits for the one before */
     int (*cancelled)(void *user); /* polled between scaling points */
     void *cancelled_user;
 };

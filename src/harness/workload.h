@@ -247,17 +247,33 @@ cl_program clmem_run_program(const struct clmem_run *run, const char *source);
 /* Releases what clmem_run_build made (clmem_run_release calls it). */
 void clmem_run_release_programs(struct clmem_run *run);
 
-/* Kernel parameters as data (CLBlast's database, in small; params.c): a
- * row applies to a device when its `match` is part of the device's name,
- * vendor or platform (NULL: any) and its type includes the device's (0:
- * any). A table may hold several rows for one device, as candidates the
- * workload chooses among by size; its last row should match every device. */
+/* Kernel parameters as data (CLBlast's database, in small; params.c). A
+ * row is for a device by name (`match` part of its name), a family
+ * (`match` is struct clmem_device's family: "sm_90", "cpu-simd512"), a
+ * vendor (`match` part of its vendor or platform) or any device, of a type
+ * (0: any). The lookup takes the most specific level that has rows for the
+ * device: device, then family, then vendor, then any; several rows at one
+ * level are candidates the workload chooses among (by size). */
+enum clmem_param_level {
+    CLMEM_PARAM_DEVICE,
+    CLMEM_PARAM_FAMILY,
+    CLMEM_PARAM_VENDOR,
+    CLMEM_PARAM_ANY
+};
 struct clmem_param_row {
+    enum clmem_param_level level;
     const char *match;
     cl_device_type type;
     int values[CLMEM_MAX_PARAMS];
 };
-int clmem_param_row_matches(const struct clmem_param_row *row, const struct clmem_device *device);
+/* The device's rows (at most max, in table order) at the most specific
+ * level that has any; 0 when none (a table should end with rows for any
+ * device of every type). */
+size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
+                        const struct clmem_device *device, const struct clmem_param_row **out,
+                        size_t max, enum clmem_param_level *level);
+/* "device", "family", "vendor", "any device". */
+const char *clmem_param_level_name(enum clmem_param_level level);
 
 /* The tuned values of tunable t of w at this size class on this device
  * (tuning.c): 1 and values[] when found and valid on it. An unreadable

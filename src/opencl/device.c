@@ -2,6 +2,7 @@
 #include "opencl/opencl.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,6 +27,35 @@ static int query_string(cl_device_id id, cl_device_info param, char *out, size_t
     CLMEM_CHECK(err, clGetDeviceInfo(id, param, size, out, NULL));
     out[size - 1] = '\0';
     return CLMEM_OK;
+}
+
+/* cl_nv_device_attribute_query's compute capability. */
+#define CLMEM_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CLMEM_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+
+/* The device's family, the level between the device and its vendor in
+ * the parameter tables (harness/params.c): an NVIDIA GPU's compute
+ * capability ("sm_90": the H100 and H200 alike), an AMD GPU's gfx name,
+ * a CPU's vector width ("cpu-simd512" for AVX-512, "cpu-simd256" for
+ * AVX2, as PoCL reports its native float vectors); "" when unknown. */
+static void describe_family(struct clmem_device *d)
+{
+    d->family[0] = '\0';
+    cl_uint major = 0, minor = 0, width = 0;
+    if (clmem_device_has_extension(d, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(d->id, CLMEM_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                        NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(d->id, CLMEM_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                        NULL) == CL_SUCCESS) {
+        snprintf(d->family, sizeof d->family, "sm_%u%u", major, minor);
+    } else if (strncmp(d->name, "gfx", 3) == 0) {
+        snprintf(d->family, sizeof d->family, "%.32s", d->name);
+    } else if ((d->type & CL_DEVICE_TYPE_CPU) &&
+               clGetDeviceInfo(d->id, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof width, &width,
+                               NULL) == CL_SUCCESS &&
+               width > 0) {
+        snprintf(d->family, sizeof d->family, "cpu-simd%u", 32 * width);
+    }
 }
 
 static int describe(struct clmem_device *d, struct clmem_error *err)
@@ -57,6 +87,7 @@ static int describe(struct clmem_device *d, struct clmem_error *err)
     cl_device_fp_config fp64 = 0;
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
     d->has_fp64 = fp64 != 0;
+    describe_family(d);
     return CLMEM_OK;
 }
 
@@ -203,7 +234,8 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
     for (size_t i = 0; i < count; i++)
         if (clmem_contains_nocase(devices[i].name, spec) ||
             clmem_contains_nocase(devices[i].platform_name, spec) ||
-            clmem_contains_nocase(devices[i].vendor, spec) || clmem_contains_nocase(devices[i].version, spec)) {
+            clmem_contains_nocase(devices[i].vendor, spec) ||
+            clmem_contains_nocase(devices[i].version, spec)) {
             *chosen = i;
             return CLMEM_OK;
         }

@@ -5,6 +5,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,24 +17,30 @@
 
 enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST, OPENBLAS };
 
-/* Register-blocking parameters per device: P block per work-group (TSM x
- * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
- * 4, as TSK, for the kernel's float4s).
- * Several rows for one device are candidates, largest block first: the
- * first that gives at least half the compute units a work-group at the
- * run's size is used (a 256x128 block leaves most of an H100 idle at 1024;
- * at 2048 its 128 groups on 132 units still beat smaller blocks), else the
- * device's last. Measured on the H100 (bench/README.md): 256x128x8 with
- * 16x8 per work-item from 2048 up, 64x128x8 with 8x8 at 1024. PoCL on
- * CPUs: few work-items per group, each a wide block of float4s. */
+/* Register-blocking parameters: P block per work-group (TSM x TSN), K step
+ * (TSK), P elements per work-item (WPTM x WPTN; multiples of 4, as TSK, for
+ * the kernel's float4s), looked up device -> family -> vendor -> any
+ * (clmem_param_rows). Several rows at a level are candidates, largest
+ * block first: the first that gives at least half the compute units a
+ * work-group at the run's size is used (a 256x128 block leaves most of an
+ * H100 idle at 1024; at 2048 its 128 groups on 132 units still beat
+ * smaller blocks), else the last. Hopper (sm_90) measured on the H100
+ * (bench/README.md): 256x128x8 with 16x8 per work-item from 2048 up,
+ * 64x128x8 with 8x8 at 1024; the H200, tuned for by no one, takes them as
+ * its family's. Other NVIDIA GPUs: the smaller blocks, as their local
+ * memory and registers allow (fit_regblock shrinks what a device cannot
+ * hold). PoCL on CPUs: few work-items per group, each a wide block of
+ * float4s. */
 enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN };
 static const struct clmem_param_row regblock_params[] = {
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8}},
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
-    {"NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
-    {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
-    {NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
-    {NULL, 0, {32, 32, 8, 4, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
+    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4}},
 };
 
 /* Rows of P per work-item in the panel kernel (16 columns each): 8 float16
@@ -255,26 +262,27 @@ static const struct clmem_tunable matmul_tunables[] = {
 };
 
 /* The tuner's candidate or the tuning database's entry, else the first of
- * the device's candidate rows whose work-groups cover half its compute
- * units at this size, else its last. */
+ * the device's candidate rows (at its most specific level) whose
+ * work-groups cover half its compute units at this size, else the last. */
 static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
 {
     const struct clmem_device *device = &run->ctx->device;
     if (clmem_run_tuned(run, &matmul_tunables[0], s->rb))
         return;
-    int found = 0;
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(regblock_params); i++) {
-        if (!clmem_param_row_matches(&regblock_params[i], device))
-            continue;
-        fit_regblock(device, regblock_params[i].values, s->rb);
-        found = 1;
+    const struct clmem_param_row *rows[8];
+    enum clmem_param_level level;
+    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
+                                CLMEM_ARRAY_SIZE(rows), &level);
+    for (size_t i = 0; i < n; i++) {
+        fit_regblock(device, rows[i]->values, s->rb);
         size_t groups = (s->rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
                         ((s->cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
         if (2 * groups >= device->compute_units)
-            return;
+            break;
     }
-    if (!found)
-        fit_regblock(device, regblock_params[CLMEM_ARRAY_SIZE(regblock_params) - 1].values, s->rb);
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+        fprintf(stderr, "clmem: regblock's parameters: the %s rows of '%s' (family '%s')\n",
+                clmem_param_level_name(level), device->name, device->family);
 }
 
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
