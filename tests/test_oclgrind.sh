@@ -52,12 +52,18 @@ declare -A group_of=(
 # regblock also runs where some work-groups' blocks lie wholly inside P and
 # take the unchecked float4 path: 130x66x35 (rows not float4-aligned, so
 # vload4; K's last step partial) and 132x68x36 (aligned float4s).
+# cpu_blocked (Oclgrind takes the AVX2 row: micro-tiles of 6 x 16, packs
+# of 8 values of k) runs its own list: 7x7x7 under one micro-tile and one
+# block of k, 33x17x9 and 35x19x11 one to three past them (six panels of M:
+# a whole block of 4 and a cut one), 12x32x16 wholly inside (the unguarded
+# vector stores, whole packing blocks).
 # tiled takes multiples of its tile.
 # peak: fma runs min(16384 per compute unit, --size rounded up to 256)
 # work-items, so at 7 one group of 256.
 declare -A sizes=(
     [matmul]="7x7x7 33x17x9 66x34x18 35x19x11"
     [matmul/tiled]="64x32x96"
+    [matmul/cpu_blocked]="7x7x7 33x17x9 35x19x11 12x32x16"
     [matmul/regblock]="7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"
     [transpose]="33x17"
     [reduce]="1000"

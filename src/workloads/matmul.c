@@ -14,7 +14,7 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST, OPENBLAS };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CPU_BLOCKED, CLBLAST, OPENBLAS };
 
 /* Register-blocking parameters per device: P block per work-group (TSM x
  * TSN), K step (TSK), P elements per work-item (WPTM x WPTN; multiples of
@@ -34,6 +34,44 @@ static const struct clmem_param_row regblock_params[] = {
     {NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
     {NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
     {NULL, 0, {32, 32, 8, 4, 4}},
+};
+
+/* cpu_blocked's parameters per CPU family (cl/matmul_cpu.cl): floats per
+ * vector (VEC: the ISA's native width), rows of P per micro-tile (MR),
+ * vectors per micro-tile row (NV: NR = VEC x NV columns), panels of M per
+ * block (MT: the work-items that follow each other on a core share N's
+ * panel and, block after block, M's MT panels in its L2 cache), work-items
+ * per work-group (WG). The MR x NV accumulators, NV vectors of N and a
+ * broadcast of M fill the vector registers without spilling: 24 + 2 of
+ * AVX-512's 32, 12 + 3 of AVX2's 16 (BLIS's SGEMM micro-kernels, skx 32x12
+ * and haswell 16x6, seen from P's rows), 12 + 3 of SSE's 16.
+ * PoCL names a CPU by its kernel library's target in Debian's build
+ * ("pthread-skylake-avx512-AMD EPYC", "cpu-skylake-avx512-Intel(R) Xeon(R)
+ * Processor", "pthread-haswell-..."), or by LLVM's name of the host CPU
+ * when built for it ("znver4", "icelake-server", "x86-64-v3"). AVX-512
+ * rows first, then SSE; any other CPU takes the AVX2 row (haswell, the
+ * znver1-3, skylake, sandybridge: 16 registers of 8 floats). Measured in
+ * bench/README.md ("CPUs against OpenBLAS"). */
+enum { CB_VEC, CB_MR, CB_NV, CB_MT, CB_WG };
+static const struct clmem_param_row cpu_blocked_params[] = {
+    {"avx512", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"x86-64-v4", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"cascadelake", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"cooperlake", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"icelake", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"tigerlake", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"rapids", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}}, /* sapphire, emerald, granite */
+    {"znver4", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"znver5", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {"x86-64-v3", CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
+    {"x86-64", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}}, /* x86-64, x86-64-v2: SSE */
+    {"core2", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
+    {"penryn", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
+    {"nehalem", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
+    /* AVX2 (and AVX); also Oclgrind's, which says it is every type of device. */
+    {NULL, CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
+    /* GPUs: correct, not tuned; work-groups of 64 fill their SIMD lanes. */
+    {NULL, 0, {4, 4, 1, 4, 64}},
 };
 
 /* Rows of P per work-item in the panel kernel (16 columns each). */
@@ -67,6 +105,33 @@ static const char *openblas_unsupported(const struct clmem_run *run, char *why, 
     return why;
 }
 
+/* cpu_blocked's packed copies, in floats: M's rows and N's columns
+ * rounded up to whole micro-panels (MR rows, VEC x NV columns). */
+static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t inner,
+                              size_t *m_elems, size_t *n_elems)
+{
+    size_t mr = (size_t)cb[CB_MR], nr = (size_t)cb[CB_VEC] * (size_t)cb[CB_NV];
+    return clmem_mul_size((rows + mr - 1) / mr * mr, inner, m_elems) &&
+           clmem_mul_size((cols + nr - 1) / nr * nr, inner, n_elems);
+}
+
+static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    const int *cb =
+        clmem_params_lookup(cpu_blocked_params, CLMEM_ARRAY_SIZE(cpu_blocked_params), device);
+    size_t m_elems, n_elems, most = device->max_alloc / sizeof(float);
+    if (cpu_blocked_packed(cb, run->size.dim[0], run->size.dim[1], run->size.dim[2], &m_elems,
+                           &n_elems) &&
+        m_elems <= most && n_elems <= most)
+        return NULL;
+    snprintf(why, size,
+             "its packed copies of M and N need more than the device's largest allocation "
+             "(%llu bytes)",
+             (unsigned long long)device->max_alloc);
+    return why;
+}
+
 static const struct clmem_variant matmul_variants[] = {
     [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
                "MatrixMulKernel", NULL},
@@ -85,6 +150,13 @@ static const struct clmem_variant matmul_variants[] = {
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
                "MatrixMulPanel", NULL},
+    /* Its kernels are in a program of its own (cpu_blocked_setup), not in
+     * matmul.cl: no kernel named here. */
+    [CPU_BLOCKED] = {"cpu_blocked",
+                     "for CPUs: M and N packed into micro-panels, an MR x NR micro-tile of "
+                     "native-width vector accumulators per work-item, any size (beyond the seeds: "
+                     "BLIS's design)",
+                     NULL, cpu_blocked_unsupported},
     [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
                  NULL, .library = "clblast"},
     [OPENBLAS] = {"openblas",
@@ -264,6 +336,45 @@ static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
         fit_regblock(device, regblock_params[CLMEM_ARRAY_SIZE(regblock_params) - 1].values, s->rb);
 }
 
+static int cpu_blocked_selected(const struct clmem_run *run)
+{
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (run->variants[i] == &matmul_variants[CPU_BLOCKED])
+            return 1;
+    return 0;
+}
+
+/* cpu_blocked's own program (cl/matmul_cpu.cl: the two packing kernels and
+ * the micro-kernel, at kernels[CPU_BLOCKED]) and the packed copies of M
+ * and N, beside the workload's program; `options` gets its -D parameters. */
+static int cpu_blocked_setup(struct clmem_run *run, struct matmul_state *s, char *options,
+                             size_t size, struct clmem_error *err)
+{
+    static const char source[] = "matmul_cpu.cl";
+    const int *row = clmem_params_lookup(cpu_blocked_params, CLMEM_ARRAY_SIZE(cpu_blocked_params),
+                                         &run->ctx->device);
+    for (int i = 0; i <= CB_WG; i++)
+        s->cb[i] = row[i];
+    while ((size_t)s->cb[CB_WG] > run->ctx->device.max_work_group)
+        s->cb[CB_WG] /= 2;
+    snprintf(options, size, "-DCPU_VEC=%d -DCPU_MR=%d -DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
+             s->cb[CB_VEC], s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
+    size_t m_elems = 0, n_elems = 0;
+    cpu_blocked_packed(s->cb, s->rows, s->cols, s->inner, &m_elems, &n_elems);
+    int status;
+    if ((status = clmem_program_build(run->ctx, source, options, &s->cpu_program, err)) ||
+        (status = clmem_kernel_create(s->cpu_program, source, "MatrixMulPackM", &s->pack_m, err)) ||
+        (status = clmem_kernel_create(s->cpu_program, source, "MatrixMulPackN", &s->pack_n, err)) ||
+        (status = clmem_kernel_create(s->cpu_program, source, "MatrixMulCpuBlocked",
+                                      &s->kernels[CPU_BLOCKED], err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, m_elems * sizeof(float), NULL,
+                                      &s->dMp, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, n_elems * sizeof(float), NULL,
+                                      &s->dNp, err)))
+        return status;
+    return CLMEM_OK;
+}
+
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
@@ -296,7 +407,42 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                           &s->dP, err)) ||
         (status = clmem_run_build(run, options, &s->program, s->kernels, err)))
         return status;
+    /* After the workload's program, whose build log comes first. */
+    char cpu_options[128];
+    if (cpu_blocked_selected(run)) {
+        if ((status = cpu_blocked_setup(run, s, cpu_options, sizeof cpu_options, err)))
+            return status;
+        size_t used = strlen(run->params);
+        snprintf(run->params + used, sizeof run->params - used, " %s", cpu_options);
+    }
     return CLMEM_OK;
+}
+
+/* Packs M and N (two launches), then the micro-kernel: one work-item per
+ * MR x NR micro-tile, in one dimension (the kernel orders them in blocks
+ * of MT panels of M). All three launches are the variant's time. */
+static int cpu_blocked_execute(struct clmem_run *run, struct matmul_state *s,
+                               struct clmem_timing *timing, struct clmem_error *err)
+{
+    size_t vec = (size_t)s->cb[CB_VEC], mr = (size_t)s->cb[CB_MR], nv = (size_t)s->cb[CB_NV];
+    size_t m_panels = (s->rows + mr - 1) / mr, n_panels = (s->cols + vec * nv - 1) / (vec * nv);
+    cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
+    size_t pack_m[2] = {(s->inner + vec - 1) / vec, m_panels},
+           pack_n[2] = {n_panels * nv, s->inner};
+    size_t tiles = m_panels * n_panels, local = (size_t)s->cb[CB_WG];
+    cl_kernel micro = s->kernels[CPU_BLOCKED];
+    int status;
+    if ((status = clmem_kernel_args(s->pack_m, err, 4, sizeof(cl_mem), &s->dM, sizeof(cl_mem),
+                                    &s->dMp, sizeof rows, &rows, sizeof inner, &inner)) ||
+        (status = clmem_launch(run->ctx, s->pack_m, 2, pack_m, NULL, timing, err)) ||
+        (status = clmem_kernel_args(s->pack_n, err, 4, sizeof(cl_mem), &s->dN, sizeof(cl_mem),
+                                    &s->dNp, sizeof cols, &cols, sizeof inner, &inner)) ||
+        (status = clmem_launch(run->ctx, s->pack_n, 2, pack_n, NULL, timing, err)) ||
+        (status = clmem_kernel_args(micro, err, 6, sizeof(cl_mem), &s->dMp, sizeof(cl_mem), &s->dNp,
+                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
+                                    sizeof inner, &inner)))
+        return status;
+    return clmem_launch(run->ctx, micro, 1, &tiles, &local, timing, err);
 }
 
 static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
@@ -305,6 +451,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     struct matmul_state *s = run->state;
     if (v == &matmul_variants[OPENBLAS])
         return clmem_openblas_sgemm(s->rows, s->cols, s->inner, s->M, s->N, s->P, timing, err);
+    if (v == &matmul_variants[CPU_BLOCKED])
+        return cpu_blocked_execute(run, s, timing, err);
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
                                    timing, err);
@@ -404,6 +552,11 @@ static void matmul_teardown(struct clmem_run *run)
     struct matmul_state *s = run->state;
     clmem_kernels_release(s->kernels);
     clmem_release_program(&s->program);
+    clmem_release_kernel(&s->pack_m);
+    clmem_release_kernel(&s->pack_n);
+    clmem_release_program(&s->cpu_program);
+    clmem_release_mem(&s->dMp);
+    clmem_release_mem(&s->dNp);
     clmem_release_mem(&s->dM);
     clmem_release_mem(&s->dN);
     clmem_release_mem(&s->dP);

@@ -17,6 +17,13 @@ struct matmul_state {
     cl_mem dM, dN, dP;
     cl_program program;
     cl_kernel kernels[CLMEM_MAX_VARIANTS];
+    /* cpu_blocked's own program (cl/matmul_cpu.cl), built only when the
+     * variant runs: its packing kernels, the packed copies of M and N, and
+     * its parameters (CB_VEC...). Its micro-kernel is kernels[CPU_BLOCKED]. */
+    cl_program cpu_program;
+    cl_kernel pack_m, pack_n;
+    cl_mem dMp, dNp;
+    int cb[CLMEM_MAX_PARAMS];
 };
 
 extern const struct clmem_workload clmem_workload_matmul;
