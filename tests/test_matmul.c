@@ -52,6 +52,30 @@ static void panel_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "panel", "73x49x5");
 }
 
+/* cpu_blocked: packed panels of MR rows and NR columns (on this PoCL 12 and
+ * 32, AVX-512's row; AVX2's 6 and 16 under Oclgrind), zero-padded, and
+ * guarded stores in the last micro-tiles: sizes below one micro-tile, one
+ * past it, a prime, rectangular both ways, K below and past the vector
+ * width (PackM's partial last block of k). */
+static void cpu_blocked_verifies_any_size(void **state)
+{
+    static const char *const sizes[] = {
+        "1",      "7",        "33",       "97",      "37x53x29",  "130x66x35", "5x1x9",
+        "1x40x3", "12x32x16", "24x64x17", "25x65x1", "100x37x65", "61x250x31", "256"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(*state, "matmul", "cpu_blocked", sizes[i]);
+    /* Its parameters follow the workload's in the result. */
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(
+        clmem_run_workload(*state, "matmul", "cpu_blocked", "8", 1, &results, &n, &err), CLMEM_OK);
+    assert_non_null(strstr(results[0].params, "-DTILE_WIDTH="));
+    assert_non_null(strstr(results[0].params, " -DCPU_VEC="));
+    assert_non_null(strstr(results[0].params, " -DCPU_MR="));
+    clmem_results_free(results, n);
+}
+
 static void tiled_verifies_tile_multiples(void **state)
 {
     /* PoCL's tile is 32 (its work-group limit allows 32x32); 64x32x96 is
@@ -73,12 +97,37 @@ static void tiled_skipped_under_all_off_tile(void **state)
     size_t n = 0;
     int status = clmem_run_workload(*state, "matmul", "all", "100x37x65", 1, &results, &n, &err);
     assert_int_equal(status, CLMEM_OK);
-    assert_int_equal(n, 6);
+    assert_int_equal(n, 7);
     const struct clmem_result *tiled = test_find_result(results, n, "tiled");
     assert_true(tiled->skipped);
     for (size_t i = 0; i < n; i++)
         assert_true(&results[i] == tiled || results[i].verified);
     clmem_results_free(results, n);
+}
+
+/* A textbook variant builds the textbook file alone (issue 16): one
+ * program, built or taken from the cache; every variant, the four files
+ * (matmul.cl and the optimised kernels' own). */
+static void a_variant_builds_its_own_file_only(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    const char *const variants[] = {"naive", "all"};
+    const unsigned expected[] = {1, 4};
+    for (size_t i = 0; i < 2; i++) {
+        struct clmem_error err = {0};
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        unsigned before = ctx->cache_hits + ctx->cache_stored;
+        int saved = ctx->no_cache;
+        ctx->no_cache = 0;
+        assert_int_equal(clmem_run_workload(ctx, "matmul", variants[i], "9", 1, &results, &n, &err),
+                         CLMEM_OK);
+        ctx->no_cache = saved;
+        if (ctx->cache_hits + ctx->cache_stored - before != expected[i])
+            fail_msg("--variant %s made %u programs, not %u", variants[i],
+                     ctx->cache_hits + ctx->cache_stored - before, expected[i]);
+        clmem_results_free(results, n);
+    }
 }
 
 static void params_name_the_tile(void **state)
@@ -119,7 +168,7 @@ static void clblast_compared_on_same_buffers(void **state)
     assert_int_equal(status, CLMEM_OK);
     assert_int_equal(clmem_run_execute(&run, &options, &results, &n, &err), CLMEM_OK);
     clmem_run_release(&run);
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 8);
     const struct clmem_result *clblast = test_find_result(results, n, "clblast");
     const struct clmem_result *naive = test_find_result(results, n, "naive");
     assert_true(clblast->verified);
@@ -271,9 +320,11 @@ int main(void)
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(regblock_verifies_any_size),
         cmocka_unit_test(panel_verifies_any_size),
+        cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),
         cmocka_unit_test(tiled_skipped_under_all_off_tile),
+        cmocka_unit_test(a_variant_builds_its_own_file_only),
         cmocka_unit_test(params_name_the_tile),
         cmocka_unit_test(clblast_compared_on_same_buffers),
         cmocka_unit_test(compare_refusals),

@@ -99,6 +99,29 @@ static const struct plant plants[] = {
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c] + " ONE_IF(
          "row0 + r == rows - 1 && col0 + c == cols - 1") ";",
      {"P[row 32][col 16]"}},
+    /* cpu_blocked (cl/matmul_cpu.cl): at 33x17x9 the last micro-tile is cut
+     * on every CPU's row (MR 12 or 6, NR 32 or 16), so P[32][16] goes
+     * through the guarded stores; at 48x32x9 every micro-tile is whole on
+     * both rows, and P[47][31] is the last float of a whole vector store. */
+    {"matmul",
+     "cpu_blocked",
+     "33x17x9",
+     "matmul_cpu.cl",
+     "MatrixMulCpuBlocked(",
+     "p[(size_t)r * cols + c] = out[c];",
+     "p[(size_t)r * cols + c] = out[c] + " ONE_IF(
+         "row0 + r == rows - 1 && col0 + c == cols - 1") ";",
+     {"P[row 32][col 16]", "1 of 563 values differ"}},
+    {"matmul",
+     "cpu_blocked",
+     "48x32x9",
+     "matmul_cpu.cl",
+     "MatrixMulCpuBlocked(",
+     "VSTORE(acc[r][v], v, p + (size_t)r * cols);",
+     "{ VSTORE(acc[r][v], v, p + (size_t)r * cols); "
+     "if (row0 + r == rows - 1 && col0 + (v + 1) * CPU_VEC == cols) "
+     "p[(size_t)r * cols + (v + 1) * CPU_VEC - 1] += 1.0f; }",
+     {"P[row 47][col 31]", "1 of 1538 values differ"}},
 
     /* transpose at 33x17: copy writes 17 rows of 33, the transposes 33
      * rows of 17. Each also runs with the loop in the kernel, checked
@@ -359,6 +382,14 @@ static const struct plant plants[] = {
      "void MatrixMulCoarsened(",
      "if ((Row < rows) && (Col < cols))\n            P[Row * cols + Col] = Pvalue[c];",
      "if ((Row < rows) && (Col <= cols))\n            P[Row * cols + Col] = Pvalue[c];",
+     {"P: wrote past the end of its output (2244 bytes)"}},
+    {"matmul",
+     "cpu_blocked",
+     "33x17x9",
+     "matmul_cpu.cl",
+     "MatrixMulCpuBlocked(",
+     "for (int c = 0; c < n_cols; c++)",
+     "for (int c = 0; c <= n_cols; c++)",
      {"P: wrote past the end of its output (2244 bytes)"}},
 };
 

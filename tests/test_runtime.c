@@ -849,7 +849,7 @@ static void every_tunable_variant_tunes_and_applies(void **state)
             for (size_t p = 0; p < t->n_params; p++) {
                 char param[64];
                 snprintf(param, sizeof param, "-D%s=%d ", t->params[p].name, values[p]);
-                char params[300];
+                char params[sizeof results[0].params + 2];
                 snprintf(params, sizeof params, "%s ", results[0].params);
                 if (!strstr(params, param))
                     fail_msg("%s %s ran with '%s', not %s", w->name, t->variant, results[0].params,

@@ -5,7 +5,8 @@
 # three runs each (the machine's load moves both alike within one run), and
 # the peaks. Usage: bench/cpu-openblas/run.sh [OUTDIR] (default "$OUT", else
 # bench/cpu-openblas/out). CLMEM (default ./build/clmem, built with
-# libopenblas-dev), DEVICE (default cpu).
+# libopenblas-dev), DEVICE (default cpu), VARIANT (default all: one variant
+# is quicker, e.g. VARIANT=cpu_blocked SIZES="1024 2048 1000x1037x999").
 set -euo pipefail
 out=${1:-${OUT:-$(dirname "$0")/out}}
 clmem=${CLMEM:-./build/clmem}
@@ -24,7 +25,7 @@ mkdir -p "$out"
 "$clmem" peak --device "$device" --size 16777216 >"$out/peak.txt"
 for s in ${SIZES:-512 1024}; do
     for i in 1 2 3; do
-        "$clmem" run matmul --device "$device" --size $s --variant all --compare openblas --reps 5 \
+        "$clmem" run matmul --device "$device" --size $s --variant "${VARIANT:-all}" --compare openblas --reps 5 \
             --format csv >"$out/matmul-$s-$i.csv" || echo "FAILED: matmul $s run $i" >&2
     done
 done

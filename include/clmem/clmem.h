@@ -117,7 +117,7 @@ struct clmem_result {
     char size[64];
     char sweep[16]; /* "" or the swept parameter's name, e.g. "offset" */
     unsigned sweep_value;
-    char params[256]; /* the -D parameters used */
+    char params[512]; /* the -D parameters used */
     int skipped;
     char skip_reason[256];
     size_t n_samples;

@@ -44,12 +44,8 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
             continue;
         /* A kernel file that is missing or unreadable stops the bench
          * before any work, rather than failing its workload half-way. */
-        char path[2048];
-        if ((status = clmem_source_find(ctx->kernel_dir, all[i]->source, path, sizeof path, err)))
+        if ((status = clmem_sources_check(ctx, all[i], NULL, err)))
             return status;
-        if (access(path, R_OK) != 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
-                              strerror(errno));
         if (is_peak)
             continue;
         const char *const *sizes = sizes_for(all[i], ctx, options);

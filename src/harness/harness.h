@@ -86,7 +86,7 @@ const struct clmem_tunable *clmem_tunable_find(const struct clmem_workload *w, c
  * metric (the median's) and how it ended (CLMEM_OK: ran and verified). */
 struct clmem_tune_candidate {
     int values[CLMEM_MAX_PARAMS];
-    char params[256];
+    char params[512];
     double metric;
     int status;
 };

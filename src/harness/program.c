@@ -1,10 +1,12 @@
 /* A run's programs and kernels: each .cl file its selected variants name
- * built once with the parameters chosen for the device, a kernel (and a
- * pass kernel) per variant, all owned by the run. */
+ * built once with the parameters chosen for the device, a variant's kernel
+ * and the more kernels it launches, all owned by the run. */
 #include "harness/workload.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *source_of(const struct clmem_run *run, const struct clmem_variant *v)
 {
@@ -16,6 +18,25 @@ static int builds(const struct clmem_run *run, const struct clmem_variant *v)
 {
     return v->kernel && !(v->needs_extension &&
                           !clmem_device_has_extension(&run->ctx->device, v->needs_extension));
+}
+
+int clmem_sources_check(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const char *variant, struct clmem_error *err)
+{
+    for (size_t i = 0; i < w->n_variants; i++) {
+        const struct clmem_variant *v = &w->variants[i];
+        if (!v->kernel || (variant && strcmp(variant, "all") != 0 && strcmp(variant, v->name)))
+            continue;
+        char path[2048];
+        int status = clmem_source_find(ctx->kernel_dir, v->source ? v->source : w->source, path,
+                                       sizeof path, err);
+        if (status)
+            return status;
+        if (access(path, R_OK) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                              strerror(errno));
+    }
+    return CLMEM_OK;
 }
 
 cl_program clmem_run_program(const struct clmem_run *run, const char *source)
@@ -56,12 +77,13 @@ int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_err
         const char *source = source_of(run, v);
         cl_program program;
         int status = program_for(run, source, options, &program, err);
-        if (status || (status = clmem_kernel_create(program, source, v->kernel,
-                                                    &run->kernels[index], err)))
+        if (status ||
+            (status = clmem_kernel_create(program, source, v->kernel, &run->kernels[index], err)))
             return status;
-        if (v->pass_kernel && (status = clmem_kernel_create(program, source, v->pass_kernel,
-                                                            &run->pass_kernels[index], err)))
-            return status;
+        for (size_t k = 0; k < CLMEM_MORE_KERNELS && v->more_kernels[k]; k++)
+            if ((status = clmem_kernel_create(program, source, v->more_kernels[k],
+                                              &run->more_kernels[index][k], err)))
+                return status;
     }
     return CLMEM_OK;
 }
@@ -72,19 +94,20 @@ cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_varia
     return index < CLMEM_MAX_VARIANTS ? run->kernels[index] : NULL;
 }
 
-cl_kernel clmem_run_pass_kernel(const struct clmem_run *run, const struct clmem_variant *v)
+cl_kernel clmem_run_more_kernel(const struct clmem_run *run, const struct clmem_variant *v,
+                                size_t i)
 {
     size_t index = (size_t)(v - run->workload->variants);
-    if (index >= CLMEM_MAX_VARIANTS)
-        return NULL;
-    return run->pass_kernels[index] ? run->pass_kernels[index] : run->kernels[index];
+    return index < CLMEM_MAX_VARIANTS && i < CLMEM_MORE_KERNELS ? run->more_kernels[index][i]
+                                                                : NULL;
 }
 
 void clmem_run_release_programs(struct clmem_run *run)
 {
     for (size_t i = 0; i < CLMEM_MAX_VARIANTS; i++) {
         clmem_release_kernel(&run->kernels[i]);
-        clmem_release_kernel(&run->pass_kernels[i]);
+        for (size_t k = 0; k < CLMEM_MORE_KERNELS; k++)
+            clmem_release_kernel(&run->more_kernels[i][k]);
     }
     for (size_t i = 0; i < run->n_programs; i++)
         clmem_release_program(&run->programs[i].program);

@@ -34,6 +34,8 @@ double clmem_sum_kahan(const float *x, size_t n);
 /* ---- a workload ---- */
 struct clmem_run; /* one workload prepared on one device at one size */
 
+#define CLMEM_MORE_KERNELS 2
+
 /* What a variant of the peak workload measures (struct clmem_peak). */
 enum clmem_peak_role {
     CLMEM_PEAK_NONE,
@@ -72,9 +74,9 @@ struct clmem_variant {
      * kernels share the workload's file and the optimised ones have files
      * of their own, so a run builds only the files of its variants. */
     const char *source;
-    /* The kernel of a sum's later passes, in `source` (sum.c); NULL: its
-     * own kernel (or no later passes). */
-    const char *pass_kernel;
+    /* Other kernels of its source that it launches besides `kernel` (a
+     * sum's later passes, a packing step), created with it. */
+    const char *more_kernels[CLMEM_MORE_KERNELS];
     /* Small sizes that reach every edge of its kernels (tiles cut short,
      * float4 tails); NULL: the workload's. Oclgrind checks the kernels at
      * each (tests/test_oclgrind.sh reads them from `clmem list --format csv`). */
@@ -185,7 +187,7 @@ struct clmem_run {
     uint64_t seed;
     size_t buffer_bytes[CLMEM_MAX_BUFFERS]; /* set by plan */
     size_t n_buffers;
-    char params[256]; /* the -D parameters chosen for this device, as shown */
+    char params[512]; /* the -D parameters chosen for this device, as shown */
     void *state;      /* the workload's own, state_size bytes, zeroed */
     const struct clmem_variant *variants[CLMEM_MAX_VARIANTS]; /* selected */
     size_t n_variants;
@@ -211,7 +213,7 @@ struct clmem_run {
         cl_program program;
     } programs[CLMEM_MAX_SOURCES];
     size_t n_programs;
-    cl_kernel kernels[CLMEM_MAX_VARIANTS], pass_kernels[CLMEM_MAX_VARIANTS];
+    cl_kernel kernels[CLMEM_MAX_VARIANTS], more_kernels[CLMEM_MAX_VARIANTS][CLMEM_MORE_KERNELS];
 };
 
 /* ---- what the workloads' hooks share ---- */
@@ -234,14 +236,20 @@ void clmem_run_release_guards(struct clmem_run *run);
 
 /* Builds, with `options` (kept in run->params for the report), each .cl
  * file that a selected variant the device can run (needs_extension) names,
- * once, and creates those variants' kernels and pass kernels; the run owns
+ * once, and creates those variants' kernels and more kernels; the run owns
  * them (program.c). A workload's setup calls it once its parameters are
  * chosen. */
 int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_error *err);
-/* The variant's kernel, and the kernel of its later passes (its own when
- * it names none); NULL for a library's routine. */
+/* The variant's kernel (NULL for a library's routine), and its more
+ * kernel i (NULL where it names none). */
 cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_variant *v);
-cl_kernel clmem_run_pass_kernel(const struct clmem_run *run, const struct clmem_variant *v);
+cl_kernel clmem_run_more_kernel(const struct clmem_run *run, const struct clmem_variant *v,
+                                size_t i);
+/* Finds and checks readable, before any work, the .cl file of each
+ * variant of w that has kernels (`variant` NULL or "all": every one, else
+ * that one): a usage error naming the file otherwise. */
+int clmem_sources_check(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const char *variant, struct clmem_error *err);
 /* The program built from `source` (NULL: the workload's), or NULL. */
 cl_program clmem_run_program(const struct clmem_run *run, const char *source);
 /* Releases what clmem_run_build made (clmem_run_release calls it). */

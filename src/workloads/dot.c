@@ -22,12 +22,12 @@ static const struct clmem_variant dot_variants[] = {
     [LOCAL_SUMS] = {"local_sums",
                     "exercise dotProduct: products summed in local memory per group, passes "
                     "over the partials",
-                    "dotProduct", NULL, .roof = "read", .pass_kernel = "sumPartials"},
+                    "dotProduct", NULL, .roof = "read", .more_kernels = {"sumPartials"}},
     [COARSENED] = {"coarsened",
                    "coarsened: float4 grid-stride products in registers, one group sums the "
                    "partials",
                    "dotCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl",
-                   .pass_kernel = "reduceCoarsened"},
+                   .more_kernels = {"reduceCoarsened"}},
 };
 
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)
@@ -101,7 +101,7 @@ static struct clmem_sum variant_sum(const struct clmem_run *run, const struct cl
     int coarsened = v == &dot_variants[COARSENED];
     struct clmem_sum sum = {
         .first = clmem_run_kernel(run, v),
-        .sum = clmem_run_pass_kernel(run, v),
+        .sum = clmem_run_more_kernel(run, v, 0), /* the later passes' */
         .first_out_arg = 2,
         .n = s->n,
         .group = s->group,

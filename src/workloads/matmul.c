@@ -15,7 +15,7 @@
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CLBLAST, OPENBLAS };
+enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CPU_BLOCKED, CLBLAST, OPENBLAS };
 
 /* Register-blocking parameters: P block per work-group (TSM x TSN), K step
  * (TSK), P elements per work-item (WPTM x WPTN; multiples of 4, as TSK, for
@@ -42,6 +42,39 @@ static const struct clmem_param_row regblock_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
     {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4}},
 };
+
+/* cpu_blocked's parameters (cl/matmul_cpu.cl): floats per vector (VEC:
+ * the ISA's native width), rows of P per micro-tile (MR), vectors per
+ * micro-tile row (NV: NR = VEC x NV columns), panels of M per block (MT:
+ * the work-items that follow each other on a core share N's panel and,
+ * block after block, M's MT panels in its L2 cache), work-items per
+ * work-group (WG). The MR x NV accumulators, NV vectors of N and a
+ * broadcast of M fill the vector registers without spilling: 24 + 2 of
+ * AVX-512's 32, 12 + 3 of AVX2's 16 (BLIS's SGEMM micro-kernels, skx 32x12
+ * and haswell 16x6, seen from P's rows), 12 + 3 of SSE's 16. Kept per CPU
+ * family, which is the CPU's native vector width as its driver reports it
+ * (PoCL: 16 floats on AVX-512, 8 on AVX2, 4 on SSE); any other CPU takes
+ * the AVX2 shape (also Oclgrind, which says it is every type of device).
+ * Measured in bench/README.md ("CPUs against OpenBLAS"). GPUs: correct,
+ * not tuned; work-groups of 64 fill their SIMD lanes. */
+enum { CB_VEC, CB_MR, CB_NV, CB_MT, CB_WG };
+static const struct clmem_param_row cpu_blocked_params[] = {
+    {CLMEM_PARAM_FAMILY, "cpu-simd512", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
+    {CLMEM_PARAM_FAMILY, "cpu-simd256", CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
+    {CLMEM_PARAM_FAMILY, "cpu-simd128", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
+    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1, 4, 64}},
+};
+
+/* The device's cpu_blocked row. */
+static const int *cpu_blocked_row(const struct clmem_device *device)
+{
+    const struct clmem_param_row *row;
+    enum clmem_param_level level;
+    clmem_param_rows(cpu_blocked_params, CLMEM_ARRAY_SIZE(cpu_blocked_params), device, &row, 1,
+                     &level);
+    return row->values;
+}
 
 /* Rows of P per work-item in the panel kernel (16 columns each): 8 float16
  * accumulators fill half of AVX-512's registers (a quarter of AVX2's in
@@ -76,6 +109,31 @@ static const char *openblas_unsupported(const struct clmem_run *run, char *why, 
     return why;
 }
 
+/* cpu_blocked's packed copies, in floats: M's rows and N's columns
+ * rounded up to whole micro-panels (MR rows, VEC x NV columns). */
+static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t inner,
+                              size_t *m_elems, size_t *n_elems)
+{
+    size_t mr = (size_t)cb[CB_MR], nr = (size_t)cb[CB_VEC] * (size_t)cb[CB_NV];
+    return clmem_mul_size((rows + mr - 1) / mr * mr, inner, m_elems) &&
+           clmem_mul_size((cols + nr - 1) / nr * nr, inner, n_elems);
+}
+
+static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    size_t m_elems, n_elems, most = device->max_alloc / sizeof(float);
+    if (cpu_blocked_packed(cpu_blocked_row(device), run->size.dim[0], run->size.dim[1],
+                           run->size.dim[2], &m_elems, &n_elems) &&
+        m_elems <= most && n_elems <= most)
+        return NULL;
+    snprintf(why, size,
+             "its packed copies of M and N need more than the device's largest allocation "
+             "(%llu bytes)",
+             (unsigned long long)device->max_alloc);
+    return why;
+}
+
 static const struct clmem_variant matmul_variants[] = {
     [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
                "MatrixMulKernel", NULL},
@@ -99,6 +157,19 @@ static const struct clmem_variant matmul_variants[] = {
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
                "MatrixMulPanel", NULL, .source = "matmul_panel.cl"},
+    [CPU_BLOCKED] = {"cpu_blocked",
+                     "for CPUs: M and N packed into micro-panels, an MR x NR micro-tile of "
+                     "native-width vector accumulators per work-item, any size (beyond the seeds: "
+                     "BLIS's design)",
+                     "MatrixMulCpuBlocked", cpu_blocked_unsupported, .source = "matmul_cpu.cl",
+                     .more_kernels = {"MatrixMulPackM", "MatrixMulPackN"},
+                     /* Oclgrind takes the AVX2 row: micro-tiles of 6 x 16,
+                      * packs of 8 values of k. 7x7x7 under one micro-tile
+                      * and one block of k, 33x17x9 and 35x19x11 one to
+                      * three past them (six panels of M: a whole block of 4
+                      * and a cut one), 12x32x16 wholly inside (the
+                      * unguarded vector stores, whole packing blocks). */
+                     .check_sizes = "7x7x7 33x17x9 35x19x11 12x32x16"},
     [CLBLAST] = {"clblast", "CLBlast's SGEMM on the same buffers (with --compare clblast)", NULL,
                  NULL, .library = "clblast"},
     [OPENBLAS] = {"openblas",
@@ -256,10 +327,52 @@ static int panel_valid(const struct clmem_device *device, const int v[])
     return v[0] >= 1 && v[0] <= 32;
 }
 
+/* cpu_blocked's micro-tile and blocking (its vector width and work-group
+ * stay its family's row's): a micro-tile that spills registers is only
+ * slower, so every one is a candidate. */
+static const struct clmem_tune_param cpu_blocked_space[] = {
+    {"CPU_MR", {4, 6, 8, 12, 14, 16}},
+    {"CPU_NV", {1, 2, 3, 4}},
+    {"CPU_MT", {1, 2, 4, 8, 16}},
+};
+
+static int cpu_blocked_valid(const struct clmem_device *device, const int v[])
+{
+    (void)device;
+    return v[0] > 0 && v[1] > 0 && v[2] > 0;
+}
+
 static const struct clmem_tunable matmul_tunables[] = {
     {"regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid},
     {"panel", panel_space, CLMEM_ARRAY_SIZE(panel_space), panel_valid},
+    {"cpu_blocked", cpu_blocked_space, CLMEM_ARRAY_SIZE(cpu_blocked_space), cpu_blocked_valid},
 };
+
+/* cpu_blocked's parameters: its family's row, with the micro-tile and the
+ * blocking tuned where the database or the tuner says. */
+static void choose_cpu_blocked(struct clmem_run *run, struct matmul_state *s)
+{
+    const int *row = cpu_blocked_row(&run->ctx->device);
+    int tuned[CLMEM_MAX_PARAMS];
+    for (int i = 0; i <= CB_WG; i++)
+        s->cb[i] = row[i];
+    if (clmem_run_tuned(run, &matmul_tunables[2], tuned)) {
+        s->cb[CB_MR] = tuned[0];
+        s->cb[CB_NV] = tuned[1];
+        s->cb[CB_MT] = tuned[2];
+    }
+    while ((size_t)s->cb[CB_WG] > run->ctx->device.max_work_group)
+        s->cb[CB_WG] /= 2;
+}
+
+/* Whether the run runs cpu_blocked (its packed copies are made only then). */
+static int cpu_blocked_selected(const struct clmem_run *run)
+{
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (run->variants[i] == &matmul_variants[CPU_BLOCKED])
+            return 1;
+    return 0;
+}
 
 /* The tuner's candidate or the tuning database's entry, else the first of
  * the device's candidate rows (at its most specific level) whose
@@ -301,16 +414,19 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     choose_regblock(run, s);
     if (!clmem_run_tuned(run, &matmul_tunables[1], &s->panel_rows))
         s->panel_rows = PANEL_ROWS;
+    choose_cpu_blocked(run, s);
     int full_tiles =
         s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 && s->inner % s->rb[P_TSK] == 0;
-    char options[256];
+    char options[512];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
-             "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d",
+             "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d "
+             "-DCPU_VEC=%d -DCPU_MR=%d -DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
              s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0,
              s->inner % 4 == 0 && s->cols % 4 == 0, s->panel_rows,
-             s->rows % (size_t)s->panel_rows == 0 && s->cols % 16 == 0);
+             s->rows % (size_t)s->panel_rows == 0 && s->cols % 16 == 0, s->cb[CB_VEC], s->cb[CB_MR],
+             s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
                                       &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
@@ -319,7 +435,45 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                           &s->dP, err)) ||
         (status = clmem_run_build(run, options, err)))
         return status;
+    if (cpu_blocked_selected(run)) {
+        size_t m_packed = 0, n_packed = 0;
+        cpu_blocked_packed(s->cb, s->rows, s->cols, s->inner, &m_packed, &n_packed);
+        if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, m_packed * sizeof(float),
+                                          NULL, &s->dMp, err)) ||
+            (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, n_packed * sizeof(float),
+                                          NULL, &s->dNp, err)))
+            return status;
+    }
     return CLMEM_OK;
+}
+
+/* Packs M and N (two launches), then the micro-kernel: one work-item per
+ * MR x NR micro-tile, in one dimension (the kernel orders them in blocks
+ * of MT panels of M). All three launches are the variant's time. */
+static int cpu_blocked_execute(struct clmem_run *run, const struct clmem_variant *v,
+                               struct matmul_state *s, struct clmem_timing *timing,
+                               struct clmem_error *err)
+{
+    size_t vec = (size_t)s->cb[CB_VEC], mr = (size_t)s->cb[CB_MR], nv = (size_t)s->cb[CB_NV];
+    size_t m_panels = (s->rows + mr - 1) / mr, n_panels = (s->cols + vec * nv - 1) / (vec * nv);
+    cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
+    size_t pack_m[2] = {(s->inner + vec - 1) / vec, m_panels},
+           pack_n[2] = {n_panels * nv, s->inner};
+    size_t tiles = m_panels * n_panels, local = (size_t)s->cb[CB_WG];
+    cl_kernel micro = clmem_run_kernel(run, v), pack_m_kernel = clmem_run_more_kernel(run, v, 0),
+              pack_n_kernel = clmem_run_more_kernel(run, v, 1);
+    int status;
+    if ((status = clmem_kernel_args(pack_m_kernel, err, 4, sizeof(cl_mem), &s->dM, sizeof(cl_mem),
+                                    &s->dMp, sizeof rows, &rows, sizeof inner, &inner)) ||
+        (status = clmem_launch(run->ctx, pack_m_kernel, 2, pack_m, NULL, timing, err)) ||
+        (status = clmem_kernel_args(pack_n_kernel, err, 4, sizeof(cl_mem), &s->dN, sizeof(cl_mem),
+                                    &s->dNp, sizeof cols, &cols, sizeof inner, &inner)) ||
+        (status = clmem_launch(run->ctx, pack_n_kernel, 2, pack_n, NULL, timing, err)) ||
+        (status = clmem_kernel_args(micro, err, 6, sizeof(cl_mem), &s->dMp, sizeof(cl_mem), &s->dNp,
+                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
+                                    sizeof inner, &inner)))
+        return status;
+    return clmem_launch(run->ctx, micro, 1, &tiles, &local, timing, err);
 }
 
 static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
@@ -328,6 +482,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
     struct matmul_state *s = run->state;
     if (v == &matmul_variants[OPENBLAS])
         return clmem_openblas_sgemm(s->rows, s->cols, s->inner, s->M, s->N, s->P, timing, err);
+    if (v == &matmul_variants[CPU_BLOCKED])
+        return cpu_blocked_execute(run, v, s, timing, err);
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
                                    timing, err);
@@ -427,6 +583,8 @@ static void matmul_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dM);
     clmem_release_mem(&s->dN);
     clmem_release_mem(&s->dP);
+    clmem_release_mem(&s->dMp);
+    clmem_release_mem(&s->dNp);
     free(s->M);
     free(s->N);
     free(s->P);

@@ -10,6 +10,8 @@ struct matmul_state {
     size_t rows, cols, inner, tile;
     int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
     int panel_rows;           /* the panel kernel's PANEL_ROWS */
+    int cb[CLMEM_MAX_PARAMS]; /* cpu_blocked's parameters, CB_VEC... */
+    cl_mem dMp, dNp;          /* cpu_blocked's packed copies of M and N */
     float *M, *N, *P;
     size_t n_ref_rows;
     size_t *ref_row;             /* which rows of P the reference holds */
