@@ -1,15 +1,15 @@
 /* clmem list: the workloads and their variants, one line each. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem list [WORKLOAD]\n\n"
-                 "Lists the workloads and their variants, each with the figure or slide of\n"
-                 "the course material it follows.\n");
-}
+const struct cli_spec cli_list_spec = {
+    .name = "list",
+    .synopsis = "[WORKLOAD]",
+    .about = "Lists the workloads and their variants, each with the figure or slide of\n"
+             "the course material it follows.\n",
+    .max_args = 1,
+};
 
 static void print_workload(const struct clmem_workload *w)
 {
@@ -21,25 +21,18 @@ static void print_workload(const struct clmem_workload *w)
 
 int cmd_list(int argc, char **argv)
 {
-    static const struct option long_options[] = {{"help", no_argument, NULL, 'h'}, {0}};
-    int c;
-    char bad[3];
-    opterr = 0;
-    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
-    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return CLMEM_OK;
-        }
-        return cli_usage_error("list", "unknown option '%s'",
-                               cli_refused_option(argc, argv, bad, sizeof bad));
+    struct clmem_error err = {0};
+    struct cli_opts o;
+    if (cli_parse(&cli_list_spec, argc, argv, &o, &err))
+        return cli_report_error(&err);
+    if (o.help) {
+        cli_help(&cli_list_spec, stdout);
+        return CLMEM_OK;
     }
-    if (argc - optind > 1)
-        return cli_usage_error("list", "unexpected argument '%s'", argv[optind + 1]);
-    if (optind < argc) {
-        const struct clmem_workload *w = clmem_workload_find(argv[optind]);
+    if (o.n_args) {
+        const struct clmem_workload *w = clmem_workload_find(o.args[0]);
         if (!w) {
-            fprintf(stderr, "clmem: unknown workload '%s' (try 'clmem list')\n", argv[optind]);
+            fprintf(stderr, "clmem: unknown workload '%s' (try 'clmem list')\n", o.args[0]);
             return CLMEM_ERR_USAGE;
         }
         print_workload(w);

@@ -3,83 +3,39 @@
  * the tuning database that run and bench then use. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct tune_args {
-    const char *workload, *device, *size, *kernel_dir;
-    unsigned long long reps, max_candidates, seed;
-    int no_cache;
+static const struct cli_use tune_uses[] = {
+    {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
+    {.id = CLI_OPT_SIZE},
+    {.id = CLI_OPT_MAX_CANDIDATES},
+    {.id = CLI_OPT_REPS, .flags = CLI_DEFAULT, .def = 3},
+    {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE},
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem tune WORKLOAD [options]\n\n"
-                 "Searches the parameters of WORKLOAD's tunable variant ('clmem list' marks\n"
-                 "it; matmul: regblock) on the device: the built-in setting first, then\n"
-                 "candidates from the search space that the device can run (work-group and\n"
-                 "local-memory limits), each built, run --reps times and verified. The best\n"
-                 "is kept in $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per\n"
-                 "device, driver, workload and size class; 'run' and 'bench' then use it and\n"
-                 "say so in the result's note.\n\n"
-                 "options:\n"
-                 "  --device D             as 'clmem run' (default: first GPU)\n"
-                 "  --size S               the size to tune at (default: the workload's)\n"
-                 "  --max-candidates N     candidates besides the built-in one, 1 to 10000\n"
-                 "                         (default 48), drawn evenly from the search space\n"
-                 "  --reps N               timed runs per candidate, 1 to 1000 (default 3)\n"
-                 "  --seed N               input generator seed (default 42)\n"
-                 "  --kernel-dir DIR       where the .cl files are\n"
-                 "  --no-cache             build the kernels from source\n\n"
-                 "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or "
-                 "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n");
-}
-
-static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
-                      struct clmem_error *err)
-{
-    static const struct option long_options[] = {{"device", required_argument, NULL, 'd'},
-                                                 {"size", required_argument, NULL, 's'},
-                                                 {"max-candidates", required_argument, NULL, 'm'},
-                                                 {"reps", required_argument, NULL, 'r'},
-                                                 {"seed", required_argument, NULL, 'S'},
-                                                 {"kernel-dir", required_argument, NULL, 'k'},
-                                                 {"no-cache", no_argument, NULL, 'n'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {0}};
-    int c, status = CLMEM_OK;
-    char bad[64];
-    opterr = 0;
-    optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
-    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'd': a->device = optarg; break;
-        case 's': a->size = optarg; break;
-        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
-        case 'n': a->no_cache = 1; break;
-        case 'm':
-            status = cli_parse_uint("--max-candidates", optarg, 1, 10000, &a->max_candidates, err);
-            break;
-        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
-        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
-        case 'h': *help = 1; return CLMEM_OK;
-        default:
-            return cli_option_error("tune", c, cli_refused_option(argc, argv, bad, sizeof bad),
-                                    err);
-        }
-    }
-    if (status)
-        return status;
-    if (optind >= argc)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "tune needs a workload (see 'clmem tune --help')");
-    if (argc - optind > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unexpected argument '%s' (see 'clmem tune --help')", argv[optind + 1]);
-    a->workload = argv[optind];
-    return clmem_devices_parse_spec(a->device, err);
-}
+const struct cli_spec cli_tune_spec = {
+    .name = "tune",
+    .synopsis = "WORKLOAD [options]",
+    .about = "Searches the parameters of WORKLOAD's tunable variant ('clmem list' marks\n"
+             "it; matmul: regblock) on the device: the built-in setting first, then\n"
+             "candidates from the search space that the device can run (work-group and\n"
+             "local-memory limits), each built at --size, run --reps times and verified.\n"
+             "The best"
+             "is kept in $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per\n"
+             "device, driver, workload and size class; 'run' and 'bench' then use it and\n"
+             "say so in the result's note. It tunes one device (no list).\n",
+    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or\n"
+            "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n",
+    .uses = tune_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "tune needs a workload (see 'clmem tune --help')",
+};
 
 /* Every candidate of the search space the device can run, in a fixed
  * order; `count` of them are then taken evenly spread. */
@@ -116,7 +72,7 @@ static int *candidates(const struct clmem_tunable *t, const struct clmem_device 
 /* One run of the tunable variant: its metric, or -1 when it failed
  * (*status says how; err keeps the message). */
 static double measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                      const struct tune_args *a, const int *values, char *params, size_t size,
+                      const struct cli_opts *a, const int *values, char *params, size_t size,
                       int *status_out, struct clmem_error *err)
 {
     struct clmem_run_options options = {.size = a->size,
@@ -158,19 +114,19 @@ static int values_from_params(const struct clmem_tunable *t, const char *params,
 
 int cmd_tune(int argc, char **argv)
 {
-    struct tune_args a = {.reps = 3, .max_candidates = 48, .seed = 42};
+    struct cli_opts a;
     struct clmem_error err = {0};
     struct clmem_ctx ctx = {0};
-    int help = 0, status, *all = NULL, interrupted = 0;
-    if ((status = parse_args(argc, argv, &a, &help, &err)))
+    int status, *all = NULL, interrupted = 0;
+    if ((status = cli_parse(&cli_tune_spec, argc, argv, &a, &err)))
         return cli_report_error(&err);
-    if (help) {
-        usage(stdout);
+    if (a.help) {
+        cli_help(&cli_tune_spec, stdout);
         return CLMEM_OK;
     }
-    const struct clmem_workload *w = clmem_workload_find(a.workload);
+    const struct clmem_workload *w = clmem_workload_find(a.args[0]);
     if (!w) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.workload);
+        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.args[0]);
         return cli_report_error(&err);
     }
     if (!w->tunable) {
