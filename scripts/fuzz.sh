@@ -27,24 +27,35 @@ command -v "$cc" >/dev/null || {
 cflags=(-std=c11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all
         -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=120 -DCLMEM_VERSION=\"fuzz\"
         -DCLMEM_INSTALLED_KERNEL_DIR=\"/nonexistent\" -DCLMEM_SOURCE_KERNEL_DIR=\"$PWD/cl\"
-        -Iinclude -Isrc/cli $(pkg-config --cflags libcjson OpenCL))
+        -Iinclude -Isrc -Isrc/cli -I"$out/gen" $(pkg-config --cflags libcjson OpenCL))
 libs=($(pkg-config --libs libcjson OpenCL) -lm)
 if pkg-config --exists clblast; then
     cflags+=(-DCLMEM_HAVE_CLBLAST $(pkg-config --cflags clblast))
     libs+=($(pkg-config --libs clblast))
 fi
 
-# The library once, instrumented (fuzzer-no-link: coverage without a main).
+# The headers Meson makes: the workloads' list (from meson.build's
+# `workloads`) and the run files' git description.
+mkdir -p "$out/gen"
+list=$(sed -n "/^workloads = \[/,/\]/p" meson.build | grep -o "'[a-z_0-9]*'" | tr -d "'" |
+    sed 's/.*/X(&)/' | tr '\n' ' ')
+sed "s/@WORKLOADS@/$list/" src/workloads/workload_list.h.in >"$out/gen/workload_list.h"
+sed "s/@VCS_TAG@/(not a git checkout)/" src/report/git_describe.h.in >"$out/gen/git_describe.h"
+
+# The library and the CLI's parsing once, instrumented (fuzzer-no-link:
+# coverage without a main): every layer of src/ but MPI, and src/cli
+# without main.c.
+sources=(src/base/*.c src/io/*.c src/opencl/*.c src/harness/*.c src/report/*.c
+         src/workloads/*.c $(ls src/cli/*.c | grep -v '/main\.c$'))
 rm -rf "$out/obj" "$out/libclmem-fuzz.a"
 mkdir -p "$out/obj"
-for s in src/runtime/*.c src/report/*.c src/workloads/*.c src/cli/common.c; do
+for s in "${sources[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     "$cc" -fsanitize=fuzzer-no-link,address,undefined "${cflags[@]}" -c "$s" \
         -o "$out/obj/$(echo "$s" | tr / _).o" &
 done
 wait
-n_sources=$(ls src/runtime/*.c src/report/*.c src/workloads/*.c src/cli/common.c | wc -l)
-if [ "$(ls "$out"/obj/*.o | wc -l)" -ne "$n_sources" ]; then
+if [ "$(ls "$out"/obj/*.o | wc -l)" -ne "${#sources[@]}" ]; then
     echo "clmem fuzz: the library did not build (see the errors above)" >&2
     exit 2
 fi

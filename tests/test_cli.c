@@ -94,8 +94,10 @@ static void broken_kernel_exits_3_with_build_log(void **state)
     FILE *f = fopen(path, "w");
     fputs("__kernel void MatrixMulKernel(__global float *P) { P[0] = no_such_thing; }\n", f);
     fclose(f);
+    /* naive's file alone: every file a run needs is checked before it starts. */
     run_clmem(&o, NULL,
-              ARGS("run", "matmul", "--size", "8", "--device", "cpu", "--kernel-dir", dir));
+              ARGS("run", "matmul", "--variant", "naive", "--size", "8", "--device", "cpu",
+                   "--kernel-dir", dir));
     assert_int_equal(o.code, 3);
     assert_non_null(strstr(o.err, "matmul.cl"));
     assert_non_null(strstr(o.err, "-DTILE_WIDTH="));
@@ -342,6 +344,114 @@ static void tune_stores_and_run_uses(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Issue 16 item 3: one option table. The same spelling, range and message
+ * in every command; each case is refused before any device work, so the
+ * option before it was taken (or refused) as the table says. */
+static const struct {
+    const char *const *args;
+    const char *message;
+} unified[] = {
+    /* --devices is --device, in every command that opens devices. */
+    {ARGS("run", "transpose", "--devices", "cpu,,cpu"), "bad device list 'cpu,,cpu': item 2 is"},
+    {ARGS("peak", "--devices", "cpu,,cpu"), "bad device list 'cpu,,cpu': item 2 is empty"},
+    {ARGS("bench", "--devices", "9:x"), "bad device index '9:x'"},
+    {ARGS("compare", "--devices", "cpu,,cpu"), "bad device list 'cpu,,cpu': item 2 is empty"},
+    {ARGS("tune", "matmul", "--devices", "9:x"), "bad device index '9:x'"},
+    /* A device list where a command opens one device. */
+    {ARGS("tune", "matmul", "--device", "cpu,cpu"),
+     "tune takes one device, not several ('cpu,cpu')"},
+    {ARGS("tune", "matmul", "--devices", "all"), "tune takes one device, not several ('all')"},
+    {ARGS("bench", "--device", "cpu,cpu"),
+     "bench takes one device without mpirun, not several ('cpu,cpu'); 'clmem compare' runs "
+     "several"},
+    {ARGS("bench", "--devices", "ALL"), "bench takes one device without mpirun, not several"},
+    /* At most 64 devices in a list, in every command. */
+    {ARGS("run", "transpose", "--device",
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,"
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,"
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu"),
+     "more than 64 devices"},
+    {ARGS("compare", "--devices",
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,"
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,"
+          "cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu,cpu"),
+     "more than 64 devices"},
+    /* --reps: 1 to 100000 in every command; 100000 taken (the error is the
+     * next one), 100001 refused with the same message. */
+    {ARGS("run", "--reps", "100000"), "run needs a workload"},
+    {ARGS("peak", "--reps", "100000", "extra"), "unexpected argument 'extra'"},
+    {ARGS("bench", "--reps", "100000", "extra"), "unexpected argument 'extra'"},
+    {ARGS("compare", "--reps", "100000", ""), "an empty run file name"},
+    {ARGS("tune", "--reps", "100000"), "tune needs a workload"},
+    {ARGS("run", "matmul", "--reps", "100001"),
+     "--reps '100001' is out of range (expected 1 to 100000)"},
+    {ARGS("peak", "--reps", "100001"), "--reps '100001' is out of range (expected 1 to 100000)"},
+    {ARGS("bench", "--reps", "100001"), "--reps '100001' is out of range (expected 1 to 100000)"},
+    {ARGS("compare", "--reps", "100001"), "--reps '100001' is out of range (expected 1 to 100000)"},
+    {ARGS("tune", "matmul", "--reps", "100001"),
+     "--reps '100001' is out of range (expected 1 to 100000)"},
+    /* The other shared options: one message each. */
+    {ARGS("bench", "--seed", "-1"), "--seed '-1' is negative"},
+    {ARGS("compare", "--seed", "x"), "--seed 'x' is not a number"},
+    {ARGS("tune", "matmul", "--size", "0"), "size '0' has a zero dimension"},
+    {ARGS("diff", "a.json", "b.json", "--format", "xml"), "unknown format 'xml'"},
+    {ARGS("compare", "--compare", "cublas"), "unknown library 'cublas'"},
+    {ARGS("peak", "--kernel-dir", ""), "--kernel-dir needs a directory"},
+};
+
+static void options_are_the_same_in_every_command(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    for (size_t i = 0; i < sizeof unified / sizeof *unified; i++) {
+        run_clmem(&o, NULL, unified[i].args);
+        if (o.code != 2 || !strstr(o.err, unified[i].message) || count_lines(o.err) != 1 ||
+            o.out[0] != '\0')
+            fail_msg("case %zu (%s ...): exit %d, stderr '%s' (expected 2 and '%s')", i,
+                     unified[i].args[0], o.code, o.err, unified[i].message);
+    }
+    /* Each command's help comes from the same table: the same range, the
+     * same default where the command has none of its own, the alias. */
+    static const struct {
+        const char *command, *reps;
+    } helps[] = {{"run", "(default 5)"},
+                 {"peak", "(default 5)"},
+                 {"bench", "(default 5)"},
+                 {"compare", "(default 5)"},
+                 {"tune", "(default 3)"}};
+    for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
+        run_clmem(&o, NULL, ARGS(helps[i].command, "--help"));
+        assert_int_equal(o.code, 0);
+        /* The help lines unwrapped: each option's text on one line. */
+        static char flat[sizeof o.out];
+        size_t n = 0;
+        for (const char *p = o.out; *p; p++) {
+            if (*p == '\n' && p[1] == ' ' && p[2] == ' ' && p[3] == ' ') {
+                while (p[1] == ' ')
+                    p++;
+                flat[n++] = ' ';
+            } else {
+                flat[n++] = *p;
+            }
+        }
+        flat[n] = '\0';
+        const char *reps = strstr(flat, "--reps N");
+        const char *end = reps ? strchr(reps, '\n') : NULL;
+        char line[256] = "";
+        if (end)
+            snprintf(line, sizeof line, "%.*s", (int)(end - reps), reps);
+        if (!strstr(line, "1 to 100000") || !strstr(line, helps[i].reps) ||
+            !strstr(flat, "--devices is the same option"))
+            fail_msg("%s --help:\n%s", helps[i].command, o.out);
+    }
+    /* --devices runs as --device does. */
+    run_clmem(&o, NULL,
+              ARGS("peak", "--devices", "cpu", "--variant", "copy", "--size", "1001", "--reps", "1",
+                   "--format", "csv"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "\npeak,copy,"));
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -367,8 +477,11 @@ static void help_and_version(void **state)
     assert_non_null(strstr(o.out, "max work-group size"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* test_cli PATTERN: only the tests whose name matches (cmocka's *). */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_inputs_get_one_line_and_exit_2),
         cmocka_unit_test(no_platform_exits_3_with_install_hint),
@@ -380,6 +493,7 @@ int main(void)
         cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(compare_writes_the_report),
         cmocka_unit_test(tune_stores_and_run_uses),
+        cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
 #define CLMEM_CLI_H
 
 #include "harness/harness.h"
+#include "options.h"
 #include "report/report.h"
 
 struct cli_command {
@@ -20,6 +21,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+/* run's flow (cmd_run.c) as `spec` parses it, for `workload` (NULL: the
+ * workload named on the command line); peak is run's under its own name. */
+int cli_run_command(const struct cli_spec *spec, const char *workload, int argc, char **argv);
 
 /* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
  * says each once for all (the errors below are the same on every rank, or
@@ -28,35 +32,15 @@ extern int cli_silent;
 /* Whether mpirun/mpiexec started this process (Open MPI's, MPICH's Hydra's
  * or a PMIx launcher's environment). */
 int cli_launched_by_mpirun(void);
-/* Under mpirun (an MPI build), the worst status of every rank, with the
- * message of the rank that had it (clmem_mpi_agree), so that all stop
- * together even where one rank's arguments or files differ; else status. */
-int cli_agree(int status, struct clmem_error *err);
 /* This process's rank as the launcher's environment gives it; -1 when
  * mpirun did not start it. */
 int cli_mpirun_rank(void);
 /* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
  * the status as the exit code. */
 int cli_report_error(const struct clmem_error *err);
-/* Unknown option / missing argument, in one line, exit code 2. */
+/* A usage error in one line, exit code 2. */
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* The usage error for getopt_long's answer `c` to `option` (optstring
- * starting with ':'): ':' a missing value, anything else an unknown option;
- * the message points at 'clmem COMMAND --help'. */
-int cli_option_error(const char *command, int c, const char *option, struct clmem_error *err);
-/* The option getopt_long just refused, as written: "-x" of "-xq" (written
- * to buf, at least 3 bytes), or the whole argument ("-x", "--bogus=1"). */
-const char *cli_refused_option(int argc, char **argv, char *buf, size_t size);
-/* Parses an unsigned decimal in [min, max], digits only (no sign, no
- * space before or after: " 5" is refused as --size refuses it); usage
- * error otherwise. */
-int cli_parse_uint(const char *option, const char *text, unsigned long long min,
-                   unsigned long long max, unsigned long long *value, struct clmem_error *err);
-/* A directory option's value: refused when empty ("--kernel-dir needs a
- * directory"), where it would be silently ignored. */
-int cli_parse_dir(const char *option, const char *text, const char **value,
-                  struct clmem_error *err);
 /* Prints the program cache's and the tuning database's warnings, if any. */
 void cli_report_warnings(const struct clmem_ctx *ctx);
 /* The address space (ulimit -v, RLIMIT_AS) the OpenCL driver needs, in
@@ -115,37 +99,70 @@ int cli_report_end(int status, size_t n, const char *output, const struct clmem_
  * on its thread may still be inside the driver; otherwise code. */
 int cli_exit(int code);
 
-#ifdef CLMEM_HAVE_MPI
-/* ---- under mpirun (src/cli/mpi.c) ---- */
-#include "mpi/ranks.h"
+/* ---- under mpirun (src/cli/mpi.c) ----
+ * The steps in which the ranks of one job work together: each command has
+ * one flow and calls these where its ranks must meet. Run alone (or in a
+ * build without MPI), each is what the command does in one process. */
 
-/* Starts MPI (under mpirun). Returns an exit code (3: MPI would not start). */
-int cli_mpi_start(int *argc, char ***argv);
+/* Under mpirun, starts MPI: the command's ranks then work as one job.
+ * Returns an exit code (3: MPI would not start; 2 in a build without MPI,
+ * saying how to build with it). */
+int cli_mpi_start(const char *command, int *argc, char ***argv);
 void cli_mpi_stop(void);
-/* The MPI state under mpirun, NULL otherwise. */
-const struct clmem_mpi *cli_mpi(void);
-/* Opens this rank's device (clmem_mpi_pick_device by the rank on its
- * host); collective: every rank gets the worst status (clmem_mpi_agree). */
-int cli_mpi_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
-                        struct clmem_error *err);
-/* Collective: this rank's run (its device, peaks when has_peak, status and
- * the error's message, results) to rank 0's *all (clmem_mpi_gather). */
-int cli_mpi_gather(const struct clmem_ctx *ctx, int has_peak, const struct clmem_peak *peak,
-                   int status, const struct clmem_error *run_err, struct clmem_result *results,
-                   size_t n_results, struct clmem_rank_report **all, struct clmem_error *err);
-/* "rank R on HOST: DEVICE", a rank's name in reports. */
-void cli_mpi_label(const struct clmem_rank_report *r, char *out, size_t size);
-/* Every rank's results in one list (a copy), each device named "rank R on
- * HOST: DEVICE", then with `totals` the sums over the ranks
- * (clmem_results_total) when there are 2 to CLI_MPI_MAX_TOTALS ranks. */
+/* Whether this process is a rank of an MPI job (MPI started). */
+int cli_under_mpi(void);
+/* Whether this process reports (prints results, writes files): alone, or
+ * rank 0 of the job. */
+int cli_reporter(void);
+/* Under mpirun, the worst status of every rank, with the message of the
+ * rank that had it (clmem_mpi_agree), so that all stop together even where
+ * one rank's arguments or files differ; alone, status. */
+int cli_agree(int status, struct clmem_error *err);
+/* Opens this process's device: alone, the one `spec` names
+ * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
+ * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
+ * rank getting the worst status (collective). */
+int cli_open(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+             struct clmem_error *err);
+/* What every rank ran, on rank 0 after cli_gather (empty elsewhere and
+ * alone). */
+struct clmem_rank_report;
+struct cli_gathered {
+    struct clmem_rank_report *all;
+    size_t n;
+};
+/* Under mpirun, collective: this rank's run (device, peaks unless NULL,
+ * status with err's message, results) to rank 0, which says every rank's
+ * failed checks and errors ("rank R on HOST: ...") and keeps every rank's
+ * run in *g; returns there the worst status of the ranks, elsewhere the
+ * gather's. err then keeps only a failure of the gather. Alone: returns
+ * status, err and *g (empty) untouched. */
+int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak, int status,
+               const struct clmem_result *results, size_t n_results, struct cli_gathered *g,
+               struct clmem_error *err);
+/* With ranks gathered (rank 0): *results (freed) becomes every rank's
+ * results, each device named "rank R on HOST: DEVICE", then with `totals`
+ * the sums over the ranks when there are 2 to CLI_MPI_MAX_TOTALS ranks.
+ * Otherwise nothing. */
 #define CLI_MPI_MAX_TOTALS 1024
-int cli_mpi_combine(const struct clmem_rank_report *all, size_t n, int totals,
-                    struct clmem_result **results, size_t *n_results, struct clmem_error *err);
-/* Prints each rank's failed checks and error; returns the worst status. */
-int cli_mpi_report_ranks(const struct clmem_rank_report *all, size_t n);
-/* Collective: rank 0's `status`, which has seen every rank's, for all to
- * exit with (mpirun then exits with it too). */
-int cli_mpi_final(int status);
-#endif
+int cli_gathered_results(const struct cli_gathered *g, int totals, struct clmem_result **results,
+                         size_t *n_results, struct clmem_error *err);
+/* With ranks gathered: the report of a rank per section (bench's): JSON to
+ * output's file (committed) and, in `format`, to stdout (JSON: a section
+ * per rank; table and CSV: each result's rank, a line of peaks per rank). */
+int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
+                       struct clmem_output *output, int interrupted, struct clmem_error *err);
+/* With ranks gathered: a compared device per rank (compare's columns),
+ * their results borrowed from *g (free *runs alone). */
+int cli_gathered_runs(const struct cli_gathered *g, struct clmem_compare_device **runs,
+                      size_t *n_runs, struct clmem_error *err);
+void cli_gathered_free(struct cli_gathered *g);
+/* Under mpirun, collective: rank 0's `status`, which has seen every rank's,
+ * for all to exit with (mpirun then exits with it too); alone, status. */
+int cli_final(int status);
+/* run --summa: matmul over the ranks with SUMMA (collective; rank 0 gets
+ * the one result and says a failed check); a usage error alone. */
+int cli_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
+              size_t *n_results, struct clmem_error *err);
 
 #endif

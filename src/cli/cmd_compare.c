@@ -1,119 +1,66 @@
 /* clmem compare: saved run files of any machines and the suite on live
- * devices, in one report side by side with pictures (src/report/compare.c). */
+ * devices, in one report side by side with pictures (src/report/compare.c);
+ * under mpirun a column per rank (the steps with the other ranks:
+ * src/cli/mpi.c). */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-#define MAX_COMPARED 16
-#define MAX_FILES    64
+#define MAX_FILES 64
 
-struct compare_args {
-    const char *devices, *output_dir, *workloads, *kernel_dir, *compare, *sizes;
-    unsigned long long reps, seed;
-    int no_cache;
-    int devices_given;            /* --devices was given (under mpirun the default is the GPUs) */
-    const char *files[MAX_FILES]; /* saved run files, in the order given */
-    size_t n_files;
+static const struct cli_use compare_uses[] = {
+    {.id = CLI_OPT_DEVICE, .def_help = "all without FILE, none with"},
+    {.id = CLI_OPT_SIZES},
+    {.id = CLI_OPT_OUTPUT_DIR},
+    {.id = CLI_OPT_WORKLOADS},
+    {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE},
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem compare [FILE.json...] [options]\n\n"
-                 "Writes a report comparing devices: those of saved run files (written by\n"
-                 "'clmem bench --output' or '--format json' on any machine, an MPI file\n"
-                 "giving one per rank) and live ones, on which it runs 'clmem bench' first.\n"
-                 "With no FILE it runs every device of this machine; with files, only the\n"
-                 "devices named by --devices. The report: report.md and report.html (the\n"
-                 "best result per workload and device at a glance, then a table per\n"
-                 "workload of the rows every device has, then the rows only some have),\n"
-                 "results.csv, one JSON per device, and with gnuplot installed SVG\n"
-                 "pictures (coalescing curves, transpose bars, matmul against size, a\n"
-                 "roofline per device).\n\n"
-                 "options:\n"
-                 "  --devices LIST      comma-separated devices as 'clmem run --device' takes\n"
-                 "                      them, or all (default: all without FILE, none with)\n"
-                 "  --device LIST       the same\n"
-                 "  --sizes S           live devices' bench sizes: common (default: every\n"
-                 "                      device at the smallest device's sizes, the CPU ones\n"
-                 "                      when any device, live or saved, is a CPU), own\n"
-                 "                      (each device its own), cpu or gpu\n"
-                 "  --output-dir DIR    where the report goes (default clmem-report); it\n"
-                 "                      appears whole or not at all\n"
-                 "  --workloads LIST    comma-separated workloads (default: all)\n"
-                 "  --reps N            timed runs per variant, 1 to 1000 (default 5)\n"
-                 "  --seed N            input generator seed (default 42)\n"
-                 "  --compare LIB       as 'clmem bench --compare'\n"
-                 "  --kernel-dir DIR    where the .cl files are\n"
-                 "  --no-cache          build the kernels from source\n\n"
-                 "Every FILE is read and checked before any work: a file that cannot be\n"
-                 "read, is empty, not JSON, of a newer schema or holds no results is a\n"
-                 "usage error (exit 2) and nothing is written.\n"
-                 "Under mpirun (an MPI build), each rank runs on one device of its host,\n"
-                 "chosen by its rank there from --devices (default: the host's GPUs), and\n"
-                 "the report has a column per rank; FILE arguments are refused there.\n"
-                 "Ctrl-C stops after the current variant; the report then covers what\n"
-                 "finished.\n\n"
-                 "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
-                 "3 no device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n");
-}
+const struct cli_spec cli_compare_spec = {
+    .name = "compare",
+    .synopsis = "[FILE.json...] [options]",
+    .about = "Writes a report comparing devices: those of saved run files (written by\n"
+             "'clmem bench --output' or '--format json' on any machine, an MPI file\n"
+             "giving one per rank) and live ones, on which it runs 'clmem bench' first.\n"
+             "With no FILE it runs every device of this machine; with files, only the\n"
+             "devices named by --device (each device once). The report: report.md and\n"
+             "report.html (the best result per workload and device at a glance, then a\n"
+             "table per workload of the rows every device has, then the rows only some\n"
+             "have), results.csv, one JSON per device, and with gnuplot installed SVG\n"
+             "pictures (coalescing curves, transpose bars, matmul against size, a\n"
+             "roofline per device).\n",
+    .more = "Every FILE is read and checked before any work: a file that cannot be\n"
+            "read, is empty, not JSON, of a newer schema or holds no results is a\n"
+            "usage error (exit 2) and nothing is written.\n"
+            "Under mpirun (an MPI build), each rank runs on one device of its host,\n"
+            "chosen by its rank there from --device (default: the host's GPUs), and\n"
+            "the report has a column per rank; FILE arguments are refused there.\n"
+            "Ctrl-C stops after the current variant; the report then covers what\n"
+            "finished.\n\n"
+            "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
+            "3 no device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
+    .uses = compare_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(compare_uses),
+    .min_args = 0,
+    .max_args = (size_t)-1,
+};
 
-static int parse_args(int argc, char **argv, struct compare_args *a, int *help,
-                      struct clmem_error *err)
+/* The saved run files: at most MAX_FILES, none of them named "". */
+static int check_files(const struct cli_opts *o, struct clmem_error *err)
 {
-    static const struct option long_options[] = {{"devices", required_argument, NULL, 'd'},
-                                                 {"device", required_argument, NULL, 'd'},
-                                                 {"sizes", required_argument, NULL, 'z'},
-                                                 {"output-dir", required_argument, NULL, 'o'},
-                                                 {"workloads", required_argument, NULL, 'w'},
-                                                 {"reps", required_argument, NULL, 'r'},
-                                                 {"seed", required_argument, NULL, 'S'},
-                                                 {"compare", required_argument, NULL, 'c'},
-                                                 {"kernel-dir", required_argument, NULL, 'k'},
-                                                 {"no-cache", no_argument, NULL, 'n'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {0}};
-    int c, status = CLMEM_OK;
-    char bad[64];
-    opterr = 0;
-    optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
-    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            a->devices = optarg;
-            a->devices_given = 1;
-            break;
-        case 'o': a->output_dir = optarg; break;
-        case 'z': a->sizes = optarg; break;
-        case 'w': a->workloads = optarg; break;
-        case 'c': a->compare = optarg; break;
-        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
-        case 'n': a->no_cache = 1; break;
-        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
-        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
-        case 'h': *help = 1; return CLMEM_OK;
-        default:
-            return cli_option_error("compare", c, cli_refused_option(argc, argv, bad, sizeof bad),
-                                    err);
-        }
-    }
-    /* What is left are the saved run files (getopt moved them to the end). */
-    for (; status == CLMEM_OK && optind < argc; optind++) {
-        if (a->n_files == MAX_FILES)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "more than %d run files", MAX_FILES);
-        if (!argv[optind][0])
+    if (o->n_args > MAX_FILES)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "more than %d run files", MAX_FILES);
+    for (size_t i = 0; i < o->n_args; i++)
+        if (!o->args[i][0])
             return clmem_fail(err, CLMEM_ERR_USAGE, "an empty run file name");
-        a->files[a->n_files++] = argv[optind];
-    }
-    if (status == CLMEM_OK && strcmp(a->sizes, "common") != 0 && strcmp(a->sizes, "own") != 0 &&
-        strcmp(a->sizes, "cpu") != 0 && strcmp(a->sizes, "gpu") != 0)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown --sizes '%s' (use common, own, cpu or gpu)", a->sizes);
-    if (status == CLMEM_OK)
-        status = clmem_compare_check(NULL, a->compare, err);
-    return status;
+    return CLMEM_OK;
 }
 
 /* The devices named by `list` ("all" or specs), each once, in order. */
@@ -121,8 +68,8 @@ static int choose_devices(const char *list, const struct clmem_device *devices, 
                           size_t *chosen, size_t *n_chosen, struct clmem_error *err)
 {
     *n_chosen = 0;
-    if (strcmp(list, "all") == 0) {
-        for (size_t i = 0; i < count && i < MAX_COMPARED; i++)
+    if (strcasecmp(list, "all") == 0) {
+        for (size_t i = 0; i < count && i < CLI_MAX_DEVICES; i++)
             chosen[(*n_chosen)++] = i;
         return count ? CLMEM_OK : clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
     }
@@ -138,7 +85,7 @@ static int choose_devices(const char *list, const struct clmem_device *devices, 
         int seen = 0;
         for (size_t i = 0; i < *n_chosen; i++)
             seen |= chosen[i] == index;
-        if (!seen && *n_chosen < MAX_COMPARED)
+        if (!seen && *n_chosen < CLI_MAX_DEVICES)
             chosen[(*n_chosen)++] = index;
         p = end ? end + 1 : p + len;
     }
@@ -157,80 +104,6 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
     fprintf(stderr, "clmem: device %zu/%zu (%s) [%zu/%zu] %s %s\n", p->device + 1, p->devices,
             p->name, step, steps, workload, size);
 }
-
-#ifdef CLMEM_HAVE_MPI
-/* compare under mpirun: each rank runs bench on its device (from --devices
- * by its rank on its host; default: the host's GPUs) and rank 0 writes
- * one report with a column per rank. */
-static int compare_mpi(const struct compare_args *a, const struct clmem_mpi *m)
-{
-    struct clmem_error err = {0}, run_err = {0};
-    struct clmem_ctx ctx = {0};
-    struct clmem_result *results = NULL;
-    struct clmem_rank_report *all = NULL;
-    struct clmem_compare_device *runs = NULL;
-    struct clmem_peak peak = {0};
-    size_t n_results = 0, steps;
-    int status = CLMEM_OK, run_status;
-    if (m->rank == 0)
-        status = clmem_compare_dir(a->output_dir, &err);
-    if ((status = clmem_mpi_agree(m, status, &err)))
-        goto cleanup;
-    if ((status =
-             cli_mpi_open_device(a->devices_given ? a->devices : NULL, a->kernel_dir, &ctx, &err)))
-        goto cleanup;
-    ctx.no_cache = a->no_cache;
-    cli_catch_interrupts();
-    struct clmem_bench_options options = {.reps = (unsigned)a->reps,
-                                          .seed = a->seed,
-                                          .compare = a->compare,
-                                          .only = a->workloads,
-                                          .cancelled = cli_interrupted};
-    if ((status = clmem_mpi_agree(m, clmem_bench_plan(&ctx, &options, &steps, &err), &err)))
-        goto cleanup;
-    run_status = clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &run_err);
-    status = cli_mpi_gather(&ctx, n_results > 0, &peak, run_status, &run_err, results, n_results,
-                            &all, &err);
-    if (status == CLMEM_OK && m->rank == 0) {
-        run_status = cli_mpi_report_ranks(all, (size_t)m->size);
-        if (!(runs = calloc((size_t)m->size, sizeof *runs))) {
-            status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
-        } else {
-            /* The report's columns: one per rank, named by rank and host. */
-            for (int i = 0; i < m->size; i++) {
-                runs[i].device = all[i].device;
-                runs[i].rank = all[i].rank;
-                runs[i].host_info = all[i].host;
-                snprintf(runs[i].host, sizeof runs[i].host, "%s", all[i].host.name);
-                runs[i].peak = all[i].peak;
-                runs[i].results = all[i].results;
-                runs[i].n_results = all[i].n_results;
-            }
-            char note[1300];
-            status =
-                clmem_compare_report(a->output_dir, runs, (size_t)m->size, note, sizeof note, &err);
-            if (status == CLMEM_OK) {
-                printf("clmem: report for %d rank(s) in '%s/report.md'\n", m->size, a->output_dir);
-                if (note[0])
-                    fprintf(stderr, "clmem: %s\n", note);
-                status = run_status;
-            }
-        }
-    }
-    status = cli_mpi_final(status);
-
-cleanup:
-    cli_report_warnings(&ctx);
-    status = cli_report_end(status, n_results, a->output_dir, &err);
-    free(runs);
-    clmem_rank_reports_free(all, all ? (size_t)m->size : 0);
-    clmem_results_free(results, n_results);
-    clmem_ctx_close(&ctx);
-    clmem_error_clear(&err);
-    clmem_error_clear(&run_err);
-    return status;
-}
-#endif
 
 /* Whose bench sizes the live devices run (--sizes): common is the CPU
  * sizes when any device compared, live or saved, is a CPU. */
@@ -252,10 +125,35 @@ static cl_device_type sizes_type(const char *sizes, const struct clmem_device *d
     return cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
 }
 
-/* Runs bench on each chosen device into live[0 .. *n_live). A device that
- * cannot be opened or fails is reported and the others still run; returns
- * the worst status, or a usage error / interruption at once. */
-static int run_live(const struct compare_args *a, const struct clmem_device *devices,
+/* bench on one open device, into `live`; *planned: the plan passed (under
+ * mpirun, on every rank: a failed plan stops them all). */
+static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_device_type sizes,
+                        struct progress *progress, struct clmem_compare_device *live, int *planned,
+                        struct clmem_error *err)
+{
+    struct clmem_bench_options options = {
+        .reps = (unsigned)o->reps,
+        .seed = o->seed,
+        .compare = o->compare,
+        .only = o->workloads,
+        .sizes = sizes,
+        .progress = progress && isatty(STDERR_FILENO) ? show_progress : NULL,
+        .progress_user = progress,
+        .cancelled = cli_interrupted,
+    };
+    size_t steps;
+    ctx->no_cache = o->no_cache;
+    int status = cli_agree(clmem_bench_plan(ctx, &options, &steps, err), err);
+    *planned = status == CLMEM_OK;
+    if (status == CLMEM_OK)
+        status = clmem_bench_run(ctx, &options, &live->peak, &live->results, &live->n_results, err);
+    return status;
+}
+
+/* Alone: bench on each chosen device into live[0 .. *n_live). A device
+ * that cannot be opened or fails is reported and the others still run;
+ * returns the worst status, or a usage error / interruption at once. */
+static int run_live(const struct cli_opts *o, const struct clmem_device *devices,
                     const size_t *chosen, size_t n_chosen, cl_device_type sizes,
                     struct clmem_compare_device *live, size_t *n_live, struct clmem_error *err)
 {
@@ -265,34 +163,20 @@ static int run_live(const struct compare_args *a, const struct clmem_device *dev
     for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
         struct clmem_ctx ctx;
         struct progress progress = {i, n_chosen, devices[chosen[i]].name};
-        struct clmem_bench_options options = {
-            .reps = (unsigned)a->reps,
-            .seed = a->seed,
-            .compare = a->compare,
-            .only = a->workloads,
-            .sizes = sizes,
-            .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-            .progress_user = &progress,
-            .cancelled = cli_interrupted,
-        };
         live[i].device = devices[chosen[i]];
         live[i].rank = -1;
         live[i].host_info = host;
         snprintf(live[i].host, sizeof live[i].host, "%s", host.name);
         *n_live = i + 1;
         /* A device that cannot be opened is reported; the others still run. */
-        if ((status = cli_ctx_open(&ctx, &devices[chosen[i]], a->kernel_dir, err))) {
+        if ((status = cli_ctx_open(&ctx, &devices[chosen[i]], o->kernel_dir, err))) {
             cli_report_error(err);
             worst = clmem_status_worst(worst, status);
             clmem_error_clear(err);
             continue;
         }
-        ctx.no_cache = a->no_cache;
-        size_t steps;
-        status = clmem_bench_plan(&ctx, &options, &steps, err);
-        if (status == CLMEM_OK)
-            status = clmem_bench_run(&ctx, &options, &live[i].peak, &live[i].results,
-                                     &live[i].n_results, err);
+        int planned;
+        status = bench_device(o, &ctx, sizes, &progress, &live[i], &planned, err);
         cli_report_warnings(&ctx);
         clmem_ctx_close(&ctx);
         if (status == CLMEM_ERR_USAGE || status == CLMEM_ERR_INTERRUPTED)
@@ -306,74 +190,125 @@ static int run_live(const struct compare_args *a, const struct clmem_device *dev
     return worst;
 }
 
+/* Under mpirun: bench on this rank's device (cli_open: chosen by its rank
+ * on its host from --device, default the host's GPUs), then every rank's
+ * run to rank 0 (*ranks), which names each rank's failures. *stopped: the
+ * ranks stopped together before running (a device that would not open, a
+ * plan refused). Returns that status, or the worst of the ranks' runs on
+ * rank 0; *n_results: this rank's results. */
+static int run_rank(const struct cli_opts *o, struct cli_gathered *ranks, size_t *n_results,
+                    int *stopped, struct clmem_error *err)
+{
+    struct clmem_ctx ctx = {0};
+    struct clmem_compare_device mine = {0};
+    int planned = 0, status = cli_open(o->device, o->kernel_dir, &ctx, err);
+    if (status == CLMEM_OK) {
+        size_t only = 0;
+        cl_device_type sizes = sizes_type(o->sizes, &ctx.device, &only, 1, NULL, 0);
+        cli_catch_interrupts();
+        status = bench_device(o, &ctx, sizes, NULL, &mine, &planned, err);
+        if (planned)
+            status = cli_gather(&ctx.device, mine.n_results ? &mine.peak : NULL, status,
+                                mine.results, mine.n_results, ranks, err);
+    }
+    *stopped = !planned;
+    cli_report_warnings(&ctx);
+    clmem_ctx_close(&ctx);
+    *n_results = mine.n_results;
+    clmem_results_free(mine.results, mine.n_results);
+    return status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-    struct compare_args a = {
-        .devices = "all", .output_dir = "clmem-report", .sizes = "common", .reps = 5, .seed = 42};
+    struct cli_opts o;
     struct clmem_error err = {0};
     struct clmem_device *devices = NULL;
     struct clmem_compare_device *runs = NULL;
-    size_t count = 0, chosen[MAX_COMPARED], n_chosen = 0, n_saved = 0, n_live = 0;
-    int help = 0, status, worst = CLMEM_OK;
+    struct cli_gathered ranks = {0};
+    size_t count = 0, chosen[CLI_MAX_DEVICES], n_chosen = 0, n_saved = 0, n_live = 0, n_rank = 0;
+    int status, worst = CLMEM_OK;
 
-    if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)) || help) {
-        if (help && !cli_silent)
-            usage(stdout);
+    status = cli_parse(&cli_compare_spec, argc, argv, &o, &err);
+    if (status == CLMEM_OK && !o.help)
+        status = check_files(&o, &err);
+    if ((status = cli_agree(status, &err)) || o.help) {
+        if (o.help && !cli_silent)
+            cli_help(&cli_compare_spec, stdout);
         return status ? cli_report_error(&err) : CLMEM_OK;
     }
-#ifdef CLMEM_HAVE_MPI
-    if (cli_mpi()) {
-        if (a.n_files) {
-            clmem_fail(&err, CLMEM_ERR_USAGE,
-                       "compare reads run files without mpirun: run 'clmem compare FILE...' "
-                       "alone");
-            return cli_report_error(&err);
-        }
-        return compare_mpi(&a, cli_mpi());
+    if (cli_under_mpi() && o.n_args) {
+        clmem_fail(&err, CLMEM_ERR_USAGE,
+                   "compare reads run files without mpirun: run 'clmem compare FILE...' alone");
+        return cli_report_error(&err);
     }
-#endif
     /* Every file is read and checked before any device or directory. */
-    for (size_t f = 0; f < a.n_files; f++)
-        if ((status = clmem_runfile_load(a.files[f], &runs, &n_saved, &err)))
+    for (size_t f = 0; f < o.n_args; f++)
+        if ((status = clmem_runfile_load(o.args[f], &runs, &n_saved, &err)))
             goto cleanup;
-    int live_wanted = a.n_files == 0 || a.devices_given;
-    if ((status = clmem_compare_dir(a.output_dir, &err)))
+    int live_wanted = o.n_args == 0 || o.given[CLI_OPT_DEVICE];
+    /* Only the reporter writes; where, is checked before any work. */
+    if (cli_reporter())
+        status = clmem_compare_dir(o.output_dir, &err);
+    if ((status = cli_agree(status, &err)))
         goto cleanup;
-    if (live_wanted &&
-        ((status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, &err)) ||
-         (status = choose_devices(a.devices, devices, count, chosen, &n_chosen, &err))))
-        goto cleanup;
-    struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);
-    if (!all) {
-        status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
-        goto cleanup;
-    }
-    runs = all;
-    memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
-    cli_catch_interrupts();
-    cl_device_type sizes = sizes_type(a.sizes, devices, chosen, n_chosen, runs, n_saved);
-    worst = run_live(&a, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
-    if (worst == CLMEM_ERR_USAGE) {
-        status = worst;
-        goto cleanup;
+    if (cli_under_mpi()) {
+        /* A column per rank, on rank 0 once it gathered them. */
+        int stopped;
+        worst = run_rank(&o, &ranks, &n_rank, &stopped, &err);
+        if (stopped || (cli_reporter() && !ranks.n)) {
+            status = worst;
+            goto cleanup;
+        }
+        if ((status = cli_gathered_runs(&ranks, &runs, &n_saved, &err)))
+            goto cleanup;
+    } else {
+        if (live_wanted &&
+            ((status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, &err)) ||
+             (status = choose_devices(o.device ? o.device : "all", devices, count, chosen,
+                                      &n_chosen, &err))))
+            goto cleanup;
+        struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);
+        if (!all) {
+            status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
+            goto cleanup;
+        }
+        runs = all;
+        memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
+        cli_catch_interrupts();
+        cl_device_type sizes = sizes_type(o.sizes, devices, chosen, n_chosen, runs, n_saved);
+        worst = run_live(&o, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
+        if (worst == CLMEM_ERR_USAGE) {
+            status = worst;
+            goto cleanup;
+        }
     }
     /* Interrupted, the report covers the devices and workloads that finished. */
-    char note[1300];
     int interrupted = cli_interrupted(NULL);
-    if ((status =
-             clmem_compare_report(a.output_dir, runs, n_saved + n_live, note, sizeof note, &err)))
-        goto cleanup;
-    printf("clmem: report for %zu device(s) in '%s/report.md'\n", n_saved + n_live, a.output_dir);
-    if (note[0])
-        fprintf(stderr, "clmem: %s\n", note);
-    status = interrupted ? CLMEM_ERR_INTERRUPTED : worst;
+    if (cli_reporter()) {
+        char note[1300];
+        if ((status = clmem_compare_report(o.output_dir, runs, n_saved + n_live, note, sizeof note,
+                                           &err)))
+            goto cleanup;
+        printf("clmem: report for %zu %s in '%s/report.md'\n", n_saved + n_live,
+               cli_under_mpi() ? "rank(s)" : "device(s)", o.output_dir);
+        if (note[0])
+            fprintf(stderr, "clmem: %s\n", note);
+    }
+    status = interrupted && !cli_under_mpi() ? CLMEM_ERR_INTERRUPTED : worst;
 
 cleanup:;
-    size_t kept = 0;
+    /* Every rank comes here, and exits with rank 0's status. */
+    status = cli_final(status);
+    size_t kept = n_rank;
     for (size_t i = n_saved; i < n_saved + n_live; i++)
         kept += runs[i].n_results;
-    status = cli_report_end(status, kept, a.output_dir, &err);
-    clmem_compare_devices_free(runs, n_saved + n_live);
+    status = cli_report_end(status, kept, o.output_dir, &err);
+    if (ranks.n)
+        free(runs); /* the ranks' results are the gathered ones */
+    else
+        clmem_compare_devices_free(runs, n_saved + n_live);
+    cli_gathered_free(&ranks);
     free(devices);
     clmem_error_clear(&err);
     return status;

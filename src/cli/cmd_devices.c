@@ -1,7 +1,6 @@
 /* clmem devices: every platform and device, the properties that matter here. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,32 +87,25 @@ static const struct {
     {"driver version", fmt_driver},
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem devices\n\n"
-                 "Lists every OpenCL platform and device. The index P:D, the type (gpu, cpu)\n"
-                 "or part of the name selects a device in 'clmem run --device'.\n");
-}
+const struct cli_spec cli_devices_spec = {
+    .name = "devices",
+    .synopsis = "",
+    .about = "Lists every OpenCL platform and device. The index P:D, the type (gpu, cpu)\n"
+             "or part of the name selects a device in 'clmem run --device'.\n",
+    .max_args = 0,
+};
 
 int cmd_devices(int argc, char **argv)
 {
-    static const struct option long_options[] = {{"help", no_argument, NULL, 'h'}, {0}};
-    int c;
-    char bad[3];
-    opterr = 0;
-    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
-    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return CLMEM_OK;
-        }
-        return cli_usage_error("devices", "unknown option '%s'",
-                               cli_refused_option(argc, argv, bad, sizeof bad));
-    }
-    if (optind < argc)
-        return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
-
     struct clmem_error err = {0};
+    struct cli_opts o;
+    if (cli_parse(&cli_devices_spec, argc, argv, &o, &err))
+        return cli_report_error(&err);
+    if (o.help) {
+        cli_help(&cli_devices_spec, stdout);
+        return CLMEM_OK;
+    }
+
     struct clmem_device *devices;
     size_t count;
     if (cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, &err))

@@ -5,18 +5,24 @@
 
 #include "report/csv.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem list [WORKLOAD] [--format table|csv]\n\n"
-                 "Lists the workloads and their variants, each with the figure or slide of\n"
-                 "the course material it follows. CSV has a row per variant: workload,\n"
-                 "variant, kernel, source (its .cl file), library (a vendor library's\n"
-                 "routine), check_sizes (small sizes that reach every edge of its kernels;\n"
-                 "the Oclgrind tests run them), summary.\n");
-}
+static const struct cli_use list_uses[] = {
+    {.id = CLI_OPT_FORMAT},
+};
+
+const struct cli_spec cli_list_spec = {
+    .name = "list",
+    .synopsis = "[WORKLOAD] [--format table|csv]",
+    .about = "Lists the workloads and their variants, each with the figure or slide of\n"
+             "the course material it follows. CSV has a row per variant: workload,\n"
+             "variant, kernel, source (its .cl file), library (a vendor library's\n"
+             "routine), check_sizes (small sizes that reach every edge of its kernels;\n"
+             "the Oclgrind tests run them), summary.\n",
+    .uses = list_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(list_uses),
+    .max_args = 1,
+};
 
 static void print_csv(const struct clmem_workload *w)
 {
@@ -50,43 +56,31 @@ static void print_workload(const struct clmem_workload *w)
 
 int cmd_list(int argc, char **argv)
 {
-    static const struct option long_options[] = {
-        {"help", no_argument, NULL, 'h'}, {"format", required_argument, NULL, 'f'}, {0}};
-    int c, csv = 0;
-    char bad[3];
-    opterr = 0;
-    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
-    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return CLMEM_OK;
-        }
-        if (c == 'f' && (strcmp(optarg, "csv") == 0 || strcmp(optarg, "table") == 0)) {
-            csv = strcmp(optarg, "csv") == 0;
-            continue;
-        }
-        if (c == 'f')
-            return cli_usage_error("list", "unknown format '%s' (use table or csv)", optarg);
-        return cli_usage_error("list", "unknown option '%s'",
-                               cli_refused_option(argc, argv, bad, sizeof bad));
-    }
-    void (*print)(const struct clmem_workload *) = csv ? print_csv : print_workload;
-    if (csv)
-        printf("workload,variant,kernel,source,library,check_sizes,summary\n");
-    if (argc - optind > 1)
-        return cli_usage_error("list", "unexpected argument '%s'", argv[optind + 1]);
-    if (optind < argc) {
-        const struct clmem_workload *w = clmem_workload_find(argv[optind]);
-        if (!w) {
-            fprintf(stderr, "clmem: unknown workload '%s' (try 'clmem list')\n", argv[optind]);
-            return CLMEM_ERR_USAGE;
-        }
-        print(w);
+    struct clmem_error err = {0};
+    struct cli_opts o;
+    if (cli_parse(&cli_list_spec, argc, argv, &o, &err))
+        return cli_report_error(&err);
+    if (o.help) {
+        cli_help(&cli_list_spec, stdout);
         return CLMEM_OK;
     }
+    if (o.format == CLMEM_FORMAT_JSON) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "list writes a table or CSV, not JSON");
+        return cli_report_error(&err);
+    }
     size_t n;
-    const struct clmem_workload *const *all = clmem_workloads(&n);
+    const struct clmem_workload *const *all = clmem_workloads(&n), *one;
+    if (o.n_args) {
+        if (!(one = clmem_workload_find(o.args[0]))) {
+            fprintf(stderr, "clmem: unknown workload '%s' (try 'clmem list')\n", o.args[0]);
+            return CLMEM_ERR_USAGE;
+        }
+        all = &one;
+        n = 1;
+    }
+    if (o.format == CLMEM_FORMAT_CSV)
+        printf("workload,variant,kernel,source,library,check_sizes,summary\n");
     for (size_t i = 0; i < n; i++)
-        print(all[i]);
+        (o.format == CLMEM_FORMAT_CSV ? print_csv : print_workload)(all[i]);
     return CLMEM_OK;
 }

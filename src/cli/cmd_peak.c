@@ -1,40 +1,35 @@
 /* clmem peak: the device's own copy bandwidth and FMA throughput. It is
- * `clmem run peak` under a name of its own. */
+ * `clmem run peak` under a name of its own, with the options of run that a
+ * run of the peak workload can use. */
 #include "cli.h"
 
-#include <stdlib.h>
-#include <string.h>
+static const struct cli_use peak_uses[] = {
+    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},   {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_REPS},     {.id = CLI_OPT_WARMUP}, {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_FORMAT},   {.id = CLI_OPT_OUTPUT}, {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE},
+};
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem peak [--device D] [--reps N] [--size N] [--format F] [--output "
-                 "FILE]\n\n"
-                 "Measures the device's own peaks, as clpeak does: the bandwidth of a float4\n"
-                 "copy (GB/s, read + write) and of float4 reads alone (the roof of\n"
-                 "reductions), the FP32 throughput of chains of fused multiply-adds\n"
-                 "(GFLOP/s), and what a kernel launch costs (100 back to back). All are\n"
-                 "verified like every workload. 'clmem run --peak' and 'clmem bench' give\n"
-                 "each result its fraction of these.\n"
-                 "Options as 'clmem run --help'.\n");
-}
+const struct cli_spec cli_peak_spec = {
+    .name = "peak",
+    .synopsis = "[options]",
+    .about = "Measures the device's own peaks, as clpeak does: the bandwidth of a float4\n"
+             "copy (GB/s, read + write) and of float4 reads alone (the roof of\n"
+             "reductions), the FP32 throughput of chains of fused multiply-adds\n"
+             "(GFLOP/s), and what a kernel launch costs (100 back to back). All are\n"
+             "verified like every workload. 'clmem run --peak' and 'clmem bench' give\n"
+             "each result its fraction of these. It is 'clmem run peak': a device list\n"
+             "measures every device at once, with totals.\n",
+    .more = "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
+            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
+            "Ctrl-C)\n",
+    .uses = peak_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(peak_uses),
+    .min_args = 0,
+    .max_args = 0,
+};
 
 int cmd_peak(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return CLMEM_OK;
-        }
-    char **args = calloc((size_t)argc + 2, sizeof *args);
-    if (!args) {
-        fprintf(stderr, "clmem: out of host memory\n");
-        return CLMEM_ERR_CL;
-    }
-    args[0] = "peak"; /* the name usage errors point to: 'clmem peak --help' */
-    args[1] = "peak";
-    for (int i = 1; i < argc; i++)
-        args[i + 1] = argv[i];
-    int status = cmd_run(argc + 1, args);
-    free(args);
-    return status;
+    return cli_run_command(&cli_peak_spec, "peak", argc, argv);
 }

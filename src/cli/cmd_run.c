@@ -1,9 +1,10 @@
-/* clmem run WORKLOAD: build, time and verify a workload's variants on one device. */
-#include "run.h"
+/* clmem run WORKLOAD (and clmem peak): build, time and verify a workload's
+ * variants on a device, on a list of devices at once, or under mpirun on a
+ * device per rank: one flow, whose steps with the other ranks are cli.h's
+ * "under mpirun" calls (src/cli/mpi.c). */
+#include "cli.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,55 +12,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_REPS    100000
-#define MAX_DEVICES 64
+static const struct cli_use run_uses[] = {
+    {.id = CLI_OPT_VARIANT}, {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_SPLIT},   {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
+    {.id = CLI_OPT_PANEL},   {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},  {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},  {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PEAK},    {.id = CLI_OPT_COMPARE},    {.id = CLI_OPT_INPUT},
+};
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: clmem run WORKLOAD [options]\n\n"
-            "Builds WORKLOAD's kernels for the device, runs each variant --warmup times\n"
-            "untimed and --reps times timed (event profiling), verifies the result against\n"
-            "the CPU reference and reports median, min and max.\n\n"
-            "options:\n"
-            "  --variant V|all     one variant or all of them (default all; 'clmem list')\n"
-            "  --size S            N, MxN or MxNxK (default: the workload's)\n"
-            "  --device D          P:D index, gpu, cpu or part of a name (default: first GPU);\n"
-            "                      'all' or a comma-separated list (cpu,cpu) runs on every\n"
-            "                      device at once, a thread each, and adds a total line\n"
-            "  --split[=W,W,...]   matmul on a device list: P's rows divided into one\n"
-            "                      block per device (shares W, equal by default), gathered\n"
-            "                      and verified; a strong-scaling table over the first\n"
-            "                      1..D devices (host wall time, end to end: each device's\n"
-            "                      copies overlap its kernels, in tiles of P)\n"
-            "  --weak              with --split: weak scaling, k devices multiply k times\n"
-            "                      the rows of --size (each keeps its share of them)\n"
-            "  --summa[=RxC]       under mpirun (an MPI build): matmul distributed over\n"
-            "                      the ranks, a grid of R x C (default: the squarest),\n"
-            "                      SUMMA, each rank's blocks on its device, verified\n"
-            "  --panel N           SUMMA's panel width (inner dimension; default 256)\n"
-            "  --no-overlap        with --split or --summa: each copy, broadcast and kernel\n"
-            "                      waits for the one before (to see what overlap hides)\n"
-            "  --reps N            timed runs, 1 to %d (default 5)\n"
-            "  --warmup N          untimed runs first, 0 to 100 (default 1)\n"
-            "  --seed N            input generator seed (default 42)\n"
-            "  --format F          table, csv or json (default table)\n"
-            "  --output FILE       write the report there (whole, or not at all)\n"
-            "  --kernel-dir DIR    where the .cl files are (default: CLMEM_KERNEL_DIR,\n"
-            "                      the installed ones, the source tree)\n"
-            "  --no-cache          build the kernels from source, neither using nor\n"
-            "                      filling the compiled-program cache\n"
-            "  --peak              measure the device's peaks first (as 'clmem peak') and\n"
-            "                      give each result its fraction of them\n"
-            "  --compare LIB       also run LIB's routine on the same buffers and give each\n"
-            "                      result its ratio to it (clblast: matmul; needs clmem\n"
-            "                      built with libclblast-dev; openblas: matmul on a CPU\n"
-            "                      device, cblas_sgemm on the host's cores, host wall time;\n"
-            "                      needs libopenblas-dev)\n"
-            "  --input FILE        an input file, for workloads that take one (blur: a\n"
-            "                      binary PGM or PPM image); such workloads write their\n"
-            "                      image to an --output named FILE.pgm or FILE.ppm\n\n"
-            "Under mpirun, each rank runs on one device of its host, chosen by its rank\n"
+const struct cli_spec cli_run_spec = {
+    .name = "run",
+    .synopsis = "WORKLOAD [options]",
+    .about = "Builds WORKLOAD's kernels for the device, runs each variant --warmup times\n"
+             "untimed and --reps times timed (event profiling), verifies the result against\n"
+             "the CPU reference and reports median, min and max. With a device list\n"
+             "(--device cpu,cpu or all) it runs on every device at once, a thread each, and\n"
+             "adds a total line per variant; with --split, matmul's rows are divided over\n"
+             "the devices instead.\n",
+    .more = "Under mpirun, each rank runs on one device of its host, chosen by its rank\n"
             "there from --device (default: the host's GPUs), and rank 0 reports every\n"
             "rank's results and their total.\n"
             "Ctrl-C (SIGTERM, SIGHUP) stops after the current variant and reports those\n"
@@ -67,186 +38,77 @@ static void usage(FILE *out)
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
             "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
             "Ctrl-C)\n",
-            MAX_REPS);
-}
+    .uses = run_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(run_uses),
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "run needs a workload (try 'clmem list', 'clmem run --help')",
+};
 
-/* "RxC" of --summa=RxC, each part as cli_parse_uint takes it, 1 to 65536
- * (NULL: 0 x 0, the squarest grid). */
-static int parse_grid(const char *text, unsigned long long *rows, unsigned long long *cols,
-                      struct clmem_error *err)
+/* The options every run takes from the command line (size, variant, reps,
+ * warm-up, seed, compare; Ctrl-C polled); callers add their own. */
+static struct clmem_run_options run_options(const struct cli_opts *o)
 {
-    *rows = *cols = 0;
-    if (!text)
-        return CLMEM_OK;
-    const char *x = strchr(text, 'x');
-    char part[64];
-    if (!x || x == text || !x[1] || strchr(x + 1, 'x') || (size_t)(x - text) >= sizeof part)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
-                          "ranks)",
-                          text);
-    snprintf(part, sizeof part, "%.*s", (int)(x - text), text);
-    int status = cli_parse_uint("--summa rows", part, 1, 65536, rows, err);
-    if (status == CLMEM_OK)
-        status = cli_parse_uint("--summa columns", x + 1, 1, 65536, cols, err);
-    return status;
-}
-
-static int parse_args(int argc, char **argv, struct run_args *a, int *help, struct clmem_error *err)
-{
-    static const struct option long_options[] = {
-        {"variant", required_argument, NULL, 'v'},    {"size", required_argument, NULL, 's'},
-        {"device", required_argument, NULL, 'd'},     {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},     {"seed", required_argument, NULL, 'S'},
-        {"format", required_argument, NULL, 'f'},     {"output", required_argument, NULL, 'o'},
-        {"kernel-dir", required_argument, NULL, 'k'}, {"help", no_argument, NULL, 'h'},
-        {"input", required_argument, NULL, 'i'},      {"peak", no_argument, NULL, 'p'},
-        {"compare", required_argument, NULL, 'c'},    {"no-cache", no_argument, NULL, 'n'},
-        {"split", optional_argument, NULL, 'x'},      {"summa", optional_argument, NULL, 'G'},
-        {"panel", required_argument, NULL, 'P'},      {"weak", no_argument, NULL, 'K'},
-        {"no-overlap", no_argument, NULL, 'O'},       {0}};
-    int c, status = CLMEM_OK;
-    char bad[3];
-    opterr = 0;
-    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
-    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'v': a->variant = optarg; break;
-        case 's': a->size = optarg; break;
-        case 'd': a->device = optarg; break;
-        case 'o': a->output = optarg; break;
-        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
-        case 'i': a->input = optarg; break;
-        case 'p': a->peak = 1; break;
-        case 'c': a->compare = optarg; break;
-        case 'n': a->no_cache = 1; break;
-        case 'K': a->weak = 1; break;
-        case 'O': a->no_overlap = 1; break;
-        case 'x':
-            a->split = 1;
-            a->split_weights = optarg;
-            break;
-        case 'G':
-            a->summa = 1;
-            status = parse_grid(optarg, &a->summa_rows, &a->summa_cols, err);
-            break;
-        case 'P': status = cli_parse_uint("--panel", optarg, 1, 1u << 30, &a->panel, err); break;
-        case 'r': status = cli_parse_uint("--reps", optarg, 1, MAX_REPS, &a->reps, err); break;
-        case 'w': status = cli_parse_uint("--warmup", optarg, 0, 100, &a->warmup, err); break;
-        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
-        case 'f': status = clmem_format_parse(optarg, &a->format, err); break;
-        case 'h': *help = 1; return CLMEM_OK;
-        default:
-            /* argv[0]: "run", or "peak" when clmem peak runs through here. */
-            return cli_option_error(argv[0], c, cli_refused_option(argc, argv, bad, sizeof bad),
-                                    err);
-        }
-    }
-    if (status)
-        return status;
-    if (optind >= argc)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "run needs a workload (try 'clmem list', 'clmem run --help')");
-    if (argc - optind > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem %s --help')",
-                          argv[optind + 1], argv[0]);
-    a->workload = argv[optind];
-    return CLMEM_OK;
+    return (struct clmem_run_options){.size = o->size,
+                                      .variant = o->variant,
+                                      .reps = (unsigned)o->reps,
+                                      .warmup = (unsigned)o->warmup,
+                                      .seed = o->seed,
+                                      .compare = o->compare,
+                                      .cancelled = cli_interrupted};
 }
 
 /* Workloads that make an image write it to an --output named .pgm or .ppm;
  * the report then goes to stdout. */
-struct clmem_run_options run_options(const struct run_args *a)
-{
-    return (struct clmem_run_options){.size = a->size,
-                                      .variant = a->variant,
-                                      .reps = (unsigned)a->reps,
-                                      .warmup = (unsigned)a->warmup,
-                                      .seed = a->seed,
-                                      .compare = a->compare,
-                                      .cancelled = cli_interrupted};
-}
-
-int run_is_image_path(const char *path)
+static int run_is_image_path(const char *path)
 {
     size_t n = path ? strlen(path) : 0;
     return n > 4 && (strcmp(path + n - 4, ".pgm") == 0 || strcmp(path + n - 4, ".ppm") == 0);
 }
 
-/* --device all, or a comma-separated list: several devices at once. */
-static int is_device_list(const char *spec)
+/* --split, --weak, --no-overlap and what a device list leaves out (the
+ * list itself was checked as --device was parsed). */
+static int check_devices(const struct cli_opts *o, const struct clmem_workload *w,
+                         struct clmem_error *err)
 {
-    return spec && (strchr(spec, ',') || strcasecmp(spec, "all") == 0);
-}
-
-/* The specs of a list, each checked as --device checks one. */
-static int validate_devices(const struct run_args *a, const struct clmem_workload *w,
-                            struct clmem_error *err)
-{
-    if (a->weak && !a->split)
+    if (o->weak && !o->split.given)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--weak goes with --split (a device list)");
-    if (a->no_overlap && !a->split && !a->summa)
+    if (o->no_overlap && !o->split.given && !o->summa.given)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--no-overlap goes with --split (a device list) or --summa (mpirun)");
-    if (!is_device_list(a->device)) {
-        if (a->split)
+    if (!cli_is_device_list(o->device)) {
+        if (o->split.given)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "--split needs several devices: --device all or a list (cpu,cpu)");
-        return clmem_devices_parse_spec(a->device, err);
+        return CLMEM_OK;
     }
-    if (a->split && strcmp(w->name, "matmul") != 0)
+    if (o->split.given && strcmp(w->name, "matmul") != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--split is for matmul, not '%s'", w->name);
-    if (a->peak)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "--peak takes one device, not '%s'", a->device);
-    if (a->input)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "--input takes one device, not '%s'", a->device);
-    if (w->input_help && run_is_image_path(a->output))
+    if (o->peak)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--peak takes one device, not '%s'", o->device);
+    if (o->input)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--input takes one device, not '%s'", o->device);
+    if (w->input_help && run_is_image_path(o->output))
         return clmem_fail(err, CLMEM_ERR_USAGE, "an image --output takes one device, not '%s'",
-                          a->device);
-    if (a->split && (!a->variant || strcmp(a->variant, "all") == 0))
+                          o->device);
+    if (o->split.given && (!o->variant || strcmp(o->variant, "all") == 0))
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--split runs one variant: name it with --variant (try 'clmem list "
                           "matmul')");
-    if (a->split && a->compare)
+    if (o->split.given && o->compare)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--split runs clmem's kernels: leave out --compare");
-    if (strcasecmp(a->device, "all") == 0)
-        return CLMEM_OK;
-    char spec[256];
-    size_t n = 0;
-    for (const char *p = a->device;; n++) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == 0 || len >= sizeof spec)
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "bad device list '%s': item %zu is %s (expected specs as --device "
-                              "takes, comma-separated, e.g. 'cpu,cpu' or '0:0,1:0')",
-                              a->device, n + 1, len ? "too long" : "empty");
-        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
-        if (strcasecmp(spec, "all") == 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': 'all' stands alone",
-                              a->device);
-        int status = clmem_devices_parse_spec(spec, err);
-        if (status)
-            return status;
-        if (n + 1 > MAX_DEVICES)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': more than %d devices",
-                              a->device, MAX_DEVICES);
-        if (!end)
-            break;
-        p = end + 1;
-    }
     return CLMEM_OK;
 }
 
 /* --summa and --panel, and what a run under mpirun leaves out. */
-static int validate_mpi(const struct run_args *a, const struct clmem_workload *w,
-                        struct clmem_error *err)
+static int check_mpi(const struct cli_opts *o, const struct clmem_workload *w,
+                     struct clmem_error *err)
 {
     int under_mpirun = cli_launched_by_mpirun();
-    if (a->panel && !a->summa)
+    if (o->given[CLI_OPT_PANEL] && !o->summa.given)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--panel is SUMMA's: use it with --summa");
-    if (a->summa) {
+    if (o->summa.given) {
 #ifndef CLMEM_HAVE_MPI
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--summa needs clmem built with MPI ('meson configure build "
@@ -258,18 +120,18 @@ static int validate_mpi(const struct run_args *a, const struct clmem_workload *w
                               "--variant tiled --summa'");
         if (strcmp(w->name, "matmul") != 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "--summa is for matmul, not '%s'", w->name);
-        if (!a->variant || strcmp(a->variant, "all") == 0)
+        if (!o->variant || strcmp(o->variant, "all") == 0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "--summa runs one variant: name it with --variant (try 'clmem "
                               "list matmul')");
     }
     if (!under_mpirun)
         return CLMEM_OK;
-    const char *left_out = a->split                                        ? "--split"
-                           : a->summa && a->compare                        ? "--compare"
-                           : a->peak                                       ? "--peak"
-                           : a->input                                      ? "--input"
-                           : w->input_help && run_is_image_path(a->output) ? "an image --output"
+    const char *left_out = o->split.given                                  ? "--split"
+                           : o->summa.given && o->compare                  ? "--compare"
+                           : o->peak                                       ? "--peak"
+                           : o->input                                      ? "--input"
+                           : w->input_help && run_is_image_path(o->output) ? "an image --output"
                                                                            : NULL;
     if (left_out)
         return clmem_fail(err, CLMEM_ERR_USAGE,
@@ -279,39 +141,33 @@ static int validate_mpi(const struct run_args *a, const struct clmem_workload *w
     return CLMEM_OK;
 }
 
-/* Every check that needs no device: names, size syntax, kernel files. */
-static int validate(const struct run_args *a, const struct clmem_workload **workload,
-                    struct clmem_error *err)
+int cli_run_check(const struct cli_opts *o, const char *name,
+                  const struct clmem_workload **workload, struct clmem_error *err)
 {
-    const struct clmem_workload *w = clmem_workload_find(a->workload);
+    const struct clmem_workload *w = clmem_workload_find(name);
+    *workload = w;
     if (!w)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')",
-                          a->workload);
-    if (a->variant && strcmp(a->variant, "all") != 0 && !clmem_variant_find(w, a->variant))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", name);
+    if (o->variant && strcmp(o->variant, "all") != 0 && !clmem_variant_find(w, o->variant))
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown variant '%s' of '%s' (try 'clmem list %s')", a->variant, w->name,
+                          "unknown variant '%s' of '%s' (try 'clmem list %s')", o->variant, w->name,
                           w->name);
-    if (a->input && !w->input_help)
+    if (o->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
     struct stat st;
-    if (a->input && stat(a->input, &st) == 0 && S_ISDIR(st.st_mode))
+    if (o->input && stat(o->input, &st) == 0 && S_ISDIR(st.st_mode))
         return clmem_fail(err, CLMEM_ERR_USAGE, "--input '%s' is a directory, not a file",
-                          a->input);
+                          o->input);
     struct clmem_size size;
-    int status = clmem_compare_check(w, a->compare, err);
+    int status = clmem_compare_check(w, o->compare, err);
     if (status == CLMEM_OK)
-        status = clmem_size_parse(a->size ? a->size : w->default_size, &size, err);
+        status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
     if (status == CLMEM_OK)
-        status = validate_mpi(a, w, err);
+        status = check_mpi(o, w, err);
     if (status == CLMEM_OK)
-        status = validate_devices(a, w, err);
-    char path[2048];
-    if (status == CLMEM_OK &&
-        (status = clmem_source_find(a->kernel_dir, w->source, path, sizeof path, err)) == 0 &&
-        access(path, R_OK) != 0)
-        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
-                            strerror(errno));
-    *workload = w;
+        status = check_devices(o, w, err);
+    if (status == CLMEM_OK)
+        status = clmem_sources_check(o->kernel_dir, w, o->variant, err);
     return status;
 }
 
@@ -330,34 +186,6 @@ static void report_failures(const struct clmem_result *results, size_t n)
                     results[i].variant, results[i].verify_detail);
 }
 
-/* --split=W,W,...: one share per device, each a number >= 0 written with
- * digits first (no sign or space, as the other numbers). */
-static int parse_weights(const char *text, double *weights, size_t n_devices,
-                         struct clmem_error *err)
-{
-    size_t n = 0;
-    for (const char *p = text;; n++) {
-        char *end;
-        errno = 0;
-        double w = strtod(p, &end);
-        if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
-            end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "bad --split weights '%s': item %zu is not a number >= 0", text,
-                              n + 1);
-        if (n < n_devices)
-            weights[n] = w;
-        if (*end == '\0')
-            break;
-        p = end + 1;
-    }
-    if (n + 1 != n_devices)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "--split has %zu weights for %zu devices: give one per device", n + 1,
-                          n_devices);
-    return CLMEM_OK;
-}
-
 /* The devices a list names, in order, a device named twice taken twice. */
 static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
                           size_t *chosen, size_t *n_chosen, struct clmem_error *err)
@@ -366,12 +194,12 @@ static int choose_devices(const char *list, const struct clmem_device *devices, 
     if (strcasecmp(list, "all") == 0) {
         if (count == 0)
             return clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
-        for (size_t i = 0; i < count && i < MAX_DEVICES; i++)
+        for (size_t i = 0; i < count && i < CLI_MAX_DEVICES; i++)
             chosen[(*n_chosen)++] = i;
         return CLMEM_OK;
     }
     char spec[256];
-    for (const char *p = list; *p && *n_chosen < MAX_DEVICES;) {
+    for (const char *p = list; *p && *n_chosen < CLI_MAX_DEVICES;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         snprintf(spec, sizeof spec, "%.*s", (int)len, p);
@@ -433,20 +261,21 @@ static void print_scaling(FILE *out, const struct clmem_result *results, size_t 
 
 /* run on a device list: every device at once (a thread each) and the
  * totals, or with --split matmul's rows divided over them. */
-static int run_several(const struct run_args *a, const struct clmem_workload *workload,
+static int run_several(const struct cli_opts *a, const struct clmem_workload *workload,
                        struct clmem_output *output, struct clmem_error *err)
 {
     struct clmem_device *devices = NULL;
-    size_t count, chosen[MAX_DEVICES], n = 0, opened = 0;
+    size_t count, chosen[CLI_MAX_DEVICES], n = 0, opened = 0;
     struct clmem_ctx *ctxs = NULL;
     struct clmem_result *results = NULL;
     size_t n_results = 0;
-    double weights[MAX_DEVICES];
     int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
         status = choose_devices(a->device, devices, count, chosen, &n, err);
-    if (status == CLMEM_OK && a->split_weights)
-        status = parse_weights(a->split_weights, weights, n, err);
+    if (status == CLMEM_OK && a->split.n && a->split.n != n)
+        status = clmem_fail(err, CLMEM_ERR_USAGE,
+                            "--split has %zu weights for %zu devices: give one per device",
+                            a->split.n, n);
     if (status)
         goto cleanup;
     if (!(ctxs = calloc(n, sizeof *ctxs))) {
@@ -459,10 +288,10 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
         ctxs[opened].no_cache = a->no_cache;
     }
     cli_catch_interrupts();
-    if (a->split) {
+    if (a->split.given) {
         struct clmem_split_options so = {.variant = a->variant,
                                          .size = a->size,
-                                         .weights = a->split_weights ? weights : NULL,
+                                         .weights = a->split.n ? a->split.w : NULL,
                                          .reps = (unsigned)a->reps,
                                          .warmup = (unsigned)a->warmup,
                                          .seed = a->seed,
@@ -483,7 +312,7 @@ static int run_several(const struct run_args *a, const struct clmem_workload *wo
     struct clmem_report_meta meta = {.interrupted = interrupted};
     FILE *out = output->file ? output->file : stdout;
     int write_status = clmem_report_write(out, a->format, results, n_results, &meta, err);
-    if (write_status == CLMEM_OK && a->split && a->format == CLMEM_FORMAT_TABLE) {
+    if (write_status == CLMEM_OK && a->split.given && a->format == CLMEM_FORMAT_TABLE) {
         print_scaling(out, results, n_results, ctxs, a->weak);
         if (fflush(out) != 0 || ferror(out))
             write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s",
@@ -512,71 +341,84 @@ cleanup:
     return status;
 }
 
-int cmd_run(int argc, char **argv)
+int cli_run_command(const struct cli_spec *spec, const char *workload_name, int argc, char **argv)
 {
-    struct run_args a = {.reps = 5, .warmup = 1, .seed = 42, .format = CLMEM_FORMAT_TABLE};
+    struct cli_opts o;
     struct clmem_error err = {0};
     const struct clmem_workload *workload = NULL;
     struct clmem_output output = {0};
     struct clmem_ctx ctx = {0};
     struct clmem_run run = {0};
+    struct cli_gathered ranks = {0};
     struct clmem_result *results = NULL;
     size_t n_results = 0;
-    int help = 0, status;
+    int status;
 
-    if ((status = cli_agree(parse_args(argc, argv, &a, &help, &err), &err)))
+    if ((status = cli_agree(cli_parse(spec, argc, argv, &o, &err), &err)))
         return cli_report_error(&err);
-    if (help) {
+    if (o.help) {
         if (!cli_silent)
-            usage(stdout);
+            cli_help(spec, stdout);
         return CLMEM_OK;
     }
-    if ((status = cli_agree(validate(&a, &workload, &err), &err)))
+    if ((status = cli_agree(
+             cli_run_check(&o, workload_name ? workload_name : o.args[0], &workload, &err), &err)))
         return cli_report_error(&err);
-#ifdef CLMEM_HAVE_MPI
-    if (cli_mpi())
-        return run_mpi(&a, workload);
-#endif
     const char *image_output = NULL;
-    if (workload->input_help && run_is_image_path(a.output)) {
-        image_output = a.output;
-        a.output = NULL;
+    if (workload->input_help && run_is_image_path(o.output)) {
+        image_output = o.output;
+        o.output = NULL;
         /* Written after the run: checked now, as a report's --output is. */
         if ((status = clmem_output_check(image_output, &err)))
             return cli_report_error(&err);
     }
-    if (a.output && (status = clmem_output_open(&output, a.output, &err)))
-        return cli_report_error(&err);
+    /* Only the reporter writes; where, is checked before any work. */
+    if (cli_reporter() && o.output)
+        status = clmem_output_open(&output, o.output, &err);
+    if ((status = cli_agree(status, &err)))
+        goto cleanup;
     cli_signals_temp(output.tmp_path);
-    if (is_device_list(a.device)) {
-        status = run_several(&a, workload, &output, &err);
+    if (cli_is_device_list(o.device) && !cli_under_mpi()) {
+        status = run_several(&o, workload, &output, &err);
         clmem_output_abort(&output);
         clmem_error_clear(&err);
         return status;
     }
-    if ((status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
+    if ((status = cli_open(o.device, o.kernel_dir, &ctx, &err)))
         goto cleanup;
-    ctx.no_cache = a.no_cache;
-
-    struct clmem_run_options options = run_options(&a);
-    options.input = a.input;
-    options.image_output = image_output;
-    options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
-    if ((status = clmem_run_plan(&run, workload, &ctx, &options, &err)))
-        goto cleanup;
-    /* Planned (an --input read): from here a signal stops after a variant. */
-    cli_catch_interrupts();
-    status = cli_stop_status(clmem_run_execute(&run, &options, &results, &n_results, &err));
+    ctx.no_cache = o.no_cache;
+    if (o.summa.given) {
+        /* The ranks multiply together; rank 0 gets the one result. */
+        cli_catch_interrupts();
+        status = cli_summa(&o, &ctx, &results, &n_results, &err);
+    } else {
+        struct clmem_run_options options = run_options(&o);
+        options.input = o.input;
+        options.image_output = image_output;
+        options.progress = isatty(STDERR_FILENO) && !cli_under_mpi() ? show_progress : NULL;
+        if ((status = cli_agree(clmem_run_plan(&run, workload, &ctx, &options, &err), &err)))
+            goto cleanup;
+        /* Planned (an --input read): from here a signal stops after a variant. */
+        cli_catch_interrupts();
+        status = cli_stop_status(clmem_run_execute(&run, &options, &results, &n_results, &err));
+        /* Under mpirun rank 0 gets every rank's results, names each rank's
+         * failures, and reports them all with their totals. */
+        status = cli_gather(&ctx.device, NULL, status, results, n_results, &ranks, &err);
+        int combined = cli_gathered_results(&ranks, 1, &results, &n_results, &err);
+        if (combined)
+            status = combined;
+    }
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;
-    report_failures(results, n_results);
-    struct clmem_peak peak;
-    if (a.peak && !interrupted) {
+    if (!cli_under_mpi())
+        report_failures(results, n_results);
+    struct clmem_peak peak = {0};
+    if (o.peak && !interrupted) {
         struct clmem_result *peak_results = NULL;
         size_t n_peak = 0;
         int peak_status =
-            clmem_peak_measure(&ctx, (unsigned)a.reps, &peak, &peak_results, &n_peak, &err);
+            clmem_peak_measure(&ctx, (unsigned)o.reps, &peak, &peak_results, &n_peak, &err);
         clmem_results_free(peak_results, n_peak);
         if (peak_status) {
             status = peak_status;
@@ -584,22 +426,33 @@ int cmd_run(int argc, char **argv)
         }
         clmem_results_apply_peak(results, n_results, &peak);
     }
-    struct clmem_report_meta meta = {.device = &ctx.device,
-                                     .peak = a.peak && !interrupted ? &peak : NULL,
-                                     .interrupted = interrupted};
-    int write_status = output.file
-                           ? clmem_output_report(&output, a.format, results, n_results, &meta, &err)
-                           : clmem_report_write(stdout, a.format, results, n_results, &meta, &err);
-    if (write_status)
-        status = write_status;
+    if (cli_reporter()) {
+        /* Under mpirun the results are every rank's: no one device. */
+        struct clmem_report_meta meta = {.device = cli_under_mpi() ? NULL : &ctx.device,
+                                         .peak = o.peak && !interrupted ? &peak : NULL,
+                                         .interrupted = interrupted};
+        int write_status =
+            output.file ? clmem_output_report(&output, o.format, results, n_results, &meta, &err)
+                        : clmem_report_write(stdout, o.format, results, n_results, &meta, &err);
+        if (write_status)
+            status = write_status;
+    }
 
 cleanup:
+    /* Every rank comes here, and exits with rank 0's status. */
+    status = cli_final(status);
     cli_report_warnings(&ctx);
-    status = cli_report_end(status, n_results, a.output, &err);
+    status = cli_report_end(status, n_results, o.output, &err);
     clmem_output_abort(&output);
+    cli_gathered_free(&ranks);
     clmem_results_free(results, n_results);
     clmem_run_release(&run);
     clmem_ctx_close(&ctx);
     clmem_error_clear(&err);
     return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    return cli_run_command(&cli_run_spec, NULL, argc, argv);
 }

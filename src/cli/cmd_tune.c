@@ -3,88 +3,42 @@
  * the tuning database that run and bench then use. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct tune_args {
-    const char *workload, *variant, *device, *size, *kernel_dir;
-    unsigned long long reps, max_candidates, seed;
-    int no_cache;
+static const struct cli_use tune_uses[] = {
+    {.id = CLI_OPT_VARIANT, .def_help = "each tunable one"},
+    {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
+    {.id = CLI_OPT_SIZE},
+    {.id = CLI_OPT_MAX_CANDIDATES},
+    {.id = CLI_OPT_REPS, .flags = CLI_DEFAULT, .def = 3},
+    {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE},
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: clmem tune WORKLOAD [options]\n\n"
-                 "Searches the parameters of each of WORKLOAD's tunable variants (or the\n"
-                 "one --variant names; matmul: regblock and panel, transpose: padded, whose\n"
-                 "tile every transpose variant uses, reduce and dot: coarsened) on the\n"
-                 "device: the built-in setting first, then\n"
-                 "candidates from the search space that the device can run (work-group and\n"
-                 "local-memory limits), each built, run --reps times and verified. The best\n"
-                 "is kept in $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per\n"
-                 "device, driver, workload and size class; 'run' and 'bench' then use it and\n"
-                 "say so in the result's note.\n\n"
-                 "options:\n"
-                 "  --device D             as 'clmem run' (default: first GPU)\n"
-                 "  --size S               the size to tune at (default: the workload's)\n"
-                 "  --variant V            tune this variant only\n"
-                 "  --max-candidates N     candidates besides the built-in one, 1 to 10000\n"
-                 "                         (default 48), drawn evenly from the search space\n"
-                 "  --reps N               timed runs per candidate, 1 to 1000 (default 3)\n"
-                 "  --seed N               input generator seed (default 42)\n"
-                 "  --kernel-dir DIR       where the .cl files are\n"
-                 "  --no-cache             build the kernels from source\n\n"
-                 "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or "
-                 "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n");
-}
-
-static int parse_args(int argc, char **argv, struct tune_args *a, int *help,
-                      struct clmem_error *err)
-{
-    static const struct option long_options[] = {{"device", required_argument, NULL, 'd'},
-                                                 {"size", required_argument, NULL, 's'},
-                                                 {"max-candidates", required_argument, NULL, 'm'},
-                                                 {"reps", required_argument, NULL, 'r'},
-                                                 {"seed", required_argument, NULL, 'S'},
-                                                 {"kernel-dir", required_argument, NULL, 'k'},
-                                                 {"no-cache", no_argument, NULL, 'n'},
-                                                 {"variant", required_argument, NULL, 'v'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {0}};
-    int c, status = CLMEM_OK;
-    char bad[64];
-    opterr = 0;
-    optind = 0; /* a full reset of getopt's state, as glibc and musl read it */
-    while (status == CLMEM_OK && (c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'd': a->device = optarg; break;
-        case 's': a->size = optarg; break;
-        case 'v': a->variant = optarg; break;
-        case 'k': status = cli_parse_dir("--kernel-dir", optarg, &a->kernel_dir, err); break;
-        case 'n': a->no_cache = 1; break;
-        case 'm':
-            status = cli_parse_uint("--max-candidates", optarg, 1, 10000, &a->max_candidates, err);
-            break;
-        case 'r': status = cli_parse_uint("--reps", optarg, 1, 1000, &a->reps, err); break;
-        case 'S': status = cli_parse_uint("--seed", optarg, 0, UINT64_MAX, &a->seed, err); break;
-        case 'h': *help = 1; return CLMEM_OK;
-        default:
-            return cli_option_error("tune", c, cli_refused_option(argc, argv, bad, sizeof bad),
-                                    err);
-        }
-    }
-    if (status)
-        return status;
-    if (optind >= argc)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "tune needs a workload (see 'clmem tune --help')");
-    if (argc - optind > 1)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unexpected argument '%s' (see 'clmem tune --help')", argv[optind + 1]);
-    a->workload = argv[optind];
-    return clmem_devices_parse_spec(a->device, err);
-}
+const struct cli_spec cli_tune_spec = {
+    .name = "tune",
+    .synopsis = "WORKLOAD [options]",
+    .about = "Searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
+             "one --variant names (matmul: regblock, panel and cpu_blocked; transpose:\n"
+             "padded, whose tile every transpose variant uses; reduce and dot:\n"
+             "coarsened, whose work-group every variant uses) on the device: the\n"
+             "built-in setting first, then candidates from the search space that the\n"
+             "device can run (work-group and local-memory limits), each built at --size,\n"
+             "run --reps times and verified. The best is kept in\n"
+             "$XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per device,\n"
+             "driver, workload, variant and size class; 'run' and 'bench' then use it\n"
+             "and say so in the result's note. It tunes one device (no list).\n",
+    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or\n"
+            "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n",
+    .uses = tune_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
+    .min_args = 1,
+    .max_args = 1,
+    .missing = "tune needs a workload (see 'clmem tune --help')",
+};
 
 /* A candidate's row of the table. */
 static void show_candidate(void *user, size_t index, size_t count,
@@ -103,7 +57,7 @@ static void show_candidate(void *user, size_t index, size_t count,
 
 /* Tunes one tunable variant; prints its table and what was kept. */
 static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                        const struct clmem_tunable *t, const struct tune_args *a,
+                        const struct clmem_tunable *t, const struct cli_opts *a,
                         struct clmem_error *err)
 {
     struct clmem_tune_options options = {.size = a->size,
@@ -129,19 +83,19 @@ static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
 
 int cmd_tune(int argc, char **argv)
 {
-    struct tune_args a = {.reps = 3, .max_candidates = 48, .seed = 42};
+    struct cli_opts a;
     struct clmem_error err = {0};
     struct clmem_ctx ctx = {0};
-    int help = 0, status;
-    if ((status = parse_args(argc, argv, &a, &help, &err)))
+    int status;
+    if ((status = cli_parse(&cli_tune_spec, argc, argv, &a, &err)))
         return cli_report_error(&err);
-    if (help) {
-        usage(stdout);
+    if (a.help) {
+        cli_help(&cli_tune_spec, stdout);
         return CLMEM_OK;
     }
-    const struct clmem_workload *w = clmem_workload_find(a.workload);
+    const struct clmem_workload *w = clmem_workload_find(a.args[0]);
     if (!w) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.workload);
+        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.args[0]);
         return cli_report_error(&err);
     }
     if (!w->n_tunables) {
@@ -151,7 +105,7 @@ int cmd_tune(int argc, char **argv)
         return cli_report_error(&err);
     }
     const struct clmem_tunable *only = NULL;
-    if (a.variant && !(only = clmem_tunable_find(w, a.variant))) {
+    if (a.variant && strcmp(a.variant, "all") != 0 && !(only = clmem_tunable_find(w, a.variant))) {
         clmem_fail(&err, CLMEM_ERR_USAGE, "variant '%s' of '%s' has nothing to tune", a.variant,
                    w->name);
         return cli_report_error(&err);

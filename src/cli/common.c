@@ -1,9 +1,6 @@
-/* Error printing, number parsing and device opening for the commands. */
+/* Error printing and device opening for the commands. */
 #include "cli.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,17 +14,6 @@ int cli_silent;
 /* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
  * launchers (srun). */
 static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-
-int cli_agree(int status, struct clmem_error *err)
-{
-#ifdef CLMEM_HAVE_MPI
-    if (cli_mpi())
-        return clmem_mpi_agree(cli_mpi(), status, err);
-#else
-    (void)err;
-#endif
-    return status;
-}
 
 int cli_launched_by_mpirun(void)
 {
@@ -65,62 +51,6 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (see 'clmem %s%s--help')\n", command ? command : "", command ? " " : "");
     return CLMEM_ERR_USAGE;
-}
-
-int cli_option_error(const char *command, int c, const char *option, struct clmem_error *err)
-{
-    if (c == ':')
-        return clmem_fail(err, CLMEM_ERR_USAGE, "option '%s' needs a value (see 'clmem %s --help')",
-                          option, command);
-    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')", option,
-                      command);
-}
-
-const char *cli_refused_option(int argc, char **argv, char *buf, size_t size)
-{
-    /* getopt_long stops at the first refused option. A short one heads its
-     * cluster (-h, the only short option known, returns at once), and while
-     * the cluster goes on getopt is still at it, argv[optind]; a lone "-x" or
-     * a long option has been passed: argv[optind - 1]. */
-    const char *at = optind < argc ? argv[optind] : NULL;
-    /* glibc gives a byte past ASCII as a negative optopt. */
-    if (optopt != 0 && at && at[0] == '-' && (unsigned char)at[1] == (unsigned char)optopt &&
-        at[2] != '\0') {
-        snprintf(buf, size, "-%c", (unsigned char)optopt);
-        return buf;
-    }
-    return argv[optind > 0 ? optind - 1 : 0];
-}
-
-int cli_parse_uint(const char *option, const char *text, unsigned long long min,
-                   unsigned long long max, unsigned long long *value, struct clmem_error *err)
-{
-    const char *p = text;
-    if (*p == '-')
-        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is negative (expected %llu to %llu)",
-                          option, text, min, max);
-    if (!isdigit((unsigned char)*p))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
-                          option, text, min, max);
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(p, &end, 10);
-    if (*end != '\0')
-        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
-                          option, text, min, max);
-    if (errno == ERANGE || v < min || v > max)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is out of range (expected %llu to %llu)",
-                          option, text, min, max);
-    *value = v;
-    return CLMEM_OK;
-}
-
-int cli_parse_dir(const char *option, const char *text, const char **value, struct clmem_error *err)
-{
-    if (!text[0])
-        return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a directory", option);
-    *value = text;
-    return CLMEM_OK;
 }
 
 /* The stop signals and SIGUSR1, held while a driver loads: what comes

@@ -45,22 +45,13 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
         if (strcmp(command->name, "tune") == 0)
             return cli_usage_error("tune",
                                    "tune keeps one tuning database: start it without mpirun");
-#ifdef CLMEM_HAVE_MPI
         if (command->mpi) {
-            int status = cli_mpi_start(&argc, &argv);
+            int status = cli_mpi_start(command->name, &argc, &argv);
             if (status == CLMEM_OK)
                 status = command->run(argc - 1, argv + 1);
             cli_mpi_stop();
             return status;
         }
-#else
-        if (command->mpi)
-            return cli_usage_error(NULL,
-                                   "this clmem was built without MPI: for 'mpirun ... clmem %s' "
-                                   "build it with 'meson configure build -Dmpi=enabled' (README, "
-                                   "\"Many hosts: MPI\")",
-                                   command->name);
-#endif
     }
     return command->run(argc - 1, argv + 1);
 }

@@ -1,114 +1,118 @@
-/* The commands under mpirun (an MPI build): starting MPI, each rank's
- * device, gathering what the ranks ran for rank 0's report. Ranks other
+/* The steps in which the ranks of an MPI job work together (cli.h, "under
+ * mpirun"): starting MPI, each rank's device, agreeing on a status,
+ * gathering what the ranks ran for rank 0's report. The MPI build has them
+ * here, behind CLMEM_HAVE_MPI and nowhere else; alone (and in a build
+ * without MPI) each is what a command does in one process. Ranks other
  * than 0 print no errors: rank 0 says each once, for all. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef CLMEM_HAVE_MPI
+#include "mpi/ranks.h"
+
 static struct clmem_mpi mpi_state;
 static int mpi_active;
 
-int cli_mpi_start(int *argc, char ***argv)
+/* The MPI state under mpirun, NULL otherwise. */
+static const struct clmem_mpi *mpi(void)
 {
+    return mpi_active ? &mpi_state : NULL;
+}
+#endif
+
+int cli_mpi_start(const char *command, int *argc, char ***argv)
+{
+#ifdef CLMEM_HAVE_MPI
+    (void)command;
     struct clmem_error err = {0};
     if (clmem_mpi_init(argc, argv, &mpi_state, &err))
         return cli_report_error(&err);
     mpi_active = 1;
     cli_silent = mpi_state.rank != 0;
     return CLMEM_OK;
+#else
+    (void)argc;
+    (void)argv;
+    return cli_usage_error(NULL,
+                           "this clmem was built without MPI: for 'mpirun ... clmem %s' build it "
+                           "with 'meson configure build -Dmpi=enabled' (README, \"Many hosts: "
+                           "MPI\")",
+                           command);
+#endif
 }
 
 void cli_mpi_stop(void)
 {
+#ifdef CLMEM_HAVE_MPI
     if (mpi_active)
         clmem_mpi_finalize(&mpi_state);
     mpi_active = 0;
+#endif
 }
 
-const struct clmem_mpi *cli_mpi(void)
+int cli_under_mpi(void)
 {
-    return mpi_active ? &mpi_state : NULL;
+#ifdef CLMEM_HAVE_MPI
+    return mpi() != NULL;
+#else
+    return 0;
+#endif
 }
 
-int cli_mpi_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
-                        struct clmem_error *err)
+int cli_reporter(void)
 {
-    const struct clmem_mpi *m = cli_mpi();
-    struct clmem_device *devices = NULL;
-    size_t count = 0, chosen = 0;
-    int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
-    if (status == CLMEM_OK)
-        status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
-    if (status == CLMEM_OK)
-        status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
-    if (status == CLMEM_OK)
-        status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
-    free(devices);
-    return clmem_mpi_agree(m, status, err);
+#ifdef CLMEM_HAVE_MPI
+    return !mpi() || mpi()->rank == 0;
+#else
+    return 1;
+#endif
 }
 
-int cli_mpi_gather(const struct clmem_ctx *ctx, int has_peak, const struct clmem_peak *peak,
-                   int status, const struct clmem_error *run_err, struct clmem_result *results,
-                   size_t n_results, struct clmem_rank_report **all, struct clmem_error *err)
+int cli_agree(int status, struct clmem_error *err)
 {
-    const struct clmem_mpi *m = cli_mpi();
-    struct clmem_rank_report mine = {.rank = m->rank,
-                                     .device = ctx->device,
-                                     .has_peak = has_peak,
-                                     .status = status,
-                                     .results = results,
-                                     .n_results = n_results};
-    clmem_host_describe(&mine.host);
-    /* MPI's name for the host, as every "rank R on HOST" message gives it. */
-    snprintf(mine.host.name, sizeof mine.host.name, "%.255s", m->host);
-    if (has_peak)
-        mine.peak = *peak;
-    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
-        snprintf(mine.error, sizeof mine.error, "%s", run_err->message);
-    return clmem_mpi_gather(m, &mine, all, err);
+#ifdef CLMEM_HAVE_MPI
+    if (mpi())
+        return clmem_mpi_agree(mpi(), status, err);
+#else
+    (void)err;
+#endif
+    return status;
 }
 
-void cli_mpi_label(const struct clmem_rank_report *r, char *out, size_t size)
+int cli_open(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+             struct clmem_error *err)
 {
-    /* Short enough for a result's device field (128 bytes). */
+#ifdef CLMEM_HAVE_MPI
+    const struct clmem_mpi *m = mpi();
+    if (m) {
+        struct clmem_device *devices = NULL;
+        size_t count = 0, chosen = 0;
+        int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
+        if (status == CLMEM_OK)
+            status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
+        if (status == CLMEM_OK)
+            status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
+        if (status == CLMEM_OK)
+            status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+        free(devices);
+        return clmem_mpi_agree(m, status, err);
+    }
+#endif
+    return cli_open_device(spec, kernel_dir, ctx, err);
+}
+
+#ifdef CLMEM_HAVE_MPI
+/* "rank R on HOST: DEVICE", a rank's name in reports; short enough for a
+ * result's device field (128 bytes). */
+static void rank_label(const struct clmem_rank_report *r, char *out, size_t size)
+{
     snprintf(out, size, "rank %d on %.32s: %.64s", r->rank, r->host.name, r->device.name);
 }
 
-int cli_mpi_combine(const struct clmem_rank_report *all, size_t n, int totals,
-                    struct clmem_result **results, size_t *n_results, struct clmem_error *err)
-{
-    size_t count = 0, first[CLI_MPI_MAX_TOTALS], each[CLI_MPI_MAX_TOTALS];
-    for (size_t i = 0; i < n; i++)
-        count += all[i].n_results;
-    *n_results = 0;
-    if (!(*results = clmem_alloc_array(count ? count : 1, sizeof **results, err)))
-        return err->status;
-    for (size_t i = 0; i < n; i++) {
-        if (i < CLI_MPI_MAX_TOTALS) {
-            first[i] = *n_results;
-            each[i] = all[i].n_results;
-        }
-        for (size_t j = 0; j < all[i].n_results; j++) {
-            const struct clmem_result *from = &all[i].results[j];
-            struct clmem_result *r = &(*results)[*n_results];
-            *r = *from;
-            r->samples_ms = NULL;
-            if (from->n_samples &&
-                !(r->samples_ms = clmem_alloc_array(from->n_samples, sizeof(double), err)))
-                return err->status;
-            if (from->n_samples)
-                memcpy(r->samples_ms, from->samples_ms, from->n_samples * sizeof(double));
-            (*n_results)++;
-            cli_mpi_label(&all[i], r->device, sizeof r->device);
-        }
-    }
-    if (totals && n > 1 && n <= CLI_MPI_MAX_TOTALS)
-        return clmem_results_total(results, n_results, first, each, n, err);
-    return CLMEM_OK;
-}
-
-int cli_mpi_report_ranks(const struct clmem_rank_report *all, size_t n)
+/* Prints each rank's failed checks and error; returns the worst status. */
+static int report_ranks(const struct clmem_rank_report *all, size_t n)
 {
     int worst = CLMEM_OK;
     for (size_t i = 0; i < n; i++) {
@@ -124,9 +128,210 @@ int cli_mpi_report_ranks(const struct clmem_rank_report *all, size_t n)
     }
     return worst;
 }
+#endif
 
-int cli_mpi_final(int status)
+int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak, int status,
+               const struct clmem_result *results, size_t n_results, struct cli_gathered *g,
+               struct clmem_error *err)
 {
-    MPI_Bcast(&status, 1, MPI_INT, 0, cli_mpi()->world);
+    g->all = NULL;
+    g->n = 0;
+#ifdef CLMEM_HAVE_MPI
+    const struct clmem_mpi *m = mpi();
+    if (!m)
+        return status;
+    struct clmem_rank_report mine = {.rank = m->rank,
+                                     .device = *device,
+                                     .has_peak = peak != NULL,
+                                     .status = status,
+                                     .results = (struct clmem_result *)results,
+                                     .n_results = n_results};
+    clmem_host_describe(&mine.host);
+    /* MPI's name for the host, as every "rank R on HOST" message gives it. */
+    snprintf(mine.host.name, sizeof mine.host.name, "%.255s", m->host);
+    if (peak)
+        mine.peak = *peak;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
+        snprintf(mine.error, sizeof mine.error, "%s", err->message);
+    /* Said by rank 0 with the rank's name: err keeps the gather's own. */
+    clmem_error_clear(err);
+    int gathered = clmem_mpi_gather(m, &mine, &g->all, err);
+    if (gathered != CLMEM_OK || m->rank != 0)
+        return gathered;
+    g->n = (size_t)m->size;
+    return report_ranks(g->all, g->n);
+#else
+    (void)device;
+    (void)peak;
+    (void)results;
+    (void)n_results;
+    (void)err;
     return status;
+#endif
+}
+
+int cli_gathered_results(const struct cli_gathered *g, int totals, struct clmem_result **results,
+                         size_t *n_results, struct clmem_error *err)
+{
+#ifdef CLMEM_HAVE_MPI
+    if (g->n == 0)
+        return CLMEM_OK;
+    size_t count = 0, n = 0, first[CLI_MPI_MAX_TOTALS], each[CLI_MPI_MAX_TOTALS];
+    for (size_t i = 0; i < g->n; i++)
+        count += g->all[i].n_results;
+    struct clmem_result *all = clmem_alloc_array(count ? count : 1, sizeof *all, err);
+    if (!all)
+        return err->status;
+    int status = CLMEM_OK;
+    for (size_t i = 0; i < g->n && status == CLMEM_OK; i++) {
+        if (i < CLI_MPI_MAX_TOTALS) {
+            first[i] = n;
+            each[i] = g->all[i].n_results;
+        }
+        for (size_t j = 0; j < g->all[i].n_results; j++) {
+            const struct clmem_result *from = &g->all[i].results[j];
+            struct clmem_result *r = &all[n];
+            *r = *from;
+            r->samples_ms = NULL;
+            if (from->n_samples &&
+                !(r->samples_ms = clmem_alloc_array(from->n_samples, sizeof(double), err))) {
+                status = err->status;
+                break;
+            }
+            if (from->n_samples)
+                memcpy(r->samples_ms, from->samples_ms, from->n_samples * sizeof(double));
+            n++;
+            rank_label(&g->all[i], r->device, sizeof r->device);
+        }
+    }
+    if (status == CLMEM_OK && totals && g->n > 1 && g->n <= CLI_MPI_MAX_TOTALS)
+        status = clmem_results_total(&all, &n, first, each, g->n, err);
+    clmem_results_free(*results, *n_results);
+    *results = all;
+    *n_results = n;
+    return status;
+#else
+    (void)g;
+    (void)totals;
+    (void)results;
+    (void)n_results;
+    (void)err;
+    return CLMEM_OK;
+#endif
+}
+
+int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
+                       struct clmem_output *output, int interrupted, struct clmem_error *err)
+{
+#ifdef CLMEM_HAVE_MPI
+    int status = CLMEM_OK;
+    if (output->file) {
+        status = clmem_report_json_ranks(output->file, g->all, g->n, interrupted, err);
+        if (status == CLMEM_OK)
+            status = clmem_output_commit(output, err);
+    }
+    if (status)
+        return status;
+    if (format == CLMEM_FORMAT_JSON)
+        return clmem_report_json_ranks(stdout, g->all, g->n, interrupted, err);
+    struct clmem_result *results = NULL;
+    size_t n_results = 0;
+    status = cli_gathered_results(g, 0, &results, &n_results, err);
+    if (status == CLMEM_OK && format == CLMEM_FORMAT_TABLE)
+        for (size_t i = 0; i < g->n; i++)
+            if (g->all[i].has_peak)
+                printf("rank %d on %s: %s, peaks: copy %.1f GB/s, FMA %.1f GFLOP/s\n",
+                       g->all[i].rank, g->all[i].host.name, g->all[i].device.name,
+                       g->all[i].peak.bandwidth, g->all[i].peak.flops);
+    if (status == CLMEM_OK)
+        status = clmem_report_write(stdout, format, results, n_results, NULL, err);
+    clmem_results_free(results, n_results);
+    return status;
+#else
+    (void)g;
+    (void)format;
+    (void)output;
+    (void)interrupted;
+    return clmem_fail(err, CLMEM_ERR_USAGE, "no ranks to report (a build without MPI)");
+#endif
+}
+
+int cli_gathered_runs(const struct cli_gathered *g, struct clmem_compare_device **runs,
+                      size_t *n_runs, struct clmem_error *err)
+{
+    *runs = NULL;
+    *n_runs = 0;
+#ifdef CLMEM_HAVE_MPI
+    if (g->n == 0)
+        return CLMEM_OK;
+    if (!(*runs = calloc(g->n, sizeof **runs)))
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    /* The report's columns: one per rank, named by rank and host. */
+    for (size_t i = 0; i < g->n; i++) {
+        struct clmem_compare_device *run = &(*runs)[i];
+        run->device = g->all[i].device;
+        run->rank = g->all[i].rank;
+        run->host_info = g->all[i].host;
+        snprintf(run->host, sizeof run->host, "%s", g->all[i].host.name);
+        run->peak = g->all[i].peak;
+        run->results = g->all[i].results;
+        run->n_results = g->all[i].n_results;
+    }
+    *n_runs = g->n;
+#else
+    (void)g;
+    (void)err;
+#endif
+    return CLMEM_OK;
+}
+
+void cli_gathered_free(struct cli_gathered *g)
+{
+#ifdef CLMEM_HAVE_MPI
+    clmem_rank_reports_free(g->all, g->n);
+#endif
+    g->all = NULL;
+    g->n = 0;
+}
+
+int cli_final(int status)
+{
+#ifdef CLMEM_HAVE_MPI
+    if (mpi())
+        MPI_Bcast(&status, 1, MPI_INT, 0, mpi()->world);
+#endif
+    return status;
+}
+
+int cli_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
+              size_t *n_results, struct clmem_error *err)
+{
+#ifdef CLMEM_HAVE_MPI
+    if (mpi()) {
+        struct clmem_summa_options so = {.variant = o->variant,
+                                         .size = o->size,
+                                         .panel = (size_t)o->panel,
+                                         .reps = (unsigned)o->reps,
+                                         .warmup = (unsigned)o->warmup,
+                                         .seed = o->seed,
+                                         .grid_rows = (int)o->summa.rows,
+                                         .grid_cols = (int)o->summa.cols,
+                                         .no_overlap = o->no_overlap};
+        int status = clmem_summa(mpi(), ctx, &so, results, n_results, err);
+        if (status == CLMEM_ERR_VERIFY && mpi()->rank == 0)
+            for (size_t i = 0; i < *n_results; i++)
+                if (!(*results)[i].verified)
+                    fprintf(stderr, "clmem: %s %s (%s): verification failed: %s\n",
+                            (*results)[i].workload, (*results)[i].variant, (*results)[i].device,
+                            (*results)[i].verify_detail);
+        /* A usage error is the same on every rank; an OpenCL one may be a
+         * single rank's. */
+        return clmem_mpi_agree(mpi(), status, err);
+    }
+#endif
+    (void)o;
+    (void)ctx;
+    (void)results;
+    (void)n_results;
+    return clmem_fail(err, CLMEM_ERR_USAGE, "--summa runs under mpirun");
 }

@@ -44,7 +44,7 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
             continue;
         /* A kernel file that is missing or unreadable stops the bench
          * before any work, rather than failing its workload half-way. */
-        if ((status = clmem_sources_check(ctx, all[i], NULL, err)))
+        if ((status = clmem_sources_check(ctx->kernel_dir, all[i], NULL, err)))
             return status;
         if (is_peak)
             continue;

@@ -20,7 +20,7 @@ static int builds(const struct clmem_run *run, const struct clmem_variant *v)
                           !clmem_device_has_extension(&run->ctx->device, v->needs_extension));
 }
 
-int clmem_sources_check(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w,
                         const char *variant, struct clmem_error *err)
 {
     for (size_t i = 0; i < w->n_variants; i++) {
@@ -28,7 +28,7 @@ int clmem_sources_check(const struct clmem_ctx *ctx, const struct clmem_workload
         if (!v->kernel || (variant && strcmp(variant, "all") != 0 && strcmp(variant, v->name)))
             continue;
         char path[2048];
-        int status = clmem_source_find(ctx->kernel_dir, v->source ? v->source : w->source, path,
+        int status = clmem_source_find(kernel_dir, v->source ? v->source : w->source, path,
                                        sizeof path, err);
         if (status)
             return status;

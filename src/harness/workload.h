@@ -245,10 +245,11 @@ int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_err
 cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_variant *v);
 cl_kernel clmem_run_more_kernel(const struct clmem_run *run, const struct clmem_variant *v,
                                 size_t i);
-/* Finds and checks readable, before any work, the .cl file of each
+/* Finds (in kernel_dir, or the default places when it is NULL or "") and
+ * checks readable, before any work, the .cl file of each
  * variant of w that has kernels (`variant` NULL or "all": every one, else
  * that one): a usage error naming the file otherwise. */
-int clmem_sources_check(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w,
                         const char *variant, struct clmem_error *err);
 /* The program built from `source` (NULL: the workload's), or NULL. */
 cl_program clmem_run_program(const struct clmem_run *run, const char *source);

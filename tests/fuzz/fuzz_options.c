@@ -1,39 +1,23 @@
 /* libFuzzer harness: the CLI's option parsing, without a device. The input
  * is split at NUL bytes into arguments, which go through
- *  - the 'run' and 'bench' commands' own parse_args (static: this file
- *    includes src/cli/cmd_run.c and cmd_bench.c), then what those commands
- *    check before opening a device: run's validate() (workload, variant,
- *    --compare, --size, --device, kernel file) and clmem_bench_plan
- *    (--workloads, on a device that is not opened);
- *  - one by one: cli_parse_uint, clmem_format_parse, clmem_size_parse,
- *    clmem_devices_parse_spec and clmem_devices_select on made-up devices.
+ *  - every command's parser (cli_parse with the command's spec, through
+ *    src/cli/options.h), twice, then what run and peak check before they
+ *    open a device (cli_run_check: workload, variant, --compare, --size,
+ *    --device, kernel file) and what bench checks (clmem_bench_plan:
+ *    --workloads, on a device that is not opened);
+ *  - one by one: every option of the table (cli_parse_value),
+ *    clmem_size_parse, clmem_devices_parse_spec and clmem_devices_select on
+ *    made-up devices.
  * Every refusal is a usage error with a message; what is accepted is in
- * range. */
-#include "cli.h"
-#include "harness/harness.h"
-#include "report/report.h"
+ * the table's range. */
 #include "fuzz.h"
+#include "harness/harness.h"
+#include "options.h"
+#include "report/report.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Both files name their helpers the same: one name each here. */
-#define usage         run_usage
-#define parse_args    run_parse_args
-#define show_progress run_show_progress
-#include "../../src/cli/cmd_run.c"
-#undef usage
-#undef parse_args
-#undef show_progress
-#define usage         bench_usage
-#define parse_args    bench_parse_args
-#define show_progress bench_show_progress
-#include "../../src/cli/cmd_bench.c"
-#undef usage
-#undef parse_args
-#undef show_progress
+#include <strings.h>
 
 #define MAX_ARGS 64
 
@@ -47,88 +31,110 @@ static void check_refusal(int status, struct clmem_error *err)
     clmem_error_clear(err);
 }
 
-/* Parsing the same arguments twice gives the same answer: nothing of one
- * parse (getopt's state) leaks into the next. */
-static void check_same(int status, int help, const struct clmem_error *err, int status2, int help2,
-                       const struct clmem_error *err2)
+/* Whether a number option's value is in the table's range. */
+static void check_ranges(const struct cli_opts *o)
 {
-    FUZZ_CHECK(status == status2 && help == help2);
-    FUZZ_CHECK(strcmp(err->message, err2->message) == 0);
+    const struct cli_option *reps = cli_option(CLI_OPT_REPS);
+    FUZZ_CHECK(o->reps >= reps->min && o->reps <= reps->max && reps->max == CLI_MAX_REPS);
+    FUZZ_CHECK(o->warmup <= cli_option(CLI_OPT_WARMUP)->max);
+    FUZZ_CHECK(o->max_candidates >= 1 && o->max_candidates <= 10000);
+    FUZZ_CHECK(o->panel <= cli_option(CLI_OPT_PANEL)->max);
+    FUZZ_CHECK(o->threshold >= 0 && o->threshold <= CLMEM_DIFF_MAX_THRESHOLD);
+    FUZZ_CHECK(o->format == CLMEM_FORMAT_TABLE || o->format == CLMEM_FORMAT_CSV ||
+               o->format == CLMEM_FORMAT_JSON);
+    FUZZ_CHECK(!o->kernel_dir || o->kernel_dir[0]);
+    FUZZ_CHECK(!o->summa.given || (o->summa.rows <= 65536 && o->summa.cols <= 65536));
+    if (o->device && !cli_is_device_list(o->device))
+        FUZZ_CHECK(strchr(o->device, ',') == NULL);
+    if (o->device && strchr(o->device, ',')) {
+        size_t items = 1;
+        for (const char *p = o->device; *p; p++)
+            items += *p == ',';
+        FUZZ_CHECK(items <= CLI_MAX_DEVICES);
+    }
 }
 
-static void fuzz_run(int argc, char **argv)
+/* Parses argv as `spec`, twice: the same answer (nothing of one parse, such
+ * as getopt's state, leaks into the next); refusals are usage errors. */
+static int parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o)
 {
-    struct run_args a = {.reps = 5, .warmup = 1, .seed = 42, .format = CLMEM_FORMAT_TABLE};
-    struct clmem_error err = {0};
-    const struct clmem_workload *w = NULL;
+    struct clmem_error err = {0}, err2 = {0};
+    struct cli_opts o2;
     char *again[MAX_ARGS + 2];
     memcpy(again, argv, (size_t)(argc + 1) * sizeof *argv);
-    struct run_args a2 = a;
-    struct clmem_error err2 = {0};
-    int help = 0, help2 = 0, status = run_parse_args(argc, argv, &a, &help, &err);
-    int status2 = run_parse_args(argc, again, &a2, &help2, &err2);
-    check_same(status, help, &err, status2, help2, &err2);
+    again[0] = argv[0] = (char *)spec->name;
+    int status = cli_parse(spec, argc, argv, o, &err);
+    int status2 = cli_parse(spec, argc, again, &o2, &err2);
+    FUZZ_CHECK(status == status2 && o->help == o2.help);
+    FUZZ_CHECK(strcmp(err.message, err2.message) == 0);
     clmem_error_clear(&err2);
-    if (status == CLMEM_OK && !help)
-        status = validate(&a, &w, &err);
+    if (status) {
+        check_refusal(status, &err);
+        return status;
+    }
+    if (!o->help) {
+        check_ranges(o);
+        FUZZ_CHECK(o->n_args >= spec->min_args && o->n_args <= spec->max_args);
+    }
+    return CLMEM_OK;
+}
+
+static void fuzz_run(const struct cli_spec *spec, const char *workload, int argc, char **argv)
+{
+    struct cli_opts o;
+    struct clmem_error err = {0};
+    const struct clmem_workload *w = NULL;
+    if (parse(spec, argc, argv, &o) || o.help)
+        return;
+    int status = cli_run_check(&o, workload ? workload : o.args[0], &w, &err);
     if (status) {
         check_refusal(status, &err);
         return;
     }
-    if (help)
-        return;
-    FUZZ_CHECK(w != NULL && a.workload != NULL);
-    FUZZ_CHECK(a.reps >= 1 && a.reps <= MAX_REPS && a.warmup <= 100);
-    FUZZ_CHECK(a.format == CLMEM_FORMAT_TABLE || a.format == CLMEM_FORMAT_CSV ||
-               a.format == CLMEM_FORMAT_JSON);
+    FUZZ_CHECK(w != NULL);
 }
 
 static void fuzz_bench(int argc, char **argv, cl_device_type type)
 {
-    struct bench_args a = {.reps = 5, .seed = 42, .format = CLMEM_FORMAT_TABLE};
+    struct cli_opts o;
     struct clmem_error err = {0};
     struct clmem_ctx ctx = {0};
     ctx.device.type = type;
     size_t steps = 0;
-    char *again[MAX_ARGS + 2];
-    memcpy(again, argv, (size_t)(argc + 1) * sizeof *argv);
-    struct bench_args a2 = a;
-    struct clmem_error err2 = {0};
-    int help = 0, help2 = 0, status = bench_parse_args(argc, argv, &a, &help, &err);
-    int status2 = bench_parse_args(argc, again, &a2, &help2, &err2);
-    check_same(status, help, &err, status2, help2, &err2);
-    clmem_error_clear(&err2);
-    if (status == CLMEM_OK && !help) {
-        struct clmem_bench_options options = {
-            .reps = (unsigned)a.reps, .seed = a.seed, .compare = a.compare, .only = a.workloads};
-        status = clmem_bench_plan(&ctx, &options, &steps, &err);
-    }
-    if (status) {
-        check_refusal(status, &err);
+    if (parse(&cli_bench_spec, argc, argv, &o) || o.help)
         return;
-    }
-    FUZZ_CHECK(help || (a.reps >= 1 && a.reps <= 1000));
+    FUZZ_CHECK(!cli_is_device_list(o.device)); /* one device, without mpirun */
+    struct clmem_bench_options options = {
+        .reps = (unsigned)o.reps, .seed = o.seed, .compare = o.compare, .only = o.workloads};
+    int status = clmem_bench_plan(&ctx, &options, &steps, &err);
+    if (status)
+        check_refusal(status, &err);
 }
 
-/* Each argument alone through the parsers the options use. */
+/* Each argument alone through every option of the table and the parsers
+ * the options use. */
 static void fuzz_values(const char *text)
 {
-    static const struct {
-        unsigned long long min, max;
-    } ranges[] = {{1, MAX_REPS}, {0, 100}, {0, UINT64_MAX}, {1, 1000}};
     struct clmem_error err = {0};
     int status;
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(ranges); i++) {
-        unsigned long long v = 0;
-        status = cli_parse_uint("--n", text, ranges[i].min, ranges[i].max, &v, &err);
-        if (status == CLMEM_OK)
-            FUZZ_CHECK(v >= ranges[i].min && v <= ranges[i].max && strtoull(text, NULL, 10) == v);
-        else
+    for (int id = 0; id < CLI_OPT_COUNT; id++) {
+        struct cli_opts o;
+        memset(&o, 0, sizeof o);
+        o.reps = 1;
+        o.max_candidates = 1;
+        const struct cli_option *opt = cli_option((enum cli_opt)id);
+        status = cli_parse_value((enum cli_opt)id, text, &o, &err);
+        FUZZ_CHECK(o.given[id]);
+        if (status) {
             check_refusal(status, &err);
+            continue;
+        }
+        if (opt->type == CLI_UINT) {
+            unsigned long long v = *(const unsigned long long *)((const char *)&o + opt->offset);
+            FUZZ_CHECK(v >= opt->min && v <= opt->max && strtoull(text, NULL, 10) == v);
+        }
+        check_ranges(&o);
     }
-    enum clmem_format format;
-    if ((status = clmem_format_parse(text, &format, &err)))
-        check_refusal(status, &err);
     struct clmem_size size;
     if ((status = clmem_size_parse(text, &size, &err)))
         check_refusal(status, &err);
@@ -161,17 +167,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(copy, data, size);
     copy[size] = '\0';
-    char *run_argv[MAX_ARGS + 2] = {"run"}, *bench_argv[MAX_ARGS + 2] = {"bench"};
+    char *args[MAX_ARGS + 2] = {NULL}, *argv[MAX_ARGS + 2];
     int argc = 1;
     for (size_t at = 0; at < size && argc <= MAX_ARGS; argc++) {
-        run_argv[argc] = bench_argv[argc] = copy + at;
+        args[argc] = copy + at;
         at += strlen(copy + at) + 1;
     }
-    run_argv[argc] = bench_argv[argc] = NULL;
-    fuzz_run(argc, run_argv);
-    fuzz_bench(argc, bench_argv, size % 2 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU);
+    args[argc] = NULL;
+    /* getopt_long permutes argv: each command gets its own copy. */
+#define ARGV() (memcpy(argv, args, sizeof args), argv)
+    fuzz_run(&cli_run_spec, NULL, argc, ARGV());
+    fuzz_run(&cli_peak_spec, "peak", argc, ARGV());
+    fuzz_bench(argc, ARGV(), size % 2 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU);
+    const struct cli_spec *const others[] = {&cli_compare_spec, &cli_tune_spec, &cli_diff_spec,
+                                             &cli_devices_spec, &cli_list_spec};
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        struct cli_opts o;
+        parse(others[i], argc, ARGV(), &o);
+    }
+#undef ARGV
     for (int i = 1; i < argc; i++)
-        fuzz_values(run_argv[i]);
+        fuzz_values(args[i]);
     free(copy);
     return 0;
 }

@@ -1,0 +1,610 @@
+/* The option table of every command, its parser and the help made from it
+ * (options.h). Adding an option: one row here, its field in struct
+ * cli_opts, and its id in the cli_use lists of the commands that take it. */
+#include "options.h"
+
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const sizes_choices[] = {"common", "own", "cpu", "gpu", NULL};
+
+#define AT(field) offsetof(struct cli_opts, field)
+
+/* Every option once, indexed by enum cli_opt. */
+static const struct cli_option options[CLI_OPT_COUNT] = {
+    [CLI_OPT_VARIANT] = {.name = "variant",
+                         .type = CLI_TEXT,
+                         .argh = "V|all",
+                         .def_help = "all",
+                         .offset = AT(variant),
+                         .help = "one variant, or all of them; 'clmem list' names them"},
+    [CLI_OPT_SIZE] = {.name = "size",
+                      .type = CLI_SIZE,
+                      .argh = "S",
+                      .def_help = "the workload's",
+                      .offset = AT(size),
+                      .help = "N, MxN or MxNxK; matmul: P is MxN, M is MxK, N is KxN"},
+    [CLI_OPT_DEVICE] = {.name = "device",
+                        .alias = "devices",
+                        .type = CLI_DEVICES,
+                        .argh = "D|LIST",
+                        .def_help = "the first GPU, else the first device",
+                        .offset = AT(device),
+                        .help = "a device: its P:D index as 'clmem devices' shows it, a type (gpu, "
+                                "cpu, accelerator) or part of its name, platform, vendor or "
+                                "version, case-insensitive; or several: a comma-separated list of "
+                                "them (cpu,cpu) or all, up to 64 devices"},
+    [CLI_OPT_SPLIT] = {.name = "split",
+                       .type = CLI_WEIGHTS,
+                       .optional = 1,
+                       .argh = "W,W,...",
+                       .offset = AT(split),
+                       .help = "matmul on a device list: P's rows divided into one block per "
+                               "device (shares W, equal by default), end to end (each device's "
+                               "copies overlap its kernels, in tiles of P), gathered and "
+                               "verified; a strong-scaling table over the first 1..D devices "
+                               "(host wall time)"},
+    [CLI_OPT_WEAK] = {.name = "weak",
+                      .type = CLI_FLAG,
+                      .offset = AT(weak),
+                      .help = "with --split: weak scaling, k devices multiply k times the rows of "
+                              "--size (each keeps its share of them)"},
+    [CLI_OPT_SUMMA] = {.name = "summa",
+                       .type = CLI_GRID,
+                       .optional = 1,
+                       .argh = "RxC",
+                       .def_help = "the squarest grid",
+                       .offset = AT(summa),
+                       .help = "under mpirun (an MPI build): matmul distributed over the ranks "
+                               "with SUMMA, a grid of R x C ranks (each 1 to 65536), each rank's "
+                               "blocks on its device, verified"},
+    [CLI_OPT_PANEL] = {.name = "panel",
+                       .type = CLI_UINT,
+                       .argh = "W",
+                       .min = 1,
+                       .max = 1u << 30,
+                       .def_help = "256",
+                       .offset = AT(panel),
+                       .help = "SUMMA's panel width (the inner dimension's step)"},
+    [CLI_OPT_NO_OVERLAP] = {.name = "no-overlap",
+                            .type = CLI_FLAG,
+                            .offset = AT(no_overlap),
+                            .help = "with --split or --summa: each copy, broadcast and kernel "
+                                    "waits for the one before (to see what overlap hides)"},
+    [CLI_OPT_WORKLOADS] = {.name = "workloads",
+                           .type = CLI_TEXT,
+                           .argh = "LIST",
+                           .def_help = "all",
+                           .offset = AT(workloads),
+                           .help = "comma-separated workloads"},
+    [CLI_OPT_SIZES] = {.name = "sizes",
+                       .type = CLI_CHOICE,
+                       .argh = "S",
+                       .def_text = "common",
+                       .choices = sizes_choices,
+                       .offset = AT(sizes),
+                       .help = "live devices' bench sizes: common (every device at the smallest "
+                               "device's sizes, the CPU ones when any device compared, live or "
+                               "saved, is a CPU), own (each device its own), cpu or gpu"},
+    [CLI_OPT_MAX_CANDIDATES] = {.name = "max-candidates",
+                                .type = CLI_UINT,
+                                .argh = "N",
+                                .min = 1,
+                                .max = 10000,
+                                .def = 48,
+                                .offset = AT(max_candidates),
+                                .help = "candidates besides the built-in one, drawn evenly from "
+                                        "the search space"},
+    [CLI_OPT_REPS] = {.name = "reps",
+                      .type = CLI_UINT,
+                      .argh = "N",
+                      .min = 1,
+                      .max = CLI_MAX_REPS,
+                      .def = 5,
+                      .offset = AT(reps),
+                      .help = "timed runs of each kernel"},
+    [CLI_OPT_WARMUP] = {.name = "warmup",
+                        .type = CLI_UINT,
+                        .argh = "N",
+                        .min = 0,
+                        .max = 100,
+                        .def = 1,
+                        .offset = AT(warmup),
+                        .help = "untimed runs before the timed ones"},
+    [CLI_OPT_SEED] = {.name = "seed",
+                      .type = CLI_UINT,
+                      .argh = "N",
+                      .min = 0,
+                      .max = UINT64_MAX,
+                      .def = 42,
+                      .offset = AT(seed),
+                      .help = "seed of the generated inputs: the same inputs on every device"},
+    [CLI_OPT_THRESHOLD] = {.name = "threshold",
+                           .type = CLI_PERCENT,
+                           .argh = "PCT",
+                           .max = (unsigned long long)CLMEM_DIFF_MAX_THRESHOLD,
+                           .def = (unsigned long long)CLMEM_DIFF_DEFAULT_THRESHOLD,
+                           .offset = AT(threshold),
+                           .help = "smallest change that counts, a percentage such as 5 or 2.5"},
+    [CLI_OPT_FORMAT] = {.name = "format",
+                        .type = CLI_FORMAT,
+                        .argh = "F",
+                        .def = CLMEM_FORMAT_TABLE,
+                        .def_help = "table",
+                        .offset = AT(format),
+                        .help = "table, csv or json"},
+    [CLI_OPT_OUTPUT] = {.name = "output",
+                        .type = CLI_FILE,
+                        .argh = "FILE",
+                        .offset = AT(output),
+                        .help = "write the report there (whole, or not at all)"},
+    [CLI_OPT_OUTPUT_DIR] = {.name = "output-dir",
+                            .type = CLI_TEXT,
+                            .argh = "DIR",
+                            .def_text = "clmem-report",
+                            .offset = AT(output_dir),
+                            .help = "where the report goes; it appears whole or not at all"},
+    [CLI_OPT_KERNEL_DIR] = {.name = "kernel-dir",
+                            .type = CLI_DIR,
+                            .argh = "DIR",
+                            .def_help = "CLMEM_KERNEL_DIR, the installed ones, the source tree",
+                            .offset = AT(kernel_dir),
+                            .help = "where the .cl files are"},
+    [CLI_OPT_NO_CACHE] = {.name = "no-cache",
+                          .type = CLI_FLAG,
+                          .offset = AT(no_cache),
+                          .help = "build the kernels from source, neither using nor filling the "
+                                  "compiled-program cache"},
+    [CLI_OPT_PEAK] = {.name = "peak",
+                      .type = CLI_FLAG,
+                      .offset = AT(peak),
+                      .help = "measure the device's peaks first (as 'clmem peak') and give each "
+                              "result its fraction of them"},
+    [CLI_OPT_COMPARE] = {.name = "compare",
+                         .type = CLI_LIBRARY,
+                         .argh = "LIB",
+                         .offset = AT(compare),
+                         .help = "also run LIB beside the kernels it can stand for, on the same "
+                                 "inputs, and give each result its ratio to it: clblast (matmul's "
+                                 "SGEMM; needs clmem built with libclblast-dev) or openblas "
+                                 "(cblas_sgemm on the host's cores, host wall time, CPU devices "
+                                 "only; needs libopenblas-dev)"},
+    [CLI_OPT_INPUT] = {.name = "input",
+                       .type = CLI_FILE,
+                       .argh = "FILE",
+                       .offset = AT(input),
+                       .help = "an input file, for workloads that take one (blur: a binary PGM "
+                               "or PPM image); such workloads write their image to an --output "
+                               "named FILE.pgm or FILE.ppm"},
+};
+
+const struct cli_option *cli_option(enum cli_opt id)
+{
+    return id < CLI_OPT_COUNT ? &options[id] : NULL;
+}
+
+/* ---- values ---- */
+
+int cli_parse_uint(const char *option, const char *text, unsigned long long min,
+                   unsigned long long max, unsigned long long *value, struct clmem_error *err)
+{
+    const char *p = text;
+    if (*p == '-')
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is negative (expected %llu to %llu)",
+                          option, text, min, max);
+    if (!isdigit((unsigned char)*p))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
+                          option, text, min, max);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (*end != '\0')
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is not a number (expected %llu to %llu)",
+                          option, text, min, max);
+    if (errno == ERANGE || v < min || v > max)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is out of range (expected %llu to %llu)",
+                          option, text, min, max);
+    *value = v;
+    return CLMEM_OK;
+}
+
+int cli_is_device_list(const char *spec)
+{
+    return spec && (strchr(spec, ',') || strcasecmp(spec, "all") == 0);
+}
+
+/* One device spec, or a list of them ("all" alone), each checked as
+ * --device checks one, at most CLI_MAX_DEVICES. */
+static int parse_devices(const char *text, struct clmem_error *err)
+{
+    if (!cli_is_device_list(text))
+        return clmem_devices_parse_spec(text, err);
+    if (strcasecmp(text, "all") == 0)
+        return CLMEM_OK;
+    char spec[256];
+    size_t n = 0;
+    for (const char *p = text;; n++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof spec)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "bad device list '%s': item %zu is %s (expected specs as --device "
+                              "takes, comma-separated, e.g. 'cpu,cpu' or '0:0,1:0')",
+                              text, n + 1, len ? "too long" : "empty");
+        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
+        if (strcasecmp(spec, "all") == 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': 'all' stands alone",
+                              text);
+        int status = clmem_devices_parse_spec(spec, err);
+        if (status)
+            return status;
+        if (n + 1 > CLI_MAX_DEVICES)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': more than %d devices",
+                              text, CLI_MAX_DEVICES);
+        if (!end)
+            return CLMEM_OK;
+        p = end + 1;
+    }
+}
+
+/* --split=W,W,...: each share a number >= 0 written with digits first (no
+ * sign or space, as the other numbers). Whether there is one per device is
+ * the command's to check, once it knows its devices. */
+static int parse_weights(const char *text, struct cli_weights *weights, struct clmem_error *err)
+{
+    size_t n = 0;
+    for (const char *p = text;; n++) {
+        char *end;
+        errno = 0;
+        double w = strtod(p, &end);
+        if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+            end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "bad --split weights '%s': item %zu is not a number >= 0", text,
+                              n + 1);
+        if (n < CLI_MAX_DEVICES)
+            weights->w[n] = w;
+        if (*end == '\0')
+            break;
+        p = end + 1;
+    }
+    weights->n = n + 1;
+    return CLMEM_OK;
+}
+
+/* "RxC" of --summa=RxC, each part as cli_parse_uint takes it, 1 to 65536. */
+static int parse_grid(const char *text, struct cli_grid *grid, struct clmem_error *err)
+{
+    const char *x = strchr(text, 'x');
+    char part[64];
+    if (!x || x == text || !x[1] || strchr(x + 1, 'x') || (size_t)(x - text) >= sizeof part)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "bad --summa grid '%s' (expected RxC, e.g. 2x2, rows x columns of "
+                          "ranks)",
+                          text);
+    snprintf(part, sizeof part, "%.*s", (int)(x - text), text);
+    int status = cli_parse_uint("--summa rows", part, 1, 65536, &grid->rows, err);
+    if (status == CLMEM_OK)
+        status = cli_parse_uint("--summa columns", x + 1, 1, 65536, &grid->cols, err);
+    return status;
+}
+
+/* A percentage as people write it: digits, at most one point ("5", "2.5",
+ * ".5"); no sign, exponent, hex, inf or nan, which strtod would take. */
+static int parse_percent(const char *option, const char *text, double max, double *value,
+                         struct clmem_error *err)
+{
+    size_t digits = 0, points = 0;
+    for (const char *p = text; *p; p++) {
+        digits += isdigit((unsigned char)*p) != 0;
+        points += *p == '.';
+        if (!isdigit((unsigned char)*p) && *p != '.')
+            break;
+    }
+    if (text[0] == '-')
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "%s '%s' is negative (expected a percentage, 0 to %g)", option, text,
+                          max);
+    if (digits == 0 || points > 1 || digits + points != strlen(text))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "%s '%s' is not a number (expected a percentage, 0 to %g)", option, text,
+                          max);
+    double v = strtod(text, NULL);
+    if (v > max)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "%s '%s' is out of range (expected a percentage, 0 to %g)", option, text,
+                          max);
+    *value = v;
+    return CLMEM_OK;
+}
+
+static int parse_choice(const char *option, const char *text, const char *const *choices,
+                        struct clmem_error *err)
+{
+    char list[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; choices[i]; i++) {
+        if (strcmp(text, choices[i]) == 0)
+            return CLMEM_OK;
+        const char *sep = i == 0 ? "" : choices[i + 1] ? ", " : " or ";
+        int n = snprintf(list + used, sizeof list - used, "%s%s", sep, choices[i]);
+        if (n > 0 && (size_t)n < sizeof list - used)
+            used += (size_t)n;
+    }
+    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown %s '%s' (use %s)", option, text, list);
+}
+
+int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struct clmem_error *err)
+{
+    const struct cli_option *opt = cli_option(id);
+    if (!opt)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no option %d", (int)id);
+    void *at = (char *)o + opt->offset;
+    char name[64];
+    snprintf(name, sizeof name, "--%s", opt->name);
+    o->given[id] = 1;
+    if (!text && opt->type != CLI_FLAG && !opt->optional)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "option '%s' needs a value", name);
+    int status = CLMEM_OK;
+    switch (opt->type) {
+    case CLI_FLAG: *(int *)at = 1; return CLMEM_OK;
+    case CLI_UINT: return cli_parse_uint(name, text, opt->min, opt->max, at, err);
+    case CLI_PERCENT: return parse_percent(name, text, (double)opt->max, at, err);
+    case CLI_FORMAT: return clmem_format_parse(text, at, err);
+    case CLI_WEIGHTS: {
+        struct cli_weights *w = at;
+        w->given = 1;
+        w->n = 0;
+        return text ? parse_weights(text, w, err) : CLMEM_OK;
+    }
+    case CLI_GRID: {
+        struct cli_grid *g = at;
+        g->given = 1;
+        g->rows = g->cols = 0;
+        return text ? parse_grid(text, g, err) : CLMEM_OK;
+    }
+    case CLI_DIR:
+        if (!text[0])
+            return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a directory", name);
+        break;
+    case CLI_CHOICE: status = parse_choice(name, text, opt->choices, err); break;
+    case CLI_SIZE: {
+        struct clmem_size size;
+        status = clmem_size_parse(text, &size, err);
+        break;
+    }
+    case CLI_DEVICES: status = parse_devices(text, err); break;
+    case CLI_LIBRARY: status = clmem_compare_check(NULL, text, err); break;
+    case CLI_TEXT:
+    case CLI_FILE: break;
+    }
+    if (status == CLMEM_OK)
+        *(const char **)at = text;
+    return status;
+}
+
+/* ---- the command line ---- */
+
+/* The option getopt_long just refused, as written: "-x" of "-xq" (written
+ * to buf, at least 3 bytes), or the whole argument ("-x", "--bogus=1"). */
+static const char *refused_option(int argc, char **argv, char *buf, size_t size)
+{
+    /* getopt_long stops at the first refused option. A short one heads its
+     * cluster (-h, the only short option known, returns at once), and while
+     * the cluster goes on getopt is still at it, argv[optind]; a lone "-x" or
+     * a long option has been passed: argv[optind - 1]. */
+    const char *at = optind < argc ? argv[optind] : NULL;
+    /* glibc gives a byte past ASCII as a negative optopt. */
+    if (optopt != 0 && at && at[0] == '-' && (unsigned char)at[1] == (unsigned char)optopt &&
+        at[2] != '\0') {
+        snprintf(buf, size, "-%c", (unsigned char)optopt);
+        return buf;
+    }
+    return argv[optind > 0 ? optind - 1 : 0];
+}
+
+/* One option's default (def for numbers, def_text for texts) into o. */
+static void set_default(const struct cli_option *opt, unsigned long long def, const char *def_text,
+                        struct cli_opts *o)
+{
+    void *at = (char *)o + opt->offset;
+    switch (opt->type) {
+    case CLI_UINT: *(unsigned long long *)at = def; break;
+    case CLI_PERCENT: *(double *)at = (double)def; break;
+    case CLI_FORMAT: *(enum clmem_format *)at = (enum clmem_format)def; break;
+    case CLI_TEXT:
+    case CLI_CHOICE:
+    case CLI_SIZE:
+    case CLI_DEVICES:
+    case CLI_DIR:
+    case CLI_FILE:
+    case CLI_LIBRARY: *(const char **)at = def_text; break;
+    case CLI_FLAG:
+    case CLI_WEIGHTS:
+    case CLI_GRID: break;
+    }
+}
+
+/* Every option at its default, the command's own where it has one. */
+static void set_defaults(const struct cli_spec *spec, struct cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t i = 0; i < CLI_OPT_COUNT; i++)
+        set_default(&options[i], options[i].def, options[i].def_text, o);
+    for (size_t i = 0; i < spec->n_uses; i++)
+        if (spec->uses[i].flags & CLI_DEFAULT)
+            set_default(&options[spec->uses[i].id], spec->uses[i].def, spec->uses[i].def_text, o);
+}
+
+/* A device list where the command takes one device. */
+static int check_one_device(const struct cli_spec *spec, const struct cli_opts *o,
+                            struct clmem_error *err)
+{
+    for (size_t i = 0; i < spec->n_uses; i++) {
+        unsigned flags = spec->uses[i].flags;
+        if (spec->uses[i].id != CLI_OPT_DEVICE || !cli_is_device_list(o->device))
+            continue;
+        if (flags & CLI_ONE_DEVICE)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "%s takes one device, not several ('%s')",
+                              spec->name, o->device);
+        if ((flags & CLI_ONE_DEVICE_ALONE) && !cli_launched_by_mpirun())
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "%s takes one device without mpirun, not several ('%s'); 'clmem "
+                              "compare' runs several",
+                              spec->name, o->device);
+    }
+    return CLMEM_OK;
+}
+
+int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
+              struct clmem_error *err)
+{
+    /* Each option under its name and its alias, the value its id + 256. */
+    struct option long_options[2 * CLI_OPT_COUNT + 2];
+    size_t n = 0;
+    set_defaults(spec, o);
+    for (size_t i = 0; i < spec->n_uses && n + 3 < CLMEM_ARRAY_SIZE(long_options); i++) {
+        const struct cli_option *opt = &options[spec->uses[i].id];
+        int has_arg = opt->type == CLI_FLAG ? no_argument
+                      : opt->optional       ? optional_argument
+                                            : required_argument;
+        long_options[n++] = (struct option){opt->name, has_arg, NULL, 256 + (int)spec->uses[i].id};
+        if (opt->alias)
+            long_options[n++] =
+                (struct option){opt->alias, has_arg, NULL, 256 + (int)spec->uses[i].id};
+    }
+    long_options[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    long_options[n] = (struct option){0};
+
+    int c;
+    char bad[3];
+    opterr = 0;
+    optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
+    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+        if (c == 'h') {
+            o->help = 1;
+            return CLMEM_OK;
+        }
+        if (c < 256) {
+            const char *option = refused_option(argc, argv, bad, sizeof bad);
+            if (c == ':')
+                return clmem_fail(err, CLMEM_ERR_USAGE,
+                                  "option '%s' needs a value (see 'clmem %s --help')", option,
+                                  spec->name);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')",
+                              option, spec->name);
+        }
+        int status = cli_parse_value((enum cli_opt)(c - 256), optarg, o, err);
+        if (status)
+            return status;
+    }
+    /* What is left are the arguments (getopt moved them to the end). */
+    o->args = argv + optind;
+    o->n_args = optind < argc ? (size_t)(argc - optind) : 0;
+    if (o->n_args < spec->min_args)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s", spec->missing);
+    if (o->n_args > spec->max_args)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem %s --help')",
+                          o->args[spec->max_args], spec->name);
+    return check_one_device(spec, o, err);
+}
+
+/* ---- help ---- */
+
+#define HELP_WIDTH 79
+
+/* `text` from column `at` (the cursor is there), words wrapped at
+ * HELP_WIDTH, continuation lines indented to `indent`. */
+static void wrap(FILE *out, const char *text, size_t at, size_t indent)
+{
+    const char *p = text;
+    while (*p) {
+        size_t word = strcspn(p, " ");
+        if (at > indent && at + 1 + word > HELP_WIDTH) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            at = indent;
+        } else if (at > indent) {
+            fputc(' ', out);
+            at++;
+        }
+        fprintf(out, "%.*s", (int)word, p);
+        at += word;
+        p += word;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', out);
+}
+
+/* "--name ARGH", "--name[=ARGH]" or "--name". */
+static void option_head(const struct cli_option *opt, char *out, size_t size)
+{
+    if (opt->type == CLI_FLAG)
+        snprintf(out, size, "--%s", opt->name);
+    else if (opt->optional)
+        snprintf(out, size, "--%s[=%s]", opt->name, opt->argh);
+    else
+        snprintf(out, size, "--%s %s", opt->name, opt->argh);
+}
+
+/* The option's help line: its text, its range and default, its alias. */
+static void option_text(const struct cli_option *opt, const struct cli_use *use, char *out,
+                        size_t size)
+{
+    char range[96] = "", def[160] = "", alias[64] = "";
+    if (opt->type == CLI_UINT && !(opt->min == 0 && opt->max == UINT64_MAX))
+        snprintf(range, sizeof range, ", %llu to %llu", opt->min, opt->max);
+    if (opt->type == CLI_PERCENT)
+        snprintf(range, sizeof range, ", 0 to %llu", opt->max);
+    const char *def_help = use->def_help              ? use->def_help
+                           : use->flags & CLI_DEFAULT ? use->def_text
+                                                      : opt->def_help;
+    /* "(default 5)", "(default all)", "(default: the first GPU)" */
+    if (def_help)
+        snprintf(def, sizeof def, " (default%s%s)", strchr(def_help, ' ') ? ": " : " ", def_help);
+    else if (opt->def_text)
+        snprintf(def, sizeof def, " (default %s)", opt->def_text);
+    else if (opt->type == CLI_UINT || opt->type == CLI_PERCENT)
+        snprintf(def, sizeof def, " (default %llu)",
+                 use->flags & CLI_DEFAULT ? use->def : opt->def);
+    if (opt->alias)
+        snprintf(alias, sizeof alias, "; --%s is the same option", opt->alias);
+    const char *one = use->flags & CLI_ONE_DEVICE         ? "; here one device, not several"
+                      : use->flags & CLI_ONE_DEVICE_ALONE ? "; one device, except under mpirun"
+                                                          : "";
+    snprintf(out, size, "%s%s%s%s%s", opt->help, range, def, one, alias);
+}
+
+void cli_help(const struct cli_spec *spec, FILE *out)
+{
+    fprintf(out, "usage: clmem %s%s%s\n\n", spec->name, spec->synopsis[0] ? " " : "",
+            spec->synopsis);
+    fprintf(out, "%s", spec->about);
+    size_t width = 20; /* the widest head and two spaces, at least 20 */
+    char head[64], text[1024];
+    for (size_t i = 0; i < spec->n_uses; i++) {
+        option_head(&options[spec->uses[i].id], head, sizeof head);
+        if (strlen(head) + 2 > width)
+            width = strlen(head) + 2;
+    }
+    if (spec->n_uses)
+        fprintf(out, "\noptions:\n");
+    for (size_t i = 0; i < spec->n_uses; i++) {
+        const struct cli_option *opt = &options[spec->uses[i].id];
+        option_head(opt, head, sizeof head);
+        option_text(opt, &spec->uses[i], text, sizeof text);
+        fprintf(out, "  %-*s", (int)width, head);
+        wrap(out, text, 2 + width, 2 + width);
+    }
+    if (spec->more)
+        fprintf(out, "\n%s", spec->more);
+}
