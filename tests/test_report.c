@@ -371,7 +371,9 @@ static void report_html_is_self_contained(void **state)
     /* Every picture report.md shows is in the page, as an element. */
     size_t pictures = count(md, "\n![");
     if (gnuplot_installed()) {
-        assert_int_equal(pictures, 8); /* 5 plots and 3 rooflines */
+        /* coalescing against offset and stride, matmul's and transpose's
+         * bars, matmul, reduce and dot against size, 3 rooflines */
+        assert_int_equal(pictures, 10);
         assert_int_equal(count(html, "<svg"), pictures);
     } else {
         assert_int_equal(count(html, "<svg"), 0);
@@ -620,6 +622,180 @@ static void the_directory_check_creates_nothing(void **state)
     assert_int_equal(unlink(in_tmp("a-file")), 0);
 }
 
+/* A result of a small run file made here: no sweep where `sweep` is NULL,
+ * no baseline_fraction where `baseline` is NAN. */
+struct made {
+    const char *workload, *variant, *size, *sweep;
+    unsigned sweep_value;
+    double metric, baseline;
+};
+
+/* Writes a run file of `device` holding these results, verified, in GB/s. */
+static const char *made_file(const char *name, const char *device, const struct made *r, size_t n)
+{
+    const char *path = in_tmp(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
+            "\"%s\"}, \"results\": [\n",
+            device);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", ",
+                i ? ",\n" : "", r[i].workload, r[i].variant, r[i].size);
+        if (r[i].sweep)
+            fprintf(f, "\"sweep\": \"%s\", \"sweep_value\": %u, ", r[i].sweep, r[i].sweep_value);
+        if (!isnan(r[i].baseline))
+            fprintf(f, "\"baseline_fraction\": %g, ", r[i].baseline);
+        fprintf(f,
+                "\"status\": \"ok\", \"samples_ms\": [1], \"median_ms\": 1, \"metric\": %g, "
+                "\"unit\": \"GB/s\", \"verified\": true}",
+                r[i].metric);
+    }
+    fprintf(f, "\n]}\n");
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* The pictures follow from what the results carry, whatever the workloads
+ * are called: a sweep gets curves against its swept value, a workload
+ * measured against a baseline gets bars, a workload at several sizes gets
+ * lines against the size (for its best few variants); one with none of
+ * these gets no picture. */
+static void pictures_follow_from_the_results(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made a[] = {
+        {"sweeper", "walk", "1000", "step", 1, 10, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 20, NAN},
+        {"sweeper", "walk", "1000", "step", 4, 40, NAN},
+        {"based", "ref", "64", NULL, 0, 5, 1},
+        {"based", "fast", "64", NULL, 0, 10, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+        {"grows", "a", "1000", NULL, 0, 3, NAN},
+        {"grows", "b", "10", NULL, 0, 4, NAN}, {"grows", "b", "100", NULL, 0, 5, NAN},
+        {"grows", "b", "1000", NULL, 0, 6, NAN},
+        {"grows", "c", "10", NULL, 0, 7, NAN}, {"grows", "c", "100", NULL, 0, 8, NAN},
+        {"grows", "c", "1000", NULL, 0, 9, NAN},
+        {"grows", "d", "10", NULL, 0, 0.1, NAN}, {"grows", "d", "100", NULL, 0, 0.2, NAN},
+        {"grows", "d", "1000", NULL, 0, 0.3, NAN},
+        {"plain", "only", "5", NULL, 0, 3, NAN},
+    };
+    static const struct made b[] = {
+        {"sweeper", "walk", "1000", "step", 1, 11, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 21, NAN},
+        {"sweeper", "walk", "1000", "step", 4, 41, NAN},
+        {"based", "ref", "64", NULL, 0, 6, 1}, {"based", "fast", "64", NULL, 0, 12, 2},
+        {"based", "ref", "128", NULL, 0, 7, 1}, {"based", "fast", "128", NULL, 0, 14, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+        {"grows", "b", "10", NULL, 0, 4, NAN}, {"grows", "b", "100", NULL, 0, 5, NAN},
+        {"grows", "c", "10", NULL, 0, 7, NAN}, {"grows", "c", "100", NULL, 0, 8, NAN},
+        {"grows", "d", "10", NULL, 0, 0.1, NAN}, {"grows", "d", "100", NULL, 0, 0.2, NAN},
+        {"plain", "only", "5", NULL, 0, 4, NAN},
+    };
+    // clang-format on
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("a.json", "dev A", a, CLMEM_ARRAY_SIZE(a)), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(
+        clmem_runfile_load(made_file("b.json", "dev B", b, CLMEM_ARRAY_SIZE(b)), &runs, &n, &err),
+        CLMEM_OK);
+    const char *dir = in_tmp("generic");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp");
+    /* Four pictures (no roofline: no peaks were measured). */
+    assert_int_equal(count(gp, "set output"), 4);
+
+    /* The sweep: its metric against the swept value, a line per entry. */
+    assert_non_null(strstr(gp, "set output 'sweeper-step.svg'\nset title 'sweeper: GB/s against "
+                               "step'\nset xlabel 'step'\n"));
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:2 with linespoints "
+                               "linecolor 2 dashtype 1 pointtype 1 title 'dev B'"));
+    char *walk = slurp_in(dir, "sweeper-walk.dat");
+    assert_string_equal(walk, "# \"dev A\"\n1 10\n2 20\n4 40\n\n\n"
+                              "# \"dev B\"\n1 11\n2 21\n4 41\n\n\n");
+
+    /* Against a baseline: bars of its variants, at the largest size both
+     * entries ran (B ran 128 too). */
+    assert_non_null(strstr(gp, "set output 'based.svg'\nset title 'based variants (GB/s at 64, "
+                               "the largest size every entry ran; baseline ref)'"));
+    char *bars = slurp_in(dir, "based.dat");
+    assert_non_null(strstr(bars, "\n\"ref\" 5 6\n\"fast\" 10 12\n"));
+    /* B ran it at two sizes: its lines against size, A has none. */
+    assert_non_null(strstr(gp, "set output 'based-size.svg'"));
+
+    /* Several sizes: a line per (entry, variant) for the three variants
+     * nearest each entry's best; d is left out and said to be. */
+    assert_non_null(strstr(gp, "set output 'grows-size.svg'\nset title 'grows: GB/s against "
+                               "size'\nset xlabel 'size'\n"));
+    char *sizes = slurp_in(dir, "grows-size.dat");
+    assert_int_equal(count(sizes, "\n\n\n"), 6);
+    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1\n100 2\n1000 3\n\n\n"
+                                  "# \"dev B, a\"\n10 1\n100 2\n\n\n"));
+    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7\n100 8\n"));
+    assert_null(strstr(sizes, ", d\""));
+    if (gnuplot_installed()) {
+        char *md = slurp_in(dir, "report.md");
+        char *plots = section(md, "## Plots", "\n## ");
+        assert_string_equal(plots, "## Plots\n\n![sweeper-step.svg](sweeper-step.svg)\n\n"
+                                   "![based.svg](based.svg)\n\n"
+                                   "![based-size.svg](based-size.svg)\n\n"
+                                   "At one size only (no line): dev A.\n\n"
+                                   "![grows-size.svg](grows-size.svg)\n\n"
+                                   "Also run at several sizes, in the tables: d.\n\n"
+                                   "No roofline (peaks not measured): dev A, dev B.\n");
+        free(plots);
+        free(md);
+    }
+
+    /* One size, no sweep, no baseline: nothing to draw. */
+    assert_null(strstr(gp, "plain"));
+    assert_int_equal(entries(dir, "plain"), 0);
+    free(sizes);
+    free(bars);
+    free(walk);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* Names from a file make file names inside the report directory, never a
+ * path, and stay text in the gnuplot script. */
+static void names_from_files_stay_inside(void **state)
+{
+    (void)state;
+    static const struct made r[] = {
+        {"../up", "v'q", "1", "s/t", 1, 1, NAN},
+        {"../up", "v'q", "1", "s/t", 2, 2, NAN},
+        {"x", "roofline-0", "1", NULL, 0, 1, 1},
+    };
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("odd.json", "dev", r, CLMEM_ARRAY_SIZE(r)), &runs, &n, &err),
+        CLMEM_OK);
+    runs[0].peak.bandwidth = 100;
+    runs[0].peak.flops = 1000;
+    const char *dir = in_tmp("odd");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp");
+    assert_non_null(strstr(gp, "set output '___up-s_t.svg'\nset title '../up: GB/s against s/t'"));
+    assert_non_null(strstr(gp, "'___up-v_q.dat' index 0 "));
+    /* The roofline keeps its name; a workload's bars take another. */
+    assert_non_null(strstr(gp, "set output 'x.svg'"));
+    assert_non_null(strstr(gp, "set output 'roofline-0.svg'"));
+    assert_int_equal(entries(tmp, "up"), 0);
+    assert_int_equal(entries(dir, "___up-"), gnuplot_installed() ? 2 : 1);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -648,6 +824,8 @@ int main(void)
         cmocka_unit_test(a_failed_report_leaves_nothing),
         cmocka_unit_test(an_existing_directory_is_updated),
         cmocka_unit_test(the_directory_check_creates_nothing),
+        cmocka_unit_test(pictures_follow_from_the_results),
+        cmocka_unit_test(names_from_files_stay_inside),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
