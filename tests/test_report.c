@@ -24,46 +24,13 @@
 
 #include <cmocka.h>
 
-static char tmp[] = "/tmp/clmem-report-XXXXXX";
-
-static const char *bench_file(const char *name)
-{
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
-    return path;
-}
-
-static const char *in_tmp(const char *name)
-{
-    static char paths[4][1200];
-    static int next;
-    char *path = paths[next++ % 4];
-    snprintf(path, sizeof paths[0], "%s/%s", tmp, name);
-    return path;
-}
-
-/* A whole file (malloc'd), or NULL when it cannot be read. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)len + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-    text[len] = '\0';
-    fclose(f);
-    return text;
-}
+#include "tmpdir.h"
 
 static char *slurp_in(const char *dir, const char *name)
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = slurp(path);
+    char *text = test_read_file(path);
     if (!text)
         fail_msg("cannot read '%s'", path);
     return text;
@@ -116,7 +83,8 @@ static void load_bench(struct clmem_compare_device **runs, size_t *n)
     *runs = NULL;
     *n = 0;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
-        assert_int_equal(clmem_runfile_load(bench_file(files[i].file), runs, n, &err), CLMEM_OK);
+        assert_int_equal(clmem_runfile_load(test_bench_file(files[i].file), runs, n, &err),
+                         CLMEM_OK);
         snprintf((*runs)[i].host, sizeof(*runs)[i].host, "%s", files[i].host);
     }
     assert_int_equal(*n, 3);
@@ -201,7 +169,7 @@ static void report_md_from_the_bench_files(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("md");
+    const char *dir = test_in_dir("md");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md");
     assert_true(strncmp(md, "# clmem comparison\n", 19) == 0);
@@ -289,19 +257,16 @@ static void labels_tell_apart_runs_of_one_machine(void **state)
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
-    char *h100 = slurp(bench_file("h100.json"));
+    char *h100 = test_read_file(test_bench_file("h100.json"));
     assert_non_null(h100);
     static const char *const copies[] = {"before.json", "after.json"};
     for (size_t i = 0; i < 2; i++) {
-        FILE *f = fopen(in_tmp(copies[i]), "w");
-        assert_non_null(f);
-        fputs(h100, f);
-        fclose(f);
-        assert_int_equal(clmem_runfile_load(in_tmp(copies[i]), &runs, &n, &err), CLMEM_OK);
+        const char *copy = test_write_file(test_in_dir(copies[i]), h100);
+        assert_int_equal(clmem_runfile_load(copy, &runs, &n, &err), CLMEM_OK);
         snprintf(runs[i].host, sizeof runs[i].host, "gpu-box");
     }
     free(h100);
-    const char *dir = in_tmp("labels");
+    const char *dir = test_in_dir("labels");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md");
     char *glance = section(md, "## At a glance", "## Plots");
@@ -354,7 +319,7 @@ static void report_html_is_self_contained(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("html");
+    const char *dir = test_in_dir("html");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md"), *html = slurp_in(dir, "report.html");
     assert_true(strncmp(html, "<!DOCTYPE html>\n", 16) == 0);
@@ -418,7 +383,7 @@ static void every_workload_on_the_roofline(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("roofline");
+    const char *dir = test_in_dir("roofline");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *dat = slurp_in(dir, "roofline-0.dat"), *md = slurp_in(dir, "report.md");
     double x, y;
@@ -467,7 +432,7 @@ static void without_gnuplot_the_report_says_so(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("nognuplot"), *empty = in_tmp("empty-path");
+    const char *dir = test_in_dir("nognuplot"), *empty = test_in_dir("empty-path");
     assert_int_equal(mkdir(empty, 0755), 0);
     char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     assert_non_null(path);
@@ -523,7 +488,7 @@ static void a_failed_report_leaves_nothing(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("failed");
+    const char *dir = test_in_dir("failed");
     /* Mid-way: a file cannot be written whole: the first device JSON
      * (about 100 kB each); with gnuplot, report.html, the last file written
      * (its pictures inline make it the largest, about 260 kB). */
@@ -531,11 +496,11 @@ static void a_failed_report_leaves_nothing(void **state)
     for (size_t i = 0; i < (gnuplot_installed() ? 2 : 1); i++) {
         assert_int_equal(report_with_file_limit(dir, runs, n, limits[i]), CLMEM_ERR_USAGE);
         assert_false(exists(dir));
-        assert_int_equal(entries(tmp, "failed.tmp."), 0);
+        assert_int_equal(entries(test_dir(), "failed.tmp."), 0);
     }
     /* A parent that cannot be written (not for root, who may write anyway). */
     if (geteuid() != 0) {
-        const char *parent = in_tmp("readonly");
+        const char *parent = test_in_dir("readonly");
         char inside[1300];
         snprintf(inside, sizeof inside, "%s/report", parent);
         assert_int_equal(mkdir(parent, 0555), 0);
@@ -553,16 +518,13 @@ static void a_failed_report_leaves_nothing(void **state)
     snprintf(path, sizeof path, "%s/report.md", dir);
     assert_int_equal(mkdir(path, 0755), 0);
     snprintf(path, sizeof path, "%s/old.txt", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("old\n", f);
-    fclose(f);
+    test_write_file(path, "old\n");
     assert_int_equal(report(dir, runs, n), CLMEM_ERR_USAGE);
     assert_int_equal(entries(dir, ""), 4); /* ., .., report.md, old.txt */
-    char *old = slurp(path);
+    char *old = test_read_file(path);
     assert_string_equal(old, "old\n");
     free(old);
-    assert_int_equal(entries(tmp, "failed.tmp."), 0);
+    assert_int_equal(entries(test_dir(), "failed.tmp."), 0);
     remove_tree(dir);
     clmem_compare_devices_free(runs, n);
 }
@@ -575,17 +537,14 @@ static void an_existing_directory_is_updated(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("existing");
+    const char *dir = test_in_dir("existing");
     struct clmem_error err = {0};
     assert_int_equal(mkdir(dir, 0755), 0);
     char path[1300];
     static const char *const names[] = {"old.txt", "report.md"};
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("old\n", f);
-        fclose(f);
+        test_write_file(path, "old\n");
     }
     assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
@@ -594,7 +553,7 @@ static void an_existing_directory_is_updated(void **state)
     assert_string_equal(old, "old\n");
     snprintf(path, sizeof path, "%s/results.csv", dir);
     assert_true(exists(path));
-    assert_int_equal(entries(tmp, "existing.tmp."), 0);
+    assert_int_equal(entries(test_dir(), "existing.tmp."), 0);
     assert_int_equal(entries(dir, ".clmem-report.tmp."), 0);
     free(old);
     free(md);
@@ -607,19 +566,17 @@ static void the_directory_check_creates_nothing(void **state)
 {
     (void)state;
     struct clmem_error err = {0};
-    const char *dir = in_tmp("checked");
+    const char *dir = test_in_dir("checked");
     assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
     assert_false(exists(dir));
-    assert_int_equal(clmem_compare_dir(in_tmp("no/such/parent"), &err), CLMEM_ERR_USAGE);
+    assert_int_equal(clmem_compare_dir(test_in_dir("no/such/parent"), &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "cannot create report directory"));
     assert_non_null(strstr(err.message, "No such file or directory"));
-    FILE *f = fopen(in_tmp("a-file"), "w");
-    assert_non_null(f);
-    fclose(f);
-    assert_int_equal(clmem_compare_dir(in_tmp("a-file"), &err), CLMEM_ERR_USAGE);
+    test_write_file(test_in_dir("a-file"), "");
+    assert_int_equal(clmem_compare_dir(test_in_dir("a-file"), &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "Not a directory"));
-    assert_int_equal(clmem_compare_dir(in_tmp("a-file/report"), &err), CLMEM_ERR_USAGE);
-    assert_int_equal(unlink(in_tmp("a-file")), 0);
+    assert_int_equal(clmem_compare_dir(test_in_dir("a-file/report"), &err), CLMEM_ERR_USAGE);
+    assert_int_equal(unlink(test_in_dir("a-file")), 0);
 }
 
 /* A result of a small run file made here: no sweep where `sweep` is NULL,
@@ -633,7 +590,7 @@ struct made {
 /* Writes a run file of `device` holding these results, verified, in GB/s. */
 static const char *made_file(const char *name, const char *device, const struct made *r, size_t n)
 {
-    const char *path = in_tmp(name);
+    const char *path = test_in_dir(name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
@@ -704,7 +661,7 @@ static void pictures_follow_from_the_results(void **state)
     assert_int_equal(
         clmem_runfile_load(made_file("b.json", "dev B", b, CLMEM_ARRAY_SIZE(b)), &runs, &n, &err),
         CLMEM_OK);
-    const char *dir = in_tmp("generic");
+    const char *dir = test_in_dir("generic");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *gp = slurp_in(dir, "plots.gp");
     /* Four pictures (no roofline: no peaks were measured). */
@@ -781,7 +738,7 @@ static void names_from_files_stay_inside(void **state)
         CLMEM_OK);
     runs[0].peak.bandwidth = 100;
     runs[0].peak.flops = 1000;
-    const char *dir = in_tmp("odd");
+    const char *dir = test_in_dir("odd");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *gp = slurp_in(dir, "plots.gp");
     assert_non_null(strstr(gp, "set output '___up-s_t.svg'\nset title '../up: GB/s against s/t'"));
@@ -789,32 +746,22 @@ static void names_from_files_stay_inside(void **state)
     /* The roofline keeps its name; a workload's bars take another. */
     assert_non_null(strstr(gp, "set output 'x.svg'"));
     assert_non_null(strstr(gp, "set output 'roofline-0.svg'"));
-    assert_int_equal(entries(tmp, "up"), 0);
+    assert_int_equal(entries(test_dir(), "up"), 0);
     assert_int_equal(entries(dir, "___up-"), gnuplot_installed() ? 2 : 1);
     free(gp);
     remove_tree(dir);
     clmem_compare_devices_free(runs, n);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return mkdtemp(tmp) ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(tmp);
+    remove_tree(test_dir());
     return 0;
 }
 
 int main(void)
 {
-    if (!getenv("CLMEM_BENCH_DIR")) {
-        fprintf(stderr, "test_report: set CLMEM_BENCH_DIR (meson test does)\n");
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(report_md_from_the_bench_files),
         cmocka_unit_test(labels_tell_apart_runs_of_one_machine),
@@ -827,5 +774,5 @@ int main(void)
         cmocka_unit_test(pictures_follow_from_the_results),
         cmocka_unit_test(names_from_files_stay_inside),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, teardown);
 }
