@@ -16,29 +16,10 @@
 
 #include "cli_run.h"
 #include "harness/harness.h"
-#include "report/report.h"
 #include "pocl.h"
+#include "report/report.h"
 
-static char dir[] = "/tmp/clmem-compare-XXXXXX";
 static char empty_vendors[1100]; /* an ICD directory with no driver: no device at all */
-
-static const char *in_dir(const char *name)
-{
-    static char paths[4][1100];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
-    return p;
-}
-
-static const char *bench_file(const char *name)
-{
-    static char paths[4][1024];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
-    return p;
-}
 
 static int exists(const char *path)
 {
@@ -46,41 +27,53 @@ static int exists(const char *path)
     return lstat(path, &st) == 0;
 }
 
+/* compare with `args` (env as run_clmem's), its --output-dir `out`: it
+ * must succeed for `devices` devices; returns out/FILE's text (malloc'd). */
+static char *compared(const char *const env[], const char *const args[], const char *out,
+                      int devices, const char *file)
+{
+    static struct outcome o;
+    char said[64], path[1300];
+    run_clmem(&o, env, args);
+    if (o.code != 0)
+        fail_msg("exit %d: %s", o.code, o.err);
+    snprintf(said, sizeof said, "report for %d device(s)", devices);
+    assert_non_null(strstr(o.out, said));
+    snprintf(path, sizeof path, "%s/%s", out, file);
+    char *text = test_read_file(path);
+    if (!text)
+        fail_msg("cannot read '%s'", path);
+    return text;
+}
+
 static void saved_files_need_no_device(void **state)
 {
     (void)state;
-    struct outcome o;
-    const char *out = in_dir("saved");
+    const char *out = test_in_dir("saved");
     /* No OpenCL driver at all: reading files must not open one. */
-    run_clmem(&o, ARGS("OCL_ICD_VENDORS", empty_vendors),
-              ARGS("compare", bench_file("h100.json"), bench_file("pocl-2core.json"),
-                   bench_file("h100-scale/mpi-bench.json"), "--output-dir", out));
-    if (o.code != 0)
-        fail_msg("exit %d: %s", o.code, o.err);
-    assert_non_null(strstr(o.out, "report for 4 device(s)"));
-    char report[65536];
-    slurp(in_dir("saved/report.md"), report, sizeof report);
+    char *report =
+        compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                 ARGS("compare", test_bench_file("h100.json"), test_bench_file("pocl-2core.json"),
+                      test_bench_file("h100-scale/mpi-bench.json"), "--output-dir", out),
+                 out, 4, "report.md");
     assert_non_null(strstr(report, "NVIDIA H100 80GB HBM3"));
     assert_non_null(strstr(report, "pthread-"));
-    assert_true(exists(in_dir("saved/device-3.json")));
+    assert_true(exists(test_in_dir("saved/device-3.json")));
+    free(report);
 }
 
 static void live_devices_join_saved_files(void **state)
 {
     (void)state;
-    struct outcome o;
-    const char *out = in_dir("mixed");
-    run_clmem(&o, NULL,
-              ARGS("compare", bench_file("h100.json"), "--devices", "cpu", "--workloads",
-                   "transpose", "--reps", "1", "--output-dir", out));
-    if (o.code != 0)
-        fail_msg("exit %d: %s", o.code, o.err);
-    assert_non_null(strstr(o.out, "report for 2 device(s)"));
+    const char *out = test_in_dir("mixed");
     /* The live device's JSON: the CPU sizes of transpose. */
-    char json[262144];
-    slurp(in_dir("mixed/device-1.json"), json, sizeof json);
+    char *json = compared(NULL,
+                          ARGS("compare", test_bench_file("h100.json"), "--devices", "cpu",
+                               "--workloads", "transpose", "--reps", "1", "--output-dir", out),
+                          out, 2, "device-1.json");
     assert_non_null(strstr(json, "\"transpose\""));
     assert_non_null(strstr(json, "\"2048\""));
+    free(json);
 }
 
 /* Each bad file: exit 2 naming it and why, before any device or directory. */
@@ -99,17 +92,13 @@ static void bad_files_write_nothing(void **state)
          "holds no results"},
     };
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
-        const char *path = in_dir(cases[i].name);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(cases[i].text, f);
-        fclose(f);
-        const char *out = in_dir("never");
+        const char *path = test_write_file(test_in_dir(cases[i].name), cases[i].text);
+        const char *out = test_in_dir("never");
         struct outcome o;
         /* The good file first: a bad one after it still stops everything. */
         run_clmem(&o, NULL,
-                  ARGS("compare", bench_file("h100.json"), path, "--devices", "cpu", "--output-dir",
-                       out));
+                  ARGS("compare", test_bench_file("h100.json"), path, "--devices", "cpu",
+                       "--output-dir", out));
         assert_int_equal(o.code, 2);
         if (!strstr(o.err, path) || !strstr(o.err, cases[i].reason))
             fail_msg("%s: expected '%s' in: %s", cases[i].name, cases[i].reason, o.err);
@@ -117,11 +106,11 @@ static void bad_files_write_nothing(void **state)
         assert_false(exists(out));
     }
     struct outcome o;
-    run_clmem(&o, NULL, ARGS("compare", dir, "--output-dir", in_dir("never")));
+    run_clmem(&o, NULL, ARGS("compare", test_dir(), "--output-dir", test_in_dir("never")));
     assert_int_equal(o.code, 2);
     assert_non_null(strstr(o.err, "Is a directory"));
-    assert_false(exists(in_dir("never")));
-    run_clmem(&o, NULL, ARGS("compare", bench_file("h100.json"), "--sizes", "huge"));
+    assert_false(exists(test_in_dir("never")));
+    run_clmem(&o, NULL, ARGS("compare", test_bench_file("h100.json"), "--sizes", "huge"));
     assert_int_equal(o.code, 2);
     assert_non_null(strstr(o.err, "unknown --sizes 'huge'"));
 }
@@ -145,17 +134,10 @@ static void bench_takes_the_sizes_it_is_given(void **state)
 
 static int setup(void **state)
 {
-    (void)state;
-    if (test_tmpdir_make(dir))
+    if (test_dir_setup(state))
         return -1;
-    snprintf(empty_vendors, sizeof empty_vendors, "%s/no-drivers", dir);
+    snprintf(empty_vendors, sizeof empty_vendors, "%s", test_in_dir("no-drivers"));
     return mkdir(empty_vendors, 0700);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return test_remove_tree(dir);
 }
 
 int main(void)
@@ -167,5 +149,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_dir_teardown);
 }

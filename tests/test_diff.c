@@ -23,57 +23,32 @@
 
 #include "cli_run.h"
 
-static char dir[] = "/tmp/clmem-diff-XXXXXX";
-
-static const char *bench_file(const char *name)
-{
-    static char path[4][1024];
-    static unsigned next;
-    char *p = path[next++ % 4];
-    snprintf(p, sizeof path[0], "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
-    return p;
-}
-
-/* A path in the test's directory (a few live at once). */
-static const char *temp_file(const char *name)
-{
-    static char path[8][1100];
-    static unsigned next;
-    char *p = path[next++ % 8];
-    snprintf(p, sizeof path[0], "%s/%s", dir, name);
-    return p;
-}
-
 static const char *write_text(const char *name, const char *text)
 {
-    const char *path = temp_file(name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_write_file(test_in_dir(name), text);
 }
 
-/* The whole of a file, malloc'd (the JSON of 182 results outgrows struct
- * outcome's buffer). */
+/* The whole of a file (the JSON of 182 results outgrows struct outcome's
+ * buffer), malloc'd. */
 static char *read_all(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    assert_non_null(text);
-    size_t got;
-    while ((got = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            text = realloc(text, cap *= 2);
-            assert_non_null(text);
-        }
-    }
-    fclose(f);
-    text[n] = '\0';
+    char *text = test_read_file(path);
+    if (!text)
+        fail_msg("cannot read '%s'", path);
     return text;
+}
+
+/* clmem `args` must exit `code`, stdout holding each of `says` (NULL or
+ * NULL-terminated), stderr nothing. */
+static void diff_says(const char *const args[], int code, const char *const says[])
+{
+    static struct outcome o;
+    run_clmem(&o, NULL, args);
+    if (o.code != code || o.err[0])
+        fail_msg("%s: exit %d (expected %d), stderr '%s'", args[0], o.code, code, o.err);
+    for (size_t i = 0; says && says[i]; i++)
+        if (!strstr(o.out, says[i]))
+            fail_msg("no '%s' in: %s", says[i], o.out);
 }
 
 static cJSON *read_json(const char *path)
@@ -120,7 +95,7 @@ static void scale_number(cJSON *o, const char *key, double factor)
  * speed: every time divided by it, the metric multiplied. */
 static const char *h100_with_regblock_at(const char *name, double speed)
 {
-    cJSON *root = read_json(bench_file("h100.json"));
+    cJSON *root = read_json(test_bench_file("h100.json"));
     cJSON *r = find_json_result(root, "matmul", "regblock", "8192");
     cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItem(r, "samples_ms"))
@@ -185,7 +160,7 @@ static void a_run_against_itself_is_all_same(void **state)
 {
     (void)state;
     struct loaded l;
-    const char *h100 = bench_file("h100.json");
+    const char *h100 = test_bench_file("h100.json");
     diff_files(&l, h100, h100, CLMEM_DIFF_DEFAULT_THRESHOLD);
     assert_int_equal(l.diff.n_pairs, 1);
     assert_string_equal(l.diff.pairs[0].paired_by, "one run in each file");
@@ -203,20 +178,14 @@ static void a_run_against_itself_is_all_same(void **state)
     assert_int_equal(clmem_diff_runs(l.base, 1, l.newer, 1, 0, &l.diff, &err), CLMEM_OK);
     assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows);
     loaded_free(&l);
-
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", h100, h100));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "182 same: no regression"));
-    assert_non_null(strstr(o.out, "matmul      regblock"));
-    assert_non_null(strstr(o.out, "48.7 TFLOP/s"));
-    assert_string_equal(o.err, "");
+    diff_says(ARGS("diff", h100, h100), 0,
+              ARGS("182 same: no regression", "matmul      regblock", "48.7 TFLOP/s"));
 }
 
 static void a_planted_slowdown_is_slower_and_exits_4(void **state)
 {
     (void)state;
-    const char *h100 = bench_file("h100.json");
+    const char *h100 = test_bench_file("h100.json");
     const char *slow = h100_with_regblock_at("slow.json", 0.8);
     struct loaded l;
     diff_files(&l, h100, slow, CLMEM_DIFF_DEFAULT_THRESHOLD);
@@ -227,37 +196,24 @@ static void a_planted_slowdown_is_slower_and_exits_4(void **state)
     assert_int_equal(l.diff.counts[CLMEM_VERDICT_SAME], l.diff.n_rows - 1);
     assert_true(clmem_diff_regressed(&l.diff));
     loaded_free(&l);
-
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", h100, slow));
-    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
-    assert_non_null(strstr(o.out, "0.80x  slower"));
-    assert_non_null(strstr(o.out, "181 same, 1 slower: a regression"));
-    assert_string_equal(o.err, "");
+    diff_says(ARGS("diff", h100, slow), CLMEM_DIFF_REGRESSION,
+              ARGS("0.80x  slower", "181 same, 1 slower: a regression"));
     /* The other way round it is faster, and no regression. */
-    run_clmem(&o, NULL, ARGS("diff", slow, h100));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "1.25x  faster"));
-    assert_non_null(strstr(o.out, "181 same, 1 faster: no regression"));
+    diff_says(ARGS("diff", slow, h100), 0,
+              ARGS("1.25x  faster", "181 same, 1 faster: no regression"));
 }
 
 static void a_3_percent_change_is_within_the_default_threshold(void **state)
 {
     (void)state;
-    const char *h100 = bench_file("h100.json");
+    const char *h100 = test_bench_file("h100.json");
     const char *slight = h100_with_regblock_at("slight.json", 0.97);
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", h100, slight));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "0.97x  same"));
+    diff_says(ARGS("diff", h100, slight), 0, ARGS("0.97x  same"));
     /* The samples do not overlap (regblock 8192 spreads 0.06%): only the
      * threshold kept it same, and a lower one lets it count. */
-    run_clmem(&o, NULL, ARGS("diff", "--threshold", "2.5", h100, slight));
-    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
-    assert_non_null(strstr(o.out, "0.97x  slower"));
-    assert_non_null(strstr(o.out, "beyond 2.5%"));
-    run_clmem(&o, NULL, ARGS("diff", h100, slight, "--threshold", "3.5"));
-    assert_int_equal(o.code, 0);
+    diff_says(ARGS("diff", "--threshold", "2.5", h100, slight), CLMEM_DIFF_REGRESSION,
+              ARGS("0.97x  slower", "beyond 2.5%"));
+    diff_says(ARGS("diff", h100, slight, "--threshold", "3.5"), 0, NULL);
 }
 
 /* A run file of one dot result with these samples (ms) and metric. */
@@ -304,12 +260,8 @@ static void a_change_inside_the_runs_spread_is_same(void **state)
     assert_int_equal(verdict_of(one, one_slow, 5), CLMEM_VERDICT_SLOWER);
     assert_int_equal(verdict_of(one, one, 5), CLMEM_VERDICT_SAME);
 
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", base, overlap));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "0.80x  same"));
     /* spread: -0 and +10% of BASE's median, -16 and +4% of NEW's. */
-    assert_non_null(strstr(o.out, "-0.0..+10.0% / -16.0..+4.0%"));
+    diff_says(ARGS("diff", base, overlap), 0, ARGS("0.80x  same", "-0.0..+10.0% / -16.0..+4.0%"));
 }
 
 /* Small run files, one result a line. */
@@ -402,11 +354,7 @@ static void every_verdict_where_it_belongs(void **state)
     clmem_diff_summary(&l.diff, summary, sizeof summary);
     assert_string_equal(summary, "2 same, 4 new, 4 gone, 2 failed, 1 skipped");
     loaded_free(&l);
-
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", base, newer));
-    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
-    assert_non_null(strstr(o.out, "100 offset=3"));
+    diff_says(ARGS("diff", base, newer), CLMEM_DIFF_REGRESSION, ARGS("100 offset=3"));
     /* New, skipped and same alone are no regression. */
     // clang-format off
     const char *grown = write_text("grown.json",
@@ -421,18 +369,15 @@ static void every_verdict_where_it_belongs(void **state)
         SKIPPED("dot", "skipped_both")
         FILE_TAIL);
     // clang-format on
-    run_clmem(&o, NULL, ARGS("diff", small, grown));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "1 same, 1 new, 1 skipped: no regression"));
-    run_clmem(&o, NULL, ARGS("diff", grown, small));
-    assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
-    assert_non_null(strstr(o.out, "1 same, 1 gone, 1 skipped: a regression"));
+    diff_says(ARGS("diff", small, grown), 0, ARGS("1 same, 1 new, 1 skipped: no regression"));
+    diff_says(ARGS("diff", grown, small), CLMEM_DIFF_REGRESSION,
+              ARGS("1 same, 1 gone, 1 skipped: a regression"));
 }
 
 static void mpi_files_pair_by_rank_then_device(void **state)
 {
     (void)state;
-    const char *mpi = bench_file("h100-scale/mpi-bench.json");
+    const char *mpi = test_bench_file("h100-scale/mpi-bench.json");
     struct loaded l;
     diff_files(&l, mpi, mpi, CLMEM_DIFF_DEFAULT_THRESHOLD);
     assert_int_equal(l.diff.n_pairs, 2);
@@ -461,7 +406,7 @@ static void mpi_files_pair_by_rank_then_device(void **state)
 
     /* A one-device file against an MPI file: the H100 run pairs with rank
      * 0's H100 by its name; rank 1 has no partner, its results are new. */
-    diff_files(&l, bench_file("h100.json"), mpi, CLMEM_DIFF_DEFAULT_THRESHOLD);
+    diff_files(&l, test_bench_file("h100.json"), mpi, CLMEM_DIFF_DEFAULT_THRESHOLD);
     assert_int_equal(l.diff.n_pairs, 2);
     assert_string_equal(l.diff.pairs[0].paired_by, "device name");
     assert_int_equal(l.diff.pairs[0].newer->rank, 0);
@@ -471,20 +416,15 @@ static void mpi_files_pair_by_rank_then_device(void **state)
         if (l.diff.rows[i].pair == 1)
             assert_int_equal(l.diff.rows[i].verdict, CLMEM_VERDICT_NEW);
     loaded_free(&l);
-
-    static struct outcome o;
-    run_clmem(&o, NULL, ARGS("diff", mpi, mpi));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "run #2, paired by rank:"));
-    assert_non_null(strstr(o.out, "rank 1 on vm: cpu-skylake-avx512"));
-    assert_non_null(strstr(o.out, "\n#2   "));
+    diff_says(ARGS("diff", mpi, mpi), 0,
+              ARGS("run #2, paired by rank:", "rank 1 on vm: cpu-skylake-avx512", "\n#2   "));
 }
 
 static void one_run_each_pairs_whatever_the_devices(void **state)
 {
     (void)state;
     struct loaded l;
-    diff_files(&l, bench_file("h100.json"), bench_file("pocl-2core.json"),
+    diff_files(&l, test_bench_file("h100.json"), test_bench_file("pocl-2core.json"),
                CLMEM_DIFF_DEFAULT_THRESHOLD);
     assert_int_equal(l.diff.n_pairs, 1);
     assert_string_equal(l.diff.pairs[0].paired_by, "one run in each file");
@@ -498,7 +438,7 @@ static void assert_no_output(const char *path)
 {
     struct stat st;
     assert_int_not_equal(stat(path, &st), 0);
-    DIR *d = opendir(dir);
+    DIR *d = opendir(test_dir());
     assert_non_null(d);
     struct dirent *e;
     while ((e = readdir(d)))
@@ -510,8 +450,7 @@ static void assert_no_output(const char *path)
 static void bad_files_exit_2_and_write_nothing(void **state)
 {
     (void)state;
-    char subdir[1100];
-    snprintf(subdir, sizeof subdir, "%s/a-directory", dir);
+    const char *subdir = test_in_dir("a-directory");
     mkdir(subdir, 0755);
     const struct {
         const char *path, *reason;
@@ -521,10 +460,10 @@ static void bad_files_exit_2_and_write_nothing(void **state)
         {subdir, "Is a directory"},
         {write_text("newer.json", "{\"schema_version\": 99, \"clmem_version\": \"9.0\"}"),
          "newer than this clmem reads"},
-        {temp_file("missing.json"), "No such file"},
+        {test_in_dir("missing.json"), "No such file"},
     };
-    const char *good = bench_file("h100.json");
-    const char *report = temp_file("report.txt");
+    const char *good = test_bench_file("h100.json");
+    const char *report = test_in_dir("report.txt");
     static struct outcome o;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(bad); i++)
         for (int side = 0; side < 2; side++) {
@@ -542,7 +481,7 @@ static void bad_files_exit_2_and_write_nothing(void **state)
 static void usage_errors_exit_2_with_one_line(void **state)
 {
     (void)state;
-    const char *h100 = bench_file("h100.json");
+    const char *h100 = test_bench_file("h100.json");
     /* A baseline the report must not replace. */
     char *text = read_all(h100);
     const char *copy = write_text("baseline.json", text);
@@ -577,12 +516,9 @@ static void usage_errors_exit_2_with_one_line(void **state)
             fail_msg("case %zu: exit %d, stderr '%s', stdout '%.80s'", i, o.code, o.err, o.out);
     }
     /* The baseline is still a run file. */
-    run_clmem(&o, NULL, ARGS("diff", copy, h100, "--threshold", "0"));
-    assert_int_equal(o.code, 0);
-    run_clmem(&o, NULL, ARGS("diff", "--help"));
-    assert_int_equal(o.code, 0);
-    assert_non_null(strstr(o.out, "usage: clmem diff BASE.json NEW.json"));
-    assert_non_null(strstr(o.out, "4 a regression"));
+    diff_says(ARGS("diff", copy, h100, "--threshold", "0"), 0, NULL);
+    diff_says(ARGS("diff", "--help"), 0,
+              ARGS("usage: clmem diff BASE.json NEW.json", "4 a regression"));
 }
 
 /* The fields of one CSV line (commas inside quotes do not count). */
@@ -603,7 +539,7 @@ static void csv_and_json_read_back(void **state)
     static const char header[] =
         "run,workload,variant,size,sweep,sweep_value,base_device,new_device,unit,base,new,ratio,"
         "verdict,base_median_ms,base_min_ms,base_max_ms,new_median_ms,new_min_ms,new_max_ms";
-    const char *h100 = bench_file("h100.json");
+    const char *h100 = test_bench_file("h100.json");
     const char *slow = h100_with_regblock_at("slow-csv.json", 0.8);
     static struct outcome o;
     run_clmem(&o, NULL, ARGS("diff", h100, slow, "--format", "csv"));
@@ -628,7 +564,7 @@ static void csv_and_json_read_back(void **state)
     assert_int_equal(slower, 1);
 
     /* JSON, through --output: stdout keeps the summary line. */
-    const char *report = temp_file("diff.json");
+    const char *report = test_in_dir("diff.json");
     run_clmem(&o, NULL, ARGS("diff", h100, slow, "--format", "json", "--output", report));
     assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
     assert_non_null(strstr(o.out, "181 same, 1 slower: a regression"));
@@ -664,18 +600,6 @@ static void csv_and_json_read_back(void **state)
     unlink(report);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return test_tmpdir_make(dir);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return test_remove_tree(dir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,5 +614,5 @@ int main(void)
         cmocka_unit_test(usage_errors_exit_2_with_one_line),
         cmocka_unit_test(csv_and_json_read_back),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
+#include "tmpdir.h"
 
 #define MAX_EXPECT 3
 
@@ -396,17 +397,9 @@ static const struct plant plants[] = {
 /* Reads a whole file (malloc'd, NUL-terminated). */
 static char *read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *text = test_read_file(path);
+    if (!text)
         fail_msg("cannot read '%s'", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
     return text;
 }
 

@@ -24,46 +24,13 @@
 
 #include <cmocka.h>
 
-static char tmp[] = "/tmp/clmem-report-XXXXXX";
-
-static const char *bench_file(const char *name)
-{
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
-    return path;
-}
-
-static const char *in_tmp(const char *name)
-{
-    static char paths[4][1200];
-    static int next;
-    char *path = paths[next++ % 4];
-    snprintf(path, sizeof paths[0], "%s/%s", tmp, name);
-    return path;
-}
-
-/* A whole file (malloc'd), or NULL when it cannot be read. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)len + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-    text[len] = '\0';
-    fclose(f);
-    return text;
-}
+#include "tmpdir.h"
 
 static char *slurp_in(const char *dir, const char *name)
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    char *text = slurp(path);
+    char *text = test_read_file(path);
     if (!text)
         fail_msg("cannot read '%s'", path);
     return text;
@@ -116,7 +83,8 @@ static void load_bench(struct clmem_compare_device **runs, size_t *n)
     *runs = NULL;
     *n = 0;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
-        assert_int_equal(clmem_runfile_load(bench_file(files[i].file), runs, n, &err), CLMEM_OK);
+        assert_int_equal(clmem_runfile_load(test_bench_file(files[i].file), runs, n, &err),
+                         CLMEM_OK);
         snprintf((*runs)[i].host, sizeof(*runs)[i].host, "%s", files[i].host);
     }
     assert_int_equal(*n, 3);
@@ -201,7 +169,7 @@ static void report_md_from_the_bench_files(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("md");
+    const char *dir = test_in_dir("md");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md");
     assert_true(strncmp(md, "# clmem comparison\n", 19) == 0);
@@ -289,19 +257,16 @@ static void labels_tell_apart_runs_of_one_machine(void **state)
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
-    char *h100 = slurp(bench_file("h100.json"));
+    char *h100 = test_read_file(test_bench_file("h100.json"));
     assert_non_null(h100);
     static const char *const copies[] = {"before.json", "after.json"};
     for (size_t i = 0; i < 2; i++) {
-        FILE *f = fopen(in_tmp(copies[i]), "w");
-        assert_non_null(f);
-        fputs(h100, f);
-        fclose(f);
-        assert_int_equal(clmem_runfile_load(in_tmp(copies[i]), &runs, &n, &err), CLMEM_OK);
+        const char *copy = test_write_file(test_in_dir(copies[i]), h100);
+        assert_int_equal(clmem_runfile_load(copy, &runs, &n, &err), CLMEM_OK);
         snprintf(runs[i].host, sizeof runs[i].host, "gpu-box");
     }
     free(h100);
-    const char *dir = in_tmp("labels");
+    const char *dir = test_in_dir("labels");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md");
     char *glance = section(md, "## At a glance", "## Plots");
@@ -354,7 +319,7 @@ static void report_html_is_self_contained(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("html");
+    const char *dir = test_in_dir("html");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md"), *html = slurp_in(dir, "report.html");
     assert_true(strncmp(html, "<!DOCTYPE html>\n", 16) == 0);
@@ -371,7 +336,9 @@ static void report_html_is_self_contained(void **state)
     /* Every picture report.md shows is in the page, as an element. */
     size_t pictures = count(md, "\n![");
     if (gnuplot_installed()) {
-        assert_int_equal(pictures, 8); /* 5 plots and 3 rooflines */
+        /* coalescing against offset and stride, matmul's and transpose's
+         * bars, matmul, reduce and dot against size, 3 rooflines */
+        assert_int_equal(pictures, 10);
         assert_int_equal(count(html, "<svg"), pictures);
     } else {
         assert_int_equal(count(html, "<svg"), 0);
@@ -416,7 +383,7 @@ static void every_workload_on_the_roofline(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("roofline");
+    const char *dir = test_in_dir("roofline");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *dat = slurp_in(dir, "roofline-0.dat"), *md = slurp_in(dir, "report.md");
     double x, y;
@@ -465,7 +432,7 @@ static void without_gnuplot_the_report_says_so(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("nognuplot"), *empty = in_tmp("empty-path");
+    const char *dir = test_in_dir("nognuplot"), *empty = test_in_dir("empty-path");
     assert_int_equal(mkdir(empty, 0755), 0);
     char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     assert_non_null(path);
@@ -521,7 +488,7 @@ static void a_failed_report_leaves_nothing(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("failed");
+    const char *dir = test_in_dir("failed");
     /* Mid-way: a file cannot be written whole: the first device JSON
      * (about 100 kB each); with gnuplot, report.html, the last file written
      * (its pictures inline make it the largest, about 260 kB). */
@@ -529,11 +496,11 @@ static void a_failed_report_leaves_nothing(void **state)
     for (size_t i = 0; i < (gnuplot_installed() ? 2 : 1); i++) {
         assert_int_equal(report_with_file_limit(dir, runs, n, limits[i]), CLMEM_ERR_USAGE);
         assert_false(exists(dir));
-        assert_int_equal(entries(tmp, "failed.tmp."), 0);
+        assert_int_equal(entries(test_dir(), "failed.tmp."), 0);
     }
     /* A parent that cannot be written (not for root, who may write anyway). */
     if (geteuid() != 0) {
-        const char *parent = in_tmp("readonly");
+        const char *parent = test_in_dir("readonly");
         char inside[1300];
         snprintf(inside, sizeof inside, "%s/report", parent);
         assert_int_equal(mkdir(parent, 0555), 0);
@@ -551,16 +518,13 @@ static void a_failed_report_leaves_nothing(void **state)
     snprintf(path, sizeof path, "%s/report.md", dir);
     assert_int_equal(mkdir(path, 0755), 0);
     snprintf(path, sizeof path, "%s/old.txt", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("old\n", f);
-    fclose(f);
+    test_write_file(path, "old\n");
     assert_int_equal(report(dir, runs, n), CLMEM_ERR_USAGE);
     assert_int_equal(entries(dir, ""), 4); /* ., .., report.md, old.txt */
-    char *old = slurp(path);
+    char *old = test_read_file(path);
     assert_string_equal(old, "old\n");
     free(old);
-    assert_int_equal(entries(tmp, "failed.tmp."), 0);
+    assert_int_equal(entries(test_dir(), "failed.tmp."), 0);
     remove_tree(dir);
     clmem_compare_devices_free(runs, n);
 }
@@ -573,17 +537,14 @@ static void an_existing_directory_is_updated(void **state)
     struct clmem_compare_device *runs;
     size_t n;
     load_bench(&runs, &n);
-    const char *dir = in_tmp("existing");
+    const char *dir = test_in_dir("existing");
     struct clmem_error err = {0};
     assert_int_equal(mkdir(dir, 0755), 0);
     char path[1300];
     static const char *const names[] = {"old.txt", "report.md"};
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("old\n", f);
-        fclose(f);
+        test_write_file(path, "old\n");
     }
     assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
@@ -592,7 +553,7 @@ static void an_existing_directory_is_updated(void **state)
     assert_string_equal(old, "old\n");
     snprintf(path, sizeof path, "%s/results.csv", dir);
     assert_true(exists(path));
-    assert_int_equal(entries(tmp, "existing.tmp."), 0);
+    assert_int_equal(entries(test_dir(), "existing.tmp."), 0);
     assert_int_equal(entries(dir, ".clmem-report.tmp."), 0);
     free(old);
     free(md);
@@ -605,40 +566,202 @@ static void the_directory_check_creates_nothing(void **state)
 {
     (void)state;
     struct clmem_error err = {0};
-    const char *dir = in_tmp("checked");
+    const char *dir = test_in_dir("checked");
     assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_OK);
     assert_false(exists(dir));
-    assert_int_equal(clmem_compare_dir(in_tmp("no/such/parent"), &err), CLMEM_ERR_USAGE);
+    assert_int_equal(clmem_compare_dir(test_in_dir("no/such/parent"), &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "cannot create report directory"));
     assert_non_null(strstr(err.message, "No such file or directory"));
-    FILE *f = fopen(in_tmp("a-file"), "w");
-    assert_non_null(f);
-    fclose(f);
-    assert_int_equal(clmem_compare_dir(in_tmp("a-file"), &err), CLMEM_ERR_USAGE);
+    test_write_file(test_in_dir("a-file"), "");
+    assert_int_equal(clmem_compare_dir(test_in_dir("a-file"), &err), CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "Not a directory"));
-    assert_int_equal(clmem_compare_dir(in_tmp("a-file/report"), &err), CLMEM_ERR_USAGE);
-    assert_int_equal(unlink(in_tmp("a-file")), 0);
+    assert_int_equal(clmem_compare_dir(test_in_dir("a-file/report"), &err), CLMEM_ERR_USAGE);
+    assert_int_equal(unlink(test_in_dir("a-file")), 0);
 }
 
-static int setup(void **state)
+/* A result of a small run file made here: no sweep where `sweep` is NULL,
+ * no baseline_fraction where `baseline` is NAN. */
+struct made {
+    const char *workload, *variant, *size, *sweep;
+    unsigned sweep_value;
+    double metric, baseline;
+};
+
+/* Writes a run file of `device` holding these results, verified, in GB/s. */
+static const char *made_file(const char *name, const char *device, const struct made *r, size_t n)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
+            "\"%s\"}, \"results\": [\n",
+            device);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", ",
+                i ? ",\n" : "", r[i].workload, r[i].variant, r[i].size);
+        if (r[i].sweep)
+            fprintf(f, "\"sweep\": \"%s\", \"sweep_value\": %u, ", r[i].sweep, r[i].sweep_value);
+        if (!isnan(r[i].baseline))
+            fprintf(f, "\"baseline_fraction\": %g, ", r[i].baseline);
+        fprintf(f,
+                "\"status\": \"ok\", \"samples_ms\": [1], \"median_ms\": 1, \"metric\": %g, "
+                "\"unit\": \"GB/s\", \"verified\": true}",
+                r[i].metric);
+    }
+    fprintf(f, "\n]}\n");
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* The pictures follow from what the results carry, whatever the workloads
+ * are called: a sweep gets curves against its swept value, a workload
+ * measured against a baseline gets bars, a workload at several sizes gets
+ * lines against the size (for its best few variants); one with none of
+ * these gets no picture. */
+static void pictures_follow_from_the_results(void **state)
 {
     (void)state;
-    return mkdtemp(tmp) ? 0 : -1;
+    // clang-format off
+    static const struct made a[] = {
+        {"sweeper", "walk", "1000", "step", 1, 10, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 20, NAN},
+        {"sweeper", "walk", "1000", "step", 4, 40, NAN},
+        {"based", "ref", "64", NULL, 0, 5, 1},
+        {"based", "fast", "64", NULL, 0, 10, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+        {"grows", "a", "1000", NULL, 0, 3, NAN},
+        {"grows", "b", "10", NULL, 0, 4, NAN}, {"grows", "b", "100", NULL, 0, 5, NAN},
+        {"grows", "b", "1000", NULL, 0, 6, NAN},
+        {"grows", "c", "10", NULL, 0, 7, NAN}, {"grows", "c", "100", NULL, 0, 8, NAN},
+        {"grows", "c", "1000", NULL, 0, 9, NAN},
+        {"grows", "d", "10", NULL, 0, 0.1, NAN}, {"grows", "d", "100", NULL, 0, 0.2, NAN},
+        {"grows", "d", "1000", NULL, 0, 0.3, NAN},
+        {"plain", "only", "5", NULL, 0, 3, NAN},
+    };
+    static const struct made b[] = {
+        {"sweeper", "walk", "1000", "step", 1, 11, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 21, NAN},
+        {"sweeper", "walk", "1000", "step", 4, 41, NAN},
+        {"based", "ref", "64", NULL, 0, 6, 1}, {"based", "fast", "64", NULL, 0, 12, 2},
+        {"based", "ref", "128", NULL, 0, 7, 1}, {"based", "fast", "128", NULL, 0, 14, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+        {"grows", "b", "10", NULL, 0, 4, NAN}, {"grows", "b", "100", NULL, 0, 5, NAN},
+        {"grows", "c", "10", NULL, 0, 7, NAN}, {"grows", "c", "100", NULL, 0, 8, NAN},
+        {"grows", "d", "10", NULL, 0, 0.1, NAN}, {"grows", "d", "100", NULL, 0, 0.2, NAN},
+        {"plain", "only", "5", NULL, 0, 4, NAN},
+    };
+    // clang-format on
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("a.json", "dev A", a, CLMEM_ARRAY_SIZE(a)), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(
+        clmem_runfile_load(made_file("b.json", "dev B", b, CLMEM_ARRAY_SIZE(b)), &runs, &n, &err),
+        CLMEM_OK);
+    const char *dir = test_in_dir("generic");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp");
+    /* Four pictures (no roofline: no peaks were measured). */
+    assert_int_equal(count(gp, "set output"), 4);
+
+    /* The sweep: its metric against the swept value, a line per entry. */
+    assert_non_null(strstr(gp, "set output 'sweeper-step.svg'\nset title 'sweeper: GB/s against "
+                               "step'\nset xlabel 'step'\n"));
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:2 with linespoints "
+                               "linecolor 2 dashtype 1 pointtype 1 title 'dev B'"));
+    char *walk = slurp_in(dir, "sweeper-walk.dat");
+    assert_string_equal(walk, "# \"dev A\"\n1 10\n2 20\n4 40\n\n\n"
+                              "# \"dev B\"\n1 11\n2 21\n4 41\n\n\n");
+
+    /* Against a baseline: bars of its variants, at the largest size both
+     * entries ran (B ran 128 too). */
+    assert_non_null(strstr(gp, "set output 'based.svg'\nset title 'based variants (GB/s at 64, "
+                               "the largest size every entry ran; baseline ref)'"));
+    char *bars = slurp_in(dir, "based.dat");
+    assert_non_null(strstr(bars, "\n\"ref\" 5 6\n\"fast\" 10 12\n"));
+    /* B ran it at two sizes: its lines against size, A has none. */
+    assert_non_null(strstr(gp, "set output 'based-size.svg'"));
+
+    /* Several sizes: a line per (entry, variant) for the three variants
+     * nearest each entry's best; d is left out and said to be. */
+    assert_non_null(strstr(gp, "set output 'grows-size.svg'\nset title 'grows: GB/s against "
+                               "size'\nset xlabel 'size'\n"));
+    char *sizes = slurp_in(dir, "grows-size.dat");
+    assert_int_equal(count(sizes, "\n\n\n"), 6);
+    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1\n100 2\n1000 3\n\n\n"
+                                  "# \"dev B, a\"\n10 1\n100 2\n\n\n"));
+    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7\n100 8\n"));
+    assert_null(strstr(sizes, ", d\""));
+    if (gnuplot_installed()) {
+        char *md = slurp_in(dir, "report.md");
+        char *plots = section(md, "## Plots", "\n## ");
+        assert_string_equal(plots, "## Plots\n\n![sweeper-step.svg](sweeper-step.svg)\n\n"
+                                   "![based.svg](based.svg)\n\n"
+                                   "![based-size.svg](based-size.svg)\n\n"
+                                   "At one size only (no line): dev A.\n\n"
+                                   "![grows-size.svg](grows-size.svg)\n\n"
+                                   "Also run at several sizes, in the tables: d.\n\n"
+                                   "No roofline (peaks not measured): dev A, dev B.\n");
+        free(plots);
+        free(md);
+    }
+
+    /* One size, no sweep, no baseline: nothing to draw. */
+    assert_null(strstr(gp, "plain"));
+    assert_int_equal(entries(dir, "plain"), 0);
+    free(sizes);
+    free(bars);
+    free(walk);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* Names from a file make file names inside the report directory, never a
+ * path, and stay text in the gnuplot script. */
+static void names_from_files_stay_inside(void **state)
+{
+    (void)state;
+    static const struct made r[] = {
+        {"../up", "v'q", "1", "s/t", 1, 1, NAN},
+        {"../up", "v'q", "1", "s/t", 2, 2, NAN},
+        {"x", "roofline-0", "1", NULL, 0, 1, 1},
+    };
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("odd.json", "dev", r, CLMEM_ARRAY_SIZE(r)), &runs, &n, &err),
+        CLMEM_OK);
+    runs[0].peak.bandwidth = 100;
+    runs[0].peak.flops = 1000;
+    const char *dir = test_in_dir("odd");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp");
+    assert_non_null(strstr(gp, "set output '___up-s_t.svg'\nset title '../up: GB/s against s/t'"));
+    assert_non_null(strstr(gp, "'___up-v_q.dat' index 0 "));
+    /* The roofline keeps its name; a workload's bars take another. */
+    assert_non_null(strstr(gp, "set output 'x.svg'"));
+    assert_non_null(strstr(gp, "set output 'roofline-0.svg'"));
+    assert_int_equal(entries(test_dir(), "up"), 0);
+    assert_int_equal(entries(dir, "___up-"), gnuplot_installed() ? 2 : 1);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    remove_tree(tmp);
+    remove_tree(test_dir());
     return 0;
 }
 
 int main(void)
 {
-    if (!getenv("CLMEM_BENCH_DIR")) {
-        fprintf(stderr, "test_report: set CLMEM_BENCH_DIR (meson test does)\n");
-        return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(report_md_from_the_bench_files),
         cmocka_unit_test(labels_tell_apart_runs_of_one_machine),
@@ -648,6 +771,8 @@ int main(void)
         cmocka_unit_test(a_failed_report_leaves_nothing),
         cmocka_unit_test(an_existing_directory_is_updated),
         cmocka_unit_test(the_directory_check_creates_nothing),
+        cmocka_unit_test(pictures_follow_from_the_results),
+        cmocka_unit_test(names_from_files_stay_inside),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, teardown);
 }

@@ -18,24 +18,9 @@
 
 #include "tmpdir.h"
 
-static char dir[] = "/tmp/clmem-runfile-XXXXXX";
-
-static const char *bench_file(const char *name)
-{
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", getenv("CLMEM_BENCH_DIR"), name);
-    return path;
-}
-
 static const char *write_file(const char *name, const char *text)
 {
-    static char path[1100];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
+    return test_write_file(test_in_dir(name), text);
 }
 
 static const struct clmem_result *find(const struct clmem_compare_device *run, const char *workload,
@@ -55,7 +40,7 @@ static void loads_a_0_1_0_bench_file(void **state)
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
-    assert_int_equal(clmem_runfile_load(bench_file("h100.json"), &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(clmem_runfile_load(test_bench_file("h100.json"), &runs, &n, &err), CLMEM_OK);
     assert_int_equal(n, 1);
     assert_string_equal(runs[0].device.name, "NVIDIA H100 80GB HBM3");
     assert_int_equal(runs[0].device.type, CL_DEVICE_TYPE_GPU);
@@ -70,7 +55,8 @@ static void loads_a_0_1_0_bench_file(void **state)
     assert_true(r->metric > 40000);
     assert_string_equal(r->metric_unit, "GFLOP/s");
     /* Two files append: the second's runs follow the first's. */
-    assert_int_equal(clmem_runfile_load(bench_file("pocl-2core.json"), &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(clmem_runfile_load(test_bench_file("pocl-2core.json"), &runs, &n, &err),
+                     CLMEM_OK);
     assert_int_equal(n, 2);
     assert_int_equal(runs[1].device.type, CL_DEVICE_TYPE_CPU);
     clmem_compare_devices_free(runs, n);
@@ -82,8 +68,9 @@ static void an_mpi_file_is_a_run_per_rank(void **state)
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
-    assert_int_equal(clmem_runfile_load(bench_file("h100-scale/mpi-bench.json"), &runs, &n, &err),
-                     CLMEM_OK);
+    assert_int_equal(
+        clmem_runfile_load(test_bench_file("h100-scale/mpi-bench.json"), &runs, &n, &err),
+        CLMEM_OK);
     assert_int_equal(n, 2);
     assert_int_equal(runs[0].rank, 0);
     assert_int_equal(runs[1].rank, 1);
@@ -154,7 +141,7 @@ static void peaks_read_and_launch_load(void **state)
 static void bad_files_are_refused_with_their_reason(void **state)
 {
     (void)state;
-    refused(dir, "Is a directory");
+    refused(test_dir(), "Is a directory");
     refused("/nonexistent/run.json", "No such file");
     refused(write_file("empty.json", ""), "is empty");
     refused(write_file("text.json", "hello"), "not JSON");
@@ -228,18 +215,6 @@ static void metrics_read_as_people_write_them(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return test_tmpdir_make(dir);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return test_remove_tree(dir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,5 +224,5 @@ int main(void)
         cmocka_unit_test(peaks_read_and_launch_load),
         cmocka_unit_test(metrics_read_as_people_write_them),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -2,25 +2,46 @@ set terminal svg size 900,600 dynamic noenhanced
 set grid
 set key below
 set output 'coalescing-offset.svg'
-set title 'bandwidth against offset (float)'
+set title 'coalescing: GB/s against offset'
 set xlabel 'offset'
 set ylabel 'GB/s (log scale)'
 set logscale y 2
-plot 'coalescing-offset_float.dat' index 0 using 1:2 with linespoints title 'NVIDIA H100 80GB HBM3 on vm', \
-  'coalescing-offset_float.dat' index 1 using 1:2 with linespoints title 'NVIDIA H200 on vm', \
-  'coalescing-offset_float.dat' index 2 using 1:2 with linespoints title 'pthread-skylake-avx512-AMD EPYC on vm'
+plot 'coalescing-offset_float.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 1 pointtype 1 title 'NVIDIA H100 80GB HBM3 on vm, offset_float', \
+  'coalescing-offset_float.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 1 pointtype 1 title 'NVIDIA H200 on vm, offset_float', \
+  'coalescing-offset_float.dat' index 2 using 1:2 with linespoints linecolor 3 dashtype 1 pointtype 1 title 'pthread-skylake-avx512-AMD EPYC on vm, offset_float', \
+  'coalescing-offset_double.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 2 pointtype 2 title 'NVIDIA H100 80GB HBM3 on vm, offset_double', \
+  'coalescing-offset_double.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 2 pointtype 2 title 'NVIDIA H200 on vm, offset_double', \
+  'coalescing-offset_double.dat' index 2 using 1:2 with linespoints linecolor 3 dashtype 2 pointtype 2 title 'pthread-skylake-avx512-AMD EPYC on vm, offset_double'
 unset logscale xy
 set output 'coalescing-stride.svg'
-set title 'bandwidth against stride (float)'
+set title 'coalescing: GB/s against stride'
 set xlabel 'stride'
 set ylabel 'GB/s (log scale)'
 set logscale y 2
-plot 'coalescing-stride_float.dat' index 0 using 1:2 with linespoints title 'NVIDIA H100 80GB HBM3 on vm', \
-  'coalescing-stride_float.dat' index 1 using 1:2 with linespoints title 'NVIDIA H200 on vm', \
-  'coalescing-stride_float.dat' index 2 using 1:2 with linespoints title 'pthread-skylake-avx512-AMD EPYC on vm'
+plot 'coalescing-stride_float.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 1 pointtype 1 title 'NVIDIA H100 80GB HBM3 on vm, stride_float', \
+  'coalescing-stride_float.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 1 pointtype 1 title 'NVIDIA H200 on vm, stride_float', \
+  'coalescing-stride_float.dat' index 2 using 1:2 with linespoints linecolor 3 dashtype 1 pointtype 1 title 'pthread-skylake-avx512-AMD EPYC on vm, stride_float', \
+  'coalescing-stride_double.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 2 pointtype 2 title 'NVIDIA H100 80GB HBM3 on vm, stride_double', \
+  'coalescing-stride_double.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 2 pointtype 2 title 'NVIDIA H200 on vm, stride_double', \
+  'coalescing-stride_double.dat' index 2 using 1:2 with linespoints linecolor 3 dashtype 2 pointtype 2 title 'pthread-skylake-avx512-AMD EPYC on vm, stride_double'
 unset logscale xy
+set output 'matmul.svg'
+set title 'matmul variants (GFLOP/s at 1024, the largest size every entry ran; baseline clblast)'
+set xlabel ''
+set ylabel 'GFLOP/s (log scale)'
+set logscale y 2
+set yrange [0.25:*]
+set style data histograms
+set style histogram clustered
+set style fill solid 0.8
+plot 'matmul.dat' using 2:xtic(1) linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm', \
+  'matmul.dat' using 3 linecolor 2 title 'NVIDIA H200 on vm', \
+  'matmul.dat' using 4 linecolor 3 title 'pthread-skylake-avx512-AMD EPYC on vm'
+unset logscale xy
+set autoscale xy
+set style data linespoints
 set output 'transpose.svg'
-set title 'transpose variants (GB/s, best size each)'
+set title 'transpose variants (GB/s, best size each; baseline copy)'
 set xlabel ''
 set ylabel 'GB/s (log scale)'
 set logscale y 2
@@ -28,30 +49,61 @@ set yrange [1:*]
 set style data histograms
 set style histogram clustered
 set style fill solid 0.8
-plot 'transpose.dat' using 2:xtic(1) title 'NVIDIA H100 80GB HBM3 on vm', \
-  'transpose.dat' using 3 title 'NVIDIA H200 on vm', \
-  'transpose.dat' using 4 title 'pthread-skylake-avx512-AMD EPYC on vm'
+plot 'transpose.dat' using 2:xtic(1) linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm', \
+  'transpose.dat' using 3 linecolor 2 title 'NVIDIA H200 on vm', \
+  'transpose.dat' using 4 linecolor 3 title 'pthread-skylake-avx512-AMD EPYC on vm'
 unset logscale xy
 set autoscale xy
 set style data linespoints
-set output 'matmul-tiled.svg'
-set title 'matmul tiled_bounds (Fig 4.20)'
-set xlabel 'N'
+set format x '%.0f'
+set rmargin 8
+set output 'matmul-size.svg'
+set title 'matmul: GFLOP/s against size'
+set xlabel 'size'
 set ylabel 'GFLOP/s (log scale)'
 set logscale xy 2
-plot 'matmul-tiled_bounds.dat' index 0 using 1:2 with linespoints title 'NVIDIA H100 80GB HBM3 on vm', \
-  'matmul-tiled_bounds.dat' index 1 using 1:2 with linespoints title 'NVIDIA H200 on vm', \
-  'matmul-tiled_bounds.dat' index 2 using 1:2 with linespoints title 'pthread-skylake-avx512-AMD EPYC on vm'
+plot 'matmul-size.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 1 pointtype 1 title 'NVIDIA H100 80GB HBM3 on vm, regblock', \
+  'matmul-size.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 1 pointtype 1 title 'NVIDIA H200 on vm, regblock', \
+  'matmul-size.dat' index 2 using 1:2 with linespoints linecolor 3 dashtype 1 pointtype 1 title 'pthread-skylake-avx512-AMD EPYC on vm, regblock', \
+  'matmul-size.dat' index 3 using 1:2 with linespoints linecolor 1 dashtype 2 pointtype 2 title 'NVIDIA H100 80GB HBM3 on vm, panel', \
+  'matmul-size.dat' index 4 using 1:2 with linespoints linecolor 2 dashtype 2 pointtype 2 title 'NVIDIA H200 on vm, panel', \
+  'matmul-size.dat' index 5 using 1:2 with linespoints linecolor 3 dashtype 2 pointtype 2 title 'pthread-skylake-avx512-AMD EPYC on vm, panel', \
+  'matmul-size.dat' index 6 using 1:2 with linespoints linecolor 1 dashtype 3 pointtype 3 title 'NVIDIA H100 80GB HBM3 on vm, clblast', \
+  'matmul-size.dat' index 7 using 1:2 with linespoints linecolor 2 dashtype 3 pointtype 3 title 'NVIDIA H200 on vm, clblast', \
+  'matmul-size.dat' index 8 using 1:2 with linespoints linecolor 3 dashtype 3 pointtype 3 title 'pthread-skylake-avx512-AMD EPYC on vm, clblast'
 unset logscale xy
-set output 'matmul-regblock.svg'
-set title 'matmul regblock'
-set xlabel 'N'
-set ylabel 'GFLOP/s (log scale)'
+set format x
+set rmargin -1
+set format x '%.0f'
+set rmargin 8
+set output 'reduce-size.svg'
+set title 'reduce: GB/s against size'
+set xlabel 'size'
+set ylabel 'GB/s (log scale)'
 set logscale xy 2
-plot 'matmul-regblock.dat' index 0 using 1:2 with linespoints title 'NVIDIA H100 80GB HBM3 on vm', \
-  'matmul-regblock.dat' index 1 using 1:2 with linespoints title 'NVIDIA H200 on vm', \
-  'matmul-regblock.dat' index 2 using 1:2 with linespoints title 'pthread-skylake-avx512-AMD EPYC on vm'
+plot 'reduce-size.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 1 pointtype 1 title 'NVIDIA H100 80GB HBM3 on vm, interleaved', \
+  'reduce-size.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 1 pointtype 1 title 'NVIDIA H200 on vm, interleaved', \
+  'reduce-size.dat' index 2 using 1:2 with linespoints linecolor 1 dashtype 2 pointtype 2 title 'NVIDIA H100 80GB HBM3 on vm, sequential', \
+  'reduce-size.dat' index 3 using 1:2 with linespoints linecolor 2 dashtype 2 pointtype 2 title 'NVIDIA H200 on vm, sequential', \
+  'reduce-size.dat' index 4 using 1:2 with linespoints linecolor 1 dashtype 3 pointtype 3 title 'NVIDIA H100 80GB HBM3 on vm, coarsened', \
+  'reduce-size.dat' index 5 using 1:2 with linespoints linecolor 2 dashtype 3 pointtype 3 title 'NVIDIA H200 on vm, coarsened'
 unset logscale xy
+set format x
+set rmargin -1
+set format x '%.0f'
+set rmargin 8
+set output 'dot-size.svg'
+set title 'dot: GB/s against size'
+set xlabel 'size'
+set ylabel 'GB/s (log scale)'
+set logscale xy 2
+plot 'dot-size.dat' index 0 using 1:2 with linespoints linecolor 1 dashtype 1 pointtype 1 title 'NVIDIA H100 80GB HBM3 on vm, local_sums', \
+  'dot-size.dat' index 1 using 1:2 with linespoints linecolor 2 dashtype 1 pointtype 1 title 'NVIDIA H200 on vm, local_sums', \
+  'dot-size.dat' index 2 using 1:2 with linespoints linecolor 1 dashtype 2 pointtype 2 title 'NVIDIA H100 80GB HBM3 on vm, coarsened', \
+  'dot-size.dat' index 3 using 1:2 with linespoints linecolor 2 dashtype 2 pointtype 2 title 'NVIDIA H200 on vm, coarsened'
+unset logscale xy
+set format x
+set rmargin -1
 set output 'roofline-0.svg'
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm'
 set xlabel 'flops per byte (log scale)'

@@ -58,7 +58,8 @@ void compare_md_write(FILE *out, const struct doc *d)
             fputc('\n', out);
             break;
         case DOC_PICTURE:
-            /* The file names are clmem's own: roofline-0.svg, ... */
+            /* plots.c makes the file names of letters, digits, - and _
+             * (transpose.svg, roofline-0.svg): nothing to escape. */
             fprintf(out, "![%s](%s)\n", b->text, b->text);
             break;
         case DOC_TABLE: md_table(out, b); break;

@@ -6,6 +6,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -70,38 +72,106 @@ cJSON *clmem_json_result(const struct clmem_result *r)
     return o;
 }
 
-cJSON *clmem_json_device(const struct clmem_device *d)
+#define FIELD(type_, member, key, json_type, required)                                             \
+    {                                                                                              \
+        key, json_type, offsetof(struct type_, member), sizeof(((struct type_ *)0)->member),       \
+            required                                                                               \
+    }
+
+static const struct clmem_json_field device_fields[] = {
+    FIELD(clmem_device, name, "name", CLMEM_JSON_TEXT, 1),
+    FIELD(clmem_device, platform_name, "platform", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_device, vendor, "vendor", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_device, type, "type", CLMEM_JSON_DEVICE_TYPE, 0),
+    FIELD(clmem_device, version, "version", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_device, driver, "driver", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_device, compute_units, "compute_units", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, clock_mhz, "clock_mhz", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, global_mem, "global_mem_bytes", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, local_mem, "local_mem_bytes", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, max_work_group, "max_work_group", CLMEM_JSON_WHOLE, 0),
+    /* The limits kernel parameters are chosen from (since schema 1). */
+    FIELD(clmem_device, c_version, "opencl_c_version", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_device, max_alloc, "max_alloc_bytes", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, base_addr_align_bits, "base_addr_align_bits", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, has_fp64, "fp64", CLMEM_JSON_BOOL, 0),
+};
+const struct clmem_json_fields clmem_json_device_fields = {device_fields,
+                                                           CLMEM_ARRAY_SIZE(device_fields)};
+
+static const struct clmem_json_field host_fields[] = {
+    FIELD(clmem_host, name, "name", CLMEM_JSON_TEXT, 1),
+    FIELD(clmem_host, os, "os", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_host, kernel, "kernel", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_host, cpu, "cpu", CLMEM_JSON_TEXT, 0),
+    FIELD(clmem_host, cores, "cores", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_host, memory_bytes, "memory_bytes", CLMEM_JSON_WHOLE, 0),
+};
+const struct clmem_json_fields clmem_json_host_fields = {host_fields,
+                                                         CLMEM_ARRAY_SIZE(host_fields)};
+
+double clmem_json_whole_get(const void *member, size_t size)
+{
+    if (size == sizeof(uint32_t)) {
+        uint32_t v;
+        memcpy(&v, member, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, member, sizeof v);
+    return (double)v;
+}
+
+void clmem_json_whole_set(void *member, size_t size, double value)
+{
+    /* Below 2^31 or 2^63: a signed member (long) stays positive. */
+    double limit = size == sizeof(uint32_t) ? 2147483648.0 : 9223372036854775808.0;
+    int fits = value >= 0 && value < limit;
+    if (size == sizeof(uint32_t)) {
+        uint32_t v = fits ? (uint32_t)value : 0;
+        memcpy(member, &v, sizeof v);
+    } else {
+        uint64_t v = fits ? (uint64_t)value : 0;
+        memcpy(member, &v, sizeof v);
+    }
+}
+
+static cJSON *json_object(const void *object, const struct clmem_json_fields *table)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", d->name);
-    cJSON_AddStringToObject(o, "platform", d->platform_name);
-    cJSON_AddStringToObject(o, "vendor", d->vendor);
-    cJSON_AddStringToObject(o, "type", clmem_device_type_name(d->type));
-    cJSON_AddStringToObject(o, "version", d->version);
-    cJSON_AddStringToObject(o, "driver", d->driver);
-    cJSON_AddNumberToObject(o, "compute_units", d->compute_units);
-    cJSON_AddNumberToObject(o, "clock_mhz", d->clock_mhz);
-    cJSON_AddNumberToObject(o, "global_mem_bytes", (double)d->global_mem);
-    cJSON_AddNumberToObject(o, "local_mem_bytes", (double)d->local_mem);
-    cJSON_AddNumberToObject(o, "max_work_group", (double)d->max_work_group);
-    /* The limits kernel parameters are chosen from. */
-    cJSON_AddStringToObject(o, "opencl_c_version", d->c_version);
-    cJSON_AddNumberToObject(o, "max_alloc_bytes", (double)d->max_alloc);
-    cJSON_AddNumberToObject(o, "base_addr_align_bits", d->base_addr_align_bits);
-    cJSON_AddBoolToObject(o, "fp64", d->has_fp64);
+    for (size_t i = 0; i < table->n; i++) {
+        const struct clmem_json_field *f = &table->fields[i];
+        const char *member = (const char *)object + f->offset;
+        switch (f->type) {
+        case CLMEM_JSON_TEXT: cJSON_AddStringToObject(o, f->key, member); break;
+        case CLMEM_JSON_WHOLE:
+            cJSON_AddNumberToObject(o, f->key, clmem_json_whole_get(member, f->size));
+            break;
+        case CLMEM_JSON_BOOL: {
+            int v;
+            memcpy(&v, member, sizeof v);
+            cJSON_AddBoolToObject(o, f->key, v);
+            break;
+        }
+        case CLMEM_JSON_DEVICE_TYPE: {
+            cl_device_type v;
+            memcpy(&v, member, sizeof v);
+            cJSON_AddStringToObject(o, f->key, clmem_device_type_name(v));
+            break;
+        }
+        }
+    }
     return o;
+}
+
+cJSON *clmem_json_device(const struct clmem_device *d)
+{
+    return json_object(d, &clmem_json_device_fields);
 }
 
 cJSON *clmem_json_host(const struct clmem_host *h)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", h->name);
-    cJSON_AddStringToObject(o, "os", h->os);
-    cJSON_AddStringToObject(o, "kernel", h->kernel);
-    cJSON_AddStringToObject(o, "cpu", h->cpu);
-    cJSON_AddNumberToObject(o, "cores", (double)h->cores);
-    cJSON_AddNumberToObject(o, "memory_bytes", (double)h->memory_bytes);
-    return o;
+    return json_object(h, &clmem_json_host_fields);
 }
 
 void clmem_json_add_header(cJSON *root, const char *when)

@@ -2,7 +2,7 @@
  * clmem_report_json and the MPI report write, of any schema this clmem knows,
  * and clmem 0.1.0's files, which carry no schema_version. Everything read is
  * checked, so a bad file is one usage error naming it before any work. */
-#include "report/report.h"
+#include "report/json.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -147,10 +147,10 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
     char status_text[16] = "";
     double value;
     int status;
-    memset(r, 0, sizeof *r);
-    r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
+    /* Beyond clmem_result_append's defaults: no figures until read, and
+     * no reps where the file (0.1.0's) has none. */
     r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
-    r->max_rel_error = r->flops_per_byte = NAN;
+    r->reps = 0;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "not an object");
     if ((status = get_string(rd, o, "workload", 1, r->workload, sizeof r->workload)) ||
@@ -211,38 +211,57 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
     return CLMEM_OK;
 }
 
-/* The device object as clmem_json_device writes it: the fields the report
- * shows; the rest of struct clmem_device stays zero. */
+/* The fields of `table` from `o` into `object` (a struct the table
+ * describes), as clmem_json_device and clmem_json_host write them. */
+static int parse_fields(struct reader *rd, const cJSON *o, const struct clmem_json_fields *table,
+                        void *object)
+{
+    int status = CLMEM_OK;
+    for (size_t i = 0; i < table->n && !status; i++) {
+        const struct clmem_json_field *f = &table->fields[i];
+        char *member = (char *)object + f->offset, text[64] = "";
+        double value = 0;
+        switch (f->type) {
+        case CLMEM_JSON_TEXT:
+            status = get_string(rd, o, f->key, f->required, member, f->size);
+            break;
+        case CLMEM_JSON_WHOLE:
+            if (!(status = get_number(rd, o, f->key, f->required, 0, &value)))
+                clmem_json_whole_set(member, f->size, value);
+            break;
+        case CLMEM_JSON_BOOL: {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+            int flag = cJSON_IsTrue(v);
+            if (v && !cJSON_IsBool(v))
+                status = bad(rd, "'%s' is not true or false", f->key);
+            else if (!v && f->required)
+                status = bad(rd, "no '%s'", f->key);
+            memcpy(member, &flag, sizeof flag);
+            break;
+        }
+        case CLMEM_JSON_DEVICE_TYPE: {
+            /* The names clmem_device_type_name gives; another: default. */
+            static const cl_device_type types[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
+                                                   CL_DEVICE_TYPE_ACCELERATOR};
+            cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
+            status = get_string(rd, o, f->key, f->required, text, sizeof text);
+            for (size_t t = 0; t < CLMEM_ARRAY_SIZE(types); t++)
+                if (strcmp(text, clmem_device_type_name(types[t])) == 0)
+                    type = types[t];
+            memcpy(member, &type, sizeof type);
+            break;
+        }
+        }
+    }
+    return status;
+}
+
 static int parse_device(struct reader *rd, const cJSON *o, struct clmem_device *d)
 {
-    char type[32] = "";
-    double units = 0, clock = 0, global = 0, local = 0, group = 0;
-    int status;
     memset(d, 0, sizeof *d);
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "no 'device' object");
-    if ((status = get_string(rd, o, "name", 1, d->name, sizeof d->name)) ||
-        (status = get_string(rd, o, "platform", 0, d->platform_name, sizeof d->platform_name)) ||
-        (status = get_string(rd, o, "vendor", 0, d->vendor, sizeof d->vendor)) ||
-        (status = get_string(rd, o, "type", 0, type, sizeof type)) ||
-        (status = get_string(rd, o, "version", 0, d->version, sizeof d->version)) ||
-        (status = get_string(rd, o, "driver", 0, d->driver, sizeof d->driver)) ||
-        (status = get_number(rd, o, "compute_units", 0, 0, &units)) ||
-        (status = get_number(rd, o, "clock_mhz", 0, 0, &clock)) ||
-        (status = get_number(rd, o, "global_mem_bytes", 0, 0, &global)) ||
-        (status = get_number(rd, o, "local_mem_bytes", 0, 0, &local)) ||
-        (status = get_number(rd, o, "max_work_group", 0, 0, &group)))
-        return status;
-    d->type = strcmp(type, "gpu") == 0           ? CL_DEVICE_TYPE_GPU
-              : strcmp(type, "cpu") == 0         ? CL_DEVICE_TYPE_CPU
-              : strcmp(type, "accelerator") == 0 ? CL_DEVICE_TYPE_ACCELERATOR
-                                                 : CL_DEVICE_TYPE_DEFAULT;
-    d->compute_units = units > 0 ? (cl_uint)units : 0;
-    d->clock_mhz = clock > 0 ? (cl_uint)clock : 0;
-    d->global_mem = global > 0 ? (cl_ulong)global : 0;
-    d->local_mem = local > 0 ? (cl_ulong)local : 0;
-    d->max_work_group = group > 0 ? (size_t)group : 0;
-    return CLMEM_OK;
+    return parse_fields(rd, o, &clmem_json_device_fields, d);
 }
 
 static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
@@ -269,8 +288,6 @@ static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
  * absent (0.1.0's single-device files). */
 static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
 {
-    double cores = 0, memory = 0;
-    int status;
     if (!o)
         return CLMEM_OK;
     if (cJSON_IsString(o)) {
@@ -279,16 +296,7 @@ static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
     }
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "'host' is neither a name nor an object");
-    if ((status = get_string(rd, o, "name", 1, h->name, sizeof h->name)) ||
-        (status = get_string(rd, o, "os", 0, h->os, sizeof h->os)) ||
-        (status = get_string(rd, o, "kernel", 0, h->kernel, sizeof h->kernel)) ||
-        (status = get_string(rd, o, "cpu", 0, h->cpu, sizeof h->cpu)) ||
-        (status = get_number(rd, o, "cores", 0, 0, &cores)) ||
-        (status = get_number(rd, o, "memory_bytes", 0, 0, &memory)))
-        return status;
-    h->cores = cores >= 1 && cores < 1e9 ? (long)cores : 0;
-    h->memory_bytes = memory > 0 && memory < 1.8e19 ? (uint64_t)memory : 0;
-    return CLMEM_OK;
+    return parse_fields(rd, o, &clmem_json_host_fields, h);
 }
 
 /* One device's section: the whole file, or one rank of an MPI file. */
@@ -304,18 +312,18 @@ static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "results");
     if (!cJSON_IsArray(list))
         return bad(rd, "%s", "no 'results' list");
-    size_t n = (size_t)cJSON_GetArraySize(list);
-    if (n && !(run->results = calloc(n, sizeof *run->results)))
-        return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
     size_t prefix = strlen(rd->where);
     const cJSON *item;
     cJSON_ArrayForEach(item, list)
     {
         snprintf(rd->where + prefix, sizeof rd->where - prefix, "%sresult %zu", prefix ? " " : "",
                  run->n_results + 1);
-        status = parse_result(rd, item, &run->results[run->n_results]);
-        run->n_results++; /* counted even when half-read, so it is freed */
-        if (status)
+        /* Counted even when half-read, so that it is freed. */
+        struct clmem_result *r =
+            clmem_result_append(&run->results, &run->n_results, "", "", "", "");
+        if (!r)
+            return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+        if ((status = parse_result(rd, item, r)))
             return status;
     }
     rd->where[prefix] = '\0';

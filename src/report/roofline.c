@@ -1,0 +1,246 @@
+/* The comparison report's rooflines: one per entry with its measured
+ * peaks (copy bandwidth, FMA throughput), each workload's best verified
+ * result placed on it at its arithmetic intensity (plots.c draws the
+ * other pictures and runs gnuplot). */
+#include "report/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 0.1.0's matmul, MxNxK or N: 2MNK flops over the 4(MK + KN + MN) bytes
+ * each matrix needs at least once. */
+static double gemm_intensity(const char *size)
+{
+    size_t m = 0, n = 0, k = 0;
+    int parts = sscanf(size, "%zux%zux%zu", &m, &n, &k);
+    if (parts == 1)
+        n = k = m;
+    else if (parts != 3)
+        return NAN;
+    double mm = (double)m, nn = (double)n, kk = (double)k;
+    double bytes = 4.0 * (mm * kk + kk * nn + mm * nn);
+    return bytes > 0 ? 2.0 * mm * nn * kk / bytes : NAN;
+}
+
+/* What clmem 0.1.0's files held, which carry no flops_per_byte: the
+ * workloads of that version and the flops per byte of their results (later
+ * results carry flops_per_byte, from the workload's own intensity hook, and
+ * this table is never read for them). The bytes are those the workload's
+ * work() counted for its GB/s. 0: the workload moved data and did no
+ * arithmetic; NAN: its unit counted neither flops nor bytes (not on a
+ * roofline). It describes those old files only, so it names their workloads
+ * and nothing else here does. */
+static const struct {
+    const char *workload, *variant; /* variant NULL: all of them */
+    double flops_per_byte;
+    double (*of_size)(const char *size); /* when it depends on the size */
+} intensities[] = {
+    {"matmul", NULL, NAN, gemm_intensity},
+    /* one add per float read (4 bytes) */
+    {"reduce", NULL, 0.25, NULL},
+    /* a multiply and an add per pair of floats read (8 bytes) */
+    {"dot", NULL, 0.25, NULL},
+    /* 5x5 filter: 25 multiply-adds, 50 flops, per output float over the
+     * 4 bytes read and 4 written */
+    {"constmem", NULL, 6.25, NULL},
+    /* BLUR_SIZE 1: a 3x3 box, 9 adds per output byte over the byte read
+     * and the byte written (integer adds, counted as flops) */
+    {"blur", NULL, 4.5, NULL},
+    /* data movement */
+    {"transpose", NULL, 0, NULL},
+    {"coalescing", NULL, 0, NULL},
+    {"pitched", NULL, 0, NULL},
+    {"peak", "copy", 0, NULL},
+    /* FMA_ITERATIONS 512 x 128 flops per work-item over the 4 bytes it writes */
+    {"peak", "fma", 16384, NULL},
+    /* samples and updates per second */
+    {"pi", NULL, NAN, NULL},
+    {"atomics", NULL, NAN, NULL},
+};
+
+static double table_intensity(const struct clmem_result *r)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(intensities); i++)
+        if (strcmp(r->workload, intensities[i].workload) == 0 &&
+            (!intensities[i].variant || strcmp(r->variant, intensities[i].variant) == 0))
+            return intensities[i].of_size ? intensities[i].of_size(r->size)
+                                          : intensities[i].flops_per_byte;
+    return NAN;
+}
+
+/* A result's arithmetic intensity (flops per byte): 0 for data movement,
+ * NAN where it has none or none is known. */
+static double result_intensity(const struct clmem_result *r)
+{
+    return isnan(r->flops_per_byte) ? table_intensity(r) : r->flops_per_byte;
+}
+
+struct point {
+    double x, y, label_y;
+    int right; /* label on the left of the point (near the right edge) */
+    char label[160];
+};
+
+/* Moves labels up until none overlaps another: each label is a box
+ * of its text's estimated width beside its point, one line high. */
+static void place_labels(struct point *pts, size_t n, double x_min, double x_max, double y_min,
+                         double y_max)
+{
+    /* About 800 by 400 pixels of plot; 7 pixels a character, 15 a line. */
+    double oct_per_char = log2(x_max / x_min) * 7 / 800;
+    double line = log2(y_max / y_min) * 15 / 400;
+    for (size_t i = 0; i < n; i++) {
+        pts[i].right = log2(x_max / pts[i].x) < strlen(pts[i].label) * oct_per_char + 1;
+        pts[i].label_y = pts[i].y;
+    }
+    /* Lowest first, each above the labels already placed that it meets. */
+    int *placed = calloc(n ? n : 1, sizeof *placed);
+    if (!placed)
+        return;
+    for (size_t round = 0; round < n; round++) {
+        size_t low = n;
+        for (size_t i = 0; i < n; i++)
+            if (!placed[i] && (low == n || pts[i].y < pts[low].y))
+                low = i;
+        struct point *p = &pts[low];
+        double w = (strlen(p->label) + 2) * oct_per_char;
+        double left = log2(p->x) - (p->right ? w : 0), right = left + w;
+        for (int moved = 1; moved;) {
+            moved = 0;
+            for (size_t j = 0; j < n; j++) {
+                if (!placed[j])
+                    continue;
+                const struct point *q = &pts[j];
+                double wq = (strlen(q->label) + 2) * oct_per_char;
+                double ql = log2(q->x) - (q->right ? wq : 0), qr = ql + wq;
+                double dy = log2(p->label_y) - log2(q->label_y);
+                if (left < qr && ql < right && fabs(dy) < line * 0.99) {
+                    p->label_y = q->label_y * exp2(line);
+                    moved = 1;
+                }
+            }
+        }
+        placed[low] = 1;
+    }
+    free(placed);
+}
+
+/* One entry's roofline: its measured bandwidth and FP32 peaks as the roof;
+ * each workload's best verified result (per unit) on it: GFLOP/s at its
+ * arithmetic intensity, GB/s on the slope at its own (y = GB/s x
+ * intensity), data movement at the left edge at its bandwidth. */
+int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
+                     const struct clmem_compare_device *dev, const char *label, size_t index,
+                     struct clmem_error *err)
+{
+    const double x_min = 1.0 / 16;
+    char dat[64], svg[64], name[COMPARE_LABEL_MAX * 2], off[2048] = "", bw[64], fl[64];
+    snprintf(dat, sizeof dat, "roofline-%zu.dat", index);
+    snprintf(svg, sizeof svg, "roofline-%zu.svg", index);
+    struct point *pts = calloc(dev->n_results ? dev->n_results : 1, sizeof *pts);
+    if (!pts)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    size_t n = 0;
+    double x_max = 1024, y_low = dev->peak.bandwidth * x_min;
+    for (size_t i = 0; i < dev->n_results; i++) {
+        const struct clmem_result *r = &dev->results[i], *best = NULL;
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(dev->results[j].workload, r->workload) != 0 ||
+                    strcmp(dev->results[j].metric_unit, r->metric_unit) != 0;
+        if (!first)
+            continue;
+        for (size_t j = i; j < dev->n_results; j++) {
+            const struct clmem_result *c = &dev->results[j];
+            if (strcmp(c->workload, r->workload) == 0 &&
+                strcmp(c->metric_unit, r->metric_unit) == 0 && plot_usable(c) &&
+                (!best || c->metric > best->metric))
+                best = c;
+        }
+        if (!best)
+            continue;
+        double fpb = result_intensity(best);
+        int flops = strcmp(best->metric_unit, "GFLOP/s") == 0;
+        int bytes = strcmp(best->metric_unit, "GB/s") == 0;
+        struct point *pt = &pts[n];
+        char value[64];
+        clmem_format_metric(best->metric, best->metric_unit, value, sizeof value);
+        if ((flops && fpb > 0) || (bytes && fpb > 0)) {
+            pt->x = fpb;
+            pt->y = flops ? best->metric : best->metric * fpb;
+            snprintf(pt->label, sizeof pt->label, "%s %s %s", best->workload, best->variant, value);
+        } else if (bytes && fpb == 0) {
+            pt->x = x_min;
+            pt->y = best->metric * x_min;
+            snprintf(pt->label, sizeof pt->label, "%s %s %s (no flops: at its bandwidth)",
+                     best->workload, best->variant, value);
+        } else {
+            size_t len = strlen(off);
+            snprintf(off + len, sizeof off - len, "%s%s %s @%s %s", len ? "; " : "", best->workload,
+                     best->variant, best->size, value);
+            continue;
+        }
+        while (pt->x * 4 > x_max)
+            x_max *= 2;
+        if (pt->y < y_low)
+            y_low = pt->y;
+        n++;
+    }
+    /* Powers of two around what is drawn, room above the roof for labels. */
+    double y_min = exp2(floor(log2(y_low)) - 1), y_max = exp2(ceil(log2(dev->peak.flops)) + 2);
+    place_labels(pts, n, x_min, x_max, y_min, y_max);
+    struct clmem_output out;
+    int status = plot_open(&out, dir, dat, err);
+    if (status) {
+        free(pts);
+        return status;
+    }
+    size_t counts[2] = {0, 0};
+    fprintf(out.file, "# roofline of %s: x flops per byte, y GFLOP/s, the label's y, label\n",
+            label);
+    for (int side = 0; side < 2; side++) {
+        fprintf(out.file, "# index %d: labels %s their points\n", side,
+                side ? "left of" : "right of");
+        for (size_t i = 0; i < n; i++) {
+            if (pts[i].right != side)
+                continue;
+            fprintf(out.file, "%.17g %.17g %.17g ", pts[i].x, pts[i].y, pts[i].label_y);
+            plot_data_string(out.file, pts[i].label);
+            fputc('\n', out.file);
+            counts[side]++;
+        }
+        fprintf(out.file, "\n\n");
+    }
+    free(pts);
+    if ((status = clmem_output_commit(&out, err)))
+        return status;
+    clmem_format_metric(dev->peak.bandwidth, "GB/s", bw, sizeof bw);
+    clmem_format_metric(dev->peak.flops, "GFLOP/s", fl, sizeof fl);
+    fprintf(gp,
+            "set output '%s'\nset title 'roofline: %s'\nset xlabel 'flops per byte (log scale)'\n"
+            "set ylabel 'GFLOP/s (log scale)'\nset logscale xy 2\nset xrange [%g:%g]\n"
+            "set yrange [%g:%g]\nset samples 400\n"
+            "plot (x * %.17g < %.17g ? x * %.17g : %.17g) with lines linewidth 2 "
+            "title 'measured peaks (%s, %s)'",
+            svg, plot_quoted(label, name, sizeof name), x_min, x_max, y_min, y_max,
+            dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth, dev->peak.flops, bw, fl);
+    for (int side = 0; side < 2; side++) {
+        if (!counts[side])
+            continue;
+        fprintf(gp,
+                ", \\\n  '%s' index %d using 1:2 with points pointtype 7 linecolor rgb '#c0392b' "
+                "%s, \\\n  '' index %d using 1:3:4 with labels %s offset character %d,0 "
+                "font ',9' notitle",
+                dat, side,
+                side == 0 || !counts[0] ? "title 'best verified result per workload'" : "notitle",
+                side, side ? "right" : "left", side ? -1 : 1);
+    }
+    fprintf(gp, "\nunset logscale xy\nset autoscale xy\n");
+    char text[2048] = "";
+    if (off[0])
+        snprintf(text, sizeof text, "Not on the roofline of %s (neither flops nor bytes): %s.",
+                 label, off);
+    return plot_add_picture(p, svg, text, err);
+}
