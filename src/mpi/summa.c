@@ -40,7 +40,7 @@ struct piece {
 /* What every rank knows alike: the problem, the grid and how both are cut. */
 struct summa_plan {
     const struct clmem_variant *variant;
-    struct clmem_run whole; /* the whole problem's size; on rank 0 its inputs */
+    struct matmul_problem whole; /* on rank 0: the inputs, P gathered, the reference */
     char size_text[64];
     size_t rows, cols, inner, panel;
     int grid_rows, grid_cols;
@@ -66,6 +66,7 @@ struct summa_rank {
     struct clmem_pinned m_pinned[2], n_pinned[2];
     float *m_panel[2], *n_panel[2];
     cl_mem dM[2], dN[2];
+    cl_mem product;               /* the run's own P: each piece's product, accumulated into dP */
     MPI_Request bcast[2][2];      /* the pieces' broadcasts of M and of N */
     cl_command_queue up;          /* the panels' copies to the device */
     cl_event uploaded[2];         /* a slot's last copy up: its host panels are free after it */
@@ -80,11 +81,6 @@ struct summa_rank {
     double *compute; /* and its device's kernels' seconds */
     double *shares;  /* on rank 0, two per rank (gather_shares) */
 };
-
-static struct matmul_state *state_of(const struct clmem_run *run)
-{
-    return run->state;
-}
 
 /* The variant: one of matmul's kernels, named. */
 static int check_variant(const char *name, const struct clmem_variant **v, struct clmem_error *err)
@@ -139,16 +135,17 @@ static int check_options(const struct clmem_mpi *m, const struct clmem_summa_opt
                          struct summa_plan *p, struct clmem_error *err)
 {
     const struct clmem_workload *w = &clmem_workload_matmul;
+    /* The whole size, planned as a run of it would be (matmul's limits). */
+    struct clmem_run whole = {.workload = w};
     int status;
-    p->whole.workload = w;
     if ((status = check_variant(o->variant, &p->variant, err)) ||
-        (status = clmem_size_parse(o->size ? o->size : w->default_size, &p->whole.size, err)) ||
-        (status = w->plan(&p->whole, err)) || (status = check_grid(m, o, p, err)))
+        (status = clmem_size_parse(o->size ? o->size : w->default_size, &whole.size, err)) ||
+        (status = w->plan(&whole, err)) || (status = check_grid(m, o, p, err)))
         return status;
-    p->rows = p->whole.size.dim[0];
-    p->cols = p->whole.size.dim[1];
-    p->inner = p->whole.size.dim[2];
-    clmem_size_format(&p->whole.size, p->size_text, sizeof p->size_text);
+    p->rows = p->whole.rows = whole.size.dim[0];
+    p->cols = p->whole.cols = whole.size.dim[1];
+    p->inner = p->whole.inner = whole.size.dim[2];
+    clmem_size_format(&whole.size, p->size_text, sizeof p->size_text);
     /* An empty block of P would leave a rank with nothing to multiply. */
     if ((size_t)p->grid_rows > p->rows || (size_t)p->grid_cols > p->cols)
         return clmem_fail(err, CLMEM_ERR_USAGE,
@@ -267,7 +264,6 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
                       const struct clmem_summa_options *o, struct summa_plan *p,
                       struct summa_rank *me, unsigned reps, struct clmem_error *err)
 {
-    struct matmul_state *s = state_of(&me->run), *whole = state_of(&p->whole);
     int status;
     size_t m_bytes = me->rows * p->panel * sizeof(float),
            n_bytes = p->panel * me->cols * sizeof(float);
@@ -298,31 +294,19 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         memset(me->m_panel[i], 0, m_bytes);
         memset(me->n_panel[i], 0, n_bytes);
     }
-    if (m->rank == 0) {
-        whole->rows = p->rows;
-        whole->cols = p->cols;
-        whole->inner = p->inner;
-        if ((status = matmul_host_inputs(whole, o->seed, err)))
-            return status;
-    }
-    /* The run's inputs are the panels, written anew for each piece. */
-    s->M = me->m_panel[0];
-    s->N = me->n_panel[0];
-    if ((status = clmem_workload_matmul.setup(&me->run, err)))
+    if (m->rank == 0 && (status = matmul_problem_make(&p->whole, o->seed, err)))
         return status;
-    me->dM[0] = s->dM;
-    me->dN[0] = s->dN;
+    /* The run's inputs are the panels, written anew for each piece; its P
+     * takes each product, which the accumulation kernel reads. */
+    if ((status =
+             matmul_block_setup(&me->run, me->m_panel[0], me->n_panel[0], CL_MEM_READ_WRITE, err)))
+        return status;
+    matmul_block_buffers(&me->run, &me->dM[0], &me->dN[0], &me->product);
     if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[1], &me->dM[1],
                                       err)) ||
         (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[1], &me->dN[1],
                                       err)) ||
         (status = clmem_queue_open(ctx, &me->up, err)))
-        return status;
-    /* matmul makes its P write-only (its kernels only write it); here the
-     * accumulation kernel reads each product from it. */
-    clmem_release_mem(&s->dP);
-    if ((status = clmem_buffer_create(ctx, CL_MEM_READ_WRITE, me->rows * me->cols * sizeof(float),
-                                      NULL, &s->dP, err)))
         return status;
     return build_accumulate(ctx, me, err);
 }
@@ -373,7 +357,7 @@ static void scatter_inputs(const struct clmem_mpi *m, const struct summa_plan *p
                      MPI_STATUS_IGNORE);
         return;
     }
-    const struct matmul_state *whole = state_of(&p->whole);
+    const struct matmul_problem *whole = &p->whole;
     for (int r = 0; r < m->size; r++) {
         struct span rows = p->p_rows[r / p->grid_cols], cols = p->p_cols[r % p->grid_cols];
         struct span mk = p->m_inner[r % p->grid_cols], nk = p->n_inner[r / p->grid_cols];
@@ -462,7 +446,6 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
                          struct clmem_error *err)
 {
     struct clmem_ctx *ctx = me->run.ctx;
-    struct matmul_state *s = state_of(&me->run);
     int slot = (int)(i % 2), status;
     const struct piece *pc = &p->pieces[i];
     size_t m_bytes = me->rows * p->panel * sizeof(float),
@@ -489,17 +472,16 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
     cl_uint cells = (cl_uint)(me->rows * me->cols), store = i == 0;
     /* On a GPU a work-item per float; on a CPU a few groups per compute
      * unit, each item looping (cl/summa.cl says why). */
-    size_t local = clmem_pick_group(&ctx->device, 256), global = cells;
+    size_t local = clmem_pick_group(&ctx->device, CLMEM_GROUP_SIZE), global = cells;
     if ((ctx->device.type & CL_DEVICE_TYPE_CPU) && global > 8 * ctx->device.compute_units * local)
         global = 8 * ctx->device.compute_units * local;
     global = clmem_round_up(global, local);
-    s->dM = me->dM[slot];
-    s->dN = me->dN[slot];
     struct clmem_timing *k = &me->kernels[i];
     if ((status = clmem_queue_wait(ctx->queue, &done, 1, err)) ||
-        (status = clmem_workload_matmul.execute(&me->run, p->variant, k, err)) ||
+        (status = matmul_block_launch(&me->run, p->variant, me->dM[slot], me->dN[slot], me->product,
+                                      k, err)) ||
         (status = clmem_kernel_args(me->accumulate, err, 4, sizeof(cl_mem), &me->dP, sizeof(cl_mem),
-                                    &s->dP, sizeof cells, &cells, sizeof store, &store)) ||
+                                    &me->product, sizeof cells, &cells, sizeof store, &store)) ||
         (status = clmem_launch(ctx, me->accumulate, 1, &global, &local, k, err)))
         return status;
     clmem_event_keep(&me->multiplied[slot], k->last ? k->last : k->first);
@@ -544,9 +526,6 @@ static int drain(const struct summa_plan *p, struct summa_rank *me, int status, 
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
     }
-    struct matmul_state *s = state_of(&me->run);
-    s->dM = me->dM[0];
-    s->dN = me->dN[0];
     return status;
 }
 
@@ -642,7 +621,7 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
         MPI_Send(me->P, (int)(me->rows * me->cols), MPI_FLOAT, 0, TAG_P, m->world);
         return CLMEM_OK;
     }
-    float *P = state_of(&p->whole)->P;
+    float *P = p->whole.P;
     for (size_t i = 0; i < p->rows * p->cols; i++)
         P[i] = NAN;
     for (int r = 0; r < m->size; r++) {
@@ -713,7 +692,7 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
     r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
     describe_shares(m, p, me, o, r->note, sizeof r->note);
     struct clmem_check check;
-    matmul_check_host_p(state_of(&p->whole), p->variant, &check);
+    matmul_problem_check(&p->whole, &check);
     clmem_result_set_check(r, &check);
     if (!r->verified)
         return clmem_fail(err, CLMEM_ERR_VERIFY,
@@ -722,13 +701,9 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
     return CLMEM_OK;
 }
 
-/* Everything the rank made; matmul's teardown frees the run and, on rank 0,
- * the whole problem's host arrays (its device handles are none). */
+/* Everything the rank made, and on rank 0 the whole problem. */
 static void release_all(struct summa_plan *p, struct summa_rank *me)
 {
-    struct matmul_state *s = state_of(&me->run);
-    if (s)
-        s->M = s->N = NULL; /* the panels are freed here */
     for (int i = 0; i < 2 && me->run.ctx; i++) {
         clmem_pinned_free(me->run.ctx, &me->m_pinned[i]);
         clmem_pinned_free(me->run.ctx, &me->n_pinned[i]);
@@ -759,7 +734,7 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
     free(me->kernels);
     free(me->busy);
     free(me->shares);
-    clmem_run_release(&p->whole);
+    matmul_problem_free(&p->whole);
     free(p->p_rows);
     free(p->p_cols);
     free(p->m_inner);
@@ -782,8 +757,6 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         return status;
     MPI_Comm_split(m->world, me->grid_row, me->grid_col, &me->row_comm);
     MPI_Comm_split(m->world, me->grid_col, me->grid_row, &me->col_comm);
-    if (m->rank == 0 && !(p->whole.state = calloc(1, sizeof(struct matmul_state))))
-        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     if (!status && !(*samples = clmem_alloc_array(reps, sizeof **samples, err)))
         status = err->status;
     /* The ranks of a host mostly build the same programs (same device

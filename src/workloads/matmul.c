@@ -10,6 +10,20 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A run's state: the problem on the host, the parameters chosen for the
+ * device, the device's buffers. */
+struct matmul_state {
+    struct matmul_problem host;
+    int block;                /* a block's run: its inputs are its caller's (matmul_block_setup) */
+    cl_mem_flags p_flags;     /* P's, 0: write-only (its kernels only write it) */
+    size_t tile;              /* TILE_WIDTH */
+    int rb[CLMEM_MAX_PARAMS]; /* register-blocking parameters, P_TSM... */
+    int panel_rows;           /* the panel kernel's PANEL_ROWS */
+    int cb[CLMEM_MAX_PARAMS]; /* cpu_blocked's parameters, CB_VEC... */
+    cl_mem dM, dN, dP;
+    cl_mem dMp, dNp; /* cpu_blocked's packed copies of M and N */
+};
+
 /* Output values checked in full up to this many multiply-adds of CPU
  * reference work; past it, whole rows spread over P are checked, so large
  * GPU runs stay verifiable in seconds. */
@@ -201,24 +215,24 @@ static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
  * Rows [n_ref_rows * part / parts, ...) of the reference: the parts run on
  * threads of their own (8 rows at 32768 are 2^33 multiply-adds). */
 struct reference_job {
-    struct matmul_state *s;
+    struct matmul_problem *p;
     size_t parts;
 };
 
 static int reference_rows(void *arg, size_t part)
 {
     const struct reference_job *job = arg;
-    struct matmul_state *s = job->s;
-    for (size_t r = s->n_ref_rows * part / job->parts; r < s->n_ref_rows * (part + 1) / job->parts;
+    struct matmul_problem *p = job->p;
+    for (size_t r = p->n_ref_rows * part / job->parts; r < p->n_ref_rows * (part + 1) / job->parts;
          r++) {
-        size_t i = s->ref_row[r];
-        double *ref = s->ref + r * s->cols, *mag = s->ref_magnitude + r * s->cols;
-        for (size_t j = 0; j < s->cols; j++)
+        size_t i = p->ref_row[r];
+        double *ref = p->ref + r * p->cols, *mag = p->ref_magnitude + r * p->cols;
+        for (size_t j = 0; j < p->cols; j++)
             ref[j] = mag[j] = 0.0;
-        for (size_t k = 0; k < s->inner; k++) {
-            double a = s->M[i * s->inner + k];
-            const float *n_row = s->N + k * s->cols;
-            for (size_t j = 0; j < s->cols; j++) {
+        for (size_t k = 0; k < p->inner; k++) {
+            double a = p->M[i * p->inner + k];
+            const float *n_row = p->N + k * p->cols;
+            for (size_t j = 0; j < p->cols; j++) {
                 double term = a * n_row[j];
                 ref[j] += term;
                 mag[j] += fabs(term);
@@ -228,44 +242,43 @@ static int reference_rows(void *arg, size_t part)
     return CLMEM_OK;
 }
 
-/* The inputs from the seed and the CPU reference of the chosen rows. */
-int matmul_host_inputs(struct matmul_state *s, uint64_t seed, struct clmem_error *err)
+int matmul_problem_make(struct matmul_problem *p, uint64_t seed, struct clmem_error *err)
 {
-    size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
-    if (!(s->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
-        !(s->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
-        !(s->P = clmem_alloc_array(p_elems, sizeof(float), err)))
+    size_t m_elems = p->rows * p->inner, n_elems = p->inner * p->cols, p_elems = p->rows * p->cols;
+    if (!(p->M = clmem_alloc_array(m_elems, sizeof(float), err)) ||
+        !(p->N = clmem_alloc_array(n_elems, sizeof(float), err)) ||
+        !(p->P = clmem_alloc_array(p_elems, sizeof(float), err)))
         return err->status;
-    clmem_fill_uniform(s->M, m_elems, -1.0f, 1.0f, seed);
-    clmem_fill_uniform(s->N, n_elems, -1.0f, 1.0f, seed + 1);
-    return matmul_reference(s, err);
+    clmem_fill_uniform(p->M, m_elems, -1.0f, 1.0f, seed);
+    clmem_fill_uniform(p->N, n_elems, -1.0f, 1.0f, seed + 1);
+    return matmul_problem_reference(p, err);
 }
 
-int matmul_reference(struct matmul_state *s, struct clmem_error *err)
+int matmul_problem_reference(struct matmul_problem *p, struct clmem_error *err)
 {
-    free(s->ref_row);
-    free(s->ref);
-    free(s->ref_magnitude);
-    s->ref_row = NULL;
-    s->ref = s->ref_magnitude = NULL;
+    free(p->ref_row);
+    free(p->ref);
+    free(p->ref_magnitude);
+    p->ref_row = NULL;
+    p->ref = p->ref_magnitude = NULL;
     /* cols * inner fits: plan() bounded each matrix to INT_MAX elements. */
-    s->n_ref_rows = REFERENCE_BUDGET / (s->cols * s->inner);
-    if (s->n_ref_rows < 8)
-        s->n_ref_rows = 8;
-    if (s->n_ref_rows > s->rows)
-        s->n_ref_rows = s->rows;
-    if (!(s->ref_row = clmem_alloc_array(s->n_ref_rows, sizeof(size_t), err)) ||
-        !(s->ref = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)) ||
-        !(s->ref_magnitude = clmem_alloc_array(s->n_ref_rows * s->cols, sizeof(double), err)))
+    p->n_ref_rows = REFERENCE_BUDGET / (p->cols * p->inner);
+    if (p->n_ref_rows < 8)
+        p->n_ref_rows = 8;
+    if (p->n_ref_rows > p->rows)
+        p->n_ref_rows = p->rows;
+    if (!(p->ref_row = clmem_alloc_array(p->n_ref_rows, sizeof(size_t), err)) ||
+        !(p->ref = clmem_alloc_array(p->n_ref_rows * p->cols, sizeof(double), err)) ||
+        !(p->ref_magnitude = clmem_alloc_array(p->n_ref_rows * p->cols, sizeof(double), err)))
         return err->status;
     /* Rows spread evenly from the first to the last. */
-    for (size_t r = 0; r < s->n_ref_rows; r++)
-        s->ref_row[r] = s->n_ref_rows > 1 ? r * (s->rows - 1) / (s->n_ref_rows - 1) : 0;
+    for (size_t r = 0; r < p->n_ref_rows; r++)
+        p->ref_row[r] = p->n_ref_rows > 1 ? r * (p->rows - 1) / (p->n_ref_rows - 1) : 0;
     /* A part per core (at most 64), each of at least 2^24 multiply-adds. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    struct reference_job job = {s, s->n_ref_rows * s->cols * s->inner >> 24};
-    if (job.parts > s->n_ref_rows)
-        job.parts = s->n_ref_rows;
+    struct reference_job job = {p, p->n_ref_rows * p->cols * p->inner >> 24};
+    if (job.parts > p->n_ref_rows)
+        job.parts = p->n_ref_rows;
     if (cores > 0 && job.parts > (size_t)cores)
         job.parts = (size_t)cores;
     if (job.parts > 64)
@@ -388,8 +401,8 @@ static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
                                 CLMEM_ARRAY_SIZE(rows), &level);
     for (size_t i = 0; i < n; i++) {
         fit_regblock(device, rows[i]->values, s->rb);
-        size_t groups = (s->rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
-                        ((s->cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
+        size_t groups = (s->host.rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
+                        ((s->host.cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
         if (2 * groups >= device->compute_units)
             break;
     }
@@ -402,42 +415,43 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
     int status;
-    s->rows = run->size.dim[0];
-    s->cols = run->size.dim[1];
-    s->inner = run->size.dim[2];
+    s->host.rows = run->size.dim[0];
+    s->host.cols = run->size.dim[1];
+    s->host.inner = run->size.dim[2];
     s->tile = clmem_pick_tile(&run->ctx->device, 32, 2, sizeof(float));
-    size_t m_elems = s->rows * s->inner, n_elems = s->inner * s->cols, p_elems = s->rows * s->cols;
-    /* A block of a split run borrows its inputs (clmem_matmul_split). */
-    if (!s->M && (status = matmul_host_inputs(s, run->seed, err)))
+    size_t m_elems = s->host.rows * s->host.inner, n_elems = s->host.inner * s->host.cols,
+           p_elems = s->host.rows * s->host.cols;
+    /* A block's inputs are its caller's (matmul_block_setup). */
+    if (!s->block && (status = matmul_problem_make(&s->host, run->seed, err)))
         return status;
 
     choose_regblock(run, s);
     if (!clmem_run_tuned(run, &matmul_tunables[1], &s->panel_rows))
         s->panel_rows = PANEL_ROWS;
     choose_cpu_blocked(run, s);
-    int full_tiles =
-        s->rows % s->rb[P_TSM] == 0 && s->cols % s->rb[P_TSN] == 0 && s->inner % s->rb[P_TSK] == 0;
+    int full_tiles = s->host.rows % s->rb[P_TSM] == 0 && s->host.cols % s->rb[P_TSN] == 0 &&
+                     s->host.inner % s->rb[P_TSK] == 0;
     char options[512];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
              "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d "
              "-DCPU_VEC=%d -DCPU_MR=%d -DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], full_tiles, s->inner % s->rb[P_TSK] == 0,
-             s->inner % 4 == 0 && s->cols % 4 == 0, s->panel_rows,
-             s->rows % (size_t)s->panel_rows == 0 && s->cols % 16 == 0, s->cb[CB_VEC], s->cb[CB_MR],
-             s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
-    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float), s->M,
-                                      &s->dM, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float), s->N,
-                                      &s->dN, err)) ||
-        (status = clmem_run_output_buffer(run, "P", CL_MEM_WRITE_ONLY, p_elems * sizeof(float),
-                                          &s->dP, err)) ||
+             s->rb[P_WPTN], full_tiles, s->host.inner % s->rb[P_TSK] == 0,
+             s->host.inner % 4 == 0 && s->host.cols % 4 == 0, s->panel_rows,
+             s->host.rows % (size_t)s->panel_rows == 0 && s->host.cols % 16 == 0, s->cb[CB_VEC],
+             s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float),
+                                      s->host.M, &s->dM, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float),
+                                      s->host.N, &s->dN, err)) ||
+        (status = clmem_run_output_buffer(run, "P", s->p_flags ? s->p_flags : CL_MEM_WRITE_ONLY,
+                                          p_elems * sizeof(float), &s->dP, err)) ||
         (status = clmem_run_build(run, options, err)))
         return status;
     if (cpu_blocked_selected(run)) {
         size_t m_packed = 0, n_packed = 0;
-        cpu_blocked_packed(s->cb, s->rows, s->cols, s->inner, &m_packed, &n_packed);
+        cpu_blocked_packed(s->cb, s->host.rows, s->host.cols, s->host.inner, &m_packed, &n_packed);
         if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, m_packed * sizeof(float),
                                           NULL, &s->dMp, err)) ||
             (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, n_packed * sizeof(float),
@@ -455,10 +469,11 @@ static int cpu_blocked_execute(struct clmem_run *run, const struct clmem_variant
                                struct clmem_error *err)
 {
     size_t vec = (size_t)s->cb[CB_VEC], mr = (size_t)s->cb[CB_MR], nv = (size_t)s->cb[CB_NV];
-    size_t m_panels = (s->rows + mr - 1) / mr, n_panels = (s->cols + vec * nv - 1) / (vec * nv);
-    cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
-    size_t pack_m[2] = {(s->inner + vec - 1) / vec, m_panels},
-           pack_n[2] = {n_panels * nv, s->inner};
+    size_t m_panels = (s->host.rows + mr - 1) / mr,
+           n_panels = (s->host.cols + vec * nv - 1) / (vec * nv);
+    cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner;
+    size_t pack_m[2] = {(s->host.inner + vec - 1) / vec, m_panels},
+           pack_n[2] = {n_panels * nv, s->host.inner};
     size_t tiles = m_panels * n_panels, local = (size_t)s->cb[CB_WG];
     cl_kernel micro = clmem_run_kernel(run, v), pack_m_kernel = clmem_run_more_kernel(run, v, 0),
               pack_n_kernel = clmem_run_more_kernel(run, v, 1);
@@ -481,28 +496,30 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
 {
     struct matmul_state *s = run->state;
     if (v == &matmul_variants[OPENBLAS])
-        return clmem_openblas_sgemm(s->rows, s->cols, s->inner, s->M, s->N, s->P, timing, err);
+        return clmem_openblas_sgemm(s->host.rows, s->host.cols, s->host.inner, s->host.M, s->host.N,
+                                    s->host.P, timing, err);
     if (v == &matmul_variants[CPU_BLOCKED])
         return cpu_blocked_execute(run, v, s, timing, err);
     if (v->library)
-        return clmem_clblast_sgemm(run->ctx, s->rows, s->cols, s->inner, s->dM, s->dN, s->dP,
-                                   timing, err);
+        return clmem_clblast_sgemm(run->ctx, s->host.rows, s->host.cols, s->host.inner, s->dM,
+                                   s->dN, s->dP, timing, err);
     cl_kernel kernel = clmem_run_kernel(run, v);
-    cl_int rows = (cl_int)s->rows, cols = (cl_int)s->cols, inner = (cl_int)s->inner;
+    cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner;
     int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,
                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
                                    sizeof inner, &inner);
     if (status)
         return status;
-    size_t global[2] = {s->cols, s->rows}, local[2] = {s->tile, s->tile};
+    size_t global[2] = {s->host.cols, s->host.rows}, local[2] = {s->tile, s->tile};
     /* Each coarsened work-group covers COARSE_FACTOR tiles of columns. */
     if (v == &matmul_variants[COARSENED])
-        global[0] = (s->cols + s->tile * COARSE_FACTOR - 1) / (s->tile * COARSE_FACTOR) * s->tile;
+        global[0] =
+            (s->host.cols + s->tile * COARSE_FACTOR - 1) / (s->tile * COARSE_FACTOR) * s->tile;
     if (v == &matmul_variants[PANEL]) {
         /* One work-item per PANEL_ROWS x 16 panel; the work-group is the
          * driver's choice (a CPU runs groups on its cores). */
         size_t rows = (size_t)s->panel_rows;
-        size_t panels[2] = {(s->cols + 15) / 16, (s->rows + rows - 1) / rows};
+        size_t panels[2] = {(s->host.cols + 15) / 16, (s->host.rows + rows - 1) / rows};
         return clmem_launch(run->ctx, kernel, 2, panels, NULL, timing, err);
     }
     if (v == &matmul_variants[REGBLOCK]) {
@@ -510,8 +527,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
         size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
         local[0] = tsn / (size_t)s->rb[P_WPTN];
         local[1] = tsm / (size_t)s->rb[P_WPTM];
-        global[0] = (s->cols + tsn - 1) / tsn * local[0];
-        global[1] = (s->rows + tsm - 1) / tsm * local[1];
+        global[0] = (s->host.cols + tsn - 1) / tsn * local[0];
+        global[1] = (s->host.rows + tsm - 1) / tsm * local[1];
     }
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
@@ -521,7 +538,7 @@ static int matmul_prepare(struct clmem_run *run, const struct clmem_variant *v,
 {
     (void)v;
     struct matmul_state *s = run->state;
-    return clmem_buffer_poison(run->ctx, s->dP, s->rows * s->cols * sizeof(float), err);
+    return clmem_buffer_poison(run->ctx, s->dP, s->host.rows * s->host.cols * sizeof(float), err);
 }
 
 static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
@@ -532,29 +549,39 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
     int status =
         v == &matmul_variants[OPENBLAS]
             ? CLMEM_OK
-            : clmem_buffer_read(run->ctx, s->dP, s->rows * s->cols * sizeof(float), s->P, err);
+            : clmem_buffer_read(run->ctx, s->dP, s->host.rows * s->host.cols * sizeof(float),
+                                s->host.P, err);
     if (status)
         return status;
-    matmul_check_host_p(s, v, check);
+    matmul_problem_check(&s->host, check);
+    if (v == &matmul_variants[OPENBLAS])
+        clmem_openblas_describe(check->note, sizeof check->note);
     return CLMEM_OK;
 }
 
-/* Compares s->P (on the host) with the CPU reference. */
-void matmul_check_host_p(const struct matmul_state *s, const struct clmem_variant *v,
-                         struct clmem_check *check)
+void matmul_problem_check(const struct matmul_problem *p, struct clmem_check *check)
 {
     /* Float accumulation of `inner` terms: the error bound grows with K. */
-    clmem_check_init(check, (double)s->inner * FLT_EPSILON + 1e-6);
-    if (s->n_ref_rows < s->rows)
-        snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", s->n_ref_rows, s->rows);
-    if (v == &matmul_variants[OPENBLAS])
-        clmem_openblas_describe(check->note, sizeof check->note);
-    for (size_t r = 0; r < s->n_ref_rows; r++) {
-        size_t i = s->ref_row[r];
-        for (size_t j = 0; j < s->cols; j++)
-            clmem_check_value(check, s->ref[r * s->cols + j], s->P[i * s->cols + j],
-                              s->ref_magnitude[r * s->cols + j], "P[row %zu][col %zu]", i, j);
+    clmem_check_init(check, (double)p->inner * FLT_EPSILON + 1e-6);
+    if (p->n_ref_rows < p->rows)
+        snprintf(check->scope, sizeof check->scope, "%zu of %zu rows", p->n_ref_rows, p->rows);
+    for (size_t r = 0; r < p->n_ref_rows; r++) {
+        size_t i = p->ref_row[r];
+        for (size_t j = 0; j < p->cols; j++)
+            clmem_check_value(check, p->ref[r * p->cols + j], p->P[i * p->cols + j],
+                              p->ref_magnitude[r * p->cols + j], "P[row %zu][col %zu]", i, j);
     }
+}
+
+void matmul_problem_free(struct matmul_problem *p)
+{
+    free(p->M);
+    free(p->N);
+    free(p->P);
+    free(p->ref_row);
+    free(p->ref);
+    free(p->ref_magnitude);
+    memset(p, 0, sizeof *p);
 }
 
 static double matmul_work(const struct clmem_run *run, const struct clmem_variant *v)
@@ -577,6 +604,40 @@ static double matmul_intensity(const struct clmem_run *run, const struct clmem_v
     return matmul_flops_per_byte(run->size.dim[0], run->size.dim[1], run->size.dim[2]);
 }
 
+int matmul_block_setup(struct clmem_run *run, const float *M, const float *N, cl_mem_flags p_flags,
+                       struct clmem_error *err)
+{
+    struct matmul_state *s = run->state;
+    s->block = 1;
+    s->p_flags = p_flags;
+    s->host.M = (float *)M; /* not written, not freed: the caller's */
+    s->host.N = (float *)N;
+    return matmul_setup(run, err);
+}
+
+void matmul_block_buffers(const struct clmem_run *run, cl_mem *M, cl_mem *N, cl_mem *P)
+{
+    const struct matmul_state *s = run->state;
+    *M = s->dM;
+    *N = s->dN;
+    *P = s->dP;
+}
+
+int matmul_block_launch(struct clmem_run *run, const struct clmem_variant *v, cl_mem M, cl_mem N,
+                        cl_mem P, struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct matmul_state *s = run->state;
+    cl_mem own[3] = {s->dM, s->dN, s->dP};
+    s->dM = M;
+    s->dN = N;
+    s->dP = P;
+    int status = matmul_execute(run, v, timing, err);
+    s->dM = own[0];
+    s->dN = own[1];
+    s->dP = own[2];
+    return status;
+}
+
 static void matmul_teardown(struct clmem_run *run)
 {
     struct matmul_state *s = run->state;
@@ -585,12 +646,10 @@ static void matmul_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dP);
     clmem_release_mem(&s->dMp);
     clmem_release_mem(&s->dNp);
-    free(s->M);
-    free(s->N);
-    free(s->P);
-    free(s->ref_row);
-    free(s->ref);
-    free(s->ref_magnitude);
+    /* A block's inputs are its caller's. */
+    if (s->block)
+        s->host.M = s->host.N = NULL;
+    matmul_problem_free(&s->host);
 }
 
 static const char *const matmul_bench_sizes[] = {"1024", "2048", "4096", "8192", NULL};

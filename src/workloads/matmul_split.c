@@ -4,8 +4,8 @@
  * a tile's size whose buffers are swapped between launches; each timed run
  * copies the block's inputs up and its P down while other tiles' kernels
  * run (clmem.h says how), and the host checks P. */
-#include "workloads/matmul.h"
 #include "harness/harness.h"
+#include "workloads/matmul.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,7 +25,8 @@ struct split_block {
     struct clmem_run run;
     size_t first, count;
     size_t tile_rows, tile_cols, n_row_tiles, n_col_tiles;
-    cl_mem *dM;          /* n_row_tiles; [0]: the run's own */
+    cl_mem *dM; /* n_row_tiles; [0]: the run's own, dM0 */
+    cl_mem dM0;
     cl_mem dN[2], dP[2]; /* [0]: the run's own */
     /* The block's rows of M, all of N and its rows of P on the host, in
      * pinned memory (as an application that moves matrices at the link's
@@ -42,7 +43,7 @@ enum split_phase { SPLIT_SETUP, SPLIT_PREPARE, SPLIT_EXECUTE, SPLIT_GATHER };
 struct split_job {
     const struct clmem_variant *variant;
     struct split_block *blocks;
-    struct matmul_state *whole; /* the host's M, N, P and CPU reference */
+    struct matmul_problem *whole; /* the host's M, N, P and CPU reference */
     enum split_phase phase;
     int no_overlap;
 };
@@ -56,20 +57,18 @@ static size_t tile_side(size_t n)
 }
 
 /* The block's extra buffers and queues, beside the run's own. */
-static int split_block_setup(struct split_block *b, const struct matmul_state *whole)
+static int split_block_setup(struct split_block *b, const struct matmul_problem *whole)
 {
     struct clmem_ctx *ctx = b->run.ctx;
-    struct matmul_state *s = b->run.state;
     size_t m_bytes = b->tile_rows * whole->inner * sizeof(float);
     size_t n_bytes = whole->inner * b->tile_cols * sizeof(float);
     size_t p_bytes = b->tile_rows * b->tile_cols * sizeof(float);
     int status;
-    b->dN[0] = s->dN;
-    b->dP[0] = s->dP;
+    matmul_block_buffers(&b->run, &b->dM0, &b->dN[0], &b->dP[0]);
     if (!(b->dM = calloc(b->n_row_tiles, sizeof *b->dM)) ||
         !(b->tiles = calloc(b->n_row_tiles * b->n_col_tiles, sizeof *b->tiles)))
         return clmem_fail(&b->err, CLMEM_ERR_CL, "out of host memory");
-    b->dM[0] = s->dM;
+    b->dM[0] = b->dM0;
     if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, NULL, &b->dN[1], &b->err)) ||
         (status = clmem_buffer_create(ctx, CL_MEM_WRITE_ONLY, p_bytes, NULL, &b->dP[1], &b->err)) ||
         (status = clmem_queue_open(ctx, &b->up, &b->err)) ||
@@ -97,7 +96,7 @@ struct split_tile {
     size_t r, c;       /* its place among the block's tiles */
 };
 
-static struct split_tile tile_at(const struct split_block *b, const struct matmul_state *whole,
+static struct split_tile tile_at(const struct split_block *b, const struct matmul_problem *whole,
                                  size_t t)
 {
     struct split_tile x = {.r = t % b->n_row_tiles, .c = t / b->n_row_tiles};
@@ -124,7 +123,7 @@ static int split_tile_compute(struct split_job *job, struct split_block *b, size
                               cl_event *m_up, cl_event n_up[2], cl_event col_done[2],
                               cl_event p_down[2])
 {
-    struct matmul_state *s = b->run.state, *w = job->whole;
+    struct matmul_problem *w = job->whole;
     struct clmem_ctx *ctx = b->run.ctx;
     struct split_tile x = tile_at(b, w, t);
     size_t ns = x.c % 2, ps = t % 2;
@@ -157,10 +156,8 @@ static int split_tile_compute(struct split_job *job, struct split_block *b, size
     cl_event wait[3] = {x.c == 0 ? m_up[x.r] : NULL, x.r == 0 ? n_up[ns] : NULL, p_down[ps]};
     if ((status = clmem_queue_wait(ctx->queue, wait, 3, &b->err)))
         return status;
-    s->dM = b->dM[x.r];
-    s->dN = b->dN[ns];
-    s->dP = b->dP[ps];
-    if ((status = clmem_workload_matmul.execute(&b->run, job->variant, &b->tiles[t], &b->err)))
+    if ((status = matmul_block_launch(&b->run, job->variant, b->dM[x.r], b->dN[ns], b->dP[ps],
+                                      &b->tiles[t], &b->err)))
         return status;
     if (x.r + 1 == b->n_row_tiles) {
         const struct clmem_timing *k = &b->tiles[t];
@@ -174,7 +171,7 @@ static int split_tile_compute(struct split_job *job, struct split_block *b, size
 static int split_tile_down(struct split_job *job, struct split_block *b, size_t t,
                            cl_event p_down[2])
 {
-    struct matmul_state *w = job->whole;
+    struct matmul_problem *w = job->whole;
     struct split_tile x = tile_at(b, w, t);
     const struct clmem_timing *k = &b->tiles[t];
     cl_event kernel = k->last ? k->last : k->first, done = NULL;
@@ -199,7 +196,6 @@ static int split_tile_down(struct split_job *job, struct split_block *b, size_t 
  * host until it is done a kernel still runs meanwhile. */
 static int split_block_run(struct split_job *job, struct split_block *b)
 {
-    struct matmul_state *s = b->run.state;
     size_t n_tiles = b->n_row_tiles * b->n_col_tiles;
     cl_event n_up[2] = {0}, col_done[2] = {0}, p_down[2] = {0}, *m_up;
     int status = CLMEM_OK;
@@ -232,9 +228,6 @@ static int split_block_run(struct split_job *job, struct split_block *b)
     for (size_t r = 0; r < b->n_row_tiles; r++)
         clmem_event_release(&m_up[r]);
     free(m_up);
-    s->dM = b->dM[0];
-    s->dN = b->dN[0];
-    s->dP = b->dP[0];
     return status;
 }
 
@@ -244,7 +237,6 @@ static int split_block_step(void *arg, size_t i)
     struct split_job *job = arg;
     struct split_block *b = &job->blocks[i];
     struct clmem_run *run = &b->run;
-    struct matmul_state *s = run->state;
     int status;
     if (b->count == 0)
         return CLMEM_OK;
@@ -252,9 +244,8 @@ static int split_block_step(void *arg, size_t i)
     case SPLIT_SETUP:
         /* The run's own buffers start with the first tile's worth of
          * whatever the inputs hold; every run writes them anew. */
-        s->M = job->whole->M + b->first * job->whole->inner;
-        s->N = job->whole->N;
-        if ((status = clmem_workload_matmul.setup(run, &b->err)))
+        if ((status = matmul_block_setup(run, job->whole->M + b->first * job->whole->inner,
+                                         job->whole->N, 0, &b->err)))
             return status;
         return split_block_setup(b, job->whole);
     case SPLIT_PREPARE: return clmem_workload_matmul.prepare(run, job->variant, &b->err);
@@ -301,7 +292,7 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     double *kernel = clmem_alloc_array(reps, sizeof(double), err);
     if (!kernel)
         return err->status;
-    struct matmul_state *w = job->whole;
+    struct matmul_problem *w = job->whole;
     for (unsigned i = 0; i < reps; i++) {
         /* Rows no device wrote in the last run stay NaN and fail the check. */
         for (size_t d = 0; i + 1 == reps && d < k; d++) {
@@ -331,18 +322,16 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
     if ((status = split_phase(job, k, SPLIT_GATHER, err)))
         return status;
     struct clmem_check check;
-    matmul_check_host_p(w, job->variant, &check);
+    matmul_problem_check(w, &check);
     clmem_result_set_check(r, &check);
     return CLMEM_OK;
 }
 
-/* Gives the blocks their inputs back before a run's teardown frees them;
- * the extra buffers and queues go first. */
+/* The blocks' extra buffers and queues, then their runs. */
 static void split_release(struct split_block *blocks, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct split_block *b = &blocks[i];
-        struct matmul_state *s = b->run.state;
         clmem_release_mem(&b->dN[1]);
         clmem_release_mem(&b->dP[1]);
         for (size_t r = 1; b->dM && r < b->n_row_tiles; r++)
@@ -360,8 +349,6 @@ static void split_release(struct split_block *blocks, size_t n)
             clmem_pinned_free(b->run.ctx, &b->host_n);
             clmem_pinned_free(b->run.ctx, &b->host_p);
         }
-        if (s)
-            s->M = s->N = NULL;
         clmem_run_release(&b->run);
         clmem_error_clear(&b->err);
     }
@@ -388,7 +375,7 @@ static size_t point_rows(const struct clmem_split_options *o, size_t rows_one, s
 }
 
 /* A point's own reference (weak scaling); its inputs are the whole's. */
-static void free_reference(struct matmul_state *point)
+static void free_reference(struct matmul_problem *point)
 {
     free(point->ref_row);
     free(point->ref);
@@ -416,7 +403,7 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         return clmem_fail(err, CLMEM_ERR_USAGE, "--split takes 1 to 64 devices, not %zu", n);
 
     struct clmem_size size;
-    struct matmul_state whole = {0}, point = {0};
+    struct matmul_problem whole = {0}, point = {0};
     int status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
     if (status)
         return status;
@@ -481,19 +468,19 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
 
     /* Weak: the inputs of the largest point; point k's M is its first
      * k * rows_one rows, the same values as a run of that size alone. */
-    if ((status = matmul_host_inputs(&whole, o->seed, err)))
+    if ((status = matmul_problem_make(&whole, o->seed, err)))
         goto cleanup;
     for (size_t k = 1, at = 0; k <= n; at += k, k++) {
         /* The point's problem: the whole one, or (weak) its first rows with
          * a reference of their own. */
-        struct matmul_state *problem = &whole;
+        struct matmul_problem *problem = &whole;
         size_t rows = point_rows(o, rows_one, whole.rows, k);
         if (rows != whole.rows) {
             point = whole;
             point.rows = rows;
             point.ref_row = NULL;
             point.ref = point.ref_magnitude = NULL;
-            if ((status = matmul_reference(&point, err)))
+            if ((status = matmul_problem_reference(&point, err)))
                 goto cleanup;
             problem = &point;
         }
@@ -501,23 +488,19 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
             status = clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
             goto cleanup;
         }
-        struct clmem_result *grown = realloc(*results, (*n_results + 1) * sizeof *grown);
-        if (!grown) {
+        char device[64], point_size[64];
+        snprintf(device, sizeof device, "split over %zu device%s", k, k == 1 ? "" : "s");
+        if (o->weak)
+            snprintf(point_size, sizeof point_size, "%zux%zux%zu", rows, whole.cols, whole.inner);
+        else
+            snprintf(point_size, sizeof point_size, "%s", size_text);
+        struct clmem_result *r =
+            clmem_result_append(results, n_results, w->name, v->name, device, point_size);
+        if (!r) {
             status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
             goto cleanup;
         }
-        *results = grown;
-        struct clmem_result *r = &grown[(*n_results)++];
-        memset(r, 0, sizeof *r);
-        snprintf(r->workload, sizeof r->workload, "%s", w->name);
-        snprintf(r->variant, sizeof r->variant, "%s", v->name);
-        snprintf(r->device, sizeof r->device, "split over %zu device%s", k, k == 1 ? "" : "s");
-        if (o->weak)
-            snprintf(r->size, sizeof r->size, "%zux%zux%zu", rows, whole.cols, whole.inner);
-        else
-            snprintf(r->size, sizeof r->size, "%s", size_text);
         snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
-        r->baseline_fraction = r->peak_fraction = r->looped_ms = r->max_rel_error = NAN;
         r->reps = o->reps ? o->reps : 1;
         r->warmup = o->warmup;
         r->seed = o->seed;
@@ -582,11 +565,6 @@ cleanup:
         split_release(blocks, n_points);
     free(blocks);
     free(skip);
-    free(whole.M);
-    free(whole.N);
-    free(whole.P);
-    free(whole.ref_row);
-    free(whole.ref);
-    free(whole.ref_magnitude);
+    matmul_problem_free(&whole);
     return status;
 }
