@@ -28,10 +28,18 @@ static void coarsened_verifies_any_size(void **state)
     test_expect_verified_sizes(*state, "dot", "coarsened", sizes);
 }
 
+/* One launch: at 5001 and 1000003 several groups, the last one summing
+ * their partials; each size twice in a run (warm-up and timed), so the
+ * count of finished groups must come back to 0 by itself. */
+static void one_pass_verifies_any_size(void **state)
+{
+    test_expect_verified_sizes(*state, "dot", "one_pass", sizes);
+}
+
 /* 2 * 4 * N bytes over the median time; the note gives the sum and reference. */
 static void gbs_formula_and_note(void **state)
 {
-    static const char *const names[] = {"local_sums", "coarsened", NULL};
+    static const char *const names[] = {"local_sums", "coarsened", "one_pass", NULL};
     size_t n;
     struct clmem_result *r = test_run_all(*state, "dot", "4099", 2, names, &n);
     for (size_t i = 0; i < n; i++) {
@@ -61,6 +69,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(local_sums_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
+        cmocka_unit_test(one_pass_verifies_any_size),
         cmocka_unit_test(gbs_formula_and_note),
         cmocka_unit_test(bad_sizes_refused),
     };

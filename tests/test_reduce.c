@@ -33,10 +33,18 @@ static void coarsened_verifies_any_size(void **state)
     test_expect_verified_sizes(*state, "reduce", "coarsened", sizes);
 }
 
+/* One launch: at 5001 and 1000003 several groups, the last one summing
+ * their partials; each size twice in a run (warm-up and timed), so the
+ * count of finished groups must come back to 0 by itself. */
+static void one_pass_verifies_any_size(void **state)
+{
+    test_expect_verified_sizes(*state, "reduce", "one_pass", sizes);
+}
+
 /* 4 * N bytes over the median time; the note gives the sum and reference. */
 static void gbs_formula_and_note(void **state)
 {
-    static const char *const names[] = {"interleaved", "sequential", "coarsened", NULL};
+    static const char *const names[] = {"interleaved", "sequential", "coarsened", "one_pass", NULL};
     size_t n;
     struct clmem_result *r = test_run_all(*state, "reduce", "4099", 2, names, &n);
     for (size_t i = 0; i < n; i++) {
@@ -105,6 +113,7 @@ int main(void)
         cmocka_unit_test(interleaved_verifies_any_size),
         cmocka_unit_test(sequential_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
+        cmocka_unit_test(one_pass_verifies_any_size),
         cmocka_unit_test(gbs_formula_and_note),
         cmocka_unit_test(bad_sizes_refused),
         cmocka_unit_test(kahan_keeps_small_terms),

@@ -91,6 +91,9 @@ int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct 
     if ((status = clmem_buffer_poison(ctx, sum->scratch[0], counts[0] * sizeof(float), err)) ||
         (status = clmem_buffer_poison(ctx, sum->scratch[1], counts[1] * sizeof(float), err)))
         return status;
+    /* No group counted done yet (each launch's last group sets it back). */
+    if (sum->done)
+        return clmem_buffer_fill_zero(ctx, sum->done, sizeof(cl_uint), err);
     return CLMEM_OK;
 }
 
@@ -114,6 +117,14 @@ int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem 
         CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg, sizeof out, &out));
         CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg + 1, sizeof n, &n));
         size_t global = groups * sum->group, local = sum->group;
+        if (pass == 0 && sum->done) { /* one launch, the last group's pass in it */
+            CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg + 2, sizeof(cl_mem), &sum->scratch[1]));
+            CLMEM_CHECK(err, clSetKernelArg(kernel, out_arg + 3, sizeof(cl_mem), &sum->done));
+            if ((status = clmem_launch(ctx, kernel, 1, &global, &local, timing, err)))
+                return status;
+            *result = sum->scratch[1];
+            return CLMEM_OK;
+        }
         if ((status = clmem_launch(ctx, kernel, 1, &global, &local, timing, err)))
             return status;
         in = out;
@@ -148,5 +159,13 @@ int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem r
                                 : (double)(clmem_sum_depth(sum) + extra_depth) * FLT_EPSILON);
     clmem_check_value(check, ref, got, ref, "sum", 0, 0);
     snprintf(check->note, sizeof check->note, "sum %.9g (reference %.12g)", got, ref);
+    /* One launch: its last group set the count back to 0, or the next
+     * launch would find no last group and leave this total in place. */
+    cl_uint done = 0;
+    if (sum->done && (status = clmem_buffer_read(ctx, sum->done, sizeof done, &done, err)))
+        return status;
+    check->checked += sum->done != NULL;
+    if (done)
+        clmem_check_mismatch(check, "count of finished groups left at %u, not 0", (unsigned)done);
     return CLMEM_OK;
 }

@@ -314,12 +314,16 @@ int clmem_compare_check(const struct clmem_workload *w, const char *library,
  * writing scratch[0], scratch[1], scratch[0], ... first_groups == 0: one
  * work-item per value in every pass (ceil(count / group) groups); else
  * the kernels loop over their values (grid-stride) and the first pass runs
- * first_groups groups, the second one group. */
+ * first_groups groups, the second one group. With a `done` counter (a
+ * zeroed uint; grid-stride kernels), one launch does both passes: `first`
+ * also takes the total (scratch[1], at first_out_arg + 2) and the counter
+ * (+ 3), and the group that finishes last sums the partials. */
 struct clmem_sum {
     cl_kernel first, sum;
     cl_uint first_out_arg;
     size_t n, group, first_groups;
     cl_mem scratch[2];
+    cl_mem done;
 };
 /* first_groups for float4 grid-stride kernels summing n values in groups
  * of `group`: per_unit groups per compute unit (0: the default, enough to
@@ -341,7 +345,8 @@ void clmem_sum_choose(struct clmem_run *run, size_t *group, size_t *per_unit);
 void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
 /* Untimed, before a variant runs: fills the floats of scratch[0] and
  * scratch[1] that its passes write with NaN (clmem_buffer_poison), so a
- * pass that writes nothing cannot pass as an earlier variant's sum. */
+ * pass that writes nothing cannot pass as an earlier variant's sum; zeroes
+ * the `done` counter. */
 int clmem_sum_poison(struct clmem_ctx *ctx, const struct clmem_sum *sum, struct clmem_error *err);
 /* Runs the passes; *result is the scratch buffer whose element 0 is the sum. */
 int clmem_sum_passes(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem *result,

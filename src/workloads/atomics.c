@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-/* Largest work-group tried; the device may allow less. */
-
 enum { RACY, ATOMIC_GLOBAL, ATOMIC_LOCAL };
 
 struct atomics_state {

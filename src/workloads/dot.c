@@ -7,15 +7,14 @@
 
 #include <stdlib.h>
 
-/* Largest work-group tried; the device may allow less. */
-
-enum { LOCAL_SUMS, COARSENED };
+enum { LOCAL_SUMS, COARSENED, ONE_PASS };
 
 struct dot_state {
     size_t n, group, groups; /* groups: the coarsened kernel's first pass */
     float *a, *b;
     double ref;                          /* the Kahan sum of the float products in double */
     cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
+    cl_mem done;                         /* one_pass's count of finished groups */
 };
 
 static const struct clmem_variant dot_variants[] = {
@@ -28,6 +27,12 @@ static const struct clmem_variant dot_variants[] = {
                    "partials",
                    "dotCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl",
                    .more_kernels = {"reduceCoarsened"}},
+    [ONE_PASS] = {"one_pass",
+                  "coarsened in one launch: the group that finishes last sums the partials "
+                  "(an atomic count of finished groups, CUDA's threadFenceReduction)",
+                  "dotOnePass", NULL, .roof = "read", .source = "sum_coarsened.cl",
+                  /* 5001: several groups, one of them last. */
+                  .check_sizes = "1000 5001"},
 };
 
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)
@@ -89,6 +94,8 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
                                           counts[0] * sizeof(float), &s->scratch[0], err)) ||
         (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
                                           counts[1] * sizeof(float), &s->scratch[1], err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &s->done,
+                                      err)) ||
         (status = clmem_run_build(run, options, err)))
         return status;
     return CLMEM_OK;
@@ -98,7 +105,8 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
 static struct clmem_sum variant_sum(const struct clmem_run *run, const struct clmem_variant *v)
 {
     const struct dot_state *s = run->state;
-    int coarsened = v == &dot_variants[COARSENED];
+    int one_pass = v == &dot_variants[ONE_PASS];
+    int coarsened = one_pass || v == &dot_variants[COARSENED];
     struct clmem_sum sum = {
         .first = clmem_run_kernel(run, v),
         .sum = clmem_run_more_kernel(run, v, 0), /* the later passes' */
@@ -107,6 +115,7 @@ static struct clmem_sum variant_sum(const struct clmem_run *run, const struct cl
         .group = s->group,
         .first_groups = coarsened ? s->groups : 0,
         .scratch = {s->scratch[0], s->scratch[1]},
+        .done = one_pass ? s->done : NULL,
     };
     return sum;
 }
@@ -163,6 +172,7 @@ static void dot_teardown(struct clmem_run *run)
     struct dot_state *s = run->state;
     clmem_release_mem(&s->d_a);
     clmem_release_mem(&s->d_b);
+    clmem_release_mem(&s->done);
     clmem_release_mem(&s->scratch[0]);
     clmem_release_mem(&s->scratch[1]);
     free(s->a);

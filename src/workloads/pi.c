@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Largest work-group tried; the device may allow less. */
 /* Points per work-item of device_rng: enough to hide the launch and the
  * group's reduction, few enough to keep every compute unit busy at 1<<20. */
 #define SAMPLES_PER_ITEM 64

@@ -8,15 +8,14 @@
 
 #include <stdlib.h>
 
-/* Largest work-group tried; the device may allow less. */
-
-enum { INTERLEAVED, SEQUENTIAL, COARSENED };
+enum { INTERLEAVED, SEQUENTIAL, COARSENED, ONE_PASS };
 
 struct reduce_state {
     size_t n, group, groups; /* groups: the coarsened kernel's first pass */
     float *x;
     double ref;                     /* the Kahan sum of x in double */
     cl_mem d_x, scratch[2], result; /* result: the scratch buffer of the last sum */
+    cl_mem done;                    /* one_pass's count of finished groups */
 };
 
 static const struct clmem_variant reduce_variants[] = {
@@ -32,6 +31,12 @@ static const struct clmem_variant reduce_variants[] = {
                    "coarsened (Fig 5.17's idea): float4 grid-stride sums in registers, Fig 5.15's "
                    "tree, one group sums the partials",
                    "reduceCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl"},
+    [ONE_PASS] = {"one_pass",
+                  "coarsened in one launch: the group that finishes last sums the partials "
+                  "(an atomic count of finished groups, CUDA's threadFenceReduction)",
+                  "reduceOnePass", NULL, .roof = "read", .source = "sum_coarsened.cl",
+                  /* 5001: several groups, one of them last. */
+                  .check_sizes = "1000 5001"},
 };
 
 /* The pass structure of variant v (kernels and buffers left to the caller). */
@@ -88,7 +93,9 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
         (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
                                           counts[0] * sizeof(float), &s->scratch[0], err)) ||
         (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
-                                          counts[1] * sizeof(float), &s->scratch[1], err)))
+                                          counts[1] * sizeof(float), &s->scratch[1], err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &s->done,
+                                      err)))
         return status;
     return clmem_run_build(run, options, err);
 }
@@ -97,10 +104,13 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
 static struct clmem_sum variant_sum(const struct clmem_run *run, const struct clmem_variant *v)
 {
     const struct reduce_state *s = run->state;
-    struct clmem_sum sum = sum_shape(s->n, s->group, s->groups, v == &reduce_variants[COARSENED]);
+    int one_pass = v == &reduce_variants[ONE_PASS];
+    struct clmem_sum sum =
+        sum_shape(s->n, s->group, s->groups, one_pass || v == &reduce_variants[COARSENED]);
     sum.first = sum.sum = clmem_run_kernel(run, v);
     sum.scratch[0] = s->scratch[0];
     sum.scratch[1] = s->scratch[1];
+    sum.done = one_pass ? s->done : NULL;
     return sum;
 }
 
@@ -155,6 +165,7 @@ static void reduce_teardown(struct clmem_run *run)
     clmem_release_mem(&s->d_x);
     clmem_release_mem(&s->scratch[0]);
     clmem_release_mem(&s->scratch[1]);
+    clmem_release_mem(&s->done);
     free(s->x);
 }
 

@@ -13,7 +13,7 @@
  * every smaller tile. */
 #define MAX_TILE_DIM 64
 
-enum { COPY, NAIVE, COALESCED, PADDED };
+enum { COPY, NAIVE, COALESCED, PADDED, VEC4 };
 
 struct transpose_state {
     size_t width, height;
@@ -34,6 +34,13 @@ static const struct clmem_variant transpose_variants[] = {
                 "tile[TILE_DIM][TILE_DIM+1]: no local-memory bank conflicts (slide \"Avoiding "
                 "Bank Conflict\")",
                 "transposeNoBankConflicts", NULL},
+    [VEC4] = {"vec4",
+              "a 4x4 block per work-item through registers: float4 loads and stores, both "
+              "coalesced, no local memory (beyond the lecture)",
+              "transposeVec4", NULL, .source = "transpose_vec4.cl",
+              /* Blocks that cross both edges (33x17), none that do with
+               * aligned float4s (32x16), and unaligned rows (35x18). */
+              .check_sizes = "33x17 32x16 35x18"},
 };
 
 /* TILE_DIM x BLOCK_ROWS settings, the lecture's first; the first whose
@@ -123,8 +130,8 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
             s->ref[x * s->height + y] = s->in[y * s->width + x];
 
     char options[128];
-    snprintf(options, sizeof options, "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu", s->tile_dim,
-             s->block_rows);
+    snprintf(options, sizeof options, "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu -DVEC_ALIGNED=%d",
+             s->tile_dim, s->block_rows, s->width % 4 == 0 && s->height % 4 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "odata", CL_MEM_READ_WRITE, elems * sizeof(float),
@@ -146,6 +153,12 @@ static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int n
                           sizeof width, &width, sizeof height, &height, sizeof nreps, &nreps);
     if (status)
         return status;
+    if (v == &transpose_variants[VEC4]) {
+        /* A work-item per 4x4 block, in groups of the tile's shape. */
+        size_t blocks[2] = {(s->width + 3) / 4, (s->height + 3) / 4};
+        size_t local[2] = {s->tile_dim, s->block_rows};
+        return clmem_launch(run->ctx, kernel, 2, blocks, local, timing, err);
+    }
     /* One TILE_DIM x BLOCK_ROWS work-group per tile. */
     size_t tiles_y = (s->height + s->tile_dim - 1) / s->tile_dim;
     size_t global[2] = {s->width, tiles_y * s->block_rows};
