@@ -1,53 +1,68 @@
 /* Matrix transpose beyond the lecture (its kernels are in transpose.cl):
- * each work-item moves a 4 x 4 block through its registers. It loads the
- * block's four rows as float4s (neighbouring work-items load neighbouring
- * float4s of a row: coalesced), transposes the block in registers and
- * stores four float4s along the output's rows (coalesced the same way).
- * No local memory, no barrier: the tile of the lecture's kernels becomes
- * registers, and every access moves 16 bytes instead of 4.
+ * the padded kernel's tile, moved by float4s. A work-group of TILE_DIM/4 x
+ * TILE_DIM work-items takes a TILE_DIM x TILE_DIM tile: each work-item
+ * loads one float4 of a row of the tile (a row's TILE_DIM/4 work-items
+ * load neighbouring float4s: coalesced) into local memory, then, after the
+ * barrier, gathers four values of a column of the tile into a float4 of a
+ * row of the output and stores it (coalesced the same way). Every global
+ * access moves 16 bytes instead of the lecture's 4; the tile keeps its
+ * padding column, so a warp's local reads and writes hit 32 banks.
  * idata is height rows of width floats; odata width rows of height floats.
- * Any size: a block that crosses the edge moves float by float, guarded.
+ * Any size: a float4 that crosses an edge moves float by float, guarded.
  * VEC_ALIGNED=1 (width and height multiples of 4, said by the host) makes
- * every row of both matrices start on a float4 boundary, so whole blocks
- * move as aligned float4s; otherwise they go through vload4 and vstore4.
- * The body repeats nreps times, as the lecture's kernels do. */
+ * every row of both matrices start on a float4 boundary, so whole float4s
+ * are aligned; otherwise they go through vload4 and vstore4. The body
+ * repeats nreps times, as the lecture's kernels do. TILE_DIM: a multiple
+ * of 4. */
+#ifndef TILE_DIM
+#define TILE_DIM 32
+#endif
 #ifndef VEC_ALIGNED
 #define VEC_ALIGNED 0
 #endif
 
-static float4 load_row(__global const float *p)
+__kernel __attribute__((reqd_work_group_size(TILE_DIM / 4, TILE_DIM, 1))) void
+transposeVec4(__global const float *idata, __global float *odata, int width, int height,
+              int nreps)
 {
-    return VEC_ALIGNED ? *(__global const float4 *)p : vload4(0, p);
-}
+    __local float tile[TILE_DIM][TILE_DIM + 1];
 
-static void store_row(float4 v, __global float *p)
-{
-    if (VEC_ALIGNED)
-        *(__global float4 *)p = v;
-    else
-        vstore4(v, 0, p);
-}
-
-__kernel void transposeVec4(__global const float *idata, __global float *odata, int width,
-                            int height, int nreps)
-{
-    int x = get_global_id(0) * 4, y = get_global_id(1) * 4;
-    if (x >= width || y >= height)
-        return; /* no barrier in this kernel: an early return is safe */
-    __global const float *in = idata + (size_t)y * width + x;
-    __global float *out = odata + (size_t)x * height + y;
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int x0 = get_group_id(0) * TILE_DIM, y0 = get_group_id(1) * TILE_DIM;
+    /* The float4 this work-item loads: input row y0 + ly, columns x from x0 + 4 lx. */
+    int x = x0 + 4 * lx, y = y0 + ly;
+    /* The one it stores: output row x0 + ly (input column), columns from y0 + 4 lx. */
+    int ox = x0 + ly, oy = y0 + 4 * lx;
     for (int r = 0; r < nreps; r++) {
-        if (x + 4 <= width && y + 4 <= height) {
-            float4 a = load_row(in), b = load_row(in + width), c = load_row(in + 2 * width),
-                   d = load_row(in + 3 * width);
-            store_row((float4)(a.x, b.x, c.x, d.x), out);
-            store_row((float4)(a.y, b.y, c.y, d.y), out + height);
-            store_row((float4)(a.z, b.z, c.z, d.z), out + 2 * height);
-            store_row((float4)(a.w, b.w, c.w, d.w), out + 3 * height);
-        } else {
-            for (int j = 0; j < 4 && x + j < width; j++)
-                for (int i = 0; i < 4 && y + i < height; i++)
-                    out[(size_t)j * height + i] = in[(size_t)i * width + j];
+        if (y < height) {
+            __global const float *in = idata + (size_t)y * width + x;
+            if (x + 4 <= width) {
+                float4 v = VEC_ALIGNED ? *(__global const float4 *)in : vload4(0, in);
+                tile[ly][4 * lx] = v.x;
+                tile[ly][4 * lx + 1] = v.y;
+                tile[ly][4 * lx + 2] = v.z;
+                tile[ly][4 * lx + 3] = v.w;
+            } else {
+                for (int k = 0; k < 4 && x + k < width; k++)
+                    tile[ly][4 * lx + k] = in[k];
+            }
         }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (ox < width) {
+            __global float *out = odata + (size_t)ox * height + oy;
+            if (oy + 4 <= height) {
+                float4 v = (float4)(tile[4 * lx][ly], tile[4 * lx + 1][ly], tile[4 * lx + 2][ly],
+                                    tile[4 * lx + 3][ly]);
+                if (VEC_ALIGNED)
+                    *(__global float4 *)out = v;
+                else
+                    vstore4(v, 0, out);
+            } else {
+                for (int k = 0; k < 4 && oy + k < height; k++)
+                    out[k] = tile[4 * lx + k][ly];
+            }
+        }
+        /* The next pass's loads wait for this pass's reads of the tile. */
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }

@@ -6,7 +6,7 @@
 #     tuned (a fresh XDG_CACHE_HOME);
 #  2. `clmem tune` of every tunable variant measured here: matmul regblock
 #     at each of MATMUL_SIZES, transpose padded (its tile is every
-#     transpose variant's) at 8192, reduce's and dot's coarsened (their
+#     transpose variant's) at 8192, reduce's and dot's one_pass (their
 #     work-group and groups per unit) at 2^26 floats;
 #  3. "tuned": the same runs again, with what tune kept.
 # Then a table: each variant's built-in and tuned figures and their ratio,
@@ -70,8 +70,8 @@ if has matmul; then
 fi
 if has memory; then
     tune tune-transpose transpose --variant padded --size "$tsize"
-    tune tune-reduce reduce --variant coarsened --size "$ssize"
-    tune tune-dot dot --variant coarsened --size "$ssize"
+    tune tune-reduce reduce --variant one_pass --size "$ssize"
+    tune tune-dot dot --variant one_pass --size "$ssize"
 fi
 runs tuned
 cp "$out/cache/clmem/tuning.json" "$out/tuning.json" 2>/dev/null || true

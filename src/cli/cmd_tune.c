@@ -24,7 +24,7 @@ const struct cli_spec cli_tune_spec = {
     .about = "Searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
              "one --variant names (matmul: regblock, panel and cpu_blocked; transpose:\n"
              "padded, whose tile every transpose variant uses; reduce and dot:\n"
-             "coarsened, whose work-group every variant uses) on the device: the\n"
+             "one_pass, whose work-group every variant uses) on the device: the\n"
              "built-in setting first, then candidates from the search space that the\n"
              "device can run (work-group and local-memory limits), each built at --size,\n"
              "run --reps times and verified. The best is kept in\n"

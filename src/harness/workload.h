@@ -333,9 +333,10 @@ struct clmem_sum {
 #define CLMEM_SUM_GROUPS_PER_UNIT 8
 size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,
                               size_t per_unit);
-/* What `clmem tune` searches in reduce and dot: their "coarsened"
- * variant's WG_SIZE (the work-group of every variant of the run: they
- * share one build) and its first pass's groups per compute unit. */
+/* What `clmem tune` searches in reduce and dot, measured on their
+ * "one_pass" variant, the fastest: WG_SIZE (the work-group of every
+ * variant of the run: they share one build) and the grid-stride kernels'
+ * groups per compute unit. */
 extern const struct clmem_tunable clmem_sum_tunables[1];
 /* A run's work-group and groups per compute unit: tuned (clmem_run_tuned),
  * else the device's largest power of two up to CLMEM_GROUP_SIZE and the

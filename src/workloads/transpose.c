@@ -22,6 +22,20 @@ struct transpose_state {
     cl_mem d_in, d_out;
 };
 
+/* vec4's work-group: TILE_DIM/4 x TILE_DIM work-items. */
+static const char *vec4_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct transpose_state *s = run->state;
+    size_t t = s ? s->tile_dim : 32;
+    if (t % 4 == 0 && t * t / 4 <= run->ctx->device.max_work_group)
+        return NULL;
+    snprintf(why, size,
+             "needs a work-group of TILE_DIM/4 x TILE_DIM work-items, with TILE_DIM=%zu a multiple "
+             "of 4 that the device allows",
+             t);
+    return why;
+}
+
 static const struct clmem_variant transpose_variants[] = {
     [COPY] = {"copy", "copy kernel, the bandwidth reference (slide \"Simple Copy Kernel\")", "copy",
               NULL},
@@ -35,10 +49,10 @@ static const struct clmem_variant transpose_variants[] = {
                 "Bank Conflict\")",
                 "transposeNoBankConflicts", NULL},
     [VEC4] = {"vec4",
-              "a 4x4 block per work-item through registers: float4 loads and stores, both "
-              "coalesced, no local memory (beyond the lecture)",
-              "transposeVec4", NULL, .source = "transpose_vec4.cl",
-              /* Blocks that cross both edges (33x17), none that do with
+              "the padded tile moved by float4s: every global load and store 16 bytes, "
+              "coalesced (beyond the lecture)",
+              "transposeVec4", vec4_unsupported, .source = "transpose_vec4.cl",
+              /* Float4s that cross both edges (33x17), none that do with
                * aligned float4s (32x16), and unaligned rows (35x18). */
               .check_sizes = "33x17 32x16 35x18"},
 };
@@ -154,10 +168,12 @@ static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int n
     if (status)
         return status;
     if (v == &transpose_variants[VEC4]) {
-        /* A work-item per 4x4 block, in groups of the tile's shape. */
-        size_t blocks[2] = {(s->width + 3) / 4, (s->height + 3) / 4};
-        size_t local[2] = {s->tile_dim, s->block_rows};
-        return clmem_launch(run->ctx, kernel, 2, blocks, local, timing, err);
+        /* A TILE_DIM/4 x TILE_DIM work-group per tile, a float4 each. */
+        size_t tiles_x = (s->width + s->tile_dim - 1) / s->tile_dim;
+        size_t tiles_y = (s->height + s->tile_dim - 1) / s->tile_dim;
+        size_t global[2] = {tiles_x * s->tile_dim / 4, tiles_y * s->tile_dim};
+        size_t local[2] = {s->tile_dim / 4, s->tile_dim};
+        return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
     }
     /* One TILE_DIM x BLOCK_ROWS work-group per tile. */
     size_t tiles_y = (s->height + s->tile_dim - 1) / s->tile_dim;
