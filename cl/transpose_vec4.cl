@@ -1,7 +1,7 @@
 /* Matrix transpose beyond the lecture (its kernels are in transpose.cl):
- * the padded kernel's tile, moved by float4s. A work-group of TILE_DIM/4 x
- * TILE_DIM work-items takes a TILE_DIM x TILE_DIM tile: each work-item
- * loads one float4 of a row of the tile (a row's TILE_DIM/4 work-items
+ * the padded kernel's tile, moved by float4s. A work-group of VEC_TILE/4 x
+ * VEC_TILE work-items takes a VEC_TILE x VEC_TILE tile: each work-item
+ * loads one float4 of a row of the tile (a row's VEC_TILE/4 work-items
  * load neighbouring float4s: coalesced) into local memory, then, after the
  * barrier, gathers four values of a column of the tile into a float4 of a
  * row of the output and stores it (coalesced the same way). Every global
@@ -12,23 +12,23 @@
  * VEC_ALIGNED=1 (width and height multiples of 4, said by the host) makes
  * every row of both matrices start on a float4 boundary, so whole float4s
  * are aligned; otherwise they go through vload4 and vstore4. The body
- * repeats nreps times, as the lecture's kernels do. TILE_DIM: a multiple
- * of 4. */
-#ifndef TILE_DIM
-#define TILE_DIM 32
+ * repeats nreps times, as the lecture's kernels do. VEC_TILE (the host's,
+ * tuned apart from the lecture's TILE_DIM): a multiple of 4. */
+#ifndef VEC_TILE
+#define VEC_TILE 32
 #endif
 #ifndef VEC_ALIGNED
 #define VEC_ALIGNED 0
 #endif
 
-__kernel __attribute__((reqd_work_group_size(TILE_DIM / 4, TILE_DIM, 1))) void
+__kernel __attribute__((reqd_work_group_size(VEC_TILE / 4, VEC_TILE, 1))) void
 transposeVec4(__global const float *idata, __global float *odata, int width, int height,
               int nreps)
 {
-    __local float tile[TILE_DIM][TILE_DIM + 1];
+    __local float tile[VEC_TILE][VEC_TILE + 1];
 
     int lx = get_local_id(0), ly = get_local_id(1);
-    int x0 = get_group_id(0) * TILE_DIM, y0 = get_group_id(1) * TILE_DIM;
+    int x0 = get_group_id(0) * VEC_TILE, y0 = get_group_id(1) * VEC_TILE;
     /* The float4 this work-item loads: input row y0 + ly, columns x from x0 + 4 lx. */
     int x = x0 + 4 * lx, y = y0 + ly;
     /* The one it stores: output row x0 + ly (input column), columns from y0 + 4 lx. */

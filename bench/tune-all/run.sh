@@ -5,8 +5,8 @@
 #     vendor's: CLMEM_DEBUG=1 says which, in the .err files), with nothing
 #     tuned (a fresh XDG_CACHE_HOME);
 #  2. `clmem tune` of every tunable variant measured here: matmul regblock
-#     at each of MATMUL_SIZES, transpose padded (its tile is every
-#     transpose variant's) at 8192, reduce's and dot's one_pass (their
+#     at each of MATMUL_SIZES, transpose padded (its tile is every lecture
+#     variant's) and vec4 at 8192, reduce's and dot's one_pass (their
 #     work-group and groups per unit) at 2^26 floats;
 #  3. "tuned": the same runs again, with what tune kept.
 # Then a table: each variant's built-in and tuned figures and their ratio,
@@ -69,7 +69,7 @@ if has matmul; then
     done
 fi
 if has memory; then
-    tune tune-transpose transpose --variant padded --size "$tsize"
+    tune tune-transpose transpose --size "$tsize"
     tune tune-reduce reduce --variant one_pass --size "$ssize"
     tune tune-dot dot --variant one_pass --size "$ssize"
 fi

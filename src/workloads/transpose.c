@@ -18,20 +18,29 @@ enum { COPY, NAIVE, COALESCED, PADDED, VEC4 };
 struct transpose_state {
     size_t width, height;
     size_t tile_dim, block_rows;
+    size_t vec_tile;       /* vec4's tile side (VEC_TILE) */
     float *in, *ref, *out; /* ref: the CPU transpose of in */
     cl_mem d_in, d_out;
 };
 
-/* vec4's work-group: TILE_DIM/4 x TILE_DIM work-items. */
+/* vec4's tile: VEC_TILE/4 x VEC_TILE work-items, the padded tile in
+ * local memory. */
+static int vec_tile_valid(const struct clmem_device *device, const int v[])
+{
+    size_t t = (size_t)v[0];
+    return t >= 4 && t % 4 == 0 && t * t / 4 <= device->max_work_group &&
+           t * (t + 1) * sizeof(float) <= device->local_mem;
+}
+
 static const char *vec4_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
     const struct transpose_state *s = run->state;
-    size_t t = s ? s->tile_dim : 32;
-    if (t % 4 == 0 && t * t / 4 <= run->ctx->device.max_work_group)
+    int t = s ? (int)s->vec_tile : 32;
+    if (vec_tile_valid(&run->ctx->device, &t))
         return NULL;
     snprintf(why, size,
-             "needs a work-group of TILE_DIM/4 x TILE_DIM work-items, with TILE_DIM=%zu a multiple "
-             "of 4 that the device allows",
+             "needs a work-group of VEC_TILE/4 x VEC_TILE work-items (VEC_TILE=%d) and its tile "
+             "in local memory, more than the device allows",
              t);
     return why;
 }
@@ -76,15 +85,20 @@ static int tile_valid(const struct clmem_device *device, const int v[])
            t * (t + 1) * sizeof(float) <= device->local_mem;
 }
 
-/* `clmem tune transpose` measures the padded kernel, the lecture's best;
- * the tile it finds is every variant's, as the lecture's table compares
- * them at one tile (each result's parameters say which). */
+/* `clmem tune transpose` measures the padded kernel, the lecture's best:
+ * the tile it finds is every lecture variant's, as the lecture's table
+ * compares them at one tile (each result's parameters say which); and
+ * vec4's own tile. */
 static const struct clmem_tune_param tile_space[] = {
     {"TILE_DIM", {8, 16, 32, 64}},
     {"BLOCK_ROWS", {1, 2, 4, 8, 16}},
 };
+static const struct clmem_tune_param vec_tile_space[] = {
+    {"VEC_TILE", {8, 16, 32, 64}},
+};
 static const struct clmem_tunable transpose_tunables[] = {
     {"padded", tile_space, CLMEM_ARRAY_SIZE(tile_space), tile_valid},
+    {"vec4", vec_tile_space, CLMEM_ARRAY_SIZE(vec_tile_space), vec_tile_valid},
 };
 
 static void pick_tile(struct clmem_run *run, size_t *tile_dim, size_t *block_rows)
@@ -133,6 +147,12 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
     s->width = run->size.dim[0];
     s->height = run->size.dim[1];
     pick_tile(run, &s->tile_dim, &s->block_rows);
+    /* vec4: tuned, else 32 (a warp's 8 float4s a row), else the lecture's tile. */
+    int vec_tile = 32;
+    if (!clmem_run_tuned(run, &transpose_tunables[1], &vec_tile) &&
+        !vec_tile_valid(&run->ctx->device, &vec_tile))
+        vec_tile = (int)s->tile_dim;
+    s->vec_tile = (size_t)vec_tile;
     size_t elems = s->width * s->height; /* bounded by plan() */
     if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
         !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
@@ -144,8 +164,9 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
             s->ref[x * s->height + y] = s->in[y * s->width + x];
 
     char options[128];
-    snprintf(options, sizeof options, "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu -DVEC_ALIGNED=%d",
-             s->tile_dim, s->block_rows, s->width % 4 == 0 && s->height % 4 == 0);
+    snprintf(options, sizeof options,
+             "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu -DVEC_TILE=%zu -DVEC_ALIGNED=%d", s->tile_dim,
+             s->block_rows, s->vec_tile, s->width % 4 == 0 && s->height % 4 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "odata", CL_MEM_READ_WRITE, elems * sizeof(float),
@@ -168,11 +189,11 @@ static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int n
     if (status)
         return status;
     if (v == &transpose_variants[VEC4]) {
-        /* A TILE_DIM/4 x TILE_DIM work-group per tile, a float4 each. */
-        size_t tiles_x = (s->width + s->tile_dim - 1) / s->tile_dim;
-        size_t tiles_y = (s->height + s->tile_dim - 1) / s->tile_dim;
-        size_t global[2] = {tiles_x * s->tile_dim / 4, tiles_y * s->tile_dim};
-        size_t local[2] = {s->tile_dim / 4, s->tile_dim};
+        /* A VEC_TILE/4 x VEC_TILE work-group per tile, a float4 each. */
+        size_t t = s->vec_tile;
+        size_t tiles_x = (s->width + t - 1) / t, tiles_y = (s->height + t - 1) / t;
+        size_t global[2] = {tiles_x * t / 4, tiles_y * t};
+        size_t local[2] = {t / 4, t};
         return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
     }
     /* One TILE_DIM x BLOCK_ROWS work-group per tile. */
