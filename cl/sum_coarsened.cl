@@ -8,10 +8,11 @@
  * over the input with many groups and reduceCoarsened once with one group
  * over their partials: the last pass never leaves the device. Buffers
  * start aligned for float4 (CL_DEVICE_MEM_BASE_ADDR_ALIGN >= 128 bits).
- * The host picks WG_SIZE, a power of two, the launch's local size; the
- * default lets this file build alone. */
-#ifndef WG_SIZE
-#define WG_SIZE 256
+ * The host picks SUM_WG_SIZE, a power of two, the launch's local size
+ * (tuned apart from the textbook kernels' WG_SIZE); the default lets this
+ * file build alone. */
+#ifndef SUM_WG_SIZE
+#define SUM_WG_SIZE 256
 #endif
 
 /* Fig 5.15's tree in local memory, stride halving: every work-item of the
@@ -20,7 +21,7 @@ static float groupSum(__local float *partialSum, float value)
 {
     unsigned int t = get_local_id(0);
     partialSum[t] = value;
-    for (unsigned int stride = WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
+    for (unsigned int stride = SUM_WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t < stride)
             partialSum[t] += partialSum[t + stride];
@@ -63,20 +64,20 @@ static float dotShare(__global const float *a, __global const float *b, uint n)
 
 /* The sum of X[0..n): reduce's coarsened variant, and the last pass of
  * both coarsened variants. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+__kernel __attribute__((reqd_work_group_size(SUM_WG_SIZE, 1, 1))) void
 reduceCoarsened(__global const float *X, __global float *partial, uint n)
 {
-    __local float partialSum[WG_SIZE];
+    __local float partialSum[SUM_WG_SIZE];
     float sum = groupSum(partialSum, sumShare(X, n));
     if (get_local_id(0) == 0)
         partial[get_group_id(0)] = sum;
 }
 
 /* dot's coarsened variant: the products of a and b summed the same way. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+__kernel __attribute__((reqd_work_group_size(SUM_WG_SIZE, 1, 1))) void
 dotCoarsened(__global const float *a, __global const float *b, __global float *partial, uint n)
 {
-    __local float partialSum[WG_SIZE];
+    __local float partialSum[SUM_WG_SIZE];
     float sum = groupSum(partialSum, dotShare(a, b, n));
     if (get_local_id(0) == 0)
         partial[get_group_id(0)] = sum;
@@ -108,7 +109,7 @@ static void finishGroups(float sum, __global float *partial, __global float *tot
     if (*last) {
         __global volatile const float *partials = partial;
         float s = 0.0f;
-        for (size_t i = t; i < get_num_groups(0); i += WG_SIZE)
+        for (size_t i = t; i < get_num_groups(0); i += SUM_WG_SIZE)
             s += partials[i];
         s = groupSum(partialSum, s);
         if (t == 0) {
@@ -119,21 +120,21 @@ static void finishGroups(float sum, __global float *partial, __global float *tot
 }
 
 /* reduce's one_pass variant. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+__kernel __attribute__((reqd_work_group_size(SUM_WG_SIZE, 1, 1))) void
 reduceOnePass(__global const float *X, __global float *partial, uint n, __global float *total,
               __global volatile uint *done)
 {
-    __local float partialSum[WG_SIZE];
+    __local float partialSum[SUM_WG_SIZE];
     __local uint last;
     finishGroups(sumShare(X, n), partial, total, done, partialSum, &last);
 }
 
 /* dot's one_pass variant. */
-__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
+__kernel __attribute__((reqd_work_group_size(SUM_WG_SIZE, 1, 1))) void
 dotOnePass(__global const float *a, __global const float *b, __global float *partial, uint n,
            __global float *total, __global volatile uint *done)
 {
-    __local float partialSum[WG_SIZE];
+    __local float partialSum[SUM_WG_SIZE];
     __local uint last;
     finishGroups(dotShare(a, b, n), partial, total, done, partialSum, &last);
 }

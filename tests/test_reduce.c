@@ -59,7 +59,7 @@ static void gbs_formula_and_note(void **state)
         assert_true(sum == ref);
         assert_true(r[i].max_rel_error == 0.0);
         /* PoCL allows 256 work-items, the largest asked for. */
-        assert_string_equal(r[i].params, "-DWG_SIZE=256 -DGROUPS_PER_UNIT=8");
+        assert_string_equal(r[i].params, "-DWG_SIZE=256 -DSUM_WG_SIZE=256 -DGROUPS_PER_UNIT=8");
     }
     clmem_results_free(r, n);
 }

@@ -13,23 +13,22 @@ static int sum_valid(const struct clmem_device *device, const int v[])
 }
 
 static const struct clmem_tune_param sum_space[] = {
-    {"WG_SIZE", {64, 128, 256, 512, 1024}},
+    {"SUM_WG_SIZE", {64, 128, 256, 512, 1024}},
     {"GROUPS_PER_UNIT", {1, 2, 4, 8, 16, 32}},
 };
 const struct clmem_tunable clmem_sum_tunables[1] = {
     {"one_pass", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid},
 };
 
-void clmem_sum_choose(struct clmem_run *run, size_t *group, size_t *per_unit)
+void clmem_sum_choose(struct clmem_run *run, struct clmem_sum_groups *g)
 {
     int tuned[CLMEM_MAX_PARAMS];
+    g->group = g->coarse_group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
+    g->per_unit = CLMEM_SUM_GROUPS_PER_UNIT;
     if (clmem_run_tuned(run, &clmem_sum_tunables[0], tuned)) {
-        *group = (size_t)tuned[0];
-        *per_unit = (size_t)tuned[1];
-        return;
+        g->coarse_group = (size_t)tuned[0];
+        g->per_unit = (size_t)tuned[1];
     }
-    *group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
-    *per_unit = CLMEM_SUM_GROUPS_PER_UNIT;
 }
 
 size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,

@@ -249,8 +249,8 @@ cl_kernel clmem_run_more_kernel(const struct clmem_run *run, const struct clmem_
  * checks readable, before any work, the .cl file of each
  * variant of w that has kernels (`variant` NULL or "all": every one, else
  * that one): a usage error naming the file otherwise. */
-int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w,
-                        const char *variant, struct clmem_error *err);
+int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w, const char *variant,
+                        struct clmem_error *err);
 /* The program built from `source` (NULL: the workload's), or NULL. */
 cl_program clmem_run_program(const struct clmem_run *run, const char *source);
 /* Releases what clmem_run_build made (clmem_run_release calls it). */
@@ -334,14 +334,18 @@ struct clmem_sum {
 size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,
                               size_t per_unit);
 /* What `clmem tune` searches in reduce and dot, measured on their
- * "one_pass" variant, the fastest: WG_SIZE (the work-group of every
- * variant of the run: they share one build) and the grid-stride kernels'
- * groups per compute unit. */
+ * "one_pass" variant, the fastest: the grid-stride kernels' work-group
+ * (SUM_WG_SIZE; the textbook kernels keep theirs) and groups per compute
+ * unit. */
 extern const struct clmem_tunable clmem_sum_tunables[1];
-/* A run's work-group and groups per compute unit: tuned (clmem_run_tuned),
- * else the device's largest power of two up to CLMEM_GROUP_SIZE and the
- * default. */
-void clmem_sum_choose(struct clmem_run *run, size_t *group, size_t *per_unit);
+/* A run's work-groups: the textbook kernels' (the device's largest power
+ * of two up to CLMEM_GROUP_SIZE), the grid-stride kernels' and their groups
+ * per compute unit (tuned, clmem_run_tuned, else the same and the
+ * default). */
+struct clmem_sum_groups {
+    size_t group, coarse_group, per_unit;
+};
+void clmem_sum_choose(struct clmem_run *run, struct clmem_sum_groups *g);
 /* Floats scratch[0] and scratch[1] must hold. */
 void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
 /* Untimed, before a variant runs: fills the floats of scratch[0] and

@@ -10,7 +10,8 @@
 enum { LOCAL_SUMS, COARSENED, ONE_PASS };
 
 struct dot_state {
-    size_t n, group, groups; /* groups: the coarsened kernel's first pass */
+    size_t n, group, groups; /* groups: the grid-stride kernels' first pass */
+    size_t coarse_group;     /* the grid-stride kernels' work-group */
     float *a, *b;
     double ref;                          /* the Kahan sum of the float products in double */
     cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
@@ -59,9 +60,11 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
     struct dot_state *s = run->state;
     int status;
     s->n = run->size.dim[0];
-    size_t per_unit;
-    clmem_sum_choose(run, &s->group, &per_unit);
-    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group, per_unit);
+    struct clmem_sum_groups g;
+    clmem_sum_choose(run, &g);
+    s->group = g.group;
+    s->coarse_group = g.coarse_group;
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->coarse_group, g.per_unit);
     float *products;
     if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
         !(s->b = clmem_alloc_array(s->n, sizeof(float), err)) ||
@@ -82,10 +85,11 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
     struct clmem_sum shape = {.n = s->n, .group = s->group};
     size_t counts[2];
     clmem_sum_scratch(&shape, counts);
-    char options[64];
+    char options[96];
     /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
      * the parameters so that results and the tuner see it. */
-    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DGROUPS_PER_UNIT=%zu", s->group, per_unit);
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DSUM_WG_SIZE=%zu -DGROUPS_PER_UNIT=%zu",
+             s->group, s->coarse_group, g.per_unit);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->a,
                                       &s->d_a, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->b,
@@ -112,7 +116,7 @@ static struct clmem_sum variant_sum(const struct clmem_run *run, const struct cl
         .sum = clmem_run_more_kernel(run, v, 0), /* the later passes' */
         .first_out_arg = 2,
         .n = s->n,
-        .group = s->group,
+        .group = coarsened ? s->coarse_group : s->group,
         .first_groups = coarsened ? s->groups : 0,
         .scratch = {s->scratch[0], s->scratch[1]},
         .done = one_pass ? s->done : NULL,

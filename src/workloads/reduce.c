@@ -11,7 +11,8 @@
 enum { INTERLEAVED, SEQUENTIAL, COARSENED, ONE_PASS };
 
 struct reduce_state {
-    size_t n, group, groups; /* groups: the coarsened kernel's first pass */
+    size_t n, group, groups; /* groups: the grid-stride kernels' first pass */
+    size_t coarse_group;     /* the grid-stride kernels' work-group */
     float *x;
     double ref;                     /* the Kahan sum of x in double */
     cl_mem d_x, scratch[2], result; /* result: the scratch buffer of the last sum */
@@ -71,9 +72,11 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
     int status;
     size_t counts[2];
     s->n = run->size.dim[0];
-    size_t per_unit;
-    clmem_sum_choose(run, &s->group, &per_unit);
-    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->group, per_unit);
+    struct clmem_sum_groups g;
+    clmem_sum_choose(run, &g);
+    s->group = g.group;
+    s->coarse_group = g.coarse_group;
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->coarse_group, g.per_unit);
     if (!(s->x = clmem_alloc_array(s->n, sizeof(float), err)))
         return err->status;
     /* In [0, 1): a positive, well-conditioned sum. */
@@ -84,10 +87,11 @@ static int reduce_setup(struct clmem_run *run, struct clmem_error *err)
 
     struct clmem_sum shape = sum_shape(s->n, s->group, s->groups, 0);
     clmem_sum_scratch(&shape, counts);
-    char options[64];
+    char options[96];
     /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
      * the parameters so that results and the tuner see it. */
-    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DGROUPS_PER_UNIT=%zu", s->group, per_unit);
+    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DSUM_WG_SIZE=%zu -DGROUPS_PER_UNIT=%zu",
+             s->group, s->coarse_group, g.per_unit);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->x,
                                       &s->d_x, err)) ||
         (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
@@ -105,8 +109,9 @@ static struct clmem_sum variant_sum(const struct clmem_run *run, const struct cl
 {
     const struct reduce_state *s = run->state;
     int one_pass = v == &reduce_variants[ONE_PASS];
+    int coarsened = one_pass || v == &reduce_variants[COARSENED];
     struct clmem_sum sum =
-        sum_shape(s->n, s->group, s->groups, one_pass || v == &reduce_variants[COARSENED]);
+        sum_shape(s->n, coarsened ? s->coarse_group : s->group, s->groups, coarsened);
     sum.first = sum.sum = clmem_run_kernel(run, v);
     sum.scratch[0] = s->scratch[0];
     sum.scratch[1] = s->scratch[1];
