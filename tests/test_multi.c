@@ -101,40 +101,53 @@ static int close_two(void **state)
     return 0;
 }
 
-/* Splits VARIANT at SIZE over both contexts: one result per device count,
- * both verified, the second with its speedup and rows in the note. */
-static void expect_split_run(struct two *t, const char *variant, const char *size,
-                             const double *weights, int no_overlap, const char *rows)
+/* Runs o over both contexts (2 timed runs after a warm-up, seed 42): one
+ * result per device count, both verified, the second with its ratio to
+ * the first and `rows` in its note. `what` names the run in a failure. */
+static struct clmem_result *split_two(struct two *t, struct clmem_split_options o, const char *what,
+                                      const char *rows)
 {
     struct clmem_error err = {0};
     struct clmem_result *results = NULL;
     size_t n = 0;
-    struct clmem_split_options o = {.variant = variant,
-                                    .size = size,
-                                    .weights = weights,
-                                    .reps = 2,
-                                    .warmup = 1,
-                                    .seed = 42,
-                                    .no_overlap = no_overlap};
+    o.reps = 2;
+    o.warmup = 1;
+    o.seed = 42;
     int status = clmem_matmul_split(t->ctx, 2, &o, &results, &n, &err);
     if (status != CLMEM_OK)
-        fail_msg("split %s at %s: status %d: %s%s", variant, size, status, err.message,
+        fail_msg("%s %s at %s: status %d: %s%s", what, o.variant, o.size, status, err.message,
                  n ? results[n - 1].verify_detail : "");
     assert_int_equal(n, 2);
+    for (size_t k = 0; k < 2; k++)
+        assert_true(results[k].verified);
+    assert_true(results[1].baseline_fraction > 0.0);
+    if (!strstr(results[1].note, rows))
+        fail_msg("%s %s at %s: note '%s' lacks '%s'", what, o.variant, o.size, results[1].note,
+                 rows);
+    clmem_error_clear(&err);
+    return results;
+}
+
+/* Splits VARIANT at SIZE over both contexts: each device count timed, the
+ * speedup's note end to end, with or without overlap. */
+static void expect_split_run(struct two *t, const char *variant, const char *size,
+                             const double *weights, int no_overlap, const char *rows)
+{
+    struct clmem_split_options o = {
+        .variant = variant, .size = size, .weights = weights, .no_overlap = no_overlap};
+    struct clmem_result *results = split_two(t, o, "split", rows);
     assert_string_equal(results[0].device, "split over 1 device");
     assert_string_equal(results[1].device, "split over 2 devices");
     for (size_t k = 0; k < 2; k++) {
         assert_false(results[k].skipped);
-        assert_true(results[k].verified);
         assert_int_equal(results[k].n_samples, 2);
         assert_true(results[k].median_ms > 0.0 && results[k].metric > 0.0);
     }
-    assert_true(results[1].baseline_fraction > 0.0);
-    if (!strstr(results[1].note, rows) || !strstr(results[1].note, "% not hidden") ||
+    if (!strstr(results[1].note, "% not hidden") ||
         !strstr(results[1].note, no_overlap ? "end to end, no overlap;" : "end to end;"))
-        fail_msg("split %s at %s: note '%s' lacks '%s'", variant, size, results[1].note, rows);
-    clmem_results_free(results, n);
-    clmem_error_clear(&err);
+        fail_msg("split %s at %s: note '%s' lacks the end-to-end part", variant, size,
+                 results[1].note);
+    clmem_results_free(results, 2);
 }
 
 static void expect_split_verified(struct two *t, const char *variant, const char *size,
@@ -168,32 +181,14 @@ static void matmul_split_verified_at_odd_sizes(void **state)
 static void expect_weak_verified(struct two *t, const char *variant, const char *size,
                                  const double *weights, const char *size2, const char *rows)
 {
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    struct clmem_split_options o = {.variant = variant,
-                                    .size = size,
-                                    .weights = weights,
-                                    .reps = 2,
-                                    .warmup = 1,
-                                    .seed = 42,
-                                    .weak = 1};
-    int status = clmem_matmul_split(t->ctx, 2, &o, &results, &n, &err);
-    if (status != CLMEM_OK)
-        fail_msg("weak %s at %s: status %d: %s%s", variant, size, status, err.message,
-                 n ? results[n - 1].verify_detail : "");
-    assert_int_equal(n, 2);
+    struct clmem_split_options o = {
+        .variant = variant, .size = size, .weights = weights, .weak = 1};
+    struct clmem_result *results = split_two(t, o, "weak", rows);
     assert_string_equal(results[0].size, size);
     assert_string_equal(results[1].size, size2);
-    for (size_t k = 0; k < 2; k++) {
-        assert_true(results[k].verified);
+    for (size_t k = 0; k < 2; k++)
         assert_non_null(strstr(results[k].note, "weak scaling"));
-    }
-    assert_true(results[1].baseline_fraction > 0.0);
-    if (!strstr(results[1].note, rows))
-        fail_msg("weak %s at %s: note '%s' lacks '%s'", variant, size, results[1].note, rows);
-    clmem_results_free(results, n);
-    clmem_error_clear(&err);
+    clmem_results_free(results, 2);
 }
 
 static void matmul_weak_scaling_verified(void **state)

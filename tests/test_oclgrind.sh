@@ -106,6 +106,19 @@ plant() {
     [ "$changed" = 1 ] || fail "could not plant the bug in cl/$file ($changed lines changed)"
 }
 
+# Runs $1 $2 at $3 on the kernels of $tmp/broken (plant's): Oclgrind must
+# report $4 (a grep pattern); $5 names the planted bug, $6 what it is
+# reported as.
+expect_reported() {
+    local workload=$1 variant=$2 size=$3 pattern=$4 what=$5 as=$6
+    run_variant "$workload" "$variant" "$size" "$tmp/broken"
+    if grep -q "$pattern" <<<"$err"; then
+        echo "ok   $what is reported as $as"
+    else
+        fail "$what was not reported as $as (exit $code):"$'\n'"$(head -c 2000 <<<"$err")"
+    fi
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -190,23 +203,15 @@ matmul)
     # last row of M is read one float past its end.
     plant "$tmp/broken" matmul_regblock.cl "static float4 load4(" "v.w = col + 3 < ncols" \
         'sub(/col \+ 3 < ncols/, "col + 3 <= ncols")'
-    run_variant matmul regblock 7x7x7 "$tmp/broken"
-    if grep -q "Invalid read" <<<"$err"; then
-        echo "ok   the planted '<=' in regblock's load4 is reported as an invalid read"
-    else
-        fail "the planted '<=' in regblock's load4 was not reported (exit $code):"$'\n'"$(head -c 2000 <<<"$err")"
-    fi
+    expect_reported matmul regblock 7x7x7 "Invalid read" "the planted '<=' in regblock's load4" \
+        "an invalid read"
     ;;
 memory)
     # transposeCoalesced without its first barrier.
     plant "$tmp/broken" transpose.cl "void transposeCoalesced" "barrier(CLK_LOCAL_MEM_FENCE);" \
         'next'
-    run_variant transpose coalesced 33x17 "$tmp/broken"
-    if grep -q "data race" <<<"$err"; then
-        echo "ok   the planted missing barrier is reported as a data race"
-    else
-        fail "the planted missing barrier was not reported as a data race"
-    fi
+    expect_reported transpose coalesced 33x17 "data race" "the planted missing barrier" \
+        "a data race"
     ;;
 other) ;; # atomics racy above: a race that must be reported
 esac

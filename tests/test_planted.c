@@ -36,10 +36,15 @@
 
 #define MAX_EXPECT 3
 
+/* A row: what runs, where the edit is, the edit, what stderr must say. */
 struct plant {
-    const char *workload, *variant, *size;
-    const char *file;   /* in cl/ */
-    const char *anchor; /* where the kernel starts: the edit is the first `old` after it */
+    struct {
+        const char *workload, *variant, *size;
+    } run;
+    struct {
+        const char *file;   /* in cl/ */
+        const char *anchor; /* where the kernel starts: the edit is the first `old` after it */
+    } in;
     const char *old, *new;
     const char *expect[MAX_EXPECT]; /* each must be on stderr */
 };
@@ -50,52 +55,34 @@ struct plant {
 static const struct plant plants[] = {
     /* matmul at 33x17x9 (P is 33 rows of 17): P[32][16] is the last
      * element. Every variant has its own store; the check is shared. */
-    {"matmul",
-     "naive",
-     "33x17x9",
-     "matmul.cl",
-     "void MatrixMulKernel(",
+    {{"matmul", "naive", "33x17x9"},
+     {"matmul.cl", "void MatrixMulKernel("},
      "P[Row * cols + Col] = Pvalue;",
      "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
      {"P[row 32][col 16]", "1 of 563 values differ"}},
-    {"matmul",
-     "tiled",
-     "64x32x96",
-     "matmul.cl",
-     "void MatrixMulTiled(",
+    {{"matmul", "tiled", "64x32x96"},
+     {"matmul.cl", "void MatrixMulTiled("},
      "P[Row * cols + Col] = Pvalue;",
      "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
      {"P[row 63][col 31]", "1 of 2050 values differ"}},
-    {"matmul",
-     "tiled_bounds",
-     "33x17x9",
-     "matmul.cl",
-     "void MatrixMulTiledBounds(",
+    {{"matmul", "tiled_bounds", "33x17x9"},
+     {"matmul.cl", "void MatrixMulTiledBounds("},
      "P[Row * cols + Col] = Pvalue;",
      "P[Row * cols + Col] = Pvalue + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
      {"P[row 32][col 16]", "1 of 563 values differ"}},
-    {"matmul",
-     "coarsened",
-     "33x17x9",
-     "matmul.cl",
-     "void MatrixMulCoarsened(",
+    {{"matmul", "coarsened", "33x17x9"},
+     {"matmul.cl", "void MatrixMulCoarsened("},
      "P[Row * cols + Col] = Pvalue[c];",
      "P[Row * cols + Col] = Pvalue[c] + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
      {"P[row 32][col 16]"}},
-    {"matmul",
-     "regblock",
-     "33x17x9",
-     "matmul_regblock.cl",
-     "MatrixMulRegisterBlocked(",
+    {{"matmul", "regblock", "33x17x9"},
+     {"matmul_regblock.cl", "MatrixMulRegisterBlocked("},
      "P[(size_t)row * cols + col + c] = v[c];",
      "P[(size_t)row * cols + col + c] = v[c] + " ONE_IF(
          "row == rows - 1 && col + c == cols - 1") ";",
      {"P[row 32][col 16]"}},
-    {"matmul",
-     "panel",
-     "33x17x9",
-     "matmul_panel.cl",
-     "void MatrixMulPanel(",
+    {{"matmul", "panel", "33x17x9"},
+     {"matmul_panel.cl", "void MatrixMulPanel("},
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c];",
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c] + " ONE_IF(
          "row0 + r == rows - 1 && col0 + c == cols - 1") ";",
@@ -104,20 +91,14 @@ static const struct plant plants[] = {
      * on every CPU's row (MR 12 or 6, NR 32 or 16), so P[32][16] goes
      * through the guarded stores; at 48x32x9 every micro-tile is whole on
      * both rows, and P[47][31] is the last float of a whole vector store. */
-    {"matmul",
-     "cpu_blocked",
-     "33x17x9",
-     "matmul_cpu.cl",
-     "MatrixMulCpuBlocked(",
+    {{"matmul", "cpu_blocked", "33x17x9"},
+     {"matmul_cpu.cl", "MatrixMulCpuBlocked("},
      "p[(size_t)r * cols + c] = out[c];",
      "p[(size_t)r * cols + c] = out[c] + " ONE_IF(
          "row0 + r == rows - 1 && col0 + c == cols - 1") ";",
      {"P[row 32][col 16]", "1 of 563 values differ"}},
-    {"matmul",
-     "cpu_blocked",
-     "48x32x9",
-     "matmul_cpu.cl",
-     "MatrixMulCpuBlocked(",
+    {{"matmul", "cpu_blocked", "48x32x9"},
+     {"matmul_cpu.cl", "MatrixMulCpuBlocked("},
      "VSTORE(acc[r][v], v, p + (size_t)r * cols);",
      "{ VSTORE(acc[r][v], v, p + (size_t)r * cols); "
      "if (row0 + r == rows - 1 && col0 + (v + 1) * CPU_VEC == cols) "
@@ -127,113 +108,94 @@ static const struct plant plants[] = {
     /* transpose at 33x17: copy writes 17 rows of 33, the transposes 33
      * rows of 17. Each also runs with the loop in the kernel, checked
      * apart: the element is wrong in both. */
-    {"transpose",
-     "copy",
-     "33x17",
-     "transpose.cl",
-     "void copy(",
+    {{"transpose", "copy", "33x17"},
+     {"transpose.cl", "void copy("},
      "odata[index_out + i * width] = idata[index_in + i * width];",
      "odata[index_out + i * width] = idata[index_in + i * width] + " ONE_IF(
          "index_out + i * width == width * height - 1") ";",
      {"odata[row 16][col 32]", "with the loop in the kernel"}},
-    {"transpose",
-     "naive",
-     "33x17",
-     "transpose.cl",
-     "void transposeNaive(",
+    {{"transpose", "naive", "33x17"},
+     {"transpose.cl", "void transposeNaive("},
      "odata[index_out + i] = idata[index_in + i * width];",
      "odata[index_out + i] = idata[index_in + i * width] + " ONE_IF(
          "index_out + i == width * height - 1") ";",
      {"odata[row 32][col 16]", "with the loop in the kernel"}},
-    {"transpose",
-     "coalesced",
-     "33x17",
-     "transpose.cl",
-     "void transposeCoalesced(",
+    {{"transpose", "coalesced", "33x17"},
+     {"transpose.cl", "void transposeCoalesced("},
      "odata[index_out + i * height] = tile[tx][ty + i];",
      "odata[index_out + i * height] = tile[tx][ty + i] + " ONE_IF(
          "index_out + i * height == width * height - 1") ";",
      {"odata[row 32][col 16]"}},
-    {"transpose",
-     "padded",
-     "33x17",
-     "transpose.cl",
-     "void transposeNoBankConflicts(",
+    {{"transpose", "padded", "33x17"},
+     {"transpose.cl", "void transposeNoBankConflicts("},
      "odata[index_out + i * height] = tile[tx][ty + i];",
      "odata[index_out + i * height] = tile[tx][ty + i] + " ONE_IF(
          "index_out + i * height == width * height - 1") ";",
+     {"odata[row 32][col 16]"}},
+    /* vec4's last float4 of the output crosses its edge: stored float by float. */
+    {{"transpose", "vec4", "33x17"},
+     {"transpose_vec4.cl", "transposeVec4(__global"},
+     "out[k] = tile[4 * lx + k][ly];",
+     "out[k] = tile[4 * lx + k][ly] + " ONE_IF("ox == width - 1 && oy + k == height - 1") ";",
      {"odata[row 32][col 16]"}},
 
     /* reduce at 1001 (1s and 2s: an exact sum): the last input's term + 1.
      * The textbook kernels run their later passes too, each adding 1 to
      * its last partial; coarsened's last input is in its scalar tail
      * (1001 = 4 * 250 + 1). */
-    {"reduce",
-     "interleaved",
-     "1001",
-     "reduce.cl",
-     "reduceInterleaved(",
+    {{"reduce", "interleaved", "1001"},
+     {"reduce.cl", "reduceInterleaved("},
      "partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;",
      "partialSum[get_local_id(0)] = i < n ? X[i] + " ONE_IF("i == n - 1") " : 0.0f;",
      {"sum: expected 1488, got 14"}},
-    {"reduce",
-     "sequential",
-     "1001",
-     "reduce.cl",
-     "reduceSequential(",
+    {{"reduce", "sequential", "1001"},
+     {"reduce.cl", "reduceSequential("},
      "partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;",
      "partialSum[get_local_id(0)] = i < n ? X[i] + " ONE_IF("i == n - 1") " : 0.0f;",
      {"sum: expected 1488, got 14"}},
-    {"reduce",
-     "coarsened",
-     "1001",
-     "sum_coarsened.cl",
-     "static float sumShare(",
+    {{"reduce", "coarsened", "1001"},
+     {"sum_coarsened.cl", "static float sumShare("},
      "sum += X[i];",
      "sum += X[i] + " ONE_IF("i == n - 1") ";",
      {"sum: expected 1488, got 14"}},
+    /* one_pass: its own store is the total the last group writes. */
+    {{"reduce", "one_pass", "1001"},
+     {"sum_coarsened.cl", "static void finishGroups("},
+     "*total = s;",
+     "*total = s + 1.0f;",
+     {"sum: expected 1488, got 1489"}},
 
     /* dot at 1001: the last product + 1 (the later passes are other kernels). */
-    {"dot",
-     "local_sums",
-     "1001",
-     "dot.cl",
-     "dotProduct(__global",
+    {{"dot", "local_sums", "1001"},
+     {"dot.cl", "dotProduct(__global"},
      "i < n ? a[i] * b[i] : 0.0f",
      "i < n ? a[i] * b[i] + " ONE_IF("i == n - 1") " : 0.0f",
      {"sum: expected 2211, got 2212"}},
-    {"dot",
-     "coarsened",
-     "1001",
-     "sum_coarsened.cl",
-     "static float dotShare(",
+    {{"dot", "coarsened", "1001"},
+     {"sum_coarsened.cl", "static float dotShare("},
      "sum += a[i] * b[i];",
      "sum += a[i] * b[i] + " ONE_IF("i == n - 1") ";",
+     {"sum: expected 2211, got 2212"}},
+    {{"dot", "one_pass", "1001"},
+     {"sum_coarsened.cl", "static void finishGroups("},
+     "*total = s;",
+     "*total = s + 1.0f;",
      {"sum: expected 2211, got 2212"}},
 
     /* pi at 1001 points: the last point's hit flipped, one too many or
      * one too few in the count. */
-    {"pi",
-     "host_rng_global",
-     "1001",
-     "pi.cl",
-     "piApproximation(__global",
+    {{"pi", "host_rng_global", "1001"},
+     {"pi.cl", "piApproximation(__global"},
      "hit[j] = inCircle(to_fixed24(x[j]), to_fixed24(y[j]));",
      "hit[j] = inCircle(to_fixed24(x[j]), to_fixed24(y[j])) ^ (j == npoints - 1);",
      {"hit count: expected 802, got 801"}},
-    {"pi",
-     "local_reduce",
-     "1001",
-     "pi.cl",
-     "piApproximationShared(",
+    {{"pi", "local_reduce", "1001"},
+     {"pi.cl", "piApproximationShared("},
      "inCircle(to_fixed24(x[j]), to_fixed24(y[j])) : 0;",
      "(inCircle(to_fixed24(x[j]), to_fixed24(y[j])) ^ (j == npoints - 1)) : 0;",
      {"hit count: expected 802, got 801"}},
-    {"pi",
-     "device_rng",
-     "1001",
-     "pi.cl",
-     "piPhilox(",
+    {{"pi", "device_rng", "1001"},
+     {"pi.cl", "piPhilox("},
      "hits += inCircle(r.x >> 8, r.y >> 8);",
      "hits += inCircle(r.x >> 8, r.y >> 8) ^ (j == npoints - 1);",
      {"hit count: expected 779, got 780"}},
@@ -241,65 +203,44 @@ static const struct plant plants[] = {
     /* atomics: the last work-item adds 2. The racy kernel's check accepts
      * any count 1..N (lost updates), so its row runs one work-item, where
      * nothing races and 2 is out of range on any device. */
-    {"atomics",
-     "racy",
-     "1",
-     "atomics.cl",
-     "void add(",
+    {{"atomics", "racy", "1"},
+     {"atomics.cl", "void add("},
      "*a_d += 1;",
      "*a_d += 1 + (get_global_id(0) == n - 1);",
      {"count (between 1 and N): expected 1, got 2"}},
-    {"atomics",
-     "atomic_global",
-     "1001",
-     "atomics.cl",
-     "void addAtomic(",
+    {{"atomics", "atomic_global", "1001"},
+     {"atomics.cl", "void addAtomic("},
      "atomic_inc(a_d);",
      "atomic_add(a_d, 1 + (get_global_id(0) == n - 1));",
      {"count: expected 1001, got 1002"}},
-    {"atomics",
-     "atomic_local",
-     "1001",
-     "atomics.cl",
-     "addAtomicLocal(__global",
+    {{"atomics", "atomic_local", "1001"},
+     {"atomics.cl", "addAtomicLocal(__global"},
      "atomic_inc(&count);",
      "atomic_add(&count, 1 + (get_global_id(0) == n - 1));",
      {"count: expected 1001, got 1002"}},
 
     /* blur at 33x9 (grey): the last byte of the last row. */
-    {"blur",
-     "naive",
-     "33x9",
-     "blur.cl",
-     "void blurKernel(",
+    {{"blur", "naive", "33x9"},
+     {"blur.cl", "void blurKernel("},
      "out[(Row * w + Col) * CHANNELS + c] = (uchar)(pixVal / pixels);",
      "out[(Row * w + Col) * CHANNELS + c] = (uchar)(pixVal / pixels + (Row == h - 1 && Col == w "
      "- 1 && c == CHANNELS - 1));",
      {"out[row 8][byte 32]", "1 of 299 values differ"}},
-    {"blur",
-     "tiled",
-     "33x9",
-     "blur.cl",
-     "void blurTiled(",
+    {{"blur", "tiled", "33x9"},
+     {"blur.cl", "void blurTiled("},
      "out[Row * rowBytes + x] = (uchar)(pixVal / pixels);",
      "out[Row * rowBytes + x] = (uchar)(pixVal / pixels + (Row == h - 1 && x == rowBytes - 1));",
      {"out[row 8][byte 32]", "1 of 299 values differ"}},
 
     /* constmem at 33x9: both kernels are one macro, so the edit is in
      * both; each row runs one. */
-    {"constmem",
-     "global_filter",
-     "33x9",
-     "constmem.cl",
-     "__kernel void NAME(",
+    {{"constmem", "global_filter", "33x9"},
+     {"constmem.cl", "__kernel void NAME("},
      "out[Row * w + Col] = sum;",
      "out[Row * w + Col] = sum + " ONE_IF("Row == h - 1 && Col == w - 1") ";",
      {"out[row 8][col 32]", "1 of 299 values differ"}},
-    {"constmem",
-     "constant_filter",
-     "33x9",
-     "constmem.cl",
-     "__kernel void NAME(",
+    {{"constmem", "constant_filter", "33x9"},
+     {"constmem.cl", "__kernel void NAME("},
      "out[Row * w + Col] = sum;",
      "out[Row * w + Col] = sum + " ONE_IF("Row == h - 1 && Col == w - 1") ";",
      {"out[row 8][col 32]", "1 of 299 values differ"}},
@@ -307,38 +248,26 @@ static const struct plant plants[] = {
     /* coalescing at 101: every sweep point fails, each at the element its
      * last work-item (100) writes; the double kernels come from the same
      * macro and check the same way. */
-    {"coalescing",
-     "offset_float",
-     "101",
-     "coalescing.cl",
-     "__kernel void offset_##T(",
+    {{"coalescing", "offset_float", "101"},
+     {"coalescing.cl", "__kernel void offset_##T("},
      "b[i] = a[i] + 1;",
      "b[i] = a[i] + 1 + (i == n - 1 + s);",
      {"b[100] (work-item 100)", "b[132] (work-item 100)"}},
-    {"coalescing",
-     "stride_float",
-     "101",
-     "coalescing.cl",
-     "__kernel void stride_##T(",
+    {{"coalescing", "stride_float", "101"},
+     {"coalescing.cl", "__kernel void stride_##T("},
      "b[i] = a[i] + 1;",
      "b[i] = a[i] + 1 + (i == (n - 1) * s);",
      {"b[100] (work-item 100)", "b[3200] (work-item 100)"}},
 
     /* pitched at 33x7: out[6][32]. */
-    {"pitched",
-     "unpadded",
-     "33x7",
-     "pitched.cl",
-     "void unpadded(",
+    {{"pitched", "unpadded", "33x7"},
+     {"pitched.cl", "void unpadded("},
      "out[y * width + x] = 2.0f * in[y * width + x] + y;",
      "out[y * width + x] = 2.0f * in[y * width + x] + y + " ONE_IF(
          "x == width - 1 && y == height - 1") ";",
      {"out[y 6][x 32]", "1 of 233 values differ"}},
-    {"pitched",
-     "pitched",
-     "33x7",
-     "pitched.cl",
-     "void pitched(",
+    {{"pitched", "pitched", "33x7"},
+     {"pitched.cl", "void pitched("},
      "row_out[x] = 2.0f * row_in[x] + y;",
      "row_out[x] = 2.0f * row_in[x] + y + " ONE_IF("x == width - 1 && y == height - 1") ";",
      {"out[y 6][x 32]"}},
@@ -348,47 +277,32 @@ static const struct plant plants[] = {
      * 8001 runs 8192 work-items (32 groups of 256: every device of 2 cores
      * or more runs that many, whatever its vector width), of which the
      * check's spread (every second from 1024) steps over the last. */
-    {"peak",
-     "copy",
-     "1001",
-     "peak.cl",
-     "copy_peak(",
+    {{"peak", "copy", "1001"},
+     {"peak.cl", "copy_peak("},
      "dst_tail[j] = src_tail[j];",
      "dst_tail[j] = src_tail[j] + " ONE_IF("j == n - 1") ";",
      {"dst[1000]", "1 of 1009 values differ"}},
-    {"peak",
-     "fma",
-     "8001",
-     "peak.cl",
-     "fma_peak(",
+    {{"peak", "fma", "8001"},
+     {"peak.cl", "fma_peak("},
      "out[gid] = (s4.x + s4.y) + (s4.z + s4.w);",
      "out[gid] = (s4.x + s4.y) + (s4.z + s4.w) + " ONE_IF("gid == get_global_size(0) - 1") ";",
      {"out[8191]"}},
 
     /* Writes past the end of an output: one element after the last, which
      * no check of values can see, but the guard zones after it do. */
-    {"transpose",
-     "naive",
-     "33x17",
-     "transpose.cl",
-     "void transposeNaive(",
+    {{"transpose", "naive", "33x17"},
+     {"transpose.cl", "void transposeNaive("},
      "odata[index_out + i] = idata[index_in + i * width];",
      "{ odata[index_out + i] = idata[index_in + i * width]; "
      "if (index_out + i == width * height - 1) odata[index_out + i + 1] = 0.0f; }",
      {"odata: wrote past the end of its output (2244 bytes)", "the first at offset 2244"}},
-    {"matmul",
-     "coarsened",
-     "33x17x9",
-     "matmul.cl",
-     "void MatrixMulCoarsened(",
+    {{"matmul", "coarsened", "33x17x9"},
+     {"matmul.cl", "void MatrixMulCoarsened("},
      "if ((Row < rows) && (Col < cols))\n            P[Row * cols + Col] = Pvalue[c];",
      "if ((Row < rows) && (Col <= cols))\n            P[Row * cols + Col] = Pvalue[c];",
      {"P: wrote past the end of its output (2244 bytes)"}},
-    {"matmul",
-     "cpu_blocked",
-     "33x17x9",
-     "matmul_cpu.cl",
-     "MatrixMulCpuBlocked(",
+    {{"matmul", "cpu_blocked", "33x17x9"},
+     {"matmul_cpu.cl", "MatrixMulCpuBlocked("},
      "for (int c = 0; c < n_cols; c++)",
      "for (int c = 0; c <= n_cols; c++)",
      {"P: wrote past the end of its output (2244 bytes)"}},
@@ -441,17 +355,17 @@ static void copy_kernels(const char *from, const char *to)
 static void plant(const struct plant *p, const char *dir)
 {
     char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, p->file);
+    snprintf(path, sizeof path, "%s/%s", dir, p->in.file);
     char *text = read_file(path);
-    const char *anchor = strstr(text, p->anchor);
-    if (!anchor || strstr(anchor + 1, p->anchor))
-        fail_msg("cl/%s: the kernel '%s' is not there once: update tests/test_planted.c", p->file,
-                 p->anchor);
+    const char *anchor = strstr(text, p->in.anchor);
+    if (!anchor || strstr(anchor + 1, p->in.anchor))
+        fail_msg("cl/%s: the kernel '%s' is not there once: update tests/test_planted.c",
+                 p->in.file, p->in.anchor);
     const char *at = strstr(anchor, p->old);
-    const char *next = strstr(anchor + strlen(p->anchor), "__kernel");
+    const char *next = strstr(anchor + strlen(p->in.anchor), "__kernel");
     if (!at || (next && at > next))
-        fail_msg("cl/%s: '%s' is not in the kernel '%s': update tests/test_planted.c", p->file,
-                 p->old, p->anchor);
+        fail_msg("cl/%s: '%s' is not in the kernel '%s': update tests/test_planted.c", p->in.file,
+                 p->old, p->in.anchor);
     size_t head = (size_t)(at - text), old_len = strlen(p->old), new_len = strlen(p->new);
     char *planted = malloc(strlen(text) - old_len + new_len + 1);
     assert_non_null(planted);
@@ -491,23 +405,25 @@ static void planted_kernel_fails(void **state)
 
     static struct outcome o;
     run_clmem(&o, NULL,
-              ARGS("run", p->workload, "--variant", p->variant, "--size", p->size, "--kernel-dir",
-                   dir, "--no-cache", "--device", "cpu", "--reps", "1", "--warmup", "0"));
+              ARGS("run", p->run.workload, "--variant", p->run.variant, "--size", p->run.size,
+                   "--kernel-dir", dir, "--no-cache", "--device", "cpu", "--reps", "1", "--warmup",
+                   "0"));
     remove_dir(dir);
     char named[128];
-    snprintf(named, sizeof named, "clmem: %s %s: verification failed", p->workload, p->variant);
+    snprintf(named, sizeof named, "clmem: %s %s: verification failed", p->run.workload,
+             p->run.variant);
     if (o.code != 1 || !strstr(o.err, named))
         fail_msg("%s %s at %s with '%s' planted: exit %d, not 1 with '%s'; stderr:\n%s",
-                 p->workload, p->variant, p->size, p->new, o.code, named, o.err);
+                 p->run.workload, p->run.variant, p->run.size, p->new, o.code, named, o.err);
     for (size_t i = 0; i < MAX_EXPECT && p->expect[i]; i++)
         if (!strstr(o.err, p->expect[i]))
-            fail_msg("%s %s at %s: stderr lacks '%s':\n%s", p->workload, p->variant, p->size,
-                     p->expect[i], o.err);
+            fail_msg("%s %s at %s: stderr lacks '%s':\n%s", p->run.workload, p->run.variant,
+                     p->run.size, p->expect[i], o.err);
     /* What it said: the first failure's two lines. */
     const char *said = strstr(o.err, named) + strlen("clmem: ");
     const char *end = strchr(said, '\n');
     end = end ? strchr(end + 1, '\n') : NULL;
-    print_message("%s %s at %s: %.*s\n", p->workload, p->variant, p->size,
+    print_message("%s %s at %s: %.*s\n", p->run.workload, p->run.variant, p->run.size,
                   end ? (int)(end - said) : (int)strlen(said), said);
 }
 
@@ -519,11 +435,11 @@ int main(int argc, char **argv)
     size_t n = 0;
     for (size_t i = 0; i < N; i++) {
         const struct plant *p = &plants[i];
-        snprintf(names[n], sizeof names[n], "%s/%s", p->workload, p->variant);
+        snprintf(names[n], sizeof names[n], "%s/%s", p->run.workload, p->run.variant);
         if (argc > 1 && strncmp(names[n], argv[1], strlen(argv[1])) != 0)
             continue;
-        snprintf(names[n], sizeof names[n], "%s/%s %s: %s", p->workload, p->variant, p->size,
-                 p->expect[0]);
+        snprintf(names[n], sizeof names[n], "%s/%s %s: %s", p->run.workload, p->run.variant,
+                 p->run.size, p->expect[0]);
         tests[n] = (struct CMUnitTest){
             .name = names[n], .test_func = planted_kernel_fails, .initial_state = (void *)p};
         n++;

@@ -123,32 +123,64 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* bench of transpose and reduce on a cold cache, `sig` sent at its first
- * kernel launch (the peaks, before transpose): exit 128 + sig, no
- * temporary file; INT, TERM, HUP: the results that finished in --output
- * ("interrupted": true), reduce never started; QUIT, PIPE: nothing. */
-static void signal_during_bench(int sig, int graceful)
+/* `command` (NULL-terminated, at most 19 words) into argv[20], each "OUT"
+ * replaced by `out`. */
+static void with_output(const char *argv[20], const char *const command[], const char *out)
 {
-    static struct outcome o;
-    struct scratch s;
+    size_t n = 0;
+    for (; command[n] && n < 19; n++)
+        argv[n] = strcmp(command[n], "OUT") == 0 ? out : command[n];
+    argv[n] = NULL;
+}
+
+/* Waits for `progress` on c's stderr (a CLMEM_DEBUG line), sends `sig`
+ * then, and collects the outcome in *o. Returns the seconds from the
+ * signal to the exit; fails when the line never came. */
+static double signal_at(struct child *c, const char *progress, int sig, struct outcome *o)
+{
+    int seen = wait_for_stderr(c, progress, PROGRESS_TIMEOUT_S);
+    double sent = now_s();
+    kill(c->pid, sig);
+    finish_clmem(c, o);
+    if (!seen)
+        fail_msg("no '%s' seen: exit %d, stderr '%.300s'", progress, o->code, o->err);
+    return now_s() - sent;
+}
+
+/* bench of transpose and reduce on a cold cache in a new scratch s,
+ * --output s->out, `sig` sent at its first kernel launch (the peaks,
+ * before transpose). Returns the seconds from the signal to the exit. */
+static double signal_bench_at_first_launch(struct scratch *s, int sig, struct outcome *o)
+{
     struct child c;
-    scratch_make(&s, "b.json");
-    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
+    scratch_make(s, "b.json");
+    const char *env[] = {"XDG_CACHE_HOME", s->cache, "CLMEM_DEBUG", "2", NULL};
     start_clmem(&c, env,
                 ARGS("bench", "--device", "cpu", "--workloads", "transpose,reduce", "--reps", "1",
-                     "--output", s.out));
-    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
-    double sent = now_s();
-    kill(c.pid, sig);
-    finish_clmem(&c, &o);
-    if (!started)
-        fail_msg("no kernel launch seen: exit %d, stderr '%.300s'", o.code, o.err);
-    print_message("%s: exit %d %.1f s after the signal\n", strsignal(sig), o.code, now_s() - sent);
-    if (o.code != 128 + sig)
-        fail_msg("%s: expected exit %d, got %d; stderr tail '%s'", strsignal(sig), 128 + sig,
+                     "--output", s->out));
+    return signal_at(&c, "clmem: launch ", sig, o);
+}
+
+/* A signal sent during a bench, and how it must stop it. */
+struct bench_signal {
+    int sig;
+    int graceful; /* INT, TERM, HUP: after the variant; QUIT, PIPE: at once */
+};
+
+/* Exit 128 + sig, no temporary file; graceful: the results that finished
+ * in --output ("interrupted": true), reduce never started; else nothing. */
+static void signal_during_bench(void **state)
+{
+    const struct bench_signal *b = *state;
+    static struct outcome o;
+    struct scratch s;
+    double took = signal_bench_at_first_launch(&s, b->sig, &o);
+    print_message("%s: exit %d %.1f s after the signal\n", strsignal(b->sig), o.code, took);
+    if (o.code != 128 + b->sig)
+        fail_msg("%s: expected exit %d, got %d; stderr tail '%s'", strsignal(b->sig), 128 + b->sig,
                  o.code, o.err + (strlen(o.err) > 300 ? strlen(o.err) - 300 : 0));
     assert_int_equal(temp_files(s.dir), 0);
-    if (graceful) {
+    if (b->graceful) {
         assert_true(exists(s.out));
         size_t n = check_report(s.out, 1, "reduce");
         assert_true(n >= 1); /* the peak whose launch was seen finished */
@@ -161,35 +193,12 @@ static void signal_during_bench(int sig, int graceful)
     remove_tree(s.dir);
 }
 
-static void sigint_stops_after_the_variant(void **state)
-{
-    (void)state;
-    signal_during_bench(SIGINT, 1);
-}
-
-static void sigterm_stops_after_the_variant(void **state)
-{
-    (void)state;
-    signal_during_bench(SIGTERM, 1);
-}
-
-static void sighup_stops_after_the_variant(void **state)
-{
-    (void)state;
-    signal_during_bench(SIGHUP, 1);
-}
-
-static void sigquit_stops_at_once(void **state)
-{
-    (void)state;
-    signal_during_bench(SIGQUIT, 0);
-}
-
-static void sigpipe_stops_at_once(void **state)
-{
-    (void)state;
-    signal_during_bench(SIGPIPE, 0);
-}
+/* signal_during_bench under the test's own name. */
+#define SIGNAL_DURING_BENCH(test, sig, graceful)                                                   \
+    {                                                                                              \
+        .name = #test, .test_func = signal_during_bench,                                           \
+        .initial_state = &(struct bench_signal){sig, graceful},                                    \
+    }
 
 /* SIGUSR1 keeps its default action (terminate) once the driver is loaded;
  * LLVM's handler used to swallow it and the run went on. */
@@ -198,16 +207,7 @@ static void sigusr1_is_not_swallowed(void **state)
     (void)state;
     static struct outcome o;
     struct scratch s;
-    struct child c;
-    scratch_make(&s, "b.json");
-    const char *env[] = {"XDG_CACHE_HOME", s.cache, "CLMEM_DEBUG", "2", NULL};
-    start_clmem(&c, env,
-                ARGS("bench", "--device", "cpu", "--workloads", "transpose,reduce", "--reps", "1",
-                     "--output", s.out));
-    int started = wait_for_stderr(&c, "clmem: launch ", PROGRESS_TIMEOUT_S);
-    kill(c.pid, SIGUSR1);
-    finish_clmem(&c, &o);
-    assert_true(started);
+    signal_bench_at_first_launch(&s, SIGUSR1, &o);
     assert_int_equal(o.code, 128 + SIGUSR1);
     remove_tree(s.dir);
 }
@@ -270,13 +270,7 @@ static void signal_during_cold_build_stops_within_10_s(void **state)
         start_clmem(&c, env,
                     ARGS("run", "matmul", "--variant", "naive", "--size", "16", "--device", "cpu",
                          "--no-cache", "--format", "json", "--output", s.out));
-        int building = wait_for_stderr(&c, "clmem: building ", PROGRESS_TIMEOUT_S);
-        double sent = now_s();
-        kill(c.pid, sigs[i]);
-        finish_clmem(&c, &o);
-        double took = now_s() - sent;
-        if (!building)
-            fail_msg("no build seen: exit %d, stderr '%.300s'", o.code, o.err);
+        double took = signal_at(&c, "clmem: building ", sigs[i], &o);
         print_message("%s during a build: exit %d after %.1f s\n", strsignal(sigs[i]), o.code,
                       took);
         if (took >= 10.0)
@@ -347,10 +341,7 @@ static void closed_stdout_pipe_exits_141_quietly(void **state)
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         const char *argv[20];
-        size_t n = 0;
-        for (; commands[i][n]; n++)
-            argv[n] = strcmp(commands[i][n], "OUT") == 0 ? s.out : commands[i][n];
-        argv[n] = NULL;
+        with_output(argv, commands[i], s.out);
         char err_path[] = "/tmp/clmem-signals-err-XXXXXX";
         int err_fd = mkstemp(err_path), fds[2];
         assert_true(err_fd >= 0);
@@ -499,10 +490,7 @@ static void address_space_limit_exits_3(void **state)
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         const char *args[20];
-        size_t n = 0;
-        for (; commands[i][n]; n++)
-            args[n] = strcmp(commands[i][n], "OUT") == 0 ? s.out : commands[i][n];
-        args[n] = NULL;
+        with_output(args, commands[i], s.out);
         run_limited(&o, "400000", env, args);
         const char *at = strstr(o.err, "is below the ");
         if (at)
@@ -566,11 +554,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(split_weights_near_the_largest_double),
         cmocka_unit_test(messages_point_at_the_command),
         cmocka_unit_test(address_space_limit_exits_3),
-        cmocka_unit_test(sigint_stops_after_the_variant),
-        cmocka_unit_test(sigterm_stops_after_the_variant),
-        cmocka_unit_test(sighup_stops_after_the_variant),
-        cmocka_unit_test(sigquit_stops_at_once),
-        cmocka_unit_test(sigpipe_stops_at_once),
+        SIGNAL_DURING_BENCH(sigint_stops_after_the_variant, SIGINT, 1),
+        SIGNAL_DURING_BENCH(sigterm_stops_after_the_variant, SIGTERM, 1),
+        SIGNAL_DURING_BENCH(sighup_stops_after_the_variant, SIGHUP, 1),
+        SIGNAL_DURING_BENCH(sigquit_stops_at_once, SIGQUIT, 0),
+        SIGNAL_DURING_BENCH(sigpipe_stops_at_once, SIGPIPE, 0),
         cmocka_unit_test(sigusr1_is_not_swallowed),
         cmocka_unit_test(sighup_ignored_at_start_stays_ignored),
         cmocka_unit_test(signal_during_cold_build_stops_within_10_s),

@@ -24,6 +24,24 @@ int cmd_diff(int argc, char **argv);
 /* run's flow (cmd_run.c) as `spec` parses it, for `workload` (NULL: the
  * workload named on the command line); peak is run's under its own name. */
 int cli_run_command(const struct cli_spec *spec, const char *workload, int argc, char **argv);
+/* The start and end of run's, peak's and bench's flows (cmd_run.c), on
+ * every rank under mpirun. cli_start: the options parsed as `spec` says,
+ * every rank agreeing (cli_agree); 0 to go on, o->help set once the help
+ * is printed (not on the silent ranks); otherwise the error said, its
+ * exit code. */
+int cli_start(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
+              struct clmem_error *err);
+/* --output at `path` (none: NULL) opened on the reporter, before any work,
+ * every rank agreeing; its temporary file is what a signal removes
+ * (cli_signals_temp). */
+int cli_output_open(struct clmem_output *output, const char *path, struct clmem_error *err);
+struct cli_gathered;
+/* Rank 0's status for every rank (cli_final), the warnings, the last word
+ * (cli_report_end: n_results kept, in output_path or on stdout), then all
+ * the command held released. Returns the exit code. */
+int cli_end(int status, const char *output_path, struct clmem_output *output, struct clmem_ctx *ctx,
+            struct cli_gathered *ranks, struct clmem_result *results, size_t n_results,
+            struct clmem_error *err);
 
 /* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
  * says each once for all (the errors below are the same on every rank, or

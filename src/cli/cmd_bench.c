@@ -70,19 +70,10 @@ int cmd_bench(int argc, char **argv)
     size_t n_results = 0, steps;
     int status;
 
-    if ((status = cli_agree(cli_parse(&cli_bench_spec, argc, argv, &o, &err), &err)))
-        return cli_report_error(&err);
-    if (o.help) {
-        if (!cli_silent)
-            cli_help(&cli_bench_spec, stdout);
-        return CLMEM_OK;
-    }
-    /* Only the reporter writes; where, is checked before any work. */
-    if (cli_reporter() && o.output)
-        status = clmem_output_open(&output, o.output, &err);
-    if ((status = cli_agree(status, &err)))
+    if ((status = cli_start(&cli_bench_spec, argc, argv, &o, &err)) || o.help)
+        return status;
+    if ((status = cli_output_open(&output, o.output, &err)))
         goto cleanup;
-    cli_signals_temp(output.tmp_path);
     if ((status = cli_open(o.device, o.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = o.no_cache;
@@ -133,14 +124,5 @@ int cmd_bench(int argc, char **argv)
     }
 
 cleanup:
-    /* Every rank comes here, and exits with rank 0's status. */
-    status = cli_final(status);
-    cli_report_warnings(&ctx);
-    status = cli_report_end(status, n_results, o.output, &err);
-    clmem_output_abort(&output);
-    cli_gathered_free(&ranks);
-    clmem_results_free(results, n_results);
-    clmem_ctx_close(&ctx);
-    clmem_error_clear(&err);
-    return status;
+    return cli_end(status, o.output, &output, &ctx, &ranks, results, n_results, &err);
 }

@@ -1,27 +1,46 @@
 /* clmem devices: every platform and device, the properties that matter here. */
 #include "cli.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*field_formatter)(const struct clmem_device *d, char *out, size_t size);
+/* How a property prints, which also says its member's type. */
+enum field_kind {
+    TEXT,   /* char[] */
+    TYPE,   /* cl_device_type */
+    UINT,   /* cl_uint */
+    MHZ,    /* cl_uint */
+    BYTES,  /* cl_ulong */
+    SIZE,   /* size_t */
+    ALIGN,  /* cl_uint, in bits */
+    YES_NO, /* int */
+};
 
-static void fmt_type(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", clmem_device_type_name(d->type));
-}
-static void fmt_vendor(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", d->vendor);
-}
-static void fmt_units(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%u", d->compute_units);
-}
-static void fmt_clock(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%u MHz", d->clock_mhz);
-}
+/* Where a property is in struct clmem_device. */
+#define MEMBER(name) offsetof(struct clmem_device, name)
+
+/* One row per property, in clinfo's order of importance for this suite. */
+static const struct {
+    const char *label;
+    enum field_kind kind;
+    size_t offset;
+} fields[] = {
+    {"type", TYPE, MEMBER(type)},
+    {"vendor", TEXT, MEMBER(vendor)},
+    {"compute units", UINT, MEMBER(compute_units)},
+    {"max clock", MHZ, MEMBER(clock_mhz)},
+    {"global memory", BYTES, MEMBER(global_mem)},
+    {"max allocation", BYTES, MEMBER(max_alloc)},
+    {"local memory", BYTES, MEMBER(local_mem)},
+    {"max work-group size", SIZE, MEMBER(max_work_group)},
+    {"base address align", ALIGN, MEMBER(base_addr_align_bits)},
+    {"double precision", YES_NO, MEMBER(has_fp64)},
+    {"device version", TEXT, MEMBER(version)},
+    {"OpenCL C version", TEXT, MEMBER(c_version)},
+    {"driver version", TEXT, MEMBER(driver)},
+};
+
 static void fmt_mib(cl_ulong bytes, char *o, size_t n)
 {
     if (bytes >= (1ULL << 30))
@@ -30,62 +49,22 @@ static void fmt_mib(cl_ulong bytes, char *o, size_t n)
     else
         snprintf(o, n, "%.1f KiB (%llu bytes)", (double)bytes / 1024, (unsigned long long)bytes);
 }
-static void fmt_global(const struct clmem_device *d, char *o, size_t n)
-{
-    fmt_mib(d->global_mem, o, n);
-}
-static void fmt_alloc(const struct clmem_device *d, char *o, size_t n)
-{
-    fmt_mib(d->max_alloc, o, n);
-}
-static void fmt_local(const struct clmem_device *d, char *o, size_t n)
-{
-    fmt_mib(d->local_mem, o, n);
-}
-static void fmt_wg(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%zu", d->max_work_group);
-}
-static void fmt_align(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%u bytes", d->base_addr_align_bits / 8);
-}
-static void fmt_fp64(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", d->has_fp64 ? "yes" : "no");
-}
-static void fmt_version(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", d->version);
-}
-static void fmt_c_version(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", d->c_version);
-}
-static void fmt_driver(const struct clmem_device *d, char *o, size_t n)
-{
-    snprintf(o, n, "%s", d->driver);
-}
 
-/* One row per property, in clinfo's order of importance for this suite. */
-static const struct {
-    const char *label;
-    field_formatter format;
-} fields[] = {
-    {"type", fmt_type},
-    {"vendor", fmt_vendor},
-    {"compute units", fmt_units},
-    {"max clock", fmt_clock},
-    {"global memory", fmt_global},
-    {"max allocation", fmt_alloc},
-    {"local memory", fmt_local},
-    {"max work-group size", fmt_wg},
-    {"base address align", fmt_align},
-    {"double precision", fmt_fp64},
-    {"device version", fmt_version},
-    {"OpenCL C version", fmt_c_version},
-    {"driver version", fmt_driver},
-};
+/* The property of `kind` at `member` as text. */
+static void format_field(enum field_kind kind, const void *member, char *o, size_t n)
+{
+    const cl_uint *u = member;
+    switch (kind) {
+    case TEXT: snprintf(o, n, "%s", (const char *)member); break;
+    case TYPE: snprintf(o, n, "%s", clmem_device_type_name(*(const cl_device_type *)member)); break;
+    case UINT: snprintf(o, n, "%u", *u); break;
+    case MHZ: snprintf(o, n, "%u MHz", *u); break;
+    case BYTES: fmt_mib(*(const cl_ulong *)member, o, n); break;
+    case SIZE: snprintf(o, n, "%zu", *(const size_t *)member); break;
+    case ALIGN: snprintf(o, n, "%u bytes", *u / 8); break;
+    case YES_NO: snprintf(o, n, "%s", *(const int *)member ? "yes" : "no"); break;
+    }
+}
 
 const struct cli_spec cli_devices_spec = {
     .name = "devices",
@@ -122,7 +101,7 @@ int cmd_devices(int argc, char **argv)
         printf("  device %u:%u: %s\n", d->platform_index, d->device_index, d->name);
         for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
             char value[256];
-            fields[f].format(d, value, sizeof value);
+            format_field(fields[f].kind, (const char *)d + fields[f].offset, value, sizeof value);
             printf("    %-20s %s\n", fields[f].label, value);
         }
     }

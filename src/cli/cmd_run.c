@@ -341,6 +341,47 @@ cleanup:
     return status;
 }
 
+/* ---- the start and end of run's, peak's and bench's flows ---- */
+
+int cli_start(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
+              struct clmem_error *err)
+{
+    int status = cli_agree(cli_parse(spec, argc, argv, o, err), err);
+    if (status)
+        return cli_report_error(err);
+    if (o->help && !cli_silent)
+        cli_help(spec, stdout);
+    return CLMEM_OK;
+}
+
+int cli_output_open(struct clmem_output *output, const char *path, struct clmem_error *err)
+{
+    int status = CLMEM_OK;
+    /* Only the reporter writes; where, is checked before any work. */
+    if (cli_reporter() && path)
+        status = clmem_output_open(output, path, err);
+    if ((status = cli_agree(status, err)))
+        return status;
+    cli_signals_temp(output->tmp_path);
+    return CLMEM_OK;
+}
+
+int cli_end(int status, const char *output_path, struct clmem_output *output, struct clmem_ctx *ctx,
+            struct cli_gathered *ranks, struct clmem_result *results, size_t n_results,
+            struct clmem_error *err)
+{
+    /* Every rank comes here, and exits with rank 0's status. */
+    status = cli_final(status);
+    cli_report_warnings(ctx);
+    status = cli_report_end(status, n_results, output_path, err);
+    clmem_output_abort(output);
+    cli_gathered_free(ranks);
+    clmem_results_free(results, n_results);
+    clmem_ctx_close(ctx);
+    clmem_error_clear(err);
+    return status;
+}
+
 int cli_run_command(const struct cli_spec *spec, const char *workload_name, int argc, char **argv)
 {
     struct cli_opts o;
@@ -354,13 +395,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
     size_t n_results = 0;
     int status;
 
-    if ((status = cli_agree(cli_parse(spec, argc, argv, &o, &err), &err)))
-        return cli_report_error(&err);
-    if (o.help) {
-        if (!cli_silent)
-            cli_help(spec, stdout);
-        return CLMEM_OK;
-    }
+    if ((status = cli_start(spec, argc, argv, &o, &err)) || o.help)
+        return status;
     if ((status = cli_agree(
              cli_run_check(&o, workload_name ? workload_name : o.args[0], &workload, &err), &err)))
         return cli_report_error(&err);
@@ -372,12 +408,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
         if ((status = clmem_output_check(image_output, &err)))
             return cli_report_error(&err);
     }
-    /* Only the reporter writes; where, is checked before any work. */
-    if (cli_reporter() && o.output)
-        status = clmem_output_open(&output, o.output, &err);
-    if ((status = cli_agree(status, &err)))
+    if ((status = cli_output_open(&output, o.output, &err)))
         goto cleanup;
-    cli_signals_temp(output.tmp_path);
     if (cli_is_device_list(o.device) && !cli_under_mpi()) {
         status = run_several(&o, workload, &output, &err);
         clmem_output_abort(&output);
@@ -439,17 +471,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
     }
 
 cleanup:
-    /* Every rank comes here, and exits with rank 0's status. */
-    status = cli_final(status);
-    cli_report_warnings(&ctx);
-    status = cli_report_end(status, n_results, o.output, &err);
-    clmem_output_abort(&output);
-    cli_gathered_free(&ranks);
-    clmem_results_free(results, n_results);
     clmem_run_release(&run);
-    clmem_ctx_close(&ctx);
-    clmem_error_clear(&err);
-    return status;
+    return cli_end(status, o.output, &output, &ctx, &ranks, results, n_results, &err);
 }
 
 int cmd_run(int argc, char **argv)

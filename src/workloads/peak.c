@@ -24,14 +24,11 @@ enum { COPY, READ, FMA, LAUNCH };
 /* Work-items of the FMA kernel checked on the host (evenly spread). */
 #define FMA_CHECKED 4096
 /* float4s each work-item of read_peak reads, and whether they lie a
- * work-group apart (each group one contiguous block) or the whole grid
- * apart (peak.cl says more). */
-#ifndef READ_PER_ITEM
-#define READ_PER_ITEM 16
-#endif
-#ifndef READ_GROUP_BLOCKS
+ * work-group apart (1: each group one contiguous block) or the whole grid
+ * apart (0; peak.cl says more). Passed to the kernel, whose defaults are
+ * the same; the host's reference reads the same way. */
+#define READ_PER_ITEM     16
 #define READ_GROUP_BLOCKS 0
-#endif
 /* Launches of launch_peak per timed run: enough that the first launch's
  * own start-up is a small part of the span timed. */
 #define LAUNCHES 100

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define FUZZ_CHECK(cond)                                                                           \
     do {                                                                                           \
@@ -21,5 +22,17 @@
     } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The input as text: its bytes and a NUL after them (malloc'd; NULL when
+ * memory runs out). */
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+    }
+    return text;
+}
 
 #endif

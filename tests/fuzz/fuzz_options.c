@@ -162,11 +162,9 @@ static void fuzz_values(const char *text)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* argv[0] is the command; the arguments follow, each NUL-terminated. */
-    char *copy = malloc(size + 1);
+    char *copy = fuzz_text(data, size);
     if (!copy)
         return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
     char *args[MAX_ARGS + 2] = {NULL}, *argv[MAX_ARGS + 2];
     int argc = 1;
     for (size_t at = 0; at < size && argc <= MAX_ARGS; argc++) {

@@ -2,19 +2,17 @@
  * size has 1 to 3 dimensions, each 1 to 2^31-1, the missing ones copied
  * from the last, and prints back to text that parses to the same size; a
  * refused one is a usage error with a message. */
+#include "fuzz.h"
 #include "harness/harness.h"
 #include "report/report.h"
-#include "fuzz.h"
 
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     struct clmem_size parsed;
     struct clmem_error err = {0};
     int status = clmem_size_parse(text, &parsed, &err);
