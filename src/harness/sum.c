@@ -4,6 +4,7 @@
 #include "harness/workload.h"
 
 #include <float.h>
+#include <stdio.h>
 
 /* WG_SIZE: a power of two the device allows (reqd_work_group_size). */
 static int sum_valid(const struct clmem_device *device, const int v[])
@@ -20,15 +21,85 @@ const struct clmem_tunable clmem_sum_tunables[1] = {
     {"one_pass", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid},
 };
 
-void clmem_sum_choose(struct clmem_run *run, struct clmem_sum_groups *g)
+void clmem_sum_plan(const struct clmem_run *run, size_t n, size_t bytes[2])
+{
+    /* One work-item per value needs the most partials. */
+    struct clmem_sum shape = {.n = n,
+                              .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
+    size_t counts[2];
+    clmem_sum_scratch(&shape, counts);
+    bytes[0] = counts[0] * sizeof(float);
+    bytes[1] = counts[1] * sizeof(float);
+}
+
+int clmem_sum_setup(struct clmem_run *run, struct clmem_sum_run *s, char *options, size_t size,
+                    struct clmem_error *err)
 {
     int tuned[CLMEM_MAX_PARAMS];
-    g->group = g->coarse_group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
-    g->per_unit = CLMEM_SUM_GROUPS_PER_UNIT;
+    s->group = s->coarse_group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
+    s->per_unit = CLMEM_SUM_GROUPS_PER_UNIT;
     if (clmem_run_tuned(run, &clmem_sum_tunables[0], tuned)) {
-        g->coarse_group = (size_t)tuned[0];
-        g->per_unit = (size_t)tuned[1];
+        s->coarse_group = (size_t)tuned[0];
+        s->per_unit = (size_t)tuned[1];
     }
+    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->coarse_group, s->per_unit);
+    /* The smaller group's pass after pass needs the most partials. */
+    size_t smallest = s->group < s->coarse_group ? s->group : s->coarse_group, counts[2];
+    struct clmem_sum shape = {.n = s->n, .group = smallest};
+    clmem_sum_scratch(&shape, counts);
+    /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
+     * the parameters so that results and the tuner see it. */
+    snprintf(options, size, "-DWG_SIZE=%zu -DSUM_WG_SIZE=%zu -DGROUPS_PER_UNIT=%zu", s->group,
+             s->coarse_group, s->per_unit);
+    int status;
+    if ((status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
+                                          counts[0] * sizeof(float), &s->scratch[0], err)) ||
+        (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
+                                          counts[1] * sizeof(float), &s->scratch[1], err)))
+        return status;
+    return clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &s->done, err);
+}
+
+struct clmem_sum clmem_sum_of(const struct clmem_run *run, const struct clmem_sum_run *s,
+                              const struct clmem_variant *v)
+{
+    int grid_stride = v->sum != CLMEM_SUM_PASSES;
+    cl_kernel pass = clmem_run_more_kernel(run, v, 0);
+    struct clmem_sum sum = {
+        .first = clmem_run_kernel(run, v),
+        .sum = pass ? pass : clmem_run_kernel(run, v),
+        .first_out_arg = s->first_out_arg,
+        .n = s->n,
+        .group = grid_stride ? s->coarse_group : s->group,
+        .first_groups = grid_stride ? s->groups : 0,
+        .scratch = {s->scratch[0], s->scratch[1]},
+        .done = v->sum == CLMEM_SUM_ONE_LAUNCH ? s->done : NULL,
+    };
+    return sum;
+}
+
+/* Untimed, before each variant: a pass that writes nothing leaves NaN. */
+int clmem_sum_prepare(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err)
+{
+    struct clmem_sum_run *s = run->state;
+    struct clmem_sum sum = clmem_sum_of(run, s, v);
+    s->result = NULL;
+    return clmem_sum_poison(run->ctx, &sum, err);
+}
+
+int clmem_sum_verify(struct clmem_run *run, const struct clmem_variant *v,
+                     struct clmem_check *check, struct clmem_error *err)
+{
+    struct clmem_sum_run *s = run->state;
+    struct clmem_sum sum = clmem_sum_of(run, s, v);
+    return clmem_sum_check(run->ctx, &sum, s->result, s->ref, s->extra_depth, check, err);
+}
+
+void clmem_sum_release(struct clmem_sum_run *s)
+{
+    clmem_release_mem(&s->scratch[0]);
+    clmem_release_mem(&s->scratch[1]);
+    clmem_release_mem(&s->done);
 }
 
 size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_t group,

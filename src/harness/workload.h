@@ -36,6 +36,13 @@ struct clmem_run; /* one workload prepared on one device at one size */
 
 #define CLMEM_MORE_KERNELS 2
 
+/* How a sum's variant runs its passes (sum.c, struct clmem_sum). */
+enum clmem_sum_shape {
+    CLMEM_SUM_PASSES,      /* a work-item per value, pass after pass */
+    CLMEM_SUM_GRID_STRIDE, /* a fixed number of groups, then one */
+    CLMEM_SUM_ONE_LAUNCH,  /* the same in one launch: the last group sums */
+};
+
 /* What a variant of the peak workload measures (struct clmem_peak). */
 enum clmem_peak_role {
     CLMEM_PEAK_NONE,
@@ -77,6 +84,8 @@ struct clmem_variant {
     /* Other kernels of its source that it launches besides `kernel` (a
      * sum's later passes, a packing step), created with it. */
     const char *more_kernels[CLMEM_MORE_KERNELS];
+    /* In a workload that sums on the device (reduce, dot): its passes. */
+    enum clmem_sum_shape sum;
     /* Small sizes that reach every edge of its kernels (tiles cut short,
      * float4 tails); NULL: the workload's. Oclgrind checks the kernels at
      * each (tests/test_oclgrind.sh reads them from `clmem list --format csv`). */
@@ -338,14 +347,39 @@ size_t clmem_sum_first_groups(const struct clmem_device *device, size_t n, size_
  * (SUM_WG_SIZE; the textbook kernels keep theirs) and groups per compute
  * unit. */
 extern const struct clmem_tunable clmem_sum_tunables[1];
-/* A run's work-groups: the textbook kernels' (the device's largest power
- * of two up to CLMEM_GROUP_SIZE), the grid-stride kernels' and their groups
- * per compute unit (tuned, clmem_run_tuned, else the same and the
- * default). */
-struct clmem_sum_groups {
-    size_t group, coarse_group, per_unit;
+/* A workload that sums n values on the device (reduce, dot) keeps this as
+ * the first member of its state, so that the harness's hooks below serve
+ * as its prepare and verify: the work-groups (the textbook kernels', the
+ * device's largest power of two up to CLMEM_GROUP_SIZE; the grid-stride
+ * kernels', tuned apart, and their first pass's groups), the scratch
+ * buffers, the one-launch counter, the last run's result, the reference
+ * (a Kahan sum of inputs >= 0) and the check's extra depth. */
+struct clmem_sum_run {
+    size_t n, group, coarse_group, groups, per_unit;
+    cl_uint first_out_arg; /* the first kernel's partials argument: after its inputs */
+    double ref;
+    size_t extra_depth;
+    cl_mem scratch[2], done, result;
 };
-void clmem_sum_choose(struct clmem_run *run, struct clmem_sum_groups *g);
+/* For plan: the bytes of the two scratch buffers (the most any variant
+ * needs), so the run's fit on the device is checked before any work. */
+void clmem_sum_plan(const struct clmem_run *run, size_t n, size_t bytes[2]);
+/* For setup, before clmem_run_build: the work-groups (tuned or not), the
+ * scratch buffers (guarded) and the counter; `options` gets their -D
+ * parameters. */
+int clmem_sum_setup(struct clmem_run *run, struct clmem_sum_run *s, char *options, size_t size,
+                    struct clmem_error *err);
+/* Variant v's sum: its kernel first, the kernel of its later passes (its
+ * first more kernel, else its own), its shape (v->sum). */
+struct clmem_sum clmem_sum_of(const struct clmem_run *run, const struct clmem_sum_run *s,
+                              const struct clmem_variant *v);
+/* The hooks: prepare (clmem_sum_poison), verify (clmem_sum_check of the
+ * last result), and the buffers' release for teardown. */
+int clmem_sum_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                      struct clmem_error *err);
+int clmem_sum_verify(struct clmem_run *run, const struct clmem_variant *v,
+                     struct clmem_check *check, struct clmem_error *err);
+void clmem_sum_release(struct clmem_sum_run *s);
 /* Floats scratch[0] and scratch[1] must hold. */
 void clmem_sum_scratch(const struct clmem_sum *sum, size_t counts[2]);
 /* Untimed, before a variant runs: fills the floats of scratch[0] and

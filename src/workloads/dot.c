@@ -10,12 +10,9 @@
 enum { LOCAL_SUMS, COARSENED, ONE_PASS };
 
 struct dot_state {
-    size_t n, group, groups; /* groups: the grid-stride kernels' first pass */
-    size_t coarse_group;     /* the grid-stride kernels' work-group */
+    struct clmem_sum_run sum; /* first: the harness's sum hooks read it */
     float *a, *b;
-    double ref;                          /* the Kahan sum of the float products in double */
-    cl_mem d_a, d_b, scratch[2], result; /* result: the scratch buffer of the last sum */
-    cl_mem done;                         /* one_pass's count of finished groups */
+    cl_mem d_a, d_b;
 };
 
 static const struct clmem_variant dot_variants[] = {
@@ -27,11 +24,12 @@ static const struct clmem_variant dot_variants[] = {
                    "coarsened: float4 grid-stride products in registers, one group sums the "
                    "partials",
                    "dotCoarsened", NULL, .roof = "read", .source = "sum_coarsened.cl",
-                   .more_kernels = {"reduceCoarsened"}},
+                   .more_kernels = {"reduceCoarsened"}, .sum = CLMEM_SUM_GRID_STRIDE},
     [ONE_PASS] = {"one_pass",
                   "coarsened in one launch: the group that finishes last sums the partials "
                   "(an atomic count of finished groups, CUDA's threadFenceReduction)",
                   "dotOnePass", NULL, .roof = "read", .source = "sum_coarsened.cl",
+                  .sum = CLMEM_SUM_ONE_LAUNCH,
                   /* 5001: several groups, one of them last. */
                   .check_sizes = "1000 5001"},
 };
@@ -40,17 +38,12 @@ static int dot_plan(struct clmem_run *run, struct clmem_error *err)
 {
     char text[64];
     clmem_size_format(&run->size, text, sizeof text);
-    size_t n = run->size.dim[0], bytes, counts[2];
+    size_t n = run->size.dim[0], bytes;
     if (!clmem_mul_size(n, sizeof(float), &bytes))
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
-    /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = {.n = n,
-                              .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
-    clmem_sum_scratch(&shape, counts);
     run->buffer_bytes[0] = bytes;
     run->buffer_bytes[1] = bytes;
-    run->buffer_bytes[2] = counts[0] * sizeof(float);
-    run->buffer_bytes[3] = counts[1] * sizeof(float);
+    clmem_sum_plan(run, n, &run->buffer_bytes[2]);
     run->n_buffers = 4;
     return CLMEM_OK;
 }
@@ -59,101 +52,47 @@ static int dot_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
     int status;
-    s->n = run->size.dim[0];
-    struct clmem_sum_groups g;
-    clmem_sum_choose(run, &g);
-    s->group = g.group;
-    s->coarse_group = g.coarse_group;
-    s->groups = clmem_sum_first_groups(&run->ctx->device, s->n, s->coarse_group, g.per_unit);
+    size_t n = s->sum.n = run->size.dim[0];
+    s->sum.first_out_arg = 2; /* after a and b */
+    /* One more step of depth for the rounding of each product (or its
+     * absence in a multiply-add). */
+    s->sum.extra_depth = 1;
     float *products;
-    if (!(s->a = clmem_alloc_array(s->n, sizeof(float), err)) ||
-        !(s->b = clmem_alloc_array(s->n, sizeof(float), err)) ||
-        !(products = clmem_alloc_array(s->n, sizeof(float), err)))
+    if (!(s->a = clmem_alloc_array(n, sizeof(float), err)) ||
+        !(s->b = clmem_alloc_array(n, sizeof(float), err)) ||
+        !(products = clmem_alloc_array(n, sizeof(float), err)))
         return err->status;
-    /* In [0, 1): positive products, a well-conditioned sum. */
     /* 1s and 2s: products 1, 2 or 4 and whole partial sums, exact in float
      * while the total stays within 2^24 (see verify). */
-    clmem_fill_integers(s->a, s->n, 1, 2, run->seed);
-    clmem_fill_integers(s->b, s->n, 1, 2, run->seed + 1);
+    clmem_fill_integers(s->a, n, 1, 2, run->seed);
+    clmem_fill_integers(s->b, n, 1, 2, run->seed + 1);
     /* The float products the kernels add (a contracted multiply-add on the
      * device differs by at most one rounding of each product). */
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < n; i++)
         products[i] = s->a[i] * s->b[i];
-    s->ref = clmem_sum_kahan(products, s->n);
+    s->sum.ref = clmem_sum_kahan(products, n);
     free(products);
-
-    struct clmem_sum shape = {.n = s->n, .group = s->group};
-    size_t counts[2];
-    clmem_sum_scratch(&shape, counts);
     char options[96];
-    /* GROUPS_PER_UNIT is the host's (the first pass's groups): named in
-     * the parameters so that results and the tuner see it. */
-    snprintf(options, sizeof options, "-DWG_SIZE=%zu -DSUM_WG_SIZE=%zu -DGROUPS_PER_UNIT=%zu",
-             s->group, s->coarse_group, g.per_unit);
-    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->a,
-                                      &s->d_a, err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->n * sizeof(float), s->b,
-                                      &s->d_b, err)) ||
-        (status = clmem_run_output_buffer(run, "partial (odd passes)", CL_MEM_READ_WRITE,
-                                          counts[0] * sizeof(float), &s->scratch[0], err)) ||
-        (status = clmem_run_output_buffer(run, "partial (even passes)", CL_MEM_READ_WRITE,
-                                          counts[1] * sizeof(float), &s->scratch[1], err)) ||
-        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &s->done,
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n * sizeof(float), s->a, &s->d_a,
                                       err)) ||
-        (status = clmem_run_build(run, options, err)))
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n * sizeof(float), s->b, &s->d_b,
+                                      err)) ||
+        (status = clmem_sum_setup(run, &s->sum, options, sizeof options, err)))
         return status;
-    return CLMEM_OK;
+    return clmem_run_build(run, options, err);
 }
 
 /* Variant v's passes: its kernel over a and b, then the matching sum. */
-static struct clmem_sum variant_sum(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    const struct dot_state *s = run->state;
-    int one_pass = v == &dot_variants[ONE_PASS];
-    int coarsened = one_pass || v == &dot_variants[COARSENED];
-    struct clmem_sum sum = {
-        .first = clmem_run_kernel(run, v),
-        .sum = clmem_run_more_kernel(run, v, 0), /* the later passes' */
-        .first_out_arg = 2,
-        .n = s->n,
-        .group = coarsened ? s->coarse_group : s->group,
-        .first_groups = coarsened ? s->groups : 0,
-        .scratch = {s->scratch[0], s->scratch[1]},
-        .done = one_pass ? s->done : NULL,
-    };
-    return sum;
-}
-
 static int dot_execute(struct clmem_run *run, const struct clmem_variant *v,
                        struct clmem_timing *timing, struct clmem_error *err)
 {
     struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(run, v);
+    struct clmem_sum sum = clmem_sum_of(run, &s->sum, v);
     int status =
         clmem_kernel_args(sum.first, err, 2, sizeof(cl_mem), &s->d_a, sizeof(cl_mem), &s->d_b);
     if (status)
         return status;
-    return clmem_sum_passes(run->ctx, &sum, &s->result, timing, err);
-}
-
-/* Untimed, before each variant: a pass that writes nothing leaves NaN. */
-static int dot_prepare(struct clmem_run *run, const struct clmem_variant *v,
-                       struct clmem_error *err)
-{
-    struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(run, v);
-    s->result = NULL;
-    return clmem_sum_poison(run->ctx, &sum, err);
-}
-
-static int dot_verify(struct clmem_run *run, const struct clmem_variant *v,
-                      struct clmem_check *check, struct clmem_error *err)
-{
-    struct dot_state *s = run->state;
-    struct clmem_sum sum = variant_sum(run, v);
-    /* One more step of depth for the rounding of each product (or its
-     * absence in a multiply-add). */
-    return clmem_sum_check(run->ctx, &sum, s->result, s->ref, 1, check, err);
+    return clmem_sum_passes(run->ctx, &sum, &s->sum.result, timing, err);
 }
 
 static double dot_work(const struct clmem_run *run, const struct clmem_variant *v)
@@ -176,9 +115,7 @@ static void dot_teardown(struct clmem_run *run)
     struct dot_state *s = run->state;
     clmem_release_mem(&s->d_a);
     clmem_release_mem(&s->d_b);
-    clmem_release_mem(&s->done);
-    clmem_release_mem(&s->scratch[0]);
-    clmem_release_mem(&s->scratch[1]);
+    clmem_sum_release(&s->sum);
     free(s->a);
     free(s->b);
 }
@@ -207,8 +144,8 @@ const struct clmem_workload clmem_workload_dot = {
     .plan = dot_plan,
     .setup = dot_setup,
     .execute = dot_execute,
-    .prepare = dot_prepare,
-    .verify = dot_verify,
+    .prepare = clmem_sum_prepare,
+    .verify = clmem_sum_verify,
     .work = dot_work,
     .intensity = dot_intensity,
     .teardown = dot_teardown,
