@@ -21,15 +21,24 @@ const struct clmem_tunable clmem_sum_tunables[1] = {
     {"one_pass", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid},
 };
 
-void clmem_sum_plan(const struct clmem_run *run, size_t n, size_t bytes[2])
+int clmem_sum_plan(struct clmem_run *run, size_t inputs, struct clmem_error *err)
 {
+    size_t n = run->size.dim[0], bytes, counts[2];
+    if (!clmem_mul_size(n, sizeof(float), &bytes)) {
+        char text[64];
+        clmem_size_format(&run->size, text, sizeof text);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
+    }
     /* One work-item per value needs the most partials. */
     struct clmem_sum shape = {.n = n,
                               .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
-    size_t counts[2];
     clmem_sum_scratch(&shape, counts);
-    bytes[0] = counts[0] * sizeof(float);
-    bytes[1] = counts[1] * sizeof(float);
+    run->n_buffers = 0;
+    while (run->n_buffers < inputs)
+        run->buffer_bytes[run->n_buffers++] = bytes;
+    run->buffer_bytes[run->n_buffers++] = counts[0] * sizeof(float);
+    run->buffer_bytes[run->n_buffers++] = counts[1] * sizeof(float);
+    return CLMEM_OK;
 }
 
 int clmem_sum_setup(struct clmem_run *run, struct clmem_sum_run *s, char *options, size_t size,

@@ -361,9 +361,10 @@ struct clmem_sum_run {
     size_t extra_depth;
     cl_mem scratch[2], done, result;
 };
-/* For plan: the bytes of the two scratch buffers (the most any variant
- * needs), so the run's fit on the device is checked before any work. */
-void clmem_sum_plan(const struct clmem_run *run, size_t n, size_t bytes[2]);
+/* For plan: n (--size) floats in each of `inputs` vectors, then the two
+ * scratch buffers (the most any variant needs) as the run's buffers, so
+ * their fit on the device is checked before any work. */
+int clmem_sum_plan(struct clmem_run *run, size_t inputs, struct clmem_error *err);
 /* For setup, before clmem_run_build: the work-groups (tuned or not), the
  * scratch buffers (guarded) and the counter; `options` gets their -D
  * parameters. */

@@ -34,18 +34,10 @@ static const struct clmem_variant dot_variants[] = {
                   .check_sizes = "1000 5001"},
 };
 
+/* a and b: N floats each. */
 static int dot_plan(struct clmem_run *run, struct clmem_error *err)
 {
-    char text[64];
-    clmem_size_format(&run->size, text, sizeof text);
-    size_t n = run->size.dim[0], bytes;
-    if (!clmem_mul_size(n, sizeof(float), &bytes))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
-    run->buffer_bytes[0] = bytes;
-    run->buffer_bytes[1] = bytes;
-    clmem_sum_plan(run, n, &run->buffer_bytes[2]);
-    run->n_buffers = 4;
-    return CLMEM_OK;
+    return clmem_sum_plan(run, 2, err);
 }
 
 static int dot_setup(struct clmem_run *run, struct clmem_error *err)

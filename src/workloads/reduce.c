@@ -39,17 +39,10 @@ static const struct clmem_variant reduce_variants[] = {
                   .check_sizes = "1000 5001"},
 };
 
+/* X: N floats. */
 static int reduce_plan(struct clmem_run *run, struct clmem_error *err)
 {
-    char text[64];
-    clmem_size_format(&run->size, text, sizeof text);
-    size_t n = run->size.dim[0], bytes;
-    if (!clmem_mul_size(n, sizeof(float), &bytes))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
-    run->buffer_bytes[0] = bytes;
-    clmem_sum_plan(run, n, &run->buffer_bytes[1]);
-    run->n_buffers = 3;
-    return CLMEM_OK;
+    return clmem_sum_plan(run, 1, err);
 }
 
 static int reduce_setup(struct clmem_run *run, struct clmem_error *err)

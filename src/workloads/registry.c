@@ -28,8 +28,8 @@ const struct clmem_workload *clmem_workload_find(const char *name)
 
 void clmem_workload_describe(const struct clmem_workload *w, struct clmem_workload_info *info)
 {
-    *info = (struct clmem_workload_info){w->name,        w->summary,     w->default_size,
-                                         w->size_help,   w->metric_unit, w->n_variants};
+    *info = (struct clmem_workload_info){w->name,      w->summary,     w->default_size,
+                                         w->size_help, w->metric_unit, w->n_variants};
 }
 
 void clmem_variant_describe(const struct clmem_workload *w, size_t i,
