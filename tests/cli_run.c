@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "clmem/clmem.h"
+
 void slurp(const char *path, char *buf, size_t size)
 {
     FILE *f = fopen(path, "r");
@@ -98,4 +100,13 @@ int wait_for_stderr(const struct child *c, const char *text, unsigned timeout_s)
         nanosleep(&tick, NULL);
     }
     return 0;
+}
+
+size_t variant_count(const char *workload)
+{
+    const struct clmem_workload *w = clmem_workload_find(workload);
+    assert_non_null(w);
+    struct clmem_workload_info info;
+    clmem_workload_describe(w, &info);
+    return info.n_variants;
 }

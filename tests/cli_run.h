@@ -33,6 +33,9 @@ void start_clmem(struct child *c, const char *const env[], const char *const arg
 void finish_clmem(struct child *c, struct outcome *o);
 void run_clmem(struct outcome *o, const char *const env[], const char *const args[]);
 size_t count_lines(const char *s);
+/* How many variants the workload's table lists (what `run --variant all`
+ * runs), so a test follows the table as variants are added. */
+size_t variant_count(const char *workload);
 /* Waits until the running child's stderr holds `text` (a progress event,
  * e.g. a CLMEM_DEBUG line): 1 then, 0 when the child ended first or
  * timeout_s passed. The child is not reaped (finish_clmem does that). */
