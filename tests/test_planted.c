@@ -135,8 +135,8 @@ static const struct plant plants[] = {
     /* vec4's last float4 of the output crosses its edge: stored float by float. */
     {{"transpose", "vec4", "33x17"},
      {"transpose_vec4.cl", "transposeVec4(__global"},
-     "out[k] = tile[4 * lx + k][ly];",
-     "out[k] = tile[4 * lx + k][ly] + " ONE_IF("ox == width - 1 && oy + k == height - 1") ";",
+     "out[k] = tile[4 * lx + k][j];",
+     "out[k] = tile[4 * lx + k][j] + " ONE_IF("ox == width - 1 && oy + k == height - 1") ";",
      {"odata[row 32][col 16]"}},
 
     /* reduce at 1001 (1s and 2s: an exact sum): the last input's term + 1.
