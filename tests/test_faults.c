@@ -638,6 +638,52 @@ static void output_through_symlink_keeps_the_link(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A report written over an existing file keeps that file's mode (a 0600
+ * report stays private; the temporary file it is renamed from was made with
+ * a new file's mode), a new one gets 0666 less the umask, and a file the
+ * user may not write is refused (exit 2) and left as it was. */
+static void replaced_output_keeps_its_mode(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-mode-XXXXXX", path[160], text[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/private.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0600), 0);
+    run_clmem(&o, NULL, CSV_RUN(path));
+    assert_int_equal(o.code, 0);
+    slurp(path, text, sizeof text);
+    assert_true(strncmp(text, CSV_HEADER, strlen(CSV_HEADER)) == 0);
+    assert_int_equal(mode_of(path), 0600);
+
+    mode_t mask = umask(022);
+    snprintf(path, sizeof path, "%s/new.csv", dir);
+    run_clmem(&o, NULL, CSV_RUN(path));
+    umask(mask);
+    assert_int_equal(o.code, 0);
+    assert_int_equal(mode_of(path), 0644);
+
+    /* Root may write any file: the refusal is checked as another user only. */
+    if (!running_as_root()) {
+        snprintf(path, sizeof path, "%s/readonly.csv", dir);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("keep\n", f);
+        fclose(f);
+        assert_int_equal(chmod(path, 0444), 0);
+        run_clmem(&o, NULL, CSV_RUN(path));
+        expect(&o, 2, "Permission denied", NULL, 0);
+        slurp(path, text, sizeof text);
+        assert_string_equal(text, "keep\n");
+    }
+    assert_int_equal(dir_entries(dir), running_as_root() ? 2 : 3);
+    remove_dir(dir);
+}
+
 /* An output name of 250 characters (issue 17, item 8): its temporary file's
  * name stays within 255 (before, NAME.tmp.XXXXXX was too long: exit 2). */
 static void long_output_name_is_written(void **state)
@@ -805,6 +851,7 @@ int main(void)
         cmocka_unit_test(untrusted_cache_is_not_loaded),
         cmocka_unit_test(tune_checks_its_database_place_first),
         cmocka_unit_test(output_through_symlink_keeps_the_link),
+        cmocka_unit_test(replaced_output_keeps_its_mode),
         cmocka_unit_test(long_output_name_is_written),
         cmocka_unit_test(unwritable_image_output_exits_2_before_device),
     };

@@ -279,6 +279,8 @@ static void bad_device_lists_exit_2(void **state)
          "3 weights for 2 devices"},
         {ARGS("run", "matmul", "--device", "cpu,cpu", "--split=1,x", "--variant", "naive"),
          "item 2 is not a number"},
+        {ARGS("run", "matmul", "--device", "cpu,cpu", "--split=0x10,1", "--variant", "naive"),
+         "item 1 is not a number"},
         {ARGS("run", "matmul", "--device", "cpu,cpu", "--peak"), "--peak takes one device"},
         {ARGS("run", "matmul", "--device", "cpu", "--weak"), "--weak goes with --split"},
     };

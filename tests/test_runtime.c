@@ -568,7 +568,7 @@ static void program_cache_hits_and_rebuilds(void **state)
 }
 
 /* The tuning database round-trips, and a corrupt one is ignored with a
- * warning, then replaced by the next store. */
+ * warning by lookups and left as it is by stores (exit 2), until removed. */
 static void tuning_database_round_trips(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -606,6 +606,21 @@ static void tuning_database_round_trips(void **state)
     ctx->tuning_warning[0] = '\0';
     assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
     assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
+    /* Not replaced by the next store: whoever broke it decides. */
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "is not valid JSON"));
+    assert_non_null(strstr(err.message, "fix or remove it"));
+    char text[64];
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "{\"entries\": [");
+    clmem_error_clear(&err);
+    assert_int_equal(unlink(path), 0);
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
                                         &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
                                         &err),

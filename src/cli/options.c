@@ -266,8 +266,11 @@ static int parse_weights(const char *text, struct cli_weights *weights, struct c
         char *end;
         errno = 0;
         double w = strtod(p, &end);
+        /* Decimal only: strtod also reads hexadecimal ("0x10" is 16). */
+        size_t len = strspn(p, "0123456789.eE+-");
         if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
-            end == p || (*end != ',' && *end != '\0') || errno || !isfinite(w) || w < 0.0)
+            end == p || end != p + len || (*end != ',' && *end != '\0') || errno || !isfinite(w) ||
+            w < 0.0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "bad --split weights '%s': item %zu is not a number >= 0", text,
                               n + 1);

@@ -25,10 +25,15 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
     int status = clmem_compare_check(NULL, options->compare, err);
     if (status || (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
-    /* Every name in --workloads must exist. */
-    for (const char *p = options->only; p && *p;) {
+    /* Every name in --workloads must exist, and name something: an empty
+     * list or item ("", "dot,") would run the peaks alone. */
+    for (const char *p = options->only; p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--workloads '%s' has an empty name (try 'clmem list')",
+                              options->only);
         int found = 0;
         for (size_t i = 0; i < n; i++)
             found |= strlen(all[i]->name) == len && strncmp(all[i]->name, p, len) == 0;

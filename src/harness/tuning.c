@@ -40,8 +40,7 @@ int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,
     char size_class[64];
     const char *names[CLMEM_MAX_PARAMS];
     key_of(ctx, w, t, size, &key, size_class, sizeof size_class, names);
-    return clmem_tuning_db_store(&key, names, values, t->n_params, outcome, ctx->tuning_warning,
-                                 sizeof ctx->tuning_warning, err);
+    return clmem_tuning_db_store(&key, names, values, t->n_params, outcome, err);
 }
 
 const struct clmem_tunable *clmem_tunable_find(const struct clmem_workload *w, const char *name)

@@ -85,8 +85,7 @@ enum clmem_state_open clmem_cache_take(const struct clmem_cache_entry *entry, un
 const char *clmem_cache_drop(const struct clmem_cache_entry *entry);
 /* Keeps a binary, 0600 in a directory of this user's alone; 0, or -1
  * when it could not (only the next run's build is lost). */
-int clmem_cache_write(const struct clmem_cache_entry *entry, const unsigned char *bin,
-                      size_t size);
+int clmem_cache_write(const struct clmem_cache_entry *entry, const unsigned char *bin, size_t size);
 
 /* ---- the tuning database (tuning.c) ---- */
 /* $XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem/tuning.json). */
@@ -112,10 +111,11 @@ struct clmem_tuning_outcome {
     int builtin;
 };
 /* Keeps key's entry (replacing any before it), the file written whole or
- * not at all; a corrupt database is replaced, with a warning. */
+ * not at all; a database that is there but cannot be used (not valid, not
+ * trusted) is left as it is: CLMEM_ERR_USAGE, saying to fix or remove it. */
 int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
-                          char *warning, size_t warning_size, struct clmem_error *err);
+                          struct clmem_error *err);
 
 /* ---- images (netpbm.c): blur's --input and image output ---- */
 /* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */

@@ -161,7 +161,13 @@ int clmem_input_read(const char *path, unsigned char **data, size_t *size, struc
                           strerror(errno));
     struct stat st;
     int status = CLMEM_OK;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        int saved = errno;
+        close(fd);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
+                          strerror(saved));
+    }
+    if (S_ISDIR(st.st_mode)) {
         close(fd);
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
                           strerror(EISDIR));

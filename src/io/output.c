@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,23 @@ static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err
     return CLMEM_OK;
 }
 
+static mode_t umask_value;
+static void read_umask(void)
+{
+    umask_value = umask(0);
+    umask(umask_value);
+}
+
+/* The process's umask, read once: umask() can only be read by setting it,
+ * which two threads writing files at once (programs built in parallel,
+ * each stored in the cache) must not do. */
+static mode_t process_umask(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, read_umask);
+    return umask_value;
+}
+
 /* Opens the output, or with `check` only finds whether it could be
  * written, opening nothing that another process would see (a FIFO's
  * reader, a terminal). */
@@ -124,7 +142,8 @@ static int output_open(struct clmem_output *out, const char *path, int check,
     /* A device or a pipe is written as it is: renaming a file over
      * /dev/null (as root) would replace the device. */
     struct stat st;
-    if (stat(out->target, &st) == 0 && !S_ISREG(st.st_mode)) {
+    int exists = stat(out->target, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path,
                               strerror(EISDIR));
@@ -134,6 +153,10 @@ static int output_open(struct clmem_output *out, const char *path, int check,
             return CLMEM_OK;
         return open_direct(out, open(out->target, O_WRONLY | O_CLOEXEC), err);
     }
+    /* A file this user may not write stays as it is, as a shell's > would
+     * leave it (the rename below would replace it all the same). */
+    if (exists && access(out->target, W_OK) != 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
     /* The temporary file beside the target, hidden, its name within
      * NAME_MAX however long the target's: .NAME.XXXXXX, NAME cut short. */
     const char *slash = strrchr(out->target, '/');
@@ -153,11 +176,10 @@ static int output_open(struct clmem_output *out, const char *path, int check,
                           "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
                           dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(saved));
     }
-    /* mkstemp makes it 0600: the output gets a new file's mode (0666 less
-     * the umask), as if written in place. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
+    /* mkstemp makes it 0600: the output keeps the mode of the file it
+     * replaces (a 0600 report stays private), else gets a new file's
+     * (0666 less the umask), as if written in place. */
+    if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~process_umask()) != 0) {
         int saved = errno;
         close(fd);
         unlink(out->tmp_path);
@@ -223,4 +245,3 @@ void clmem_output_abort(struct clmem_output *out)
         out->tmp_path[0] = '\0';
     }
 }
-

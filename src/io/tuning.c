@@ -22,18 +22,19 @@ int clmem_tuning_path(char *path, size_t size)
     return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-/* The whole database, or NULL: missing (no warning) or unreadable. */
-static cJSON *load(const char *path, char *warning, size_t warning_size)
+/* The whole database, or NULL: missing (`problem` left empty) or not to
+ * be used (`problem` says why: unreadable, not valid, or not trusted). */
+static cJSON *load(const char *path, char *problem, size_t problem_size)
 {
     FILE *f;
     char why[512];
+    problem[0] = '\0';
     switch (clmem_state_open(path, &f, why, sizeof why)) {
     case CLMEM_STATE_OPENED: break;
     case CLMEM_STATE_MISSING: return NULL;
     case CLMEM_STATE_BAD_FILE:
     case CLMEM_STATE_BAD_DIR:
-        snprintf(warning, warning_size,
-                 "tuning database '%s' %s: ignored", path, why);
+        snprintf(problem, problem_size, "tuning database '%s' %s", path, why);
         return NULL;
     }
     char *text = NULL;
@@ -58,8 +59,7 @@ static cJSON *load(const char *path, char *warning, size_t warning_size)
     }
     cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
     if (!cJSON_IsArray(entries)) {
-        snprintf(warning, warning_size,
-                 "tuning database '%s' is not valid JSON of clmem's: ignored", path);
+        snprintf(problem, problem_size, "tuning database '%s' is not valid JSON of clmem's", path);
         cJSON_Delete(db);
         return NULL;
     }
@@ -85,7 +85,10 @@ int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const
     char path[1024];
     if (clmem_tuning_path(path, sizeof path) != 0)
         return 0;
-    cJSON *db = load(path, warning, warning_size), *e;
+    char problem[1024];
+    cJSON *db = load(path, problem, sizeof problem), *e;
+    if (problem[0])
+        snprintf(warning, warning_size, "%s: ignored", problem);
     cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
     int found = 0;
     cJSON_ArrayForEach(e, entries)
@@ -140,21 +143,42 @@ static int tuning_place(char *path, size_t size, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+/* A database that is there but cannot be used is left as it is: its
+ * other entries may be worth more than a new one (a hand edit gone wrong),
+ * and whoever made it decides. */
+static int usable(const char *path, cJSON **db, struct clmem_error *err)
+{
+    char problem[1024];
+    *db = load(path, problem, sizeof problem);
+    if (problem[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "%s: tune would replace it, losing what it holds (fix or remove it)",
+                          problem);
+    return CLMEM_OK;
+}
+
 int clmem_tuning_prepare(struct clmem_error *err)
 {
     char path[1024];
-    return tuning_place(path, sizeof path, err);
+    cJSON *db = NULL;
+    int status = tuning_place(path, sizeof path, err);
+    if (status == CLMEM_OK)
+        status = usable(path, &db, err);
+    cJSON_Delete(db);
+    return status;
 }
 
 int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
-                          char *warning, size_t warning_size, struct clmem_error *err)
+                          struct clmem_error *err)
 {
     char path[1024];
     int status = tuning_place(path, sizeof path, err);
     if (status)
         return status;
-    cJSON *db = load(path, warning, warning_size);
+    cJSON *db = NULL;
+    if ((status = usable(path, &db, err)))
+        return status;
     if (!db) {
         db = cJSON_CreateObject();
         cJSON_AddNumberToObject(db, "clmem_tuning", 1);

@@ -43,8 +43,14 @@ static const int vec_settings[][2] = {{64, 16}, {32, 8}};
 
 static const char *vec4_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
+    /* Before setup (planning), the smaller built-in tile: a device that
+     * cannot take it cannot take the larger one either. */
     const struct transpose_state *s = run->state;
-    int v[2] = {s ? (int)s->vec_tile : 32, s ? (int)s->vec_rows : 8};
+    int v[2] = {vec_settings[1][0], vec_settings[1][1]};
+    if (s) {
+        v[0] = (int)s->vec_tile;
+        v[1] = (int)s->vec_rows;
+    }
     if (vec_tile_valid(&run->ctx->device, v))
         return NULL;
     snprintf(why, size,
