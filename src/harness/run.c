@@ -281,6 +281,8 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
         return status;
     put_first(&check, &guards);
     clmem_result_set_check(r, &check);
+    if (r->verified && w->keep && (status = w->keep(run, v, err)))
+        return status;
     size_t index = (size_t)(v - w->variants);
     if (index < CLMEM_MAX_VARIANTS && run->from_database[index])
         snprintf(r->note, sizeof r->note, "%.120s%stuned parameters (clmem tune)", check.note,

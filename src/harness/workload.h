@@ -142,6 +142,11 @@ struct clmem_workload {
     /* Reads back and compares with the CPU reference. */
     int (*verify)(struct clmem_run *run, const struct clmem_variant *variant,
                   struct clmem_check *check, struct clmem_error *err);
+    /* Optional: the variant's result is final and verified (its values, the
+     * loop-in-kernel run's and the guard zones around its outputs): keep
+     * what the user asked of it (blur: its image in --output FILE.pgm). */
+    int (*keep)(struct clmem_run *run, const struct clmem_variant *variant,
+                struct clmem_error *err);
     /* Work done by one execution, in the metric's unit times 1e9
      * (flops for GFLOP/s, bytes for GB/s). */
     double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);

@@ -204,15 +204,22 @@ static int blur_verify(struct clmem_run *run, const struct clmem_variant *v,
     /* An image holding all 256 values leaves no free poison: say so. */
     if (s->poison_used)
         snprintf(check->scope, sizeof check->scope, "bytes of value %u: written or not", s->poison);
-    /* The first verified variant's image goes to --output FILE.pgm|.ppm. */
-    if (run->image_output && !s->image_written && clmem_check_passed(check)) {
-        struct clmem_image blurred = s->in;
-        blurred.pixels = s->out;
-        if ((status = clmem_netpbm_write(run->image_output, &blurred, err)))
-            return status;
-        s->image_written = 1;
-    }
     return CLMEM_OK;
+}
+
+/* The first verified variant's image goes to --output FILE.pgm|.ppm, once
+ * its result is final (out holds its output, checked). */
+static int blur_keep(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err)
+{
+    (void)v;
+    struct blur_state *s = run->state;
+    if (!run->image_output || s->image_written)
+        return CLMEM_OK;
+    struct clmem_image blurred = s->in;
+    blurred.pixels = s->out;
+    int status = clmem_netpbm_write(run->image_output, &blurred, err);
+    s->image_written = status == CLMEM_OK;
+    return status;
 }
 
 static double blur_work(const struct clmem_run *run, const struct clmem_variant *v)
@@ -267,6 +274,7 @@ const struct clmem_workload clmem_workload_blur = {
     .execute = blur_execute,
     .prepare = blur_prepare,
     .verify = blur_verify,
+    .keep = blur_keep,
     .work = blur_work,
     .intensity = blur_intensity,
     .teardown = blur_teardown,
