@@ -38,22 +38,39 @@ void clmem_event_release(cl_event *event)
     *event = NULL;
 }
 
-/* The events of `wait` that are set, packed to its front; how many. */
-static cl_uint pack_events(const cl_event *wait, cl_uint n, cl_event *set)
+/* The most events a copy or a barrier waits for (the callers pass 3 at
+ * most); more is the caller's error, never a dependency dropped. */
+#define MAX_WAIT 8
+
+/* The events of `wait` that are set, packed into `set` (MAX_WAIT long):
+ * how many, or -1 when there are more than MAX_WAIT. */
+static int pack_events(const cl_event *wait, cl_uint n, cl_event *set)
 {
-    cl_uint k = 0;
+    int k = 0;
     for (cl_uint i = 0; i < n; i++)
-        if (wait[i])
+        if (wait[i]) {
+            if (k == MAX_WAIT)
+                return -1;
             set[k++] = wait[i];
+        }
     return k;
+}
+
+static int too_many(cl_uint n, struct clmem_error *err)
+{
+    return clmem_fail(err, CLMEM_ERR_CL, "%u events to wait for, more than the %d a copy takes", n,
+                      MAX_WAIT);
 }
 
 int clmem_enqueue_block(cl_command_queue queue, int to_device, const struct clmem_block *b,
                         const cl_event *wait, cl_uint n_wait, cl_event *done,
                         struct clmem_error *err)
 {
-    cl_event set[8];
-    cl_uint k = pack_events(wait, n_wait < 8 ? n_wait : 8, set);
+    cl_event set[MAX_WAIT];
+    int packed = pack_events(wait, n_wait, set);
+    if (packed < 0)
+        return too_many(n_wait, err);
+    cl_uint k = (cl_uint)packed;
     if (b->row_bytes == b->buffer_pitch && b->row_bytes == b->host_pitch) {
         size_t bytes = b->row_bytes * b->rows;
         if (to_device)
@@ -79,8 +96,11 @@ int clmem_enqueue_block(cl_command_queue queue, int to_device, const struct clme
 int clmem_queue_wait(cl_command_queue queue, const cl_event *events, cl_uint n,
                      struct clmem_error *err)
 {
-    cl_event set[8];
-    cl_uint k = pack_events(events, n < 8 ? n : 8, set);
+    cl_event set[MAX_WAIT];
+    int packed = pack_events(events, n, set);
+    if (packed < 0)
+        return too_many(n, err);
+    cl_uint k = (cl_uint)packed;
     if (k)
         CLMEM_CHECK(err, clEnqueueBarrierWithWaitList(queue, k, set, NULL));
     return CLMEM_OK;
