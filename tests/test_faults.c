@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
+#include "tmpdir.h"
 
 /* Lines of stderr that clmem wrote ("clmem: ..."); a compiler may add its own. */
 static size_t clmem_lines(const char *s)
@@ -649,11 +650,7 @@ static void replaced_output_keeps_its_mode(void **state)
     char dir[] = "/tmp/clmem-faults-mode-XXXXXX", path[160], text[256];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/private.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("old\n", f);
-    fclose(f);
-    assert_int_equal(chmod(path, 0600), 0);
+    assert_int_equal(chmod(test_write_file(path, "old\n"), 0600), 0);
     run_clmem(&o, NULL, CSV_RUN(path));
     assert_int_equal(o.code, 0);
     slurp(path, text, sizeof text);
@@ -670,11 +667,7 @@ static void replaced_output_keeps_its_mode(void **state)
     /* Root may write any file: the refusal is checked as another user only. */
     if (!running_as_root()) {
         snprintf(path, sizeof path, "%s/readonly.csv", dir);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs("keep\n", f);
-        fclose(f);
-        assert_int_equal(chmod(path, 0444), 0);
+        assert_int_equal(chmod(test_write_file(path, "keep\n"), 0444), 0);
         run_clmem(&o, NULL, CSV_RUN(path));
         expect(&o, 2, "Permission denied", NULL, 0);
         slurp(path, text, sizeof text);
