@@ -153,9 +153,11 @@ static int output_open(struct clmem_output *out, const char *path, int check,
             return CLMEM_OK;
         return open_direct(out, open(out->target, O_WRONLY | O_CLOEXEC), err);
     }
-    /* A file this user may not write stays as it is, as a shell's > would
-     * leave it (the rename below would replace it all the same). */
-    if (exists && access(out->target, W_OK) != 0)
+    /* A file of this user's that it may not write (chmod 444) stays as it
+     * is, as a shell's > would leave it: the rename below would replace it
+     * all the same. (Another user's is left to the rename: the
+     * compiled-program cache replaces an entry it does not trust.) */
+    if (exists && st.st_uid == geteuid() && access(out->target, W_OK) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
     /* The temporary file beside the target, hidden, its name within
      * NAME_MAX however long the target's: .NAME.XXXXXX, NAME cut short. */
