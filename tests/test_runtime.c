@@ -285,6 +285,42 @@ static void output_appears_whole_or_not_at_all(void **state)
     assert_non_null(strstr(err.message, "cannot write '/nonexistent-dir/x.json'"));
 }
 
+/* What a signal that stops clmem at once removes: the temporary files of
+ * every output open (two here, as a report and an image are), none that
+ * is committed or aborted, and nothing else. */
+static void stop_removes_every_pending_output(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    struct clmem_output report, image, done;
+    char dir[] = "/tmp/clmem-pending-XXXXXX", path[3][96], tmp[2][sizeof report.tmp_path];
+    assert_non_null(mkdtemp(dir));
+    for (int i = 0; i < 3; i++)
+        snprintf(path[i], sizeof path[i], "%s/out%d", dir, i);
+    assert_int_equal(clmem_output_open(&report, path[0], &err), CLMEM_OK);
+    assert_int_equal(clmem_output_open(&image, path[1], &err), CLMEM_OK);
+    assert_int_equal(clmem_output_open(&done, path[2], &err), CLMEM_OK);
+    assert_int_equal(clmem_output_commit(&done, &err), CLMEM_OK);
+    snprintf(tmp[0], sizeof tmp[0], "%s", report.tmp_path);
+    snprintf(tmp[1], sizeof tmp[1], "%s", image.tmp_path);
+    assert_int_equal(access(tmp[0], F_OK), 0);
+    assert_int_equal(access(tmp[1], F_OK), 0);
+    clmem_output_remove_pending();
+    assert_int_equal(access(tmp[0], F_OK), -1);
+    assert_int_equal(access(tmp[1], F_OK), -1);
+    assert_int_equal(access(path[2], F_OK), 0); /* the committed one stays */
+    clmem_output_abort(&report);
+    clmem_output_abort(&image);
+    /* Their slots are free again: a new output is removed as they were. */
+    assert_int_equal(clmem_output_open(&report, path[0], &err), CLMEM_OK);
+    snprintf(tmp[0], sizeof tmp[0], "%s", report.tmp_path);
+    clmem_output_remove_pending();
+    assert_int_equal(access(tmp[0], F_OK), -1);
+    clmem_output_abort(&report);
+    assert_int_equal(unlink(path[2]), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* clmem_median on known arrays, against values written here: odd and even
  * counts, one sample, unsorted input, duplicates; the input is not
  * reordered. (A median taking sorted[n/2 - 1] for even counts once passed
@@ -962,6 +998,7 @@ int main(void)
         cmocka_unit_test(check_counts_and_keeps_ten_lines),
         cmocka_unit_test(inputs_are_reproducible),
         cmocka_unit_test(output_appears_whole_or_not_at_all),
+        cmocka_unit_test(stop_removes_every_pending_output),
         cmocka_unit_test(median_of_known_arrays),
         cmocka_unit_test(summarise_gives_median_min_max),
         cmocka_unit_test(registry_lists_matmul),

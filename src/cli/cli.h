@@ -32,8 +32,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload, int argc,
 int cli_start(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
               struct clmem_error *err);
 /* --output at `path` (none: NULL) opened on the reporter, before any work,
- * every rank agreeing; its temporary file is what a signal removes
- * (cli_signals_temp). */
+ * every rank agreeing; a signal that stops clmem at once removes its
+ * temporary file (clmem_output_remove_pending). */
 int cli_output_open(struct clmem_output *output, const char *path, struct clmem_error *err);
 struct cli_gathered;
 /* Rank 0's status for every rank (cli_final), the warnings, the last word
@@ -84,7 +84,8 @@ int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *
 
 /* Signals: one rule for INT, TERM, HUP, QUIT and PIPE (README,
  * Reliability). From cli_signals_init, at the start, each stops clmem at
- * once: the file named by cli_signals_temp removed, nothing reported, the
+ * once: every output's temporary file removed (reports, images, cache
+ * entries: clmem_output_remove_pending), nothing reported, the
  * default action (exit 128 + N). From cli_catch_interrupts, when the
  * variants start running, the first INT, TERM or HUP only asks for a stop
  * (cli_interrupted): the current variant finishes, a build is abandoned,
@@ -92,9 +93,6 @@ int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *
  * still stop at once. A signal ignored at the start (nohup) stays ignored;
  * SIGUSR1 keeps the action it had (terminate). */
 void cli_signals_init(void);
-/* The output's temporary file, removed when a signal stops clmem at once
- * (copied; NULL or "": none). */
-void cli_signals_temp(const char *temp_path);
 void cli_catch_interrupts(void);
 /* Puts clmem's handlers back where a driver replaced them (LLVM's, which
  * swallowed SIGQUIT and SIGUSR1); SIGUSR1 gets its first action back. */

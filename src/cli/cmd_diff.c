@@ -84,7 +84,6 @@ int cmd_diff(int argc, char **argv)
         goto cleanup;
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         goto cleanup;
-    cli_signals_temp(output.tmp_path);
     status = clmem_diff_write(output.file ? output.file : stdout, a.format, &diff, &err);
     if (status == CLMEM_ERR_USAGE && output.file)
         status = clmem_fail(&err, CLMEM_ERR_USAGE, "cannot write '%s': %s", a.output,

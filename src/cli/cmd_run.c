@@ -362,7 +362,6 @@ int cli_output_open(struct clmem_output *output, const char *path, struct clmem_
         status = clmem_output_open(output, path, err);
     if ((status = cli_agree(status, err)))
         return status;
-    cli_signals_temp(output->tmp_path);
     return CLMEM_OK;
 }
 

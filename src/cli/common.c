@@ -143,20 +143,17 @@ void cli_report_warnings(const struct clmem_ctx *ctx)
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 static volatile sig_atomic_t interrupt_signal; /* the first stop asked for, or 0 */
 static volatile sig_atomic_t graceful;         /* INT, TERM, HUP: stop after the variant */
-static volatile sig_atomic_t temp_set;         /* temp_path holds a file to remove */
 static volatile sig_atomic_t stopping;         /* a stop at once is on its way */
-static char temp_path[1200];
-static int interrupt_tell;             /* stderr is a terminal: say what happens */
-static unsigned ignored_at_start;      /* bit i: stop_signals[i] was SIG_IGN (nohup) */
-static struct sigaction usr1_at_start; /* SIGUSR1's action: kept (default: terminate) */
+static int interrupt_tell;                     /* stderr is a terminal: say what happens */
+static unsigned ignored_at_start;              /* bit i: stop_signals[i] was SIG_IGN (nohup) */
+static struct sigaction usr1_at_start;         /* SIGUSR1's action: kept (default: terminate) */
 static struct sigaction stop_action;
 
 static void stop_now(int sig)
 {
     /* Async-signal-safe only: unlink, sigaction, raise. */
     stopping = 1;
-    if (temp_set && temp_path[0])
-        unlink(temp_path);
+    clmem_output_remove_pending();
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -221,15 +218,6 @@ void cli_signals_reclaim(void)
     struct sigaction usr1;
     if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_at_start.sa_handler)
         sigaction(SIGUSR1, &usr1_at_start, NULL);
-}
-
-void cli_signals_temp(const char *path)
-{
-    temp_set = 0;
-    if (path && path[0] && strlen(path) < sizeof temp_path) {
-        strcpy(temp_path, path);
-        temp_set = 1;
-    }
 }
 
 void cli_catch_interrupts(void)

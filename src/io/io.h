@@ -20,6 +20,7 @@ struct clmem_output {
     char target[1024]; /* what is written: path with its symbolic links followed */
     char tmp_path[1100];
     FILE *file;
+    int pending; /* its slot among the files clmem_output_remove_pending removes, or -1 */
 };
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
 /* Whether `path` could be opened by clmem_output_open (the same message
@@ -27,6 +28,10 @@ int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_e
 int clmem_output_check(const char *path, struct clmem_error *err);
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err);
 void clmem_output_abort(struct clmem_output *out);
+/* Removes the temporary file of every output open now (reports, images,
+ * cache entries, the tuning database), for a signal that stops clmem at
+ * once: async-signal-safe (unlink alone). */
+void clmem_output_remove_pending(void);
 
 /* ---- state files (state.c) ---- */
 /* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,45 @@ static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err
     return CLMEM_OK;
 }
 
+/* The temporary files being written now, for a signal handler to remove:
+ * a slot per output open at once (programs are stored from several
+ * threads). A slot is FREE, then CLAIMED while its path is copied in, then
+ * SET; the handler reads only SET slots. With every slot taken a file is
+ * still written, only not removed by a signal. */
+enum { PENDING_FREE, PENDING_CLAIMED, PENDING_SET };
+#define PENDING_SLOTS 16
+static struct {
+    atomic_int state;
+    char path[sizeof((struct clmem_output *)0)->tmp_path];
+} pending[PENDING_SLOTS];
+
+static int pending_add(const char *path)
+{
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        int expected = PENDING_FREE;
+        if (atomic_compare_exchange_strong(&pending[i].state, &expected, PENDING_CLAIMED)) {
+            snprintf(pending[i].path, sizeof pending[i].path, "%s", path);
+            atomic_store(&pending[i].state, PENDING_SET);
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void pending_drop(struct clmem_output *out)
+{
+    if (out->pending >= 0)
+        atomic_store(&pending[out->pending].state, PENDING_FREE);
+    out->pending = -1;
+}
+
+void clmem_output_remove_pending(void)
+{
+    for (int i = 0; i < PENDING_SLOTS; i++)
+        if (atomic_load(&pending[i].state) == PENDING_SET)
+            unlink(pending[i].path);
+}
+
 static mode_t umask_value;
 static void read_umask(void)
 {
@@ -112,6 +152,7 @@ static int output_open(struct clmem_output *out, const char *path, int check,
                        struct clmem_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->pending = -1;
     if (strlen(path) >= sizeof out->path)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
     strcpy(out->path, path);
@@ -198,6 +239,7 @@ static int output_open(struct clmem_output *out, const char *path, int check,
             return CLMEM_OK;
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
+    out->pending = pending_add(out->tmp_path);
     return CLMEM_OK;
 }
 
@@ -226,14 +268,13 @@ int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
     /* Renamed over the target itself: a symbolic link to it stays. */
     if (!saved && out->tmp_path[0] && rename(out->tmp_path, out->target) != 0)
         saved = errno;
-    if (saved) {
-        if (out->tmp_path[0])
-            unlink(out->tmp_path);
-        out->tmp_path[0] = '\0';
+    if (saved && out->tmp_path[0])
+        unlink(out->tmp_path);
+    pending_drop(out);
+    out->tmp_path[0] = '\0';
+    if (saved)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
                           strerror(saved));
-    }
-    out->tmp_path[0] = '\0';
     return CLMEM_OK;
 }
 
@@ -244,6 +285,7 @@ void clmem_output_abort(struct clmem_output *out)
         out->file = NULL;
         if (out->tmp_path[0])
             unlink(out->tmp_path);
+        pending_drop(out);
         out->tmp_path[0] = '\0';
     }
 }
