@@ -29,9 +29,13 @@ int clmem_sum_plan(struct clmem_run *run, size_t inputs, struct clmem_error *err
         clmem_size_format(&run->size, text, sizeof text);
         return clmem_fail(err, CLMEM_ERR_USAGE, "size '%s' is too large", text);
     }
-    /* One work-item per value needs the most partials. */
-    struct clmem_sum shape = {.n = n,
-                              .group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE)};
+    /* One work-item per value needs the most partials, in the smallest
+     * group setup may take: the built-in one or the smallest SUM_WG_SIZE
+     * tune may have kept. */
+    size_t group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE);
+    if ((size_t)sum_space[0].values[0] < group)
+        group = (size_t)sum_space[0].values[0];
+    struct clmem_sum shape = {.n = n, .group = group};
     clmem_sum_scratch(&shape, counts);
     run->n_buffers = 0;
     while (run->n_buffers < inputs)
