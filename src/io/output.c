@@ -219,10 +219,11 @@ static int output_open(struct clmem_output *out, const char *path, int check,
                           "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
                           dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(saved));
     }
-    /* mkstemp makes it 0600: the output keeps the mode of the file it
-     * replaces (a 0600 report stays private), else gets a new file's
-     * (0666 less the umask), as if written in place. */
-    if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~process_umask()) != 0) {
+    /* mkstemp makes it 0600: the output keeps the permissions of the file
+     * it replaces (a 0600 report stays private; never a setuid, setgid or
+     * sticky bit), else gets a new file's (0666 less the umask), as if
+     * written in place. */
+    if (fchmod(fd, exists ? st.st_mode & 0777 : 0666 & ~process_umask()) != 0) {
         int saved = errno;
         close(fd);
         unlink(out->tmp_path);
