@@ -20,7 +20,11 @@
  * work-group: no divergence. The host compiles away what it knows cannot
  * happen: FULL_TILES=1 (every dimension a multiple of the tiles) every check,
  * K_FULL=1 (K a multiple of TSK) the last K step's; VEC_ALIGNED=1 (K and N
- * multiples of 4) lets unchecked loads and stores be aligned float4s.
+ * multiples of 4) makes every load and store an aligned float4, the checked
+ * ones too (a float4 then lies wholly inside a row or wholly past its end).
+ * MatrixMulRegisterBlockedPadded is the same body with every check compiled
+ * away, for matrices the host padded to whole tiles (MatrixPad, MatrixUnpad
+ * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one).
  * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
@@ -46,9 +50,9 @@
 #ifndef K_FULL
 #define K_FULL FULL_TILES
 #endif
-/* The K step from tileK on lies inside K: always when K_FULL (K a multiple
+/* The K step from tileK on lies inside K: always when k_full (K a multiple
  * of TSK, said by the host), so the check compiles away. */
-#define K_WHOLE(tileK) (K_FULL || (tileK) + TSK <= inner)
+#define K_WHOLE(tileK) (k_full || (tileK) + TSK <= inner)
 #define RTSM (TSM / WPTM) /* work-group rows */
 #define RTSN (TSN / WPTN) /* work-group columns */
 #define WG_SIZE (RTSM * RTSN)
@@ -59,13 +63,17 @@
 
 /* Four values of `row` from `col` on. `whole`: the four lie inside the
  * matrix (the caller knows it for a whole work-group at once), so they are
- * read without checks, as one float4 when VEC_ALIGNED says rows start on a
- * float4 boundary; otherwise each is checked and those outside read 0. */
-static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole)
+ * read without checks, as one float4 when `aligned` says rows start on a
+ * float4 boundary (col is a multiple of 4); otherwise they are checked and
+ * those outside read 0: the float4 at once when aligned, else each. */
+static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole,
+                    int aligned)
 {
     __global const float *p = X + (size_t)row * ncols + col;
     if (whole)
-        return VEC_ALIGNED ? *(__global const float4 *)p : vload4(0, p);
+        return aligned ? *(__global const float4 *)p : vload4(0, p);
+    if (aligned)
+        return row < nrows && col < ncols ? *(__global const float4 *)p : (float4)(0.0f);
     float4 v = (float4)(0.0f);
     if (row < nrows) {
         v.x = col < ncols ? p[0] : 0.0f;
@@ -76,19 +84,22 @@ static float4 load4(__global const float *X, int row, int col, int nrows, int nc
     return v;
 }
 
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
-MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
-                         int rows, int cols, int inner)
+/* The kernels' body: full_tiles, k_full and aligned are the host's
+ * FULL_TILES, K_FULL and VEC_ALIGNED, constants in each kernel, so the
+ * checks they rule out compile away. Msub holds M's tiles transposed
+ * (Msub[buf][k][m / 4]), Nsub N's (two buffers each). */
+static inline void regblock(__global const float *M, __global const float *N, __global float *P,
+                            int rows, int cols, int inner, __local float4 (*Msub)[TSK][TSM / 4],
+                            __local float4 (*Nsub)[TSK][TSN / 4], const int full_tiles,
+                            const int k_full, const int aligned)
 {
-    __local float4 Msub[2][TSK][TSM / 4]; /* transposed: Msub[k][m / 4] */
-    __local float4 Nsub[2][TSK][TSN / 4];
     const int tidn = get_local_id(0);
     const int tidm = get_local_id(1);
     const int tid = tidm * RTSN + tidn;
     const int offsetM = TSM * get_group_id(1);
     const int offsetN = TSN * get_group_id(0);
     /* This work-group's block of P lies inside P (uniform over the group). */
-    const int whole = FULL_TILES || (offsetM + TSM <= rows && offsetN + TSN <= cols);
+    const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);
 
     float4 acc[WPTM][WPTN / 4];
     for (int wm = 0; wm < WPTM; wm++)
@@ -102,13 +113,13 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
         const int idx = tid + i * WG_SIZE;                                                         \
         if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
             a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
-                              inner, whole && K_WHOLE(tileK));                                     \
+                              inner, whole && K_WHOLE(tileK), aligned);                            \
     }                                                                                              \
     for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
         const int idx = tid + i * WG_SIZE;                                                         \
         if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
             b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
-                              inner, cols, whole && K_WHOLE(tileK));                               \
+                              inner, cols, whole && K_WHOLE(tileK), aligned);                     \
     }
 #define STORE(buf)                                                                                 \
     for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
@@ -164,13 +175,15 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
             const int row = offsetM + (g * RTSM + tidm) * 4 + e;
             for (int h = 0; h < WPTN / 4; h++) {
                 const int col = offsetN + (h * RTSN + tidn) * 4;
-                if (whole) {
-                    if (VEC_ALIGNED)
+                if (whole || (aligned && row < rows && col < cols)) {
+                    if (aligned)
                         *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
                     else
                         vstore4(acc[g * 4 + e][h], 0, P + (size_t)row * cols + col);
                     continue;
                 }
+                if (aligned)
+                    continue; /* past P's edge */
                 const float v[4] = {acc[g * 4 + e][h].x, acc[g * 4 + e][h].y,
                                     acc[g * 4 + e][h].z, acc[g * 4 + e][h].w};
                 for (int c = 0; c < 4; c++)
@@ -178,4 +191,44 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
                         P[(size_t)row * cols + col + c] = v[c];
             }
         }
+}
+
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
+                         int rows, int cols, int inner)
+{
+    __local float4 Msub[2][TSK][TSM / 4];
+    __local float4 Nsub[2][TSK][TSN / 4];
+    regblock(M, N, P, rows, cols, inner, Msub, Nsub, FULL_TILES, K_FULL, VEC_ALIGNED);
+}
+
+/* rows, cols and inner multiples of TSM, TSN and TSK: the host's padded copies. */
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+MatrixMulRegisterBlockedPadded(__global const float *M, __global const float *N, __global float *P,
+                               int rows, int cols, int inner)
+{
+    __local float4 Msub[2][TSK][TSM / 4];
+    __local float4 Nsub[2][TSK][TSN / 4];
+    regblock(M, N, P, rows, cols, inner, Msub, Nsub, 1, 1, 1);
+}
+
+/* X (rows x cols) into Xp (prows x pcols, prows >= rows, pcols >= cols),
+ * zeros past X's edges, so that zero terms fill K's padding and P's padded
+ * rows and columns are never read back. Work-items past Xp do nothing (the
+ * host rounds the range up to whole work-groups). */
+__kernel void MatrixPad(__global const float *X, __global float *Xp, int rows, int cols, int prows,
+                        int pcols)
+{
+    const int c = get_global_id(0), r = get_global_id(1);
+    if (r < prows && c < pcols)
+        Xp[(size_t)r * pcols + c] = r < rows && c < cols ? X[(size_t)r * cols + c] : 0.0f;
+}
+
+/* P (rows x cols): the top left of Pp (pcols columns). */
+__kernel void MatrixUnpad(__global const float *Pp, __global float *P, int rows, int cols,
+                          int pcols)
+{
+    const int c = get_global_id(0), r = get_global_id(1);
+    if (r < rows && c < cols)
+        P[(size_t)r * cols + c] = Pp[(size_t)r * pcols + c];
 }

@@ -22,6 +22,11 @@ struct matmul_state {
     int cb[CLMEM_MAX_PARAMS]; /* cpu_blocked's parameters, CB_VEC... */
     cl_mem dM, dN, dP;
     cl_mem dMp, dNp; /* cpu_blocked's packed copies of M and N */
+    /* regblock_padded's: the dimensions rounded up to whole tiles (rows,
+     * cols, inner), and its padded copies of M, N and P (none when the
+     * dimensions are whole tiles already: it multiplies the run's own). */
+    size_t padded[3];
+    cl_mem dMpad, dNpad, dPpad;
 };
 
 /* Output values checked in full up to this many multiply-adds of CPU
@@ -29,7 +34,18 @@ struct matmul_state {
  * GPU runs stay verifiable in seconds. */
 #define REFERENCE_BUDGET (1UL << 28)
 
-enum { NAIVE, TILED, TILED_BOUNDS, COARSENED, REGBLOCK, PANEL, CPU_BLOCKED, CLBLAST, OPENBLAS };
+enum {
+    NAIVE,
+    TILED,
+    TILED_BOUNDS,
+    COARSENED,
+    REGBLOCK,
+    REGBLOCK_PADDED,
+    PANEL,
+    CPU_BLOCKED,
+    CLBLAST,
+    OPENBLAS
+};
 
 /* Register-blocking parameters: P block per work-group (TSM x TSN), K step
  * (TSK), P elements per work-item (WPTM x WPTN; multiples of 4, as TSK, for
@@ -133,6 +149,28 @@ static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t in
            clmem_mul_size((cols + nr - 1) / nr * nr, inner, n_elems);
 }
 
+/* regblock_padded rounds each dimension up to a tile (TSM and TSN at most
+ * 256, TSK 16 in every row and the tuner's space): its copies must stay
+ * within the int indices the kernels use and the device's largest
+ * allocation. */
+static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    size_t rows = run->size.dim[0] + 255, cols = run->size.dim[1] + 255,
+           inner = run->size.dim[2] + 15, most = run->ctx->device.max_alloc / sizeof(float);
+    if (most > INT_MAX)
+        most = INT_MAX;
+    size_t m_elems, n_elems, p_elems;
+    if (clmem_mul_size(rows, inner, &m_elems) && clmem_mul_size(inner, cols, &n_elems) &&
+        clmem_mul_size(rows, cols, &p_elems) && m_elems <= most && n_elems <= most &&
+        p_elems <= most)
+        return NULL;
+    snprintf(why, size,
+             "its copies padded to whole tiles would pass the largest matrix it can index or "
+             "allocate (%zu floats); 'regblock' runs this size unpadded",
+             most);
+    return why;
+}
+
 static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
     const struct clmem_device *device = &run->ctx->device;
@@ -167,6 +205,17 @@ static const struct clmem_variant matmul_variants[] = {
                    * float4-aligned, so vload4; K's last step partial) and
                    * 132x68x36 (aligned float4s). */
                   .check_sizes = "7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"},
+    [REGBLOCK_PADDED] = {"regblock_padded",
+                         "regblock on copies of M, N and P padded to whole tiles, every check "
+                         "compiled away, the copies timed with it; any size (beyond the seeds: "
+                         "CLBlast's indirect GEMM)",
+                         "MatrixMulRegisterBlockedPadded", regblock_padded_unsupported,
+                         .source = "matmul_regblock.cl",
+                         .more_kernels = {"MatrixPad", "MatrixUnpad"},
+                         /* Padded in every dimension (7x7x7, 35x19x11), and
+                          * whole tiles, multiplied in place (64x64x16 on
+                          * Oclgrind's row, 64x64 by 16). */
+                         .check_sizes = "7x7x7 35x19x11 64x64x16"},
     [PANEL] = {"panel",
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
@@ -378,13 +427,37 @@ static void choose_cpu_blocked(struct clmem_run *run, struct matmul_state *s)
         s->cb[CB_WG] /= 2;
 }
 
-/* Whether the run runs cpu_blocked (its packed copies are made only then). */
-static int cpu_blocked_selected(const struct clmem_run *run)
+/* Whether the run runs variant `which` (cpu_blocked's packed copies and
+ * regblock_padded's padded ones are made only then). */
+static int variant_selected(const struct clmem_run *run, int which)
 {
     for (size_t i = 0; i < run->n_variants; i++)
-        if (run->variants[i] == &matmul_variants[CPU_BLOCKED])
+        if (run->variants[i] == &matmul_variants[which])
             return 1;
     return 0;
+}
+
+/* regblock_padded's copies, where a dimension is not a whole number of
+ * tiles: M (rows x inner) and N (inner x cols) padded with zeros, P
+ * (rows x cols) written padded, then copied out. */
+static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
+                                 struct clmem_error *err)
+{
+    const size_t dims[3] = {s->host.rows, s->host.cols, s->host.inner},
+                 tiles[3] = {(size_t)s->rb[P_TSM], (size_t)s->rb[P_TSN], (size_t)s->rb[P_TSK]};
+    for (int d = 0; d < 3; d++)
+        s->padded[d] = (dims[d] + tiles[d] - 1) / tiles[d] * tiles[d];
+    if (s->padded[0] == dims[0] && s->padded[1] == dims[1] && s->padded[2] == dims[2])
+        return CLMEM_OK;
+    const size_t *p = s->padded;
+    int status;
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[0] * p[2] * sizeof(float),
+                                      NULL, &s->dMpad, err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[2] * p[1] * sizeof(float),
+                                      NULL, &s->dNpad, err)))
+        return status;
+    return clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[0] * p[1] * sizeof(float), NULL,
+                               &s->dPpad, err);
 }
 
 /* The tuner's candidate or the tuning database's entry, else the first of
@@ -449,7 +522,9 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                           p_elems * sizeof(float), &s->dP, err)) ||
         (status = clmem_run_build(run, options, err)))
         return status;
-    if (cpu_blocked_selected(run)) {
+    if (variant_selected(run, REGBLOCK_PADDED) && (status = regblock_padded_setup(run, s, err)))
+        return status;
+    if (variant_selected(run, CPU_BLOCKED)) {
         size_t m_packed = 0, n_packed = 0;
         cpu_blocked_packed(s->cb, s->host.rows, s->host.cols, s->host.inner, &m_packed, &n_packed);
         if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, m_packed * sizeof(float),
@@ -491,6 +566,70 @@ static int cpu_blocked_execute(struct clmem_run *run, const struct clmem_variant
     return clmem_launch(run->ctx, micro, 1, &tiles, &local, timing, err);
 }
 
+/* A regblock kernel whose arguments are set, over a rows x cols P: one
+ * work-item per WPTM x WPTN block of it. */
+static int regblock_launch(struct clmem_run *run, cl_kernel kernel, size_t rows, size_t cols,
+                           struct clmem_timing *timing, struct clmem_error *err)
+{
+    const struct matmul_state *s = run->state;
+    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
+    size_t local[2] = {tsn / (size_t)s->rb[P_WPTN], tsm / (size_t)s->rb[P_WPTM]};
+    size_t global[2] = {(cols + tsn - 1) / tsn * local[0], (rows + tsm - 1) / tsm * local[1]};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+/* A copy kernel whose arguments are set, over rows x cols: work-groups of
+ * 32 x 8 (as the device allows), the range rounded up to them. */
+static int copy_launch(struct clmem_run *run, cl_kernel kernel, size_t rows, size_t cols,
+                       struct clmem_timing *timing, struct clmem_error *err)
+{
+    size_t group = clmem_pick_group(&run->ctx->device, 256);
+    size_t local[2] = {group < 32 ? group : 32, group < 32 ? 1 : group / 32};
+    size_t global[2] = {(cols + local[0] - 1) / local[0] * local[0],
+                        (rows + local[1] - 1) / local[1] * local[1]};
+    return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
+}
+
+/* regblock_padded: M and N padded (two launches), the unchecked kernel on
+ * the padded copies, P copied out of its padded copy; all four launches are
+ * the variant's time. Dimensions that are whole tiles: the kernel alone, on
+ * the run's buffers. */
+static int regblock_padded_execute(struct clmem_run *run, const struct clmem_variant *v,
+                                   struct matmul_state *s, struct clmem_timing *timing,
+                                   struct clmem_error *err)
+{
+    cl_kernel gemm = clmem_run_kernel(run, v), pad = clmem_run_more_kernel(run, v, 0),
+              unpad = clmem_run_more_kernel(run, v, 1);
+    cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner,
+           prows = (cl_int)s->padded[0], pcols = (cl_int)s->padded[1],
+           pinner = (cl_int)s->padded[2];
+    int status;
+    if (!s->dPpad) {
+        if ((status = clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem),
+                                        &s->dN, sizeof(cl_mem), &s->dP, sizeof rows, &rows,
+                                        sizeof cols, &cols, sizeof inner, &inner)))
+            return status;
+        return regblock_launch(run, gemm, s->host.rows, s->host.cols, timing, err);
+    }
+    if ((status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dMpad,
+                                    sizeof rows, &rows, sizeof inner, &inner, sizeof prows, &prows,
+                                    sizeof pinner, &pinner)) ||
+        (status = copy_launch(run, pad, s->padded[0], s->padded[2], timing, err)) ||
+        (status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dN, sizeof(cl_mem), &s->dNpad,
+                                    sizeof inner, &inner, sizeof cols, &cols, sizeof pinner,
+                                    &pinner, sizeof pcols, &pcols)) ||
+        (status = copy_launch(run, pad, s->padded[2], s->padded[1], timing, err)) ||
+        (status = clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &s->dMpad, sizeof(cl_mem),
+                                    &s->dNpad, sizeof(cl_mem), &s->dPpad, sizeof prows, &prows,
+                                    sizeof pcols, &pcols, sizeof pinner, &pinner)) ||
+        (status = regblock_launch(run, gemm, s->padded[0], s->padded[1], timing, err)) ||
+        (status =
+             clmem_kernel_args(unpad, err, 5, sizeof(cl_mem), &s->dPpad, sizeof(cl_mem), &s->dP,
+                               sizeof rows, &rows, sizeof cols, &cols, sizeof pcols, &pcols)))
+        return status;
+    return copy_launch(run, unpad, s->host.rows, s->host.cols, timing, err);
+}
+
 static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
@@ -500,6 +639,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                                     s->host.P, timing, err);
     if (v == &matmul_variants[CPU_BLOCKED])
         return cpu_blocked_execute(run, v, s, timing, err);
+    if (v == &matmul_variants[REGBLOCK_PADDED])
+        return regblock_padded_execute(run, v, s, timing, err);
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->host.rows, s->host.cols, s->host.inner, s->dM,
                                    s->dN, s->dP, timing, err);
@@ -522,14 +663,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
         size_t panels[2] = {(s->host.cols + 15) / 16, (s->host.rows + rows - 1) / rows};
         return clmem_launch(run->ctx, kernel, 2, panels, NULL, timing, err);
     }
-    if (v == &matmul_variants[REGBLOCK]) {
-        /* One work-item per WPTM x WPTN block of P. */
-        size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
-        local[0] = tsn / (size_t)s->rb[P_WPTN];
-        local[1] = tsm / (size_t)s->rb[P_WPTM];
-        global[0] = (s->host.cols + tsn - 1) / tsn * local[0];
-        global[1] = (s->host.rows + tsm - 1) / tsm * local[1];
-    }
+    if (v == &matmul_variants[REGBLOCK])
+        return regblock_launch(run, kernel, s->host.rows, s->host.cols, timing, err);
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
 
@@ -646,6 +781,9 @@ static void matmul_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dP);
     clmem_release_mem(&s->dMp);
     clmem_release_mem(&s->dNp);
+    clmem_release_mem(&s->dMpad);
+    clmem_release_mem(&s->dNpad);
+    clmem_release_mem(&s->dPpad);
     /* A block's inputs are its caller's. */
     if (s->block)
         s->host.M = s->host.N = NULL;
