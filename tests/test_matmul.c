@@ -72,6 +72,15 @@ static void regblock_padded_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "regblock_padded", "128x128x35");
 }
 
+/* Copies padded to any tile (up to 256 rows and columns more) of a P of
+ * 9000000 x 1 would pass the kernels' int indices: refused before any
+ * work, pointing at regblock, which runs it. */
+static void regblock_padded_refused_past_int_indices(void **state)
+{
+    test_expect_refused(*state, "matmul", "regblock_padded", "9000000x1x1",
+                        "'regblock' runs this size unpadded");
+}
+
 static void panel_verifies_any_size(void **state)
 {
     for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
@@ -351,6 +360,7 @@ int main(void)
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(regblock_verifies_any_size),
         cmocka_unit_test(regblock_padded_verifies_any_size),
+        cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(tiled_verifies_tile_multiples),

@@ -152,22 +152,35 @@ static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t in
 /* regblock_padded rounds each dimension up to a tile (TSM and TSN at most
  * 256, TSK 16 in every row and the tuner's space): its copies must stay
  * within the int indices the kernels use and the device's largest
- * allocation. */
+ * allocation, and fit in its memory beside M, N and P (plan() counted
+ * those). Refused alone, skipped under "all", before any work. */
 static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
+    const struct clmem_device *device = &run->ctx->device;
     size_t rows = run->size.dim[0] + 255, cols = run->size.dim[1] + 255,
-           inner = run->size.dim[2] + 15, most = run->ctx->device.max_alloc / sizeof(float);
+           inner = run->size.dim[2] + 15, most = device->max_alloc / sizeof(float);
     if (most > INT_MAX)
         most = INT_MAX;
     size_t m_elems, n_elems, p_elems;
-    if (clmem_mul_size(rows, inner, &m_elems) && clmem_mul_size(inner, cols, &n_elems) &&
-        clmem_mul_size(rows, cols, &p_elems) && m_elems <= most && n_elems <= most &&
-        p_elems <= most)
+    if (!clmem_mul_size(rows, inner, &m_elems) || !clmem_mul_size(inner, cols, &n_elems) ||
+        !clmem_mul_size(rows, cols, &p_elems) || m_elems > most || n_elems > most ||
+        p_elems > most) {
+        snprintf(why, size,
+                 "its copies padded to whole tiles would pass the largest matrix it can index or "
+                 "allocate (%zu floats); 'regblock' runs this size unpadded",
+                 most);
+        return why;
+    }
+    double bytes = (double)sizeof(float) * ((double)m_elems + (double)n_elems + (double)p_elems +
+                                            (double)run->size.dim[0] * (double)run->size.dim[2] +
+                                            (double)run->size.dim[2] * (double)run->size.dim[1] +
+                                            (double)run->size.dim[0] * (double)run->size.dim[1]);
+    if (bytes <= (double)device->global_mem)
         return NULL;
     snprintf(why, size,
-             "its copies padded to whole tiles would pass the largest matrix it can index or "
-             "allocate (%zu floats); 'regblock' runs this size unpadded",
-             most);
+             "its copies padded to whole tiles and M, N and P need up to %.0f bytes, more than "
+             "the %llu bytes '%s' has; 'regblock' runs this size unpadded",
+             bytes, (unsigned long long)device->global_mem, device->name);
     return why;
 }
 
