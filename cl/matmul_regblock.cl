@@ -50,6 +50,16 @@
 #ifndef K_FULL
 #define K_FULL FULL_TILES
 #endif
+/* Which kernels the file holds (the host builds only those of the variants
+ * that run: PoCL compiles every kernel of a program when the program's
+ * binary is read for clmem's cache): REGBLOCK_DIRECT regblock's,
+ * REGBLOCK_PADDED regblock_padded's three. */
+#ifndef REGBLOCK_DIRECT
+#define REGBLOCK_DIRECT 1
+#endif
+#ifndef REGBLOCK_PADDED
+#define REGBLOCK_PADDED 1
+#endif
 /* The K step from tileK on lies inside K: always when k_full (K a multiple
  * of TSK, said by the host), so the check compiles away. */
 #define K_WHOLE(tileK) (k_full || (tileK) + TSK <= inner)
@@ -193,6 +203,7 @@ static inline void regblock(__global const float *M, __global const float *N, __
         }
 }
 
+#if REGBLOCK_DIRECT
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
 MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
                          int rows, int cols, int inner)
@@ -201,7 +212,9 @@ MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __glo
     __local float4 Nsub[2][TSK][TSN / 4];
     regblock(M, N, P, rows, cols, inner, Msub, Nsub, FULL_TILES, K_FULL, VEC_ALIGNED);
 }
+#endif
 
+#if REGBLOCK_PADDED
 /* rows, cols and inner multiples of TSM, TSN and TSK: the host's padded copies. */
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
 MatrixMulRegisterBlockedPadded(__global const float *M, __global const float *N, __global float *P,
@@ -232,3 +245,4 @@ __kernel void MatrixUnpad(__global const float *Pp, __global float *P, int rows,
     if (r < rows && c < cols)
         P[(size_t)r * cols + c] = Pp[(size_t)r * pcols + c];
 }
+#endif

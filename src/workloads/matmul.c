@@ -515,18 +515,25 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     if (!clmem_run_tuned(run, &matmul_tunables[1], &s->panel_rows))
         s->panel_rows = PANEL_ROWS;
     choose_cpu_blocked(run, s);
-    int full_tiles = s->host.rows % s->rb[P_TSM] == 0 && s->host.cols % s->rb[P_TSN] == 0 &&
-                     s->host.inner % s->rb[P_TSK] == 0;
+    /* The flags a size sets only where their variant runs, so that one
+     * program serves every size of the others; regblock's file holds only
+     * the kernels of the variants that run (PoCL compiles every kernel of a
+     * program whose binary clmem's cache reads). */
+    int direct = variant_selected(run, REGBLOCK), padded = variant_selected(run, REGBLOCK_PADDED),
+        panel = variant_selected(run, PANEL);
+    int full_tiles = direct && s->host.rows % s->rb[P_TSM] == 0 &&
+                     s->host.cols % s->rb[P_TSN] == 0 && s->host.inner % s->rb[P_TSK] == 0;
     char options[512];
     snprintf(options, sizeof options,
              "-DTILE_WIDTH=%zu -DCOARSE_FACTOR=%d -DTSM=%d -DTSN=%d -DTSK=%d -DWPTM=%d -DWPTN=%d "
-             "-DFULL_TILES=%d -DK_FULL=%d -DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d "
-             "-DCPU_VEC=%d -DCPU_MR=%d -DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
+             "-DREGBLOCK_DIRECT=%d -DREGBLOCK_PADDED=%d -DFULL_TILES=%d -DK_FULL=%d "
+             "-DVEC_ALIGNED=%d -DPANEL_ROWS=%d -DPANEL_FULL=%d -DCPU_VEC=%d -DCPU_MR=%d "
+             "-DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
-             s->rb[P_WPTN], full_tiles, s->host.inner % s->rb[P_TSK] == 0,
-             s->host.inner % 4 == 0 && s->host.cols % 4 == 0, s->panel_rows,
-             s->host.rows % (size_t)s->panel_rows == 0 && s->host.cols % 16 == 0, s->cb[CB_VEC],
-             s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
+             s->rb[P_WPTN], direct, padded, full_tiles, direct && s->host.inner % s->rb[P_TSK] == 0,
+             direct && s->host.inner % 4 == 0 && s->host.cols % 4 == 0, s->panel_rows,
+             panel && s->host.rows % (size_t)s->panel_rows == 0 && s->host.cols % 16 == 0,
+             s->cb[CB_VEC], s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float),
                                       s->host.M, &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float),
