@@ -17,13 +17,13 @@ here=$(dirname "$0")
 out=${1:-${OUT:-$here/out}}
 clmem=${CLMEM:-./build-gpu/clmem}
 device=${DEVICE:-nvidia}
-# Its own tuning database, empty: only the tuned run below uses what tune keeps.
-rm -rf "$out/cache"
-mkdir -p "$out" "$out/cache"
-chmod 700 "$out/cache"
-export XDG_CACHE_HOME=$out/cache
+mkdir -p "$out"
+# Its own tuning database, empty and temporary (nothing of OUTDIR's is
+# removed): only the tuned run below uses what tune keeps.
 kernels=$(mktemp -d)
-trap 'rm -rf "$kernels"' EXIT
+cache=$(mktemp -d)
+trap 'rm -rf "$kernels" "$cache"' EXIT
+export XDG_CACHE_HOME=$cache
 mkdir -p "$kernels/cl-regs" "$kernels/cl-diagonal" "$kernels/cl-m-by-rows"
 for d in cl-regs cl-diagonal cl-m-by-rows; do cp cl/*.cl "$kernels/$d/"; done
 cp "$here/transpose_vec4_regs.cl" "$kernels/cl-regs/transpose_vec4.cl"
