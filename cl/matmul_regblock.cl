@@ -24,7 +24,9 @@
  * ones too (a float4 then lies wholly inside a row or wholly past its end).
  * MatrixMulRegisterBlockedPadded is the same body with every check compiled
  * away, for matrices the host padded to whole tiles (MatrixPad, MatrixUnpad
- * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one).
+ * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one);
+ * MatrixMulRegisterBlockedStreamK the same again, its blocks shared out so
+ * that the last wave of work-groups is full (stream-K, further below).
  * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
@@ -53,7 +55,7 @@
 /* Which kernels the file holds (the host builds only those of the variants
  * that run: PoCL compiles every kernel of a program when the program's
  * binary is read for clmem's cache): REGBLOCK_DIRECT regblock's,
- * REGBLOCK_PADDED regblock_padded's three. */
+ * REGBLOCK_PADDED regblock_padded's four. */
 #ifndef REGBLOCK_DIRECT
 #define REGBLOCK_DIRECT 1
 #endif
@@ -94,27 +96,23 @@ static float4 load4(__global const float *X, int row, int col, int nrows, int nc
     return v;
 }
 
-/* The kernels' body: full_tiles, k_full and aligned are the host's
- * FULL_TILES, K_FULL and VEC_ALIGNED, constants in each kernel, so the
- * checks they rule out compile away. Msub holds M's tiles transposed
- * (Msub[buf][k][m / 4]), Nsub N's (two buffers each). */
-static inline void regblock(__global const float *M, __global const float *N, __global float *P,
-                            int rows, int cols, int inner, __local float4 (*Msub)[TSK][TSM / 4],
-                            __local float4 (*Nsub)[TSK][TSN / 4], const int full_tiles,
-                            const int k_full, const int aligned)
+/* The kernels' body, in two parts. regblock_steps multiplies K steps
+ * [t0, t1) (TSK each) of P's block at (offsetM, offsetN) into acc;
+ * regblock_store writes acc as that block. full_tiles, k_full and aligned
+ * are the host's FULL_TILES, K_FULL and VEC_ALIGNED, constants in each
+ * kernel, so the checks they rule out compile away; whole: the block lies
+ * inside P (uniform over the work-group). Msub holds M's tiles transposed
+ * (Msub[buf][k][m / 4]), Nsub N's (two buffers each); they are free again
+ * when regblock_steps returns (its last step ends on a barrier). */
+static inline void regblock_steps(__global const float *M, __global const float *N, int rows,
+                                  int cols, int inner, __local float4 (*Msub)[TSK][TSM / 4],
+                                  __local float4 (*Nsub)[TSK][TSN / 4], int offsetM, int offsetN,
+                                  int whole, int t0, int t1, const int k_full, const int aligned,
+                                  float4 (*acc)[WPTN / 4])
 {
     const int tidn = get_local_id(0);
     const int tidm = get_local_id(1);
     const int tid = tidm * RTSN + tidn;
-    const int offsetM = TSM * get_group_id(1);
-    const int offsetN = TSN * get_group_id(0);
-    /* This work-group's block of P lies inside P (uniform over the group). */
-    const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);
-
-    float4 acc[WPTM][WPTN / 4];
-    for (int wm = 0; wm < WPTM; wm++)
-        for (int wn = 0; wn < WPTN / 4; wn++)
-            acc[wm][wn] = (float4)(0.0f);
 
     /* This work-item's share of the next tiles, held in registers. */
     float4 a_next[A_PER_ITEM], b_next[B_PER_ITEM];
@@ -148,13 +146,12 @@ static inline void regblock(__global const float *M, __global const float *N, __
             Nsub[buf][idx / (TSN / 4)][idx % (TSN / 4)] = b_next[i];                               \
     }
 
-    const int numTiles = (inner + TSK - 1) / TSK;
-    FETCH(0);
+    FETCH(t0 * TSK);
     STORE(0);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = 0; t < numTiles; t++) {
-        const int buf = t & 1;
-        if (t + 1 < numTiles) {
+    for (int t = t0; t < t1; t++) {
+        const int buf = (t - t0) & 1;
+        if (t + 1 < t1) {
             FETCH((t + 1) * TSK);
         }
 #pragma unroll
@@ -172,14 +169,20 @@ static inline void regblock(__global const float *M, __global const float *N, __
             }
         }
         /* The other buffer was last read before the previous barrier. */
-        if (t + 1 < numTiles) {
+        if (t + 1 < t1) {
             STORE(buf ^ 1);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 #undef FETCH
 #undef STORE
+}
 
+static inline void regblock_store(__global float *P, int rows, int cols, int offsetM, int offsetN,
+                                  int whole, const int aligned, float4 (*acc)[WPTN / 4])
+{
+    const int tidn = get_local_id(0);
+    const int tidm = get_local_id(1);
     for (int g = 0; g < WPTM / 4; g++)
         for (int e = 0; e < 4; e++) {
             const int row = offsetM + (g * RTSM + tidm) * 4 + e;
@@ -203,6 +206,24 @@ static inline void regblock(__global const float *M, __global const float *N, __
         }
 }
 
+/* One work-group's block of P, the whole of K: the regblock kernels. */
+static inline void regblock(__global const float *M, __global const float *N, __global float *P,
+                            int rows, int cols, int inner, __local float4 (*Msub)[TSK][TSM / 4],
+                            __local float4 (*Nsub)[TSK][TSN / 4], const int full_tiles,
+                            const int k_full, const int aligned)
+{
+    const int offsetM = TSM * get_group_id(1);
+    const int offsetN = TSN * get_group_id(0);
+    const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);
+    float4 acc[WPTM][WPTN / 4];
+    for (int wm = 0; wm < WPTM; wm++)
+        for (int wn = 0; wn < WPTN / 4; wn++)
+            acc[wm][wn] = (float4)(0.0f);
+    regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, whole, 0,
+                   (inner + TSK - 1) / TSK, k_full, aligned, acc);
+    regblock_store(P, rows, cols, offsetM, offsetN, whole, aligned, acc);
+}
+
 #if REGBLOCK_DIRECT
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
 MatrixMulRegisterBlocked(__global const float *M, __global const float *N, __global float *P,
@@ -223,6 +244,125 @@ MatrixMulRegisterBlockedPadded(__global const float *M, __global const float *N,
     __local float4 Msub[2][TSK][TSM / 4];
     __local float4 Nsub[2][TSK][TSN / 4];
     regblock(M, N, P, rows, cols, inner, Msub, Nsub, 1, 1, 1);
+}
+
+/* ---- Stream-K (Osama et al., PPoPP 2023; CUTLASS's stream-K GEMM) ----
+ * A grid of whole blocks leaves the GPU part idle in its last wave: 2048
+ * blocks of 256x128 (8192) on 132 units of one block each are 15.5 waves,
+ * run as 16. Here sk_groups work-groups (as many as the device runs at
+ * once) share the K steps of the first sk_tiles blocks evenly (group g
+ * takes steps [g * total / sk_groups, (g + 1) * total / sk_groups) of
+ * them, in block order), and one work-group per remaining block follows
+ * as in regblock_padded: every wave is full. A block whose K steps fall to
+ * two groups (a group takes a block's worth or more) is summed by the last
+ * of them to finish (reduce's
+ * one_pass pattern): each writes its sums to `partial` (two slots per
+ * group: the block its range starts in, the block it ends in), counts
+ * itself on the block's `arrived` counter, and the last adds the others'
+ * slots to its own sums, writes the block and sets the counter back to 0
+ * for the next launch. Whole tiles only (regblock_padded's copies). */
+
+/* Where group g's K steps start, of total over groups. */
+static inline long sk_start(int g, long total, int groups)
+{
+    return (long)g * total / groups;
+}
+
+/* The group whose steps hold step i: the last g with sk_start(g) <= i. */
+static inline int sk_group_of(long i, long total, int groups)
+{
+    return (int)(((i + 1) * groups + total - 1) / total - 1);
+}
+
+/* Group grp's sums in its slot `slot`: work-item tid's float4 (e, h) of
+ * them, consecutive work-items consecutive float4s. */
+#define SK_PART(parts, grp, slot, e, h)                                                            \
+    parts[((((size_t)(grp) * 2 + (slot)) * WPTM + (e)) * (WPTN / 4) + (h)) * WG_SIZE + tid]
+
+/* This group's sums of block `tile` (steps [tile_begin, tile_begin +
+ * steps) of the range): written to P when the group holds all of the
+ * block's steps (shared 0), else shared with the other groups that hold a
+ * part, the last to arrive writing the block. Its barriers are reached on
+ * either path: PoCL 3.1 crashed running them in a branch of the kernel's
+ * loop. */
+static inline void sk_finish(__global float *P, int rows, int cols, int offsetM, int offsetN,
+                             __global float4 *partial, __global volatile uint *arrived, int tile,
+                             long tile_begin, int steps, long total, int groups, int shared,
+                             float4 (*acc)[WPTN / 4], __local uint *last)
+{
+    const int tid = get_local_id(1) * RTSN + get_local_id(0);
+    const int g = get_group_id(0);
+    const int first = sk_group_of(tile_begin, total, groups),
+              final = sk_group_of(tile_begin + steps - 1, total, groups);
+    /* Slot 0: the block where the group's range starts, 1: where it ends. */
+#define SK_SLOT(grp) (sk_start((grp), total, groups) >= tile_begin ? 0 : 1)
+    if (shared) {
+        for (int e = 0; e < WPTM; e++)
+            for (int h = 0; h < WPTN / 4; h++)
+                SK_PART(partial, g, SK_SLOT(g), e, h) = acc[e][h];
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (tid == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        *last = !shared || atomic_inc(&arrived[tile]) == (uint)(final - first);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    /* The same value for the whole group. */
+    if (!*last)
+        return;
+    if (shared) {
+        __global volatile const float4 *parts = partial;
+        for (int other = first; other <= final; other++) {
+            if (other == g)
+                continue;
+            for (int e = 0; e < WPTM; e++)
+                for (int h = 0; h < WPTN / 4; h++)
+                    acc[e][h] += SK_PART(parts, other, SK_SLOT(other), e, h);
+        }
+        if (tid == 0)
+            arrived[tile] = 0;
+    }
+#undef SK_SLOT
+    regblock_store(P, rows, cols, offsetM, offsetN, 1, 1, acc);
+}
+#undef SK_PART
+
+/* rows, cols and inner multiples of TSM, TSN and TSK; a one-dimensional
+ * grid of sk_groups + (blocks - sk_tiles) work-groups. */
+__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
+MatrixMulRegisterBlockedStreamK(__global const float *M, __global const float *N,
+                                __global float *P, int rows, int cols, int inner,
+                                __global float4 *partial, __global volatile uint *arrived,
+                                int sk_groups, int sk_tiles)
+{
+    __local float4 Msub[2][TSK][TSM / 4];
+    __local float4 Nsub[2][TSK][TSN / 4];
+    __local uint last;
+    const int tiles_n = cols / TSN, steps = inner / TSK, g = get_group_id(0);
+    const long total = (long)sk_tiles * steps;
+    long i, end;
+    if (g < sk_groups) {
+        i = sk_start(g, total, sk_groups);
+        end = sk_start(g + 1, total, sk_groups);
+    } else { /* a block of its own, after the shared ones */
+        i = (long)(sk_tiles + g - sk_groups) * steps;
+        end = i + steps;
+    }
+    float4 acc[WPTM][WPTN / 4];
+    while (i < end) {
+        const int tile = (int)(i / steps);
+        const long tile_begin = (long)tile * steps;
+        const int t0 = (int)(i - tile_begin), t1 = (int)min(end - tile_begin, (long)steps);
+        const int offsetM = tile / tiles_n * TSM, offsetN = tile % tiles_n * TSN;
+        for (int wm = 0; wm < WPTM; wm++)
+            for (int wn = 0; wn < WPTN / 4; wn++)
+                acc[wm][wn] = (float4)(0.0f);
+        regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, 1, t0, t1, 1, 1, acc);
+        sk_finish(P, rows, cols, offsetM, offsetN, partial, arrived, tile, tile_begin, steps, total,
+                  sk_groups, t0 > 0 || t1 < steps, acc, &last);
+        i = tile_begin + t1;
+    }
 }
 
 /* X (rows x cols) into Xp (prows x pcols, prows >= rows, pcols >= cols),

@@ -72,6 +72,39 @@ static void regblock_padded_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "regblock_padded", "128x128x35");
 }
 
+/* Stream-K (this PoCL's row: a work-group per core): 421 blocks of 16 x 64,
+ * a prime, so that on any number of cores from 2 up the last wave is part
+ * full and the groups of the first share its blocks and the whole wave's
+ * before it, summed by the last of each block's groups to finish; K steps
+ * 3 and 37 (one group then holds parts of one, two or three blocks). Every
+ * block is checked against the reference; the note says the plan ran. */
+static void regblock_padded_stream_k_verifies(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    if (ctx->device.compute_units < 2)
+        skip(); /* one group at a time: every wave is whole */
+    static const char *const sizes[] = {"6736x64x24", "6736x64x296", "6736x50x290"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        struct clmem_error err = {0};
+        int status =
+            clmem_run_workload(ctx, "matmul", "regblock_padded", sizes[i], 1, &results, &n, &err);
+        if (status != CLMEM_OK)
+            fail_msg("%s: %s", sizes[i], err.message);
+        const struct clmem_result *r = test_find_result(results, n, "regblock_padded");
+        assert_true(r->verified);
+        char expected[96];
+        size_t units = ctx->device.compute_units;
+        snprintf(expected, sizeof expected, "stream-K: %zu work-groups share %zu of 421 blocks",
+                 units, units + 421 % units);
+        if (!strstr(r->note, expected))
+            fail_msg("%s: note '%s', expected '%s'", sizes[i], r->note, expected);
+        clmem_results_free(results, n);
+        clmem_error_clear(&err);
+    }
+}
+
 /* Copies padded to any tile (up to 256 rows and columns more) of a P of
  * 9000000 x 1 would pass the kernels' int indices: refused before any
  * work, pointing at regblock, which runs it. */
@@ -360,6 +393,7 @@ int main(void)
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(regblock_verifies_any_size),
         cmocka_unit_test(regblock_padded_verifies_any_size),
+        cmocka_unit_test(regblock_padded_stream_k_verifies),
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),

@@ -76,7 +76,7 @@ static const struct plant plants[] = {
      "P[Row * cols + Col] = Pvalue[c] + " ONE_IF("Row == rows - 1 && Col == cols - 1") ";",
      {"P[row 32][col 16]"}},
     {{"matmul", "regblock", "33x17x9"},
-     {"matmul_regblock.cl", "static inline void regblock("},
+     {"matmul_regblock.cl", "static inline void regblock_store("},
      "P[(size_t)row * cols + col + c] = v[c];",
      "P[(size_t)row * cols + col + c] = v[c] + " ONE_IF(
          "row == rows - 1 && col + c == cols - 1") ";",
@@ -89,6 +89,17 @@ static const struct plant plants[] = {
      "P[(size_t)r * cols + c] = Pp[(size_t)r * pcols + c] + " ONE_IF(
          "r == rows - 1 && c == cols - 1") ";",
      {"P[row 32][col 16]", "1 of 563 values differ"}},
+    /* regblock_padded's stream-K at 272x17x9: 17 blocks of 16 x 64 (a
+     * prime: on 2 to 16 cores a group per core shares some) of two K steps;
+     * each block shared by two groups is summed by the last to finish from
+     * the other's slot, so 1 planted in both slots' first value reaches P
+     * once, whichever finishes last: on 2 cores P[16][0] alone. */
+    {{"matmul", "regblock_padded", "272x17x9"},
+     {"matmul_regblock.cl", "static inline void sk_finish("},
+     "SK_PART(partial, g, SK_SLOT(g), e, h) = acc[e][h];",
+     "SK_PART(partial, g, SK_SLOT(g), e, h) = acc[e][h] + (float4)(" ONE_IF(
+         "tid == 0 && e == 0 && h == 0") ", 0.0f, 0.0f, 0.0f);",
+     {"values differ"}},
     {{"matmul", "panel", "33x17x9"},
      {"matmul_panel.cl", "void MatrixMulPanel("},
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c];",

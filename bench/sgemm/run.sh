@@ -9,13 +9,15 @@
 # CLMEM (default ./build-gpu/clmem: a release build with -Dclblast=enabled);
 # DEVICE (default nvidia); KERNEL_DIRS: space-separated kernel folders to
 # compare (default: cl), each labelled by its folder name (a folder whose
-# matmul_regblock.cl has no padded kernel runs regblock alone).
+# matmul_regblock.cl has no stream-K kernel, an older one or an experiment,
+# runs regblock alone). 8448x8192x8192 is 16 whole waves of 256x128 blocks
+# on 132 units, where 8192 is 15.5: what a part-full last wave costs.
 set -euo pipefail
 out=${1:-${OUT:-bench/sgemm/out}}
 clmem=${CLMEM:-./build-gpu/clmem}
 device=${DEVICE:-nvidia}
 read -r -a kdirs <<<"${KERNEL_DIRS:-cl}"
-sizes=(${SIZES:-1024 2048 4096 8192 4000 4001 4095 7919 8000 3000x5000x2000 8192x8192x256 8192x256x8192})
+sizes=(${SIZES:-1024 2048 4096 8192 8448x8192x8192 4000 4001 4095 7919 8000 3000x5000x2000 8192x8192x256 8192x256x8192})
 mkdir -p "$out"
 python3 "$(dirname "$0")/cublas.py" "${sizes[@]}" >"$out/cublas.csv"
 for dir in "${kdirs[@]}"; do
@@ -24,7 +26,7 @@ for dir in "${kdirs[@]}"; do
         "$clmem" run matmul --device "$device" --size "$s" --variant regblock --compare clblast \
             --reps 20 --kernel-dir "$dir" --format csv --output "$out/$label-$s.csv" ||
             echo "clmem run at $s ($label) failed: $?" >&2
-        grep -q MatrixMulRegisterBlockedPadded "$dir/matmul_regblock.cl" || continue
+        grep -q MatrixMulRegisterBlockedStreamK "$dir/matmul_regblock.cl" || continue
         "$clmem" run matmul --device "$device" --size "$s" --variant regblock_padded \
             --reps 20 --kernel-dir "$dir" --format csv --output "$out/$label-$s-padded.csv" ||
             echo "clmem run of regblock_padded at $s ($label) failed: $?" >&2

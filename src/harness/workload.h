@@ -34,7 +34,7 @@ double clmem_sum_kahan(const float *x, size_t n);
 /* ---- a workload ---- */
 struct clmem_run; /* one workload prepared on one device at one size */
 
-#define CLMEM_MORE_KERNELS 2
+#define CLMEM_MORE_KERNELS 3
 
 /* How a sum's variant runs its passes (sum.c, struct clmem_sum). */
 enum clmem_sum_shape {

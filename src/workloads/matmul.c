@@ -27,6 +27,11 @@ struct matmul_state {
      * dimensions are whole tiles already: it multiplies the run's own). */
     size_t padded[3];
     cl_mem dMpad, dNpad, dPpad;
+    /* regblock_padded's stream-K plan (none: sk_groups 0): work-groups that
+     * share the K steps of the first sk_tiles blocks, their sums of the
+     * blocks they share and a counter per shared block. */
+    size_t sk_groups, sk_tiles;
+    cl_mem dPartial, dArrived;
 };
 
 /* Output values checked in full up to this many multiply-adds of CPU
@@ -60,17 +65,24 @@ enum {
  * its family's. Other NVIDIA GPUs: the smaller blocks, as their local
  * memory and registers allow (fit_regblock shrinks what a device cannot
  * hold). PoCL on CPUs: few work-items per group, each a wide block of
- * float4s. */
-enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN };
+ * float4s.
+ * SK_UNITS: work-groups of the row's shape a compute unit runs at once,
+ * where measured; regblock_padded then spreads the blocks past the last
+ * whole wave over that many groups per unit (stream-K, in
+ * cl/matmul_regblock.cl); 0: a group per block. sm_90's 256x128 row: one
+ * (its 256 work-items of 128 sums each fill a unit's registers); a CPU
+ * runs one group per core at a time. Not tuned: a tuned shape takes the
+ * value of the row of the same shape, else 0. */
+enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN, P_SK_UNITS };
 static const struct clmem_param_row regblock_params[] = {
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32}},
-    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 1}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 0}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 0}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 0}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32, 1}},
+    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4, 0}},
 };
 
 /* cpu_blocked's parameters (cl/matmul_cpu.cl): floats per vector (VEC:
@@ -171,7 +183,9 @@ static const char *regblock_padded_unsupported(const struct clmem_run *run, char
                  most);
         return why;
     }
+    /* Stream-K's sums: two blocks per work-group, a group per unit. */
     double bytes = (double)sizeof(float) * ((double)m_elems + (double)n_elems + (double)p_elems +
+                                            2.0 * 256 * 256 * (double)device->compute_units +
                                             (double)run->size.dim[0] * (double)run->size.dim[2] +
                                             (double)run->size.dim[2] * (double)run->size.dim[1] +
                                             (double)run->size.dim[0] * (double)run->size.dim[1]);
@@ -224,7 +238,8 @@ static const struct clmem_variant matmul_variants[] = {
                          "CLBlast's indirect GEMM)",
                          "MatrixMulRegisterBlockedPadded", regblock_padded_unsupported,
                          .source = "matmul_regblock.cl",
-                         .more_kernels = {"MatrixPad", "MatrixUnpad"},
+                         .more_kernels = {"MatrixPad", "MatrixUnpad",
+                                          "MatrixMulRegisterBlockedStreamK"},
                          /* Padded in every dimension (7x7x7, 35x19x11), and
                           * whole tiles, multiplied in place (64x64x16 on
                           * Oclgrind's row, 64x64 by 16). */
@@ -358,7 +373,7 @@ int matmul_problem_reference(struct matmul_problem *p, struct clmem_error *err)
  * size, local memory). */
 static void fit_regblock(const struct clmem_device *device, const int *row, int rb[])
 {
-    for (int i = 0; i <= P_WPTN; i++)
+    for (int i = 0; i <= P_SK_UNITS; i++)
         rb[i] = row[i];
     for (;;) {
         size_t wg = (size_t)(rb[P_TSM] / rb[P_WPTM]) * (size_t)(rb[P_TSN] / rb[P_WPTN]);
@@ -368,6 +383,7 @@ static void fit_regblock(const struct clmem_device *device, const int *row, int 
             return;
         rb[P_TSM] /= 2;
         rb[P_TSN] /= 2;
+        rb[P_SK_UNITS] = 0; /* measured for the row's shape only */
     }
 }
 
@@ -450,9 +466,24 @@ static int variant_selected(const struct clmem_run *run, int which)
     return 0;
 }
 
+/* regblock_padded's stream-K plan (cl/matmul_regblock.cl) for a grid of
+ * `blocks` blocks, `groups` of which the device runs at once: when the
+ * last wave would be part full, the blocks of it and of the whole wave
+ * before it are shared by `groups` work-groups (from 1 to 2 blocks each);
+ * none when the waves are whole, fewer than one, or the row says 0. */
+static void plan_stream_k(struct matmul_state *s, size_t blocks, size_t groups)
+{
+    s->sk_groups = s->sk_tiles = 0;
+    if (groups == 0 || blocks <= groups || blocks % groups == 0)
+        return;
+    s->sk_groups = groups;
+    s->sk_tiles = groups + blocks % groups;
+}
+
 /* regblock_padded's copies, where a dimension is not a whole number of
  * tiles: M (rows x inner) and N (inner x cols) padded with zeros, P
- * (rows x cols) written padded, then copied out. */
+ * (rows x cols) written padded, then copied out; and stream-K's sums and
+ * counters (zero, as the kernel leaves them after each launch). */
 static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
                                  struct clmem_error *err)
 {
@@ -460,10 +491,21 @@ static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
                  tiles[3] = {(size_t)s->rb[P_TSM], (size_t)s->rb[P_TSN], (size_t)s->rb[P_TSK]};
     for (int d = 0; d < 3; d++)
         s->padded[d] = (dims[d] + tiles[d] - 1) / tiles[d] * tiles[d];
-    if (s->padded[0] == dims[0] && s->padded[1] == dims[1] && s->padded[2] == dims[2])
-        return CLMEM_OK;
     const size_t *p = s->padded;
+    plan_stream_k(s, p[0] / tiles[0] * (p[1] / tiles[1]),
+                  (size_t)run->ctx->device.compute_units * (size_t)s->rb[P_SK_UNITS]);
     int status;
+    if (s->sk_groups &&
+        ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE,
+                                       s->sk_groups * 2 * tiles[0] * tiles[1] * sizeof(float), NULL,
+                                       &s->dPartial, err)) ||
+         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->sk_tiles * sizeof(cl_uint),
+                                       NULL, &s->dArrived, err)) ||
+         (status =
+              clmem_buffer_fill_zero(run->ctx, s->dArrived, s->sk_tiles * sizeof(cl_uint), err))))
+        return status;
+    if (p[0] == dims[0] && p[1] == dims[1] && p[2] == dims[2])
+        return CLMEM_OK;
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[0] * p[2] * sizeof(float),
                                       NULL, &s->dMpad, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[2] * p[1] * sizeof(float),
@@ -475,16 +517,23 @@ static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
 
 /* The tuner's candidate or the tuning database's entry, else the first of
  * the device's candidate rows (at its most specific level) whose
- * work-groups cover half its compute units at this size, else the last. */
+ * work-groups cover half its compute units at this size, else the last.
+ * A tuned shape takes SK_UNITS from the row of the same shape, if any. */
 static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
 {
     const struct clmem_device *device = &run->ctx->device;
-    if (clmem_run_tuned(run, &matmul_tunables[0], s->rb))
-        return;
     const struct clmem_param_row *rows[8];
     enum clmem_param_level level;
     size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
                                 CLMEM_ARRAY_SIZE(rows), &level);
+    int tuned[CLMEM_MAX_PARAMS] = {0};
+    if (clmem_run_tuned(run, &matmul_tunables[0], tuned)) {
+        for (size_t i = 0; i < n; i++)
+            if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
+                tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
+        memcpy(s->rb, tuned, sizeof tuned);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         fit_regblock(device, rows[i]->values, s->rb);
         size_t groups = (s->host.rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
@@ -610,6 +659,35 @@ static int copy_launch(struct clmem_run *run, cl_kernel kernel, size_t rows, siz
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
 
+/* regblock_padded's multiply of M by N into P, all whole tiles: stream-K
+ * where planned (one dimension: the groups that share blocks, then a group
+ * per remaining block), else a group per block. */
+static int regblock_padded_gemm(struct clmem_run *run, const struct clmem_variant *v,
+                                const struct matmul_state *s, cl_mem M, cl_mem N, cl_mem P,
+                                size_t rows, size_t cols, size_t inner, struct clmem_timing *timing,
+                                struct clmem_error *err)
+{
+    cl_int r = (cl_int)rows, c = (cl_int)cols, k = (cl_int)inner;
+    if (!s->sk_groups) {
+        cl_kernel gemm = clmem_run_kernel(run, v);
+        int status =
+            clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &M, sizeof(cl_mem), &N, sizeof(cl_mem),
+                              &P, sizeof r, &r, sizeof c, &c, sizeof k, &k);
+        return status ? status : regblock_launch(run, gemm, rows, cols, timing, err);
+    }
+    cl_kernel sk = clmem_run_more_kernel(run, v, 2);
+    cl_int groups = (cl_int)s->sk_groups, tiles = (cl_int)s->sk_tiles;
+    size_t local[2] = {(size_t)(s->rb[P_TSN] / s->rb[P_WPTN]),
+                       (size_t)(s->rb[P_TSM] / s->rb[P_WPTM])};
+    size_t blocks = rows / (size_t)s->rb[P_TSM] * (cols / (size_t)s->rb[P_TSN]);
+    size_t global[2] = {(s->sk_groups + blocks - s->sk_tiles) * local[0], local[1]};
+    int status = clmem_kernel_args(sk, err, 10, sizeof(cl_mem), &M, sizeof(cl_mem), &N,
+                                   sizeof(cl_mem), &P, sizeof r, &r, sizeof c, &c, sizeof k, &k,
+                                   sizeof(cl_mem), &s->dPartial, sizeof(cl_mem), &s->dArrived,
+                                   sizeof groups, &groups, sizeof tiles, &tiles);
+    return status ? status : clmem_launch(run->ctx, sk, 2, global, local, timing, err);
+}
+
 /* regblock_padded: M and N padded (two launches), the unchecked kernel on
  * the padded copies, P copied out of its padded copy; all four launches are
  * the variant's time. Dimensions that are whole tiles: the kernel alone, on
@@ -618,19 +696,14 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
                                    struct matmul_state *s, struct clmem_timing *timing,
                                    struct clmem_error *err)
 {
-    cl_kernel gemm = clmem_run_kernel(run, v), pad = clmem_run_more_kernel(run, v, 0),
-              unpad = clmem_run_more_kernel(run, v, 1);
+    cl_kernel pad = clmem_run_more_kernel(run, v, 0), unpad = clmem_run_more_kernel(run, v, 1);
     cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner,
            prows = (cl_int)s->padded[0], pcols = (cl_int)s->padded[1],
            pinner = (cl_int)s->padded[2];
     int status;
-    if (!s->dPpad) {
-        if ((status = clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem),
-                                        &s->dN, sizeof(cl_mem), &s->dP, sizeof rows, &rows,
-                                        sizeof cols, &cols, sizeof inner, &inner)))
-            return status;
-        return regblock_launch(run, gemm, s->host.rows, s->host.cols, timing, err);
-    }
+    if (!s->dPpad)
+        return regblock_padded_gemm(run, v, s, s->dM, s->dN, s->dP, s->host.rows, s->host.cols,
+                                    s->host.inner, timing, err);
     if ((status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dMpad,
                                     sizeof rows, &rows, sizeof inner, &inner, sizeof prows, &prows,
                                     sizeof pinner, &pinner)) ||
@@ -639,10 +712,8 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
                                     sizeof inner, &inner, sizeof cols, &cols, sizeof pinner,
                                     &pinner, sizeof pcols, &pcols)) ||
         (status = copy_launch(run, pad, s->padded[2], s->padded[1], timing, err)) ||
-        (status = clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &s->dMpad, sizeof(cl_mem),
-                                    &s->dNpad, sizeof(cl_mem), &s->dPpad, sizeof prows, &prows,
-                                    sizeof pcols, &pcols, sizeof pinner, &pinner)) ||
-        (status = regblock_launch(run, gemm, s->padded[0], s->padded[1], timing, err)) ||
+        (status = regblock_padded_gemm(run, v, s, s->dMpad, s->dNpad, s->dPpad, s->padded[0],
+                                       s->padded[1], s->padded[2], timing, err)) ||
         (status =
              clmem_kernel_args(unpad, err, 5, sizeof(cl_mem), &s->dPpad, sizeof(cl_mem), &s->dP,
                                sizeof rows, &rows, sizeof cols, &cols, sizeof pcols, &pcols)))
@@ -711,6 +782,10 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
     matmul_problem_check(&s->host, check);
     if (v == &matmul_variants[OPENBLAS])
         clmem_openblas_describe(check->note, sizeof check->note);
+    if (v == &matmul_variants[REGBLOCK_PADDED] && s->sk_groups)
+        snprintf(check->note, sizeof check->note,
+                 "stream-K: %zu work-groups share %zu of %zu blocks", s->sk_groups, s->sk_tiles,
+                 s->padded[0] / (size_t)s->rb[P_TSM] * (s->padded[1] / (size_t)s->rb[P_TSN]));
     return CLMEM_OK;
 }
 
@@ -804,6 +879,8 @@ static void matmul_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dMpad);
     clmem_release_mem(&s->dNpad);
     clmem_release_mem(&s->dPpad);
+    clmem_release_mem(&s->dPartial);
+    clmem_release_mem(&s->dArrived);
     /* A block's inputs are its caller's. */
     if (s->block)
         s->host.M = s->host.N = NULL;
