@@ -10,24 +10,7 @@
  * K steps, whose rows of N are read first. Whole tiles only (the sizes it
  * is measured at); same kernel name and arguments as cl/'s, so it runs
  * through clmem's --kernel-dir, verified like it. */
-#ifndef TSM
-#define TSM 64
-#endif
-#ifndef TSN
-#define TSN 64
-#endif
-#ifndef TSK
-#define TSK 16
-#endif
-#ifndef WPTM
-#define WPTM 4
-#endif
-#ifndef WPTN
-#define WPTN 4
-#endif
-#ifndef FULL_TILES
-#define FULL_TILES 0
-#endif
+/* TSM, TSN, TSK, WPTM, WPTN and FULL_TILES: the host's, as for cl/'s. */
 #if !FULL_TILES
 #error "regblock_async.cl: an experiment at whole tiles only"
 #endif
