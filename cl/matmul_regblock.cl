@@ -26,7 +26,8 @@
  * away, for matrices the host padded to whole tiles (MatrixPad, MatrixUnpad
  * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one);
  * MatrixMulRegisterBlockedStreamK the same again, its blocks shared out so
- * that the last wave of work-groups is full (stream-K, further below).
+ * that the last wave of work-groups is full (stream-K, further below), and
+ * MatrixMulRegisterBlockedStreamKChecked regblock's stream-K, any size.
  * Constraints (the host keeps them): WPTM, WPTN and TSK multiples of 4. */
 #ifndef TSM
 #define TSM 64
@@ -246,6 +247,8 @@ MatrixMulRegisterBlockedPadded(__global const float *M, __global const float *N,
     regblock(M, N, P, rows, cols, inner, Msub, Nsub, 1, 1, 1);
 }
 
+#endif
+
 /* ---- Stream-K (Osama et al., PPoPP 2023; CUTLASS's stream-K GEMM) ----
  * A grid of whole blocks leaves the GPU part idle in its last wave: 2048
  * blocks of 256x128 (8192) on 132 units of one block each are 15.5 waves,
@@ -253,14 +256,17 @@ MatrixMulRegisterBlockedPadded(__global const float *M, __global const float *N,
  * once) share the K steps of the first sk_tiles blocks evenly (group g
  * takes steps [g * total / sk_groups, (g + 1) * total / sk_groups) of
  * them, in block order), and one work-group per remaining block follows
- * as in regblock_padded: every wave is full. A block whose K steps fall to
- * two groups (a group takes a block's worth or more) is summed by the last
- * of them to finish (reduce's
- * one_pass pattern): each writes its sums to `partial` (two slots per
- * group: the block its range starts in, the block it ends in), counts
- * itself on the block's `arrived` counter, and the last adds the others'
- * slots to its own sums, writes the block and sets the counter back to 0
- * for the next launch. Whole tiles only (regblock_padded's copies). */
+ * as in regblock: every wave is full. A block whose K steps fall to two
+ * groups (a group takes a block's worth or more) is summed by the last of
+ * them to finish (reduce's one_pass pattern): each writes its sums to
+ * `partial` (two slots per group: the block its range starts in, the block
+ * it ends in), counts itself on the block's `arrived` counter, and the
+ * last adds the others' slots to its own sums, writes the block and sets
+ * the counter back to 0 for the next launch. Only whole blocks are shared
+ * (sk_block's order): the blocks across P's edges, in regblock's kernel,
+ * run as regblock's, checked; sharing them too made the sharing loop
+ * checked as well, and regblock 7-8% slower at 4000 and 8000 on the H100
+ * (bench/README.md, "Stream-K in regblock"). */
 
 /* Where group g's K steps start, of total over groups. */
 static inline long sk_start(int g, long total, int groups)
@@ -288,7 +294,7 @@ static inline int sk_group_of(long i, long total, int groups)
 static inline void sk_finish(__global float *P, int rows, int cols, int offsetM, int offsetN,
                              __global float4 *partial, __global volatile uint *arrived, int tile,
                              long tile_begin, int steps, long total, int groups, int shared,
-                             float4 (*acc)[WPTN / 4], __local uint *last)
+                             const int aligned, float4 (*acc)[WPTN / 4], __local uint *last)
 {
     const int tid = get_local_id(1) * RTSN + get_local_id(0);
     const int g = get_group_id(0);
@@ -324,22 +330,43 @@ static inline void sk_finish(__global float *P, int rows, int cols, int offsetM,
             arrived[tile] = 0;
     }
 #undef SK_SLOT
-    regblock_store(P, rows, cols, offsetM, offsetN, 1, 1, acc);
+    regblock_store(P, rows, cols, offsetM, offsetN, 1, aligned, acc);
 }
 #undef SK_PART
 
-/* rows, cols and inner multiples of TSM, TSN and TSK; a one-dimensional
- * grid of sk_groups + (blocks - sk_tiles) work-groups. */
-__kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void
-MatrixMulRegisterBlockedStreamK(__global const float *M, __global const float *N,
-                                __global float *P, int rows, int cols, int inner,
-                                __global float4 *partial, __global volatile uint *arrived,
-                                int sk_groups, int sk_tiles)
+/* Where block j of the stream-K kernels' order lies in P: P's whole
+ * blocks first, row by row, then those across its right edge, then those
+ * across its bottom edge (all blocks are whole in regblock_padded's). The
+ * host shares only whole blocks (sk_tiles at most rows / TSM * (cols /
+ * TSN)), so that the sharing loop runs without checks. */
+static inline void sk_block(int j, int rows, int cols, int *offsetM, int *offsetN)
 {
-    __local float4 Msub[2][TSK][TSM / 4];
-    __local float4 Nsub[2][TSK][TSN / 4];
-    __local uint last;
-    const int tiles_n = cols / TSN, steps = inner / TSK, g = get_group_id(0);
+    const int wm = rows / TSM, wn = cols / TSN, right = (cols + TSN - 1) / TSN - wn;
+    int bm = wm, bn = j - wm * (wn + right);
+    if (j < wm * wn) {
+        bm = j / wn;
+        bn = j % wn;
+    } else if (j < wm * (wn + right)) {
+        bm = j - wm * wn;
+        bn = wn;
+    }
+    *offsetM = bm * TSM;
+    *offsetN = bn * TSN;
+}
+
+/* The stream-K kernels' body, on a one-dimensional grid of sk_groups +
+ * (blocks - sk_tiles) work-groups; full_tiles, k_full and aligned as
+ * regblock's (the blocks across P's edge, none of them shared, check their
+ * bounds). */
+static inline void stream_k(__global const float *M, __global const float *N, __global float *P,
+                            int rows, int cols, int inner, __global float4 *partial,
+                            __global volatile uint *arrived, int sk_groups, int sk_tiles,
+                            __local float4 (*Msub)[TSK][TSM / 4],
+                            __local float4 (*Nsub)[TSK][TSN / 4], __local uint *last,
+                            const int full_tiles, const int k_full, const int aligned)
+{
+    const int steps = (inner + TSK - 1) / TSK, g = get_group_id(0);
+    int offsetM, offsetN;
     const long total = (long)sk_tiles * steps;
     float4 acc[WPTM][WPTN / 4];
     for (int wm = 0; wm < WPTM; wm++)
@@ -349,10 +376,11 @@ MatrixMulRegisterBlockedStreamK(__global const float *M, __global const float *N
      * below, so that the compiler schedules it as regblock_padded's own
      * kernel (faster so on the H100: bench/README.md, "Stream-K"). */
     if (g >= sk_groups) {
-        const int tile = sk_tiles + g - sk_groups;
-        const int offsetM = tile / tiles_n * TSM, offsetN = tile % tiles_n * TSN;
-        regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, 1, 0, steps, 1, 1, acc);
-        regblock_store(P, rows, cols, offsetM, offsetN, 1, 1, acc);
+        sk_block(sk_tiles + g - sk_groups, rows, cols, &offsetM, &offsetN);
+        const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);
+        regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, whole, 0, steps,
+                       k_full, aligned, acc);
+        regblock_store(P, rows, cols, offsetM, offsetN, whole, aligned, acc);
         return;
     }
     long i = sk_start(g, total, sk_groups), end = sk_start(g + 1, total, sk_groups);
@@ -360,16 +388,37 @@ MatrixMulRegisterBlockedStreamK(__global const float *M, __global const float *N
         const int tile = (int)(i / steps);
         const long tile_begin = (long)tile * steps;
         const int t0 = (int)(i - tile_begin), t1 = (int)min(end - tile_begin, (long)steps);
-        const int offsetM = tile / tiles_n * TSM, offsetN = tile % tiles_n * TSN;
+        sk_block(tile, rows, cols, &offsetM, &offsetN);
         for (int wm = 0; wm < WPTM; wm++)
             for (int wn = 0; wn < WPTN / 4; wn++)
                 acc[wm][wn] = (float4)(0.0f);
-        regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, 1, t0, t1, 1, 1, acc);
+        regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, 1, t0, t1, k_full,
+                       aligned, acc);
         sk_finish(P, rows, cols, offsetM, offsetN, partial, arrived, tile, tile_begin, steps, total,
-                  sk_groups, t0 > 0 || t1 < steps, acc, &last);
+                  sk_groups, t0 > 0 || t1 < steps, aligned, acc, last);
         i = tile_begin + t1;
     }
 }
+
+#define STREAM_K_KERNEL(name, full_tiles, k_full, aligned)                                         \
+    __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void name(                       \
+        __global const float *M, __global const float *N, __global float *P, int rows, int cols,   \
+        int inner, __global float4 *partial, __global volatile uint *arrived, int sk_groups,       \
+        int sk_tiles)                                                                              \
+    {                                                                                              \
+        __local float4 Msub[2][TSK][TSM / 4];                                                      \
+        __local float4 Nsub[2][TSK][TSN / 4];                                                      \
+        __local uint last;                                                                         \
+        stream_k(M, N, P, rows, cols, inner, partial, arrived, sk_groups, sk_tiles, Msub, Nsub,    \
+                 &last, full_tiles, k_full, aligned);                                              \
+    }
+#if REGBLOCK_DIRECT
+/* regblock's: any size, checked as MatrixMulRegisterBlocked is. */
+STREAM_K_KERNEL(MatrixMulRegisterBlockedStreamKChecked, FULL_TILES, K_FULL, VEC_ALIGNED)
+#endif
+#if REGBLOCK_PADDED
+/* regblock_padded's: rows, cols and inner multiples of TSM, TSN and TSK. */
+STREAM_K_KERNEL(MatrixMulRegisterBlockedStreamK, 1, 1, 1)
 
 /* X (rows x cols) into Xp (prows x pcols, prows >= rows, pcols >= cols),
  * zeros past X's edges, so that zero terms fill K's padding and P's padded

@@ -72,37 +72,60 @@ static void regblock_padded_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "regblock_padded", "128x128x35");
 }
 
-/* Stream-K (this PoCL's row: a work-group per core): 421 blocks of 16 x 64,
- * a prime, so that on any number of cores from 2 up the last wave is part
- * full and the groups of the first share its blocks and the whole wave's
- * before it, summed by the last of each block's groups to finish; K steps
- * 3 and 37 (one group then holds parts of one, two or three blocks). Every
- * block is checked against the reference; the note says the plan ran. */
+/* `variant` at `size` ('blocks' blocks of this PoCL's row, 16 x 64, a
+ * work-group per core) verifies in every block, and its note says that the
+ * stream-K plan ran, or that none did where the waves are whole. */
+static void expect_stream_k(struct clmem_ctx *ctx, const char *variant, const char *size,
+                            size_t blocks)
+{
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    if (clmem_run_workload(ctx, "matmul", variant, size, 1, &results, &n, &err) != CLMEM_OK)
+        fail_msg("%s %s: %s", variant, size, err.message);
+    const struct clmem_result *r = test_find_result(results, n, variant);
+    assert_true(r->verified);
+    char expected[96];
+    size_t units = ctx->device.compute_units;
+    snprintf(expected, sizeof expected, "stream-K: %zu work-groups share %zu of %zu blocks", units,
+             units + blocks % units, blocks);
+    if (blocks % units ? !strstr(r->note, expected) : strstr(r->note, "stream-K") != NULL)
+        fail_msg("%s %s: note '%s', expected '%s'", variant, size, r->note,
+                 blocks % units ? expected : "no stream-K");
+    clmem_results_free(results, n);
+    clmem_error_clear(&err);
+}
+
+/* Stream-K: 421 blocks, a prime, so that on any number of cores from 2 up
+ * the last wave is part full and the groups of the first share its blocks
+ * and the whole wave's before it, summed by the last of each block's
+ * groups to finish; K steps 3 and 37 (one group then holds parts of one,
+ * two or three blocks). */
 static void regblock_padded_stream_k_verifies(void **state)
 {
-    struct clmem_ctx *ctx = *state;
-    if (ctx->device.compute_units < 2)
+    if (((struct clmem_ctx *)*state)->device.compute_units < 2)
         skip(); /* one group at a time: every wave is whole */
     static const char *const sizes[] = {"6736x64x24", "6736x64x296", "6736x50x290"};
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        struct clmem_result *results = NULL;
-        size_t n = 0;
-        struct clmem_error err = {0};
-        int status =
-            clmem_run_workload(ctx, "matmul", "regblock_padded", sizes[i], 1, &results, &n, &err);
-        if (status != CLMEM_OK)
-            fail_msg("%s: %s", sizes[i], err.message);
-        const struct clmem_result *r = test_find_result(results, n, "regblock_padded");
-        assert_true(r->verified);
-        char expected[96];
-        size_t units = ctx->device.compute_units;
-        snprintf(expected, sizeof expected, "stream-K: %zu work-groups share %zu of 421 blocks",
-                 units, units + 421 % units);
-        if (!strstr(r->note, expected))
-            fail_msg("%s: note '%s', expected '%s'", sizes[i], r->note, expected);
-        clmem_results_free(results, n);
-        clmem_error_clear(&err);
-    }
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        expect_stream_k(*state, "regblock_padded", sizes[i], 421);
+}
+
+/* regblock's stream-K (MatrixMulRegisterBlockedStreamKChecked), where P
+ * and K are not whole tiles: the shared blocks are whole ones, those
+ * across P's bottom and right edges each a group of their own, checked.
+ * 6735 rows: 421 blocks of 16, the last 15 rows; K 300 and 290, not whole
+ * K steps; 130 and 132 columns: three blocks of 64 across, the last 2 and
+ * 4 wide (130 and 290: rows not float4-aligned, so vload4 throughout).
+ * 1263 blocks is 3 x 421: on 3 cores (or 421) the waves are whole, and
+ * the note must say no stream-K. */
+static void regblock_stream_k_verifies(void **state)
+{
+    if (((struct clmem_ctx *)*state)->device.compute_units < 2)
+        skip();
+    expect_stream_k(*state, "regblock", "6736x64x296", 421);
+    expect_stream_k(*state, "regblock", "6735x64x300", 421);
+    expect_stream_k(*state, "regblock", "6735x130x290", 1263);
+    expect_stream_k(*state, "regblock", "6735x132x296", 1263);
 }
 
 /* Copies padded to any tile (up to 256 rows and columns more) of a P of
@@ -394,6 +417,7 @@ int main(void)
         cmocka_unit_test(regblock_verifies_any_size),
         cmocka_unit_test(regblock_padded_verifies_any_size),
         cmocka_unit_test(regblock_padded_stream_k_verifies),
+        cmocka_unit_test(regblock_stream_k_verifies),
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),

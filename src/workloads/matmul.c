@@ -27,10 +27,13 @@ struct matmul_state {
      * dimensions are whole tiles already: it multiplies the run's own). */
     size_t padded[3];
     cl_mem dMpad, dNpad, dPpad;
-    /* regblock_padded's stream-K plan (none: sk_groups 0): work-groups that
-     * share the K steps of the first sk_tiles blocks, their sums of the
-     * blocks they share and a counter per shared block. */
+    /* regblock_padded's stream-K plan (none: sk_groups 0), regblock's too
+     * where sk_direct (the blocks it shares are whole blocks of P; both
+     * have as many blocks): work-groups that share the K steps of the first
+     * sk_tiles blocks, their sums of the blocks they share and a counter
+     * per shared block. */
     size_t sk_groups, sk_tiles;
+    int sk_direct;
     cl_mem dPartial, dArrived;
 };
 
@@ -67,8 +70,8 @@ enum {
  * hold). PoCL on CPUs: few work-items per group, each a wide block of
  * float4s.
  * SK_UNITS: work-groups of the row's shape a compute unit runs at once,
- * where measured; regblock_padded then spreads the blocks past the last
- * whole wave over that many groups per unit (stream-K, in
+ * where measured; regblock and regblock_padded then spread the blocks
+ * past the last whole wave over that many groups per unit (stream-K, in
  * cl/matmul_regblock.cl); 0: a group per block. sm_90's 256x128 row: one
  * (its 256 work-items of 128 sums each fill a unit's registers); a CPU
  * runs one group per core at a time. Not tuned: a tuned shape takes the
@@ -227,6 +230,7 @@ static const struct clmem_variant matmul_variants[] = {
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
                   "MatrixMulRegisterBlocked", NULL, .source = "matmul_regblock.cl",
+                  .more_kernels = {"MatrixMulRegisterBlockedStreamKChecked"},
                   /* Also where some work-groups' blocks lie wholly inside P
                    * and take the unchecked float4 path: 130x66x35 (rows not
                    * float4-aligned, so vload4; K's last step partial) and
@@ -466,24 +470,47 @@ static int variant_selected(const struct clmem_run *run, int which)
     return 0;
 }
 
-/* regblock_padded's stream-K plan (cl/matmul_regblock.cl) for a grid of
- * `blocks` blocks, `groups` of which the device runs at once: when the
+/* The stream-K plan (cl/matmul_regblock.cl) of regblock and
+ * regblock_padded, whose grids have as many blocks of TSM x TSN: when the
  * last wave would be part full, the blocks of it and of the whole wave
- * before it are shared by `groups` work-groups (from 1 to 2 blocks each);
- * none when the waves are whole, fewer than one, or the row says 0. */
-static void plan_stream_k(struct matmul_state *s, size_t blocks, size_t groups)
+ * before it are shared by as many work-groups as the device runs at once
+ * (from 1 to 2 blocks each); none when the waves are whole, fewer than
+ * one, the row says 0, or the groups' sums would not fit beside M, N and
+ * P. regblock's kernel shares only whole blocks of P: it runs the plan
+ * where they are enough. Then the sums and the counters (zero, as the
+ * kernel leaves them after each launch). */
+static int stream_k_setup(struct clmem_run *run, struct matmul_state *s, struct clmem_error *err)
 {
+    const struct clmem_device *device = &run->ctx->device;
+    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
+    size_t blocks = (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn),
+           groups = (size_t)device->compute_units * (size_t)s->rb[P_SK_UNITS];
     s->sk_groups = s->sk_tiles = 0;
+    s->sk_direct = 0;
     if (groups == 0 || blocks <= groups || blocks % groups == 0)
-        return;
+        return CLMEM_OK;
+    double sums = (double)groups * 2.0 * (double)(tsm * tsn) * sizeof(float);
+    if (sums > (double)device->max_alloc ||
+        sums + (double)sizeof(float) * ((double)s->host.rows * (double)s->host.inner +
+                                        (double)s->host.inner * (double)s->host.cols +
+                                        (double)s->host.rows * (double)s->host.cols) >
+            (double)device->global_mem)
+        return CLMEM_OK;
     s->sk_groups = groups;
     s->sk_tiles = groups + blocks % groups;
+    s->sk_direct = s->sk_tiles <= s->host.rows / tsm * (s->host.cols / tsn);
+    int status;
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, (size_t)sums, NULL, &s->dPartial,
+                                      err)) ||
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->sk_tiles * sizeof(cl_uint),
+                                      NULL, &s->dArrived, err)))
+        return status;
+    return clmem_buffer_fill_zero(run->ctx, s->dArrived, s->sk_tiles * sizeof(cl_uint), err);
 }
 
 /* regblock_padded's copies, where a dimension is not a whole number of
  * tiles: M (rows x inner) and N (inner x cols) padded with zeros, P
- * (rows x cols) written padded, then copied out; and stream-K's sums and
- * counters (zero, as the kernel leaves them after each launch). */
+ * (rows x cols) written padded, then copied out. */
 static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
                                  struct clmem_error *err)
 {
@@ -492,20 +519,9 @@ static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
     for (int d = 0; d < 3; d++)
         s->padded[d] = (dims[d] + tiles[d] - 1) / tiles[d] * tiles[d];
     const size_t *p = s->padded;
-    plan_stream_k(s, p[0] / tiles[0] * (p[1] / tiles[1]),
-                  (size_t)run->ctx->device.compute_units * (size_t)s->rb[P_SK_UNITS]);
-    int status;
-    if (s->sk_groups &&
-        ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE,
-                                       s->sk_groups * 2 * tiles[0] * tiles[1] * sizeof(float), NULL,
-                                       &s->dPartial, err)) ||
-         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->sk_tiles * sizeof(cl_uint),
-                                       NULL, &s->dArrived, err)) ||
-         (status =
-              clmem_buffer_fill_zero(run->ctx, s->dArrived, s->sk_tiles * sizeof(cl_uint), err))))
-        return status;
     if (p[0] == dims[0] && p[1] == dims[1] && p[2] == dims[2])
         return CLMEM_OK;
+    int status;
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[0] * p[2] * sizeof(float),
                                       NULL, &s->dMpad, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, p[2] * p[1] * sizeof(float),
@@ -591,7 +607,9 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                           p_elems * sizeof(float), &s->dP, err)) ||
         (status = clmem_run_build(run, options, err)))
         return status;
-    if (variant_selected(run, REGBLOCK_PADDED) && (status = regblock_padded_setup(run, s, err)))
+    if ((direct || padded) && (status = stream_k_setup(run, s, err)))
+        return status;
+    if (padded && (status = regblock_padded_setup(run, s, err)))
         return status;
     if (variant_selected(run, CPU_BLOCKED)) {
         size_t m_packed = 0, n_packed = 0;
@@ -659,27 +677,26 @@ static int copy_launch(struct clmem_run *run, cl_kernel kernel, size_t rows, siz
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
 
-/* regblock_padded's multiply of M by N into P, all whole tiles: stream-K
- * where planned (one dimension: the groups that share blocks, then a group
- * per remaining block), else a group per block. */
-static int regblock_padded_gemm(struct clmem_run *run, const struct clmem_variant *v,
-                                const struct matmul_state *s, cl_mem M, cl_mem N, cl_mem P,
-                                size_t rows, size_t cols, size_t inner, struct clmem_timing *timing,
-                                struct clmem_error *err)
+/* regblock's or regblock_padded's multiply of M by N into P (rows x cols,
+ * K inner), its kernels' arguments the same: stream-K where given its
+ * kernel `sk` (one dimension: the groups that share blocks, then a group
+ * per remaining block), else `gemm`, a group per block. */
+static int regblock_gemm(struct clmem_run *run, cl_kernel gemm, cl_kernel sk, cl_mem M, cl_mem N,
+                         cl_mem P, size_t rows, size_t cols, size_t inner,
+                         struct clmem_timing *timing, struct clmem_error *err)
 {
+    const struct matmul_state *s = run->state;
     cl_int r = (cl_int)rows, c = (cl_int)cols, k = (cl_int)inner;
-    if (!s->sk_groups) {
-        cl_kernel gemm = clmem_run_kernel(run, v);
+    if (!sk) {
         int status =
             clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &M, sizeof(cl_mem), &N, sizeof(cl_mem),
                               &P, sizeof r, &r, sizeof c, &c, sizeof k, &k);
         return status ? status : regblock_launch(run, gemm, rows, cols, timing, err);
     }
-    cl_kernel sk = clmem_run_more_kernel(run, v, 2);
     cl_int groups = (cl_int)s->sk_groups, tiles = (cl_int)s->sk_tiles;
-    size_t local[2] = {(size_t)(s->rb[P_TSN] / s->rb[P_WPTN]),
-                       (size_t)(s->rb[P_TSM] / s->rb[P_WPTM])};
-    size_t blocks = rows / (size_t)s->rb[P_TSM] * (cols / (size_t)s->rb[P_TSN]);
+    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
+    size_t local[2] = {tsn / (size_t)s->rb[P_WPTN], tsm / (size_t)s->rb[P_WPTM]};
+    size_t blocks = (rows + tsm - 1) / tsm * ((cols + tsn - 1) / tsn);
     size_t global[2] = {(s->sk_groups + blocks - s->sk_tiles) * local[0], local[1]};
     int status = clmem_kernel_args(sk, err, 10, sizeof(cl_mem), &M, sizeof(cl_mem), &N,
                                    sizeof(cl_mem), &P, sizeof r, &r, sizeof c, &c, sizeof k, &k,
@@ -696,14 +713,16 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
                                    struct matmul_state *s, struct clmem_timing *timing,
                                    struct clmem_error *err)
 {
-    cl_kernel pad = clmem_run_more_kernel(run, v, 0), unpad = clmem_run_more_kernel(run, v, 1);
+    cl_kernel pad = clmem_run_more_kernel(run, v, 0), unpad = clmem_run_more_kernel(run, v, 1),
+              gemm = clmem_run_kernel(run, v),
+              sk = s->sk_groups ? clmem_run_more_kernel(run, v, 2) : NULL;
     cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner,
            prows = (cl_int)s->padded[0], pcols = (cl_int)s->padded[1],
            pinner = (cl_int)s->padded[2];
     int status;
     if (!s->dPpad)
-        return regblock_padded_gemm(run, v, s, s->dM, s->dN, s->dP, s->host.rows, s->host.cols,
-                                    s->host.inner, timing, err);
+        return regblock_gemm(run, gemm, sk, s->dM, s->dN, s->dP, s->host.rows, s->host.cols,
+                             s->host.inner, timing, err);
     if ((status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dMpad,
                                     sizeof rows, &rows, sizeof inner, &inner, sizeof prows, &prows,
                                     sizeof pinner, &pinner)) ||
@@ -712,8 +731,8 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
                                     sizeof inner, &inner, sizeof cols, &cols, sizeof pinner,
                                     &pinner, sizeof pcols, &pcols)) ||
         (status = copy_launch(run, pad, s->padded[2], s->padded[1], timing, err)) ||
-        (status = regblock_padded_gemm(run, v, s, s->dMpad, s->dNpad, s->dPpad, s->padded[0],
-                                       s->padded[1], s->padded[2], timing, err)) ||
+        (status = regblock_gemm(run, gemm, sk, s->dMpad, s->dNpad, s->dPpad, s->padded[0],
+                                s->padded[1], s->padded[2], timing, err)) ||
         (status =
              clmem_kernel_args(unpad, err, 5, sizeof(cl_mem), &s->dPpad, sizeof(cl_mem), &s->dP,
                                sizeof rows, &rows, sizeof cols, &cols, sizeof pcols, &pcols)))
@@ -736,6 +755,10 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
         return clmem_clblast_sgemm(run->ctx, s->host.rows, s->host.cols, s->host.inner, s->dM,
                                    s->dN, s->dP, timing, err);
     cl_kernel kernel = clmem_run_kernel(run, v);
+    if (v == &matmul_variants[REGBLOCK])
+        return regblock_gemm(run, kernel, s->sk_direct ? clmem_run_more_kernel(run, v, 0) : NULL,
+                             s->dM, s->dN, s->dP, s->host.rows, s->host.cols, s->host.inner, timing,
+                             err);
     cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner;
     int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,
                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
@@ -754,8 +777,6 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
         size_t panels[2] = {(s->host.cols + 15) / 16, (s->host.rows + rows - 1) / rows};
         return clmem_launch(run->ctx, kernel, 2, panels, NULL, timing, err);
     }
-    if (v == &matmul_variants[REGBLOCK])
-        return regblock_launch(run, kernel, s->host.rows, s->host.cols, timing, err);
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);
 }
 
@@ -782,10 +803,12 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
     matmul_problem_check(&s->host, check);
     if (v == &matmul_variants[OPENBLAS])
         clmem_openblas_describe(check->note, sizeof check->note);
-    if (v == &matmul_variants[REGBLOCK_PADDED] && s->sk_groups)
+    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
+    if ((v == &matmul_variants[REGBLOCK] && s->sk_direct) ||
+        (v == &matmul_variants[REGBLOCK_PADDED] && s->sk_groups))
         snprintf(check->note, sizeof check->note,
                  "stream-K: %zu work-groups share %zu of %zu blocks", s->sk_groups, s->sk_tiles,
-                 s->padded[0] / (size_t)s->rb[P_TSM] * (s->padded[1] / (size_t)s->rb[P_TSN]));
+                 (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn));
     return CLMEM_OK;
 }
 
