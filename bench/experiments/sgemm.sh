@@ -25,7 +25,7 @@ kernels=$(mktemp -d)
 cache=$(mktemp -d)
 trap 'rm -rf "$kernels" "$cache"' EXIT
 export XDG_CACHE_HOME=$cache/run
-mkdir -p "$kernels/async" "$kernels/async3" "$kernels/read-ahead" "$cache/tsk16/clmem"
+mkdir -p "$kernels/async" "$kernels/async3" "$kernels/read-ahead"
 for d in async async3 read-ahead; do cp cl/*.cl "$kernels/$d/"; done
 cp "$here/regblock_async.cl" "$kernels/async/matmul_regblock.cl"
 { echo "#define STAGES 3"; cat "$here/regblock_async.cl"; } >"$kernels/async3/matmul_regblock.cl"
@@ -36,25 +36,8 @@ SIZES="4096 8192 8448x8192x8192" KERNEL_DIRS="cl $kernels/async $kernels/async3 
 timeout 150 "$CLMEM" tune matmul --variant regblock --device "$DEVICE" --size 4096 \
     --max-candidates 24 --reps 5 --kernel-dir "$kernels/async" >"$out/tune-async.txt" 2>&1
 # TSK 16: the tuning database's entry for this device at these sizes.
-field() { # name or driver of the first device whose name holds $DEVICE
-    "$CLMEM" devices 2>/dev/null | awk -v want="$DEVICE" -v what="$1" '
-        /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
-                       if (on) name = $0 }
-        on && /driver version/ { print (what == "name" ? name : $3); exit }'
-}
-name=$(field name)
-driver=$(field driver)
-chmod 700 "$cache/tsk16" "$cache/tsk16/clmem"
-python3 - "$cache/tsk16/clmem/tuning.json" "$name" "$driver" <<'PY'
-import json, sys
-entry = lambda c: {"device": sys.argv[2], "driver": sys.argv[3], "workload": "matmul",
-                   "variant": "regblock", "size_class": c, "metric": 1, "default_metric": 1,
-                   "params": {"TSM": 256, "TSN": 128, "TSK": 16, "WPTM": 16, "WPTN": 8},
-                   "unit": "GFLOP/s", "builtin": False}
-json.dump({"clmem_tuning": 1, "entries": [entry(c) for c in ("N<=4096", "N<=8192", "N<=16384")]},
-          open(sys.argv[1], "w"))
-PY
-chmod 600 "$cache/tsk16/clmem/tuning.json"
+. "$here/force_params.sh"
+force_params "$cache/tsk16" 256 128 16 16 8
 for s in 4096 8192 8448x8192x8192; do
     XDG_CACHE_HOME=$cache/tsk16 "$CLMEM" run matmul --device "$DEVICE" --size "$s" \
         --variant regblock --reps 20 --format csv --output "$out/tsk16-$s.csv" ||

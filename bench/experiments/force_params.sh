@@ -1,0 +1,28 @@
+# Sourced by the experiment scripts. force_params DIR TSM TSN TSK WPTM WPTN:
+# a tuning database in DIR/clmem (run with XDG_CACHE_HOME=DIR) that gives
+# regblock these parameters on $DEVICE at sizes up to 32768, as a tune
+# result would; $CLMEM names the device and its driver.
+force_params() {
+    local dir=$1 name driver
+    field() { # name or driver of the first device whose name holds $DEVICE
+        "$CLMEM" devices 2>/dev/null | awk -v want="$DEVICE" -v what="$1" '
+            /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
+                           if (on) name = $0 }
+            on && /driver version/ { print (what == "name" ? name : $3); exit }'
+    }
+    name=$(field name)
+    driver=$(field driver)
+    mkdir -p "$dir/clmem"
+    chmod 700 "$dir" "$dir/clmem"
+    python3 - "$dir/clmem/tuning.json" "$name" "$driver" "${@:2}" <<'PY'
+import json, sys
+path, name, driver = sys.argv[1:4]
+params = dict(zip(("TSM", "TSN", "TSK", "WPTM", "WPTN"), map(int, sys.argv[4:9])))
+entry = lambda c: {"device": name, "driver": driver, "workload": "matmul",
+                   "variant": "regblock", "size_class": c, "metric": 1, "default_metric": 1,
+                   "params": params, "unit": "GFLOP/s", "builtin": False}
+json.dump({"clmem_tuning": 1, "entries": [entry(c) for c in (f"N<={1 << i}" for i in range(6, 16))]},
+          open(path, "w"))
+PY
+    chmod 600 "$dir/clmem/tuning.json"
+}
