@@ -12,6 +12,7 @@
 #   split           the patch, K steps of 8 (halves of 4: cl/'s barriers)
 #   split-tsk16     the patch, K steps of 16 (the two halves a loop)
 #   split-tsk16-u   the same, the two halves unrolled (twice the code)
+# then sass.sh on split.
 # Usage: bench/experiments/split_fetch.sh [OUTDIR]  (default "$OUT", else
 # bench/experiments/out); CLMEM (default ./build-gpu/clmem), DEVICE (nvidia),
 # SIZES (default above).
@@ -47,3 +48,6 @@ print("%16s %14s %9.0f %s %s" % (r["size"], sys.argv[2], float(r["metric"]), r["
             "$out/$label-$s.csv" "$label"
     done
 done | tee "$out/table.txt"
+# What the compiler made of split's loop (K steps of 8; registers, where
+# the global loads and local stores sit).
+command -v nvidia-smi >/dev/null && OUT=$out/sass "$here/sass.sh" "$kernels/split"
