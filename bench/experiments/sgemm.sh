@@ -36,7 +36,7 @@ SIZES="4096 8192 8448x8192x8192" KERNEL_DIRS="cl $kernels/async $kernels/async3 
 timeout 150 "$CLMEM" tune matmul --variant regblock --device "$DEVICE" --size 4096 \
     --max-candidates 24 --reps 5 --kernel-dir "$kernels/async" >"$out/tune-async.txt" 2>&1
 # TSK 16: the tuning database's entry for this device at these sizes.
-. "$here/force_params.sh"
+. "$here/lib.sh"
 force_params "$cache/tsk16" 256 128 16 16 8
 for s in 4096 8192 8448x8192x8192; do
     XDG_CACHE_HOME=$cache/tsk16 "$CLMEM" run matmul --device "$DEVICE" --size "$s" \

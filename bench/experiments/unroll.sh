@@ -34,22 +34,11 @@ for u in 2 4 8; do
 done
 mkdir -p "$cache/builtin"
 chmod 700 "$cache/builtin"
-. "$here/force_params.sh"
+. "$here/lib.sh"
 force_params "$cache/tsk16" 256 128 16 16 8
 configs=("cl cl builtin" "u4 $kernels/u4 builtin" "u2 $kernels/u2 builtin"
          "tsk16-u8 $kernels/u8 tsk16" "tsk16-u4 $kernels/u4 tsk16" "cl-again cl builtin")
-for s in "${sizes[@]}"; do
-    for c in "${configs[@]}"; do
-        read -r label dir db <<<"$c"
-        XDG_CACHE_HOME=$cache/$db "$CLMEM" run matmul --device "$DEVICE" --size "$s" \
-            --variant regblock --reps 20 --kernel-dir "$dir" --format csv \
-            --output "$out/$label-$s.csv" || echo "$label at $s failed: $?" >&2
-        python3 -c 'import csv, sys
-r = next(csv.DictReader(open(sys.argv[1])))
-print("%16s %10s %9.0f %s %s" % (r["size"], sys.argv[2], float(r["metric"]), r["status"], r["note"]))' \
-            "$out/$label-$s.csv" "$label"
-    done
-done | tee "$out/table.txt"
+run_configs "$out" "${sizes[@]}" -- "${configs[@]}"
 # What the compiler made of cl/'s loop and of u4's (registers, the loop's
 # instructions).
 command -v nvidia-smi >/dev/null && OUT=$out/sass "$here/sass.sh" cl "$kernels/u4"

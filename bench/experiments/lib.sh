@@ -1,4 +1,6 @@
-# Sourced by the experiment scripts. force_params DIR TSM TSN TSK WPTM WPTN:
+# Sourced by the experiment scripts (with CLMEM and DEVICE set).
+#
+# force_params DIR TSM TSN TSK WPTM WPTN:
 # a tuning database in DIR/clmem (run with XDG_CACHE_HOME=DIR) that gives
 # regblock these parameters on $DEVICE at sizes up to 32768, as a tune
 # result would; $CLMEM names the device and its driver.
@@ -25,4 +27,28 @@ json.dump({"clmem_tuning": 1, "entries": [entry(c) for c in (f"N<={1 << i}" for 
           open(path, "w"))
 PY
     chmod 600 "$dir/clmem/tuning.json"
+}
+
+# run_configs OUT SIZE... -- CONFIG...: each CONFIG ("LABEL KERNEL_DIR
+# DB": a label, a kernel folder, a folder under $cache holding a tuning
+# database or none) runs regblock at each SIZE (20 runs, verified) into
+# OUT/LABEL-SIZE.csv; one line each (size, label, GFLOP/s, status, note)
+# into OUT/table.txt and the output.
+run_configs() {
+    local out=$1 sizes=() s c label dir db
+    shift
+    while [ "$1" != -- ]; do sizes+=("$1"); shift; done
+    shift
+    for s in "${sizes[@]}"; do
+        for c in "$@"; do
+            read -r label dir db <<<"$c"
+            XDG_CACHE_HOME=$cache/$db "$CLMEM" run matmul --device "$DEVICE" --size "$s" \
+                --variant regblock --reps 20 --kernel-dir "$dir" --format csv \
+                --output "$out/$label-$s.csv" || echo "$label at $s failed: $?" >&2
+            python3 -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+print("%16s %14s %9.0f %s %s" % (r["size"], sys.argv[2], float(r["metric"]), r["status"], r["note"]))' \
+                "$out/$label-$s.csv" "$label"
+        done
+    done | tee "$out/table.txt"
 }
