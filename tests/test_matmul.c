@@ -110,7 +110,7 @@ static void regblock_padded_stream_k_verifies(void **state)
         expect_stream_k(*state, "regblock_padded", sizes[i], 421);
 }
 
-/* regblock's stream-K (MatrixMulRegisterBlockedStreamKChecked), where P
+/* regblock's stream-K (MatrixMulStreamKChecked), where P
  * and K are not whole tiles: the shared blocks are whole ones, those
  * across P's bottom and right edges each a group of their own, checked.
  * 6735 rows: 421 blocks of 16, the last 15 rows; K 300 and 290, not whole

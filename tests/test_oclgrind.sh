@@ -205,6 +205,16 @@ matmul)
         'sub(/col \+ 3 < ncols/, "col + 3 <= ncols")'
     expect_reported matmul regblock 7x7x7 "Invalid read" "the planted '<=' in regblock's load4" \
         "an invalid read"
+    # Every variant at once, in one program per file, as a plain run: Oclgrind
+    # charges a kernel the local memory of each kernel whose name begins with
+    # its own, and regblock's failed so (CL_OUT_OF_RESOURCES) until no name
+    # in matmul_regblock.cl began with another.
+    run_variant matmul all 7x7x7
+    if [ "$code" != 0 ] || statuses | grep -qv -e '^ok$' -e '^skipped$'; then
+        fail "matmul, every variant at 7x7x7 (exit $code):"$'\n'"$(head -c 2000 <<<"$err")"
+    else
+        echo "ok   matmul, every variant at 7x7x7"
+    fi
     ;;
 memory)
     # transposeCoalesced without its first barrier.

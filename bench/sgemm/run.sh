@@ -26,7 +26,7 @@ for dir in "${kdirs[@]}"; do
         "$clmem" run matmul --device "$device" --size "$s" --variant regblock --compare clblast \
             --reps 20 --kernel-dir "$dir" --format csv --output "$out/$label-$s.csv" ||
             echo "clmem run at $s ($label) failed: $?" >&2
-        grep -q MatrixMulRegisterBlockedStreamK "$dir/matmul_regblock.cl" || continue
+        grep -q -e MatrixMulStreamKPadded -e MatrixMulRegisterBlockedStreamK "$dir/matmul_regblock.cl" || continue
         "$clmem" run matmul --device "$device" --size "$s" --variant regblock_padded \
             --reps 20 --kernel-dir "$dir" --format csv --output "$out/$label-$s-padded.csv" ||
             echo "clmem run of regblock_padded at $s ($label) failed: $?" >&2

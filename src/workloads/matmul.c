@@ -230,7 +230,7 @@ static const struct clmem_variant matmul_variants[] = {
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
                   "MatrixMulRegisterBlocked", NULL, .source = "matmul_regblock.cl",
-                  .more_kernels = {"MatrixMulRegisterBlockedStreamKChecked"},
+                  .more_kernels = {"MatrixMulStreamKChecked"},
                   /* Also where some work-groups' blocks lie wholly inside P
                    * and take the unchecked float4 path: 130x66x35 (rows not
                    * float4-aligned, so vload4; K's last step partial) and
@@ -240,10 +240,9 @@ static const struct clmem_variant matmul_variants[] = {
                          "regblock on copies of M, N and P padded to whole tiles, every check "
                          "compiled away, the copies timed with it; any size (beyond the seeds: "
                          "CLBlast's indirect GEMM)",
-                         "MatrixMulRegisterBlockedPadded", regblock_padded_unsupported,
+                         "MatrixMulPaddedRegisterBlocked", regblock_padded_unsupported,
                          .source = "matmul_regblock.cl",
-                         .more_kernels = {"MatrixPad", "MatrixUnpad",
-                                          "MatrixMulRegisterBlockedStreamK"},
+                         .more_kernels = {"MatrixPad", "MatrixUnpad", "MatrixMulStreamKPadded"},
                          /* Padded in every dimension (7x7x7, 35x19x11), and
                           * whole tiles, multiplied in place (64x64x16 on
                           * Oclgrind's row, 64x64 by 16). */
