@@ -100,16 +100,16 @@ static const struct plant plants[] = {
      "SK_PART(partial, g, SK_SLOT(g), e, h) = acc[e][h] + (float4)(" ONE_IF(
          "tid == 0 && e == 0 && h == 0") ", 0.0f, 0.0f, 0.0f);",
      {"values differ"}},
-    /* regblock's stream-K at 271x130x9: 17 x 3 blocks of 16 x 64, the
-     * whole ones first in sk_block's order, then the 16 across the right
-     * edge (columns 128 and 129), then the 3 across the bottom; with the
-     * right edge's blocks put one column of blocks to the left, columns 128
-     * and 129 of rows 0 to 255 are never written. */
-    {{"matmul", "regblock", "271x130x9"},
+    /* regblock's stream-K at 591x64x9: 37 blocks of 16 x 64 (a prime: on
+     * 2 to 18 cores a group per core shares some, all of them whole), the
+     * 36 whole ones first in sk_block's order, then the one across the
+     * bottom edge (rows 576 to 590); put one row of blocks up, its rows
+     * are never written. */
+    {{"matmul", "regblock", "591x64x9"},
      {"matmul_regblock.cl", "static inline void sk_block("},
-     "        bn = wn;\n",
-     "        bn = wn - 1;\n",
-     {"P[row 0][col 128]", "512 of 35232 values differ"}},
+     "    int bm = wm, bn = j - wm * (wn + right);\n",
+     "    int bm = wm - 1, bn = j - wm * (wn + right);\n",
+     {"P[row 576][col 0]", "960 of 37826 values differ"}},
     {{"matmul", "panel", "33x17x9"},
      {"matmul_panel.cl", "void MatrixMulPanel("},
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c];",
