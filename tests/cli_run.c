@@ -70,11 +70,59 @@ void finish_clmem(struct child *c, struct outcome *o)
     unlink(c->err_path);
 }
 
+void run_clmem_within(struct outcome *o, const char *const env[], const char *const args[],
+                      unsigned limit_s)
+{
+    struct child c;
+    start_clmem(&c, env, args);
+    const struct timespec tick = {0, 20 * 1000000L};
+    int killed = 0;
+    for (unsigned long waited_ms = 0;; waited_ms += 20) {
+        siginfo_t info = {0};
+        if (waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+            break;
+        if (waited_ms >= limit_s * 1000UL) {
+            kill(c.pid, SIGKILL);
+            killed = 1;
+            break;
+        }
+        nanosleep(&tick, NULL);
+    }
+    finish_clmem(&c, o);
+    if (killed) {
+        size_t len = strlen(o->err);
+        snprintf(o->err + len, sizeof o->err - len, "[killed: still running after %u s]\n",
+                 limit_s);
+    }
+}
+
 void run_clmem(struct outcome *o, const char *const env[], const char *const args[])
 {
     struct child c;
     start_clmem(&c, env, args);
     finish_clmem(&c, o);
+}
+
+unsigned long long device_bytes(const char *devices, const char *label)
+{
+    const char *p = strstr(devices, label);
+    if (!p || !(p = strchr(p, '(')))
+        fail_msg("no '%s (N bytes)' in 'clmem devices': %.300s", label, devices);
+    return strtoull(p + 1, NULL, 10);
+}
+
+void matmul_size_beyond_alloc(const char *const env[], char *size, size_t len)
+{
+    static struct outcome o;
+    run_clmem_within(&o, env, (const char *const[]){"devices", NULL}, REFUSAL_LIMIT_S);
+    assert_int_equal(o.code, 0);
+    unsigned long long max_alloc = device_bytes(o.out, "max allocation");
+    const unsigned long long cols = 46000;
+    unsigned long long rows = max_alloc / 4 / cols + 1;
+    /* The kernels index P with int: past that it is refused as too large. */
+    if (rows * cols > 0x7fffffffULL)
+        fail_msg("the device allocates %llu bytes at once: no matmul size is beyond it", max_alloc);
+    snprintf(size, len, "%llux%llux1", rows, cols);
 }
 
 size_t count_lines(const char *s)

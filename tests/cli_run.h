@@ -32,6 +32,24 @@ void start_clmem(struct child *c, const char *const env[], const char *const arg
 /* Waits for it and collects its outcome. */
 void finish_clmem(struct child *c, struct outcome *o);
 void run_clmem(struct outcome *o, const char *const env[], const char *const args[]);
+/* run_clmem for a run that must end quickly (a refusal before any work):
+ * past limit_s it is killed (SIGKILL, code 137) and stderr ends with a
+ * line saying so, so a refusal that does not come fails the test in
+ * seconds instead of computing until the test's timeout. */
+void run_clmem_within(struct outcome *o, const char *const env[], const char *const args[],
+                      unsigned limit_s);
+/* The limit for runs expected to be refused: opening PoCL on a loaded
+ * 2-core machine takes a few seconds, never a minute. */
+#define REFUSAL_LIMIT_S 60
+/* "(N bytes)" after `label` ("max allocation", "global memory") in `clmem
+ * devices`' output, for its first device. */
+unsigned long long device_bytes(const char *devices, const char *label);
+/* PoCL told to report at most 4 GB (a max allocation of 1 GiB), whatever
+ * the machine's memory, for refusals of sizes beyond the device. */
+#define SMALL_POCL "POCL_MEMORY_LIMIT", "4"
+/* A matmul size RxCx1 whose product P is more than the first device
+ * (under `env`) can allocate at once, derived from what it reports. */
+void matmul_size_beyond_alloc(const char *const env[], char *size, size_t len);
 size_t count_lines(const char *s);
 /* How many variants the workload's table lists (what `run --variant all`
  * runs), so a test follows the table as variants are added. */

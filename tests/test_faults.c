@@ -83,16 +83,6 @@ static int running_as_root(void)
     return geteuid() == 0;
 }
 
-/* "(N bytes)" after `label` in `clmem devices`' output for the CPU device. */
-static unsigned long long device_bytes(const char *devices, const char *label)
-{
-    const char *p = strstr(devices, label);
-    assert_non_null(p);
-    p = strchr(p, '(');
-    assert_non_null(p);
-    return strtoull(p + 1, NULL, 10);
-}
-
 /* MPI where clmem has none, or where a command cannot use it: exit 2 at
  * once. mpirun is stood in for by its environment (a rank's variables). */
 static void mpi_refusals_exit_2(void **state)
@@ -139,13 +129,17 @@ static void size_beyond_device_exits_2_before_work(void **state)
     char dir[] = "/tmp/clmem-faults-size-XXXXXX", out[128];
     assert_non_null(mkdtemp(dir));
     snprintf(out, sizeof out, "%s/r.json", dir);
-    run_clmem(&o, NULL,
-              ARGS("run", "matmul", "--size", "46000x46000x1", "--device", "cpu", "--output", out));
+    const char *small[] = {SMALL_POCL, NULL};
+    char beyond[64];
+    matmul_size_beyond_alloc(small, beyond, sizeof beyond);
+    run_clmem_within(&o, small,
+                     ARGS("run", "matmul", "--size", beyond, "--device", "cpu", "--output", out),
+                     REFUSAL_LIMIT_S);
     expect(&o, 2, "can allocate at once", dir, 0);
 
     /* Three square matrices each within one allocation, together beyond
      * the device's memory (PoCL reports a share of the host's memory). */
-    run_clmem(&o, NULL, ARGS("devices"));
+    run_clmem_within(&o, NULL, ARGS("devices"), REFUSAL_LIMIT_S);
     assert_int_equal(o.code, 0);
     unsigned long long max_alloc = device_bytes(o.out, "max allocation"),
                        global = device_bytes(o.out, "global memory");
@@ -158,9 +152,10 @@ static void size_beyond_device_exits_2_before_work(void **state)
     } else {
         char size[32];
         snprintf(size, sizeof size, "%llu", side);
-        run_clmem(&o, NULL,
-                  ARGS("run", "matmul", "--variant", "naive", "--size", size, "--device", "cpu",
-                       "--output", out));
+        run_clmem_within(&o, NULL,
+                         ARGS("run", "matmul", "--variant", "naive", "--size", size, "--device",
+                              "cpu", "--output", out),
+                         REFUSAL_LIMIT_S);
         expect(&o, 2, "bytes of device memory, more than the", dir, 0);
     }
     remove_dir(dir);
