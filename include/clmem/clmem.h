@@ -55,6 +55,7 @@ struct clmem_device {
     cl_ulong max_alloc;
     size_t max_work_group;
     cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    size_t timer_resolution_ns;   /* CL_DEVICE_PROFILING_TIMER_RESOLUTION, as reported */
     int has_fp64;
     /* Between the device and its vendor: "sm_90" (an NVIDIA GPU's compute
      * capability), "gfx90a", "cpu-simd512" (a CPU's vector width); "". */
@@ -68,6 +69,18 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
                          size_t *chosen, struct clmem_error *err);
 const char *clmem_device_type_name(cl_device_type type);
 
+/* The device's event clock, checked once per context against the host's
+ * monotonic clock (clmem_clock_check): a kernel timed both ways. */
+struct clmem_clock {
+    int checked;       /* the check ran */
+    int events_ok;     /* event timestamps are used; else the host's clock times every sample */
+    double tick_ns;    /* the clock's step: the reported resolution, or coarser where the
+                          timestamps showed it */
+    double wall_ratio; /* the check's best event time / host wall time (about 1 when right) */
+    double check_ms;   /* the host wall time of one check run */
+    char why[200];     /* why events are not used ("" when they are) */
+};
+
 /* One device in use: context, profiling queue, where kernels live. */
 struct clmem_ctx {
     struct clmem_device device;
@@ -80,16 +93,24 @@ struct clmem_ctx {
     unsigned cache_hits, cache_stored, cache_rebuilt;
     char cache_warning[1200];
     char tuning_warning[1200]; /* the tuning database was unreadable: ignored */
-    /* Polled while a program builds: non-zero abandons the build, which
-     * returns CLMEM_ERR_INTERRUPTED at once. NULL: builds wait. */
+                               /* Polled while a program builds: non-zero abandons the build, which
+                                * returns CLMEM_ERR_INTERRUPTED at once. NULL: builds wait. */
     int (*cancelled)(void *user);
     void *cancelled_user;
+    struct clmem_clock clock; /* filled by the first timed run, or clmem_clock_check */
 };
 /* kernel_dir NULL or "": the kernels are looked for in $CLMEM_KERNEL_DIR,
  * the installed data directory, then the source tree. */
 int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
                    struct clmem_error *err);
 void clmem_ctx_close(struct clmem_ctx *ctx);
+/* Checks the device's event clock once (ctx->clock; again only when
+ * ctx->clock.checked is 0): a kernel of growing work timed by its event and
+ * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS.
+ * Timestamps out of order, zero durations, event times longer than the
+ * host's or far shorter leave events_ok 0: samples are then host-timed. */
+int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
+#define CLMEM_CLOCK_CHECK_MS 20.0
 
 /* ---- workloads: the suite's list, by name ---- */
 struct clmem_workload; /* defined for workload authors in src/harness/workload.h */
@@ -137,6 +158,13 @@ struct clmem_result {
     unsigned reps, warmup; /* timed runs, untimed runs before them */
     uint64_t seed;         /* the inputs' */
     double flops_per_byte; /* the arithmetic intensity; NAN when it means nothing */
+    /* The clock that timed the samples: "events" (the device's profiling
+     * timestamps) or "host" (the host's monotonic clock around clFinish);
+     * "" for results read from files written before clocks were named. */
+    char timer[8];
+    unsigned runs_per_sample; /* back-to-back runs each sample holds (its time divided) */
+    int demonstrates_failure; /* the variant shows a failure by design (atomics racy): never a
+                                 device's best */
 };
 void clmem_results_free(struct clmem_result *results, size_t n);
 /* "ok", "FAILED" or "skipped". */

@@ -33,6 +33,40 @@ struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *
                                          const char *workload, const char *variant,
                                          const char *device, const char *size);
 
+/* ---- samples long enough for their clock (sampling.c) ---- */
+/* A sample lasts at least 1000 ticks of its clock and at least 1 ms by
+ * the device's events, 10 ms by the host's clock (which also counts the
+ * enqueues and clFinish's return); shorter runs are batched. */
+#define CLMEM_MIN_SAMPLE_TICKS     1000.0
+#define CLMEM_MIN_SAMPLE_EVENTS_MS 1.0
+#define CLMEM_MIN_SAMPLE_HOST_MS   10.0
+#define CLMEM_MAX_RUNS_PER_SAMPLE  (1u << 20)
+/* Events may span this much of the host's interval around them, plus a tick each end. */
+#define CLMEM_EVENT_WALL_RATIO 1.05
+/* What one batch of back-to-back runs measured. */
+struct clmem_batch {
+    double wall_ms;           /* host clock, from before the first run to after clFinish */
+    struct clmem_span events; /* their events: the first command's start to the last one's end */
+};
+/* Runs `runs` runs of a variant back to back and measures them. */
+typedef int (*clmem_batch_fn)(void *user, unsigned runs, struct clmem_batch *batch,
+                              struct clmem_error *err);
+/* How the samples were timed. */
+struct clmem_sampling {
+    unsigned runs_per_sample;
+    int host;      /* by the host's clock */
+    char why[200]; /* why not by events, when the host's clock timed them */
+};
+/* The shortest sample the clock can time (events: of tick_ns). */
+double clmem_min_sample_ms(int events, double tick_ns);
+/* reps samples into samples_ms, each the time of one run: the batch
+ * grows until it lasts clmem_min_sample_ms, then every sample times that
+ * many runs and divides. Events time them where `clock` passed its check
+ * and the batch's events are usable (ordered, a positive span, within the
+ * host's interval); else the host's clock, from the start. */
+int clmem_sample(const struct clmem_clock *clock, unsigned reps, clmem_batch_fn measure, void *user,
+                 double *samples_ms, struct clmem_sampling *out, struct clmem_error *err);
+
 /* ---- the device's peaks (peak.c) ---- */
 /* Whether the workload's variants measure the device's peaks. */
 int clmem_workload_is_peak(const struct clmem_workload *w);

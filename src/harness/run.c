@@ -146,43 +146,59 @@ void clmem_result_summarise(struct clmem_result *r)
     r->median_ms = clmem_median(r->samples_ms, n);
 }
 
-static int execute_once(struct clmem_run *run, const struct clmem_variant *v, double *ms,
-                        struct clmem_error *err)
+/* A batch of one variant's runs, or of its loop-in-the-kernel runs. */
+struct batch_job {
+    struct clmem_run *run;
+    const struct clmem_variant *v;
+    unsigned loop_reps; /* 0: the plain run */
+};
+
+static int run_batch(void *user, unsigned runs, struct clmem_batch *batch, struct clmem_error *err)
 {
+    const struct batch_job *job = user;
+    struct clmem_run *run = job->run;
     struct clmem_timing timing = {0};
-    int status = run->workload->execute(run, v, &timing, err);
-    if (status) {
-        clFinish(run->ctx->queue);
-        clmem_timing_release(&timing);
-        return status;
+    double start = clmem_now_ms();
+    for (unsigned i = 0; i < runs; i++) {
+        int status = job->loop_reps
+                         ? run->workload->execute_looped(run, job->v, job->loop_reps, &timing, err)
+                         : run->workload->execute(run, job->v, &timing, err);
+        if (status) {
+            clFinish(run->ctx->queue);
+            clmem_timing_release(&timing);
+            return status;
+        }
     }
-    return clmem_timing_finish(run->ctx, &timing, ms, err);
+    int status = clmem_timing_finish(run->ctx, &timing, &batch->events, err);
+    batch->wall_ms = clmem_now_ms() - start;
+    return status;
+}
+
+/* reps samples of the job into a result's samples (allocated here). */
+static int sample_job(struct batch_job *job, unsigned reps, struct clmem_result *r,
+                      struct clmem_sampling *how, struct clmem_error *err)
+{
+    r->samples_ms = calloc(reps, sizeof *r->samples_ms);
+    if (!r->samples_ms)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    int status = clmem_sample(&job->run->ctx->clock, reps, run_batch, job, r->samples_ms, how, err);
+    if (status == CLMEM_OK) {
+        r->n_samples = reps;
+        clmem_result_summarise(r);
+    }
+    return status;
 }
 
 static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v,
                             const struct clmem_run_options *options, struct clmem_result *r,
                             struct clmem_error *err)
 {
-    unsigned loop_reps = options->loop_reps ? options->loop_reps : 20;
+    struct batch_job job = {run, v, options->loop_reps ? options->loop_reps : 20};
     struct clmem_result looped = {.n_samples = 0};
-    unsigned reps = options->reps ? options->reps : 1;
-    looped.samples_ms = calloc(reps, sizeof *looped.samples_ms);
-    if (!looped.samples_ms)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    int status = CLMEM_OK;
-    for (unsigned i = 0; i < reps && status == CLMEM_OK; i++) {
-        struct clmem_timing timing = {0};
-        status = run->workload->execute_looped(run, v, loop_reps, &timing, err);
-        if (status == CLMEM_OK)
-            status = clmem_timing_finish(run->ctx, &timing, &looped.samples_ms[i], err);
-        else
-            clmem_timing_release(&timing);
-        looped.n_samples += status == CLMEM_OK;
-    }
-    if (status == CLMEM_OK) {
-        clmem_result_summarise(&looped);
-        r->looped_ms = looped.median_ms / loop_reps;
-    }
+    struct clmem_sampling how;
+    int status = sample_job(&job, options->reps ? options->reps : 1, &looped, &how, err);
+    if (status == CLMEM_OK)
+        r->looped_ms = looped.median_ms / job.loop_reps;
     free(looped.samples_ms);
     return status;
 }
@@ -239,24 +255,21 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
         return CLMEM_OK;
     }
     int status;
-    double ms;
     if (w->prepare && (status = w->prepare(run, v, err)))
         return status;
+    struct batch_job job = {run, v, 0};
+    struct clmem_batch ignored;
     for (unsigned i = 0; i < options->warmup; i++)
-        if ((status = execute_once(run, v, &ms, err)))
+        if ((status = run_batch(&job, 1, &ignored, err)))
             return status;
-    unsigned reps = options->reps ? options->reps : 1;
-    r->samples_ms = calloc(reps, sizeof *r->samples_ms);
-    if (!r->samples_ms)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    for (unsigned i = 0; i < reps; i++) {
-        if ((status = execute_once(run, v, &r->samples_ms[i], err)))
-            return status;
-        r->n_samples++;
-    }
-    clmem_result_summarise(r);
+    struct clmem_sampling how;
+    if ((status = sample_job(&job, options->reps ? options->reps : 1, r, &how, err)))
+        return status;
+    snprintf(r->timer, sizeof r->timer, "%s", how.host ? "host" : "events");
+    r->runs_per_sample = how.runs_per_sample;
+    /* A time is never zero: sampling refuses a clock that does not advance. */
     double work = w->work(run, v);
-    r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
+    r->metric = work / (r->median_ms * 1e-3) / 1e9;
 
     struct clmem_check check, looped_check;
     clmem_check_init(&check, 0);
@@ -289,6 +302,11 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
                  check.note[0] ? "; " : "");
     else
         snprintf(r->note, sizeof r->note, "%s", check.note);
+    /* Why the host's clock timed it, where the device's clock passed. */
+    if (how.host && run->ctx->clock.events_ok) {
+        size_t len = strlen(r->note);
+        snprintf(r->note + len, sizeof r->note - len, "%shost clock: %s", len ? "; " : "", how.why);
+    }
     return CLMEM_OK;
 }
 
@@ -350,6 +368,7 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     r->warmup = options->warmup;
     r->seed = run->seed;
     r->flops_per_byte = run->workload->intensity ? run->workload->intensity(run, v) : NAN;
+    r->demonstrates_failure = v->demonstrates_failure;
     return r;
 }
 
@@ -386,6 +405,15 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
     int status = w->setup(run, err);
     if (status)
         return status;
+    /* Once per context: whether the device's events can time the samples. */
+    if (!run->ctx->clock.checked && clmem_clock_check(run->ctx, err) != CLMEM_OK) {
+        if (err->status == CLMEM_ERR_INTERRUPTED)
+            return err->status;
+        run->ctx->clock.checked = 1;
+        snprintf(run->ctx->clock.why, sizeof run->ctx->clock.why, "the check failed: %.150s",
+                 err->message);
+        clmem_error_clear(err);
+    }
     int verify_failed = 0, interrupted = 0;
     size_t first = *n_results;
     for (size_t i = 0; i < run->n_variants && !interrupted; i++) {
@@ -414,6 +442,10 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *opt
             snprintf(r->params, sizeof r->params, "%s", run->params);
             if (!r->skipped && !r->verified)
                 verify_failed = 1;
+            /* A sweep the device cannot run is one skipped result, not one per point. */
+            if (r->skipped && v->needs_extension &&
+                !clmem_device_has_extension(&run->ctx->device, v->needs_extension))
+                break;
         }
     }
     compare_with_baseline(baseline_of(w, options->compare), *results, first, *n_results);

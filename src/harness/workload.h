@@ -90,6 +90,10 @@ struct clmem_variant {
      * float4 tails); NULL: the workload's. Oclgrind checks the kernels at
      * each (tests/test_oclgrind.sh reads them from `clmem list --format csv`). */
     const char *check_sizes;
+    /* The variant shows a failure by design (atomics' racy one loses
+     * updates): reported, verified against what it should compute, never
+     * ranked as a device's best. */
+    int demonstrates_failure;
 };
 
 /* A tunable variant: its parameters (-D names of their own), the values

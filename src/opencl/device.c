@@ -79,6 +79,8 @@ static int describe(struct clmem_device *d, struct clmem_error *err)
                                      &d->local_mem, NULL));
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc,
                                      &d->max_alloc, NULL));
+    CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_PROFILING_TIMER_RESOLUTION,
+                                     sizeof d->timer_resolution_ns, &d->timer_resolution_ns, NULL));
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->max_work_group,
                                      &d->max_work_group, NULL));
     CLMEM_CHECK(err,

@@ -2,6 +2,7 @@
 #include "opencl/opencl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
                  const size_t *local, struct clmem_timing *timing, struct clmem_error *err)
@@ -54,24 +55,54 @@ void clmem_timing_release(struct clmem_timing *timing)
     timing->first = timing->last = NULL;
 }
 
-int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
+/* Reads one event's four timestamps; 1 when they are in order. */
+static int read_stamps(cl_event event, cl_ulong t[4], struct clmem_error *err, int *status)
+{
+    const cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                       CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+    for (int k = 0; k < 4; k++) {
+        cl_int rc = clGetEventProfilingInfo(event, what[k], sizeof t[k], &t[k], NULL);
+        if (rc != CL_SUCCESS) {
+            *status = clmem_cl_fail(err, rc, "clGetEventProfilingInfo", __func__, __LINE__);
+            return 0;
+        }
+    }
+    return t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3];
+}
+
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_span *span,
                         struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    *ms = 0;
+    memset(span, 0, sizeof *span);
     CLMEM_CHECK_GOTO(err, status, clFinish(ctx->queue));
     if (!timing->first && timing->host_ms > 0) {
-        *ms = timing->host_ms;
+        span->ms = timing->host_ms;
         goto cleanup;
     }
     if (!timing->first) {
         status = clmem_fail(err, CLMEM_ERR_CL, "a variant launched no kernel to time");
         goto cleanup;
     }
-    if ((status = clmem_event_ms(timing->first, timing->last, ms, err)))
+    span->has_events = 1;
+    cl_ulong first[4], last[4];
+    int ordered = read_stamps(timing->first, first, err, &status);
+    if (status)
         goto cleanup;
+    if (timing->last) {
+        ordered &= read_stamps(timing->last, last, err, &status);
+        if (status)
+            goto cleanup;
+    } else {
+        memcpy(last, first, sizeof last);
+    }
+    /* The batch's span, from the first command's start to the last one's
+     * end; a clock that wrapped or stood still gives none. */
+    span->ordered = ordered && last[2] >= first[2] && last[3] > first[2];
+    span->ms = span->ordered ? (double)(last[3] - first[2]) * 1e-6 : 0.0;
     if (clmem_debug_enabled(CLMEM_DEBUG_TIMING))
-        fprintf(stderr, "clmem: timed %.6f ms\n", *ms);
+        fprintf(stderr, "clmem: events %.6f ms%s\n", span->ms,
+                span->ordered ? "" : " (timestamps out of order)");
 cleanup:
     clmem_timing_release(timing);
     return status;

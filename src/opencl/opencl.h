@@ -127,9 +127,15 @@ struct clmem_timing {
  * kept in `timing` (NULL: not timed) so the run's device time is measured. */
 int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
                  const size_t *local, struct clmem_timing *timing, struct clmem_error *err);
-/* Waits for the queue, then returns the time from the first launch's start
- * to the last one's end, in ms, and releases the events. */
-int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, double *ms,
+/* What the events of a timed batch say. */
+struct clmem_span {
+    int has_events; /* the batch launched timed commands; else ms is a library's host time */
+    int ordered;    /* every timestamp read in order, with a positive span */
+    double ms;      /* the first command's start to the last one's end (0 unless ordered) */
+};
+/* Waits for the queue, then reads the span of the batch's events and
+ * releases them. */
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_span *span,
                         struct clmem_error *err);
 void clmem_timing_release(struct clmem_timing *timing);
 /* Times work the runtime did not launch (a library call): its event, or a
@@ -138,6 +144,21 @@ void clmem_timing_add(struct clmem_timing *timing, cl_event event);
 int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
 /* The time from `first`'s start to `last`'s end (last NULL: first's own), in ms. */
 int clmem_event_ms(cl_event first, cl_event last, double *ms, struct clmem_error *err);
+
+/* ---- the device's event clock (clock.c) ---- */
+/* One run of the check's kernel: its event's timestamps (ns) and the
+ * host's monotonic time around its enqueue and clFinish. */
+struct clmem_clock_reading {
+    cl_ulong queued, submit, start, end;
+    double wall_ns;
+};
+/* The verdict on n readings (clmem_clock_check's; a test gives made-up
+ * ones): events are used when every reading is ordered (queued <= submit <=
+ * start <= end), none spans more than 1.05 of its wall time plus two ticks,
+ * and the best spans at least half of it. The tick is the reported
+ * resolution, or the largest power of ten dividing every timestamp. */
+void clmem_clock_judge(const struct clmem_clock_reading *r, size_t n, double resolution_ns,
+                       struct clmem_clock *clock);
 
 /* ---- copies beside the kernels (transfer.c) ----
  * matmul --split and SUMMA copy their inputs and results on queues of their

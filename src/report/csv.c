@@ -10,7 +10,7 @@
 static const char header[] =
     "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
     "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
-    "skip_reason";
+    "skip_reason,timer,runs_per_sample";
 
 void clmem_csv_field(FILE *out, const char *text)
 {
@@ -68,6 +68,11 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         clmem_csv_field(out, r->note);
         fputc(',', out);
         clmem_csv_field(out, r->skip_reason);
+        fputc(',', out);
+        clmem_csv_field(out, r->timer);
+        fputc(',', out);
+        if (r->timer[0])
+            fprintf(out, "%u", r->runs_per_sample);
         fputc('\n', out);
     }
     return CLMEM_OK;

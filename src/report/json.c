@@ -42,6 +42,10 @@ static void add_measurement(cJSON *o, const struct clmem_result *r)
         cJSON_AddNullToObject(o, "max_rel_error");
     cJSON_AddBoolToObject(o, "verified", r->verified);
     cJSON_AddStringToObject(o, "verify_scope", r->verify_scope);
+    if (r->timer[0]) {
+        cJSON_AddStringToObject(o, "timer", r->timer);
+        cJSON_AddNumberToObject(o, "runs_per_sample", r->runs_per_sample);
+    }
 }
 
 cJSON *clmem_json_result(const struct clmem_result *r)
@@ -69,6 +73,8 @@ cJSON *clmem_json_result(const struct clmem_result *r)
     cJSON_AddRawToObject(o, "seed", seed);
     if (isfinite(r->flops_per_byte))
         cJSON_AddNumberToObject(o, "flops_per_byte", r->flops_per_byte);
+    if (r->demonstrates_failure)
+        cJSON_AddBoolToObject(o, "demonstrates_failure", 1);
     return o;
 }
 
@@ -95,6 +101,7 @@ static const struct clmem_json_field device_fields[] = {
     FIELD(clmem_device, max_alloc, "max_alloc_bytes", CLMEM_JSON_WHOLE, 0),
     FIELD(clmem_device, base_addr_align_bits, "base_addr_align_bits", CLMEM_JSON_WHOLE, 0),
     FIELD(clmem_device, has_fp64, "fp64", CLMEM_JSON_BOOL, 0),
+    FIELD(clmem_device, timer_resolution_ns, "timer_resolution_ns", CLMEM_JSON_WHOLE, 0),
 };
 const struct clmem_json_fields clmem_json_device_fields = {device_fields,
                                                            CLMEM_ARRAY_SIZE(device_fields)};

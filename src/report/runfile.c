@@ -130,6 +130,26 @@ static int get_count(struct reader *rd, const cJSON *o, const char *key, unsigne
 /* The seed is written as an exact integer; doubles hold it exactly up to
  * 2^53, beyond that it is for show only (a file's results are matched by
  * workload, variant and size, never by seed). */
+/* The clock that timed a result (since schema 2): "events" or "host",
+ * with the runs each sample held; "" in older files. */
+static int get_timer(struct reader *rd, const cJSON *o, struct clmem_result *r)
+{
+    int status = get_string(rd, o, "timer", 0, r->timer, sizeof r->timer);
+    if (status)
+        return status;
+    if (r->timer[0] && strcmp(r->timer, "events") != 0 && strcmp(r->timer, "host") != 0)
+        return bad(rd, "unknown 'timer' '%s' (events or host)", r->timer);
+    if ((status = get_count(rd, o, "runs_per_sample", &r->runs_per_sample)))
+        return status;
+    if (r->timer[0] && r->runs_per_sample == 0)
+        return bad(rd, "%s", "'timer' without 'runs_per_sample' of at least 1");
+    const cJSON *demo = cJSON_GetObjectItemCaseSensitive(o, "demonstrates_failure");
+    if (demo && !cJSON_IsBool(demo))
+        return bad(rd, "%s", "'demonstrates_failure' is not true or false");
+    r->demonstrates_failure = cJSON_IsTrue(demo);
+    return CLMEM_OK;
+}
+
 static int get_seed(struct reader *rd, const cJSON *o, uint64_t *out)
 {
     double v = NAN;
@@ -200,7 +220,8 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_number(rd, o, "max_rel_error", 0, INFINITY, &r->max_rel_error)) ||
         (status = get_string(rd, o, "note", 0, r->note, sizeof r->note)) ||
         (status = get_string(rd, o, "verify_scope", 0, r->verify_scope, sizeof r->verify_scope)) ||
-        (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)))
+        (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)) ||
+        (status = get_timer(rd, o, r)))
         return status;
     /* A file without min/max still has its samples. */
     value = r->median_ms;

@@ -18,7 +18,7 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
 
 /* Optional columns appear only when some result in the group has them. */
 struct columns {
-    int peak, baseline, looped;
+    int peak, baseline, looped, timer;
     const char *baseline_name;
 };
 
@@ -27,6 +27,8 @@ static void header(FILE *out, const struct clmem_result *r, const struct columns
     fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
     fprintf(out, "%-12s %-24s %-14s %11s %11s %11s %16s", "workload", "variant", "size",
             "median ms", "min ms", "max ms", "value");
+    if (c->timer)
+        fprintf(out, " %-13s", "clock x runs");
     if (c->peak)
         fprintf(out, " %8s", "of peak");
     if (c->looped)
@@ -51,6 +53,7 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             memset(&c, 0, sizeof c);
             for (size_t j = i; j < n && same_group(&results[j], r); j++) {
                 c.looped |= !isnan(results[j].looped_ms);
+                c.timer |= results[j].timer[0] != '\0';
                 c.peak |= !isnan(results[j].peak_fraction);
                 c.baseline |= !isnan(results[j].baseline_fraction);
             }
@@ -73,6 +76,13 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             fprintf(out, "%11s %11s %11s %16s", "-", "-", "-", "-");
         else
             fprintf(out, "%11.4f %11.4f %11.4f %16s", r->median_ms, r->min_ms, r->max_ms, value);
+        if (c.timer) {
+            /* Which clock timed each sample, and how many runs it held. */
+            char timer[32] = "-";
+            if (r->timer[0])
+                snprintf(timer, sizeof timer, "%s x%u", r->timer, r->runs_per_sample);
+            fprintf(out, " %-13s", timer);
+        }
         if (c.peak) {
             if (isnan(r->peak_fraction))
                 fprintf(out, " %8s", "-");

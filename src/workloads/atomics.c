@@ -15,7 +15,7 @@ struct atomics_state {
 
 static const struct clmem_variant atomics_variants[] = {
     [RACY] = {"racy", "plain *a += 1 on one global int: lost updates expected (slide 'Esempio')",
-              "add", NULL},
+              "add", NULL, .demonstrates_failure = 1},
     [ATOMIC_GLOBAL] = {"atomic_global",
                        "atomic_inc on the global counter (slide 'Atomic Operation', atomicAdd)",
                        "addAtomic", NULL},
