@@ -504,6 +504,12 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     size_t n_names = workloads(rows, n_rows, names, CLMEM_ARRAY_SIZE(names));
 
     doc_heading(d, 1, "clmem comparison");
+    for (size_t i = 0; i < v->n_devs; i++)
+        if (v->devs[i].interrupted)
+            doc_text(d,
+                     "Interrupted: a signal stopped the run of %s early; its results are those "
+                     "that finished.",
+                     v->labels[i]);
     devices_section(d, v);
     glance_section(d, v, rows, n_rows);
     plots_section(d, v);

@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,12 @@ static void appendf(char *text, size_t size, const char *fmt, ...)
 void plot_note(char *list, size_t size, const char *name)
 {
     appendf(list, size, "%s%s", list[0] ? ", " : "", name);
+}
+
+double plot_axis(double v)
+{
+    const double lo = 0x1p-1000, hi = 0x1p1000;
+    return isnan(v) ? 1 : v < lo ? lo : v > hi ? hi : v;
 }
 
 int plot_usable(const struct clmem_result *r)
@@ -525,7 +533,8 @@ static int bars_picture(struct plotter *pl, const struct clmem_result *group)
             "set logscale y 2\nset yrange [%g:*]\nset style data histograms\n"
             "set style histogram clustered\nset style fill solid 0.8\nplot ",
             svg, plot_quoted(title, t, sizeof t),
-            plot_quoted(group->metric_unit, name, sizeof name), exp2(floor(log2(low)) - 1));
+            plot_quoted(group->metric_unit, name, sizeof name),
+            plot_axis(exp2(floor(log2(low)) - 1)));
     /* The variants' names under the first entry's bars. */
     size_t clauses = 0;
     for (size_t d = 0; d < pl->n_devs; d++) {
@@ -765,25 +774,48 @@ fail:
 
 int compare_gnuplot_run(const char *dir)
 {
+    /* Signals held across fork: the child must not run clmem's handlers
+     * (they would remove the parent's files) before it has its own. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
+        /* Its own process group, which a stop at once kills whole. */
+        setpgid(0, 0);
+        static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+        for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stops); i++) {
+            struct sigaction now;
+            if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+                signal(stops[i], SIG_DFL);
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         int log = -1;
         if (chdir(dir) == 0)
             log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int null = open("/dev/null", O_WRONLY);
+        int null = open("/dev/null", O_RDWR);
         if (log < 0 || null < 0)
             _exit(127);
+        dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
         dup2(log, STDERR_FILENO);
         execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
         _exit(127);
     }
-    int rc;
-    while (waitpid(pid, &rc, 0) != pid)
-        if (errno != EINTR)
-            return -1;
+    int slot = -1;
+    if (pid > 0) {
+        setpgid(pid, pid);
+        slot = clmem_output_pending_child(pid);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0)
+        return -1;
+    int rc, got;
+    while ((got = waitpid(pid, &rc, 0)) != pid && errno == EINTR)
+        ;
+    clmem_output_pending_release(slot);
+    if (got != pid)
+        return -1;
     return WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
 }
 
