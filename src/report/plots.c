@@ -440,26 +440,74 @@ static int has_size(const struct plotter *pl, size_t d, const struct clmem_resul
     return 0;
 }
 
+struct size_at {
+    const char *size;
+    size_t entry;
+};
+
+static int by_size_entry(const void *a, const void *b)
+{
+    const struct size_at *x = a, *y = b;
+    int c = strcmp(x->size, y->size);
+    return c ? c : (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static int by_size(const void *key, const void *item)
+{
+    return strcmp(*(const char *const *)key, *(const char *const *)item);
+}
+
 /* The largest size at which every entry with results of `group` has one;
- * NULL when they share none. */
+ * NULL when they share none. The sizes every such entry has are found
+ * once (sorted (size, entry) pairs), so that this stays near-linear in the
+ * number of results. */
 static const char *common_size(const struct plotter *pl, const struct clmem_result *group)
 {
+    size_t total = 0, n = 0, entries = 0, n_common = 0;
+    for (size_t d = 0; d < pl->n_devs; d++)
+        total += pl->devs[d].n_results;
+    struct size_at *pairs = malloc((total ? total : 1) * sizeof *pairs);
+    const char **common = malloc((total ? total : 1) * sizeof *common);
+    if (!pairs || !common) {
+        free(pairs);
+        free(common);
+        return NULL;
+    }
+    for (size_t d = 0; d < pl->n_devs; d++) {
+        size_t before = n;
+        for (size_t i = 0; i < pl->devs[d].n_results; i++) {
+            const struct clmem_result *r = &pl->devs[d].results[i];
+            if (drawn(r) && in_group(r, group))
+                pairs[n++] = (struct size_at){r->size, d};
+        }
+        entries += n > before;
+    }
+    qsort(pairs, n, sizeof *pairs, by_size_entry);
+    for (size_t i = 0; i < n;) {
+        size_t j = i, distinct = 0;
+        for (; j < n && strcmp(pairs[j].size, pairs[i].size) == 0; j++)
+            distinct += j == i || pairs[j].entry != pairs[j - 1].entry;
+        if (distinct == entries)
+            common[n_common++] = pairs[i].size;
+        i = j;
+    }
+    free(pairs);
     const char *best = NULL;
     double best_x = -INFINITY;
-    for (size_t d = 0; d < pl->n_devs; d++)
+    for (size_t d = 0; d < pl->n_devs && n_common; d++)
         for (size_t i = 0; i < pl->devs[d].n_results; i++) {
             const struct clmem_result *r = &pl->devs[d].results[i];
             if (!drawn(r) || !in_group(r, group))
                 continue;
-            int everywhere = 1;
-            for (size_t e = 0; e < pl->n_devs && everywhere; e++)
-                everywhere = !has_size(pl, e, group, NULL) || has_size(pl, e, group, r->size);
+            const char *size = r->size;
+            int everywhere = bsearch(&size, common, n_common, sizeof *common, by_size) != NULL;
             double x = linear_size(r->size);
             if (everywhere && (!best || (isnan(best_x) ? !isnan(x) : x > best_x))) {
                 best = r->size;
                 best_x = x;
             }
         }
+    free(common);
     return best;
 }
 
