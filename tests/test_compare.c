@@ -1,13 +1,21 @@
 /* clmem compare FILE...: saved run files of other machines in one report,
  * with no device needed, mixed with a live PoCL device; every bad file
  * refused before anything is written; live devices at common sizes. */
+#define _DEFAULT_SOURCE /* usleep, scandir */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -115,6 +123,319 @@ static void bad_files_write_nothing(void **state)
     assert_non_null(strstr(o.err, "unknown --sizes 'huge'"));
 }
 
+/* An input that is one of the files the report writes into its directory
+ * (given there, through a hard link): refused before any work, the file
+ * as it was. */
+static void an_input_in_the_report_dir_is_refused(void **state)
+{
+    (void)state;
+    const char *out = test_in_dir("own-input");
+    struct outcome o;
+    run_clmem(&o, NULL, ARGS("compare", test_bench_file("h100.json"), "--output-dir", out));
+    assert_int_equal(o.code, 0);
+    char input[1300], link_path[1300];
+    snprintf(input, sizeof input, "%s/device-0.json", out);
+    char *before = test_read_file(input);
+    assert_non_null(before);
+    snprintf(link_path, sizeof link_path, "%s", test_in_dir("hard-link.json"));
+    unlink(link_path);
+    assert_int_equal(link(input, link_path), 0);
+    const char *const inputs[] = {input, link_path};
+    for (size_t i = 0; i < 2; i++) {
+        run_clmem_within(
+            &o, NULL,
+            ARGS("compare", test_bench_file("pocl-2core.json"), inputs[i], "--output-dir", out),
+            REFUSAL_LIMIT_S);
+        assert_int_equal(o.code, 2);
+        assert_int_equal(count_lines(o.err), 1);
+        if (!strstr(o.err, "which the report replaces"))
+            fail_msg("%s: %s", inputs[i], o.err);
+        char *after = test_read_file(input);
+        assert_string_equal(after, before);
+        free(after);
+    }
+    free(before);
+}
+
+/* The names in `dir`, sorted, one a line, into buf. */
+static void names_of(const char *dir, char *buf, size_t size)
+{
+    struct dirent **list;
+    int n = scandir(dir, &list, NULL, alphasort);
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (list[i]->d_name[0] != '.')
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s\n", list[i]->d_name);
+        free(list[i]);
+    }
+    if (n >= 0)
+        free(list);
+}
+
+/* Whether anything named PREFIX.tmp.* lies in `dir`. */
+static int temporaries_beside(const char *dir, const char *prefix)
+{
+    char names[65536], pattern[300];
+    names_of(dir, names, sizeof names);
+    snprintf(pattern, sizeof pattern, "%s.tmp.", prefix);
+    return strstr(names, pattern) != NULL;
+}
+
+/* A report replaces the one before it whole: the old report's files that
+ * the new one does not write go (a 4-entry report's device-3.json under a
+ * 1-entry one), the user's own files and directories stay. */
+static void a_new_report_replaces_the_old_one_whole(void **state)
+{
+    (void)state;
+    const char *out = test_in_dir("whole");
+    char path[1300];
+    struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("compare", test_bench_file("h100.json"), test_bench_file("pocl-2core.json"),
+                   test_bench_file("h100-scale/mpi-bench.json"), "--output-dir", out));
+    assert_int_equal(o.code, 0);
+    snprintf(path, sizeof path, "%s/device-3.json", out);
+    assert_true(exists(path));
+    snprintf(path, sizeof path, "%s/notes.txt", out);
+    test_write_file(path, "mine\n");
+    snprintf(path, sizeof path, "%s/mine", out);
+    assert_int_equal(mkdir(path, 0700), 0);
+    run_clmem(&o, NULL, ARGS("compare", test_bench_file("pocl-2core.json"), "--output-dir", out));
+    assert_int_equal(o.code, 0);
+    snprintf(path, sizeof path, "%s/device-3.json", out);
+    assert_false(exists(path));
+    snprintf(path, sizeof path, "%s/device-1.json", out);
+    assert_false(exists(path));
+    snprintf(path, sizeof path, "%s/notes.txt", out);
+    char *notes = test_read_file(path);
+    assert_non_null(notes);
+    assert_string_equal(notes, "mine\n");
+    free(notes);
+    snprintf(path, sizeof path, "%s/mine", out);
+    assert_true(exists(path));
+    assert_false(temporaries_beside(test_dir(), "whole"));
+}
+
+/* A file that cannot be written (here: beyond the file-size limit, which
+ * holds for root too) fails the report: the directory stays exactly as it
+ * was, and no temporary directory is left. */
+static void a_failed_report_leaves_the_dir_as_it_was(void **state)
+{
+    (void)state;
+    const char *out = test_in_dir("kept");
+    struct outcome o;
+    run_clmem(&o, NULL, ARGS("compare", test_bench_file("h100.json"), "--output-dir", out));
+    assert_int_equal(o.code, 0);
+    char before[65536], after[65536], path[1300];
+    names_of(out, before, sizeof before);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    char *md = test_read_file(path);
+    /* A larger report (two entries) past a limit that the files of the
+     * first fit in, with SIGXFSZ ignored so that the write fails. */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit limit = {200000, 200000};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &limit);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(getenv("CLMEM_BIN"), "clmem", "compare", test_bench_file("h100.json"),
+              test_bench_file("h100-scale/mpi-bench.json"), "--output-dir", out, (char *)NULL);
+        _exit(127);
+    }
+    int rc;
+    assert_int_equal(waitpid(pid, &rc, 0), pid);
+    assert_true(WIFEXITED(rc));
+    assert_int_equal(WEXITSTATUS(rc), 2);
+    names_of(out, after, sizeof after);
+    assert_string_equal(after, before);
+    char *md_after = test_read_file(path);
+    assert_string_equal(md_after, md);
+    free(md);
+    free(md_after);
+    assert_false(temporaries_beside(test_dir(), "kept"));
+}
+
+/* A fake gnuplot that says its pid in $FAKE_GNUPLOT_MARK, then waits for
+ * ever: a picture being drawn when a signal comes. */
+static const char *fake_gnuplot(void)
+{
+    static char dir[1300];
+    char path[1400];
+    snprintf(dir, sizeof dir, "%s", test_in_dir("fake-bin"));
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/gnuplot", dir);
+    test_write_file(path, "#!/bin/sh\necho $$ > \"$FAKE_GNUPLOT_MARK.tmp\"\n"
+                          "mv \"$FAKE_GNUPLOT_MARK.tmp\" \"$FAKE_GNUPLOT_MARK\"\nexec sleep 600\n");
+    chmod(path, 0755);
+    return dir;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* compare of files, no device: each stop signal sent while gnuplot draws
+ * (on its first line of work) stops it at once: 128 + N, gnuplot killed,
+ * no report directory and no DIR.tmp.XXXXXX left. */
+static void signals_stop_a_report_of_files_at_once(void **state)
+{
+    (void)state;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    char path_env[4096], mark[1300];
+    snprintf(path_env, sizeof path_env, "%s:%s", fake_gnuplot(), getenv("PATH"));
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(sigs); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "stopped-%zu", i);
+        const char *out = test_in_dir(name);
+        snprintf(mark, sizeof mark, "%s", test_in_dir("gnuplot-pid"));
+        unlink(mark);
+        struct child c;
+        start_clmem(&c, ARGS("PATH", path_env, "FAKE_GNUPLOT_MARK", mark),
+                    ARGS("compare", test_bench_file("h100.json"), "--output-dir", out));
+        char *pid_text = NULL;
+        for (double t0 = now_s(); !(pid_text = test_read_file(mark)) && now_s() - t0 < 120;)
+            usleep(20000);
+        if (!pid_text) {
+            kill(c.pid, SIGKILL);
+            fail_msg("signal %d: gnuplot never started", sigs[i]);
+        }
+        pid_t gnuplot = (pid_t)atoi(pid_text);
+        free(pid_text);
+        kill(c.pid, sigs[i]);
+        /* At once: well before the fake gnuplot's 600 s. */
+        int rc = 0;
+        pid_t got = 0;
+        for (double t0 = now_s(); (got = waitpid(c.pid, &rc, WNOHANG)) == 0 && now_s() - t0 < 60;)
+            usleep(20000);
+        if (got == 0) {
+            kill(c.pid, SIGKILL);
+            kill(gnuplot, SIGKILL);
+            finish_clmem(&c, &(struct outcome){0});
+            fail_msg("signal %d: compare still running 60 s later", sigs[i]);
+        }
+        int code = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+        int alive = kill(gnuplot, 0) == 0;
+        if (alive)
+            kill(gnuplot, SIGKILL);
+        if (code != 128 + sigs[i])
+            fail_msg("signal %d: exit %d", sigs[i], code);
+        if (alive)
+            fail_msg("signal %d: gnuplot (pid %d) still running", sigs[i], (int)gnuplot);
+        assert_false(exists(out));
+        if (temporaries_beside(test_dir(), name))
+            fail_msg("signal %d: '%s.tmp.XXXXXX' left", sigs[i], name);
+        unlink(c.out_path);
+        unlink(c.err_path);
+    }
+}
+
+/* compare FILE --workloads: checked as bench checks it, and applied. */
+static void workloads_are_checked_and_applied(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"", "abc", "x,y,", "dot,"};
+    struct outcome o;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(bad); i++) {
+        run_clmem_within(&o, NULL,
+                         ARGS("compare", test_bench_file("h100.json"), "--workloads", bad[i],
+                              "--output-dir", test_in_dir("never")),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || count_lines(o.err) != 1)
+            fail_msg("--workloads '%s': exit %d, %s", bad[i], o.code, o.err);
+        assert_false(exists(test_in_dir("never")));
+    }
+    const char *out = test_in_dir("only-dot");
+    char *md = compared(
+        NULL,
+        ARGS("compare", test_bench_file("h100.json"), "--workloads", "dot", "--output-dir", out),
+        out, 1, "report.md");
+    assert_non_null(strstr(md, "## dot"));
+    assert_null(strstr(md, "## reduce"));
+    assert_null(strstr(md, "## matmul"));
+    free(md);
+    /* An abbreviation is no option: --output is not --output-dir. */
+    run_clmem_within(&o, NULL,
+                     ARGS("compare", test_bench_file("h100.json"), "--output", test_in_dir("x")),
+                     REFUSAL_LIMIT_S);
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "unknown option '--output'"));
+    assert_false(exists(test_in_dir("x")));
+}
+
+/* Peaks near the largest double: plots.gp's ranges stay finite, gnuplot
+ * draws; a gnuplot that fails is said in a warning line. */
+static void huge_figures_still_plot_and_failures_are_said(void **state)
+{
+    (void)state;
+    char *json = test_read_file(test_bench_file("h100.json"));
+    assert_non_null(json);
+    const char *peak = strstr(json, "\"peak\"");
+    assert_non_null(peak);
+    const char *end = strchr(peak, '}');
+    char *huge = malloc(strlen(json) + 200);
+    snprintf(huge, strlen(json) + 200,
+             "%.*s\"peak\": {\"bandwidth_gbs\": 1e308, "
+             "\"fp32_gflops\": 1e308%s",
+             (int)(peak - json), json, end);
+    const char *file = test_write_file(test_in_dir("huge.json"), huge);
+    free(huge);
+    free(json);
+    const char *out = test_in_dir("huge");
+    char *gp = compared(NULL, ARGS("compare", file, "--output-dir", out), out, 1, "plots.gp");
+    assert_null(strstr(gp, "inf"));
+    assert_null(strstr(gp, "nan"));
+    free(gp);
+    /* A gnuplot that fails: a warning, exit 0, the tables kept. */
+    char dir[1300], path[1400], path_env[4096];
+    snprintf(dir, sizeof dir, "%s", test_in_dir("failing-bin"));
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/gnuplot", dir);
+    test_write_file(path, "#!/bin/sh\necho 'plots.gp line 1: no' >&2\nexit 1\n");
+    chmod(path, 0755);
+    snprintf(path_env, sizeof path_env, "%s:%s", dir, getenv("PATH"));
+    struct outcome o;
+    run_clmem(&o, ARGS("PATH", path_env),
+              ARGS("compare", file, "--output-dir", test_in_dir("failed-plots")));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.err, "clmem: warning: gnuplot failed"));
+}
+
+/* A live compare stopped by Ctrl-C after some results: exit 130, and the
+ * report says the run was interrupted (JSON and report.md). */
+static void an_interrupted_live_compare_says_so(void **state)
+{
+    (void)state;
+    const char *out = test_in_dir("interrupted");
+    struct child c;
+    struct outcome o;
+    start_clmem(&c, ARGS("CLMEM_DEBUG", "2"),
+                ARGS("compare", "--devices", "cpu", "--workloads", "pi", "--reps", "1",
+                     "--output-dir", out));
+    int seen = wait_for_stderr(&c, "clmem: launch ", 280);
+    kill(c.pid, SIGINT);
+    finish_clmem(&c, &o);
+    if (!seen)
+        fail_msg("no launch seen: exit %d, %.300s", o.code, o.err);
+    assert_int_equal(o.code, 130);
+    char path[1300];
+    snprintf(path, sizeof path, "%s/device-0.json", out);
+    char *json = test_read_file(path);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"interrupted\""));
+    free(json);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    char *md = test_read_file(path);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "Interrupted"));
+    free(md);
+}
+
 /* bench at another type's sizes: matmul has 4 GPU sizes and 2 CPU sizes,
  * so the plan's steps (the peaks, then one per size) tell which were taken. */
 static void bench_takes_the_sizes_it_is_given(void **state)
@@ -146,6 +467,13 @@ int main(void)
         cmocka_unit_test(saved_files_need_no_device),
         cmocka_unit_test(bad_files_write_nothing),
         cmocka_unit_test(live_devices_join_saved_files),
+        cmocka_unit_test(an_input_in_the_report_dir_is_refused),
+        cmocka_unit_test(a_new_report_replaces_the_old_one_whole),
+        cmocka_unit_test(a_failed_report_leaves_the_dir_as_it_was),
+        cmocka_unit_test(signals_stop_a_report_of_files_at_once),
+        cmocka_unit_test(workloads_are_checked_and_applied),
+        cmocka_unit_test(huge_figures_still_plot_and_failures_are_said),
+        cmocka_unit_test(an_interrupted_live_compare_says_so),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),
     };

@@ -299,7 +299,8 @@ struct clmem_compare_device {
     char origin[1024];           /* the run file it was read from, "" for a live device */
     char created[40];            /* when the file was written (UTC, ISO 8601), or "" */
     char clmem_version[64];
-    int rank; /* an MPI file's rank, else -1 */
+    int rank;        /* an MPI file's rank, else -1 */
+    int interrupted; /* a signal stopped its run early: what finished */
 };
 void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
 /* Appends one entry per device run the file holds; a file that cannot be

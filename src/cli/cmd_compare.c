@@ -63,6 +63,29 @@ static int check_files(const struct cli_opts *o, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+/* --workloads with files: their results of those workloads and the peaks
+ * (which bench always runs) are compared, as a live bench would give. */
+static void only_workloads(const char *list, struct clmem_compare_device *runs, size_t n)
+{
+    size_t count;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    const char *peak = NULL;
+    for (size_t i = 0; i < count; i++)
+        if (clmem_workload_is_peak(all[i]))
+            peak = all[i]->name;
+    for (size_t d = 0; d < n; d++) {
+        size_t kept = 0;
+        for (size_t i = 0; i < runs[d].n_results; i++) {
+            struct clmem_result *r = &runs[d].results[i];
+            if (clmem_list_has(list, r->workload) || (peak && strcmp(r->workload, peak) == 0))
+                runs[d].results[kept++] = *r;
+            else
+                clmem_result_free(r);
+        }
+        runs[d].n_results = kept;
+    }
+}
+
 /* The devices named by `list` ("all" or specs), each once, in order. */
 static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
                           size_t *chosen, size_t *n_chosen, struct clmem_error *err)
@@ -246,10 +269,14 @@ int cmd_compare(int argc, char **argv)
     for (size_t f = 0; f < o.n_args; f++)
         if ((status = clmem_runfile_load(o.args[f], &runs, &n_saved, &err)))
             goto cleanup;
+    if (o.workloads)
+        only_workloads(o.workloads, runs, n_saved);
     int live_wanted = o.n_args == 0 || o.given[CLI_OPT_DEVICE];
-    /* Only the reporter writes; where, is checked before any work. */
-    if (cli_reporter())
-        status = clmem_compare_dir(o.output_dir, &err);
+    /* Only the reporter writes; where, is checked before any work, and
+     * never over a file it reads. */
+    if (cli_reporter() && !(status = clmem_compare_dir(o.output_dir, &err)))
+        status =
+            clmem_compare_inputs_check(o.output_dir, (const char *const *)o.args, o.n_args, &err);
     if ((status = cli_agree(status, &err)))
         goto cleanup;
     if (cli_under_mpi()) {
@@ -275,7 +302,12 @@ int cmd_compare(int argc, char **argv)
         }
         runs = all;
         memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
-        cli_catch_interrupts();
+        /* With devices to run, the first INT, TERM or HUP lets the variant
+         * finish and the report covers what finished; with files alone
+         * nothing runs that is worth waiting for: every signal stops at
+         * once (the report's temporary directory and gnuplot taken away). */
+        if (n_chosen)
+            cli_catch_interrupts();
         cl_device_type sizes = sizes_type(o.sizes, devices, chosen, n_chosen, runs, n_saved);
         worst = run_live(&o, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
         if (worst == CLMEM_ERR_USAGE) {
@@ -285,6 +317,8 @@ int cmd_compare(int argc, char **argv)
     }
     /* Interrupted, the report covers the devices and workloads that finished. */
     int interrupted = cli_interrupted(NULL);
+    for (size_t i = n_saved; i < n_saved + n_live; i++)
+        runs[i].interrupted = interrupted;
     if (cli_reporter()) {
         char note[1300];
         if ((status = clmem_compare_report(o.output_dir, runs, n_saved + n_live, note, sizeof note,
@@ -293,7 +327,7 @@ int cmd_compare(int argc, char **argv)
         printf("clmem: report for %zu %s in '%s/report.md'\n", n_saved + n_live,
                cli_under_mpi() ? "rank(s)" : "device(s)", o.output_dir);
         if (note[0])
-            fprintf(stderr, "clmem: %s\n", note);
+            fprintf(stderr, "clmem: warning: %s\n", note);
     }
     status = interrupted && !cli_under_mpi() ? CLMEM_ERR_INTERRUPTED : worst;
 

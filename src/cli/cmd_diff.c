@@ -47,15 +47,12 @@ const struct cli_spec cli_diff_spec = {
  * baseline a CI job keeps would be lost. */
 static int check_output(const struct cli_opts *a, struct clmem_error *err)
 {
-    struct stat out, in;
-    if (!a->output || stat(a->output, &out) != 0)
-        return CLMEM_OK;
-    const char *inputs[] = {a->args[0], a->args[1]};
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(inputs); i++)
-        if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "--output '%s' is the run file '%s': the report would replace it",
-                              a->output, inputs[i]);
+    const char *const inputs[] = {a->args[0], a->args[1]};
+    int i = a->output ? clmem_file_among(a->output, 1, inputs, CLMEM_ARRAY_SIZE(inputs)) : -1;
+    if (i >= 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--output '%s' is the run file '%s': the report would replace it",
+                          a->output, inputs[i]);
     return CLMEM_OK;
 }
 

@@ -346,6 +346,30 @@ static int parse_choice(const char *option, const char *text, const char *const 
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown %s '%s' (use %s)", option, text, list);
 }
 
+/* --workloads: every name one of the list's, none empty ("", "dot,"),
+ * whichever command takes it. */
+static int parse_workloads(const char *text, struct clmem_error *err)
+{
+    size_t count;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    for (const char *p = text;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--workloads '%s' has an empty name (try 'clmem list')", text);
+        int found = 0;
+        for (size_t i = 0; i < count && !found; i++)
+            found = strlen(all[i]->name) == len && strncmp(all[i]->name, p, len) == 0;
+        if (!found)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%.*s' (try 'clmem list')",
+                              (int)len, p);
+        if (!end)
+            return CLMEM_OK;
+        p = end + 1;
+    }
+}
+
 int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struct clmem_error *err)
 {
     const struct cli_option *opt = cli_option(id);
@@ -388,6 +412,9 @@ int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struc
     case CLI_DEVICES: status = parse_devices(text, err); break;
     case CLI_LIBRARY: status = clmem_compare_check(NULL, text, err); break;
     case CLI_TEXT:
+        if (id == CLI_OPT_WORKLOADS)
+            status = parse_workloads(text, err);
+        break;
     case CLI_FILE: break;
     }
     if (status == CLMEM_OK)
@@ -413,6 +440,29 @@ static const char *refused_option(int argc, char **argv, char *buf, size_t size)
         return buf;
     }
     return argv[optind > 0 ? optind - 1 : 0];
+}
+
+/* The long option getopt_long just took (index `at` of `table`), as
+ * written, when that was a prefix of its name ("--output" for
+ * --output-dir, "--he" for --help); else NULL. getopt_long accepts any
+ * unique prefix, so adding an option would change what an old command line
+ * means: only exact names are taken. */
+static const char *abbreviated(int argc, char **argv, const struct option *table, int at, char *buf,
+                               size_t size)
+{
+    if (at < 0 || optind < 1 || optind > argc)
+        return NULL;
+    /* The option itself: the argument before its separate value, if any. */
+    const char *arg = argv[optind - 1];
+    if (optarg && optarg == arg && optind >= 2)
+        arg = argv[optind - 2];
+    if (arg[0] != '-' || arg[1] != '-')
+        return NULL;
+    size_t len = strcspn(arg + 2, "=");
+    if (strlen(table[at].name) == len && strncmp(table[at].name, arg + 2, len) == 0)
+        return NULL;
+    snprintf(buf, size, "%.*s", (int)(len + 2), arg);
+    return buf;
 }
 
 /* One option's default (def for numbers, def_text for texts) into o. */
@@ -488,14 +538,21 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     long_options[n++] = (struct option){"help", no_argument, NULL, 'h'};
     long_options[n] = (struct option){0};
 
-    int c;
-    char bad[3];
+    int c, at = -1;
+    char bad[3], written[80];
     opterr = 0;
     optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
-    while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", long_options, &at)) != -1) {
+        const char *prefix = abbreviated(argc, argv, long_options, at, written, sizeof written);
+        at = -1; /* getopt_long sets it for long options only */
+        if (prefix)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')",
+                              prefix, spec->name);
+        /* --help is honoured once the whole line parsed: "--help --bogus"
+         * is refused as "--bogus --help" is. */
         if (c == 'h') {
             o->help = 1;
-            return CLMEM_OK;
+            continue;
         }
         if (c < 256) {
             const char *option = refused_option(argc, argv, bad, sizeof bad);
@@ -513,6 +570,8 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     /* What is left are the arguments (getopt moved them to the end). */
     o->args = argv + optind;
     o->n_args = optind < argc ? (size_t)(argc - optind) : 0;
+    if (o->help)
+        return CLMEM_OK;
     if (o->n_args < spec->min_args)
         return clmem_fail(err, CLMEM_ERR_USAGE, "%s", spec->missing);
     if (o->n_args > spec->max_args)

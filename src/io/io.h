@@ -8,6 +8,8 @@
 
 #include "base/base.h"
 
+#include <sys/types.h> /* pid_t */
+
 /* ---- output files (output.c) ---- */
 /* Output files appear whole or not at all: written to .NAME.XXXXXX
  * beside the target, then renamed over it. Open checks writability early.
@@ -32,6 +34,18 @@ void clmem_output_abort(struct clmem_output *out);
  * cache entries, the tuning database), for a signal that stops clmem at
  * once: async-signal-safe (unlink alone). */
 void clmem_output_remove_pending(void);
+/* What else a stop at once takes away: a temporary directory of files
+ * being written (a report's, removed with the files in it) and a child
+ * process writing there (gnuplot: killed with its process group, which it
+ * must lead). Each returns its slot (-1 when all are taken: then not
+ * removed by a signal), given back by clmem_output_pending_release. */
+int clmem_output_pending_dir(const char *dir);
+int clmem_output_pending_child(pid_t pid);
+void clmem_output_pending_release(int slot);
+/* Which of the n files `inputs` the file at `path` is: the same device and
+ * inode (through hard links, and symbolic links among the inputs; `path`'s
+ * own followed with `follow`); -1 when none, or when `path` is missing. */
+int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n);
 
 /* ---- state files (state.c) ---- */
 /* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,

@@ -1,16 +1,20 @@
 /* Output files that appear whole or not at all (io.h, struct clmem_output). */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* realpath, syscall */
 #include "io/io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Whether `dir` (a real path) is this process's /proc/PID/fd, where
@@ -95,18 +99,23 @@ static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err
  * SET; the handler reads only SET slots. With every slot taken a file is
  * still written, only not removed by a signal. */
 enum { PENDING_FREE, PENDING_CLAIMED, PENDING_SET };
+enum pending_kind { PENDING_FILE, PENDING_DIR, PENDING_CHILD };
 #define PENDING_SLOTS 16
 static struct {
     atomic_int state;
+    enum pending_kind kind;
+    pid_t pid;
     char path[sizeof((struct clmem_output *)0)->tmp_path];
 } pending[PENDING_SLOTS];
 
-static int pending_add(const char *path)
+static int pending_claim(enum pending_kind kind, const char *path, pid_t pid)
 {
     for (int i = 0; i < PENDING_SLOTS; i++) {
         int expected = PENDING_FREE;
         if (atomic_compare_exchange_strong(&pending[i].state, &expected, PENDING_CLAIMED)) {
-            snprintf(pending[i].path, sizeof pending[i].path, "%s", path);
+            pending[i].kind = kind;
+            pending[i].pid = pid;
+            snprintf(pending[i].path, sizeof pending[i].path, "%s", path ? path : "");
             atomic_store(&pending[i].state, PENDING_SET);
             return i;
         }
@@ -114,18 +123,108 @@ static int pending_add(const char *path)
     return -1;
 }
 
+static int pending_add(const char *path)
+{
+    return pending_claim(PENDING_FILE, path, 0);
+}
+
 static void pending_drop(struct clmem_output *out)
 {
-    if (out->pending >= 0)
-        atomic_store(&pending[out->pending].state, PENDING_FREE);
+    clmem_output_pending_release(out->pending);
     out->pending = -1;
+}
+
+int clmem_output_pending_dir(const char *dir)
+{
+    return pending_claim(PENDING_DIR, dir, 0);
+}
+
+int clmem_output_pending_child(pid_t pid)
+{
+    return pending_claim(PENDING_CHILD, NULL, pid);
+}
+
+void clmem_output_pending_release(int slot)
+{
+    if (slot >= 0 && slot < PENDING_SLOTS)
+        atomic_store(&pending[slot].state, PENDING_FREE);
+}
+
+/* Removes a directory and the files in it (no subdirectory is entered),
+ * async-signal-safely where the system lets a handler read a directory
+ * (Linux: getdents64); elsewhere through readdir, which is not safe in a
+ * handler but is all there is. */
+static void remove_flat_dir(const char *dir)
+{
+#if defined(__linux__) && defined(SYS_getdents64)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    /* Removing while reading may skip names: read again until a pass
+     * removes nothing. */
+    for (int removed = 1, passes = 0; removed && passes < 64; passes++) {
+        removed = 0;
+        lseek(fd, 0, SEEK_SET);
+        char buf[4096] __attribute__((aligned(8)));
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+            for (long at = 0; at < n;) {
+                struct linux_dirent64_view {
+                    unsigned long long ino;
+                    long long off;
+                    unsigned short reclen;
+                    unsigned char type;
+                    char name[];
+                } *e = (void *)(buf + at);
+                at += e->reclen;
+                if (strcmp(e->name, ".") != 0 && strcmp(e->name, "..") != 0 &&
+                    unlinkat(fd, e->name, 0) == 0)
+                    removed = 1;
+            }
+    }
+    close(fd);
+#else
+    DIR *d = opendir(dir);
+    if (d) {
+        char path[sizeof pending[0].path + 260];
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+                unlink(path);
+        closedir(d);
+    }
+#endif
+    rmdir(dir);
 }
 
 void clmem_output_remove_pending(void)
 {
+    /* A child writing into a pending directory first: it could still be
+     * adding files there. Its own process group: whatever it started too. */
     for (int i = 0; i < PENDING_SLOTS; i++)
-        if (atomic_load(&pending[i].state) == PENDING_SET)
+        if (atomic_load(&pending[i].state) == PENDING_SET && pending[i].kind == PENDING_CHILD &&
+            pending[i].pid > 0) {
+            kill(-pending[i].pid, SIGKILL);
+            kill(pending[i].pid, SIGKILL);
+            waitpid(pending[i].pid, NULL, 0);
+        }
+    for (int i = 0; i < PENDING_SLOTS; i++)
+        if (atomic_load(&pending[i].state) == PENDING_SET && pending[i].kind == PENDING_FILE)
             unlink(pending[i].path);
+    for (int i = 0; i < PENDING_SLOTS; i++)
+        if (atomic_load(&pending[i].state) == PENDING_SET && pending[i].kind == PENDING_DIR)
+            remove_flat_dir(pending[i].path);
+}
+
+int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n)
+{
+    struct stat out, in;
+    if ((follow ? stat(path, &out) : lstat(path, &out)) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return (int)i;
+    return -1;
 }
 
 static mode_t umask_value;

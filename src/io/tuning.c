@@ -3,12 +3,15 @@
  * or not at all. It is read only from a file and a directory that this
  * user alone can write (io.h, state files): the parameters it holds
  * choose the kernels that run. harness/tuning.c asks it for a run. */
+#define _DEFAULT_SOURCE /* flock */
 #include "io/io.h"
 
 #include <cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -168,6 +171,43 @@ int clmem_tuning_prepare(struct clmem_error *err)
     return status;
 }
 
+/* Two tunes at once each read the database, add their entry and rename
+ * their file over it: one entry would be lost. An exclusive lock on
+ * tuning.json.lock beside it (0600, this user's, never a link), held from
+ * the read to the rename, makes the second read what the first wrote. The
+ * lock file stays: removing it would let a third process lock a new file
+ * while the second still holds the old one. Returns the descriptor. */
+static int lock_db(const char *path, int *fd, struct clmem_error *err)
+{
+    char lock[1100];
+    struct stat st;
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (*fd < 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s", lock,
+                          strerror(errno));
+    int status = CLMEM_OK, rc;
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 077))
+        status = clmem_fail(err, CLMEM_ERR_USAGE,
+                            "cannot lock the tuning database: '%s' is not a private file of yours "
+                            "(remove it)",
+                            lock);
+    while (!status && (rc = flock(*fd, LOCK_EX)) != 0)
+        if (errno != EINTR)
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s",
+                                lock, strerror(errno));
+    if (status) {
+        close(*fd);
+        *fd = -1;
+    }
+    return status;
+}
+
+static int store_locked(const char *path, const struct clmem_tuning_key *key,
+                        const char *const names[], const int values[], size_t n,
+                        const struct clmem_tuning_outcome *outcome, struct clmem_error *err);
+
 int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
                           struct clmem_error *err)
@@ -176,6 +216,21 @@ int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const 
     int status = tuning_place(path, sizeof path, err);
     if (status)
         return status;
+    int lock;
+    if ((status = lock_db(path, &lock, err)))
+        return status;
+    status = store_locked(path, key, names, values, n, outcome, err);
+    close(lock); /* releases the lock, after the rename */
+    return status;
+}
+
+/* Read, merge and replace, under the lock: what another tune kept is read
+ * here, after it renamed its file. */
+static int store_locked(const char *path, const struct clmem_tuning_key *key,
+                        const char *const names[], const int values[], size_t n,
+                        const struct clmem_tuning_outcome *outcome, struct clmem_error *err)
+{
+    int status;
     cJSON *db = NULL;
     if ((status = usable(path, &db, err)))
         return status;

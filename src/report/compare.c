@@ -1,14 +1,19 @@
 /* The vendor comparison report (clmem compare): for several devices' bench
  * results (live or read back from run files), report.md and report.html
  * (compare_doc.c, compare_md.c, html.c), results.csv, a JSON per entry,
- * and gnuplot pictures (plots.c). The directory appears whole or not at
- * all: everything is written into a temporary directory beside it, which
- * then becomes the directory or, when the directory exists, whose files
- * are moved into it. */
+ * and gnuplot pictures (plots.c). The directory is replaced in one step:
+ * everything is written into a temporary directory beside it, which then
+ * takes its place (publish). */
+#define _GNU_SOURCE /* renameat2, realpath */
 #include "report/compare.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -139,24 +144,62 @@ static void remove_temp(const char *tmp)
     rmdir(tmp);
 }
 
-/* The finished report into place: the temporary directory becomes DIR;
- * where DIR exists, each file moves into it (replacing its namesake), once
- * every one is known to be replaceable. */
-static int publish(const char *tmp, const char *dir, struct clmem_error *err)
+/* The names a report writes into its directory: an input of that name
+ * there would be replaced. */
+static int report_name(const char *name)
+{
+    static const char *const fixed[] = {"report.md", "report.html", "results.csv", "plots.gp",
+                                        "gnuplot.log"};
+    size_t len = strlen(name);
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fixed); i++)
+        if (strcmp(name, fixed[i]) == 0)
+            return 1;
+    if (len > 4 && (strcmp(name + len - 4, ".dat") == 0 || strcmp(name + len - 4, ".svg") == 0))
+        return 1;
+    return strncmp(name, "device-", 7) == 0 && len > 12 && strcmp(name + len - 5, ".json") == 0;
+}
+
+int clmem_compare_inputs_check(const char *dir, const char *const files[], size_t n,
+                               struct clmem_error *err)
+{
+    size_t count;
+    char(*names)[256] = n ? list_dir(dir, &count) : NULL;
+    char path[1400];
+    int status = CLMEM_OK;
+    for (size_t i = 0; names && i < count && !status; i++) {
+        if (!report_name(names[i]))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        /* The entry itself: a symbolic link there is replaced, not its target. */
+        int f = clmem_file_among(path, 0, files, n);
+        if (f >= 0)
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "run file '%s' is '%s', which the report replaces (choose another "
+                                "--output-dir)",
+                                files[f], path);
+    }
+    free(names);
+    return status;
+}
+
+/* Where an existing directory given through a symbolic link really is: the
+ * report replaces the directory, never the link. */
+static void real_dir(const char *dir, char *out, size_t size)
 {
     struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (errno == ENOENT && rename(tmp, dir) == 0)
-            return CLMEM_OK;
-        /* ENOTEMPTY, EEXIST: another process made it meanwhile. */
-        if ((errno != ENOTEMPTY && errno != EEXIST) || stat(dir, &st) != 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
-                              strerror(errno));
-    }
-    if (!S_ISDIR(st.st_mode))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
-                          strerror(ENOTDIR));
+    char real[PATH_MAX];
+    trimmed(dir, out, size);
+    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode) && realpath(out, real) && strlen(real) < size)
+        snprintf(out, size, "%s", real);
+}
+
+/* The finished report into a directory whose parent could not take the
+ * temporary one (it is inside DIR): each file moves in, replacing its
+ * namesake, once every one is known to be replaceable. */
+static int publish_into(const char *tmp, const char *dir, struct clmem_error *err)
+{
     size_t n;
+    struct stat st;
     char(*names)[256] = list_dir(tmp, &n);
     if (!names)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read '%s': %s", tmp, strerror(errno));
@@ -179,6 +222,127 @@ static int publish(const char *tmp, const char *dir, struct clmem_error *err)
     if (!status)
         rmdir(tmp);
     return status;
+}
+
+/* Swaps two directories of one file system in one step where the system
+ * can (Linux's renameat2); elsewhere the old one goes aside first (DIR is
+ * then missing for a moment, never mixed). 0, or -1 with errno and both
+ * as they were. */
+static int swap_dirs(const char *tmp, const char *dir)
+{
+#ifdef RENAME_EXCHANGE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return -1;
+#endif
+    /* tmp's files aside, the old directory in tmp's place, then the new
+     * one at dir: rename(2) replaces an empty directory. */
+    char aside[1200];
+    snprintf(aside, sizeof aside, "%s.new", tmp);
+    if (rename(tmp, aside) != 0)
+        return -1;
+    if (rename(dir, tmp) != 0) {
+        int saved = errno;
+        rename(aside, tmp);
+        errno = saved;
+        return -1;
+    }
+    if (rename(aside, dir) != 0) {
+        int saved = errno;
+        rename(tmp, dir);
+        rename(aside, tmp);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
+
+/* The finished report into place in one step. DIR absent: the temporary
+ * directory becomes DIR. DIR there: what DIR holds besides the report's
+ * files comes along (hard links made beforehand; a subdirectory, or a
+ * file that cannot be linked, moved right after), the two directories are
+ * swapped, and the old one, now at tmp, is removed. Until the swap DIR is
+ * as it was; a failure before it changes nothing there. */
+static int publish(const char *tmp, const char *dir, const char *given, struct clmem_error *err)
+{
+    struct stat st, entry;
+    if (lstat(dir, &st) != 0) {
+        if (errno == ENOENT && rename(tmp, dir) == 0)
+            return CLMEM_OK;
+        /* ENOTEMPTY, EEXIST: another process made it meanwhile. */
+        if ((errno != ENOTEMPTY && errno != EEXIST) || lstat(dir, &st) != 0)
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s",
+                              given, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode))
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                          given, strerror(ENOTDIR));
+    size_t n;
+    char(*names)[256] = list_dir(dir, &n);
+    if (!names)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read '%s': %s", given, strerror(errno));
+    char from[1400], to[1400];
+    int status = CLMEM_OK;
+    /* later[i]: DIR's entry i moves after the swap. */
+    char *later = calloc(n ? n : 1, 1);
+    if (!later)
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    for (size_t i = 0; i < n && !status; i++) {
+        snprintf(from, sizeof from, "%s/%s", dir, names[i]);
+        snprintf(to, sizeof to, "%s/%s", tmp, names[i]);
+        if (lstat(from, &entry) != 0)
+            continue; /* gone meanwhile */
+        if (lstat(to, &st) == 0) {
+            /* A report file's name: replaced, unless a directory is there
+             * (the user's; it stays, and so does the old report). */
+            if (S_ISDIR(entry.st_mode))
+                status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s/%s': %s", given,
+                                    names[i], strerror(EISDIR));
+            continue;
+        }
+        /* The old report's files that the new one does not have go with it. */
+        if (report_name(names[i]) && !S_ISDIR(entry.st_mode))
+            continue;
+        later[i] = S_ISDIR(entry.st_mode) || linkat(AT_FDCWD, from, AT_FDCWD, to, 0) != 0;
+    }
+    /* The new directory as the old one was: its mode, and its owner where
+     * clmem may give it (as root). */
+    if (!status && stat(dir, &st) == 0) {
+        chmod(tmp, st.st_mode & 07777);
+        if (geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0) &&
+            chown(tmp, st.st_uid, st.st_gid) != 0)
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                                given, strerror(errno));
+    }
+    if (!status && swap_dirs(tmp, dir) != 0)
+        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot replace report directory '%s': %s", given,
+                            strerror(errno));
+    if (status) {
+        /* Nothing changed in DIR; tmp holds the new report and links. */
+        remove_temp(tmp);
+        free(later);
+        free(names);
+        return status;
+    }
+    /* Swapped: the old directory is at tmp. */
+    int stranded = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!later[i])
+            continue;
+        snprintf(from, sizeof from, "%s/%s", tmp, names[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
+        if (rename(from, to) != 0)
+            stranded = 1;
+    }
+    free(later);
+    free(names);
+    remove_temp(tmp);
+    if (stranded && lstat(tmp, &st) == 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "report written to '%s', but what else it held stays in '%s'", given,
+                          tmp);
+    return CLMEM_OK;
 }
 
 /* ---- the files ---- */
@@ -204,7 +368,8 @@ static int machine_files(const char *dir, const struct clmem_compare_device *dev
         struct clmem_report_meta meta = {.device = &devs[d].device,
                                          .peak = &devs[d].peak,
                                          .host = devs[d].host[0] ? &devs[d].host_info : NULL,
-                                         .created = devs[d].created};
+                                         .created = devs[d].created,
+                                         .interrupted = devs[d].interrupted};
         if ((status = open_in(&out, dir, name, err)))
             return status;
         if ((status =
@@ -257,14 +422,33 @@ static int person_files(const char *tmp, const struct compare_view *view, struct
     return status;
 }
 
+/* The stop signals, held while the report is published: a stop at once
+ * then comes once DIR is the old report or the new one, never between. */
+static void hold_stops(sigset_t *old)
+{
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    sigaddset(&held, SIGQUIT);
+    sigaddset(&held, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &held, old);
+}
+
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err)
 {
-    char tmp[1100];
+    char tmp[1100], real[1024];
     struct compare_plots plots = {0};
     int status = clmem_compare_dir(dir, err);
-    if (status || (status = make_temp(dir, tmp, sizeof tmp, err)))
+    if (status)
         return status;
+    real_dir(dir, real, sizeof real);
+    if ((status = make_temp(real, tmp, sizeof tmp, err)))
+        return status;
+    /* A stop at once removes it, with what is in it. */
+    int slot = clmem_output_pending_dir(tmp);
     compare_label *labels = calloc(n_devs ? n_devs : 1, sizeof *labels);
     if (!labels) {
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
@@ -297,11 +481,25 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
                                 .plots_note = plots_note};
     if ((status = person_files(tmp, &view, err)))
         goto cleanup;
-    status = publish(tmp, dir, err);
+    sigset_t old;
+    hold_stops(&old);
+    clmem_output_pending_release(slot);
+    slot = -1;
+    char parent[1100];
+    trimmed(real, parent, sizeof parent);
+    size_t len = strlen(parent);
+    int inside = strncmp(tmp, parent, len) == 0 && tmp[len] == '/';
+    status = inside ? publish_into(tmp, real, err) : publish(tmp, real, dir, err);
+    if (status && inside)
+        remove_temp(tmp);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    goto done;
 
 cleanup:
     if (status)
         remove_temp(tmp);
+    clmem_output_pending_release(slot);
+done:
     compare_plots_free(&plots);
     free(labels);
     return status;

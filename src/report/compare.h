@@ -87,6 +87,9 @@ const char *plot_quoted(const char *text, char *out, size_t size);
 void plot_data_string(FILE *f, const char *text);
 void plot_note(char *list, size_t size, const char *name);
 int plot_usable(const struct clmem_result *r);
+/* A log-scale axis end gnuplot can read: within 2^-1000 .. 2^1000, never
+ * inf, 0 or nan. */
+double plot_axis(double v);
 int plot_add_picture(struct compare_plots *p, const char *file, const char *text,
                      struct clmem_error *err);
 /* Entry `index`'s roofline into gp (roofline-INDEX.dat and .svg). */

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,28 +212,54 @@ static int same_row(const struct clmem_result *a, const struct clmem_result *b)
            (!a->sweep[0] || a->sweep_value == b->sweep_value);
 }
 
-/* Every row in the order it first appears on a device. */
+static uint64_t hash_text(uint64_t h, const char *text)
+{
+    for (; *text; text++)
+        h = (h ^ (unsigned char)*text) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull;
+}
+
+/* What same_row compares, hashed. */
+static uint64_t row_hash(const struct clmem_result *r)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = hash_text(hash_text(hash_text(hash_text(h, r->workload), r->variant), r->size), r->sweep);
+    return r->sweep[0] ? (h ^ r->sweep_value) * 0x100000001b3ull : h;
+}
+
+/* Every row in the order it first appears on a device; each result finds
+ * its row through a hash table (open addressing), so that the rows of
+ * 100k results take no longer to find than those of 10k, ten times over. */
 static struct row *collect_rows(const struct compare_view *v, size_t *n_rows)
 {
     size_t total = 0;
     for (size_t d = 0; d < v->n_devs; d++)
         total += v->devs[d].n_results;
+    size_t cap = 16;
+    while (cap < 2 * total)
+        cap *= 2;
     struct row *rows = calloc(total ? total : 1, sizeof *rows);
     const struct clmem_result **on = calloc(total * v->n_devs + 1, sizeof *on);
-    if (!rows || !on) {
+    size_t *table = malloc(cap * sizeof *table);
+    if (!rows || !on || !table) {
         free(rows);
         free(on);
+        free(table);
         return NULL;
     }
+    for (size_t i = 0; i < cap; i++)
+        table[i] = SIZE_MAX;
     size_t n = 0;
     rows[0].on = on; /* where rows_free finds the block, even with no row */
     for (size_t d = 0; d < v->n_devs; d++) {
         for (size_t i = 0; i < v->devs[d].n_results; i++) {
             const struct clmem_result *r = &v->devs[d].results[i];
-            size_t k = 0;
-            while (k < n && !same_row(rows[k].key, r))
-                k++;
-            if (k == n) {
+            size_t at = (size_t)row_hash(r) & (cap - 1);
+            while (table[at] != SIZE_MAX && !same_row(rows[table[at]].key, r))
+                at = (at + 1) & (cap - 1);
+            size_t k = table[at];
+            if (k == SIZE_MAX) {
+                k = table[at] = n;
                 rows[n].key = r;
                 rows[n].on = on + n * v->n_devs;
                 n++;
@@ -243,6 +270,7 @@ static struct row *collect_rows(const struct compare_view *v, size_t *n_rows)
             }
         }
     }
+    free(table);
     *n_rows = n;
     return rows;
 }
@@ -372,22 +400,41 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
     /* One row per workload, one per (workload, unit) where a workload
-     * measures in several units (peak: GB/s and GFLOP/s). */
+     * measures in several units (peak: GB/s and GFLOP/s): the (workload,
+     * unit) pairs in the order they come, found through a hash table, and
+     * how many units each workload has. */
+    size_t cap = 16;
+    while (cap < 2 * n_rows)
+        cap *= 2;
+    size_t *table = malloc(cap * sizeof *table), *firsts = malloc((n_rows + 1) * sizeof *firsts);
+    if (!table || !firsts) {
+        free(table);
+        free(firsts);
+        d->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < cap; i++)
+        table[i] = SIZE_MAX;
+    size_t n_firsts = 0;
     for (size_t i = 0; i < n_rows; i++) {
         const struct clmem_result *key = rows[i].key;
-        int seen = 0, units = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(rows[j].key->workload, key->workload) == 0 &&
-                   strcmp(rows[j].key->metric_unit, key->metric_unit) == 0;
-        if (seen)
-            continue;
-        for (size_t j = 0; j < n_rows; j++) {
-            int first = strcmp(rows[j].key->workload, key->workload) == 0;
-            for (size_t k = 0; k < j && first; k++)
-                first = strcmp(rows[k].key->workload, key->workload) != 0 ||
-                        strcmp(rows[k].key->metric_unit, rows[j].key->metric_unit) != 0;
-            units += first;
+        uint64_t h = hash_text(hash_text(0xcbf29ce484222325ull, key->workload), key->metric_unit);
+        size_t at = (size_t)h & (cap - 1);
+        while (table[at] != SIZE_MAX &&
+               (strcmp(rows[table[at]].key->workload, key->workload) != 0 ||
+                strcmp(rows[table[at]].key->metric_unit, key->metric_unit) != 0))
+            at = (at + 1) & (cap - 1);
+        if (table[at] == SIZE_MAX) {
+            table[at] = i;
+            firsts[n_firsts++] = i;
         }
+    }
+    free(table);
+    for (size_t f = 0; f < n_firsts; f++) {
+        const struct clmem_result *key = rows[firsts[f]].key;
+        int units = 0;
+        for (size_t g = 0; g < n_firsts; g++)
+            units += strcmp(rows[firsts[g]].key->workload, key->workload) == 0;
         if (units > 1)
             doc_cell(d, NAN, "%s (%s)", key->workload, key->metric_unit);
         else
@@ -408,6 +455,7 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
             doc_cell(d, b->metric, "%s %s%s @%s%s", value, b->variant, sweep, b->size, fraction);
         }
     }
+    free(firsts);
 }
 
 static void plots_section(struct doc *d, const struct compare_view *v)
@@ -504,6 +552,12 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     size_t n_names = workloads(rows, n_rows, names, CLMEM_ARRAY_SIZE(names));
 
     doc_heading(d, 1, "clmem comparison");
+    for (size_t i = 0; i < v->n_devs; i++)
+        if (v->devs[i].interrupted)
+            doc_text(d,
+                     "Interrupted: a signal stopped the run of %s early; its results are those "
+                     "that finished.",
+                     v->labels[i]);
     devices_section(d, v);
     glance_section(d, v, rows, n_rows);
     plots_section(d, v);

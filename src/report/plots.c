@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +85,12 @@ static void appendf(char *text, size_t size, const char *fmt, ...)
 void plot_note(char *list, size_t size, const char *name)
 {
     appendf(list, size, "%s%s", list[0] ? ", " : "", name);
+}
+
+double plot_axis(double v)
+{
+    const double lo = 0x1p-1000, hi = 0x1p1000;
+    return isnan(v) ? 1 : v < lo ? lo : v > hi ? hi : v;
 }
 
 int plot_usable(const struct clmem_result *r)
@@ -432,26 +440,74 @@ static int has_size(const struct plotter *pl, size_t d, const struct clmem_resul
     return 0;
 }
 
+struct size_at {
+    const char *size;
+    size_t entry;
+};
+
+static int by_size_entry(const void *a, const void *b)
+{
+    const struct size_at *x = a, *y = b;
+    int c = strcmp(x->size, y->size);
+    return c ? c : (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static int by_size(const void *key, const void *item)
+{
+    return strcmp(*(const char *const *)key, *(const char *const *)item);
+}
+
 /* The largest size at which every entry with results of `group` has one;
- * NULL when they share none. */
+ * NULL when they share none. The sizes every such entry has are found
+ * once (sorted (size, entry) pairs), so that this stays near-linear in the
+ * number of results. */
 static const char *common_size(const struct plotter *pl, const struct clmem_result *group)
 {
+    size_t total = 0, n = 0, entries = 0, n_common = 0;
+    for (size_t d = 0; d < pl->n_devs; d++)
+        total += pl->devs[d].n_results;
+    struct size_at *pairs = malloc((total ? total : 1) * sizeof *pairs);
+    const char **common = malloc((total ? total : 1) * sizeof *common);
+    if (!pairs || !common) {
+        free(pairs);
+        free(common);
+        return NULL;
+    }
+    for (size_t d = 0; d < pl->n_devs; d++) {
+        size_t before = n;
+        for (size_t i = 0; i < pl->devs[d].n_results; i++) {
+            const struct clmem_result *r = &pl->devs[d].results[i];
+            if (drawn(r) && in_group(r, group))
+                pairs[n++] = (struct size_at){r->size, d};
+        }
+        entries += n > before;
+    }
+    qsort(pairs, n, sizeof *pairs, by_size_entry);
+    for (size_t i = 0; i < n;) {
+        size_t j = i, distinct = 0;
+        for (; j < n && strcmp(pairs[j].size, pairs[i].size) == 0; j++)
+            distinct += j == i || pairs[j].entry != pairs[j - 1].entry;
+        if (distinct == entries)
+            common[n_common++] = pairs[i].size;
+        i = j;
+    }
+    free(pairs);
     const char *best = NULL;
     double best_x = -INFINITY;
-    for (size_t d = 0; d < pl->n_devs; d++)
+    for (size_t d = 0; d < pl->n_devs && n_common; d++)
         for (size_t i = 0; i < pl->devs[d].n_results; i++) {
             const struct clmem_result *r = &pl->devs[d].results[i];
             if (!drawn(r) || !in_group(r, group))
                 continue;
-            int everywhere = 1;
-            for (size_t e = 0; e < pl->n_devs && everywhere; e++)
-                everywhere = !has_size(pl, e, group, NULL) || has_size(pl, e, group, r->size);
+            const char *size = r->size;
+            int everywhere = bsearch(&size, common, n_common, sizeof *common, by_size) != NULL;
             double x = linear_size(r->size);
             if (everywhere && (!best || (isnan(best_x) ? !isnan(x) : x > best_x))) {
                 best = r->size;
                 best_x = x;
             }
         }
+    free(common);
     return best;
 }
 
@@ -525,7 +581,8 @@ static int bars_picture(struct plotter *pl, const struct clmem_result *group)
             "set logscale y 2\nset yrange [%g:*]\nset style data histograms\n"
             "set style histogram clustered\nset style fill solid 0.8\nplot ",
             svg, plot_quoted(title, t, sizeof t),
-            plot_quoted(group->metric_unit, name, sizeof name), exp2(floor(log2(low)) - 1));
+            plot_quoted(group->metric_unit, name, sizeof name),
+            plot_axis(exp2(floor(log2(low)) - 1)));
     /* The variants' names under the first entry's bars. */
     size_t clauses = 0;
     for (size_t d = 0; d < pl->n_devs; d++) {
@@ -765,25 +822,48 @@ fail:
 
 int compare_gnuplot_run(const char *dir)
 {
+    /* Signals held across fork: the child must not run clmem's handlers
+     * (they would remove the parent's files) before it has its own. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
+        /* Its own process group, which a stop at once kills whole. */
+        setpgid(0, 0);
+        static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+        for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stops); i++) {
+            struct sigaction now;
+            if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+                signal(stops[i], SIG_DFL);
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         int log = -1;
         if (chdir(dir) == 0)
             log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int null = open("/dev/null", O_WRONLY);
+        int null = open("/dev/null", O_RDWR);
         if (log < 0 || null < 0)
             _exit(127);
+        dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
         dup2(log, STDERR_FILENO);
         execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
         _exit(127);
     }
-    int rc;
-    while (waitpid(pid, &rc, 0) != pid)
-        if (errno != EINTR)
-            return -1;
+    int slot = -1;
+    if (pid > 0) {
+        setpgid(pid, pid);
+        slot = clmem_output_pending_child(pid);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0)
+        return -1;
+    int rc, got;
+    while ((got = waitpid(pid, &rc, 0)) != pid && errno == EINTR)
+        ;
+    clmem_output_pending_release(slot);
+    if (got != pid)
+        return -1;
     return WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
 }
 

@@ -20,6 +20,10 @@ void clmem_format_metric(double value, const char *unit, char *out, size_t size)
  * written: `dir` absent with a writable parent directory, or an existing
  * writable directory; a usage error otherwise. Creates nothing. */
 int clmem_compare_dir(const char *dir, struct clmem_error *err);
+/* A usage error when one of the n run files is a file of `dir` that the
+ * report replaces (through hard links, and symbolic links to it). */
+int clmem_compare_inputs_check(const char *dir, const char *const files[], size_t n,
+                               struct clmem_error *err);
 
 /* ---- the results' formats (report.c, table.c, csv.c, json.c) ---- */
 /* The writers behind clmem_report_write, one per format. */

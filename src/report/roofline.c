@@ -190,6 +190,13 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
     }
     /* Powers of two around what is drawn, room above the roof for labels. */
     double y_min = exp2(floor(log2(y_low)) - 1), y_max = exp2(ceil(log2(dev->peak.flops)) + 2);
+    /* Axis ranges gnuplot can read: a figure near the largest double (a
+     * hand-made file's 1e308) would make them inf. */
+    x_max = plot_axis(x_max);
+    y_min = plot_axis(y_min);
+    y_max = plot_axis(y_max);
+    if (y_max <= y_min)
+        y_max = plot_axis(y_min * 16);
     place_labels(pts, n, x_min, x_max, y_min, y_max);
     struct clmem_output out;
     int status = plot_open(&out, dir, dat, err);
