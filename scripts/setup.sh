@@ -13,6 +13,7 @@ packages=(gcc pkg-config meson ninja-build ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd libcjson-dev libcmocka-dev clinfo libclblast-dev gnuplot-nox
           libopenblas-dev)
 packages+=(oclgrind) # the oclgrind_* tests run every kernel under Oclgrind
+packages+=(mesa-opencl-icd) # Mesa's rusticl (llvmpipe): the tests of suite 'rusticl'
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 packages+=(python3-jsonschema) # the 'schema' test: run files against schema/run.schema.json
 # Open MPI: 'mpirun -n R clmem ...' (README, "Many hosts: MPI"); the build

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +29,16 @@ void test_open_device(struct clmem_ctx *ctx)
     size_t count, chosen;
     const char *spec = getenv("CLMEM_TEST_DEVICE");
     if (clmem_devices_list(&devices, &count, &err) ||
-        clmem_devices_select(spec ? spec : "cpu", devices, count, &chosen, &err) ||
-        clmem_ctx_open(ctx, &devices[chosen], NULL, &err))
+        clmem_devices_select(spec ? spec : "cpu", devices, count, &chosen, &err)) {
+        /* A second implementation's run of the tests is skipped where it
+         * is not installed (meson: exit 77), saying so. */
+        if (getenv("CLMEM_TEST_SKIP_MISSING")) {
+            fprintf(stderr, "skipped: no device '%s' here: %s\n", spec ? spec : "cpu", err.message);
+            exit(77);
+        }
+        fail_msg("no test device: %s", err.message);
+    }
+    if (clmem_ctx_open(ctx, &devices[chosen], NULL, &err))
         fail_msg("no test device: %s", err.message);
     free(devices);
 }

@@ -6,7 +6,8 @@
 #include "report/report.h"
 
 /* Opens $CLMEM_TEST_DEVICE (default "cpu", PoCL in CI); fails the test
- * with the error's message when there is none. */
+ * with the error's message when there is none, or exits 77 (meson's skip)
+ * saying so where $CLMEM_TEST_SKIP_MISSING is set. */
 void test_open_device(struct clmem_ctx *ctx);
 /* clmem_run of the workload named WORKLOAD (a usage error when there is
  * none), one warm-up, seed 42, REPS timed runs; results appended. */

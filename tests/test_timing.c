@@ -251,6 +251,31 @@ static void coarse_tick_batches_to_a_thousand_ticks(void **state)
         assert_true(fabs(samples[i] / f.run_ms - 1) < 0.001);
 }
 
+/* ---- figures that cannot be right ---- */
+
+static void above_the_roof_is_flagged(void **state)
+{
+    (void)state;
+    struct clmem_result r[3] = {0};
+    for (int i = 0; i < 3; i++) {
+        snprintf(r[i].metric_unit, sizeof r[i].metric_unit, "GB/s");
+        r[i].n_samples = 3;
+        r[i].median_ms = 1;
+        r[i].min_ms = 0.99;
+        r[i].max_ms = 1.01;
+    }
+    r[0].metric = 200; /* twice the copy peak */
+    r[1].metric = 103; /* within 5% */
+    r[2].metric = 130; /* above, but its samples spread 40% */
+    r[2].min_ms = 0.8;
+    r[2].max_ms = 1.2;
+    const struct clmem_peak peak = {.bandwidth = 100, .flops = 1000};
+    clmem_results_apply_peak(r, 3, &peak);
+    assert_non_null(strstr(r[0].note, "above its roof: 2.00x the copy peak"));
+    assert_string_equal(r[1].note, "");
+    assert_string_equal(r[2].note, "");
+}
+
 /* ---- the real device ---- */
 
 static void pocl_clock_passes_its_check(void **state)
@@ -294,6 +319,7 @@ int main(void)
         cmocka_unit_test(host_library_is_host_timed),
         cmocka_unit_test(failed_clock_times_by_the_host),
         cmocka_unit_test(coarse_tick_batches_to_a_thousand_ticks),
+        cmocka_unit_test(above_the_roof_is_flagged),
         cmocka_unit_test(pocl_clock_passes_its_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 /* How a property prints, which also says its member's type. */
 enum field_kind {
@@ -15,6 +16,7 @@ enum field_kind {
     SIZE,   /* size_t */
     ALIGN,  /* cl_uint, in bits */
     YES_NO, /* int */
+    NS,     /* size_t, in nanoseconds */
 };
 
 /* Where a property is in struct clmem_device. */
@@ -35,6 +37,7 @@ static const struct {
     {"local memory", BYTES, MEMBER(local_mem)},
     {"max work-group size", SIZE, MEMBER(max_work_group)},
     {"base address align", ALIGN, MEMBER(base_addr_align_bits)},
+    {"timer resolution", NS, MEMBER(timer_resolution_ns)},
     {"double precision", YES_NO, MEMBER(has_fp64)},
     {"device version", TEXT, MEMBER(version)},
     {"OpenCL C version", TEXT, MEMBER(c_version)},
@@ -63,7 +66,45 @@ static void format_field(enum field_kind kind, const void *member, char *o, size
     case SIZE: snprintf(o, n, "%zu", *(const size_t *)member); break;
     case ALIGN: snprintf(o, n, "%u bytes", *u / 8); break;
     case YES_NO: snprintf(o, n, "%s", *(const int *)member ? "yes" : "no"); break;
+    case NS: snprintf(o, n, "%zu ns (reported)", *(const size_t *)member); break;
     }
+}
+
+/* Whether a kernel can be built under the address-space limit (listing
+ * needs less than building). */
+static int can_build(void)
+{
+    struct rlimit limit;
+    return getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+           limit.rlim_cur >= (rlim_t)CLI_DRIVER_ADDRESS_SPACE_MIB << 20;
+}
+
+/* The event clock's check (clmem_clock_check), as one line: whether the
+ * device's events time the samples, or the host's clock does and why. */
+static void print_clock(const struct clmem_device *d)
+{
+    char line[400];
+    struct clmem_ctx ctx;
+    struct clmem_error err = {0};
+    if (!can_build()) {
+        snprintf(line, sizeof line,
+                 "not checked (the address-space limit is below the %u MiB a kernel build needs)",
+                 CLI_DRIVER_ADDRESS_SPACE_MIB);
+    } else if (cli_ctx_open(&ctx, d, NULL, &err) || clmem_clock_check(&ctx, &err)) {
+        snprintf(line, sizeof line, "not checked: %.300s", err.message);
+        clmem_ctx_close(&ctx);
+    } else {
+        if (ctx.clock.events_ok)
+            snprintf(line, sizeof line,
+                     "events used: %.4f of the host's time around a %.1f ms kernel, tick %.0f ns",
+                     ctx.clock.wall_ratio, ctx.clock.check_ms, ctx.clock.tick_ns);
+        else
+            snprintf(line, sizeof line, "failed, the host's clock times samples: %.300s",
+                     ctx.clock.why);
+        clmem_ctx_close(&ctx);
+    }
+    clmem_error_clear(&err);
+    printf("    %-20s %s\n", "event clock", line);
 }
 
 const struct cli_spec cli_devices_spec = {
@@ -104,6 +145,7 @@ int cmd_devices(int argc, char **argv)
             format_field(fields[f].kind, (const char *)d + fields[f].offset, value, sizeof value);
             printf("    %-20s %s\n", fields[f].label, value);
         }
+        print_clock(d);
     }
     free(devices);
     return CLMEM_OK;

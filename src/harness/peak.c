@@ -54,6 +54,26 @@ int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_work
     return CLMEM_OK;
 }
 
+/* A figure above its own roof by more than its samples' spread (and 5%)
+ * cannot be right as it stands: the peak was measured at another size, or
+ * too low, or the time is wrong. It is said in the note, never passed off
+ * as plain. */
+static void flag_above_roof(struct clmem_result *r)
+{
+    if (!(r->peak_fraction > 1) || !(r->median_ms > 0))
+        return;
+    double spread = (r->max_ms - r->min_ms) / r->median_ms;
+    if (r->peak_fraction <= 1 + (spread > 0.05 ? spread : 0.05))
+        return;
+    size_t len = strlen(r->note);
+    snprintf(r->note + len, sizeof r->note - len,
+             "%sabove its roof: %.2fx the %s peak measured at another size", len ? "; " : "",
+             r->peak_fraction,
+             strcmp(r->metric_unit, "GFLOP/s") == 0 ? "FMA"
+             : strcmp(r->roof, "read") == 0         ? "read"
+                                                    : "copy");
+}
+
 void clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)
 {
     for (size_t i = 0; i < n; i++) {
@@ -67,6 +87,7 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n, const stru
             reference = peak->flops;
         r->peak_fraction =
             !r->skipped && r->n_samples && reference > 0 ? r->metric / reference : NAN;
+        flag_above_roof(r);
     }
 }
 

@@ -370,8 +370,9 @@ static void devices_section(struct doc *d, const struct compare_view *v)
 }
 
 /* A device's best result of a workload in one unit: the highest metric
- * among its verified results that ran; NULL when none. *ran: how many
- * results of it the device has at all. */
+ * among its verified results that ran and compute the workload's answer
+ * (a variant that shows a failure by design is never best); NULL when
+ * none. *ran: how many results of it the device has at all. */
 static const struct clmem_result *best_of(const struct clmem_compare_device *dev,
                                           const char *workload, const char *unit, size_t *ran)
 {
@@ -382,7 +383,8 @@ static const struct clmem_result *best_of(const struct clmem_compare_device *dev
         if (strcmp(r->workload, workload) != 0 || strcmp(r->metric_unit, unit) != 0)
             continue;
         (*ran)++;
-        if (!r->skipped && r->verified && !isnan(r->metric) && (!best || r->metric > best->metric))
+        if (!r->skipped && r->verified && !r->demonstrates_failure && !isnan(r->metric) &&
+            (!best || r->metric > best->metric))
             best = r;
     }
     return best;

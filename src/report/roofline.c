@@ -156,7 +156,7 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
             const struct clmem_result *c = &dev->results[j];
             if (strcmp(c->workload, r->workload) == 0 &&
                 strcmp(c->metric_unit, r->metric_unit) == 0 && plot_usable(c) &&
-                (!best || c->metric > best->metric))
+                !c->demonstrates_failure && (!best || c->metric > best->metric))
                 best = c;
         }
         if (!best)
