@@ -113,6 +113,7 @@ enum fault { NONE, ZERO, TICK_1MS, START_AFTER_END, LONGER_THAN_WALL, NO_EVENTS 
 
 struct fake {
     double run_ms;      /* what one run truly takes on the device */
+    double gap_ms;      /* what runs between two runs (a reset, the next launch) */
     double overhead_ms; /* the host's extra per batch */
     enum fault fault;
     unsigned batches, max_runs;
@@ -125,16 +126,16 @@ static int fake_batch(void *user, unsigned runs, struct clmem_batch *b, struct c
     f->batches++;
     if (runs > f->max_runs)
         f->max_runs = runs;
-    double truth = runs * f->run_ms;
+    double truth = runs * f->run_ms + (runs - 1) * f->gap_ms;
     b->wall_ms = truth + f->overhead_ms;
-    b->events = (struct clmem_span){1, 1, truth};
+    b->events = (struct clmem_span){1, 1, truth, runs * f->run_ms};
     switch (f->fault) {
     case NONE: break;
     case ZERO: b->events.ms = 0; break;
     case TICK_1MS: b->events.ms = floor(truth); break;
-    case START_AFTER_END: b->events = (struct clmem_span){1, 0, 0}; break;
+    case START_AFTER_END: b->events = (struct clmem_span){1, 0, 0, 0}; break;
     case LONGER_THAN_WALL: b->events.ms = 2 * b->wall_ms; break;
-    case NO_EVENTS: b->events = (struct clmem_span){0, 0, truth}; break;
+    case NO_EVENTS: b->events = (struct clmem_span){0, 0, truth, 0}; break;
     }
     return CLMEM_OK;
 }
@@ -161,6 +162,28 @@ static void short_runs_are_batched_and_divided(void **state)
     assert_true(how.runs_per_sample * f.run_ms >= CLMEM_MIN_SAMPLE_EVENTS_MS);
     for (int i = 0; i < 5; i++)
         assert_true(fabs(samples[i] - f.run_ms) < 1e-12);
+}
+
+/* Runs read to 1% alone (100 ticks) sum their own spans: what runs between
+ * them is left out. Shorter ones: the batch's whole span, gaps and all. */
+static void runs_spans_summed_where_each_is_long_enough(void **state)
+{
+    (void)state;
+    struct fake f = {.run_ms = 0.2, .gap_ms = 0.015, .overhead_ms = 0.03};
+    double samples[5];
+    struct clmem_sampling how;
+    const struct clmem_clock us = {.checked = 1, .events_ok = 1, .tick_ns = 1000};
+    sample_with(&us, &f, samples, &how);
+    assert_true(how.runs_per_sample >= 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(fabs(samples[i] - f.run_ms) < 1e-12);
+    /* 8 us at a 1 us tick: 8 ticks alone; the batch's span holds the gaps. */
+    struct fake g = {.run_ms = 0.008, .gap_ms = 0.003, .overhead_ms = 0.03};
+    sample_with(&us, &g, samples, &how);
+    double n = how.runs_per_sample;
+    assert_true(n * g.run_ms + (n - 1) * g.gap_ms >= 1.0);
+    for (int i = 0; i < 5; i++)
+        assert_true(fabs(samples[i] - (n * g.run_ms + (n - 1) * g.gap_ms) / n) < 1e-12);
 }
 
 static void long_runs_are_one_a_sample(void **state)
@@ -312,6 +335,7 @@ int main(void)
         cmocka_unit_test(event_longer_than_wall_fails),
         cmocka_unit_test(coarse_tick_is_found),
         cmocka_unit_test(short_runs_are_batched_and_divided),
+        cmocka_unit_test(runs_spans_summed_where_each_is_long_enough),
         cmocka_unit_test(long_runs_are_one_a_sample),
         cmocka_unit_test(zero_events_fall_back_to_the_host),
         cmocka_unit_test(start_after_end_falls_back_to_the_host),

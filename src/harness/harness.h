@@ -41,6 +41,12 @@ struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *
 #define CLMEM_MIN_SAMPLE_EVENTS_MS 1.0
 #define CLMEM_MIN_SAMPLE_HOST_MS   10.0
 #define CLMEM_MAX_RUNS_PER_SAMPLE  (1u << 20)
+/* A run of at least this many ticks is read to 1% alone: a batch of such
+ * runs sums their own spans (at most CLMEM_MAX_RUN_SPANS runs, each
+ * keeping its events), leaving out what runs between them; shorter runs
+ * are timed by the batch's whole span. */
+#define CLMEM_RUN_SPAN_TICKS 100.0
+#define CLMEM_MAX_RUN_SPANS  1024u
 /* Events may span this much of the host's interval around them, plus a tick each end. */
 #define CLMEM_EVENT_WALL_RATIO 1.05
 /* What one batch of back-to-back runs measured. */
@@ -61,9 +67,10 @@ struct clmem_sampling {
 double clmem_min_sample_ms(int events, double tick_ns);
 /* reps samples into samples_ms, each the time of one run: the batch
  * grows until it lasts clmem_min_sample_ms, then every sample times that
- * many runs and divides. Events time them where `clock` passed its check
- * and the batch's events are usable (ordered, a positive span, within the
- * host's interval); else the host's clock, from the start. */
+ * many runs and divides (by events, the runs' own spans summed where a run
+ * spans CLMEM_RUN_SPAN_TICKS, else the batch's whole span). Events time them where `clock` passed
+ * its check and the batch's events are usable (ordered, a positive span, within the host's
+ * interval); else the host's clock, from the start. */
 int clmem_sample(const struct clmem_clock *clock, unsigned reps, clmem_batch_fn measure, void *user,
                  double *samples_ms, struct clmem_sampling *out, struct clmem_error *err);
 

@@ -20,8 +20,8 @@ static int builds(const struct clmem_run *run, const struct clmem_variant *v)
                           !clmem_device_has_extension(&run->ctx->device, v->needs_extension));
 }
 
-int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w,
-                        const char *variant, struct clmem_error *err)
+int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w, const char *variant,
+                        struct clmem_error *err)
 {
     for (size_t i = 0; i < w->n_variants; i++) {
         const struct clmem_variant *v = &w->variants[i];

@@ -157,20 +157,30 @@ static int run_batch(void *user, unsigned runs, struct clmem_batch *batch, struc
 {
     const struct batch_job *job = user;
     struct clmem_run *run = job->run;
-    struct clmem_timing timing = {0};
+    /* Each run's events apart, so that each run's own span can be summed;
+     * past CLMEM_MAX_RUN_SPANS runs one timing holds the batch's. */
+    int apart = runs <= CLMEM_MAX_RUN_SPANS;
+    struct clmem_timing *timing = calloc(apart ? runs : 1, sizeof *timing);
+    if (!timing)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    int status = CLMEM_OK;
     double start = clmem_now_ms();
-    for (unsigned i = 0; i < runs; i++) {
-        int status = job->loop_reps
-                         ? run->workload->execute_looped(run, job->v, job->loop_reps, &timing, err)
-                         : run->workload->execute(run, job->v, &timing, err);
-        if (status) {
-            clFinish(run->ctx->queue);
-            clmem_timing_release(&timing);
-            return status;
-        }
+    for (unsigned i = 0; i < runs && status == CLMEM_OK; i++) {
+        struct clmem_timing *t = &timing[apart ? i : 0];
+        status = job->loop_reps ? run->workload->execute_looped(run, job->v, job->loop_reps, t, err)
+                                : run->workload->execute(run, job->v, t, err);
     }
-    int status = clmem_timing_finish(run->ctx, &timing, &batch->events, err);
-    batch->wall_ms = clmem_now_ms() - start;
+    if (status) {
+        clFinish(run->ctx->queue);
+        for (unsigned i = 0; i < (apart ? runs : 1); i++)
+            clmem_timing_release(&timing[i]);
+    } else {
+        status = clmem_timing_finish(run->ctx, timing, apart ? runs : 1, &batch->events, err);
+        batch->wall_ms = clmem_now_ms() - start;
+        if (!apart)
+            batch->events.runs_ms = 0;
+    }
+    free(timing);
     return status;
 }
 

@@ -48,7 +48,7 @@ restart:;
     struct clmem_batch b;
     unsigned runs = 1;
     double t;
-    int status;
+    int status, per_run = 0;
     /* Grow the batch until it lasts min_ms: aim 20% past it, at most 100
      * times more runs a step. */
     for (;;) {
@@ -58,12 +58,21 @@ restart:;
             events = 0;
             goto restart;
         }
-        t = events ? b.events.ms : b.wall_ms;
-        if (t >= min_ms || runs >= CLMEM_MAX_RUNS_PER_SAMPLE)
+        /* A run long enough to be read to 1% alone, of which a batch needs
+         * few: the runs' own spans are summed, leaving out what runs
+         * between them (a counter reset, the next launch), as when each
+         * run was timed alone. A shorter run: the batch's whole span. */
+        if (events && runs == 1)
+            per_run = b.events.ms >= CLMEM_RUN_SPAN_TICKS * tick_ms &&
+                      b.events.ms * (CLMEM_MAX_RUN_SPANS / 2) >= min_ms;
+        t = !events ? b.wall_ms : per_run ? b.events.runs_ms : b.events.ms;
+        if (t >= min_ms || runs >= CLMEM_MAX_RUNS_PER_SAMPLE ||
+            (per_run && runs >= CLMEM_MAX_RUN_SPANS))
             break;
         double grow = t > min_ms / 100 ? ceil(1.2 * min_ms / t) : 100;
-        runs = grow * runs > CLMEM_MAX_RUNS_PER_SAMPLE ? CLMEM_MAX_RUNS_PER_SAMPLE
-                                                       : (unsigned)(grow * runs);
+        double next = grow * runs;
+        unsigned cap = per_run ? CLMEM_MAX_RUN_SPANS : CLMEM_MAX_RUNS_PER_SAMPLE;
+        runs = next > cap ? cap : (unsigned)next;
     }
     if (!(t >= min_ms))
         return clmem_fail(err, CLMEM_ERR_CL,
@@ -81,7 +90,7 @@ restart:;
             events = 0;
             goto restart;
         }
-        samples_ms[done] = (events ? b.events.ms : b.wall_ms) / runs;
+        samples_ms[done] = (!events ? b.wall_ms : per_run ? b.events.runs_ms : b.events.ms) / runs;
     }
     out->runs_per_sample = runs;
     out->host = !events;

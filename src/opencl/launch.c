@@ -70,40 +70,55 @@ static int read_stamps(cl_event event, cl_ulong t[4], struct clmem_error *err, i
     return t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3];
 }
 
-int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_span *span,
-                        struct clmem_error *err)
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *runs, size_t n,
+                        struct clmem_span *span, struct clmem_error *err)
 {
     int status = CLMEM_OK;
     memset(span, 0, sizeof *span);
     CLMEM_CHECK_GOTO(err, status, clFinish(ctx->queue));
-    if (!timing->first && timing->host_ms > 0) {
-        span->ms = timing->host_ms;
-        goto cleanup;
-    }
-    if (!timing->first) {
-        status = clmem_fail(err, CLMEM_ERR_CL, "a variant launched no kernel to time");
+    if (!runs[0].first) {
+        if (runs[n - 1].host_ms > 0)
+            span->ms = runs[n - 1].host_ms; /* a library's own time (its last run) */
+        else
+            status = clmem_fail(err, CLMEM_ERR_CL, "a variant launched no kernel to time");
         goto cleanup;
     }
     span->has_events = 1;
-    cl_ulong first[4], last[4];
-    int ordered = read_stamps(timing->first, first, err, &status);
-    if (status)
-        goto cleanup;
-    if (timing->last) {
-        ordered &= read_stamps(timing->last, last, err, &status);
+    span->ordered = 1;
+    cl_ulong begin = 0, end = 0;
+    for (size_t i = 0; i < n && span->ordered; i++) {
+        cl_ulong first[4], last[4];
+        if (!runs[i].first) {
+            span->ordered = 0;
+            break;
+        }
+        span->ordered &= read_stamps(runs[i].first, first, err, &status);
         if (status)
             goto cleanup;
-    } else {
-        memcpy(last, first, sizeof last);
+        if (runs[i].last) {
+            span->ordered &= read_stamps(runs[i].last, last, err, &status);
+            if (status)
+                goto cleanup;
+        } else {
+            memcpy(last, first, sizeof last);
+        }
+        /* Each run's own span, from its first command's start to its last
+         * one's end, and the batch's; a clock that wrapped or stood still
+         * gives none. */
+        span->ordered &= last[2] >= first[2] && last[3] > first[2] && (i == 0 || first[2] >= end);
+        span->runs_ms += (double)(last[3] - first[2]) * 1e-6;
+        if (i == 0)
+            begin = first[2];
+        end = last[3];
     }
-    /* The batch's span, from the first command's start to the last one's
-     * end; a clock that wrapped or stood still gives none. */
-    span->ordered = ordered && last[2] >= first[2] && last[3] > first[2];
-    span->ms = span->ordered ? (double)(last[3] - first[2]) * 1e-6 : 0.0;
+    span->ms = span->ordered ? (double)(end - begin) * 1e-6 : 0.0;
+    if (!span->ordered)
+        span->runs_ms = 0;
     if (clmem_debug_enabled(CLMEM_DEBUG_TIMING))
-        fprintf(stderr, "clmem: events %.6f ms%s\n", span->ms,
+        fprintf(stderr, "clmem: events %.6f ms (runs %.6f ms)%s\n", span->ms, span->runs_ms,
                 span->ordered ? "" : " (timestamps out of order)");
 cleanup:
-    clmem_timing_release(timing);
+    for (size_t i = 0; i < n; i++)
+        clmem_timing_release(&runs[i]);
     return status;
 }

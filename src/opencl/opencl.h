@@ -127,16 +127,18 @@ struct clmem_timing {
  * kept in `timing` (NULL: not timed) so the run's device time is measured. */
 int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const size_t *global,
                  const size_t *local, struct clmem_timing *timing, struct clmem_error *err);
-/* What the events of a timed batch say. */
+/* What the events of a timed batch of runs say. */
 struct clmem_span {
-    int has_events; /* the batch launched timed commands; else ms is a library's host time */
-    int ordered;    /* every timestamp read in order, with a positive span */
-    double ms;      /* the first command's start to the last one's end (0 unless ordered) */
+    int has_events; /* the runs launched timed commands; else ms is a library's host time */
+    int ordered;    /* every timestamp read in order, the runs one after the other */
+    double ms;      /* the first run's first command's start to the last run's last one's end */
+    double runs_ms; /* the sum of each run's own span (its first command's start to its last
+                       one's end): ms without what runs between the runs (0 unless ordered) */
 };
-/* Waits for the queue, then reads the span of the batch's events and
- * releases them. */
-int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_span *span,
-                        struct clmem_error *err);
+/* Waits for the queue, then reads the spans of n runs' events (each run's
+ * own clmem_timing, in the order they ran) and releases them. */
+int clmem_timing_finish(struct clmem_ctx *ctx, struct clmem_timing *runs, size_t n,
+                        struct clmem_span *span, struct clmem_error *err);
 void clmem_timing_release(struct clmem_timing *timing);
 /* Times work the runtime did not launch (a library call): its event, or a
  * marker enqueued before it, join the run's timing. */
