@@ -221,7 +221,7 @@ static const char *one_dot(const char *name, const char *samples, double median,
 {
     char text[1024];
     snprintf(text, sizeof text,
-             "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
+             "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
              "\"dev\"}, \"results\": [{\"workload\": \"dot\", \"variant\": \"coarsened\", "
              "\"size\": \"1000\", \"status\": \"ok\", \"samples_ms\": [%s], \"median_ms\": %g, "
              "\"metric\": %g, \"unit\": \"GB/s\", \"verified\": true}]}",
@@ -277,7 +277,7 @@ static void a_change_inside_the_runs_spread_is_same(void **state)
 #define SKIPPED(workload, variant)   RESULT(workload, variant, "", "skipped") "}"
 #define SWEEP(n)                     "\"sweep\": \"offset\", \"sweep_value\": " #n ", "
 #define FILE_HEAD(device) \
-    "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"" device \
+    "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"" device \
     "\"}, \"results\": ["
 #define FILE_TAIL "]}"
 // clang-format on

@@ -342,7 +342,32 @@ static const struct plant plants[] = {
      "for (int c = 0; c < n_cols; c++)",
      "for (int c = 0; c <= n_cols; c++)",
      {"P: wrote past the end of its output (2244 bytes)"}},
+
+    /* Wrong indices that reach far past an output's end (up to twice its
+     * size): a CPU device's stores land in the guard zones, which are as
+     * large as the output, not in the driver's heap. Zones of 256 bytes
+     * let them corrupt it: a kernel argument overwritten made the loop in
+     * the kernel run for a minute or more, or the run died in PoCL or in
+     * free() (exit 134); each row must end in seconds with exit 1. */
+    {{"transpose", "naive", "33x17"},
+     {"transpose.cl", "void transposeNaive("},
+     "int index_out = height * xIndex + yIndex;",
+     "int index_out = width * xIndex + yIndex;",
+     {"odata: wrote past the end of its output (2244 bytes)"}},
+    /* Blocks across P's edges stored as whole ones, as a stream-K plan
+     * that shares edge blocks does: at 33x17x9 every block of 16 x 64
+     * crosses the right edge, and the last, the bottom one too. */
+    {{"matmul", "regblock", "33x17x9"},
+     {"matmul_regblock.cl", "static inline void regblock(__global"},
+     "const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);",
+     "const int whole = 1;",
+     {"P: wrote past the end of its output (2244 bytes)"}},
 };
+
+/* Each row's limit: a cold build of matmul_regblock.cl takes up to 20 s
+ * on a loaded 2-core machine; a planted kernel fails in about a second
+ * after it. Past the limit the run is killed and the row fails. */
+#define ROW_LIMIT_S 120
 
 /* Reads a whole file (malloc'd, NUL-terminated). */
 static char *read_file(const char *path)
@@ -456,10 +481,11 @@ static void planted_kernel_fails(void **state)
     plant(p, dir);
 
     static struct outcome o;
-    run_clmem(&o, NULL,
-              ARGS("run", p->run.workload, "--variant", p->run.variant, "--size", p->run.size,
-                   "--kernel-dir", dir, "--no-cache", "--device", "cpu", "--reps", "1", "--warmup",
-                   "0"));
+    run_clmem_within(&o, NULL,
+                     ARGS("run", p->run.workload, "--variant", p->run.variant, "--size",
+                          p->run.size, "--kernel-dir", dir, "--no-cache", "--device", "cpu",
+                          "--reps", "1", "--warmup", "0"),
+                     ROW_LIMIT_S);
     remove_dir(dir);
     char named[128];
     snprintf(named, sizeof named, "clmem: %s %s: verification failed", p->run.workload,

@@ -594,7 +594,7 @@ static const char *made_file(const char *name, const char *device, const struct 
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
-            "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
+            "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
             "\"%s\"}, \"results\": [\n",
             device);
     for (size_t i = 0; i < n; i++) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cJSON.h>
 #include <cmocka.h>
 
 #include "tmpdir.h"
@@ -93,17 +94,54 @@ static void refused(const char *path, const char *reason)
         fail_msg("'%s': expected '%s' in: %s", path, reason, err.message);
 }
 
+#define HOST                                                                                       \
+    "{\"name\": \"vm\", \"os\": \"Debian GNU/Linux 12\", \"kernel\": \"6.1\", \"cpu\": \"EPYC\", " \
+    "\"cores\": 2, \"memory_bytes\": 25276026880}"
+#define DEVICE                                                                                     \
+    "{\"name\": \"pthread-EPYC\", \"platform\": \"Portable Computing Language\", \"vendor\": "     \
+    "\"AuthenticAMD\", \"type\": \"cpu\", \"version\": \"OpenCL 3.0 PoCL\", \"driver\": \"3.1\", " \
+    "\"compute_units\": 2, \"clock_mhz\": 2095, \"global_mem_bytes\": 5103771648, "                \
+    "\"local_mem_bytes\": 524288, \"max_work_group\": 4096, \"opencl_c_version\": \"OpenCL C "     \
+    "1.2 PoCL\", \"max_alloc_bytes\": 2147483648, \"base_addr_align_bits\": 1024, \"fp64\": true}"
+#define PEAK "{\"bandwidth_gbs\": 28.3, \"fp32_gflops\": 116.4, \"launch_us\": 4.5}"
+#define TIMED_RESULT(variant, status, verified)                                                    \
+    "{\"workload\": \"dot\", \"variant\": \"" variant "\", \"device\": \"pthread-EPYC\", "         \
+    "\"size\": \"1001\", \"params\": \"-DWG=256\", \"status\": \"" status "\", "                   \
+    "\"samples_ms\": [1.5, 1, 2], \"median_ms\": 1.5, \"min_ms\": 1, \"max_ms\": 2, "              \
+    "\"metric\": 5.3, \"unit\": \"GB/s\", \"max_rel_error\": 0, \"verified\": " verified ", "      \
+    "\"verify_scope\": \"\", \"reps\": 3, \"warmup\": 1, \"seed\": 42, \"flops_per_byte\": 0.25}"
+#define SKIPPED_RESULT                                                                             \
+    "{\"workload\": \"matmul\", \"variant\": \"tiled\", \"device\": \"pthread-EPYC\", \"size\": "  \
+    "\"33x17x9\", \"params\": \"-DTILE_WIDTH=16\", \"status\": \"skipped\", \"skip_reason\": "     \
+    "\"needs sizes in multiples of 16\", \"reps\": 3, \"warmup\": 1, \"seed\": 42}"
+#define HEAD                                                                                       \
+    "\"schema_version\": 1, \"clmem_version\": \"0.3.0\", \"created\": \"2026-11-26T10:00:00Z\", "
+
+/* A file of schema 1 with this host and device, `extra_top` (keys, each
+ * followed by ", ") and these results. */
 static const char *one_result(const char *extra_top, const char *result)
 {
-    static char text[4096];
+    static char text[8192];
     snprintf(text, sizeof text,
-             "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", %s"
-             "\"device\": {\"name\": \"dev\"}, \"results\": [%s]}",
-             extra_top, result);
+             "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", %s\"results\": [%s]}", extra_top,
+             result);
     return text;
 }
 
-#define GOOD_RESULT                                                                                \
+#define GOOD_RESULT TIMED_RESULT("coarsened", "ok", "true")
+
+/* A file of clmem 0.1.0 (no schema_version: only what it holds is read)
+ * with these results. */
+static const char *old_file(const char *result)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"dev\"}, \"results\": [%s]}",
+             result);
+    return text;
+}
+
+#define OLD_RESULT                                                                                 \
     "{\"workload\": \"dot\", \"variant\": \"coarsened\", \"size\": \"1000\", \"status\": \"ok\", " \
     "\"samples_ms\": [1, 2, 3], \"median_ms\": 2, \"metric\": 8, \"unit\": \"GB/s\", "             \
     "\"verified\": true}"
@@ -160,32 +198,274 @@ static void bad_files_are_refused_with_their_reason(void **state)
     refused(write_file("nodevice.json", "{\"clmem_version\": \"0.1.0\", \"results\": []}"),
             "no 'device' object");
     refused(write_file("metric.json",
-                       one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", \"size\": "
-                                      "\"1\", \"status\": \"ok\", \"samples_ms\": [1], "
-                                      "\"median_ms\": 1, \"metric\": \"fast\", \"unit\": \"GB/s\", "
-                                      "\"verified\": true}")),
+                       old_file("{\"workload\": \"dot\", \"variant\": \"v\", \"size\": "
+                                "\"1\", \"status\": \"ok\", \"samples_ms\": [1], "
+                                "\"median_ms\": 1, \"metric\": \"fast\", \"unit\": \"GB/s\", "
+                                "\"verified\": true}")),
             "result 1: 'metric' is not a number");
     refused(write_file("second.json", one_result("", GOOD_RESULT ", {\"workload\": \"dot\"}")),
             "result 2: no 'variant'");
-    refused(write_file("status.json", one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", "
-                                                     "\"size\": \"1\", \"status\": \"fine\"}")),
+    refused(write_file("status.json", old_file("{\"workload\": \"dot\", \"variant\": \"v\", "
+                                               "\"size\": \"1\", \"status\": \"fine\"}")),
             "unknown status 'fine'");
-    refused(write_file("ranks.json", "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", "
-                                     "\"ranks\": [{\"rank\": 0, \"results\": []}]}"),
+    refused(write_file("ranks.json", "{" HEAD "\"ranks\": [{\"rank\": 0, \"host\": " HOST
+                                     ", \"device\": " DEVICE ", \"status\": 2, \"results\": []}]}"),
             "holds no results");
-    /* A good file after all that still loads, and reads its min and max
-     * from its samples when it has none. */
+    /* A good file after all that still loads, and (one of 0.1.0, which
+     * may lack them) reads its min and max from its samples. */
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
     assert_int_equal(
-        clmem_runfile_load(write_file("good.json", one_result("", GOOD_RESULT)), &runs, &n, &err),
+        clmem_runfile_load(write_file("good.json", old_file(OLD_RESULT)), &runs, &n, &err),
         CLMEM_OK);
     assert_int_equal(n, 1);
     assert_int_equal(runs[0].results[0].n_samples, 3);
     assert_true(runs[0].results[0].min_ms == 1 && runs[0].results[0].max_ms == 3);
     assert_true(runs[0].results[0].median_ms == 2);
     clmem_compare_devices_free(runs, n);
+}
+
+/* ---- every key the schema requires, removed one at a time ----
+ * Two good files of schema 1 (one process, and the MPI form), each holding
+ * every section the schema has: host, device, peak, results ok, FAILED
+ * and skipped. The keys to remove are read from schema/run.schema.json:
+ * each object of a file is matched with the part of the schema that
+ * describes it (through $ref, oneOf, items, properties and if/then/else),
+ * and each key of that part's `required` list is removed from a copy of
+ * the file, which the loader must refuse naming the file and the key. A
+ * key the schema comes to require is so removed too; one the files below
+ * lack fails the test until they hold it. */
+static const struct {
+    const char *name, *text;
+} schema_files[] = {
+    {"single", "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK
+               ", \"results\": [" TIMED_RESULT("coarsened", "ok", "true") ", " TIMED_RESULT(
+                   "one_pass", "FAILED", "false") ", " SKIPPED_RESULT "]}"},
+    {"ranks", "{" HEAD "\"ranks\": [{\"rank\": 0, \"host\": " HOST ", \"device\": " DEVICE
+              ", \"peak\": " PEAK ", \"status\": 0, \"results\": [" TIMED_RESULT(
+                  "coarsened", "ok", "true") ", " SKIPPED_RESULT "]}]}"},
+};
+
+/* A key to remove: the object's place in the file ("ranks/0/host"), the
+ * key, and the part of the schema that requires it. */
+struct removal {
+    char at[128];
+    const char *key;
+};
+struct walk {
+    const cJSON *schema;
+    const char *file;
+    struct removal removals[256];
+    size_t n;
+    const cJSON *applied[64]; /* the parts of the schema with `required` met */
+    size_t n_applied;
+};
+
+/* The part of the schema `node` refers to ("$ref": "#/$defs/NAME"), or itself. */
+static const cJSON *resolve(const struct walk *w, const cJSON *node)
+{
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(node, "$ref");
+    while (cJSON_IsString(ref)) {
+        const char *prefix = "#/$defs/";
+        assert_memory_equal(ref->valuestring, prefix, strlen(prefix));
+        node =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(w->schema, "$defs"),
+                                             ref->valuestring + strlen(prefix));
+        if (!node)
+            fail_msg("the schema has no '%s'", ref->valuestring);
+        ref = cJSON_GetObjectItemCaseSensitive(node, "$ref");
+    }
+    return node;
+}
+
+/* Whether `doc` holds every key of `node`'s `required` list. */
+static int holds_required(const cJSON *node, const cJSON *doc)
+{
+    const cJSON *key;
+    cJSON_ArrayForEach(key, cJSON_GetObjectItemCaseSensitive(node, "required"))
+    {
+        if (!cJSON_GetObjectItemCaseSensitive(doc, key->valuestring))
+            return 0;
+    }
+    return 1;
+}
+
+/* An `if` of the form the schema uses: properties whose `const` the
+ * document's value must equal (an absent property matches). */
+static int if_holds(const cJSON *cond, const cJSON *doc)
+{
+    const cJSON *prop;
+    cJSON_ArrayForEach(prop, cJSON_GetObjectItemCaseSensitive(cond, "properties"))
+    {
+        const cJSON *want = cJSON_GetObjectItemCaseSensitive(prop, "const"),
+                    *got = cJSON_GetObjectItemCaseSensitive(doc, prop->string);
+        if (!want)
+            fail_msg("the schema's 'if' on '%s' is not a const: teach tests/test_runfile.c",
+                     prop->string);
+        if (got && !cJSON_Compare(want, got, 1))
+            return 0;
+    }
+    return 1;
+}
+
+static void walk(struct walk *w, const cJSON *node, const cJSON *doc, const char *at)
+{
+    node = resolve(w, node);
+    const cJSON *one_of = cJSON_GetObjectItemCaseSensitive(node, "oneOf"), *branch;
+    if (one_of) {
+        /* The branch whose required keys the (good) file holds. */
+        const cJSON *fits = NULL;
+        cJSON_ArrayForEach(branch, one_of)
+        {
+            if (!fits && holds_required(resolve(w, branch), doc))
+                fits = branch;
+        }
+        if (!fits)
+            fail_msg("%s: '%s' fits no branch of the schema's oneOf", w->file, at);
+        walk(w, fits, doc, at);
+    }
+    if (cJSON_IsObject(doc)) {
+        const cJSON *required = cJSON_GetObjectItemCaseSensitive(node, "required"), *key;
+        if (required) {
+            assert_true(w->n_applied < CLMEM_ARRAY_SIZE(w->applied));
+            w->applied[w->n_applied++] = node;
+        }
+        cJSON_ArrayForEach(key, required)
+        {
+            if (!cJSON_GetObjectItemCaseSensitive(doc, key->valuestring))
+                fail_msg("the test's %s file lacks '%s' at '%s', which the schema requires: add it "
+                         "to tests/test_runfile.c",
+                         w->file, key->valuestring, at);
+            assert_true(w->n < CLMEM_ARRAY_SIZE(w->removals));
+            snprintf(w->removals[w->n].at, sizeof w->removals[0].at, "%s", at);
+            w->removals[w->n++].key = key->valuestring;
+        }
+        const cJSON *cond = cJSON_GetObjectItemCaseSensitive(node, "if");
+        if (cond) {
+            const char *then = if_holds(cond, doc) ? "then" : "else";
+            if ((branch = cJSON_GetObjectItemCaseSensitive(node, then)))
+                walk(w, branch, doc, at);
+        }
+        const cJSON *props = cJSON_GetObjectItemCaseSensitive(node, "properties"), *child;
+        cJSON_ArrayForEach(child, doc)
+        {
+            const cJSON *sub = cJSON_GetObjectItemCaseSensitive(props, child->string);
+            char below[128];
+            snprintf(below, sizeof below, "%s%s%s", at, at[0] ? "/" : "", child->string);
+            if (sub)
+                walk(w, sub, child, below);
+        }
+    } else if (cJSON_IsArray(doc) && cJSON_GetObjectItemCaseSensitive(node, "items")) {
+        const cJSON *items = cJSON_GetObjectItemCaseSensitive(node, "items"), *item;
+        int i = 0;
+        cJSON_ArrayForEach(item, doc)
+        {
+            char below[128];
+            snprintf(below, sizeof below, "%s%s%d", at, at[0] ? "/" : "", i++);
+            walk(w, items, item, below);
+        }
+    }
+}
+
+/* The object at `at` ("ranks/0/host") in `doc`. */
+static cJSON *object_at(cJSON *doc, const char *at)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s", at);
+    cJSON *o = doc;
+    for (char *save = NULL, *part = strtok_r(path, "/", &save); part && o;
+         part = strtok_r(NULL, "/", &save))
+        o = cJSON_IsArray(o) ? cJSON_GetArrayItem(o, atoi(part))
+                             : cJSON_GetObjectItemCaseSensitive(o, part);
+    assert_non_null(o);
+    return o;
+}
+
+/* Every `required` list of the schema (outside `not`, which forbids). */
+static size_t required_lists(const cJSON *node, const cJSON **lists, size_t n, size_t max)
+{
+    if (cJSON_IsObject(node) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(node, "required"))) {
+        assert_true(n < max);
+        lists[n++] = node;
+    }
+    const cJSON *child;
+    cJSON_ArrayForEach(child, node)
+    {
+        if (!(child->string && strcmp(child->string, "not") == 0) &&
+            (cJSON_IsObject(child) || cJSON_IsArray(child)))
+            n = required_lists(child, lists, n, max);
+    }
+    return n;
+}
+
+static void every_key_the_schema_requires_is_required(void **state)
+{
+    (void)state;
+    char *schema_text = test_read_file(test_bench_file("../schema/run.schema.json"));
+    assert_non_null(schema_text);
+    cJSON *schema = cJSON_Parse(schema_text);
+    assert_non_null(schema);
+    const cJSON *lists[64];
+    size_t n_lists = required_lists(schema, lists, 0, CLMEM_ARRAY_SIZE(lists)), tried = 0;
+    assert_true(n_lists >= 9); /* single, ranks, a rank, host, device, peak, result, then, else */
+    static struct walk w;      /* large */
+    int applied[64] = {0};
+    for (size_t f = 0; f < CLMEM_ARRAY_SIZE(schema_files); f++) {
+        memset(&w, 0, sizeof w);
+        w.schema = schema;
+        w.file = schema_files[f].name;
+        char name[64];
+        snprintf(name, sizeof name, "%s.json", w.file);
+        const char *good = write_file(name, schema_files[f].text);
+        struct clmem_compare_device *runs = NULL;
+        size_t n = 0;
+        struct clmem_error err = {0};
+        if (clmem_runfile_load(good, &runs, &n, &err) != CLMEM_OK)
+            fail_msg("the good %s file is refused: %s", w.file, err.message);
+        clmem_compare_devices_free(runs, n);
+        cJSON *doc = cJSON_Parse(schema_files[f].text);
+        assert_non_null(doc);
+        walk(&w, schema, doc, "");
+        cJSON_Delete(doc);
+        for (size_t i = 0; i < n_lists; i++)
+            for (size_t j = 0; j < w.n_applied; j++)
+                applied[i] |= lists[i] == w.applied[j];
+        for (size_t i = 0; i < w.n; i++) {
+            doc = cJSON_Parse(schema_files[f].text);
+            cJSON_DeleteItemFromObjectCaseSensitive(object_at(doc, w.removals[i].at),
+                                                    w.removals[i].key);
+            char *text = cJSON_PrintUnformatted(doc);
+            snprintf(name, sizeof name, "%s-%zu-no-%s.json", w.file, i, w.removals[i].key);
+            const char *path = write_file(name, text);
+            free(text);
+            cJSON_Delete(doc);
+            runs = NULL;
+            n = 0;
+            memset(&err, 0, sizeof err);
+            char key[80];
+            snprintf(key, sizeof key, "'%s'", w.removals[i].key);
+            if (clmem_runfile_load(path, &runs, &n, &err) != CLMEM_ERR_USAGE || runs ||
+                !strstr(err.message, path) || !strstr(err.message, "no '") ||
+                !strstr(err.message, key))
+                fail_msg("%s file without %s at '%s' (which the schema requires): not refused "
+                         "naming the file and the key: %s",
+                         w.file, key, w.removals[i].at[0] ? w.removals[i].at : "the top",
+                         err.message[0] ? err.message : "loaded");
+            tried++;
+        }
+    }
+    for (size_t i = 0; i < n_lists; i++)
+        if (!applied[i]) {
+            char *text =
+                cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(lists[i], "required"));
+            fail_msg("no object of the test's files meets the schema's required %s: add one to "
+                     "tests/test_runfile.c",
+                     text);
+        }
+    print_message("%zu required keys removed one at a time, each refused\n", tried);
+    cJSON_Delete(schema);
+    free(schema_text);
 }
 
 static void metrics_read_as_people_write_them(void **state)
@@ -222,6 +502,7 @@ int main(void)
         cmocka_unit_test(an_mpi_file_is_a_run_per_rank),
         cmocka_unit_test(bad_files_are_refused_with_their_reason),
         cmocka_unit_test(peaks_read_and_launch_load),
+        cmocka_unit_test(every_key_the_schema_requires_is_required),
         cmocka_unit_test(metrics_read_as_people_write_them),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

@@ -30,28 +30,50 @@ static int fill_zones(struct clmem_ctx *ctx, const struct clmem_guarded *g, stru
     return CLMEM_OK;
 }
 
-/* Each guard zone: the device's base address alignment (a sub-buffer must
- * start on it), at least CLMEM_GUARD_MIN_BYTES. */
-static size_t guard_bytes(const struct clmem_device *device)
+/* Each zone of an output's, up to this: zones as large as the output
+ * itself catch a wrong index that reaches up to twice as far as the output
+ * goes (width for height, a block past an edge) at the sizes tests use,
+ * where a zone of a few hundred bytes let such a store land in the
+ * driver's own memory (a CPU device's heap: a kernel argument overwritten,
+ * a loop bound grown to billions, the run spinning until a timeout). */
+#define GUARD_MAX_BYTES ((size_t)16 << 20)
+
+/* Each guard zone of an output of `bytes`: as large as the output, from
+ * CLMEM_GUARD_MIN_BYTES to GUARD_MAX_BYTES, a multiple of the device's base
+ * address alignment (a sub-buffer must start on it); `small` asks for the
+ * least, for an output that the larger zones would not let fit. */
+static size_t guard_bytes(const struct clmem_device *device, size_t bytes, int small)
 {
-    size_t align = device->base_addr_align_bits / 8;
-    return clmem_round_up(CLMEM_GUARD_MIN_BYTES, align ? align : 1);
+    size_t align = device->base_addr_align_bits / 8, want = CLMEM_GUARD_MIN_BYTES;
+    if (!small)
+        want = bytes < CLMEM_GUARD_MIN_BYTES ? CLMEM_GUARD_MIN_BYTES
+               : bytes > GUARD_MAX_BYTES     ? GUARD_MAX_BYTES
+                                             : bytes;
+    return clmem_round_up(want, align ? align : 1);
+}
+
+/* Whether zones of `guard` bytes around an output of `bytes` fit in one
+ * allocation of the device. */
+static int zones_fit(const struct clmem_device *device, size_t bytes, size_t guard)
+{
+    return bytes <= SIZE_MAX - 2 * guard && bytes + 2 * guard <= device->max_alloc;
 }
 
 int clmem_run_output_buffer(struct clmem_run *run, const char *name, cl_mem_flags flags,
                             size_t bytes, cl_mem *buffer, struct clmem_error *err)
 {
     struct clmem_ctx *ctx = run->ctx;
-    size_t guard = guard_bytes(&ctx->device);
     *buffer = NULL;
     if (bytes == 0)
         bytes = 1; /* OpenCL refuses empty buffers */
+    size_t guard = guard_bytes(&ctx->device, bytes, 0);
+    if (!zones_fit(&ctx->device, bytes, guard))
+        guard = guard_bytes(&ctx->device, bytes, 1);
     /* Oclgrind reports every access outside a buffer itself, and its
      * --uninitialized check (see fill_whole) takes a host store into a
      * sub-buffer for one at its parent's start: a counter zeroed inside the
      * zones would read as uninitialized there. So no zones on Oclgrind. */
-    if (run->n_guarded == CLMEM_MAX_BUFFERS || bytes > SIZE_MAX - 2 * guard ||
-        bytes + 2 * guard > ctx->device.max_alloc ||
+    if (run->n_guarded == CLMEM_MAX_BUFFERS || !zones_fit(&ctx->device, bytes, guard) ||
         strcmp(ctx->device.platform_name, "Oclgrind") == 0)
         return clmem_buffer_create(ctx, flags, bytes, NULL, buffer, err);
     cl_int rc;

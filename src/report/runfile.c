@@ -21,6 +21,7 @@ struct reader {
     const char *path;
     struct clmem_error *err;
     char where[64]; /* "result 3", "rank 1 result 3", or "" */
+    int schema;     /* the file's schema_version; 0 for clmem 0.1.0's, which have none */
 };
 
 static int bad(struct reader *rd, const char *fmt, const char *field)
@@ -81,6 +82,59 @@ static int read_whole(struct reader *rd, char **text, size_t *len)
     buf[n] = '\0';
     *text = buf;
     *len = n;
+    return CLMEM_OK;
+}
+
+/* ---- what a file of a schema must hold ----
+ * Each section's keys that schema/run.schema.json requires (its `required`
+ * lists): a file that says it is of schema 1 and lacks one is refused,
+ * naming it. 0.1.0's files, with no schema_version, lack many of them and
+ * are read with what they have. tests/test_runfile.c removes each key that
+ * the schema requires from a good file, so these lists follow it. */
+static const char *const single_keys[] = {"schema_version", "clmem_version", "created",
+                                          "host",           "results",       NULL};
+static const char *const ranks_keys[] = {"schema_version", "clmem_version", "created", "ranks",
+                                         NULL};
+static const char *const rank_keys[] = {"rank", "host", "device", "status", "results", NULL};
+static const char *const host_keys[] = {"name",  "os",           "kernel", "cpu",
+                                        "cores", "memory_bytes", NULL};
+static const char *const device_keys[] = {"name",
+                                          "platform",
+                                          "vendor",
+                                          "type",
+                                          "version",
+                                          "driver",
+                                          "compute_units",
+                                          "clock_mhz",
+                                          "global_mem_bytes",
+                                          "local_mem_bytes",
+                                          "max_work_group",
+                                          "opencl_c_version",
+                                          "max_alloc_bytes",
+                                          "base_addr_align_bits",
+                                          "fp64",
+                                          NULL};
+static const char *const peak_keys[] = {"bandwidth_gbs", "fp32_gflops", NULL};
+static const char *const result_keys[] = {"workload", "variant", "device", "size", "params",
+                                          "status",   "reps",    "warmup", "seed", NULL};
+static const char *const timed_keys[] = {"samples_ms",   "median_ms", "min_ms",        "max_ms",
+                                         "metric",       "unit",      "max_rel_error", "verified",
+                                         "verify_scope", NULL};
+static const char *const skipped_keys[] = {"skip_reason", NULL};
+
+/* The first of `keys` that `o` lacks, refused ("no 'os' in 'host'" when
+ * `section` names it), in a file of a schema. */
+static int require(struct reader *rd, const cJSON *o, const char *section, const char *const keys[])
+{
+    if (rd->schema < 1 || !cJSON_IsObject(o))
+        return CLMEM_OK;
+    for (size_t i = 0; keys[i]; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(o, keys[i])) {
+            char what[128];
+            snprintf(what, sizeof what, "no '%s'%s%s%s", keys[i], section ? " in '" : "",
+                     section ? section : "", section ? "'" : "");
+            return bad(rd, "%s", what);
+        }
     return CLMEM_OK;
 }
 
@@ -173,6 +227,8 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
     r->reps = 0;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "not an object");
+    if ((status = require(rd, o, NULL, result_keys)))
+        return status;
     if ((status = get_string(rd, o, "workload", 1, r->workload, sizeof r->workload)) ||
         (status = get_string(rd, o, "variant", 1, r->variant, sizeof r->variant)) ||
         (status = get_string(rd, o, "size", 1, r->size, sizeof r->size)) ||
@@ -186,10 +242,14 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         return status;
     if (strcmp(status_text, "skipped") == 0) {
         r->skipped = 1;
+        if ((status = require(rd, o, NULL, skipped_keys)))
+            return status;
         return get_string(rd, o, "skip_reason", 0, r->skip_reason, sizeof r->skip_reason);
     }
     if (strcmp(status_text, "ok") != 0 && strcmp(status_text, "FAILED") != 0)
         return bad(rd, "unknown status '%s'", status_text);
+    if ((status = require(rd, o, NULL, timed_keys)))
+        return status;
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_ms");
     if (!cJSON_IsArray(samples))
         return bad(rd, "%s", "'samples_ms' is not a list");
@@ -282,6 +342,9 @@ static int parse_device(struct reader *rd, const cJSON *o, struct clmem_device *
     memset(d, 0, sizeof *d);
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "no 'device' object");
+    int status = require(rd, o, "device", device_keys);
+    if (status)
+        return status;
     return parse_fields(rd, o, &clmem_json_device_fields, d);
 }
 
@@ -293,7 +356,8 @@ static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
         return CLMEM_OK;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "'peak' is not an object");
-    if ((status = get_number(rd, o, "bandwidth_gbs", 0, 0, &bw)) ||
+    if ((status = require(rd, o, "peak", peak_keys)) ||
+        (status = get_number(rd, o, "bandwidth_gbs", 0, 0, &bw)) ||
         (status = get_number(rd, o, "fp32_gflops", 0, 0, &flops)) ||
         (status = get_number(rd, o, "read_bandwidth_gbs", 0, 0, &read)) ||
         (status = get_number(rd, o, "launch_us", 0, 0, &launch)))
@@ -317,6 +381,9 @@ static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
     }
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "'host' is neither a name nor an object");
+    int status = require(rd, o, "host", host_keys);
+    if (status)
+        return status;
     return parse_fields(rd, o, &clmem_json_host_fields, h);
 }
 
@@ -375,12 +442,21 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
                               "'%s' has schema_version %.0f, newer than this clmem reads (%d): "
                               "read it with a newer clmem",
                               rd->path, schema->valuedouble, CLMEM_SCHEMA_VERSION);
+        rd->schema = (int)schema->valuedouble;
+    } else if (cJSON_GetObjectItemCaseSensitive(root, "created") ||
+               cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "host"))) {
+        /* What only files of a schema hold: not one of 0.1.0's. */
+        return bad(rd, "%s", "no 'schema_version'");
     }
     /* 0.1.0's files have no schema_version but always a clmem_version. */
     if ((status = get_string(rd, root, "clmem_version", 1, version, sizeof version)) ||
         (status = get_string(rd, root, "created", 0, created, sizeof created)))
         return status;
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(root, "ranks");
+    if (rd->schema >= 1 && !ranks && !cJSON_GetObjectItemCaseSensitive(root, "results"))
+        return bad(rd, "%s", "no 'results' list (nor 'ranks')");
+    if ((status = require(rd, root, NULL, ranks ? ranks_keys : single_keys)))
+        return status;
     size_t n = 1;
     if (ranks) {
         if (!cJSON_IsArray(ranks))
@@ -402,7 +478,8 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
                 status = bad(rd, "%s", "not an object");
                 break;
             }
-            if ((status = get_number(rd, section, "rank", 0, rank, &rank)))
+            if ((status = require(rd, section, NULL, rank_keys)) ||
+                (status = get_number(rd, section, "rank", 0, rank, &rank)))
                 break;
             run->rank = (int)rank;
             /* A rank that failed before it ran anything has no device to show. */
