@@ -116,6 +116,7 @@ struct fake {
     double gap_ms;      /* what runs between two runs (a reset, the next launch) */
     double overhead_ms; /* the host's extra per batch */
     enum fault fault;
+    double first_ms; /* the first batch's run, where it was slower (a lazy compilation) */
     unsigned batches, max_runs;
 };
 
@@ -126,9 +127,10 @@ static int fake_batch(void *user, unsigned runs, struct clmem_batch *b, struct c
     f->batches++;
     if (runs > f->max_runs)
         f->max_runs = runs;
-    double truth = runs * f->run_ms + (runs - 1) * f->gap_ms;
+    double run_ms = f->batches == 1 && f->first_ms > 0 ? f->first_ms : f->run_ms;
+    double truth = runs * run_ms + (runs - 1) * f->gap_ms;
     b->wall_ms = truth + f->overhead_ms;
-    b->events = (struct clmem_span){1, 1, truth, runs * f->run_ms};
+    b->events = (struct clmem_span){1, 1, truth, runs * run_ms};
     switch (f->fault) {
     case NONE: break;
     case ZERO: b->events.ms = 0; break;
@@ -184,6 +186,21 @@ static void runs_spans_summed_where_each_is_long_enough(void **state)
     assert_true(n * g.run_ms + (n - 1) * g.gap_ms >= 1.0);
     for (int i = 0; i < 5; i++)
         assert_true(fabs(samples[i] - (n * g.run_ms + (n - 1) * g.gap_ms) / n) < 1e-12);
+}
+
+/* A first run slow enough to choose the runs' own spans, then runs too
+ * short for the spans kept: the batch's whole span, never an error. */
+static void runs_that_shrink_fall_back_to_the_whole_span(void **state)
+{
+    (void)state;
+    struct fake f = {.run_ms = 0.0005, .gap_ms = 0.0001, .first_ms = 0.05, .overhead_ms = 0.03};
+    double samples[5];
+    struct clmem_sampling how;
+    sample_with(&good, &f, samples, &how);
+    double n = how.runs_per_sample;
+    assert_true(n > CLMEM_MAX_RUN_SPANS);
+    for (int i = 0; i < 5; i++)
+        assert_true(fabs(samples[i] - (n * f.run_ms + (n - 1) * f.gap_ms) / n) < 1e-12);
 }
 
 static void long_runs_are_one_a_sample(void **state)
@@ -336,6 +353,7 @@ int main(void)
         cmocka_unit_test(coarse_tick_is_found),
         cmocka_unit_test(short_runs_are_batched_and_divided),
         cmocka_unit_test(runs_spans_summed_where_each_is_long_enough),
+        cmocka_unit_test(runs_that_shrink_fall_back_to_the_whole_span),
         cmocka_unit_test(long_runs_are_one_a_sample),
         cmocka_unit_test(zero_events_fall_back_to_the_host),
         cmocka_unit_test(start_after_end_falls_back_to_the_host),

@@ -80,6 +80,8 @@ int clmem_results_total(struct clmem_result **results, size_t *n_results, const 
         t->warmup = r0->warmup;
         t->seed = r0->seed;
         t->flops_per_byte = r0->flops_per_byte;
+        snprintf(t->timer, sizeof t->timer, "%s", r0->timer);
+        t->runs_per_sample = r0->runs_per_sample;
         t->skipped = 1;
         t->verified = 1;
         size_t ran = 0;

@@ -66,8 +66,13 @@ restart:;
             per_run = b.events.ms >= CLMEM_RUN_SPAN_TICKS * tick_ms &&
                       b.events.ms * (CLMEM_MAX_RUN_SPANS / 2) >= min_ms;
         t = !events ? b.wall_ms : per_run ? b.events.runs_ms : b.events.ms;
-        if (t >= min_ms || runs >= CLMEM_MAX_RUNS_PER_SAMPLE ||
-            (per_run && runs >= CLMEM_MAX_RUN_SPANS))
+        /* Runs that shrank after the first (a lazy compilation paid once)
+         * may need more than the runs whose spans are kept: whole span. */
+        if (per_run && t < min_ms && runs >= CLMEM_MAX_RUN_SPANS) {
+            per_run = 0;
+            t = b.events.ms;
+        }
+        if (t >= min_ms || runs >= CLMEM_MAX_RUNS_PER_SAMPLE)
             break;
         double grow = t > min_ms / 100 ? ceil(1.2 * min_ms / t) : 100;
         double next = grow * runs;

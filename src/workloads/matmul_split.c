@@ -524,7 +524,10 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
                 break;
             }
         double work = 2.0 * (double)rows * (double)whole.cols * (double)whole.inner;
-        r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : 0.0;
+        r->metric = r->median_ms > 0 ? work / (r->median_ms * 1e-3) / 1e9 : NAN;
+        /* End to end by the host's clock: a run of many milliseconds. */
+        snprintf(r->timer, sizeof r->timer, "host");
+        r->runs_per_sample = 1;
         if (k == 1)
             one_device_ms = r->median_ms;
         /* Strong: the speedup t(1)/t(k), efficiency speedup/k; weak: the
