@@ -212,6 +212,41 @@ static void sigusr1_is_not_swallowed(void **state)
     remove_tree(s.dir);
 }
 
+/* Names in `dir` that start with '.' (other than . and ..): an output's
+ * temporary file, .NAME.XXXXXX, left behind. */
+static size_t hidden_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            print_message("left behind: %s/%s\n", dir, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* SIGUSR1, SIGUSR2 and SIGALRM keep their exit status (128 + N) and remove
+ * the --output's temporary file first (it was left behind). */
+static void fatal_signals_remove_temporaries(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const int sigs[] = {SIGUSR1, SIGUSR2, SIGALRM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct scratch s;
+        signal_bench_at_first_launch(&s, sigs[i], &o);
+        if (o.code != 128 + sigs[i])
+            fail_msg("%s: exit %d, stderr '%.300s'", strsignal(sigs[i]), o.code, o.err);
+        if (hidden_files(s.dir) != 0)
+            fail_msg("%s left the output's temporary file", strsignal(sigs[i]));
+        assert_false(exists(s.out));
+        remove_tree(s.dir);
+    }
+}
+
 /* Started with SIGHUP ignored (nohup): still ignored once the driver has
  * loaded (LLVM's handler was left in its place), and the run goes on. */
 static void sighup_ignored_at_start_stays_ignored(void **state)
@@ -603,7 +638,7 @@ int main(int argc, char **argv)
     /* clmem keeps a signal ignored at its start (nohup): the runs here
      * start with the default actions, whatever this test was started with
      * (nohup ignores HUP, a shell's background job INT and QUIT). */
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         signal(sigs[i], SIG_DFL);
     /* test_signals PATTERN: only the tests whose name matches (cmocka's *). */
@@ -621,6 +656,7 @@ int main(int argc, char **argv)
         SIGNAL_DURING_BENCH(sigquit_stops_at_once, SIGQUIT, 0),
         SIGNAL_DURING_BENCH(sigpipe_stops_at_once, SIGPIPE, 0),
         cmocka_unit_test(sigusr1_is_not_swallowed),
+        cmocka_unit_test(fatal_signals_remove_temporaries),
         cmocka_unit_test(sighup_ignored_at_start_stays_ignored),
         cmocka_unit_test(signal_during_cold_build_stops_within_10_s),
         cmocka_unit_test(sigterm_blocked_on_fifo_input_exits_143),

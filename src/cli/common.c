@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -159,7 +160,64 @@ static volatile sig_atomic_t stopping;         /* a stop at once is on its way *
 static int interrupt_tell;                     /* stderr is a terminal: say what happens */
 static unsigned ignored_at_start;              /* bit i: stop_signals[i] was SIG_IGN (nohup) */
 static struct sigaction usr1_at_start;         /* SIGUSR1's action: kept (default: terminate) */
+static struct sigaction usr1_action;           /* what SIGUSR1 gets: usr1_at_start, or on_fatal */
 static struct sigaction stop_action;
+
+/* Signals whose default action ends the process, other than the stop
+ * signals: a crash (a kernel writing far out of bounds on a CPU device
+ * faults inside the driver's threads), abort, a timer. Each removes the
+ * pending outputs' temporary files, then takes its default action, so
+ * the exit status is the signal's. */
+static const struct {
+    int sig;
+    const char *said; /* one line on stderr, or NULL */
+} fatal_signals[] = {
+    {SIGSEGV, "\nclmem: the OpenCL device or its driver crashed (SIGSEGV: e.g. a kernel that "
+              "writes out of bounds on a CPU device); nothing was reported\n"},
+    {SIGBUS, "\nclmem: the OpenCL device or its driver crashed (SIGBUS: e.g. a kernel that "
+             "writes out of bounds on a CPU device); nothing was reported\n"},
+    {SIGFPE, NULL},
+    {SIGILL, NULL},
+    {SIGABRT, NULL},
+    {SIGTRAP, NULL},
+    {SIGSYS, NULL},
+    {SIGUSR2, NULL},
+    {SIGALRM, NULL},
+    {SIGVTALRM, NULL},
+    {SIGPROF, NULL},
+    {SIGXCPU, NULL},
+    {SIGXFSZ, NULL},
+};
+
+/* Async-signal-safe only: unlink (clmem_output_remove_pending), write,
+ * sigaction, raise, pause. A kernel out of bounds faults on every driver
+ * thread at once: the first one cleans up and says it, the others wait
+ * for it to end the process (were they to take the default action
+ * meanwhile, the process would end before the temporaries are gone). */
+static void on_fatal(int sig)
+{
+    static atomic_flag taken = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&taken))
+        for (;;)
+            pause();
+    stopping = 1;
+    clmem_output_remove_pending();
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++)
+        if (fatal_signals[i].sig == sig && fatal_signals[i].said && !cli_silent) {
+            ssize_t ignored =
+                write(STDERR_FILENO, fatal_signals[i].said, strlen(fatal_signals[i].said));
+            (void)ignored;
+        }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    /* Blocked while the handler runs: delivered on return, with the
+     * default action (a fault also comes again as the instruction
+     * restarts). */
+    raise(sig);
+}
 
 static void stop_now(int sig)
 {
@@ -208,7 +266,26 @@ void cli_signals_init(void)
         else
             sigaction(stop_signals[i], &stop_action, NULL);
     }
+    struct sigaction fatal;
+    memset(&fatal, 0, sizeof fatal);
+    fatal.sa_handler = on_fatal;
+    sigfillset(&fatal.sa_mask);
+    /* A fault inside the handler itself takes the default action: the
+     * signal is blocked there, and the kernel then does so. */
+    fatal.sa_flags = 0;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i].sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(fatal_signals[i].sig, &fatal, NULL);
+    }
+    /* SIGUSR1 terminates as by default (138), its temporaries removed
+     * first; ignored at the start, it stays ignored. */
     sigaction(SIGUSR1, NULL, &usr1_at_start);
+    usr1_action = usr1_at_start;
+    if (usr1_at_start.sa_handler == SIG_DFL) {
+        usr1_action = fatal;
+        sigaction(SIGUSR1, &usr1_action, NULL);
+    }
     interrupt_tell = isatty(STDERR_FILENO);
 }
 
@@ -228,8 +305,8 @@ void cli_signals_reclaim(void)
             sigaction(stop_signals[i], ours, NULL);
     }
     struct sigaction usr1;
-    if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_at_start.sa_handler)
-        sigaction(SIGUSR1, &usr1_at_start, NULL);
+    if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_action.sa_handler)
+        sigaction(SIGUSR1, &usr1_action, NULL);
 }
 
 void cli_catch_interrupts(void)
