@@ -38,7 +38,11 @@ int cli_report_error(const struct clmem_error *err)
 {
     if (cli_silent)
         return err->status ? err->status : CLMEM_ERR_CL;
-    fprintf(stderr, "clmem: %s\n", err->message);
+    /* A message may quote a file's contents (a run file's names): escaped,
+     * one line whatever they hold. */
+    fputs("clmem: ", stderr);
+    clmem_fputs_escaped(err->message, stderr);
+    fputc('\n', stderr);
     if (err->log && err->log[0])
         fprintf(stderr, "build log:\n%s\n", err->log);
     return err->status ? err->status : CLMEM_ERR_CL;
