@@ -233,6 +233,113 @@ static void crashing_kernel_leaves_no_temporary(void **state)
     test_remove_tree(out_dir);
 }
 
+/* ---- the driver's own cache ---- */
+
+/* The driver's compiler failing to write its cache (LLVM's 'IO failure
+ * on output stream', which calls exit(1)): here a file-size limit with
+ * SIGXFSZ ignored stands for a full disk (8 KiB: sh counts 512-byte
+ * blocks; PoCL's copy of the source, 4.5 KiB, fits, LLVM's output not). Exit 3 (a driver failure),
+ * never 1 (a failed check), one line saying so, no temporary file left. */
+static void driver_exit_on_full_cache_exits_3(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char pocl[512], out_dir[512], out[600];
+    snprintf(pocl, sizeof pocl, "%s/full-pocl", test_dir());
+    snprintf(out_dir, sizeof out_dir, "%s/full-out", test_dir());
+    assert_int_equal(mkdir(pocl, 0700), 0);
+    assert_int_equal(mkdir(out_dir, 0700), 0);
+    snprintf(out, sizeof out, "%s/r.json", out_dir);
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[] = {"sh",       "-c",     "trap '' XFSZ; ulimit -f 16 && exec \"$@\"",
+                          "sh",       bin,      "run",
+                          "pi",       "--size", "4096",
+                          "--device", "cpu",    "--no-cache",
+                          "--format", "json",   "--output",
+                          out,        NULL};
+    const char *env[] = {"POCL_CACHE_DIR", pocl, NULL};
+    struct child c;
+    start_program(&c, env, "/bin/sh", argv);
+    finish_clmem(&c, &o);
+    if (!strstr(o.err, "LLVM ERROR"))
+        print_message("note: no LLVM error seen (a driver that wrote less?): '%s'\n", o.err);
+    if (o.code != 3 || !strstr(o.err, "clmem: the OpenCL driver ended the process by itself"))
+        fail_msg("exit %d (expected 3), stderr '%s'", o.code, o.err);
+    if (hidden_files(out_dir) != 0)
+        fail_msg("the output's temporary file is left behind");
+    test_remove_tree(pocl);
+    test_remove_tree(out_dir);
+}
+
+/* PoCL's kernel cache where it cannot be made: HOME a file, XDG_CACHE_HOME
+ * a file (PoCL listed no device and clmem said to install one). The
+ * devices are listed, one warning names the cause; a POCL_CACHE_DIR that
+ * cannot be made is refused (exit 2) naming it. */
+static void pocl_cache_unusable_names_the_cause(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char file[512], below[600];
+    snprintf(file, sizeof file, "%s/a-file", test_dir());
+    test_write_file(file, "not a directory\n");
+    snprintf(below, sizeof below, "%s/kcache", file);
+    const char *const *const envs[] = {
+        (const char *const[]){"HOME", file, "XDG_CACHE_HOME", "", NULL},
+        (const char *const[]){"XDG_CACHE_HOME", file, NULL},
+    };
+    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
+        run_clmem_within(&o, envs[i], ARGS("devices"), REFUSAL_LIMIT_S);
+        if (o.code != 0 || clmem_lines(o.err) != 1 || !strstr(o.err, "clmem: warning: PoCL's") ||
+            !strstr(o.err, "is not a directory") || !strstr(o.err, file) ||
+            !strstr(o.out, "max allocation"))
+            fail_msg("%s a file: exit %d, stderr '%s'", envs[i][0], o.code, o.err);
+    }
+    const char *env[] = {"POCL_CACHE_DIR", below, NULL};
+    run_clmem_within(&o, env, ARGS("devices"), REFUSAL_LIMIT_S);
+    if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "POCL_CACHE_DIR '") ||
+        !strstr(o.err, "is not a directory"))
+        fail_msg("POCL_CACHE_DIR below a file: exit %d, stderr '%s'", o.code, o.err);
+    unlink(file);
+}
+
+/* A missing HOME (a daemon's HOME=/nonexistent) is never created, by clmem
+ * or by the driver (PoCL made HOME/.cache/pocl, after which clmem's own
+ * cache and tune's database went there too); tune then has no place for
+ * its database: exit 2. No private cache is left in TMPDIR. */
+static void missing_home_is_never_created(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char home[512], tmp[512];
+    snprintf(home, sizeof home, "%s/missing-home", test_dir());
+    snprintf(tmp, sizeof tmp, "%s/tmp", test_dir());
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    const char *env[] = {"HOME", home, "XDG_CACHE_HOME", "", "TMPDIR", tmp, NULL};
+    run_clmem(&o, env, ARGS("run", "pi", "--size", "4096", "--device", "cpu", "--reps", "1"));
+    if (o.code != 0)
+        fail_msg("run: exit %d, stderr '%s'", o.code, o.err);
+    if (access(home, F_OK) == 0)
+        fail_msg("'%s' was created", home);
+    run_clmem(&o, env, ARGS("devices"));
+    assert_int_equal(o.code, 0);
+    run_clmem_within(&o, env,
+                     ARGS("tune", "reduce", "--device", "cpu", "--size", "4096", "--reps", "1",
+                          "--max-candidates", "2"),
+                     REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, "no place for the tuning database"))
+        fail_msg("tune: exit %d, stderr '%s'", o.code, o.err);
+    if (access(home, F_OK) == 0)
+        fail_msg("'%s' was created", home);
+    DIR *d = opendir(tmp);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            fail_msg("'%s/%s' left behind", tmp, e->d_name);
+    closedir(d);
+    rmdir(tmp);
+}
+
 int main(int argc, char **argv)
 {
     /* A crash's default action dumps core: not in the test's directory. */
@@ -244,6 +351,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(unwritable_stdout_exits_2),
         cmocka_unit_test(kernel_source_not_a_file_exits_2),
         cmocka_unit_test(crashing_kernel_leaves_no_temporary),
+        cmocka_unit_test(driver_exit_on_full_cache_exits_3),
+        cmocka_unit_test(pocl_cache_unusable_names_the_cause),
+        cmocka_unit_test(missing_home_is_never_created),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -83,6 +83,7 @@ static int dispatch(int argc, char **argv)
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
      * its variants run (README, Reliability). */
     cli_signals_init();
+    cli_exit_guard();
     if (argc < 2) {
         usage(stderr);
         return CLMEM_ERR_USAGE;
