@@ -454,7 +454,7 @@ static const char *terminal_control(const char *text)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++)
         if ((*p < 0x20 && *p != '\n') || *p == 0x7f ||
-            (*p >= 0x80 && *p <= 0x9f && p[-1] != 0xc2) ||
+            (*p >= 0x80 && *p <= 0x9f && (p == (const unsigned char *)text || p[-1] != 0xc2)) ||
             (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
             return (const char *)p;
     return NULL;
@@ -497,6 +497,22 @@ static void control_characters_are_escaped_in_tables(void **state)
     assert_int_equal(count_lines(o.out), count_lines(plain.out));
     assert_non_null(strstr(o.out, "cpu\\x1b[2J\\x0d\\x0a181 same"));
     assert_non_null(strstr(o.out, "\\u009b31m\\x7f"));
+
+    /* compare's report.md, from the same file. */
+    const char *report = test_in_dir("forged-report");
+    run_clmem(&o, NULL, ARGS("compare", forged, "--output-dir", report));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    char md_path[600];
+    snprintf(md_path, sizeof md_path, "%s/report.md", report);
+    char *md = read_all(md_path);
+    raw = terminal_control(md);
+    if (raw)
+        fail_msg("report.md lets 0x%02x through: '%.120s'", (unsigned char)*raw,
+                 raw > md + 40 ? raw - 40 : md);
+    assert_non_null(strstr(md, "\\x1b[2J"));
+    free(md);
+    test_remove_tree(report);
 
     /* run's table (clmem_report_table), as for results read back. */
     struct clmem_result result;

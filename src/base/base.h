@@ -78,6 +78,8 @@ int clmem_utf8_valid(const char *text, size_t len, size_t *bad_at);
  * clmem_fputs_escaped prints it (EOF on a write error). */
 size_t clmem_text_escape(const char *text, char *out, size_t size);
 int clmem_fputs_escaped(const char *text, FILE *out);
+/* The same for len bytes of text (NUL-terminated or not). */
+int clmem_fwrite_escaped(const char *text, size_t len, FILE *out);
 
 /* ---- threads (parallel.c) ---- */
 /* Runs fn(arg, i) for every i in [0, n), each on a thread of its own, all

@@ -127,9 +127,8 @@ size_t clmem_text_escape(const char *text, char *out, size_t size)
     return at;
 }
 
-int clmem_fputs_escaped(const char *text, FILE *out)
+int clmem_fwrite_escaped(const char *text, size_t len, FILE *out)
 {
-    size_t len = strlen(text);
     char esc[8];
     for (size_t i = 0; i < len;) {
         const char *show;
@@ -139,4 +138,9 @@ int clmem_fputs_escaped(const char *text, FILE *out)
             return EOF;
     }
     return 0;
+}
+
+int clmem_fputs_escaped(const char *text, FILE *out)
+{
+    return clmem_fwrite_escaped(text, strlen(text), out);
 }
