@@ -447,6 +447,97 @@ static void assert_no_output(const char *path)
     closedir(d);
 }
 
+/* The first byte of `text` that would drive a terminal: a C0 control
+ * other than the line feed, DEL, a C1 control (raw, or UTF-8's C2 80..9F);
+ * NULL when none. */
+static const char *terminal_control(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if ((*p < 0x20 && *p != '\n') || *p == 0x7f ||
+            (*p >= 0x80 && *p <= 0x9f && (p == (const unsigned char *)text || p[-1] != 0xc2)) ||
+            (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+            return (const char *)p;
+    return NULL;
+}
+
+/* Names that forge lines on a terminal: a run file's device name, driver
+ * and a variant with ESC sequences, CR LF, a C1 CSI and DEL. */
+#define FORGED                                                                                     \
+    "\x1b[2J\r\n181 same: no regression\x1b]0;title\x07\xc2\x9b"                                   \
+    "31m\x7f"
+
+/* diff's table and a run's table show such names escaped (\x1b, \x0d,
+ * \u009b), every line its own: nothing reaches the terminal raw. */
+static void control_characters_are_escaped_in_tables(void **state)
+{
+    (void)state;
+    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    cJSON *device = cJSON_GetObjectItem(root, "device");
+    cJSON_SetValuestring(cJSON_GetObjectItem(device, "name"), "cpu" FORGED);
+    cJSON_SetValuestring(cJSON_GetObjectItem(device, "driver"), "3.1" FORGED);
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results"))
+    {
+        cJSON_SetValuestring(cJSON_GetObjectItem(r, "device"), "cpu" FORGED);
+    }
+    cJSON_SetValuestring(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0), "variant"),
+        "co" FORGED);
+    const char *forged = write_json("forged.json", root);
+    cJSON_Delete(root);
+    static struct outcome o, plain;
+    run_clmem(&plain, NULL,
+              ARGS("diff", test_bench_file("pocl-2core.json"), test_bench_file("pocl-2core.json")));
+    run_clmem(&o, NULL, ARGS("diff", forged, forged));
+    assert_int_equal(o.code, 0);
+    const char *raw = terminal_control(o.out);
+    if (raw)
+        fail_msg("a control character (0x%02x) reaches the terminal: '%.120s'", (unsigned char)*raw,
+                 raw > o.out + 40 ? raw - 40 : o.out);
+    assert_int_equal(count_lines(o.out), count_lines(plain.out));
+    assert_non_null(strstr(o.out, "cpu\\x1b[2J\\x0d\\x0a181 same"));
+    assert_non_null(strstr(o.out, "\\u009b31m\\x7f"));
+
+    /* compare's report.md, from the same file. */
+    const char *report = test_in_dir("forged-report");
+    run_clmem(&o, NULL, ARGS("compare", forged, "--output-dir", report));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    char md_path[600];
+    snprintf(md_path, sizeof md_path, "%s/report.md", report);
+    char *md = read_all(md_path);
+    raw = terminal_control(md);
+    if (raw)
+        fail_msg("report.md lets 0x%02x through: '%.120s'", (unsigned char)*raw,
+                 raw > md + 40 ? raw - 40 : md);
+    assert_non_null(strstr(md, "\\x1b[2J"));
+    free(md);
+    test_remove_tree(report);
+
+    /* run's table (clmem_report_table), as for results read back. */
+    struct clmem_result result;
+    memset(&result, 0, sizeof result);
+    snprintf(result.workload, sizeof result.workload, "pi");
+    snprintf(result.variant, sizeof result.variant, "v\x1b[1m");
+    snprintf(result.device, sizeof result.device, "cpu" FORGED);
+    snprintf(result.size, sizeof result.size, "64\r");
+    snprintf(result.note, sizeof result.note, "note\n" FORGED);
+    result.verified = 1;
+    result.looped_ms = result.peak_fraction = result.baseline_fraction = NAN;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(clmem_report_table(f, &result, 1), CLMEM_OK);
+    fclose(f);
+    raw = terminal_control(text);
+    if (raw)
+        fail_msg("the table lets 0x%02x through: '%s'", (unsigned char)*raw, text);
+    assert_int_equal(count_lines(text), 4);
+    assert_non_null(strstr(text, "device: cpu\\x1b[2J\\x0d\\x0a181"));
+    free(text);
+}
+
 static void bad_files_exit_2_and_write_nothing(void **state)
 {
     (void)state;
@@ -611,6 +702,7 @@ int main(void)
         cmocka_unit_test(mpi_files_pair_by_rank_then_device),
         cmocka_unit_test(one_run_each_pairs_whatever_the_devices),
         cmocka_unit_test(bad_files_exit_2_and_write_nothing),
+        cmocka_unit_test(control_characters_are_escaped_in_tables),
         cmocka_unit_test(usage_errors_exit_2_with_one_line),
         cmocka_unit_test(csv_and_json_read_back),
     };

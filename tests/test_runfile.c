@@ -468,6 +468,107 @@ static void every_key_the_schema_requires_is_required(void **state)
     free(schema_text);
 }
 
+/* `len` bytes of `text` as the whole of test file `name` (NUL bytes kept). */
+static const char *write_bytes(const char *name, const char *text, size_t len)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* One document per file: a second one after it (cat a.json b.json), or a
+ * NUL and text after it, is refused, saying where; so is a key twice in
+ * an object (which one wins differs between parsers). */
+static void trailing_data_and_duplicate_keys_are_refused(void **state)
+{
+    (void)state;
+    char two[8192];
+    const char *one = one_result("", GOOD_RESULT);
+    size_t len = strlen(one);
+    snprintf(two, sizeof two, "%s\n%s", one, one);
+    refused(write_file("cat.json", two), "not JSON (trailing data at byte ");
+    char expected[64];
+    snprintf(expected, sizeof expected, "trailing data at byte %zu", len + 1);
+    refused(test_in_dir("cat.json"), expected);
+    memcpy(two, one, len);
+    memcpy(two + len, "\0{\"more\": 1}", 13);
+    refused(write_bytes("nul.json", two, len + 13), "not JSON (trailing data at byte ");
+    /* A NUL inside a string: the string would be cut there. */
+    snprintf(two, sizeof two, "%s", one_result("", GOOD_RESULT));
+    char *dev = strstr(two, "\"dev\"");
+    assert_non_null(dev);
+    dev[2] = '\0';
+    refused(write_bytes("nul-in-string.json", two, len), "a NUL byte at byte ");
+    /* Trailing blanks are fine. */
+    snprintf(two, sizeof two, "%s \n\t\r\n", one);
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(write_file("blanks.json", two), &runs, &n, &err), CLMEM_OK);
+    clmem_compare_devices_free(runs, n);
+    /* Duplicate keys, at the top, in the device, in a result. */
+    refused(write_file("dup-top.json", one_result("\"clmem_version\": \"0.3.0\", ", GOOD_RESULT)),
+            "the key 'clmem_version' appears twice in the top-level object");
+    refused(write_file("dup-result.json",
+                       one_result("", "{\"workload\": \"dot\", \"workload\": \"pi\", "
+                                      "\"variant\": \"v\", \"size\": \"1\", \"status\": \"ok\", "
+                                      "\"samples_ms\": [1], \"median_ms\": 1, \"metric\": 1, "
+                                      "\"unit\": \"GB/s\", \"verified\": true}")),
+            "the key 'workload' appears twice in 'results[0]'");
+}
+
+/* Strings that are not UTF-8 are refused, naming the file and the field:
+ * a bad lead byte, a sequence cut short, an overlong form, a surrogate
+ * (each copied into JSON, HTML and Markdown before, which Python's json
+ * then could not read). */
+static void invalid_utf8_is_refused_naming_the_field(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name, *bytes;
+    } bad[] = {
+        {"lead.json", "d\xffv"},              /* no UTF-8 byte at all */
+        {"stray.json", "d\x80v"},             /* a continuation byte alone */
+        {"cut.json", "d\xe2\x82"},            /* 3 bytes announced, 2 given */
+        {"overlong.json", "d\xc0\xaf"},       /* '/' in 2 bytes */
+        {"overlong3.json", "d\xe0\x80\xaf"},  /* '/' in 3 bytes */
+        {"surrogate.json", "d\xed\xa0\x80"},  /* U+D800 */
+        {"beyond.json", "d\xf4\x90\x80\x80"}, /* past U+10FFFF */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[4096], result[1024];
+        snprintf(text, sizeof text,
+                 "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", "
+                 "\"device\": {\"name\": \"%s\"}, \"results\": [%s]}",
+                 bad[i].bytes, GOOD_RESULT);
+        refused(write_file(bad[i].name, text), "'device.name' is not UTF-8");
+        /* In a result's field too, named with its place. */
+        snprintf(result, sizeof result,
+                 "{\"workload\": \"dot\", \"variant\": \"v\", \"size\": \"1\", \"status\": "
+                 "\"ok\", \"samples_ms\": [1], \"median_ms\": 1, \"metric\": 1, \"unit\": "
+                 "\"GB/s\", \"verified\": true, \"note\": \"%s\"}",
+                 bad[i].bytes);
+        refused(write_file(bad[i].name, one_result("", result)), "'results[0].note' is not UTF-8");
+    }
+    /* Good UTF-8 of every length loads: e, e acute, the euro sign, an emoji. */
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    char text[4096];
+    snprintf(
+        text, sizeof text,
+        "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", "
+        "\"device\": {\"name\": \"e\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}, \"results\": [%s]}",
+        GOOD_RESULT);
+    assert_int_equal(clmem_runfile_load(write_file("good-utf8.json", text), &runs, &n, &err),
+                     CLMEM_OK);
+    assert_string_equal(runs[0].device.name, "e\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+    clmem_compare_devices_free(runs, n);
+}
+
 static void metrics_read_as_people_write_them(void **state)
 {
     (void)state;
@@ -504,6 +605,8 @@ int main(void)
         cmocka_unit_test(peaks_read_and_launch_load),
         cmocka_unit_test(every_key_the_schema_requires_is_required),
         cmocka_unit_test(metrics_read_as_people_write_them),
+        cmocka_unit_test(trailing_data_and_duplicate_keys_are_refused),
+        cmocka_unit_test(invalid_utf8_is_refused_naming_the_field),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -212,6 +212,41 @@ static void sigusr1_is_not_swallowed(void **state)
     remove_tree(s.dir);
 }
 
+/* Names in `dir` that start with '.' (other than . and ..): an output's
+ * temporary file, .NAME.XXXXXX, left behind. */
+static size_t hidden_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            print_message("left behind: %s/%s\n", dir, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* SIGUSR1, SIGUSR2 and SIGALRM keep their exit status (128 + N) and remove
+ * the --output's temporary file first (it was left behind). */
+static void fatal_signals_remove_temporaries(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const int sigs[] = {SIGUSR1, SIGUSR2, SIGALRM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct scratch s;
+        signal_bench_at_first_launch(&s, sigs[i], &o);
+        if (o.code != 128 + sigs[i])
+            fail_msg("%s: exit %d, stderr '%.300s'", strsignal(sigs[i]), o.code, o.err);
+        if (hidden_files(s.dir) != 0)
+            fail_msg("%s left the output's temporary file", strsignal(sigs[i]));
+        assert_false(exists(s.out));
+        remove_tree(s.dir);
+    }
+}
+
 /* Started with SIGHUP ignored (nohup): still ignored once the driver has
  * loaded (LLVM's handler was left in its place), and the run goes on. */
 static void sighup_ignored_at_start_stays_ignored(void **state)
@@ -519,6 +554,66 @@ static void address_space_limit_exits_3(void **state)
     remove_tree(s.dir);
 }
 
+/* run_limited, killed (code 137) when still running after limit_s. */
+static void run_limited_within(struct outcome *o, const char *kb, const char *const args[],
+                               unsigned limit_s)
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    char script[128];
+    snprintf(script, sizeof script, "ulimit -v %s && exec \"$@\"", kb);
+    const char *argv[32] = {"sh", "-c", script, "sh", bin};
+    size_t n = 5;
+    for (size_t i = 0; args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    struct child c;
+    start_program(&c, NULL, "/bin/sh", argv);
+    const struct timespec tick = {0, 20 * 1000000L};
+    for (unsigned long waited_ms = 0;; waited_ms += 20) {
+        siginfo_t info = {0};
+        if (waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+            break;
+        if (waited_ms >= limit_s * 1000UL) {
+            kill(c.pid, SIGKILL);
+            break;
+        }
+        nanosleep(&tick, NULL);
+    }
+    finish_clmem(&c, o);
+}
+
+/* A small address-space limit never turns into a hang: a library's
+ * threads started as clmem loads (OpenBLAS's, when it was linked) got
+ * stuck allocating and every command waited for them at exit. Each
+ * command ends at once with its own code. */
+static void small_address_space_never_hangs(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    print_message("skipped: ASan reserves terabytes of address space\n");
+    return;
+#endif
+    static struct outcome o;
+    const struct {
+        const char *const *args;
+        int code;
+    } commands[] = {
+        {ARGS("--version"), 0},
+        {ARGS("--help"), 0},
+        {ARGS("list"), 0},
+        {ARGS("devices"), 3},
+        {ARGS("run", "matmul", "--size", "16", "--device", "cpu"), 3},
+        {ARGS("diff", "/nonexistent/a.json", "/nonexistent/b.json"), 2},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        run_limited_within(&o, "150000", commands[i].args, REFUSAL_LIMIT_S);
+        if (o.code != commands[i].code)
+            fail_msg("'%s' under ulimit -v 150000: exit %d (expected %d), stderr '%.300s'",
+                     commands[i].args[0], o.code, commands[i].code, o.err);
+    }
+}
+
 /* ---- messages (issue 17 item 8) ---- */
 
 static void messages_point_at_the_command(void **state)
@@ -543,7 +638,7 @@ int main(int argc, char **argv)
     /* clmem keeps a signal ignored at its start (nohup): the runs here
      * start with the default actions, whatever this test was started with
      * (nohup ignores HUP, a shell's background job INT and QUIT). */
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
         signal(sigs[i], SIG_DFL);
     /* test_signals PATTERN: only the tests whose name matches (cmocka's *). */
@@ -554,12 +649,14 @@ int main(int argc, char **argv)
         cmocka_unit_test(split_weights_near_the_largest_double),
         cmocka_unit_test(messages_point_at_the_command),
         cmocka_unit_test(address_space_limit_exits_3),
+        cmocka_unit_test(small_address_space_never_hangs),
         SIGNAL_DURING_BENCH(sigint_stops_after_the_variant, SIGINT, 1),
         SIGNAL_DURING_BENCH(sigterm_stops_after_the_variant, SIGTERM, 1),
         SIGNAL_DURING_BENCH(sighup_stops_after_the_variant, SIGHUP, 1),
         SIGNAL_DURING_BENCH(sigquit_stops_at_once, SIGQUIT, 0),
         SIGNAL_DURING_BENCH(sigpipe_stops_at_once, SIGPIPE, 0),
         cmocka_unit_test(sigusr1_is_not_swallowed),
+        cmocka_unit_test(fatal_signals_remove_temporaries),
         cmocka_unit_test(sighup_ignored_at_start_stays_ignored),
         cmocka_unit_test(signal_during_cold_build_stops_within_10_s),
         cmocka_unit_test(sigterm_blocked_on_fifo_input_exits_143),

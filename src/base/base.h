@@ -63,6 +63,23 @@ void clmem_fill_integers(float *out, size_t n, int lo, int hi, uint64_t seed);
 int clmem_contains_nocase(const char *text, const char *part);
 /* Whether `name` is one of the comma-separated `list`. */
 int clmem_list_has(const char *list, const char *name);
+/* The UTF-8 character at the start of `text` (len bytes): its length, 1
+ * to 4, with *code_point set; 0 when it is not UTF-8 (a stray or missing
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF). */
+size_t clmem_utf8_next(const char *text, size_t len, uint32_t *code_point);
+/* Whether text's len bytes are UTF-8; if not, *bad_at (unless NULL) is
+ * the offset of the first bad byte. */
+int clmem_utf8_valid(const char *text, size_t len, size_t *bad_at);
+/* Text from a file or a driver made safe for a terminal or a table, the
+ * one way clmem shows such text to people: control characters (C0, DEL:
+ * ESC, CR, LF, ...) as \xHH, C1 ones as \uHHHH, bytes that are not UTF-8
+ * as \xHH; the rest as it is. clmem_text_escape writes it into out (size
+ * bytes, cut between characters, NUL-terminated) and returns its length;
+ * clmem_fputs_escaped prints it (EOF on a write error). */
+size_t clmem_text_escape(const char *text, char *out, size_t size);
+int clmem_fputs_escaped(const char *text, FILE *out);
+/* The same for len bytes of text (NUL-terminated or not). */
+int clmem_fwrite_escaped(const char *text, size_t len, FILE *out);
 
 /* ---- threads (parallel.c) ---- */
 /* Runs fn(arg, i) for every i in [0, n), each on a thread of its own, all

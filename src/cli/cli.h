@@ -110,9 +110,13 @@ int cli_report_interrupted(size_t n, const char *output);
  * an error other than a failed check (said where it happened), its message.
  * Returns the exit code: 128 + N whenever a stop was asked for. */
 int cli_report_end(int status, size_t n, const char *output, const struct clmem_error *err);
-/* main's exit code: after a stop was asked for, 128 + N whatever came
- * after it, through _exit (stdout and stderr flushed), as a build abandoned
- * on its thread may still be inside the driver; otherwise code. */
+/* From the start: an exit() that does not come from main (the driver's
+ * own: LLVM's fatal errors call exit(1)) removes the pending outputs,
+ * says so in one line and exits 3, never 1 (a failed check). */
+void cli_exit_guard(void);
+/* main's exit code (the end of cli_exit_guard's watch): after a stop was asked for, 128 + N
+ * whatever came after it, through _exit (stdout and stderr flushed), as a build abandoned on its
+ * thread may still be inside the driver; otherwise code. */
 int cli_exit(int code);
 
 /* ---- under mpirun (src/cli/mpi.c) ----

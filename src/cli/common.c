@@ -1,15 +1,21 @@
 /* Error printing and device opening for the commands. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "cli.h"
 
 #if defined(__has_include) && __has_include(<malloc.h>)
 #include <malloc.h> /* mallopt (glibc) */
 #endif
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_silent;
@@ -37,7 +43,11 @@ int cli_report_error(const struct clmem_error *err)
 {
     if (cli_silent)
         return err->status ? err->status : CLMEM_ERR_CL;
-    fprintf(stderr, "clmem: %s\n", err->message);
+    /* A message may quote a file's contents (a run file's names): escaped,
+     * one line whatever they hold. */
+    fputs("clmem: ", stderr);
+    clmem_fputs_escaped(err->message, stderr);
+    fputc('\n', stderr);
     if (err->log && err->log[0])
         fprintf(stderr, "build log:\n%s\n", err->log);
     return err->status ? err->status : CLMEM_ERR_CL;
@@ -101,13 +111,132 @@ static int check_address_space(unsigned need_mib, struct clmem_error *err)
                       (unsigned long long)(limit.rlim_cur >> 20), need_mib);
 }
 
+/* ---- PoCL's kernel cache ----
+ * PoCL keeps compiled kernels in POCL_CACHE_DIR, else
+ * $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl, made with mkdir -p as it
+ * loads. Where that cannot be made (HOME or XDG_CACHE_HOME a file, a
+ * read-only HOME) PoCL lists no device at all, and a missing HOME
+ * (HOME=/nonexistent, as root) it creates. Looked at before the driver
+ * loads: PoCL then gets a private temporary cache, removed at exit. */
+static char pocl_tmp_cache[64]; /* the private cache made, or "" */
+
+/* Whether `path` exists as a directory or could be made: its deepest
+ * existing ancestor a directory this user may write. If not, why in
+ * `why` (naming the ancestor) and 0. */
+static int dir_can_be_made(const char *path, char *why, size_t size)
+{
+    char at[PATH_MAX];
+    struct stat st;
+    if (snprintf(at, sizeof at, "%s", path) >= (int)sizeof at) {
+        snprintf(why, size, "its path is too long");
+        return 0;
+    }
+    for (;;) {
+        if (stat(at, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) {
+                snprintf(why, size, "'%s' is not a directory", at);
+                return 0;
+            }
+            /* PoCL writes in it, or makes what is missing below it. */
+            if (access(at, W_OK | X_OK) != 0) {
+                snprintf(why, size, "'%s' is not writable: %s", at, strerror(errno));
+                return 0;
+            }
+            return 1;
+        }
+        /* Missing, or below a file: look further up. */
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(why, size, "'%s': %s", at, strerror(errno));
+            return 0;
+        }
+        char *slash = strrchr(at, '/');
+        if (!slash || slash == at)
+            return 1; /* down to / or a relative name: left to PoCL */
+        *slash = '\0';
+    }
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void pocl_cache_remove(void)
+{
+    if (!pocl_tmp_cache[0])
+        return;
+    /* PoCL's kernel cache: a few levels of small files, none followed
+     * through a link. */
+    nftw(pocl_tmp_cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    pocl_tmp_cache[0] = '\0';
+}
+
+/* Before the driver loads. A POCL_CACHE_DIR of the user's that cannot be
+ * made: exit 2 naming why (the driver would list no device). No
+ * POCL_CACHE_DIR, and PoCL's default place cannot be made or would create
+ * a missing HOME: a private one. */
+static int pocl_cache_check(struct clmem_error *err)
+{
+    static int checked;
+    if (checked)
+        return CLMEM_OK;
+    checked = 1;
+    char place[PATH_MAX], why[PATH_MAX + 64];
+    const char *set = getenv("POCL_CACHE_DIR");
+    if (set && set[0]) {
+        if (!dir_can_be_made(set, why, sizeof why))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "POCL_CACHE_DIR '%s' cannot be made: %s (PoCL would list no device; "
+                              "point it at a writable directory)",
+                              set, why);
+        return CLMEM_OK;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    struct stat st;
+    int missing_home = 0;
+    if (xdg && xdg[0]) {
+        snprintf(place, sizeof place, "%s/pocl", xdg);
+    } else if (home && home[0]) {
+        missing_home = stat(home, &st) != 0 && errno == ENOENT;
+        snprintf(place, sizeof place, "%s/.cache/pocl", home);
+    } else {
+        return CLMEM_OK; /* PoCL's own fallback */
+    }
+    if (missing_home)
+        snprintf(why, sizeof why, "HOME '%s' does not exist", home);
+    else if (dir_can_be_made(place, why, sizeof why))
+        return CLMEM_OK;
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof pocl_tmp_cache - 24)
+        tmp = "/tmp";
+    snprintf(pocl_tmp_cache, sizeof pocl_tmp_cache, "%s/clmem-pocl-XXXXXX", tmp);
+    if (!mkdtemp(pocl_tmp_cache)) {
+        int saved = errno;
+        pocl_tmp_cache[0] = '\0';
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "PoCL's kernel cache '%s' cannot be made (%s), nor a temporary one in "
+                          "'%s': %s (set POCL_CACHE_DIR to a writable directory)",
+                          place, why, tmp, strerror(saved));
+    }
+    setenv("POCL_CACHE_DIR", pocl_tmp_cache, 1);
+    /* A daemon's missing HOME is expected: said only when asked. */
+    if (missing_home ? clmem_debug_enabled(CLMEM_DEBUG_BUILD) : !cli_silent)
+        fprintf(stderr,
+                "clmem: %s: PoCL's kernel cache '%s' cannot be made (%s); it uses '%s', removed "
+                "at exit (set POCL_CACHE_DIR to keep one)\n",
+                missing_home ? "note" : "warning", place, why, pocl_tmp_cache);
+    return CLMEM_OK;
+}
+
 int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
                      struct clmem_error *err)
 {
     *devices = NULL;
     *count = 0;
     int status = check_address_space(need_mib, err);
-    if (status)
+    if (status || (status = pocl_cache_check(err)))
         return status;
     sigset_t old;
     hold_signals(&old);
@@ -159,7 +288,64 @@ static volatile sig_atomic_t stopping;         /* a stop at once is on its way *
 static int interrupt_tell;                     /* stderr is a terminal: say what happens */
 static unsigned ignored_at_start;              /* bit i: stop_signals[i] was SIG_IGN (nohup) */
 static struct sigaction usr1_at_start;         /* SIGUSR1's action: kept (default: terminate) */
+static struct sigaction usr1_action;           /* what SIGUSR1 gets: usr1_at_start, or on_fatal */
 static struct sigaction stop_action;
+
+/* Signals whose default action ends the process, other than the stop
+ * signals: a crash (a kernel writing far out of bounds on a CPU device
+ * faults inside the driver's threads), abort, a timer. Each removes the
+ * pending outputs' temporary files, then takes its default action, so
+ * the exit status is the signal's. */
+static const struct {
+    int sig;
+    const char *said; /* one line on stderr, or NULL */
+} fatal_signals[] = {
+    {SIGSEGV, "\nclmem: the OpenCL device or its driver crashed (SIGSEGV: e.g. a kernel that "
+              "writes out of bounds on a CPU device); nothing was reported\n"},
+    {SIGBUS, "\nclmem: the OpenCL device or its driver crashed (SIGBUS: e.g. a kernel that "
+             "writes out of bounds on a CPU device); nothing was reported\n"},
+    {SIGFPE, NULL},
+    {SIGILL, NULL},
+    {SIGABRT, NULL},
+    {SIGTRAP, NULL},
+    {SIGSYS, NULL},
+    {SIGUSR2, NULL},
+    {SIGALRM, NULL},
+    {SIGVTALRM, NULL},
+    {SIGPROF, NULL},
+    {SIGXCPU, NULL},
+    {SIGXFSZ, NULL},
+};
+
+/* Async-signal-safe only: unlink (clmem_output_remove_pending), write,
+ * sigaction, raise, pause. A kernel out of bounds faults on every driver
+ * thread at once: the first one cleans up and says it, the others wait
+ * for it to end the process (were they to take the default action
+ * meanwhile, the process would end before the temporaries are gone). */
+static void on_fatal(int sig)
+{
+    static atomic_flag taken = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&taken))
+        for (;;)
+            pause();
+    stopping = 1;
+    clmem_output_remove_pending();
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++)
+        if (fatal_signals[i].sig == sig && fatal_signals[i].said && !cli_silent) {
+            ssize_t ignored =
+                write(STDERR_FILENO, fatal_signals[i].said, strlen(fatal_signals[i].said));
+            (void)ignored;
+        }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    /* Blocked while the handler runs: delivered on return, with the
+     * default action (a fault also comes again as the instruction
+     * restarts). */
+    raise(sig);
+}
 
 static void stop_now(int sig)
 {
@@ -208,7 +394,26 @@ void cli_signals_init(void)
         else
             sigaction(stop_signals[i], &stop_action, NULL);
     }
+    struct sigaction fatal;
+    memset(&fatal, 0, sizeof fatal);
+    fatal.sa_handler = on_fatal;
+    sigfillset(&fatal.sa_mask);
+    /* A fault inside the handler itself takes the default action: the
+     * signal is blocked there, and the kernel then does so. */
+    fatal.sa_flags = 0;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i].sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(fatal_signals[i].sig, &fatal, NULL);
+    }
+    /* SIGUSR1 terminates as by default (138), its temporaries removed
+     * first; ignored at the start, it stays ignored. */
     sigaction(SIGUSR1, NULL, &usr1_at_start);
+    usr1_action = usr1_at_start;
+    if (usr1_at_start.sa_handler == SIG_DFL) {
+        usr1_action = fatal;
+        sigaction(SIGUSR1, &usr1_action, NULL);
+    }
     interrupt_tell = isatty(STDERR_FILENO);
 }
 
@@ -228,8 +433,8 @@ void cli_signals_reclaim(void)
             sigaction(stop_signals[i], ours, NULL);
     }
     struct sigaction usr1;
-    if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_at_start.sa_handler)
-        sigaction(SIGUSR1, &usr1_at_start, NULL);
+    if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_action.sa_handler)
+        sigaction(SIGUSR1, &usr1_action, NULL);
 }
 
 void cli_catch_interrupts(void)
@@ -250,8 +455,41 @@ int cli_stop_status(int status)
     return interrupt_signal ? CLMEM_ERR_INTERRUPTED : status;
 }
 
+/* Set once clmem itself exits (main returns): any earlier exit() is the
+ * driver's own (LLVM's report_fatal_error calls exit(1), e.g. when
+ * PoCL's kernel cache is on a full disk), which would pass for a failed
+ * verification. */
+static volatile sig_atomic_t exit_expected;
+static pid_t guarded_pid; /* a child the driver forks (its linker) exits as it likes */
+
+static void on_foreign_exit(void)
+{
+    if (exit_expected || getpid() != guarded_pid)
+        return;
+    clmem_output_remove_pending();
+    if (!cli_silent) {
+        static const char said[] =
+            "clmem: the OpenCL driver ended the process by itself (its message is above: e.g. "
+            "'LLVM ERROR: IO failure' when its kernel cache cannot be written); nothing was "
+            "reported\n";
+        ssize_t ignored = write(STDERR_FILENO, said, sizeof said - 1);
+        (void)ignored;
+    }
+    /* The driver failed: 3, not the 1 of a failed check; at once, as the
+     * driver's other threads may still be running. */
+    _exit(CLMEM_ERR_CL);
+}
+
+void cli_exit_guard(void)
+{
+    guarded_pid = getpid();
+    atexit(on_foreign_exit);
+}
+
 int cli_exit(int code)
 {
+    exit_expected = 1;
+    pocl_cache_remove();
     if (!interrupt_signal)
         return code;
     /* A build abandoned on its thread may still run inside the driver:

@@ -1,6 +1,8 @@
 /* clmem: the command table and the top-level options. */
 #include "cli.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #ifndef CLMEM_VERSION
@@ -56,11 +58,32 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
     return command->run(argc - 1, argv + 1);
 }
 
-int main(int argc, char **argv)
+/* Every command's last step: what it printed must have reached stdout (a
+ * full disk, /dev/full), or the exit code says it did not (2), with one
+ * line. A command that stopped on an error of its own, or on a failed
+ * write it said already (2), keeps its code. */
+static int close_stdout(int code)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int saved = errno;
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+        failed = 1;
+        saved = errno;
+    }
+    if (!failed || (code != CLMEM_OK && code != CLMEM_ERR_VERIFY && code != CLMEM_DIFF_REGRESSION))
+        return code;
+    if (!cli_silent)
+        fprintf(stderr, "clmem: cannot write to stdout: %s\n", strerror(saved ? saved : EIO));
+    return CLMEM_ERR_USAGE;
+}
+
+static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
      * its variants run (README, Reliability). */
     cli_signals_init();
+    cli_exit_guard();
     if (argc < 2) {
         usage(stderr);
         return CLMEM_ERR_USAGE;
@@ -76,9 +99,14 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
         if (strcmp(name, commands[i].name) == 0)
-            return cli_exit(run_command(&commands[i], argc, argv));
+            return run_command(&commands[i], argc, argv);
     if (name[0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", name);
     fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);
     return CLMEM_ERR_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_exit(close_stdout(dispatch(argc, argv)));
 }

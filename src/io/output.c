@@ -101,6 +101,8 @@ static int open_direct(struct clmem_output *out, int fd, struct clmem_error *err
 enum { PENDING_FREE, PENDING_CLAIMED, PENDING_SET };
 enum pending_kind { PENDING_FILE, PENDING_DIR, PENDING_CHILD };
 #define PENDING_SLOTS 16
+/* Read from signal handlers: only where its atomics need no lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the pending outputs' slots need lock-free atomics");
 static struct {
     atomic_int state;
     enum pending_kind kind;
@@ -318,6 +320,8 @@ static int output_open(struct clmem_output *out, const char *path, int check,
                           "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
                           dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(saved));
     }
+    /* Registered at once: a signal from here on removes it. */
+    out->pending = pending_add(out->tmp_path);
     /* mkstemp makes it 0600: the output keeps the permissions of the file
      * it replaces (a 0600 report stays private; never a setuid, setgid or
      * sticky bit), else gets a new file's (0666 less the umask), as if
@@ -326,6 +330,7 @@ static int output_open(struct clmem_output *out, const char *path, int check,
         int saved = errno;
         close(fd);
         unlink(out->tmp_path);
+        pending_drop(out);
         out->tmp_path[0] = '\0';
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
@@ -334,12 +339,12 @@ static int output_open(struct clmem_output *out, const char *path, int check,
         int saved = errno;
         close(fd);
         unlink(out->tmp_path);
+        pending_drop(out);
         out->tmp_path[0] = '\0';
         if (check)
             return CLMEM_OK;
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
     }
-    out->pending = pending_add(out->tmp_path);
     return CLMEM_OK;
 }
 

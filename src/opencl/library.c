@@ -5,6 +5,7 @@
  * refused with a clear message. */
 #include "opencl/opencl.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,48 @@
 #endif
 #ifdef CLMEM_HAVE_OPENBLAS
 #include <cblas.h>
+#include <dlfcn.h>
+
+/* OpenBLAS is loaded only when a comparison asks for it: its constructor
+ * starts a thread per core as the library loads, and under an
+ * address-space limit (ulimit -v) a thread stuck allocating made every
+ * command, --version included, wait for it forever at exit. Its functions
+ * are found at run time, never linked. */
+static struct {
+    void *handle;
+    __typeof__(cblas_sgemm) *sgemm;
+    char *(*corename)(void);
+    char why[256]; /* why it could not be loaded */
+} openblas;
+
+static void openblas_load(void)
+{
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(openblas.why, sizeof openblas.why, "%s", e ? e : "not found");
+        return;
+    }
+    openblas.sgemm = (__typeof__(cblas_sgemm) *)dlsym(h, "cblas_sgemm");
+    openblas.corename = (char *(*)(void))dlsym(h, "openblas_get_corename");
+    if (!openblas.sgemm || !openblas.corename) {
+        snprintf(openblas.why, sizeof openblas.why,
+                 "libopenblas.so.0 lacks cblas_sgemm or openblas_get_corename");
+        dlclose(h);
+        openblas.sgemm = NULL;
+        openblas.corename = NULL;
+        return;
+    }
+    openblas.handle = h;
+}
+
+/* Whether OpenBLAS could be loaded (once, from any thread). */
+static int openblas_loaded(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, openblas_load);
+    return openblas.handle != NULL;
+}
 #endif
 
 /* The libraries clmem knows, the package each needs, and whether it runs
@@ -46,7 +89,7 @@ int clmem_library_available(const char *library)
 #endif
 #ifdef CLMEM_HAVE_OPENBLAS
     if (strcmp(library, "openblas") == 0)
-        return 1;
+        return openblas_loaded();
 #endif
     (void)library;
     return 0;
@@ -64,6 +107,11 @@ int clmem_library_check(const char *library, struct clmem_error *err)
                           "unknown library '%s' to compare with (clmem knows 'clblast' and "
                           "'openblas')",
                           library);
+#ifdef CLMEM_HAVE_OPENBLAS
+    if (strcmp(library, "openblas") == 0 && !openblas_loaded())
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot load OpenBLAS: %s (install %s)",
+                          openblas.why, libraries[i].package);
+#endif
     if (!clmem_library_available(library))
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "clmem was built without %s (install %s, then run scripts/setup.sh "
@@ -107,7 +155,7 @@ void clmem_openblas_describe(char *out, size_t size)
      * generic model name) gets old ones, e.g. Prescott's SSE3 on a Xeon
      * with AVX-512, 5 times slower; OPENBLAS_CORETYPE overrides. */
     snprintf(out, size, "OpenBLAS %s kernels (OPENBLAS_CORETYPE to choose others)",
-             openblas_get_corename());
+             openblas_loaded() ? openblas.corename() : "(not loaded)");
 #else
     snprintf(out, size, "OpenBLAS not built in");
 #endif
@@ -119,9 +167,11 @@ int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m,
 #ifdef CLMEM_HAVE_OPENBLAS
     /* OpenBLAS's own threads, as many as the host has cores (its default;
      * OPENBLAS_NUM_THREADS changes it), as PoCL's are. */
+    if (!openblas_loaded())
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot load OpenBLAS: %s", openblas.why);
     double start = clmem_now_ms();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)cols, (int)inner, 1.0f,
-                m, (int)inner, n, (int)cols, 0.0f, p, (int)cols);
+    openblas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)cols, (int)inner,
+                   1.0f, m, (int)inner, n, (int)cols, 0.0f, p, (int)cols);
     timing->host_ms = clmem_now_ms() - start;
     /* A run too short for the clock still counts as having taken time. */
     if (!(timing->host_ms > 0))

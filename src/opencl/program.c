@@ -2,12 +2,14 @@
 #include "opencl/opencl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Set by meson.build: where `meson install` puts cl/, and the source tree's
  * cl/ (so the build dir works without installing). */
@@ -22,6 +24,55 @@ static int is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A kernel source is a few KiB: past this it is no kernel source (a link
+ * to /dev/zero grew clmem to 23 GB). */
+#define SOURCE_MAX_BYTES (4u << 20)
+
+/* Opens the kernel source at `path` for reading: a regular file of at
+ * most SOURCE_MAX_BYTES, else refused naming what it is. A FIFO or a
+ * device is never read, nor waited for (opened without blocking, then
+ * looked at). The descriptor, or -1 with err set. */
+static int source_open(const char *path, struct clmem_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                   strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = "it is a directory, not a file";
+    else if (S_ISFIFO(st.st_mode))
+        why = "it is a FIFO, not a regular file";
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        why = "it is a device, not a regular file";
+    else if (!S_ISREG(st.st_mode))
+        why = "it is not a regular file";
+    else if ((unsigned long long)st.st_size > SOURCE_MAX_BYTES)
+        why = "it is larger than the 4 MiB a kernel source may be";
+    if (why) {
+        close(fd);
+        clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path, why);
+        return -1;
+    }
+    /* A regular file: reads may block as usual. */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+static int source_check(const char *path, struct clmem_error *err)
+{
+    int fd = source_open(path, err);
+    if (fd < 0)
+        return CLMEM_ERR_USAGE;
+    close(fd);
+    return CLMEM_OK;
 }
 
 int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
@@ -45,7 +96,7 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
                               "readable directory",
                               explicit_dir, origin);
         snprintf(path, path_size, "%s/%s", explicit_dir, file);
-        return CLMEM_OK;
+        return source_check(path, err);
     }
     const char *defaults[] = {CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(defaults); i++) {
@@ -54,7 +105,7 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
             continue;
         snprintf(path, path_size, "%s/%s", defaults[i], file);
         if (stat(path, &st) == 0)
-            return CLMEM_OK;
+            return source_check(path, err);
     }
     return clmem_fail(err, CLMEM_ERR_USAGE,
                       "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
@@ -64,33 +115,39 @@ int clmem_source_find(const char *kernel_dir, const char *file, char *path, size
 
 static int read_file(const char *path, char **text, struct clmem_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
-                          strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 16384;
-            char *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                fclose(f);
-                return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
-            }
-            buf = grown;
-        }
-        size_t got = fread(buf + len, 1, 4096, f);
-        len += got;
-        if (got < 4096)
-            break;
+    int fd = source_open(path, err);
+    if (fd < 0)
+        return CLMEM_ERR_USAGE;
+    /* Read up to one byte past the cap: a file that grew since it was
+     * looked at is refused too. */
+    char *buf = malloc(SOURCE_MAX_BYTES + 2);
+    if (!buf) {
+        close(fd);
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
     }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
+    size_t len = 0;
+    while (len <= SOURCE_MAX_BYTES) {
+        ssize_t got = read(fd, buf + len, SOURCE_MAX_BYTES + 1 - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int saved = errno;
+            free(buf);
+            close(fd);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                              strerror(saved));
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    if (len > SOURCE_MAX_BYTES) {
         free(buf);
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s'", path);
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "cannot read kernel source '%s': it is larger than the 4 MiB a kernel "
+                          "source may be",
+                          path);
     }
     buf[len] = '\0';
     *text = buf;

@@ -3,6 +3,8 @@
  * HTML (<, >, &) where the Markdown is rendered. */
 #include "report/compare.h"
 
+#include <string.h>
+
 static void md_text(FILE *out, const char *text, int in_table)
 {
     for (const char *c = text; *c; c++) {
@@ -13,7 +15,12 @@ static void md_text(FILE *out, const char *text, int in_table)
         case '\\': fputs("\\\\", out); break;
         case '|': fputs(in_table ? "\\|" : "|", out); break;
         case '\n': fputc(' ', out); break;
-        default: fputc(*c, out);
+        default: {
+            /* Control characters escaped as in every table (base/text.c). */
+            size_t n = strcspn(c, "<>&\\|\n");
+            clmem_fwrite_escaped(c, n, out);
+            c += n - 1;
+        }
         }
     }
 }

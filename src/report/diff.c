@@ -332,6 +332,13 @@ static void fill_row(const struct clmem_diff_row *row, struct table_row *t)
     spread_text(row->base, base_spread, sizeof base_spread);
     spread_text(row->newer, new_spread, sizeof new_spread);
     snprintf(t->cell[COL_SPREAD], sizeof t->cell[COL_SPREAD], "%s / %s", base_spread, new_spread);
+    /* Names from the files, shown as text: no control character reaches
+     * the terminal. */
+    for (size_t c = 0; c < N_COLUMNS; c++) {
+        char raw[sizeof t->cell[c]];
+        memcpy(raw, t->cell[c], sizeof raw);
+        clmem_text_escape(raw, t->cell[c], sizeof t->cell[c]);
+    }
 }
 
 /* "base bench/h100.json: NVIDIA H100 80GB HBM3 (NVIDIA CUDA, driver
@@ -343,13 +350,24 @@ static void describe_run(FILE *out, const char *side, const struct clmem_compare
         fprintf(out, "  %s none (no run of this file pairs with it)\n", side);
         return;
     }
+    /* Every name from the file escaped: no control character reaches the
+     * terminal. */
     run_label(run, label, sizeof label);
-    fprintf(out, "  %s %s: %s (", side, run->origin[0] ? run->origin : "-", label);
-    if (run->device.platform_name[0])
-        fprintf(out, "%s, ", run->device.platform_name);
-    fprintf(out, "driver %s", run->device.driver[0] ? run->device.driver : "?");
-    if (run->clmem_version[0])
-        fprintf(out, ", clmem %s", run->clmem_version);
+    fprintf(out, "  %s ", side);
+    clmem_fputs_escaped(run->origin[0] ? run->origin : "-", out);
+    fputs(": ", out);
+    clmem_fputs_escaped(label, out);
+    fputs(" (", out);
+    if (run->device.platform_name[0]) {
+        clmem_fputs_escaped(run->device.platform_name, out);
+        fputs(", ", out);
+    }
+    fputs("driver ", out);
+    clmem_fputs_escaped(run->device.driver[0] ? run->device.driver : "?", out);
+    if (run->clmem_version[0]) {
+        fputs(", clmem ", out);
+        clmem_fputs_escaped(run->clmem_version, out);
+    }
     /* clmem 0.1.0's single-device files did not record their host. */
     if (!run->host[0] && run->rank < 0)
         fprintf(out, ", host not recorded");

@@ -515,6 +515,95 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
     return status;
 }
 
+/* ---- the text as a whole: one JSON document, UTF-8, each key once ---- */
+
+static int key_order(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Where `item` sits, for a message: "results[2].device" from its parent's
+ * place. */
+static void place_of(const char *parent, const cJSON *item, size_t index, char *out, size_t size)
+{
+    if (item->string)
+        snprintf(out, size, "%s%s%s", parent, parent[0] ? "." : "", item->string);
+    else
+        snprintf(out, size, "%s[%zu]", parent, index);
+}
+
+/* Every string (keys too) valid UTF-8, and no key twice in an object:
+ * parsers disagree on which of two keys wins (cJSON reads the first,
+ * Python's json the last), so such a file is refused rather than read one
+ * way here and another elsewhere. */
+static int check_tree(struct reader *rd, const cJSON *node, const char *place)
+{
+    size_t n = 0, index = 0;
+    for (const cJSON *c = node->child; c; c = c->next)
+        n++;
+    if (cJSON_IsObject(node) && n > 1) {
+        const char **keys = malloc(n * sizeof *keys);
+        if (!keys)
+            return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+        size_t k = 0;
+        for (const cJSON *c = node->child; c; c = c->next)
+            keys[k++] = c->string ? c->string : "";
+        qsort(keys, n, sizeof *keys, key_order);
+        for (k = 1; k < n && strcmp(keys[k - 1], keys[k]) != 0; k++)
+            ;
+        int twice = k < n;
+        char key[64];
+        if (twice)
+            snprintf(key, sizeof key, "%s", keys[k]);
+        free(keys);
+        if (twice)
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                              "'%s' is not a clmem run file: the key '%s' appears twice in %s%s%s",
+                              rd->path, key, place[0] ? "'" : "the top-level object", place,
+                              place[0] ? "'" : "");
+    }
+    for (const cJSON *c = node->child; c; c = c->next, index++) {
+        char here[256];
+        place_of(place, c, index, here, sizeof here);
+        size_t bad_at;
+        if (c->string && !clmem_utf8_valid(c->string, strlen(c->string), &bad_at))
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                              "'%s' is not a clmem run file: a key in '%s' is not UTF-8 (byte %zu "
+                              "of it)",
+                              rd->path, place[0] ? place : "the top level", bad_at);
+        if (cJSON_IsString(c) && c->valuestring &&
+            !clmem_utf8_valid(c->valuestring, strlen(c->valuestring), &bad_at))
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                              "'%s' is not a clmem run file: '%s' is not UTF-8 (byte %zu of it)",
+                              rd->path, here, bad_at);
+        if (c->child) {
+            int status = check_tree(rd, c, here);
+            if (status)
+                return status;
+        }
+    }
+    return CLMEM_OK;
+}
+
+/* After the document: blanks only (not a second document, nor a NUL and
+ * what follows it); and no NUL inside it. */
+static int check_text(struct reader *rd, const char *text, size_t len, const char *end)
+{
+    size_t at = (size_t)(end - text);
+    while (at < len && strchr(" \t\r\n", text[at]) && text[at] != '\0')
+        at++;
+    if (at < len)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                          "'%s' is not a clmem run file: not JSON (trailing data at byte %zu)",
+                          rd->path, at);
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                          "'%s' is not a clmem run file: not JSON (a NUL byte at byte %zu)",
+                          rd->path, (size_t)(nul - text));
+    return CLMEM_OK;
+}
+
 int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
                        struct clmem_error *err)
 {
@@ -542,7 +631,8 @@ int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, siz
         else
             status = clmem_fail(err, CLMEM_ERR_USAGE,
                                 "'%s' is not a clmem run file: not JSON (at byte %zu)", path, at);
-    } else {
+    } else if ((status = check_text(&rd, text, len, end)) == CLMEM_OK &&
+               (status = check_tree(&rd, root, "")) == CLMEM_OK) {
         status = parse_file(&rd, root, runs, n_runs);
     }
     cJSON_Delete(root);

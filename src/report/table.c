@@ -4,6 +4,14 @@
 #include <math.h>
 #include <string.h>
 
+/* Text from the results (a device's name, a note: live, or from a run
+ * file) escaped for the terminal, in buf. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+    clmem_text_escape(text, buf, size);
+    return buf;
+}
+
 static void verified_text(const struct clmem_result *r, char *out, size_t size)
 {
     if (r->skipped)
@@ -24,7 +32,9 @@ struct columns {
 
 static void header(FILE *out, const struct clmem_result *r, const struct columns *c)
 {
-    fprintf(out, "device: %s\nparameters: %s\n", r->device, r->params[0] ? r->params : "(none)");
+    char device[1024], params[1024];
+    fprintf(out, "device: %s\nparameters: %s\n", shown(r->device, device, sizeof device),
+            shown(r->params[0] ? r->params : "(none)", params, sizeof params));
     fprintf(out, "%-12s %-24s %-14s %11s %11s %11s %16s", "workload", "variant", "size",
             "median ms", "min ms", "max ms", "value");
     if (c->timer)
@@ -61,13 +71,16 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
                 fputc('\n', out);
             header(out, r, &c);
         }
-        char variant[48], verified[320];
+        char variant[48], verified[320], workload[160], variant_shown[160], size[160],
+            shown_verified[1024];
         if (r->sweep[0])
             snprintf(variant, sizeof variant, "%s %s=%u", r->variant, r->sweep, r->sweep_value);
         else
             snprintf(variant, sizeof variant, "%s", r->variant);
         verified_text(r, verified, sizeof verified);
-        fprintf(out, "%-12s %-24s %-14s ", r->workload, variant, r->size);
+        fprintf(out, "%-12s %-24s %-14s ", shown(r->workload, workload, sizeof workload),
+                shown(variant, variant_shown, sizeof variant_shown),
+                shown(r->size, size, sizeof size));
         /* The value for people, its unit's prefix scaled ("48.7 TFLOP/s");
          * CSV and JSON keep full precision. */
         char value[48];
@@ -101,11 +114,14 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             else
                 fprintf(out, " %8.3f", r->baseline_fraction);
         }
-        if (r->skipped)
-            fprintf(out, " %11s  %s\n", "-", verified);
-        else
-            fprintf(out, " %11.2e  %s%s%s\n", r->max_rel_error, verified, r->note[0] ? "; " : "",
-                    r->note);
+        shown(verified, shown_verified, sizeof shown_verified);
+        if (r->skipped) {
+            fprintf(out, " %11s  %s\n", "-", shown_verified);
+        } else {
+            fprintf(out, " %11.2e  %s%s", r->max_rel_error, shown_verified, r->note[0] ? "; " : "");
+            clmem_fputs_escaped(r->note, out);
+            fputc('\n', out);
+        }
     }
     return CLMEM_OK;
 }

@@ -1,0 +1,359 @@
+/* Hostile environments and inputs, run as a user runs clmem ($CLMEM_BIN,
+ * PoCL's CPU device): stdout that cannot be written, kernel sources that
+ * are no regular files, a kernel that crashes the device, PoCL's cache
+ * where it cannot be made, a missing HOME. Each ends with its documented
+ * exit code and one line saying why, leaving nothing behind. */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+#include "tmpdir.h"
+
+/* Lines of stderr that clmem wrote ("clmem: ..."). */
+static size_t clmem_lines(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, "clmem:")) != NULL; p++)
+        n += p == s || p[-1] == '\n';
+    return n;
+}
+
+/* $CLMEM_BIN with args, stdout to `out_path` (opened for writing), stderr
+ * collected in o->err; killed past limit_s. */
+static void run_stdout_to(struct outcome *o, const char *out_path, const char *const env[],
+                          const char *const args[], unsigned limit_s)
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[32] = {"clmem"};
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    char err_path[] = "/tmp/clmem-hostile-err-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    assert_true(err_fd >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(out_path, O_WRONLY);
+        if (fd < 0)
+            _exit(126);
+        dup2(fd, 1);
+        dup2(err_fd, 2);
+        for (size_t i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(err_fd);
+    const struct timespec tick = {0, 20 * 1000000L};
+    int wstatus = 0;
+    for (unsigned long waited_ms = 0;; waited_ms += 20) {
+        pid_t done = waitpid(pid, &wstatus, WNOHANG);
+        if (done == pid)
+            break;
+        if (waited_ms >= limit_s * 1000UL) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &wstatus, 0);
+            break;
+        }
+        nanosleep(&tick, NULL);
+    }
+    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    o->out[0] = '\0';
+    slurp(err_path, o->err, sizeof o->err);
+    unlink(err_path);
+}
+
+/* ---- stdout that cannot be written ---- */
+
+/* stdout on a full disk (/dev/full): exit 2 and one line for every
+ * command, never 0 as if the output had been seen. */
+static void unwritable_stdout_exits_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char report_dir[512];
+    snprintf(report_dir, sizeof report_dir, "%s/report", test_dir());
+    const char *const *const commands[] = {
+        ARGS("--help"),
+        ARGS("--version"),
+        ARGS("list"),
+        ARGS("list", "--help"),
+        ARGS("devices"),
+        ARGS("run", "pi", "--size", "4096", "--device", "cpu", "--reps", "1"),
+        ARGS("tune", "reduce", "--device", "cpu", "--variant", "one_pass", "--size", "4096",
+             "--max-candidates", "2", "--reps", "1"),
+        ARGS("compare", test_bench_file("pocl-2core.json"), "--output-dir", report_dir),
+        ARGS("diff", test_bench_file("pocl-2core.json"), test_bench_file("pocl-2core.json")),
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        run_stdout_to(&o, "/dev/full", NULL, commands[i], 300);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "No space left on device"))
+            fail_msg("'%s %s' > /dev/full: exit %d, stderr '%s'", commands[i][0],
+                     commands[i][1] ? commands[i][1] : "", o.code, o.err);
+    }
+    test_remove_tree(report_dir);
+}
+
+/* ---- kernel sources that are no files ---- */
+
+/* A .cl (of a workload with one source) that is a directory, a FIFO with no writer, more than 4
+ * MiB, a link to /dev/zero: exit 2 before any work, one line saying what it is, within seconds (the
+ * FIFO blocked for ever, /dev/zero grew clmem to 23 GB). */
+static void kernel_source_not_a_file_exits_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char kdir[512], path[600];
+    snprintf(kdir, sizeof kdir, "%s/cl", test_dir());
+    assert_int_equal(mkdir(kdir, 0700), 0);
+    const struct {
+        const char *workload, *file, *says;
+    } cases[] = {
+        {"constmem", "constmem.cl", "it is a directory"},
+        {"pi", "pi.cl", "it is a FIFO"},
+        {"atomics", "atomics.cl", "larger than the 4 MiB"},
+        {"coalescing", "coalescing.cl", "it is a device"},
+    };
+    /* bench's peaks need peak.cl, a real one. */
+    const char *source_dir = getenv("CLMEM_SOURCE_CL");
+    assert_non_null(source_dir);
+    char from[512];
+    snprintf(from, sizeof from, "%s/peak.cl", source_dir);
+    snprintf(path, sizeof path, "%s/peak.cl", kdir);
+    char *peak = test_read_file(from);
+    assert_non_null(peak);
+    test_write_file(path, peak);
+    free(peak);
+    snprintf(path, sizeof path, "%s/constmem.cl", kdir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/pi.cl", kdir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof path, "%s/atomics.cl", kdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < (5 << 20) / 64; i++)
+        fputs("/* a comment, over and over, until past the cap of 4 MiB ...  */\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(path, sizeof path, "%s/coalescing.cl", kdir);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_clmem_within(&o, NULL,
+                         ARGS("run", cases[i].workload, "--device", "cpu", "--kernel-dir", kdir),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, cases[i].file) ||
+            !strstr(o.err, cases[i].says))
+            fail_msg("%s: exit %d, stderr '%s' (expected 2 and '%s')", cases[i].file, o.code, o.err,
+                     cases[i].says);
+        /* bench checks every source before its peaks. */
+        run_clmem_within(&o, NULL,
+                         ARGS("bench", "--device", "cpu", "--workloads", cases[i].workload,
+                              "--kernel-dir", kdir),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || !strstr(o.err, cases[i].says) || o.out[0])
+            fail_msg("bench %s: exit %d, stderr '%s'", cases[i].file, o.code, o.err);
+    }
+    test_remove_tree(kdir);
+}
+
+/* ---- a kernel that crashes the device ---- */
+
+/* Names in `dir` that start with '.', other than . and ..: an output's
+ * temporary file (.NAME.XXXXXX) left behind. */
+static size_t hidden_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            print_message("left behind: %s/%s\n", dir, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
+/* atomics.cl whose racy kernel writes gigabytes past its buffer. */
+static const char crashing_atomics[] =
+    "#ifndef WG_SIZE\n#define WG_SIZE 256\n#endif\n"
+    "__kernel void add(__global int *a_d, uint n)\n"
+    "{ a_d[((ulong)get_global_id(0) + n) << 36] = 1; }\n"
+    "__kernel void addAtomic(__global int *a_d, uint n)\n"
+    "{ if (get_global_id(0) < n) atomic_inc(a_d); }\n"
+    "__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void\n"
+    "addAtomicLocal(__global int *a_d, uint n)\n"
+    "{ if (get_global_id(0) < n) atomic_inc(a_d); }\n";
+
+/* A kernel that segfaults PoCL's CPU device: the exit status is SIGSEGV's
+ * (139), one line says the device crashed, and the --output's temporary
+ * file is gone. */
+static void crashing_kernel_leaves_no_temporary(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char kdir[512], out_dir[512], out[600], path[600];
+    snprintf(kdir, sizeof kdir, "%s/crash-cl", test_dir());
+    snprintf(out_dir, sizeof out_dir, "%s/crash-out", test_dir());
+    assert_int_equal(mkdir(kdir, 0700), 0);
+    assert_int_equal(mkdir(out_dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/atomics.cl", kdir);
+    test_write_file(path, crashing_atomics);
+    snprintf(out, sizeof out, "%s/r.json", out_dir);
+    run_clmem(&o, NULL,
+              ARGS("run", "atomics", "--variant", "racy", "--size", "4096", "--device", "cpu",
+                   "--no-cache", "--kernel-dir", kdir, "--format", "json", "--output", out));
+    if (o.code != 128 + SIGSEGV && o.code != 128 + SIGBUS)
+        fail_msg("exit %d, stderr '%s'", o.code, o.err);
+    if (hidden_files(out_dir) != 0)
+        fail_msg("the output's temporary file is left behind");
+    assert_int_equal(access(out, F_OK), -1);
+    if (!strstr(o.err, "clmem: the OpenCL device or its driver crashed"))
+        fail_msg("no line saying the device crashed: '%s'", o.err);
+    test_remove_tree(kdir);
+    test_remove_tree(out_dir);
+}
+
+/* ---- the driver's own cache ---- */
+
+/* The driver's compiler failing to write its cache (LLVM's 'IO failure
+ * on output stream', which calls exit(1)): here a file-size limit with
+ * SIGXFSZ ignored stands for a full disk (8 KiB: sh counts 512-byte
+ * blocks; PoCL's copy of the source, 4.5 KiB, fits, LLVM's output not). Exit 3 (a driver failure),
+ * never 1 (a failed check), one line saying so, no temporary file left. */
+static void driver_exit_on_full_cache_exits_3(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char pocl[512], out_dir[512], out[600];
+    snprintf(pocl, sizeof pocl, "%s/full-pocl", test_dir());
+    snprintf(out_dir, sizeof out_dir, "%s/full-out", test_dir());
+    assert_int_equal(mkdir(pocl, 0700), 0);
+    assert_int_equal(mkdir(out_dir, 0700), 0);
+    snprintf(out, sizeof out, "%s/r.json", out_dir);
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[] = {"sh",       "-c",     "trap '' XFSZ; ulimit -f 16 && exec \"$@\"",
+                          "sh",       bin,      "run",
+                          "pi",       "--size", "4096",
+                          "--device", "cpu",    "--no-cache",
+                          "--format", "json",   "--output",
+                          out,        NULL};
+    const char *env[] = {"POCL_CACHE_DIR", pocl, NULL};
+    struct child c;
+    start_program(&c, env, "/bin/sh", argv);
+    finish_clmem(&c, &o);
+    if (!strstr(o.err, "LLVM ERROR"))
+        print_message("note: no LLVM error seen (a driver that wrote less?): '%s'\n", o.err);
+    if (o.code != 3 || !strstr(o.err, "clmem: the OpenCL driver ended the process by itself"))
+        fail_msg("exit %d (expected 3), stderr '%s'", o.code, o.err);
+    if (hidden_files(out_dir) != 0)
+        fail_msg("the output's temporary file is left behind");
+    test_remove_tree(pocl);
+    test_remove_tree(out_dir);
+}
+
+/* PoCL's kernel cache where it cannot be made: HOME a file, XDG_CACHE_HOME
+ * a file (PoCL listed no device and clmem said to install one). The
+ * devices are listed, one warning names the cause; a POCL_CACHE_DIR that
+ * cannot be made is refused (exit 2) naming it. */
+static void pocl_cache_unusable_names_the_cause(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char file[512], below[600];
+    snprintf(file, sizeof file, "%s/a-file", test_dir());
+    test_write_file(file, "not a directory\n");
+    snprintf(below, sizeof below, "%s/kcache", file);
+    const char *const *const envs[] = {
+        (const char *const[]){"HOME", file, "XDG_CACHE_HOME", "", NULL},
+        (const char *const[]){"XDG_CACHE_HOME", file, NULL},
+    };
+    for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
+        run_clmem_within(&o, envs[i], ARGS("devices"), REFUSAL_LIMIT_S);
+        if (o.code != 0 || clmem_lines(o.err) != 1 || !strstr(o.err, "clmem: warning: PoCL's") ||
+            !strstr(o.err, "is not a directory") || !strstr(o.err, file) ||
+            !strstr(o.out, "max allocation"))
+            fail_msg("%s a file: exit %d, stderr '%s'", envs[i][0], o.code, o.err);
+    }
+    const char *env[] = {"POCL_CACHE_DIR", below, NULL};
+    run_clmem_within(&o, env, ARGS("devices"), REFUSAL_LIMIT_S);
+    if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "POCL_CACHE_DIR '") ||
+        !strstr(o.err, "is not a directory"))
+        fail_msg("POCL_CACHE_DIR below a file: exit %d, stderr '%s'", o.code, o.err);
+    unlink(file);
+}
+
+/* A missing HOME (a daemon's HOME=/nonexistent) is never created, by clmem
+ * or by the driver (PoCL made HOME/.cache/pocl, after which clmem's own
+ * cache and tune's database went there too); tune then has no place for
+ * its database: exit 2. No private cache is left in TMPDIR. */
+static void missing_home_is_never_created(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char home[512], tmp[512];
+    snprintf(home, sizeof home, "%s/missing-home", test_dir());
+    snprintf(tmp, sizeof tmp, "%s/tmp", test_dir());
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    const char *env[] = {"HOME", home, "XDG_CACHE_HOME", "", "TMPDIR", tmp, NULL};
+    run_clmem(&o, env, ARGS("run", "pi", "--size", "4096", "--device", "cpu", "--reps", "1"));
+    if (o.code != 0)
+        fail_msg("run: exit %d, stderr '%s'", o.code, o.err);
+    if (access(home, F_OK) == 0)
+        fail_msg("'%s' was created", home);
+    run_clmem(&o, env, ARGS("devices"));
+    assert_int_equal(o.code, 0);
+    run_clmem_within(&o, env,
+                     ARGS("tune", "reduce", "--device", "cpu", "--size", "4096", "--reps", "1",
+                          "--max-candidates", "2"),
+                     REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, "no place for the tuning database"))
+        fail_msg("tune: exit %d, stderr '%s'", o.code, o.err);
+    if (access(home, F_OK) == 0)
+        fail_msg("'%s' was created", home);
+    DIR *d = opendir(tmp);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            fail_msg("'%s/%s' left behind", tmp, e->d_name);
+    closedir(d);
+    rmdir(tmp);
+}
+
+int main(int argc, char **argv)
+{
+    /* A crash's default action dumps core: not in the test's directory. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unwritable_stdout_exits_2),
+        cmocka_unit_test(kernel_source_not_a_file_exits_2),
+        cmocka_unit_test(crashing_kernel_leaves_no_temporary),
+        cmocka_unit_test(driver_exit_on_full_cache_exits_3),
+        cmocka_unit_test(pocl_cache_unusable_names_the_cause),
+        cmocka_unit_test(missing_home_is_never_created),
+    };
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
+}
