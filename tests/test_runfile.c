@@ -187,8 +187,8 @@ static void bad_files_are_refused_with_their_reason(void **state)
             "truncated");
     refused(write_file("array.json", "[1, 2]"), "not a JSON object");
     refused(write_file("other.json", "{\"name\": \"package.json\"}"), "no 'clmem_version'");
-    refused(write_file("newer.json", "{\"schema_version\": 3, \"clmem_version\": \"9\"}"),
-            "schema_version 3, newer than this clmem reads");
+    refused(write_file("newer.json", "{\"schema_version\": 2, \"clmem_version\": \"9\"}"),
+            "schema_version 2, newer than this clmem reads");
     refused(write_file("schema.json", "{\"schema_version\": \"1\", \"clmem_version\": \"9\"}"),
             "'schema_version' is not a positive whole number");
     refused(write_file("none.json", one_result("", "")), "holds no results");

@@ -187,7 +187,7 @@ if "run" in docs:
         "a skipped result with samples": lambda d: [
             r.update(samples_ms=[1.0]) for r in d["results"] if r["status"] == "skipped"],
         "ok but not verified": lambda d: d["results"][0].update(verified=False),
-        "schema_version 3": lambda d: d.update(schema_version=3),
+        "schema_version 2": lambda d: d.update(schema_version=2),
         "an unknown timer": lambda d: d["results"][0].update(timer="gpu"),
         "runs_per_sample without timer": lambda d: [
             r.pop("timer", None) for r in d["results"] if r["status"] != "skipped"],

@@ -8,7 +8,7 @@
 
 /* The run files' format, written as "schema_version" (schema/run.schema.json):
  * raised when a field changes meaning or goes; new optional fields keep it. */
-#define CLMEM_SCHEMA_VERSION 2
+#define CLMEM_SCHEMA_VERSION 1
 
 /* ---- numbers for people (units.c) ---- */
 /* "48.7 TFLOP/s", "2.74 TB/s", "355 Gsamples/s": three significant digits,

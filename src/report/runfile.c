@@ -184,7 +184,7 @@ static int get_count(struct reader *rd, const cJSON *o, const char *key, unsigne
 /* The seed is written as an exact integer; doubles hold it exactly up to
  * 2^53, beyond that it is for show only (a file's results are matched by
  * workload, variant and size, never by seed). */
-/* The clock that timed a result (since schema 2): "events" or "host",
+/* The clock that timed a result (absent before clocks were named): "events" or "host",
  * with the runs each sample held; "" in older files. */
 static int get_timer(struct reader *rd, const cJSON *o, struct clmem_result *r)
 {
