@@ -15,6 +15,23 @@
 
 #define CLMEM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The version of libclmem this header describes (meson.build's project
+ * version: tests/test_exports.sh checks that they agree). */
+#define CLMEM_VERSION_MAJOR 0
+#define CLMEM_VERSION_MINOR 1
+#define CLMEM_VERSION_PATCH 0
+#define CLMEM_VERSION_NUMBER                                                                       \
+    (CLMEM_VERSION_MAJOR * 10000 + CLMEM_VERSION_MINOR * 100 + CLMEM_VERSION_PATCH)
+
+/* What libclmem exports: the functions declared here and nothing else (its
+ * layers are compiled with hidden visibility), so that its internals cannot
+ * clash with a program that embeds it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CLMEM_API __attribute__((visibility("default")))
+#else
+#define CLMEM_API
+#endif
+
 /* Status codes double as the CLI's exit codes (README, "Exit codes"). */
 enum clmem_status {
     CLMEM_OK = 0,
@@ -34,7 +51,7 @@ struct clmem_error {
     char message[2048]; /* a longer one keeps its start and its end (the reason) */
     char *log;
 };
-void clmem_error_clear(struct clmem_error *err);
+CLMEM_API void clmem_error_clear(struct clmem_error *err);
 
 /* ---- devices ---- */
 struct clmem_device {
@@ -62,12 +79,13 @@ struct clmem_device {
     char family[64];
 };
 /* Every device of every platform (malloc'd). An empty list is no error. */
-int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err);
+CLMEM_API int clmem_devices_list(struct clmem_device **devices, size_t *count,
+                                 struct clmem_error *err);
 /* Chooses by spec: NULL/"" (first GPU, else first device), "P:D", a type
  * ("gpu", "cpu", "accelerator"), or a case-insensitive name substring. */
-int clmem_devices_select(const char *spec, const struct clmem_device *devices, size_t count,
-                         size_t *chosen, struct clmem_error *err);
-const char *clmem_device_type_name(cl_device_type type);
+CLMEM_API int clmem_devices_select(const char *spec, const struct clmem_device *devices,
+                                   size_t count, size_t *chosen, struct clmem_error *err);
+CLMEM_API const char *clmem_device_type_name(cl_device_type type);
 
 /* The device's event clock, checked once per context against the host's
  * monotonic clock (clmem_clock_check): a kernel timed both ways. */
@@ -101,33 +119,34 @@ struct clmem_ctx {
 };
 /* kernel_dir NULL or "": the kernels are looked for in $CLMEM_KERNEL_DIR,
  * the installed data directory, then the source tree. */
-int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
-                   struct clmem_error *err);
-void clmem_ctx_close(struct clmem_ctx *ctx);
+CLMEM_API int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
+                             const char *kernel_dir, struct clmem_error *err);
+CLMEM_API void clmem_ctx_close(struct clmem_ctx *ctx);
 /* Checks the device's event clock once (ctx->clock; again only when
  * ctx->clock.checked is 0): a kernel of growing work timed by its event and
  * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS.
  * Timestamps out of order, zero durations, event times longer than the
  * host's or far shorter leave events_ok 0: samples are then host-timed. */
-int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
+CLMEM_API int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
 #define CLMEM_CLOCK_CHECK_MS 20.0
 
 /* ---- workloads: the suite's list, by name ---- */
 struct clmem_workload; /* defined for workload authors in src/harness/workload.h */
-const struct clmem_workload *const *clmem_workloads(size_t *count);
-const struct clmem_workload *clmem_workload_find(const char *name);
+CLMEM_API const struct clmem_workload *const *clmem_workloads(size_t *count);
+CLMEM_API const struct clmem_workload *clmem_workload_find(const char *name);
 struct clmem_workload_info {
     const char *name, *summary, *default_size, *size_help, *metric_unit;
     size_t n_variants;
 };
-void clmem_workload_describe(const struct clmem_workload *w, struct clmem_workload_info *info);
+CLMEM_API void clmem_workload_describe(const struct clmem_workload *w,
+                                       struct clmem_workload_info *info);
 struct clmem_variant_info {
     const char *name, *summary;
     const char *library; /* a vendor library's routine ("clblast"), else NULL */
 };
 /* Variant i (< n_variants) of the workload. */
-void clmem_variant_describe(const struct clmem_workload *w, size_t i,
-                            struct clmem_variant_info *info);
+CLMEM_API void clmem_variant_describe(const struct clmem_workload *w, size_t i,
+                                      struct clmem_variant_info *info);
 
 /* ---- results ---- */
 #define CLMEM_MAX_MISMATCH_LINES 10
@@ -166,9 +185,9 @@ struct clmem_result {
     int demonstrates_failure; /* the variant shows a failure by design (atomics racy): never a
                                  device's best */
 };
-void clmem_results_free(struct clmem_result *results, size_t n);
+CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
 /* "ok", "FAILED" or "skipped". */
-const char *clmem_result_status(const struct clmem_result *result);
+CLMEM_API const char *clmem_result_status(const struct clmem_result *result);
 
 /* ---- running one workload ---- */
 struct clmem_run_options {
@@ -196,9 +215,9 @@ struct clmem_run_options {
  * selected variant (warm-up, timed runs, verification against the CPU
  * reference) and appends one result per variant to *results. Returns
  * CLMEM_ERR_VERIFY when a variant failed its check, after running on. */
-int clmem_run(struct clmem_ctx *ctx, const struct clmem_workload *w,
-              const struct clmem_run_options *options, struct clmem_result **results,
-              size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_run(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_run_options *options, struct clmem_result **results,
+                        size_t *n_results, struct clmem_error *err);
 
 /* ---- the device's own peaks (workload "peak") ---- */
 struct clmem_peak {
@@ -208,11 +227,12 @@ struct clmem_peak {
     double launch_us;      /* microseconds a kernel launch costs; 0 when not measured */
 };
 /* Runs the peak workload; its results are appended to *results. */
-int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
-                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
+                                 struct clmem_result **results, size_t *n_results,
+                                 struct clmem_error *err);
 /* Each result's peak_fraction, against its roof's peak. */
-void clmem_results_apply_peak(struct clmem_result *results, size_t n,
-                              const struct clmem_peak *peak);
+CLMEM_API void clmem_results_apply_peak(struct clmem_result *results, size_t n,
+                                        const struct clmem_peak *peak);
 
 /* ---- the whole suite (clmem bench) ---- */
 struct clmem_bench_options {
@@ -229,21 +249,23 @@ struct clmem_bench_options {
     void *cancelled_user;
 };
 /* Counts the steps (workload x size) and validates `only` (usage errors). */
-int clmem_bench_plan(const struct clmem_ctx *ctx, const struct clmem_bench_options *options,
-                     size_t *steps, struct clmem_error *err);
+CLMEM_API int clmem_bench_plan(const struct clmem_ctx *ctx,
+                               const struct clmem_bench_options *options, size_t *steps,
+                               struct clmem_error *err);
 /* The peaks, then every workload at its bench sizes, all variants. A
  * workload that fails does not stop the others: the status is the worst
  * seen; cancelled, CLMEM_ERR_INTERRUPTED with the results so far. */
-int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
-                    struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
-                    struct clmem_error *err);
+CLMEM_API int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
+                              struct clmem_peak *peak, struct clmem_result **results,
+                              size_t *n_results, struct clmem_error *err);
 
 /* ---- several devices of one host at once ---- */
 /* One workload on n open contexts, a thread each, the same options: the
  * results of device 0, 1, ... (named "#1 NAME", ...), then their totals. */
-int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctxs, size_t n,
-                    const struct clmem_run_options *options, struct clmem_result **results,
-                    size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctxs,
+                              size_t n, const struct clmem_run_options *options,
+                              struct clmem_result **results, size_t *n_results,
+                              struct clmem_error *err);
 /* matmul with P's rows split over the contexts, end to end (README,
  * "Several devices"): one result per device count k = 1 .. n. */
 struct clmem_split_options {
@@ -257,8 +279,10 @@ struct clmem_split_options {
     int (*cancelled)(void *user); /* polled between scaling points */
     void *cancelled_user;
 };
-int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *options,
-                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n,
+                                 const struct clmem_split_options *options,
+                                 struct clmem_result **results, size_t *n_results,
+                                 struct clmem_error *err);
 
 /* ---- reports ---- */
 /* The machine a run file was written on. */
@@ -271,10 +295,11 @@ struct clmem_host {
     uint64_t memory_bytes; /* physical memory; 0 when unknown */
 };
 /* This machine; never fails ("unknown" and 0 where nothing is known). */
-int clmem_host_describe(struct clmem_host *h);
+CLMEM_API int clmem_host_describe(struct clmem_host *h);
 
 enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
-int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err);
+CLMEM_API int clmem_format_parse(const char *text, enum clmem_format *format,
+                                 struct clmem_error *err);
 /* What a report says besides its results (each optional). */
 struct clmem_report_meta {
     const struct clmem_device *device;
@@ -285,8 +310,9 @@ struct clmem_report_meta {
 };
 /* A table for people, CSV with one fixed header, or JSON as
  * schema/run.schema.json describes it. */
-int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
-                       size_t n, const struct clmem_report_meta *meta, struct clmem_error *err);
+CLMEM_API int clmem_report_write(FILE *out, enum clmem_format format,
+                                 const struct clmem_result *results, size_t n,
+                                 const struct clmem_report_meta *meta, struct clmem_error *err);
 
 /* A device's run, live or read back from a run file (clmem compare, diff). */
 struct clmem_compare_device {
@@ -302,15 +328,16 @@ struct clmem_compare_device {
     int rank;        /* an MPI file's rank, else -1 */
     int interrupted; /* a signal stopped its run early: what finished */
 };
-void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
+CLMEM_API void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
 /* Appends one entry per device run the file holds; a file that cannot be
  * read, is not clmem's, or holds no results is a usage error naming it. */
-int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
-                       struct clmem_error *err);
+CLMEM_API int clmem_runfile_load(const char *path, struct clmem_compare_device **runs,
+                                 size_t *n_runs, struct clmem_error *err);
 /* The comparison report of n_devs runs into `dir` (report.md, report.html,
  * results.csv, device-N.json, plots), whole or not at all; plots_note says
  * why pictures are missing ("" when drawn). */
-int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
-                         char *plots_note, size_t note_size, struct clmem_error *err);
+CLMEM_API int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs,
+                                   size_t n_devs, char *plots_note, size_t note_size,
+                                   struct clmem_error *err);
 
 #endif
