@@ -109,15 +109,92 @@ void doc_cell(struct doc *d, double key, const char *fmt, ...)
         d->failed = 1;
         return;
     }
-    t->cells[t->n_cells++] = (struct doc_cell){text, key};
+    t->cells[t->n_cells++] = (struct doc_cell){.text = text, .key = key};
+}
+
+void doc_metric(struct doc *d, double key, double metric, const char *unit, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *suffix = vformat(fmt, ap);
+    va_end(ap);
+    if (!suffix) {
+        d->failed = 1;
+        return;
+    }
+    size_t before = d->n ? d->blocks[d->n - 1].n_cells : 0;
+    doc_cell(d, key, "%s", "");
+    struct doc_block *t = d->n ? &d->blocks[d->n - 1] : NULL;
+    if (!t || t->kind != DOC_TABLE || t->n_cells == before) {
+        free(suffix);
+        return;
+    }
+    struct doc_cell *c = &t->cells[t->n_cells - 1];
+    c->metric = metric;
+    snprintf(c->unit, sizeof c->unit, "%s", unit);
+    c->suffix = suffix;
+}
+
+/* The prefix of column `col` for the unit `rest` (without its prefix):
+ * the one its largest value calls for. */
+static int column_exponent(const struct doc_block *t, size_t col, const char *rest)
+{
+    double largest = 0;
+    for (size_t i = t->cols + col; i < t->n_cells; i += t->cols) {
+        const struct doc_cell *c = &t->cells[i];
+        const char *r;
+        if (!c->suffix || !isfinite(c->metric))
+            continue;
+        int e = compare_unit_prefix(c->unit, &r);
+        if (strcmp(r, rest) == 0)
+            largest = fmax(largest, fabs(c->metric) * pow(1000, e));
+    }
+    if (largest == 0)
+        return -100; /* none: each cell its own */
+    char unit[20];
+    snprintf(unit, sizeof unit, "G%s", rest); /* the largest in base units, as G... */
+    return compare_unit_choose(largest / 1e9, unit);
+}
+
+void doc_units(struct doc *d)
+{
+    for (size_t b = 0; b < d->n && !d->failed; b++) {
+        struct doc_block *t = &d->blocks[b];
+        if (t->kind != DOC_TABLE || !t->cols)
+            continue;
+        for (size_t i = t->cols; i < t->n_cells; i++) {
+            struct doc_cell *c = &t->cells[i];
+            if (!c->suffix)
+                continue;
+            const char *rest;
+            char value[64];
+            int own = compare_unit_prefix(c->unit, &rest);
+            int e = own ? column_exponent(t, i % t->cols, rest) : 0;
+            if (own && e != -100)
+                compare_format_at(c->metric, c->unit, e, value, sizeof value);
+            else
+                clmem_format_metric(c->metric, c->unit, value, sizeof value);
+            size_t len = strlen(value) + strlen(c->suffix) + 1;
+            char *text = malloc(len);
+            if (!text) {
+                d->failed = 1;
+                return;
+            }
+            snprintf(text, len, "%s%s", value, c->suffix);
+            free(c->text);
+            c->text = text;
+        }
+    }
 }
 
 void doc_free(struct doc *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         free(d->blocks[i].text);
-        for (size_t c = 0; c < d->blocks[i].n_cells; c++)
+        for (size_t c = 0; c < d->blocks[i].n_cells; c++) {
             free(d->blocks[i].cells[c].text);
+            free(d->blocks[i].cells[c].suffix);
+        }
         free(d->blocks[i].cells);
     }
     free(d->blocks);
@@ -285,10 +362,12 @@ static void rows_free(struct row *rows)
 /* A result's row label inside its workload: variant, sweep point, size. */
 static void row_label(const struct clmem_result *r, char *out, size_t size)
 {
+    char human[64];
+    compare_human_size(r->size, human, sizeof human);
     if (r->sweep[0])
-        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, r->size);
+        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, human);
     else
-        snprintf(out, size, "%s @ %s", r->variant, r->size);
+        snprintf(out, size, "%s @ %s", r->variant, human);
 }
 
 static void fraction_text(const struct clmem_result *r, char *out, size_t size)
@@ -301,15 +380,14 @@ static void fraction_text(const struct clmem_result *r, char *out, size_t size)
 
 static void result_cell(struct doc *d, const struct clmem_result *r)
 {
-    char value[64], fraction[48];
+    char fraction[48];
     if (r->skipped) {
         doc_cell(d, NAN, "skipped");
     } else if (!r->verified) {
         doc_cell(d, NAN, "FAILED");
     } else {
-        clmem_format_metric(r->metric, r->metric_unit, value, sizeof value);
         fraction_text(r, fraction, sizeof fraction);
-        doc_cell(d, r->metric, "%s%s", value, fraction);
+        doc_metric(d, r->metric, r->metric, r->metric_unit, "%s", fraction);
     }
 }
 
@@ -333,12 +411,10 @@ static size_t workloads(const struct row *rows, size_t n_rows, const char **name
  * peak run). */
 static void peak_cell(struct doc *d, double value, const char *unit)
 {
-    char text[64];
     if (value > 0)
-        clmem_format_metric(value, unit, text, sizeof text);
+        doc_metric(d, value, value, unit, "%s", "");
     else
-        snprintf(text, sizeof text, "not measured");
-    doc_cell(d, value > 0 ? value : NAN, "%s", text);
+        doc_cell(d, NAN, "not measured");
 }
 
 static void devices_section(struct doc *d, const struct compare_view *v)
@@ -449,12 +525,13 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
                 doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
                 continue;
             }
-            char value[64], fraction[48], sweep[48] = "";
-            clmem_format_metric(b->metric, b->metric_unit, value, sizeof value);
+            char human[64], fraction[48], sweep[48] = "";
+            compare_human_size(b->size, human, sizeof human);
             fraction_text(b, fraction, sizeof fraction);
             if (b->sweep[0])
                 snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
-            doc_cell(d, b->metric, "%s %s%s @%s%s", value, b->variant, sweep, b->size, fraction);
+            doc_metric(d, b->metric, b->metric, b->metric_unit, " %s%s @%s%s", b->variant, sweep,
+                       human, fraction);
         }
     }
     free(firsts);
@@ -593,4 +670,5 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
             partial_groups(d, v, rows, n_rows, names[w]);
     }
     rows_free(rows);
+    doc_units(d);
 }
