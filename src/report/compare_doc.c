@@ -5,6 +5,7 @@
  * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
  * them at full precision. */
 #include "report/compare.h"
+#include "report/lessons.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -537,6 +538,43 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
     free(firsts);
 }
 
+/* Each lesson the seeds teach, as the ratio of its two variants measured
+ * on each device (at the largest size the device ran both). */
+static void lessons_section(struct doc *d, const struct compare_view *v)
+{
+    doc_heading(d, 2, "Lessons");
+    doc_text(d, "What each design the course material teaches gains on each device: the first "
+                "variant's result over the second's at the largest size the device ran both "
+                "(above 1x: the design pays off there).");
+    doc_table(d, 3 + v->n_devs);
+    doc_cell(d, NAN, "lesson");
+    doc_cell(d, NAN, "seed figure");
+    doc_cell(d, NAN, "ratio");
+    for (size_t i = 0; i < v->n_devs; i++)
+        doc_cell(d, NAN, "%s", v->labels[i]);
+    for (size_t l = 0; l < clmem_n_lessons; l++) {
+        const struct clmem_lesson *lesson = &clmem_lessons[l];
+        doc_cell(d, NAN, "%s", lesson->title);
+        doc_cell(d, NAN, "%s", lesson->figure);
+        doc_cell(d, NAN, "%s %s", lesson->workload, lesson->reads);
+        for (size_t i = 0; i < v->n_devs; i++) {
+            struct clmem_lesson_gain g;
+            char human[64];
+            if (!clmem_lesson_measure(lesson, v->devs[i].results, v->devs[i].n_results, &g)) {
+                doc_cell(d, NAN, "not run");
+                continue;
+            }
+            char ratio[32];
+            compare_human_size(g.size, human, sizeof human);
+            clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
+            if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
+                doc_cell(d, g.ratio, "%s (%s %u) @%s", ratio, lesson->sweep, g.versus_value, human);
+            else
+                doc_cell(d, g.ratio, "%s @%s", ratio, human);
+        }
+    }
+}
+
 static void plots_section(struct doc *d, const struct compare_view *v)
 {
     const struct compare_plots *p = v->plots;
@@ -639,6 +677,7 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
                      v->labels[i]);
     devices_section(d, v);
     glance_section(d, v, rows, n_rows);
+    lessons_section(d, v);
     plots_section(d, v);
 
     /* A table per workload: the rows every device has. */
