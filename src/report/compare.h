@@ -90,6 +90,7 @@ void compare_labels(const struct clmem_compare_device *devs, size_t n, compare_l
 struct compare_picture {
     char file[64];   /* NAME.svg, in the report directory */
     char note[2048]; /* said under it ("" for none) */
+    int glance;      /* shown beside the at-a-glance table, not among the plots */
 };
 struct compare_plots {
     struct compare_picture *pictures; /* that have data, in order */
@@ -125,6 +126,13 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
  * messages in dir/gnuplot.log): 0 when it succeeded. */
 int compare_gnuplot_found(void);
 int compare_gnuplot_run(const char *dir);
+
+/* A device's best result of a workload in one unit: the highest metric
+ * among its verified results that ran and compute the workload's answer
+ * (a variant that shows a failure by design is never best); NULL when
+ * none. *ran: how many results of it the device has at all. */
+const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
+                                           const char *workload, const char *unit, size_t *ran);
 
 /* ---- the report a person reads ---- */
 struct compare_view {

@@ -446,12 +446,8 @@ static void devices_section(struct doc *d, const struct compare_view *v)
     }
 }
 
-/* A device's best result of a workload in one unit: the highest metric
- * among its verified results that ran and compute the workload's answer
- * (a variant that shows a failure by design is never best); NULL when
- * none. *ran: how many results of it the device has at all. */
-static const struct clmem_result *best_of(const struct clmem_compare_device *dev,
-                                          const char *workload, const char *unit, size_t *ran)
+const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
+                                           const char *workload, const char *unit, size_t *ran)
 {
     const struct clmem_result *best = NULL;
     *ran = 0;
@@ -521,7 +517,7 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
         for (size_t dv = 0; dv < v->n_devs; dv++) {
             size_t ran;
             const struct clmem_result *b =
-                best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
+                compare_best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
             if (!b) {
                 doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
                 continue;
@@ -536,6 +532,13 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
         }
     }
     free(firsts);
+    const struct compare_plots *p = v->plots;
+    for (size_t i = 0; v->plotted && i < p->n; i++)
+        if (p->pictures[i].glance) {
+            doc_picture(d, p->pictures[i].file);
+            if (p->pictures[i].note[0])
+                doc_text(d, "%s", p->pictures[i].note);
+        }
 }
 
 /* Each lesson the seeds teach, as the ratio of its two variants measured
@@ -581,6 +584,8 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
         for (size_t i = 0; i < p->n; i++) {
+            if (p->pictures[i].glance)
+                continue;
             doc_picture(d, p->pictures[i].file);
             if (p->pictures[i].note[0])
                 doc_text(d, "%s", p->pictures[i].note);

@@ -134,6 +134,7 @@ int plot_add_picture(struct compare_plots *p, const char *file, const char *text
     p->pictures = more;
     snprintf(more[p->n].file, sizeof more[p->n].file, "%s", file);
     snprintf(more[p->n].note, sizeof more[p->n].note, "%s", text ? text : "");
+    more[p->n].glance = 0;
     p->n++;
     return CLMEM_OK;
 }
@@ -688,6 +689,83 @@ static int bars_picture(struct plotter *pl, const struct clmem_result *group)
     return plot_add_picture(pl->p, svg, NULL, pl->err);
 }
 
+/* ---- at a glance: each device's best against the first device's ---- */
+
+/* glance.svg: per workload (and unit), each entry's best verified result
+ * over the first entry's, as bars (ratios are what a comparison of
+ * vendors is about); beside the at-a-glance table. */
+static int glance_picture(struct plotter *pl, const struct picks *groups)
+{
+    char dat[64], svg[64], t[1024], name[COMPARE_LABEL_MAX * 2];
+    struct clmem_output out;
+    int status;
+    if (pl->n_devs < 2)
+        return CLMEM_OK;
+    if ((status = file_name(pl, "glance", NULL, "dat", dat)) ||
+        (status = file_name(pl, "glance", NULL, "svg", svg)) ||
+        (status = plot_open(&out, pl->dir, dat, pl->err)))
+        return status;
+    fprintf(out.file, "# workload, then each entry's best over the first entry's (NaN: none)\n");
+    double lo = 1, hi = 1;
+    size_t rows = 0;
+    for (size_t g = 0; g < groups->n; g++) {
+        const struct clmem_result *key = groups->r[g];
+        size_t k = 0, ran;
+        while (k < g && !(strcmp(groups->r[k]->workload, key->workload) == 0 &&
+                          strcmp(groups->r[k]->metric_unit, key->metric_unit) == 0))
+            k++;
+        if (k < g)
+            continue; /* a sweep of a workload already drawn */
+        const struct clmem_result *first =
+            compare_best_of(&pl->devs[0], key->workload, key->metric_unit, &ran);
+        if (!first || !(first->metric > 0) || !isfinite(first->metric))
+            continue;
+        size_t units = 0;
+        for (size_t j = 0; j < groups->n; j++)
+            units += strcmp(groups->r[j]->workload, key->workload) == 0 &&
+                     strcmp(groups->r[j]->metric_unit, key->metric_unit) != 0;
+        char label[96];
+        snprintf(label, sizeof label, "%s%s%s%s", key->workload, units ? " (" : "",
+                 units ? key->metric_unit : "", units ? ")" : "");
+        plot_data_string(out.file, label);
+        for (size_t d = 0; d < pl->n_devs; d++) {
+            const struct clmem_result *b =
+                compare_best_of(&pl->devs[d], key->workload, key->metric_unit, &ran);
+            double ratio = b && b->metric > 0 ? b->metric / first->metric : NAN;
+            if (isfinite(ratio) && ratio > 0) {
+                lo = fmin(lo, ratio);
+                hi = fmax(hi, ratio);
+                fprintf(out.file, " %.17g", ratio);
+            } else {
+                fprintf(out.file, " NaN");
+            }
+        }
+        fputc('\n', out.file);
+        rows++;
+    }
+    if ((status = clmem_output_commit(&out, pl->err)) || !rows)
+        return status;
+    fprintf(pl->gp,
+            "set output '%s'\nset title 'each device''s best, relative to %s'\nset xlabel ''\n"
+            "set ylabel 'ratio (log scale)'\nset logscale y 10\nset format y '%%gx'\n"
+            "set yrange [%g:%g]\nset style data histograms\nset style histogram clustered\n"
+            "set style fill solid 0.8\nset xtics rotate by -40\nset datafile missing 'NaN'\nplot ",
+            svg, plot_quoted(pl->labels[0], t, sizeof t), plot_axis(pow(10, floor(log10(lo)))),
+            plot_axis(pow(10, ceil(log10(hi * 1.5)))));
+    for (size_t d = 0; d < pl->n_devs; d++)
+        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu title '%s'", d ? ", \\\n  " : "", dat,
+                d + 2, d ? "" : ":xtic(1)", d + 1, plot_quoted(pl->labels[d], name, sizeof name));
+    fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate\n"
+                    "set style data linespoints\n");
+    if ((status = plot_add_picture(pl->p, svg,
+                                   "The bars: each device's best above over the first device's "
+                                   "(1x: the same; a missing bar: not run or none verified).",
+                                   pl->err)))
+        return status;
+    pl->p->pictures[pl->p->n - 1].glance = 1;
+    return CLMEM_OK;
+}
+
 /* ---- several sizes: the metric against the size ---- */
 
 /* Whether some entry ran a variant of `group` at two sizes or more. */
@@ -877,6 +955,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
      * 'mouse' or 'jsdir': the SVGs refer to no script outside. */
     fprintf(pl.gp, "%s", plot_preamble);
     pick(&pl, NULL, &groups);
+    status = glance_picture(&pl, &groups);
     /* Sweeps, then bars, then sizes, each in the order the results come. */
     for (size_t g = 0; g < groups.n && !status; g++)
         if (groups.r[g]->sweep[0])
