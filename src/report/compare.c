@@ -73,18 +73,12 @@ int clmem_compare_dir(const char *dir, struct clmem_error *err)
                       strerror(why));
 }
 
-/* The process's umask, read once (umask() reads it only by setting it). */
-static mode_t umask_value;
-static void read_umask(void)
-{
-    umask_value = umask(0);
-    umask(umask_value);
-}
+/* The process's umask (umask() reads it only by setting it back). */
 static mode_t dir_umask(void)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, read_umask);
-    return umask_value;
+    mode_t mask = umask(0);
+    umask(mask);
+    return mask;
 }
 
 /* The temporary directory: DIR.tmp.XXXXXX beside DIR; inside an existing
