@@ -307,8 +307,9 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
             "set yrange [%g:%g]\nset samples 400\nset format y '%%.0s %%cFLOP/s'\n"
             "plot (x * %.17g < %.17g ? x * %.17g : %.17g) * 1e9 with lines linewidth 2 "
             "linecolor rgb '#000000' title 'copy roof %s, FMA %s'",
-            svg, plot_quoted(label, name, sizeof name), x_min, x_max, y_min * 1e9, y_max * 1e9,
-            dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth, dev->peak.flops, bw, fl);
+            svg, plot_quoted(label, name, sizeof name), x_min, x_max, plot_axis(y_min * 1e9),
+            plot_axis(y_max * 1e9), dev->peak.bandwidth, dev->peak.flops, dev->peak.bandwidth,
+            dev->peak.flops, bw, fl);
     if (dev->peak.read_bandwidth > 0) {
         clmem_format_metric(dev->peak.read_bandwidth, "GB/s", rbw, sizeof rbw);
         fprintf(gp,
