@@ -22,27 +22,41 @@ mkdir -p "$outdir"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
-# A copy of the page with a script at its end that writes the width the
-# page lays out at into the DOM, for --dump-dom to show.
-sed 's|</body>|<script>document.body.setAttribute("data-scroll-width", String(document.scrollingElement.scrollWidth));</script></body>|' \
-    "$report" >"$work/measure.html"
+page="file://$(realpath "$report")"
 
 run_chrome() {
     profile=$(mktemp -d "$work/profile.XXXXXX")
     "$chrome" --headless --no-sandbox --disable-gpu --disable-background-networking \
         --disable-component-update --no-first-run --hide-scrollbars \
-        --user-data-dir="$profile" "$@" 2>>"$work/chrome.log"
+        --allow-file-access-from-files --user-data-dir="$profile" "$@" 2>>"$work/chrome.log"
+}
+
+# The report inside a frame exactly WIDTH px wide (a headless window is at
+# least 500 px wide, so the window alone cannot show 420): the frame's
+# page lays out at that width; its script writes the width the page takes
+# (document.scrollingElement.scrollWidth) into the DOM for --dump-dom.
+wrapper() {
+    cat >"$work/frame-$1.html" <<EOT
+<!DOCTYPE html><html><head><meta charset="utf-8"></head>
+<body style="margin:0;overflow:hidden">
+<iframe src="$page" style="border:0;display:block;width:$1px;height:$2px"
+ onload="document.body.setAttribute('data-scroll-width', String(this.contentDocument.scrollingElement.scrollWidth))"></iframe>
+</body></html>
+EOT
 }
 
 status=0
 for size in 1400,1000 420,900; do
     width=${size%,*}
-    run_chrome --window-size="$size" --screenshot="$outdir/report-$width.png" "file://$(realpath "$report")" >/dev/null
-    # A full-height picture: chromium's --screenshot takes the window only.
-    sw=$(run_chrome --window-size="$size" --dump-dom "file://$work/measure.html" |
+    height=${size#*,}
+    wrapper "$width" "$height"
+    run_chrome --window-size="$size" --virtual-time-budget=5000 \
+        --screenshot="$outdir/report-$width.png" "file://$work/frame-$width.html" >/dev/null
+    sw=$(run_chrome --window-size="$size" --virtual-time-budget=5000 --dump-dom \
+        "file://$work/frame-$width.html" |
         sed -n 's/.*data-scroll-width="\([0-9]*\)".*/\1/p' | head -n 1)
     if [ -z "$sw" ]; then
-        echo "report_screens: could not measure the page at $width px (see chromium's messages below)" >&2
+        echo "report_screens: could not measure the page at $width px; chromium said:" >&2
         tail -n 5 "$work/chrome.log" >&2
         exit 2
     fi
