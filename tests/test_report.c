@@ -5,6 +5,7 @@
  * every picture inline, the roofline's points, the report without gnuplot,
  * and the directory appearing whole or not at all. Needs no device. */
 #include "harness/harness.h"
+#include "report/lessons.h"
 #include "report/report.h"
 
 #include <dirent.h>
@@ -185,7 +186,7 @@ static void report_md_from_the_bench_files(void **state)
     assert_int_equal(check_rows(devices, 1), 3);
 
     /* Then each workload's best on each device, with variant and size. */
-    char *glance = section(md, "## At a glance", "## Plots");
+    char *glance = section(md, "## At a glance", "## Lessons");
     assert_non_null(strstr(
         glance, "| workload | NVIDIA H100 80GB HBM3 on gpu-box | cpu-skylake-avx512-Intel(R) "
                 "Xeon(R) Processor on gpu-box | pthread-skylake-avx512-AMD EPYC on laptop |"));
@@ -193,9 +194,9 @@ static void report_md_from_the_bench_files(void **state)
                                    "118 GFLOP/s regblock @512 (0.21 of peak) | "
                                    "108 GFLOP/s panel @512 (0.93 of peak) |"));
     assert_non_null(strstr(glance, "| transpose | 2.76 TB/s padded @8192 (1.03 of peak) |"));
-    assert_non_null(strstr(glance, "| pi | 355 Gsamples/s device_rng @268435456 |"));
-    assert_non_null(strstr(glance, "| peak (GB/s) | 2.67 TB/s copy @16777216 (1.00 of peak) |"));
-    assert_non_null(strstr(glance, "| coalescing | 2.32 TB/s offset_double offset=0 @4194304 "));
+    assert_non_null(strstr(glance, "| pi | 355 Gsamples/s device_rng @256 Mi |"));
+    assert_non_null(strstr(glance, "| peak (GB/s) | 2.67 TB/s copy @16 Mi (1.00 of peak) |"));
+    assert_non_null(strstr(glance, "| coalescing | 2.32 TB/s offset_double offset=0 @4 Mi "));
     /* peak twice (GB/s, GFLOP/s), and 10 other workloads. */
     assert_int_equal(check_rows(glance, 1), 12);
 
@@ -269,7 +270,7 @@ static void labels_tell_apart_runs_of_one_machine(void **state)
     const char *dir = test_in_dir("labels");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *md = slurp_in(dir, "report.md");
-    char *glance = section(md, "## At a glance", "## Plots");
+    char *glance = section(md, "## At a glance", "## Lessons");
     assert_non_null(strstr(glance, "| workload | NVIDIA H100 80GB HBM3 on gpu-box (before.json) | "
                                    "NVIDIA H100 80GB HBM3 on gpu-box (after.json) |"));
     /* Every row is common: no section of partial rows. */
@@ -336,9 +337,10 @@ static void report_html_is_self_contained(void **state)
     /* Every picture report.md shows is in the page, as an element. */
     size_t pictures = count(md, "\n![");
     if (gnuplot_installed()) {
-        /* coalescing against offset and stride, matmul's and transpose's
-         * bars, matmul, reduce and dot against size, 3 rooflines */
-        assert_int_equal(pictures, 10);
+        /* the devices' bests at a glance, coalescing against offset and
+         * stride, matmul's and transpose's bars, matmul, reduce and dot
+         * against size, 3 rooflines */
+        assert_int_equal(pictures, 11);
         assert_int_equal(count(html, "<svg"), pictures);
     } else {
         assert_int_equal(count(html, "<svg"), 0);
@@ -407,8 +409,8 @@ static void every_workload_on_the_roofline(void **state)
     close_to(y, 2759.41052631579 / 16);
     roofline_point(dat, "pitched pitched 2.23 TB/s (no flops: at its bandwidth)", &x, &y);
     roofline_point(dat, "coalescing offset_double 2.32 TB/s (no flops", &x, &y);
-    roofline_point(dat, "peak copy 2.67 TB/s (no flops", &x, &y);
-    roofline_point(dat, "peak fma", &x, &y);
+    /* The peaks are the roofs, not points on them. */
+    assert_null(strstr(dat, "\"peak "));
     /* Samples and updates: said under the picture. */
     assert_null(strstr(dat, "\"pi "));
     assert_null(strstr(dat, "\"atomics "));
@@ -416,8 +418,8 @@ static void every_workload_on_the_roofline(void **state)
                                "flops nor bytes): pi device_rng @268435456 355 Gsamples/s; "
                                "atomics racy @67108864 371 Gupdates/s."));
     char *gp = slurp_in(dir, "plots.gp");
-    assert_non_null(strstr(gp, "'roofline-0.dat' index 0 using 1:2 with points"));
-    assert_non_null(strstr(gp, "using 1:3:4 with labels"));
+    assert_non_null(strstr(gp, "'roofline-0.dat' index 0 using 1:($2*1e9) with points"));
+    assert_non_null(strstr(gp, "using 1:($3*1e9):4 with labels"));
     free(gp);
     free(md);
     free(dat);
@@ -664,14 +666,15 @@ static void pictures_follow_from_the_results(void **state)
     const char *dir = test_in_dir("generic");
     assert_int_equal(report(dir, runs, n), CLMEM_OK);
     char *gp = slurp_in(dir, "plots.gp");
-    /* Four pictures (no roofline: no peaks were measured). */
-    assert_int_equal(count(gp, "set output"), 4);
+    /* Five pictures: the bests at a glance and four from the results (no
+     * roofline: no peaks were measured). */
+    assert_int_equal(count(gp, "set output"), 5);
 
     /* The sweep: its metric against the swept value, a line per entry. */
     assert_non_null(strstr(gp, "set output 'sweeper-step.svg'\nset title 'sweeper: GB/s against "
                                "step'\nset xlabel 'step'\n"));
-    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:2 with linespoints "
-                               "linecolor 2 dashtype 1 pointtype 1 title 'dev B'"));
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:($2*1e+09) with linespoints "
+                               "linecolor 2 dashtype 1 pointtype 1 notitle"));
     char *walk = slurp_in(dir, "sweeper-walk.dat");
     assert_string_equal(walk, "# \"dev A\"\n1 10\n2 20\n4 40\n\n\n"
                               "# \"dev B\"\n1 11\n2 21\n4 41\n\n\n");
@@ -753,6 +756,197 @@ static void names_from_files_stay_inside(void **state)
     clmem_compare_devices_free(runs, n);
 }
 
+/* The report, whatever its note on pictures says (a run of one size has
+ * nothing to plot). */
+static int report_any(const char *dir, const struct clmem_compare_device *runs, size_t n)
+{
+    char note[1300];
+    struct clmem_error err = {0};
+    return clmem_compare_report(dir, runs, n, note, sizeof note, &err);
+}
+
+/* A run file written here from JSON result objects (each without braces). */
+static const char *json_file(const char *name, const char *device, const char *peak,
+                             const char *const results[], size_t n)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"%s\"}, %s\"results\": [\n",
+            device, peak ? peak : "");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f,
+                "%s{%s, \"status\": \"ok\", \"samples_ms\": [1], \"median_ms\": 1, "
+                "\"verified\": true}",
+                i ? ",\n" : "", results[i]);
+    fprintf(f, "\n]}\n");
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+#define R(w, v, size, metric, unit)                                                                \
+    "\"workload\": \"" w "\", \"variant\": \"" v "\", \"size\": \"" size                           \
+    "\", \"metric\": " #metric ", \"unit\": \"" unit "\""
+
+/* Every table's column in one unit, chosen from its largest value (0.88
+ * GB/s under 2.55 GB/s, never 880 MB/s); sizes for people (64 Mi). */
+static void one_unit_a_column(void **state)
+{
+    (void)state;
+    static const char *const a[] = {R("w", "fast", "67108864", 2.55, "GB/s"),
+                                    R("w", "slow", "67108864", 0.88, "GB/s"),
+                                    R("w", "slower", "67108864", 0.0123, "GB/s")};
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(json_file("u.json", "dev U", NULL, a, 3), &runs, &n, &err),
+                     CLMEM_OK);
+    const char *dir = test_in_dir("units");
+    assert_int_equal(report_any(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    assert_non_null(strstr(md, "| fast @ 64 Mi | 2.55 GB/s |"));
+    assert_non_null(strstr(md, "| slow @ 64 Mi | 0.88 GB/s |"));
+    assert_non_null(strstr(md, "| slower @ 64 Mi | 0.012 GB/s |"));
+    assert_null(strstr(md, "MB/s"));
+    assert_null(strstr(md, "67108864"));
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The lessons: each a ratio of two variants at the largest size the
+ * device ran both, with its seed figure; `clmem run`'s lines the same. */
+static void lessons_from_a_made_up_run(void **state)
+{
+    (void)state;
+    static const char *const a[] = {
+        R("transpose", "naive", "64", 10, "GB/s"),    R("transpose", "coalesced", "64", 30, "GB/s"),
+        R("transpose", "padded", "64", 60, "GB/s"),   R("transpose", "naive", "33", 1, "GB/s"),
+        R("transpose", "coalesced", "33", 9, "GB/s"), R("matmul", "naive", "1024", 5, "GFLOP/s"),
+        R("matmul", "tiled", "1024", 20, "GFLOP/s"),
+    };
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(json_file("l.json", "dev L", NULL, a, 7), &runs, &n, &err),
+                     CLMEM_OK);
+    const char *dir = test_in_dir("lessons");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    char *lessons = section(md, "## Lessons", "\n## ");
+    assert_non_null(strstr(lessons,
+                           "| coalesced writes beat strided ones | seed 003, slides 'Naive "
+                           "Transpose' and 'Coalesced Transpose' | transpose coalesced / "
+                           "naive | 3.00x @64 |"));
+    assert_non_null(strstr(lessons, "| padding removes bank conflicts | seed 003, slide 'Avoiding "
+                                    "Bank Conflict' | transpose padded / coalesced | 2.00x @64 |"));
+    assert_non_null(strstr(lessons, "| transpose padded / coalesced | 2.00x @64 |"));
+    assert_non_null(strstr(lessons, "| Fig 4.16 against Fig 4.3 | matmul tiled / naive | 4.00x "
+                                    "@1024 |"));
+    assert_non_null(strstr(lessons, "| reduce sequential / interleaved | not run |"));
+    assert_int_equal(check_rows(lessons, 1), 10);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    assert_non_null(mem);
+    clmem_lessons_print(mem, CLMEM_FORMAT_TABLE, runs[0].results, runs[0].n_results);
+    clmem_lessons_print(mem, CLMEM_FORMAT_CSV, runs[0].results, runs[0].n_results);
+    fclose(mem);
+    assert_string_equal(buf,
+                        "lesson: coalesced writes beat strided ones: coalesced 3.00x naive @64 "
+                        "(seed 003, slides 'Naive Transpose' and 'Coalesced Transpose')\n"
+                        "lesson: padding removes bank conflicts: padded 2.00x coalesced @64 (seed "
+                        "003, slide 'Avoiding Bank Conflict')\n"
+                        "lesson: tiling replaces global reads with local ones: tiled 4.00x naive "
+                        "@1024 (Fig 4.16 against Fig 4.3)\n");
+    free(buf);
+    free(lessons);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The roofline's x range fits its points (not 131072 flops per byte), a
+ * point above its roof is marked and said, the peaks are the roofs, and
+ * no inf or nan reaches plots.gp; a racy variant is never the best. */
+static void roofline_fits_and_racy_is_never_best(void **state)
+{
+    (void)state;
+    static const char *const a[] = {
+        R("peak", "copy", "16777216", 1000, "GB/s"),
+        R("peak", "fma", "16777216", 10000, "GFLOP/s"),
+        R("reduce", "coarsened", "1024", 1200, "GB/s") ", \"flops_per_byte\": 0.25",
+        R("mm", "fast", "512", 5000, "GFLOP/s") ", \"flops_per_byte\": 64",
+        R("atomics", "racy", "64", 500, "Gupdates/s") ", \"demonstrates_failure\": true",
+        R("atomics", "atomic_local", "64", 50, "Gupdates/s"),
+    };
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    const char *peak = "\"peak\": {\"bandwidth_gbs\": 1000, \"fp32_gflops\": 10000}, ";
+    assert_int_equal(clmem_runfile_load(json_file("r.json", "dev R", peak, a, 6), &runs, &n, &err),
+                     CLMEM_OK);
+    const char *dir = test_in_dir("fitted");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp"), *dat = slurp_in(dir, "roofline-0.dat");
+    char *md = slurp_in(dir, "report.md");
+    /* 0.25 .. 64 and the ridge at 10: x from 0.125 to 256. */
+    assert_non_null(strstr(gp, "set xrange [0.125:256]\n"));
+    assert_null(strstr(gp, "inf"));
+    assert_null(strstr(gp, "nan"));
+    assert_null(strstr(dat, "\"peak "));
+    double x, y;
+    roofline_point(dat, "reduce coarsened 1.20 TB/s (above its roof)", &x, &y);
+    close_to(x, 0.25);
+    roofline_point(dat, "mm fast 5.00 TFLOP/s", &x, &y);
+    close_to(x, 64);
+    assert_non_null(strstr(md, "reduce coarsened: 1.20x the copy roof"));
+    assert_non_null(strstr(md, "| atomics | 50.0 Gupdates/s atomic_local @64 |"));
+    free(md);
+    free(dat);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* A new report directory follows the umask as ordinary outputs do. */
+static void the_directory_follows_the_umask(void **state)
+{
+    (void)state;
+    static const char *const a[] = {R("w", "v", "8", 1, "GB/s")};
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(json_file("m.json", "dev M", NULL, a, 1), &runs, &n, &err),
+                     CLMEM_OK);
+    /* Each in a child of its own, the test's umask left as it is. */
+    static const mode_t masks[] = {022, 027};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(masks); i++) {
+        const char *dir = test_in_dir(i ? "mode-b" : "mode-a");
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            umask(masks[i]);
+            _exit(report_any(dir, runs, n) == CLMEM_OK ? 0 : 1);
+        }
+        int rc;
+        assert_int_equal(waitpid(pid, &rc, 0), pid);
+        assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+        struct stat st;
+        char path[1400];
+        assert_int_equal(stat(dir, &st), 0);
+        assert_int_equal(st.st_mode & 0777, 0777 & ~masks[i]);
+        /* The files' (io's output files read the umask once a process:
+         * the child has the parent's, under 022). */
+        snprintf(path, sizeof path, "%s/report.html", dir);
+        assert_int_equal(stat(path, &st), 0);
+        if (masks[i] == 022)
+            assert_int_equal(st.st_mode & 0777, 0644);
+        remove_tree(dir);
+    }
+    clmem_compare_devices_free(runs, n);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -773,6 +967,10 @@ int main(void)
         cmocka_unit_test(the_directory_check_creates_nothing),
         cmocka_unit_test(pictures_follow_from_the_results),
         cmocka_unit_test(names_from_files_stay_inside),
+        cmocka_unit_test(one_unit_a_column),
+        cmocka_unit_test(lessons_from_a_made_up_run),
+        cmocka_unit_test(roofline_fits_and_racy_is_never_best),
+        cmocka_unit_test(the_directory_follows_the_umask),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, teardown);
 }

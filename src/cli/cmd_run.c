@@ -3,6 +3,7 @@
  * device per rank: one flow, whose steps with the other ranks are cli.h's
  * "under mpirun" calls (src/cli/mpi.c). */
 #include "cli.h"
+#include "report/lessons.h"
 
 #include <errno.h>
 #include <math.h>
@@ -465,6 +466,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
         int write_status =
             output.file ? clmem_output_report(&output, o.format, results, n_results, &meta, &err)
                         : clmem_report_write(stdout, o.format, results, n_results, &meta, &err);
+        if (!write_status && !output.file)
+            clmem_lessons_print(stdout, o.format, results, n_results);
         if (write_status)
             status = write_status;
     }

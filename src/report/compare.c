@@ -73,6 +73,14 @@ int clmem_compare_dir(const char *dir, struct clmem_error *err)
                       strerror(why));
 }
 
+/* The process's umask (umask() reads it only by setting it back). */
+static mode_t dir_umask(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return mask;
+}
+
 /* The temporary directory: DIR.tmp.XXXXXX beside DIR; inside an existing
  * DIR (DIR/.clmem-report.tmp.XXXXXX) when its parent cannot take it or is
  * on another file system (a mount point), where renames could not move
@@ -85,6 +93,15 @@ static int make_temp(const char *dir, char *tmp, size_t size, struct clmem_error
     int exists = stat(base, &st) == 0;
     snprintf(tmp, size, "%s.tmp.XXXXXX", base);
     if (mkdtemp(tmp)) {
+        /* mkdtemp makes it 0700; a new report directory is an ordinary
+         * output, readable as the umask allows (an existing one keeps its
+         * mode: publish). */
+        if (!exists && chmod(tmp, 0777 & ~dir_umask()) != 0) {
+            int saved = errno;
+            rmdir(tmp);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                              strerror(saved));
+        }
         if (!exists || (stat(tmp, &tst) == 0 && tst.st_dev == st.st_dev))
             return CLMEM_OK;
         rmdir(tmp);

@@ -24,6 +24,12 @@ enum doc_kind { DOC_HEADING, DOC_TEXT, DOC_TABLE, DOC_PICTURE };
 struct doc_cell {
     char *text;
     double key; /* what a sortable column orders by; NAN: its text */
+    /* A metric cell (doc_metric): its value and unit, and what follows the
+     * figure; its text is written once the table is whole (doc_units),
+     * in the prefix its column's largest value chooses. */
+    double metric;
+    char unit[16];
+    char *suffix; /* NULL: not a metric cell */
 };
 
 struct doc_block {
@@ -50,7 +56,26 @@ void doc_picture(struct doc *d, const char *file);
 void doc_table(struct doc *d, size_t cols);
 void doc_cell(struct doc *d, double key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A cell of `metric` in `unit` followed by the text of fmt; its figure
+ * written in its column's unit by doc_units. */
+void doc_metric(struct doc *d, double key, double metric, const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* One unit a column: every metric cell of every table written with the SI
+ * prefix its column's largest value of that unit calls for (2.55 GB/s
+ * above 0.88 GB/s, never 880 MB/s beside GB/s). */
+void doc_units(struct doc *d);
 void doc_free(struct doc *d);
+
+/* ---- numbers in the report's tables (units.c) ---- */
+/* The power of 1000 of a unit's SI prefix (GB/s: 3), *rest what follows it. */
+int compare_unit_prefix(const char *unit, const char **rest);
+/* The power of 1000 clmem_format_metric would write `value` (in `unit`) with. */
+int compare_unit_choose(double value, const char *unit);
+/* `value` (in `unit`) written with the prefix of power `exponent`. */
+void compare_format_at(double value, const char *unit, int exponent, char *out, size_t size);
+/* "64 Mi" for 67108864; sizes that are not a whole number of Mi or Gi as
+ * they are (8192, 8191x8191). */
+void compare_human_size(const char *size, char *out, size_t n);
 
 /* ---- labels: each compared entry's name in every table and picture ---- */
 #define COMPARE_LABEL_MAX 512
@@ -65,6 +90,7 @@ void compare_labels(const struct clmem_compare_device *devs, size_t n, compare_l
 struct compare_picture {
     char file[64];   /* NAME.svg, in the report directory */
     char note[2048]; /* said under it ("" for none) */
+    int glance;      /* shown beside the at-a-glance table, not among the plots */
 };
 struct compare_plots {
     struct compare_picture *pictures; /* that have data, in order */
@@ -100,6 +126,13 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
  * messages in dir/gnuplot.log): 0 when it succeeded. */
 int compare_gnuplot_found(void);
 int compare_gnuplot_run(const char *dir);
+
+/* A device's best result of a workload in one unit: the highest metric
+ * among its verified results that ran and compute the workload's answer
+ * (a variant that shows a failure by design is never best); NULL when
+ * none. *ran: how many results of it the device has at all. */
+const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
+                                           const char *workload, const char *unit, size_t *ran);
 
 /* ---- the report a person reads ---- */
 struct compare_view {

@@ -5,6 +5,7 @@
  * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
  * them at full precision. */
 #include "report/compare.h"
+#include "report/lessons.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -109,15 +110,92 @@ void doc_cell(struct doc *d, double key, const char *fmt, ...)
         d->failed = 1;
         return;
     }
-    t->cells[t->n_cells++] = (struct doc_cell){text, key};
+    t->cells[t->n_cells++] = (struct doc_cell){.text = text, .key = key};
+}
+
+void doc_metric(struct doc *d, double key, double metric, const char *unit, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *suffix = vformat(fmt, ap);
+    va_end(ap);
+    if (!suffix) {
+        d->failed = 1;
+        return;
+    }
+    size_t before = d->n ? d->blocks[d->n - 1].n_cells : 0;
+    doc_cell(d, key, "%s", "");
+    struct doc_block *t = d->n ? &d->blocks[d->n - 1] : NULL;
+    if (!t || t->kind != DOC_TABLE || t->n_cells == before) {
+        free(suffix);
+        return;
+    }
+    struct doc_cell *c = &t->cells[t->n_cells - 1];
+    c->metric = metric;
+    snprintf(c->unit, sizeof c->unit, "%s", unit);
+    c->suffix = suffix;
+}
+
+/* The prefix of column `col` for the unit `rest` (without its prefix):
+ * the one its largest value calls for. */
+static int column_exponent(const struct doc_block *t, size_t col, const char *rest)
+{
+    double largest = 0;
+    for (size_t i = t->cols + col; i < t->n_cells; i += t->cols) {
+        const struct doc_cell *c = &t->cells[i];
+        const char *r;
+        if (!c->suffix || !isfinite(c->metric))
+            continue;
+        int e = compare_unit_prefix(c->unit, &r);
+        if (strcmp(r, rest) == 0)
+            largest = fmax(largest, fabs(c->metric) * pow(1000, e));
+    }
+    if (largest == 0)
+        return -100; /* none: each cell its own */
+    char unit[20];
+    snprintf(unit, sizeof unit, "G%s", rest); /* the largest in base units, as G... */
+    return compare_unit_choose(largest / 1e9, unit);
+}
+
+void doc_units(struct doc *d)
+{
+    for (size_t b = 0; b < d->n && !d->failed; b++) {
+        struct doc_block *t = &d->blocks[b];
+        if (t->kind != DOC_TABLE || !t->cols)
+            continue;
+        for (size_t i = t->cols; i < t->n_cells; i++) {
+            struct doc_cell *c = &t->cells[i];
+            if (!c->suffix)
+                continue;
+            const char *rest;
+            char value[64];
+            int own = compare_unit_prefix(c->unit, &rest);
+            int e = own ? column_exponent(t, i % t->cols, rest) : 0;
+            if (own && e != -100)
+                compare_format_at(c->metric, c->unit, e, value, sizeof value);
+            else
+                clmem_format_metric(c->metric, c->unit, value, sizeof value);
+            size_t len = strlen(value) + strlen(c->suffix) + 1;
+            char *text = malloc(len);
+            if (!text) {
+                d->failed = 1;
+                return;
+            }
+            snprintf(text, len, "%s%s", value, c->suffix);
+            free(c->text);
+            c->text = text;
+        }
+    }
 }
 
 void doc_free(struct doc *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         free(d->blocks[i].text);
-        for (size_t c = 0; c < d->blocks[i].n_cells; c++)
+        for (size_t c = 0; c < d->blocks[i].n_cells; c++) {
             free(d->blocks[i].cells[c].text);
+            free(d->blocks[i].cells[c].suffix);
+        }
         free(d->blocks[i].cells);
     }
     free(d->blocks);
@@ -285,10 +363,12 @@ static void rows_free(struct row *rows)
 /* A result's row label inside its workload: variant, sweep point, size. */
 static void row_label(const struct clmem_result *r, char *out, size_t size)
 {
+    char human[64];
+    compare_human_size(r->size, human, sizeof human);
     if (r->sweep[0])
-        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, r->size);
+        snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, human);
     else
-        snprintf(out, size, "%s @ %s", r->variant, r->size);
+        snprintf(out, size, "%s @ %s", r->variant, human);
 }
 
 static void fraction_text(const struct clmem_result *r, char *out, size_t size)
@@ -301,15 +381,14 @@ static void fraction_text(const struct clmem_result *r, char *out, size_t size)
 
 static void result_cell(struct doc *d, const struct clmem_result *r)
 {
-    char value[64], fraction[48];
+    char fraction[48];
     if (r->skipped) {
         doc_cell(d, NAN, "skipped");
     } else if (!r->verified) {
         doc_cell(d, NAN, "FAILED");
     } else {
-        clmem_format_metric(r->metric, r->metric_unit, value, sizeof value);
         fraction_text(r, fraction, sizeof fraction);
-        doc_cell(d, r->metric, "%s%s", value, fraction);
+        doc_metric(d, r->metric, r->metric, r->metric_unit, "%s", fraction);
     }
 }
 
@@ -333,12 +412,10 @@ static size_t workloads(const struct row *rows, size_t n_rows, const char **name
  * peak run). */
 static void peak_cell(struct doc *d, double value, const char *unit)
 {
-    char text[64];
     if (value > 0)
-        clmem_format_metric(value, unit, text, sizeof text);
+        doc_metric(d, value, value, unit, "%s", "");
     else
-        snprintf(text, sizeof text, "not measured");
-    doc_cell(d, value > 0 ? value : NAN, "%s", text);
+        doc_cell(d, NAN, "not measured");
 }
 
 static void devices_section(struct doc *d, const struct compare_view *v)
@@ -369,12 +446,8 @@ static void devices_section(struct doc *d, const struct compare_view *v)
     }
 }
 
-/* A device's best result of a workload in one unit: the highest metric
- * among its verified results that ran and compute the workload's answer
- * (a variant that shows a failure by design is never best); NULL when
- * none. *ran: how many results of it the device has at all. */
-static const struct clmem_result *best_of(const struct clmem_compare_device *dev,
-                                          const char *workload, const char *unit, size_t *ran)
+const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
+                                           const char *workload, const char *unit, size_t *ran)
 {
     const struct clmem_result *best = NULL;
     *ran = 0;
@@ -444,20 +517,65 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
         for (size_t dv = 0; dv < v->n_devs; dv++) {
             size_t ran;
             const struct clmem_result *b =
-                best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
+                compare_best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
             if (!b) {
                 doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
                 continue;
             }
-            char value[64], fraction[48], sweep[48] = "";
-            clmem_format_metric(b->metric, b->metric_unit, value, sizeof value);
+            char human[64], fraction[48], sweep[48] = "";
+            compare_human_size(b->size, human, sizeof human);
             fraction_text(b, fraction, sizeof fraction);
             if (b->sweep[0])
                 snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
-            doc_cell(d, b->metric, "%s %s%s @%s%s", value, b->variant, sweep, b->size, fraction);
+            doc_metric(d, b->metric, b->metric, b->metric_unit, " %s%s @%s%s", b->variant, sweep,
+                       human, fraction);
         }
     }
     free(firsts);
+    const struct compare_plots *p = v->plots;
+    for (size_t i = 0; v->plotted && i < p->n; i++)
+        if (p->pictures[i].glance) {
+            doc_picture(d, p->pictures[i].file);
+            if (p->pictures[i].note[0])
+                doc_text(d, "%s", p->pictures[i].note);
+        }
+}
+
+/* Each lesson the seeds teach, as the ratio of its two variants measured
+ * on each device (at the largest size the device ran both). */
+static void lessons_section(struct doc *d, const struct compare_view *v)
+{
+    doc_heading(d, 2, "Lessons");
+    doc_text(d, "What each design the course material teaches gains on each device: the first "
+                "variant's result over the second's at the largest size the device ran both "
+                "(above 1x: the design pays off there).");
+    doc_table(d, 3 + v->n_devs);
+    doc_cell(d, NAN, "lesson");
+    doc_cell(d, NAN, "seed figure");
+    doc_cell(d, NAN, "ratio");
+    for (size_t i = 0; i < v->n_devs; i++)
+        doc_cell(d, NAN, "%s", v->labels[i]);
+    for (size_t l = 0; l < clmem_n_lessons; l++) {
+        const struct clmem_lesson *lesson = &clmem_lessons[l];
+        doc_cell(d, NAN, "%s", lesson->title);
+        doc_cell(d, NAN, "%s", lesson->figure);
+        doc_cell(d, NAN, "%s %s", lesson->workload, lesson->reads);
+        for (size_t i = 0; i < v->n_devs; i++) {
+            struct clmem_lesson_gain g;
+            char human[64];
+            if (!clmem_lesson_measure(lesson, v->devs[i].results, v->devs[i].n_results, &g)) {
+                doc_cell(d, NAN, "not run");
+                continue;
+            }
+            char ratio[32];
+            compare_human_size(g.size, human, sizeof human);
+            clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
+            if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
+                doc_cell(d, g.ratio, "%s (%s %u) @%s", ratio, lesson->sweep, g.versus_value, human);
+            else
+                doc_cell(d, g.ratio, "%s @%s", ratio, human);
+        }
+    }
 }
 
 static void plots_section(struct doc *d, const struct compare_view *v)
@@ -466,6 +584,8 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
         for (size_t i = 0; i < p->n; i++) {
+            if (p->pictures[i].glance)
+                continue;
             doc_picture(d, p->pictures[i].file);
             if (p->pictures[i].note[0])
                 doc_text(d, "%s", p->pictures[i].note);
@@ -562,6 +682,7 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
                      v->labels[i]);
     devices_section(d, v);
     glance_section(d, v, rows, n_rows);
+    lessons_section(d, v);
     plots_section(d, v);
 
     /* A table per workload: the rows every device has. */
@@ -593,4 +714,5 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
             partial_groups(d, v, rows, n_rows, names[w]);
     }
     rows_free(rows);
+    doc_units(d);
 }

@@ -25,16 +25,23 @@ static void esc(FILE *out, const char *text)
     }
 }
 
+/* The page fits its window at any width: it never scrolls sideways; a
+ * table wider than the window scrolls inside its own box (div.scroll),
+ * pictures scale down with it, long names break. */
 static const char style[] =
-    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;"
+    "html{-webkit-text-size-adjust:100%}\n"
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1em auto;"
     "max-width:80em;padding:0 1em;color:#222;line-height:1.4}\n"
+    "h1,h2,h3,p,figcaption{overflow-wrap:anywhere}\n"
     "h1,h2,h3{line-height:1.2}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
-    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}\n"
+    ".scroll{overflow-x:auto;max-width:100%;margin:1em 0}\n"
+    "table{border-collapse:collapse;font-size:0.9em}\n"
     "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top}\n"
     "th{background:#f0f0f0}td[data-v]{text-align:right;white-space:nowrap}\n"
     "tbody tr:nth-child(even){background:#fafafa}\n"
     "table.sortable th{cursor:pointer}\n"
-    "figure{margin:1em 0}svg{max-width:100%;height:auto;display:block}\n"
+    "figure{margin:1em 0;max-width:100%}svg{max-width:100%;height:auto;display:block}\n"
+    "figure.wide svg{width:100%;max-width:60em}\n"
     "figcaption,.note{color:#555;font-size:0.9em}\n";
 
 /* Sorting by a column: its cells' data-v where they have one (numbers),
@@ -70,7 +77,7 @@ static void html_table(FILE *out, const struct doc_block *t)
 {
     if (!t->cols)
         return;
-    fputs("<table class=\"sortable\">\n<thead>\n", out);
+    fputs("<div class=\"scroll\">\n<table class=\"sortable\">\n<thead>\n", out);
     for (size_t i = 0; i < t->n_cells; i++) {
         size_t col = i % t->cols;
         int head = i < t->cols;
@@ -93,7 +100,7 @@ static void html_table(FILE *out, const struct doc_block *t)
     }
     if (t->n_cells < t->cols) /* a header never finished */
         fputs("</tr>\n</thead>\n<tbody>\n", out);
-    fputs("</tbody>\n</table>\n", out);
+    fputs("</tbody>\n</table>\n</div>\n", out);
 }
 
 /* Reads a whole file (at most 64 MiB); NULL and errno on failure. */
@@ -188,7 +195,7 @@ static void html_picture(FILE *out, const char *dir, const char *file, size_t in
     char *svg = slurp(path);
     const char *start = svg ? strstr(svg, "<svg") : NULL;
     const char *why = NULL;
-    fputs("<figure>\n", out);
+    fputs("<figure class=\"wide\">\n", out);
     if (!svg) {
         fputs("<p class=\"note\">picture ", out);
         esc(out, file);

@@ -31,6 +31,22 @@
  * that the picture stays readable; the others are in the tables. */
 #define SIZE_LINES 3
 
+/* The pictures' common settings: a size whose text stays readable when
+ * the page scales a picture down to a phone's width, and a colour-blind-
+ * safe palette (Okabe and Ito's, without its yellow, which vanishes on
+ * white): an entry keeps its colour (linetype) in every picture. */
+static const char plot_preamble[] =
+    "set terminal svg size 640,460 dynamic noenhanced font 'sans,13' linewidth 1.5\n"
+    "set grid\nset key below maxrows 6\n"
+    "set linetype 1 linecolor rgb '#0072B2' pointsize 1\n"
+    "set linetype 2 linecolor rgb '#D55E00' pointsize 1\n"
+    "set linetype 3 linecolor rgb '#009E73' pointsize 1\n"
+    "set linetype 4 linecolor rgb '#CC79A7' pointsize 1\n"
+    "set linetype 5 linecolor rgb '#E69F00' pointsize 1\n"
+    "set linetype 6 linecolor rgb '#56B4E9' pointsize 1\n"
+    "set linetype 7 linecolor rgb '#000000' pointsize 1\n"
+    "set linetype cycle 7\n";
+
 /* ---- small helpers ---- */
 
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err)
@@ -118,6 +134,7 @@ int plot_add_picture(struct compare_plots *p, const char *file, const char *text
     p->pictures = more;
     snprintf(more[p->n].file, sizeof more[p->n].file, "%s", file);
     snprintf(more[p->n].note, sizeof more[p->n].note, "%s", text ? text : "");
+    more[p->n].glance = 0;
     p->n++;
     return CLMEM_OK;
 }
@@ -190,6 +207,12 @@ struct plotter {
     struct picks variants; /* a group's variants (room for every result) */
     struct xy *points;     /* one entry's points (room for its results) */
     const char **sizes;    /* one entry's sizes (the same) */
+    /* The picture's key: the entries drawn (their colours) and the styles
+     * (a variant's dashes and points) in the order given out. */
+    unsigned char *entry_drawn;
+    char (*styles)[128];
+    size_t n_styles;
+    double scale; /* the picture's values times this: its unit without prefix */
 };
 
 /* The groups (first) or a group's variants: the first result of each, among
@@ -315,30 +338,87 @@ static int file_name(struct plotter *pl, const char *a, const char *b, const cha
     return CLMEM_OK;
 }
 
+/* A unit's prefix taken out (GB/s: 1e9, "B/s"): pictures draw values in
+ * the bare unit so that gnuplot's %c writes the prefix on each tick
+ * (2 TB/s, 500 GB/s, never 262144 GFLOP/s). */
+static double bare_unit(const char *unit, const char **rest)
+{
+    return pow(1000, compare_unit_prefix(unit, rest));
+}
+
+/* The y axis of a picture in `unit` on a log scale, ticks at powers of
+ * ten with SI prefixes. */
+static void y_axis(struct plotter *pl, const char *unit)
+{
+    const char *rest;
+    char r[64], y[64];
+    pl->scale = bare_unit(unit, &rest);
+    fprintf(pl->gp, "set ylabel '%s (log scale)'\nset logscale y 10\nset format y '%%.0s %%c%s'\n",
+            plot_quoted(unit, y, sizeof y), plot_quoted(rest, r, sizeof r));
+}
+
+/* Starts a picture's key anew. */
+static void key_reset(struct plotter *pl)
+{
+    memset(pl->entry_drawn, 0, pl->n_devs ? pl->n_devs : 1);
+    pl->n_styles = 0;
+}
+
+/* The style of a variant (and size) in the picture: its index. */
+static size_t style_of(struct plotter *pl, const char *name)
+{
+    for (size_t i = 0; i < pl->n_styles; i++)
+        if (strcmp(pl->styles[i], name) == 0)
+            return i;
+    snprintf(pl->styles[pl->n_styles], sizeof pl->styles[0], "%s", name);
+    return pl->n_styles++;
+}
+
+/* The key below a picture of lines: one entry per device (its colour) and
+ * one per style (dashes and points, in grey), never one per line. */
+static void key_clauses(struct plotter *pl, size_t clauses)
+{
+    char name[COMPARE_LABEL_MAX * 2];
+    for (size_t d = 0; d < pl->n_devs; d++)
+        if (pl->entry_drawn[d])
+            fprintf(pl->gp, "%sNaN with lines linecolor %zu linewidth 3 title '%s'",
+                    clauses++ ? ", \\\n  " : "", d + 1,
+                    plot_quoted(pl->labels[d], name, sizeof name));
+    if (pl->n_styles > 1)
+        for (size_t v = 0; v < pl->n_styles; v++)
+            fprintf(pl->gp,
+                    "%sNaN with linespoints linecolor rgb '#555555' dashtype %zu pointtype %zu "
+                    "title '%s'",
+                    clauses++ ? ", \\\n  " : "", v + 1, v + 1,
+                    plot_quoted(pl->styles[v], name, sizeof name));
+}
+
 /* "set output" to the "plot" of a picture of lines, y on a log scale:
- * devices differ by orders of magnitude, and it keeps every curve readable. */
+ * devices differ by orders of magnitude, and it keeps every curve readable.
+ * logx 2: sizes, ticks at powers of two as 64 Mi. */
 static void lines_head(struct plotter *pl, const char *svg, const char *title, const char *xlabel,
                        const char *unit, int logx)
 {
-    char t[512], x[256], y[64];
-    fprintf(pl->gp,
-            "set output '%s'\nset title '%s'\nset xlabel '%s'\nset ylabel '%s (log scale)'\n"
-            "set logscale %s 2\nplot ",
-            svg, plot_quoted(title, t, sizeof t), plot_quoted(xlabel, x, sizeof x),
-            plot_quoted(unit, y, sizeof y), logx ? "xy" : "y");
+    char t[512], x[256];
+    key_reset(pl);
+    fprintf(pl->gp, "set output '%s'\nset title '%s'\nset xlabel '%s'\n", svg,
+            plot_quoted(title, t, sizeof t), plot_quoted(xlabel, x, sizeof x));
+    y_axis(pl, unit);
+    if (logx)
+        fprintf(pl->gp, "set logscale x 2\n%s", logx == 2 ? "set format x '%.0b %B'\n" : "");
+    fprintf(pl->gp, "plot ");
 }
 
 /* One line of a picture: the block `index` of `dat`, in the entry's
- * colour, the variant's dashes and points. */
+ * colour, the style's dashes and points; named in the key by them. */
 static void line(struct plotter *pl, size_t clause, const char *dat, size_t index, size_t entry,
-                 size_t variant, const char *legend)
+                 size_t style)
 {
-    char name[COMPARE_LABEL_MAX * 2 + 256];
+    pl->entry_drawn[entry] = 1;
     fprintf(pl->gp,
-            "%s'%s' index %zu using 1:2 with linespoints linecolor %zu dashtype %zu pointtype %zu "
-            "title '%s'",
-            clause ? ", \\\n  " : "", dat, index, entry + 1, variant + 1, variant + 1,
-            plot_quoted(legend, name, sizeof name));
+            "%s'%s' index %zu using 1:($2*%g) with linespoints linecolor %zu dashtype %zu "
+            "pointtype %zu notitle",
+            clause ? ", \\\n  " : "", dat, index, pl->scale, entry + 1, style + 1, style + 1);
 }
 
 /* A block of a data file (gnuplot's index): a comment naming it, x y a line. */
@@ -382,6 +462,10 @@ static int sweep_picture(struct plotter *pl, const struct clmem_result *group)
     /* Values over orders of magnitude (1, 2, 4, ... 1024) read best on a
      * log scale, a few steps from 0 on a plain one. */
     lines_head(pl, svg, title, group->sweep, group->metric_unit, lo > 0 && hi / lo >= 64);
+    size_t n_drawn = 0;
+    for (size_t v = 0; v < pl->variants.n; v++)
+        for (size_t d = 0; d < pl->n_devs; d++)
+            n_drawn += sizes_of(pl, d, group, pl->variants.r[v]->variant) > 0;
     size_t clauses = 0, drawn_variants = 0;
     for (size_t v = 0; v < pl->variants.n; v++) {
         const char *variant = pl->variants.r[v]->variant;
@@ -400,17 +484,23 @@ static int sweep_picture(struct plotter *pl, const struct clmem_result *group)
             for (size_t s = 0; s < n_sizes; s++) {
                 const char *size = pl->sizes[s];
                 size_t n = points_of(pl, d, group, variant, size, 0, drawn);
+                char style[128], human[64];
+                compare_human_size(size, human, sizeof human);
                 snprintf(legend, sizeof legend, "%s%s%s%s%s", pl->labels[d],
                          pl->variants.n > 1 ? ", " : "", pl->variants.n > 1 ? variant : "",
                          n_sizes > 1 ? " @" : "", n_sizes > 1 ? size : "");
+                snprintf(style, sizeof style, "%s%s%s", variant, n_sizes > 1 ? " @" : "",
+                         n_sizes > 1 ? human : "");
                 block(out.file, legend, pl->points, n);
-                line(pl, clauses++, dat, blocks++, d, drawn_variants - 1, legend);
+                line(pl, clauses++, dat, blocks++, d, style_of(pl, style));
             }
         }
         if ((status = clmem_output_commit(&out, pl->err)))
             return status;
     }
-    fprintf(pl->gp, "\nunset logscale xy\n");
+    (void)n_drawn;
+    key_clauses(pl, clauses);
+    fprintf(pl->gp, "\nunset logscale xy\nset format xy\n");
     return plot_add_picture(pl->p, svg, NULL, pl->err);
 }
 
@@ -576,26 +666,104 @@ static int bars_picture(struct plotter *pl, const struct clmem_result *group)
     snprintf(title, sizeof title, "%s variants (%s%s%s)", group->workload, group->metric_unit,
              where, against);
     /* Log scale: the bars start a power of two below the lowest. */
+    fprintf(pl->gp, "set output '%s'\nset title '%s'\nset xlabel ''\n", svg,
+            plot_quoted(title, t, sizeof t));
+    y_axis(pl, group->metric_unit);
     fprintf(pl->gp,
-            "set output '%s'\nset title '%s'\nset xlabel ''\nset ylabel '%s (log scale)'\n"
-            "set logscale y 2\nset yrange [%g:*]\nset style data histograms\n"
+            "set yrange [%g:*]\nset style data histograms\n"
             "set style histogram clustered\nset style fill solid 0.8\nplot ",
-            svg, plot_quoted(title, t, sizeof t),
-            plot_quoted(group->metric_unit, name, sizeof name),
-            plot_axis(exp2(floor(log2(low)) - 1)));
+            plot_axis(pow(10, floor(log10(low * pl->scale)))));
     /* The variants' names under the first entry's bars. */
     size_t clauses = 0;
     for (size_t d = 0; d < pl->n_devs; d++) {
         if (!has[d])
             continue;
-        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu title '%s'", clauses ? ", \\\n  " : "",
-                dat, d + 2, clauses ? "" : ":xtic(1)", d + 1,
+        fprintf(pl->gp, "%s'%s' using ($%zu*%g)%s linecolor %zu title '%s'",
+                clauses ? ", \\\n  " : "", dat, d + 2, pl->scale, clauses ? "" : ":xtic(1)", d + 1,
                 plot_quoted(pl->labels[d], name, sizeof name));
         clauses++;
     }
-    fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset style data linespoints\n");
+    fprintf(pl->gp,
+            "\nunset logscale xy\nset autoscale xy\nset format xy\nset style data linespoints\n");
     free(has);
     return plot_add_picture(pl->p, svg, NULL, pl->err);
+}
+
+/* ---- at a glance: each device's best against the first device's ---- */
+
+/* glance.svg: per workload (and unit), each entry's best verified result
+ * over the first entry's, as bars (ratios are what a comparison of
+ * vendors is about); beside the at-a-glance table. */
+static int glance_picture(struct plotter *pl, const struct picks *groups)
+{
+    char dat[64], svg[64], t[1024], name[COMPARE_LABEL_MAX * 2];
+    struct clmem_output out;
+    int status;
+    if (pl->n_devs < 2)
+        return CLMEM_OK;
+    if ((status = file_name(pl, "glance", NULL, "dat", dat)) ||
+        (status = file_name(pl, "glance", NULL, "svg", svg)) ||
+        (status = plot_open(&out, pl->dir, dat, pl->err)))
+        return status;
+    fprintf(out.file, "# workload, then each entry's best over the first entry's (NaN: none)\n");
+    double lo = 1, hi = 1;
+    size_t rows = 0;
+    for (size_t g = 0; g < groups->n; g++) {
+        const struct clmem_result *key = groups->r[g];
+        size_t k = 0, ran;
+        while (k < g && !(strcmp(groups->r[k]->workload, key->workload) == 0 &&
+                          strcmp(groups->r[k]->metric_unit, key->metric_unit) == 0))
+            k++;
+        if (k < g)
+            continue; /* a sweep of a workload already drawn */
+        const struct clmem_result *first =
+            compare_best_of(&pl->devs[0], key->workload, key->metric_unit, &ran);
+        if (!first || !(first->metric > 0) || !isfinite(first->metric))
+            continue;
+        size_t units = 0;
+        for (size_t j = 0; j < groups->n; j++)
+            units += strcmp(groups->r[j]->workload, key->workload) == 0 &&
+                     strcmp(groups->r[j]->metric_unit, key->metric_unit) != 0;
+        char label[96];
+        snprintf(label, sizeof label, "%s%s%s%s", key->workload, units ? " (" : "",
+                 units ? key->metric_unit : "", units ? ")" : "");
+        plot_data_string(out.file, label);
+        for (size_t d = 0; d < pl->n_devs; d++) {
+            const struct clmem_result *b =
+                compare_best_of(&pl->devs[d], key->workload, key->metric_unit, &ran);
+            double ratio = b && b->metric > 0 ? b->metric / first->metric : NAN;
+            if (isfinite(ratio) && ratio > 0) {
+                lo = fmin(lo, ratio);
+                hi = fmax(hi, ratio);
+                fprintf(out.file, " %.17g", ratio);
+            } else {
+                fprintf(out.file, " NaN");
+            }
+        }
+        fputc('\n', out.file);
+        rows++;
+    }
+    if ((status = clmem_output_commit(&out, pl->err)) || !rows)
+        return status;
+    fprintf(pl->gp,
+            "set output '%s'\nset title 'each device''s best, relative to %s'\nset xlabel ''\n"
+            "set ylabel 'ratio (log scale)'\nset logscale y 10\nset format y '%%gx'\n"
+            "set yrange [%g:%g]\nset style data histograms\nset style histogram clustered\n"
+            "set style fill solid 0.8\nset xtics rotate by -40\nset datafile missing 'NaN'\nplot ",
+            svg, plot_quoted(pl->labels[0], t, sizeof t), plot_axis(pow(10, floor(log10(lo)))),
+            plot_axis(pow(10, ceil(log10(hi * 1.5)))));
+    for (size_t d = 0; d < pl->n_devs; d++)
+        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu title '%s'", d ? ", \\\n  " : "", dat,
+                d + 2, d ? "" : ":xtic(1)", d + 1, plot_quoted(pl->labels[d], name, sizeof name));
+    fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate\n"
+                    "set style data linespoints\n");
+    if ((status = plot_add_picture(pl->p, svg,
+                                   "The bars: each device's best above over the first device's "
+                                   "(1x: the same; a missing bar: not run or none verified).",
+                                   pl->err)))
+        return status;
+    pl->p->pictures[pl->p->n - 1].glance = 1;
+    return CLMEM_OK;
 }
 
 /* ---- several sizes: the metric against the size ---- */
@@ -712,10 +880,10 @@ static int size_picture(struct plotter *pl, const struct clmem_result *group)
             dims |= in_group(&pl->devs[d].results[i], group) &&
                     strchr(pl->devs[d].results[i].size, 'x');
     snprintf(title, sizeof title, "%s: %s against size", group->workload, group->metric_unit);
-    /* Sizes written whole, as the tables write them (not 6.71089e+07). */
-    fprintf(pl->gp, "set format x '%%.0f'\nset rmargin 8\n");
+    /* Sizes on powers of two as 64 Mi (not 6.71089e+07 or 67108864). */
+    fprintf(pl->gp, "set rmargin 4\n");
     lines_head(pl, svg, title, dims ? "size (geometric mean of the dimensions)" : "size",
-               group->metric_unit, 1);
+               group->metric_unit, 2);
     fprintf(out.file, "# x the size, y %s\n", group->metric_unit);
     size_t clauses = 0, drawn_variants = 0;
     for (size_t v = 0; v < pl->variants.n; v++) {
@@ -729,11 +897,13 @@ static int size_picture(struct plotter *pl, const struct clmem_result *group)
                 continue;
             snprintf(legend, sizeof legend, "%s, %s", pl->labels[d], variant);
             block(out.file, legend, pl->points, n);
-            line(pl, clauses, dat, clauses, d, drawn_variants - 1, legend);
+            line(pl, clauses, dat, clauses, d, style_of(pl, variant));
             clauses++;
         }
     }
-    fprintf(pl->gp, "\nunset logscale xy\nset format x\nset rmargin -1\n");
+    (void)drawn_variants;
+    key_clauses(pl, clauses);
+    fprintf(pl->gp, "\nunset logscale xy\nset format xy\nset rmargin -1\n");
     if ((status = clmem_output_commit(&out, pl->err)))
         goto done;
     size_note(pl, group, best, rank, text, sizeof text);
@@ -766,7 +936,9 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
     pl.variants.r = calloc(total + 1, sizeof *pl.variants.r);
     pl.points = calloc(most + 1, sizeof *pl.points);
     pl.sizes = calloc(most + 1, sizeof *pl.sizes);
-    if (!groups.r || !pl.variants.r || !pl.points || !pl.sizes) {
+    pl.entry_drawn = calloc(n_devs + 1, 1);
+    pl.styles = calloc(total + 1, sizeof *pl.styles);
+    if (!groups.r || !pl.variants.r || !pl.points || !pl.sizes || !pl.entry_drawn || !pl.styles) {
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         goto fail;
     }
@@ -781,8 +953,9 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         goto fail;
     /* noenhanced: names are text, not gnuplot's markup (tiled_bounds). No
      * 'mouse' or 'jsdir': the SVGs refer to no script outside. */
-    fprintf(pl.gp, "set terminal svg size 900,600 dynamic noenhanced\nset grid\nset key below\n");
+    fprintf(pl.gp, "%s", plot_preamble);
     pick(&pl, NULL, &groups);
+    status = glance_picture(&pl, &groups);
     /* Sweeps, then bars, then sizes, each in the order the results come. */
     for (size_t g = 0; g < groups.n && !status; g++)
         if (groups.r[g]->sweep[0])
@@ -805,6 +978,8 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
     free(pl.variants.r);
     free(pl.points);
     free(pl.sizes);
+    free(pl.entry_drawn);
+    free(pl.styles);
     free(pl.files);
     return CLMEM_OK;
 fail:
@@ -813,6 +988,8 @@ fail:
     free(pl.variants.r);
     free(pl.points);
     free(pl.sizes);
+    free(pl.entry_drawn);
+    free(pl.styles);
     free(pl.files);
     compare_plots_free(p);
     return status;

@@ -1,10 +1,11 @@
 /* Numbers for people: a metric with its unit's SI prefix rescaled so three
  * significant digits say it (48.7 TFLOP/s rather than 4.87e+04 GFLOP/s).
  * CSV and JSON keep full precision; only what a person reads goes here. */
-#include "report/report.h"
+#include "report/compare.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -69,4 +70,71 @@ void clmem_format_metric(double value, const char *unit, char *out, size_t size)
     three_digits(m, digits, sizeof digits);
     char prefix[2] = {prefix_of(e), '\0'};
     snprintf(out, size, "%s%s %s%s", value < 0 ? "-" : "", digits, prefix, rest);
+}
+
+/* ---- one unit a column (compare_doc.c's tables) ---- */
+
+int compare_unit_prefix(const char *unit, const char **rest)
+{
+    int e = unit ? unit_exponent(unit) : 0;
+    if (rest)
+        *rest = unit ? unit + (e ? 1 : 0) : "";
+    return e;
+}
+
+int compare_unit_choose(double value, const char *unit)
+{
+    int base = compare_unit_prefix(unit, NULL);
+    if (!base || !isfinite(value) || value == 0)
+        return base;
+    double m = fabs(value);
+    int e = base;
+    while (m >= 999.5 && prefix_of(e + 1)) {
+        m /= 1000;
+        e++;
+    }
+    while (m < 0.9995 && (e - 1 == 0 || prefix_of(e - 1))) {
+        m *= 1000;
+        e--;
+    }
+    return e;
+}
+
+void compare_format_at(double value, const char *unit, int exponent, char *out, size_t size)
+{
+    const char *rest;
+    int base = compare_unit_prefix(unit, &rest);
+    if (!base || isnan(value) || !isfinite(value) || (exponent && !prefix_of(exponent))) {
+        clmem_format_metric(value, unit, out, size);
+        return;
+    }
+    double m = fabs(value) * pow(1000, base - exponent);
+    char digits[32];
+    if (m >= 0.9995 || m == 0)
+        three_digits(m, digits, sizeof digits);
+    else
+        snprintf(digits, sizeof digits, "%.2g", m);
+    char prefix[2] = {prefix_of(exponent), '\0'};
+    snprintf(out, size, "%s%s %s%s", value < 0 ? "-" : "", digits, prefix, rest);
+}
+
+/* A size for people: a count that is a whole number of Mi or Gi (2^20,
+ * 2^30) as "64 Mi"; anything else (8192, 8191x8191, 1920x1080) as it is. */
+void compare_human_size(const char *size, char *out, size_t n)
+{
+    char *end;
+    unsigned long long v = strtoull(size, &end, 10);
+    static const struct {
+        const char *name;
+        unsigned shift;
+    } binary[] = {{"Gi", 30}, {"Mi", 20}};
+    if (end != size && !*end && size[0] >= '0' && size[0] <= '9')
+        for (size_t i = 0; i < CLMEM_ARRAY_SIZE(binary); i++) {
+            unsigned long long unit = 1ull << binary[i].shift;
+            if (v >= unit && v % unit == 0) {
+                snprintf(out, n, "%llu %s", v / unit, binary[i].name);
+                return;
+            }
+        }
+    snprintf(out, n, "%s", size);
 }
