@@ -115,6 +115,11 @@ struct clmem_ctx {
                                 * returns CLMEM_ERR_INTERRUPTED at once. NULL: builds wait. */
     int (*cancelled)(void *user);
     void *cancelled_user;
+    /* Called before a program is built from source that the program cache
+     * will then keep (a first build, minutes on some drivers), so that the
+     * caller can say so; NULL: nothing is said. */
+    void (*building)(void *user, const struct clmem_device *device);
+    void *building_user;
     struct clmem_clock clock; /* filled by the first timed run, or clmem_clock_check */
 };
 /* kernel_dir NULL or "": the kernels are looked for in $CLMEM_KERNEL_DIR,

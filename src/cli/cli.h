@@ -53,6 +53,28 @@ int cli_launched_by_mpirun(void);
 /* This process's rank as the launcher's environment gives it; -1 when
  * mpirun did not start it. */
 int cli_mpirun_rank(void);
+/* Feedback on stderr. cli_parse sets it from --progress and --quiet:
+ * progress (steps, and a first build of the kernels) is on with --progress
+ * or on a terminal, never with --quiet or on the silent ranks. */
+void cli_feedback_set(const struct cli_opts *o);
+int cli_quiet(void);
+int cli_progress_on(void);
+/* "clmem: [3/41] matmul 1024 regblock (12 s elapsed, about 2 min 10 s left)":
+ * the time left from the steps completed since step 1. */
+void cli_progress_step(size_t step, size_t steps, const char *what);
+/* "did you mean 'X'? " for a name close to one of the candidates (edit
+ * distance), or nothing. */
+struct cli_suggest {
+    const char *word, *best;
+    size_t distance;
+};
+void cli_suggest_start(struct cli_suggest *s, const char *word);
+void cli_suggest_try(struct cli_suggest *s, const char *candidate);
+/* The hint ("did you mean 'matmul'? " or "") for an unknown workload, or
+ * an unknown variant of w. */
+void cli_suggest_workload(const char *name, char *hint, size_t size);
+void cli_suggest_variant(const struct clmem_workload *w, const char *name, char *hint, size_t size);
+
 /* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
  * the status as the exit code. */
 int cli_report_error(const struct clmem_error *err);

@@ -18,6 +18,8 @@ static const struct cli_use bench_uses[] = {
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
     {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_PROGRESS},
+    {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_bench_spec = {
@@ -27,7 +29,7 @@ const struct cli_spec cli_bench_spec = {
              "at its benchmark sizes (larger on GPUs than on CPUs; 'clmem list' shows the\n"
              "defaults), verifying each, and reports each result's fraction of the peak.\n"
              "A workload that fails does not stop the others. --format chooses what stdout\n"
-             "shows; --output also writes the JSON report there.\n"
+             "shows; --output also writes the JSON report there (CSV when named FILE.csv).\n"
              "Without mpirun bench takes one device ('clmem compare' benches several).\n"
              "Under mpirun (clmem built with MPI), each rank runs on one device of its\n"
              "host, chosen by its rank there from --device (a device, a list or all;\n"
@@ -48,7 +50,9 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
                           const char *size)
 {
     (void)user;
-    fprintf(stderr, "clmem: [%zu/%zu] %s %s\n", step, steps, workload, size);
+    char what[200];
+    snprintf(what, sizeof what, "%s %s", workload, size[0] ? size : "(the device's peaks)");
+    cli_progress_step(step, steps, what);
 }
 
 static void report_failures(const struct clmem_result *results, size_t n)
@@ -57,6 +61,17 @@ static void report_failures(const struct clmem_result *results, size_t n)
         if (!results[i].skipped && !results[i].verified)
             fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", results[i].workload,
                     results[i].variant, results[i].size, results[i].verify_detail);
+}
+
+/* The --output file: JSON (what compare and diff read), CSV when named
+ * FILE.csv; --format chooses what stdout shows. */
+static enum clmem_format bench_file_format(struct cli_opts *o)
+{
+    unsigned char given = o->given[CLI_OPT_FORMAT];
+    o->given[CLI_OPT_FORMAT] = 0;
+    enum clmem_format format = cli_output_format(o, CLMEM_FORMAT_JSON);
+    o->given[CLI_OPT_FORMAT] = given;
+    return format;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -82,7 +97,7 @@ int cmd_bench(int argc, char **argv)
         .seed = o.seed,
         .compare = o.compare,
         .only = o.workloads,
-        .progress = cli_reporter() && isatty(STDERR_FILENO) ? show_progress : NULL,
+        .progress = cli_reporter() && cli_progress_on() ? show_progress : NULL,
         .cancelled = cli_interrupted,
     };
     if ((status = cli_agree(clmem_bench_plan(&ctx, &options, &steps, &err), &err)))
@@ -113,8 +128,8 @@ int cmd_bench(int argc, char **argv)
                                              .interrupted = interrupted};
             /* The file first: it is what a long run is for, stdout may be closed. */
             if (output.file)
-                write_status = clmem_output_report(&output, CLMEM_FORMAT_JSON, results, n_results,
-                                                   &meta, &err);
+                write_status = clmem_output_report(&output, bench_file_format(&o), results,
+                                                   n_results, &meta, &err);
             if (write_status == CLMEM_OK)
                 write_status =
                     clmem_report_write(stdout, o.format, results, n_results, &meta, &err);

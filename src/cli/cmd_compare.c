@@ -21,6 +21,8 @@ static const struct cli_use compare_uses[] = {
     {.id = CLI_OPT_COMPARE},
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PROGRESS},
+    {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_compare_spec = {
@@ -124,8 +126,10 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
                           const char *size)
 {
     const struct progress *p = user;
-    fprintf(stderr, "clmem: device %zu/%zu (%s) [%zu/%zu] %s %s\n", p->device + 1, p->devices,
-            p->name, step, steps, workload, size);
+    char what[400];
+    snprintf(what, sizeof what, "%s %s on device %zu/%zu (%s)", workload,
+             size[0] ? size : "(the device's peaks)", p->device + 1, p->devices, p->name);
+    cli_progress_step(step, steps, what);
 }
 
 /* Whose bench sizes the live devices run (--sizes): common is the CPU
@@ -160,7 +164,7 @@ static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_devi
         .compare = o->compare,
         .only = o->workloads,
         .sizes = sizes,
-        .progress = progress && isatty(STDERR_FILENO) ? show_progress : NULL,
+        .progress = progress && cli_progress_on() ? show_progress : NULL,
         .progress_user = progress,
         .cancelled = cli_interrupted,
     };

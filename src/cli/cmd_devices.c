@@ -1,6 +1,12 @@
 /* clmem devices: every platform and device, the properties that matter here. */
 #include "cli.h"
 
+#include "report/csv.h"
+#include "report/json.h"
+
+#include <cJSON.h>
+
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,13 +113,115 @@ static void print_clock(const struct clmem_device *d)
     printf("    %-20s %s\n", "event clock", line);
 }
 
+static const struct cli_use devices_uses[] = {
+    {.id = CLI_OPT_FORMAT},
+};
+
 const struct cli_spec cli_devices_spec = {
     .name = "devices",
-    .synopsis = "",
+    .synopsis = "[--format table|csv|json]",
     .about = "Lists every OpenCL platform and device. The index P:D, the type (gpu, cpu)\n"
-             "or part of the name selects a device in 'clmem run --device'.\n",
+             "or part of the name selects a device in 'clmem run --device'. CSV and JSON\n"
+             "give the same properties, numbers in full (bytes, MHz, ns), for tools; the\n"
+             "event clock's check (a kernel build) is the table's alone.\n",
+    .uses = devices_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(devices_uses),
     .max_args = 0,
 };
+
+/* "global memory" -> "global_memory": a key for CSV and JSON. */
+static void field_key(const char *label, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; label[i] && i + 1 < size; i++)
+        out[i] = label[i] == ' ' || label[i] == '-' ? '_' : (char)tolower((unsigned char)label[i]);
+    out[i] = '\0';
+}
+
+/* The property as a machine reads it: a number in its unit, or text. */
+static double field_number(enum field_kind kind, const void *member, int *is_number)
+{
+    *is_number = 1;
+    switch (kind) {
+    case UINT:
+    case MHZ: return *(const cl_uint *)member;
+    case ALIGN: return *(const cl_uint *)member / 8;
+    case BYTES: return (double)*(const cl_ulong *)member;
+    case SIZE:
+    case NS: return (double)*(const size_t *)member;
+    case TEXT:
+    case TYPE:
+    case YES_NO: break;
+    }
+    *is_number = 0;
+    return 0;
+}
+
+static void field_text(enum field_kind kind, const void *member, char *o, size_t n)
+{
+    int is_number;
+    double v = field_number(kind, member, &is_number);
+    if (is_number)
+        snprintf(o, n, "%.0f", v);
+    else if (kind == YES_NO)
+        snprintf(o, n, "%s", *(const int *)member ? "true" : "false");
+    else
+        format_field(kind, member, o, n);
+}
+
+static void print_csv(const struct clmem_device *devices, size_t count)
+{
+    char key[64], value[256];
+    printf("index,platform,name");
+    for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
+        field_key(fields[f].label, key, sizeof key);
+        printf(",%s", key);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < count; i++) {
+        const struct clmem_device *d = &devices[i];
+        printf("%u:%u,", d->platform_index, d->device_index);
+        clmem_csv_field(stdout, d->platform_name);
+        putchar(',');
+        clmem_csv_field(stdout, d->name);
+        for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
+            field_text(fields[f].kind, (const char *)d + fields[f].offset, value, sizeof value);
+            putchar(',');
+            clmem_csv_field(stdout, value);
+        }
+        putchar('\n');
+    }
+}
+
+static int print_json(const struct clmem_device *devices, size_t count, struct clmem_error *err)
+{
+    cJSON *root = cJSON_CreateArray();
+    char key[64], value[256], index[32];
+    for (size_t i = 0; i < count; i++) {
+        const struct clmem_device *d = &devices[i];
+        cJSON *o = cJSON_CreateObject();
+        snprintf(index, sizeof index, "%u:%u", d->platform_index, d->device_index);
+        cJSON_AddStringToObject(o, "index", index);
+        cJSON_AddStringToObject(o, "platform", d->platform_name);
+        cJSON_AddStringToObject(o, "name", d->name);
+        for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
+            const void *member = (const char *)d + fields[f].offset;
+            int is_number;
+            double v = field_number(fields[f].kind, member, &is_number);
+            field_key(fields[f].label, key, sizeof key);
+            if (is_number)
+                cJSON_AddNumberToObject(o, key, v);
+            else if (fields[f].kind == YES_NO)
+                cJSON_AddBoolToObject(o, key, *(const int *)member);
+            else {
+                format_field(fields[f].kind, member, value, sizeof value);
+                cJSON_AddStringToObject(o, key, value);
+            }
+        }
+        cJSON_AddItemToArray(root, o);
+    }
+    return clmem_json_print(stdout, root, err);
+}
 
 int cmd_devices(int argc, char **argv)
 {
@@ -134,6 +242,15 @@ int cmd_devices(int argc, char **argv)
         fprintf(stderr, "clmem: no OpenCL device found (install one: on Debian/Ubuntu 'sudo "
                         "apt-get install pocl-opencl-icd' gives a CPU device)\n");
         return CLMEM_ERR_CL;
+    }
+    if (o.format != CLMEM_FORMAT_TABLE) {
+        int status = CLMEM_OK;
+        if (o.format == CLMEM_FORMAT_CSV)
+            print_csv(devices, count);
+        else
+            status = print_json(devices, count, &err);
+        free(devices);
+        return status ? cli_report_error(&err) : CLMEM_OK;
     }
     for (size_t i = 0; i < count; i++) {
         const struct clmem_device *d = &devices[i];

@@ -9,6 +9,8 @@
 
 static const struct cli_use diff_uses[] = {
     {.id = CLI_OPT_THRESHOLD},
+    {.id = CLI_OPT_WORKLOADS, .def_help = "every workload of either file"},
+    {.id = CLI_OPT_CHANGES},
     {.id = CLI_OPT_FORMAT},
     {.id = CLI_OPT_OUTPUT},
 };
@@ -25,15 +27,18 @@ const struct cli_spec cli_diff_spec = {
              "  new       only in NEW, or verified in NEW and not in BASE\n"
              "  gone      only in BASE, or ok in BASE and skipped in NEW\n"
              "  failed    NEW did not verify\n"
-             "  skipped   skipped in both (or in NEW, BASE having failed)\n\n"
+             "  skipped   skipped in both (or in NEW, BASE having failed)\n"
+             "  not run   only in BASE, NEW having run none of its workload (a run of\n"
+             "            some workloads: bench --workloads); not a regression\n\n"
              "Noise rule: a change counts only when it exceeds the threshold AND the runs'\n"
              "own spread: slower needs NEW's fastest sample (min_ms) to be slower than\n"
              "BASE's slowest (max_ms), faster the reverse; anything else is same. A result\n"
              "of one sample spreads over that sample alone: bench with --reps 3 or more.\n\n"
              "When each file holds one run, the two are paired whatever their devices (a\n"
              "new driver, another machine); files of several runs (mpirun: one per rank)\n"
-             "pair by rank, else by device name. With --output, stdout shows the summary\n"
-             "line.\n",
+             "pair by rank, else by device name. The table starts and ends with the\n"
+             "summary line; with --output, stdout shows it. --workloads gates on those\n"
+             "workloads alone.\n",
     .more = "exit codes: 0 no regression, 2 usage error or a file that cannot be read or\n"
             "written, 4 a regression: a result slower, failed or gone\n",
     .uses = diff_uses,
@@ -79,9 +84,13 @@ int cmd_diff(int argc, char **argv)
         (status = check_output(&a, &err)) ||
         (status = clmem_diff_runs(base, n_base, newer, n_newer, a.threshold, &diff, &err)))
         goto cleanup;
+    if (a.workloads)
+        clmem_diff_only(&diff, a.workloads);
+    diff.changes_only = a.changes;
+    enum clmem_format format = cli_output_format(&a, a.format);
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         goto cleanup;
-    status = clmem_diff_write(output.file ? output.file : stdout, a.format, &diff, &err);
+    status = clmem_diff_write(output.file ? output.file : stdout, format, &diff, &err);
     if (status == CLMEM_ERR_USAGE && output.file)
         status = clmem_fail(&err, CLMEM_ERR_USAGE, "cannot write '%s': %s", a.output,
                             strerror(errno ? errno : EIO));

@@ -4,6 +4,9 @@
 #include "cli.h"
 
 #include "report/csv.h"
+#include "report/json.h"
+
+#include <cJSON.h>
 
 #include <string.h>
 
@@ -13,12 +16,13 @@ static const struct cli_use list_uses[] = {
 
 const struct cli_spec cli_list_spec = {
     .name = "list",
-    .synopsis = "[WORKLOAD] [--format table|csv]",
+    .synopsis = "[WORKLOAD] [--format table|csv|json]",
     .about = "Lists the workloads and their variants, each with the figure or slide of\n"
              "the course material it follows. CSV has a row per variant: workload,\n"
              "variant, kernel, source (its .cl file), library (a vendor library's\n"
              "routine), check_sizes (small sizes that reach every edge of its kernels;\n"
-             "the Oclgrind tests run them), summary.\n",
+             "the Oclgrind tests run them), summary. JSON has the same fields, a workload\n"
+             "with its variants.\n",
     .uses = list_uses,
     .n_uses = CLMEM_ARRAY_SIZE(list_uses),
     .max_args = 1,
@@ -34,7 +38,9 @@ static void print_csv(const struct clmem_workload *w)
             var->kernel ? var->kernel : "",
             var->kernel ? (var->source ? var->source : w->source) : "",
             var->library ? var->library : "",
-            var->check_sizes ? var->check_sizes : w->check_sizes ? w->check_sizes : "",
+            var->check_sizes ? var->check_sizes
+            : w->check_sizes ? w->check_sizes
+                             : "",
             var->summary,
         };
         for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
@@ -44,6 +50,39 @@ static void print_csv(const struct clmem_workload *w)
         }
         putchar('\n');
     }
+}
+
+/* The same fields as CSV, a workload with its variants. */
+static int print_json(const struct clmem_workload *const *all, size_t n, struct clmem_error *err)
+{
+    cJSON *root = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_workload *w = all[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "workload", w->name);
+        cJSON_AddStringToObject(o, "summary", w->summary);
+        cJSON_AddStringToObject(o, "default_size", w->default_size);
+        cJSON_AddStringToObject(o, "size_help", w->size_help);
+        cJSON_AddStringToObject(o, "unit", w->metric_unit);
+        cJSON *variants = cJSON_AddArrayToObject(o, "variants");
+        for (size_t v = 0; v < w->n_variants; v++) {
+            const struct clmem_variant *var = &w->variants[v];
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "variant", var->name);
+            cJSON_AddStringToObject(x, "kernel", var->kernel ? var->kernel : "");
+            cJSON_AddStringToObject(x, "source",
+                                    var->kernel ? (var->source ? var->source : w->source) : "");
+            cJSON_AddStringToObject(x, "library", var->library ? var->library : "");
+            cJSON_AddStringToObject(x, "check_sizes",
+                                    var->check_sizes ? var->check_sizes
+                                    : w->check_sizes ? w->check_sizes
+                                                     : "");
+            cJSON_AddStringToObject(x, "summary", var->summary);
+            cJSON_AddItemToArray(variants, x);
+        }
+        cJSON_AddItemToArray(root, o);
+    }
+    return clmem_json_print(stdout, root, err);
 }
 
 static void print_workload(const struct clmem_workload *w)
@@ -64,20 +103,20 @@ int cmd_list(int argc, char **argv)
         cli_help(&cli_list_spec, stdout);
         return CLMEM_OK;
     }
-    if (o.format == CLMEM_FORMAT_JSON) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "list writes a table or CSV, not JSON");
-        return cli_report_error(&err);
-    }
     size_t n;
     const struct clmem_workload *const *all = clmem_workloads(&n), *one;
     if (o.n_args) {
         if (!(one = clmem_workload_find(o.args[0]))) {
-            fprintf(stderr, "clmem: unknown workload '%s' (try 'clmem list')\n", o.args[0]);
+            char hint[96];
+            cli_suggest_workload(o.args[0], hint, sizeof hint);
+            fprintf(stderr, "clmem: unknown workload '%s' (%stry 'clmem list')\n", o.args[0], hint);
             return CLMEM_ERR_USAGE;
         }
         all = &one;
         n = 1;
     }
+    if (o.format == CLMEM_FORMAT_JSON)
+        return print_json(all, n, &err) ? cli_report_error(&err) : CLMEM_OK;
     if (o.format == CLMEM_FORMAT_CSV)
         printf("workload,variant,kernel,source,library,check_sizes,summary\n");
     for (size_t i = 0; i < n; i++)

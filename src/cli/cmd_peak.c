@@ -4,10 +4,10 @@
 #include "cli.h"
 
 static const struct cli_use peak_uses[] = {
-    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},   {.id = CLI_OPT_DEVICE},
-    {.id = CLI_OPT_REPS},     {.id = CLI_OPT_WARMUP}, {.id = CLI_OPT_SEED},
-    {.id = CLI_OPT_FORMAT},   {.id = CLI_OPT_OUTPUT}, {.id = CLI_OPT_KERNEL_DIR},
-    {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},     {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_REPS},     {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_FORMAT},   {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE}, {.id = CLI_OPT_PROGRESS}, {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_peak_spec = {

@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 static const struct cli_use run_uses[] = {
-    {.id = CLI_OPT_VARIANT}, {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
-    {.id = CLI_OPT_SPLIT},   {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
-    {.id = CLI_OPT_PANEL},   {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
-    {.id = CLI_OPT_WARMUP},  {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},  {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PEAK},    {.id = CLI_OPT_COMPARE},    {.id = CLI_OPT_INPUT},
+    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_SPLIT},    {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
+    {.id = CLI_OPT_PANEL},    {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_COMPARE},    {.id = CLI_OPT_INPUT},
+    {.id = CLI_OPT_PROGRESS}, {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_run_spec = {
@@ -147,12 +148,18 @@ int cli_run_check(const struct cli_opts *o, const char *name,
 {
     const struct clmem_workload *w = clmem_workload_find(name);
     *workload = w;
-    if (!w)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", name);
-    if (o->variant && strcmp(o->variant, "all") != 0 && !clmem_variant_find(w, o->variant))
+    char hint[96];
+    if (!w) {
+        cli_suggest_workload(name, hint, sizeof hint);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (%stry 'clmem list')", name,
+                          hint);
+    }
+    if (o->variant && strcmp(o->variant, "all") != 0 && !clmem_variant_find(w, o->variant)) {
+        cli_suggest_variant(w, o->variant, hint, sizeof hint);
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown variant '%s' of '%s' (try 'clmem list %s')", o->variant, w->name,
-                          w->name);
+                          "unknown variant '%s' of '%s' (%stry 'clmem list %s')", o->variant,
+                          w->name, hint, w->name);
+    }
     if (o->input && !w->input_help)
         return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", w->name);
     struct stat st;
@@ -175,8 +182,10 @@ int cli_run_check(const struct cli_opts *o, const char *name,
 static void show_progress(void *user, const struct clmem_result *next, size_t index, size_t count)
 {
     (void)user;
-    fprintf(stderr, "clmem: [%zu/%zu] %s %s on %s\n", index + 1, count, next->workload,
-            next->variant, next->device);
+    char what[300];
+    snprintf(what, sizeof what, "%s %s %s on %s", next->workload, next->size, next->variant,
+             next->device);
+    cli_progress_step(index + 1, count, what);
 }
 
 static void report_failures(const struct clmem_result *results, size_t n)
@@ -302,7 +311,7 @@ static int run_several(const struct cli_opts *a, const struct clmem_workload *wo
         status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
     } else {
         struct clmem_run_options options = run_options(a);
-        options.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+        options.progress = cli_progress_on() ? show_progress : NULL;
         status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
     }
     status = cli_stop_status(status);
@@ -312,7 +321,8 @@ static int run_several(const struct cli_opts *a, const struct clmem_workload *wo
     report_failures(results, n_results);
     struct clmem_report_meta meta = {.interrupted = interrupted};
     FILE *out = output->file ? output->file : stdout;
-    int write_status = clmem_report_write(out, a->format, results, n_results, &meta, err);
+    enum clmem_format format = output->file ? cli_output_format(a, a->format) : a->format;
+    int write_status = clmem_report_write(out, format, results, n_results, &meta, err);
     if (write_status == CLMEM_OK && a->split.given && a->format == CLMEM_FORMAT_TABLE) {
         print_scaling(out, results, n_results, ctxs, a->weak);
         if (fflush(out) != 0 || ferror(out))
@@ -427,7 +437,7 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
         struct clmem_run_options options = run_options(&o);
         options.input = o.input;
         options.image_output = image_output;
-        options.progress = isatty(STDERR_FILENO) && !cli_under_mpi() ? show_progress : NULL;
+        options.progress = cli_progress_on() && !cli_under_mpi() ? show_progress : NULL;
         if ((status = cli_agree(clmem_run_plan(&run, workload, &ctx, &options, &err), &err)))
             goto cleanup;
         /* Planned (an --input read): from here a signal stops after a variant. */
@@ -464,7 +474,8 @@ int cli_run_command(const struct cli_spec *spec, const char *workload_name, int 
                                          .peak = o.peak && !interrupted ? &peak : NULL,
                                          .interrupted = interrupted};
         int write_status =
-            output.file ? clmem_output_report(&output, o.format, results, n_results, &meta, &err)
+            output.file ? clmem_output_report(&output, cli_output_format(&o, o.format), results,
+                                              n_results, &meta, &err)
                         : clmem_report_write(stdout, o.format, results, n_results, &meta, &err);
         if (!write_status && !output.file)
             clmem_lessons_print(stdout, o.format, results, n_results);

@@ -16,11 +16,15 @@ static const struct cli_use tune_uses[] = {
     {.id = CLI_OPT_SEED},
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_SHOW},
+    {.id = CLI_OPT_RESET},
+    {.id = CLI_OPT_PROGRESS},
+    {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_tune_spec = {
     .name = "tune",
-    .synopsis = "WORKLOAD [options]",
+    .synopsis = "WORKLOAD [options] | --show [--device D] | --reset [WORKLOAD] [--device D]",
     .about = "Searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
              "one --variant names (matmul: regblock, panel and cpu_blocked; transpose:\n"
              "padded, whose tile every transpose variant uses; reduce and dot:\n"
@@ -30,29 +34,46 @@ const struct cli_spec cli_tune_spec = {
              "run --reps times and verified. The best is kept in\n"
              "$XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per device,\n"
              "driver, workload, variant and size class; 'run' and 'bench' then use it\n"
-             "and say so in the result's note. It tunes one device (no list).\n",
+             "and say so in the result's note. It tunes one device (no list).\n"
+             "A candidate is kept only when it beats the built-in setting by more than 5%\n"
+             "and its slowest sample is faster than the built-in's fastest (diff's rule).\n"
+             "--show lists what the database holds for the device, --reset removes it\n"
+             "(WORKLOAD's entries only, when named); neither measures anything.\n",
     .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or\n"
             "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n",
     .uses = tune_uses,
     .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
-    .min_args = 1,
+    .min_args = 0,
     .max_args = 1,
-    .missing = "tune needs a workload (see 'clmem tune --help')",
 };
 
-/* A candidate's row of the table. */
+struct tuning {
+    const struct clmem_workload *w;
+    const struct clmem_tunable *t;
+    struct clmem_tune_candidate builtin;
+};
+
+/* A candidate's row of the table, its metric in the workload's unit. */
 static void show_candidate(void *user, size_t index, size_t count,
                            const struct clmem_tune_candidate *c)
 {
-    const struct clmem_tunable *t = user;
+    struct tuning *tu = user;
+    char value[32];
     if (index == 0) {
-        printf("%-12s %-10s %12s  %s\n", "candidate", "", "value", "parameters");
+        tu->builtin = *c;
+        snprintf(value, sizeof value, "%s", tu->w->metric_unit);
+        printf("%-12s %-10s %12s  %s\n", "candidate", "", value, "parameters");
         printf("%-12s %-10s %12.3f  %s\n", "built-in", "", c->metric, c->params);
         return;
     }
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "clmem: [%zu/%zu] %s\n", index, count, t->variant);
-    printf("%-12zu %-10s %12.3f  %s\n", index, c->status ? "failed" : "", c->metric, c->params);
+    char what[128];
+    snprintf(what, sizeof what, "%s %s candidate %zu", tu->w->name, tu->t->variant, index);
+    cli_progress_step(index, count, what);
+    const char *mark = c->status ? "failed" : clmem_tune_beats(c, &tu->builtin) ? "beats" : "";
+    if (c->status)
+        printf("%-12zu %-10s %12s  %s\n", index, mark, "-", c->params);
+    else
+        printf("%-12zu %-10s %12.3f  %s\n", index, mark, c->metric, c->params);
 }
 
 /* Tunes one tunable variant; prints its table and what was kept. */
@@ -60,12 +81,13 @@ static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
                         const struct clmem_tunable *t, const struct cli_opts *a,
                         struct clmem_error *err)
 {
+    struct tuning tu = {.w = w, .t = t};
     struct clmem_tune_options options = {.size = a->size,
                                          .reps = (unsigned)a->reps,
                                          .max_candidates = (unsigned)a->max_candidates,
                                          .seed = a->seed,
                                          .measured = show_candidate,
-                                         .user = (void *)t,
+                                         .user = &tu,
                                          .cancelled = cli_interrupted};
     struct clmem_tune_result r;
     printf("%s%s %s\n", t == w->tunables ? "" : "\n", w->name, t->variant);
@@ -77,8 +99,79 @@ static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
     int builtin = r.best.metric == r.builtin.metric;
     printf("best: %.3f %s, %.2fx the built-in parameters%s: %s\nkept in '%s'\n", r.best.metric,
            w->metric_unit, r.best.metric / r.builtin.metric,
-           builtin ? " (they are the best: recorded, not applied)" : "", r.best.params, path);
+           builtin ? " (no candidate beat them beyond 5% and both sample ranges: recorded, not "
+                     "applied)"
+                   : "",
+           r.best.params, path);
     return CLMEM_OK;
+}
+
+/* The device --device names (its name, as the database keys it). */
+static int device_name(const char *spec, char *name, size_t size, struct clmem_error *err)
+{
+    struct clmem_device *devices = NULL;
+    size_t count, chosen;
+    int status = cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, err);
+    if (status == CLMEM_OK)
+        status = clmem_devices_select(spec, devices, count, &chosen, err);
+    if (status == CLMEM_OK)
+        snprintf(name, size, "%s", devices[chosen].name);
+    free(devices);
+    return status;
+}
+
+/* --show and --reset: the database for one device, nothing measured. */
+static int show_or_reset(const struct cli_opts *a)
+{
+    struct clmem_error err = {0};
+    char device[256], path[1024];
+    int status;
+    if (a->show && a->reset)
+        status = clmem_fail(&err, CLMEM_ERR_USAGE, "--show and --reset go alone, not together");
+    else if (a->show && a->n_args)
+        status = clmem_fail(&err, CLMEM_ERR_USAGE,
+                            "--show lists every workload's entries: leave out '%s'", a->args[0]);
+    else if (a->n_args && !clmem_workload_find(a->args[0])) {
+        char hint[96];
+        cli_suggest_workload(a->args[0], hint, sizeof hint);
+        status = clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (%stry 'clmem list')",
+                            a->args[0], hint);
+    } else
+        status = device_name(a->device, device, sizeof device, &err);
+    if (status)
+        goto done;
+    clmem_tuning_path(path, sizeof path);
+    if (a->reset) {
+        size_t removed;
+        if ((status =
+                 clmem_tuning_db_remove(device, a->n_args ? a->args[0] : NULL, &removed, &err)))
+            goto done;
+        printf("removed %zu entr%s for %s%s%s from '%s'\n", removed, removed == 1 ? "y" : "ies",
+               device, a->n_args ? ", " : "", a->n_args ? a->args[0] : "", path);
+        goto done;
+    }
+    struct clmem_tuning_entry *entries;
+    size_t n;
+    if ((status = clmem_tuning_db_entries(device, &entries, &n, &err)))
+        goto done;
+    printf("tuning database '%s': %zu entr%s for %s\n", path, n, n == 1 ? "y" : "ies", device);
+    if (n)
+        printf("%-10s %-12s %-12s %14s %14s  %-8s %s\n", "workload", "variant", "size class",
+               "tuned", "built-in", "applied", "parameters");
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_tuning_entry *e = &entries[i];
+        char tuned[48], builtin[48];
+        snprintf(tuned, sizeof tuned, "%.3f %s", e->metric, e->unit);
+        snprintf(builtin, sizeof builtin, "%.3f %s", e->default_metric, e->unit);
+        printf("%-10s %-12s %-12s %14s %14s  %-8s %s (driver %s)\n", e->workload, e->variant,
+               e->size_class, tuned, builtin, e->builtin ? "no" : "yes", e->params, e->driver);
+    }
+    free(entries);
+done:
+    if (status)
+        cli_report_error(&err);
+    clmem_error_clear(&err);
+    return status;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -93,9 +186,18 @@ int cmd_tune(int argc, char **argv)
         cli_help(&cli_tune_spec, stdout);
         return CLMEM_OK;
     }
+    if (a.show || a.reset)
+        return show_or_reset(&a);
+    if (a.n_args == 0) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "tune needs a workload (see 'clmem tune --help')");
+        return cli_report_error(&err);
+    }
     const struct clmem_workload *w = clmem_workload_find(a.args[0]);
     if (!w) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')", a.args[0]);
+        char hint[96];
+        cli_suggest_workload(a.args[0], hint, sizeof hint);
+        clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (%stry 'clmem list')", a.args[0],
+                   hint);
         return cli_report_error(&err);
     }
     if (!w->n_tunables) {

@@ -16,9 +16,164 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_silent;
+
+/* ---- feedback: progress and informational lines on stderr ---- */
+
+/* Set once the command line is parsed (cli_feedback_set); read-only after. */
+static int feedback_progress = -1, feedback_quiet;
+/* When the first counted step started: the ETA's origin. */
+static double progress_origin, progress_start;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void cli_feedback_set(const struct cli_opts *o)
+{
+    feedback_quiet = o->quiet;
+    feedback_progress = o->progress;
+    progress_start = now_s();
+    progress_origin = 0;
+}
+
+int cli_quiet(void)
+{
+    return feedback_quiet || cli_silent;
+}
+
+int cli_progress_on(void)
+{
+    if (cli_quiet())
+        return 0;
+    return feedback_progress > 0 || isatty(STDERR_FILENO);
+}
+
+/* "42 s", "3 min 05 s", "1 h 02 min". */
+static void duration_text(double s, char *out, size_t size)
+{
+    unsigned long long t = s > 0 ? (unsigned long long)(s + 0.5) : 0;
+    if (t < 60)
+        snprintf(out, size, "%llu s", t);
+    else if (t < 3600)
+        snprintf(out, size, "%llu min %02llu s", t / 60, t % 60);
+    else
+        snprintf(out, size, "%llu h %02llu min", t / 3600, t / 60 % 60);
+}
+
+void cli_progress_step(size_t step, size_t steps, const char *what)
+{
+    if (!cli_progress_on())
+        return;
+    double now = now_s();
+    /* Step 1 starts the count (a bench's peaks are step 0). */
+    if (step <= 1 || progress_origin == 0)
+        progress_origin = now;
+    char elapsed[32], left[64] = "";
+    duration_text(now - progress_start, elapsed, sizeof elapsed);
+    size_t done = step > 0 ? step - 1 : 0;
+    if (done > 0 && steps >= step) {
+        char eta[32];
+        duration_text((now - progress_origin) / (double)done * (double)(steps - done), eta,
+                      sizeof eta);
+        snprintf(left, sizeof left, ", about %s left", eta);
+    }
+    fprintf(stderr, "clmem: [%zu/%zu] %s (%s elapsed%s)\n", step, steps, what, elapsed, left);
+    fflush(stderr);
+}
+
+static void say_building(void *user, const struct clmem_device *device)
+{
+    (void)user;
+    if (cli_progress_on())
+        fprintf(stderr, "clmem: building kernels for %s (first time; cached afterwards)\n",
+                device->name);
+}
+
+/* ---- did you mean ---- */
+
+/* Edit distance, a swap of two neighbours counting one (optimal string
+ * alignment: "rnu" is one slip from "run"); 99 for long names. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+void cli_suggest_start(struct cli_suggest *s, const char *word)
+{
+    s->word = word;
+    s->best = NULL;
+    s->distance = 0;
+}
+
+void cli_suggest_try(struct cli_suggest *s, const char *candidate)
+{
+    size_t len = strlen(s->word), d = edit_distance(s->word, candidate);
+    /* Close enough to be a slip: a third of the word, at least 1, at most 3. */
+    size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+    if (d == 0 || d > limit || (s->best && d >= s->distance))
+        return;
+    s->best = candidate;
+    s->distance = d;
+}
+
+void cli_suggest_workload(const char *name, char *hint, size_t size)
+{
+    struct cli_suggest s;
+    size_t n;
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    cli_suggest_start(&s, name);
+    for (size_t i = 0; i < n; i++) {
+        struct clmem_workload_info info;
+        clmem_workload_describe(all[i], &info);
+        cli_suggest_try(&s, info.name);
+    }
+    hint[0] = '\0';
+    if (s.best)
+        snprintf(hint, size, "did you mean '%s'? ", s.best);
+}
+
+void cli_suggest_variant(const struct clmem_workload *w, const char *name, char *hint, size_t size)
+{
+    struct cli_suggest s;
+    struct clmem_workload_info info;
+    clmem_workload_describe(w, &info);
+    cli_suggest_start(&s, name);
+    for (size_t i = 0; i < info.n_variants; i++) {
+        struct clmem_variant_info v;
+        clmem_variant_describe(w, i, &v);
+        cli_suggest_try(&s, v.name);
+    }
+    hint[0] = '\0';
+    if (s.best)
+        snprintf(hint, size, "did you mean '%s'? ", s.best);
+}
 
 /* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
  * launchers (srun). */
@@ -253,6 +408,7 @@ int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const
     int status = clmem_ctx_open(ctx, device, kernel_dir, err);
     release_signals(&old);
     ctx->cancelled = cli_interrupted;
+    ctx->building = say_building;
     return status;
 }
 

@@ -30,7 +30,7 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nUnder mpirun (clmem built with MPI), run, bench and compare use a device\n"
                  "per rank and rank 0 reports for all.\n"
-                 "\n'clmem COMMAND --help' describes a command.\n"
+                 "\n'clmem help COMMAND' (or 'clmem COMMAND --help') describes a command.\n"
                  "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
                  "cannot be written,\n"
                  "3 no device or OpenCL error, 4 a regression (diff), 128+N stopped by signal N\n"
@@ -78,6 +78,29 @@ static int close_stdout(int code)
     return CLMEM_ERR_USAGE;
 }
 
+static const struct cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    struct cli_suggest s;
+    cli_suggest_start(&s, name);
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
+        cli_suggest_try(&s, commands[i].name);
+    cli_suggest_try(&s, "help");
+    if (s.best)
+        fprintf(stderr, "clmem: unknown command '%s' (did you mean '%s'? see 'clmem --help')\n",
+                name, s.best);
+    else
+        fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);
+    return CLMEM_ERR_USAGE;
+}
+
 static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
@@ -89,6 +112,14 @@ static int dispatch(int argc, char **argv)
         return CLMEM_ERR_USAGE;
     }
     const char *name = argv[1];
+    /* clmem help CMD is clmem CMD --help. */
+    if (strcmp(name, "help") == 0 && argc >= 3) {
+        const struct cli_command *command = find_command(argv[2]);
+        if (!command)
+            return unknown_command(argv[2]);
+        char *help_argv[] = {argv[0], argv[2], "--help", NULL};
+        return run_command(command, 3, help_argv);
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         usage(stdout);
         return CLMEM_OK;
@@ -97,13 +128,12 @@ static int dispatch(int argc, char **argv)
         printf("clmem %s\n", CLMEM_VERSION);
         return CLMEM_OK;
     }
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
-        if (strcmp(name, commands[i].name) == 0)
-            return run_command(&commands[i], argc, argv);
+    const struct cli_command *command = find_command(name);
+    if (command)
+        return run_command(command, argc, argv);
     if (name[0] == '-')
         return cli_usage_error(NULL, "unknown option '%s'", name);
-    fprintf(stderr, "clmem: unknown command '%s' (see 'clmem --help')\n", name);
-    return CLMEM_ERR_USAGE;
+    return unknown_command(name);
 }
 
 int main(int argc, char **argv)

@@ -104,6 +104,16 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                                 .offset = AT(max_candidates),
                                 .help = "candidates besides the built-in one, drawn evenly from "
                                         "the search space"},
+    [CLI_OPT_SHOW] = {.name = "show",
+                      .type = CLI_FLAG,
+                      .offset = AT(show),
+                      .help = "print what the tuning database holds for the device (no "
+                              "measurement)"},
+    [CLI_OPT_RESET] = {.name = "reset",
+                       .type = CLI_FLAG,
+                       .offset = AT(reset),
+                       .help = "remove the device's entries from the tuning database (only "
+                               "WORKLOAD's when named)"},
     [CLI_OPT_REPS] = {.name = "reps",
                       .type = CLI_UINT,
                       .argh = "N",
@@ -135,6 +145,11 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                            .def = (unsigned long long)CLMEM_DIFF_DEFAULT_THRESHOLD,
                            .offset = AT(threshold),
                            .help = "smallest change that counts, a percentage such as 5 or 2.5"},
+    [CLI_OPT_CHANGES] = {.name = "changes",
+                         .type = CLI_FLAG,
+                         .offset = AT(changes),
+                         .help = "only the rows that changed (faster, slower, new, gone, "
+                                 "failed); the summary still counts every row"},
     [CLI_OPT_FORMAT] = {.name = "format",
                         .type = CLI_FORMAT,
                         .argh = "F",
@@ -146,7 +161,8 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                         .type = CLI_FILE,
                         .argh = "FILE",
                         .offset = AT(output),
-                        .help = "write the report there (whole, or not at all)"},
+                        .help = "write the report there (whole, or not at all); FILE.csv or "
+                                "FILE.json chooses the format unless --format is given"},
     [CLI_OPT_OUTPUT_DIR] = {.name = "output-dir",
                             .type = CLI_TEXT,
                             .argh = "DIR",
@@ -164,6 +180,16 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                           .offset = AT(no_cache),
                           .help = "build the kernels from source, neither using nor filling the "
                                   "compiled-program cache"},
+    [CLI_OPT_PROGRESS] = {.name = "progress",
+                          .type = CLI_FLAG,
+                          .offset = AT(progress),
+                          .help = "progress lines on stderr (step, elapsed time, time left) even "
+                                  "off a terminal; on a terminal they are on by default"},
+    [CLI_OPT_QUIET] = {.name = "quiet",
+                       .type = CLI_FLAG,
+                       .offset = AT(quiet),
+                       .help = "no progress or other informational lines on stderr (errors "
+                               "still)"},
     [CLI_OPT_PEAK] = {.name = "peak",
                       .type = CLI_FLAG,
                       .offset = AT(peak),
@@ -215,6 +241,39 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                           option, text, min, max);
     *value = v;
     return CLMEM_OK;
+}
+
+enum clmem_format cli_output_format(const struct cli_opts *o, enum clmem_format fallback)
+{
+    if (o->given[CLI_OPT_FORMAT])
+        return o->format;
+    size_t n = o->output ? strlen(o->output) : 0;
+    if (n > 4 && strcasecmp(o->output + n - 4, ".csv") == 0)
+        return CLMEM_FORMAT_CSV;
+    if (n > 5 && strcasecmp(o->output + n - 5, ".json") == 0)
+        return CLMEM_FORMAT_JSON;
+    return fallback;
+}
+
+/* "did you mean '--reps'? " for an unknown long option among the
+ * command's, or "". */
+static void suggest_option(const struct cli_spec *spec, const char *written, char *hint,
+                           size_t size)
+{
+    struct cli_suggest s;
+    const char *word = written + strspn(written, "-");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+    cli_suggest_start(&s, name);
+    for (size_t i = 0; i < spec->n_uses; i++) {
+        cli_suggest_try(&s, options[spec->uses[i].id].name);
+        if (options[spec->uses[i].id].alias)
+            cli_suggest_try(&s, options[spec->uses[i].id].alias);
+    }
+    cli_suggest_try(&s, "help");
+    hint[0] = '\0';
+    if (s.best && written[0] == '-' && written[1] == '-')
+        snprintf(hint, size, "did you mean '--%s'? ", s.best);
 }
 
 int cli_is_device_list(const char *spec)
@@ -361,9 +420,13 @@ static int parse_workloads(const char *text, struct clmem_error *err)
         int found = 0;
         for (size_t i = 0; i < count && !found; i++)
             found = strlen(all[i]->name) == len && strncmp(all[i]->name, p, len) == 0;
-        if (!found)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%.*s' (try 'clmem list')",
-                              (int)len, p);
+        if (!found) {
+            char name[64], hint[96];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+            cli_suggest_workload(name, hint, sizeof hint);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%.*s' (%stry 'clmem list')",
+                              (int)len, p, hint);
+        }
         if (!end)
             return CLMEM_OK;
         p = end + 1;
@@ -539,15 +602,17 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     long_options[n] = (struct option){0};
 
     int c, at = -1;
-    char bad[3], written[80];
+    char bad[3], written[80], hint[96];
     opterr = 0;
     optind = 0; /* 0, not 1: also forgets a half-read "-xy" of an earlier parse */
     while ((c = getopt_long(argc, argv, ":h", long_options, &at)) != -1) {
         const char *prefix = abbreviated(argc, argv, long_options, at, written, sizeof written);
         at = -1; /* getopt_long sets it for long options only */
-        if (prefix)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')",
-                              prefix, spec->name);
+        if (prefix) {
+            suggest_option(spec, prefix, hint, sizeof hint);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (%ssee 'clmem %s --help')",
+                              prefix, hint, spec->name);
+        }
         /* --help is honoured once the whole line parsed: "--help --bogus"
          * is refused as "--bogus --help" is. */
         if (c == 'h') {
@@ -560,8 +625,9 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
                 return clmem_fail(err, CLMEM_ERR_USAGE,
                                   "option '%s' needs a value (see 'clmem %s --help')", option,
                                   spec->name);
-            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (see 'clmem %s --help')",
-                              option, spec->name);
+            suggest_option(spec, option, hint, sizeof hint);
+            return clmem_fail(err, CLMEM_ERR_USAGE, "unknown option '%s' (%ssee 'clmem %s --help')",
+                              option, hint, spec->name);
         }
         int status = cli_parse_value((enum cli_opt)(c - 256), optarg, o, err);
         if (status)
@@ -570,6 +636,7 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     /* What is left are the arguments (getopt moved them to the end). */
     o->args = argv + optind;
     o->n_args = optind < argc ? (size_t)(argc - optind) : 0;
+    cli_feedback_set(o);
     if (o->help)
         return CLMEM_OK;
     if (o->n_args < spec->min_args)

@@ -28,15 +28,20 @@ enum cli_opt {
     CLI_OPT_WORKLOADS,
     CLI_OPT_SIZES,
     CLI_OPT_MAX_CANDIDATES,
+    CLI_OPT_SHOW,
+    CLI_OPT_RESET,
     CLI_OPT_REPS,
     CLI_OPT_WARMUP,
     CLI_OPT_SEED,
     CLI_OPT_THRESHOLD,
+    CLI_OPT_CHANGES,
     CLI_OPT_FORMAT,
     CLI_OPT_OUTPUT,
     CLI_OPT_OUTPUT_DIR,
     CLI_OPT_KERNEL_DIR,
     CLI_OPT_NO_CACHE,
+    CLI_OPT_PROGRESS,
+    CLI_OPT_QUIET,
     CLI_OPT_PEAK,
     CLI_OPT_COMPARE,
     CLI_OPT_INPUT,
@@ -80,6 +85,7 @@ struct cli_opts {
     const char *variant, *size, *device, *workloads, *sizes;
     const char *output, *output_dir, *kernel_dir, *compare, *input;
     int weak, no_overlap, no_cache, peak;
+    int show, reset, changes, progress, quiet;
     struct cli_weights split;
     struct cli_grid summa;
     unsigned long long panel, max_candidates, reps, warmup, seed;
@@ -155,6 +161,9 @@ int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struc
  * or after: " 5" is refused as --size refuses it); usage error otherwise. */
 int cli_parse_uint(const char *option, const char *text, unsigned long long min,
                    unsigned long long max, unsigned long long *value, struct clmem_error *err);
+/* The format of the file --output names: --format where given, else the
+ * file's extension (.csv, .json), else `fallback`. */
+enum clmem_format cli_output_format(const struct cli_opts *o, enum clmem_format fallback);
 /* Whether a --device value names several devices: a list or all. */
 int cli_is_device_list(const char *spec);
 

@@ -129,8 +129,17 @@ struct clmem_tune_candidate {
     int values[CLMEM_MAX_PARAMS];
     char params[512];
     double metric;
+    double min_ms, max_ms; /* its fastest and slowest sample */
     int status;
 };
+/* The smallest gain that counts, in percent: a candidate replaces the
+ * built-in parameters only beyond it AND beyond both runs' sample ranges
+ * (its slowest sample faster than the built-in's fastest), diff's rule. */
+#define CLMEM_TUNE_THRESHOLD 5.0
+/* Whether candidate c (measured, verified) beats the built-in parameters
+ * by that rule. */
+int clmem_tune_beats(const struct clmem_tune_candidate *c,
+                     const struct clmem_tune_candidate *builtin);
 struct clmem_tune_options {
     const char *size; /* NULL: the workload's default */
     unsigned reps, max_candidates;

@@ -65,6 +65,8 @@ static void measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
         status = clmem_fail(err, CLMEM_ERR_VERIFY, "'%s' did not verify", t->variant);
     c->status = status;
     c->metric = status == CLMEM_OK ? results[0].metric : -1;
+    c->min_ms = status == CLMEM_OK ? results[0].min_ms : 0;
+    c->max_ms = status == CLMEM_OK ? results[0].max_ms : 0;
     snprintf(c->params, sizeof c->params, "%s", n ? results[0].params : "");
     if (values)
         memcpy(c->values, values, sizeof c->values);
@@ -82,6 +84,17 @@ static int values_from_params(const struct clmem_tunable *t, const char *params,
             return 0;
     }
     return 1;
+}
+
+int clmem_tune_beats(const struct clmem_tune_candidate *c,
+                     const struct clmem_tune_candidate *builtin)
+{
+    if (c->status != CLMEM_OK || !(c->metric > 0) || !(builtin->metric > 0))
+        return 0;
+    /* Higher is better, and times go the other way: the candidate's
+     * slowest sample must be faster than the built-in's fastest. */
+    return c->metric > builtin->metric * (1 + CLMEM_TUNE_THRESHOLD / 100) &&
+           c->max_ms < builtin->min_ms;
 }
 
 int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const struct clmem_tunable *t,
@@ -134,7 +147,10 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
         clmem_error_clear(err);
         if (o->measured)
             o->measured(o->user, i + 1, take, &c);
-        if (c.status == CLMEM_OK && c.metric > result->best.metric)
+        /* Noise is not a gain: only a candidate clearly faster than the
+         * built-in parameters replaces them, the fastest of those kept. */
+        if (c.status == CLMEM_OK && clmem_tune_beats(&c, &result->builtin) &&
+            c.metric > result->best.metric)
             result->best = c;
     }
     const struct clmem_tuning_outcome outcome = {result->best.metric, result->builtin.metric,

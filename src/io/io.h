@@ -136,6 +136,25 @@ int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const 
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
                           struct clmem_error *err);
 
+/* One entry of the database, as --show lists it. */
+struct clmem_tuning_entry {
+    char device[128], driver[128], workload[32], variant[32], size_class[64];
+    char params[256]; /* "TSM=64 TSN=64 ..." */
+    double metric, default_metric;
+    char unit[32];
+    int builtin;
+};
+/* The entries for `device` (every one when NULL), malloc'd (NULL with
+ * none). A missing database holds none; one that cannot be used is a
+ * usage error saying why. */
+int clmem_tuning_db_entries(const char *device, struct clmem_tuning_entry **entries, size_t *n,
+                            struct clmem_error *err);
+/* Removes the entries for `device` (and `workload` unless NULL) under the
+ * database's lock, the file written whole or not at all; *removed counts
+ * them. */
+int clmem_tuning_db_remove(const char *device, const char *workload, size_t *removed,
+                           struct clmem_error *err);
+
 /* ---- images (netpbm.c): blur's --input and image output ---- */
 /* An 8-bit image, rows of width pixels of `channels` interleaved bytes. */
 struct clmem_image {

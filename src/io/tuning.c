@@ -207,6 +207,7 @@ static int lock_db(const char *path, int *fd, struct clmem_error *err)
 static int store_locked(const char *path, const struct clmem_tuning_key *key,
                         const char *const names[], const int values[], size_t n,
                         const struct clmem_tuning_outcome *outcome, struct clmem_error *err);
+static int write_db(const char *path, cJSON *db, struct clmem_error *err);
 
 int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
@@ -257,17 +258,110 @@ static int store_locked(const char *path, const struct clmem_tuning_key *key,
     cJSON_AddStringToObject(e, "unit", outcome->unit);
     cJSON_AddBoolToObject(e, "builtin", outcome->builtin);
     cJSON_AddItemToArray(entries, e);
-    char *text = cJSON_Print(db);
+    status = write_db(path, db, err);
     cJSON_Delete(db);
+    return status;
+}
+
+static void copy_text(const cJSON *e, const char *key, char *out, size_t size)
+{
+    const cJSON *item = cJSON_GetObjectItem(e, key);
+    snprintf(out, size, "%s", cJSON_IsString(item) ? item->valuestring : "");
+}
+
+static double number_of(const cJSON *e, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItem(e, key);
+    return cJSON_IsNumber(item) ? item->valuedouble : 0;
+}
+
+int clmem_tuning_db_entries(const char *device, struct clmem_tuning_entry **entries, size_t *n,
+                            struct clmem_error *err)
+{
+    char path[1024], problem[1024];
+    *entries = NULL;
+    *n = 0;
+    if (clmem_tuning_path(path, sizeof path) != 0)
+        return CLMEM_OK;
+    cJSON *db = load(path, problem, sizeof problem), *e;
+    if (problem[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s", problem);
+    cJSON *list = db ? cJSON_GetObjectItem(db, "entries") : NULL;
+    int size = cJSON_GetArraySize(list);
+    if (size > 0 && !(*entries = calloc((size_t)size, sizeof **entries))) {
+        cJSON_Delete(db);
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    }
+    cJSON_ArrayForEach(e, list)
+    {
+        if (device && !text_is(e, "device", device))
+            continue;
+        struct clmem_tuning_entry *t = &(*entries)[(*n)++];
+        copy_text(e, "device", t->device, sizeof t->device);
+        copy_text(e, "driver", t->driver, sizeof t->driver);
+        copy_text(e, "workload", t->workload, sizeof t->workload);
+        copy_text(e, "variant", t->variant, sizeof t->variant);
+        copy_text(e, "size_class", t->size_class, sizeof t->size_class);
+        copy_text(e, "unit", t->unit, sizeof t->unit);
+        t->metric = number_of(e, "metric");
+        t->default_metric = number_of(e, "default_metric");
+        t->builtin = cJSON_IsTrue(cJSON_GetObjectItem(e, "builtin"));
+        const cJSON *p;
+        size_t used = 0;
+        cJSON_ArrayForEach(p, cJSON_GetObjectItem(e, "params"))
+        {
+            if (!cJSON_IsNumber(p) || !p->string || used >= sizeof t->params)
+                continue;
+            int k = snprintf(t->params + used, sizeof t->params - used, "%s%s=%d", used ? " " : "",
+                             p->string, p->valueint);
+            used += k > 0 ? (size_t)k : 0;
+        }
+    }
+    cJSON_Delete(db);
+    return CLMEM_OK;
+}
+
+/* The database written whole (0600), under the caller's lock. */
+static int write_db(const char *path, cJSON *db, struct clmem_error *err)
+{
+    char *text = cJSON_Print(db);
     if (!text)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     struct clmem_output out;
-    status = clmem_output_open(&out, path, err);
+    int status = clmem_output_open(&out, path, err);
     if (status == CLMEM_OK) {
         fchmod(fileno(out.file), 0600); /* read back only when no one else can write it */
         fprintf(out.file, "%s\n", text);
         status = clmem_output_commit(&out, err);
     }
     free(text);
+    return status;
+}
+
+int clmem_tuning_db_remove(const char *device, const char *workload, size_t *removed,
+                           struct clmem_error *err)
+{
+    char path[1024];
+    *removed = 0;
+    int status = tuning_place(path, sizeof path, err), lock;
+    if (status || (status = lock_db(path, &lock, err)))
+        return status;
+    cJSON *db = NULL;
+    /* Read under the lock: what a tune kept just before is read here. */
+    if ((status = usable(path, &db, err)) == CLMEM_OK && db) {
+        cJSON *entries = cJSON_GetObjectItem(db, "entries");
+        for (int i = cJSON_GetArraySize(entries) - 1; i >= 0; i--) {
+            const cJSON *e = cJSON_GetArrayItem(entries, i);
+            if ((!device || text_is(e, "device", device)) &&
+                (!workload || text_is(e, "workload", workload))) {
+                cJSON_DeleteItemFromArray(entries, i);
+                (*removed)++;
+            }
+        }
+        if (*removed)
+            status = write_db(path, db, err);
+    }
+    cJSON_Delete(db);
+    close(lock); /* releases the lock, after the rename */
     return status;
 }

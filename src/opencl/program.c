@@ -316,6 +316,8 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr, "clmem: building '%s' for '%s' with '%s'\n", path, ctx->device.name,
                 all_options);
+    if (cached && ctx->building)
+        ctx->building(ctx->building_user, &ctx->device);
     rc = build_waiting(ctx, prog, all_options);
     if (rc == BUILD_ABANDONED)
         return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted while building '%s'", path);

@@ -25,7 +25,7 @@ static const struct {
     [CLMEM_VERDICT_SAME] = {"same", 0},       [CLMEM_VERDICT_FASTER] = {"faster", 0},
     [CLMEM_VERDICT_SLOWER] = {"slower", 1},   [CLMEM_VERDICT_NEW] = {"new", 0},
     [CLMEM_VERDICT_GONE] = {"gone", 1},       [CLMEM_VERDICT_FAILED] = {"failed", 1},
-    [CLMEM_VERDICT_SKIPPED] = {"skipped", 0},
+    [CLMEM_VERDICT_SKIPPED] = {"skipped", 0}, [CLMEM_VERDICT_NOT_RUN] = {"not run", 0},
 };
 
 const char *clmem_verdict_name(enum clmem_verdict verdict)
@@ -112,14 +112,28 @@ static void pair_runs(const struct clmem_compare_device *base, size_t n_base,
             }
 }
 
+/* Whether run holds a result of `workload`. */
+static int ran_workload(const struct clmem_compare_device *run, const char *workload)
+{
+    for (size_t i = 0; run && i < run->n_results; i++)
+        if (strcmp(run->results[i].workload, workload) == 0)
+            return 1;
+    return 0;
+}
+
 static void add_row(struct clmem_diff *diff, size_t pair, const struct clmem_result *base,
                     const struct clmem_result *newer)
 {
     struct clmem_diff_row *row = &diff->rows[diff->n_rows++];
+    const struct clmem_compare_device *new_run = diff->pairs[pair].newer;
     row->pair = pair;
     row->base = base;
     row->newer = newer;
     row->verdict = clmem_diff_verdict(base, newer, diff->threshold, &row->ratio);
+    /* A run of some workloads (bench --workloads) says nothing of the
+     * others: not run, not gone. */
+    if (!newer && base && new_run && new_run->n_results && !ran_workload(new_run, base->workload))
+        row->verdict = CLMEM_VERDICT_NOT_RUN;
     diff->counts[row->verdict]++;
 }
 
@@ -201,6 +215,47 @@ void clmem_diff_free(struct clmem_diff *diff)
     free(diff->pairs);
     free(diff->rows);
     memset(diff, 0, sizeof *diff);
+}
+
+int clmem_diff_changed(enum clmem_verdict verdict)
+{
+    return verdict == CLMEM_VERDICT_FASTER || verdict == CLMEM_VERDICT_SLOWER ||
+           verdict == CLMEM_VERDICT_NEW || verdict == CLMEM_VERDICT_GONE ||
+           verdict == CLMEM_VERDICT_FAILED;
+}
+
+/* Whether `name` is one of the comma-separated `list`. */
+static int listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, len) == 0)
+            return 1;
+        p = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+void clmem_diff_only(struct clmem_diff *diff, const char *workloads)
+{
+    size_t kept = 0;
+    memset(diff->counts, 0, sizeof diff->counts);
+    for (size_t i = 0; i < diff->n_rows; i++) {
+        const struct clmem_diff_row *row = &diff->rows[i];
+        if (!listed(workloads, (row->base ? row->base : row->newer)->workload))
+            continue;
+        diff->counts[row->verdict]++;
+        diff->rows[kept++] = *row;
+    }
+    diff->n_rows = kept;
+}
+
+/* Whether the writers show the row. */
+static int shown(const struct clmem_diff *diff, const struct clmem_diff_row *row)
+{
+    return !diff->changes_only || clmem_diff_changed(row->verdict);
 }
 
 int clmem_diff_regressed(const struct clmem_diff *diff)
@@ -404,10 +459,18 @@ int clmem_diff_table(FILE *out, const struct clmem_diff *diff)
     }
     for (size_t i = 0; i < diff->n_rows; i++) {
         fill_row(&diff->rows[i], &rows[i]);
+        if (!shown(diff, &diff->rows[i]))
+            continue;
         for (size_t c = 0; c < N_COLUMNS; c++)
             if (strlen(rows[i].cell[c]) > width[c])
                 width[c] = strlen(rows[i].cell[c]);
     }
+    char summary[256];
+    clmem_diff_summary(diff, summary, sizeof summary);
+    const char *verdict =
+        clmem_diff_regressed(diff) ? "a regression (slower, failed or gone)" : "no regression";
+    /* The outcome first, where a glance lands, and again under the table. */
+    fprintf(out, "%s: %s\n", summary, verdict);
     for (size_t p = 0; p < diff->n_pairs; p++) {
         if (diff->pairs[p].base && diff->pairs[p].newer)
             fprintf(out, "run #%zu, paired by %s:\n", p + 1, diff->pairs[p].paired_by);
@@ -421,16 +484,21 @@ int clmem_diff_table(FILE *out, const struct clmem_diff *diff)
             "a change counts beyond %g%% and outside both runs' sample ranges; "
             "spread: fastest..slowest sample off the median\n",
             diff->threshold);
+    if (diff->changes_only) {
+        size_t hidden = 0;
+        for (size_t i = 0; i < diff->n_rows; i++)
+            hidden += !shown(diff, &diff->rows[i]);
+        fprintf(out, "only the rows that changed: %zu unchanged not shown\n", hidden);
+    }
     print_cells(out, first, width, cell);
     for (size_t i = 0; i < diff->n_rows; i++) {
+        if (!shown(diff, &diff->rows[i]))
+            continue;
         for (size_t c = 0; c < N_COLUMNS; c++)
             cell[c] = rows[i].cell[c];
         print_cells(out, first, width, cell);
     }
-    char summary[256];
-    clmem_diff_summary(diff, summary, sizeof summary);
-    fprintf(out, "%s: %s\n", summary,
-            clmem_diff_regressed(diff) ? "a regression (slower, failed or gone)" : "no regression");
+    fprintf(out, "%s: %s\n", summary, verdict);
     free(rows);
     return CLMEM_OK;
 }
@@ -473,6 +541,8 @@ int clmem_diff_csv(FILE *out, const struct clmem_diff *diff)
     for (size_t i = 0; i < diff->n_rows; i++) {
         const struct clmem_diff_row *row = &diff->rows[i];
         const struct clmem_result *r = row_result(row);
+        if (!shown(diff, row))
+            continue;
         run_label(row->base ? diff->pairs[row->pair].base : NULL, base_label, sizeof base_label);
         run_label(row->newer ? diff->pairs[row->pair].newer : NULL, new_label, sizeof new_label);
         fprintf(out, "%zu,", row->pair + 1);
@@ -568,6 +638,8 @@ int clmem_diff_json(FILE *out, const struct clmem_diff *diff, struct clmem_error
     for (size_t i = 0; i < diff->n_rows; i++) {
         const struct clmem_diff_row *row = &diff->rows[i];
         const struct clmem_result *r = row_result(row);
+        if (!shown(diff, row))
+            continue;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "run", (double)row->pair + 1); /* as the table's #N */
         cJSON_AddStringToObject(o, "workload", r->workload);
@@ -588,7 +660,8 @@ int clmem_diff_json(FILE *out, const struct clmem_diff *diff, struct clmem_error
     }
     cJSON *summary = cJSON_AddObjectToObject(root, "summary");
     for (size_t v = 0; v < CLMEM_N_VERDICTS; v++)
-        cJSON_AddNumberToObject(summary, verdicts[v].name, (double)diff->counts[v]);
+        cJSON_AddNumberToObject(summary, v == CLMEM_VERDICT_NOT_RUN ? "not_run" : verdicts[v].name,
+                                (double)diff->counts[v]);
     cJSON_AddBoolToObject(summary, "regression", clmem_diff_regressed(diff));
     return clmem_json_print(out, root, err);
 }

@@ -48,6 +48,7 @@ enum clmem_verdict {
     CLMEM_VERDICT_GONE,    /* only in BASE, or ok in BASE and skipped in NEW */
     CLMEM_VERDICT_FAILED,  /* NEW did not verify */
     CLMEM_VERDICT_SKIPPED, /* skipped in NEW, with no verified value in BASE */
+    CLMEM_VERDICT_NOT_RUN, /* only in BASE, NEW's run having run none of its workload */
     CLMEM_N_VERDICTS
 };
 /* clmem diff's exit status when a result is slower, failed or gone; the
@@ -65,7 +66,7 @@ enum clmem_verdict {
 enum clmem_verdict clmem_diff_verdict(const struct clmem_result *base,
                                       const struct clmem_result *newer, double threshold,
                                       double *ratio);
-/* "same", "faster", "slower", "new", "gone", "failed", "skipped". */
+/* "same", "faster", "slower", "new", "gone", "failed", "skipped", "not run". */
 const char *clmem_verdict_name(enum clmem_verdict verdict);
 
 /* Two device runs diffed against each other; one side NULL when the other
@@ -90,6 +91,7 @@ struct clmem_diff {
     struct clmem_diff_row *rows;
     size_t n_rows;
     size_t counts[CLMEM_N_VERDICTS];
+    int changes_only; /* the writers show only the rows that changed (clmem_diff_changed) */
 };
 /* Pairs the runs (each file one run: those two, whatever their devices;
  * else by MPI rank, then by device name) and their results (by workload,
@@ -99,6 +101,10 @@ int clmem_diff_runs(const struct clmem_compare_device *base, size_t n_base,
                     const struct clmem_compare_device *newer, size_t n_newer, double threshold,
                     struct clmem_diff *diff, struct clmem_error *err);
 void clmem_diff_free(struct clmem_diff *diff);
+/* Keeps only the rows of the comma-separated `workloads`, recounted. */
+void clmem_diff_only(struct clmem_diff *diff, const char *workloads);
+/* Whether a verdict is a change: faster, slower, new, gone, failed. */
+int clmem_diff_changed(enum clmem_verdict verdict);
 /* Whether a result is slower, failed or gone. */
 int clmem_diff_regressed(const struct clmem_diff *diff);
 /* "12 same, 1 slower, 2 new": the verdicts that occur, in enum order. */

@@ -1,0 +1,329 @@
+/* What users read besides results: progress lines off a terminal and the
+ * first-build note, --quiet, diff's subsets and changes-only view, tune's
+ * rule and its database commands, the formats of devices and list,
+ * --output's format from its extension, 'clmem help CMD' and "did you
+ * mean". The runs are small; nothing is timed. */
+#include "harness/harness.h"
+#include "io/io.h"
+
+#include <cJSON.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tmpdir.h"
+
+#include "cli_run.h"
+
+static void refused_with(const char *const args[], const char *message)
+{
+    static struct outcome o;
+    run_clmem_within(&o, NULL, args, REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, message) || count_lines(o.err) != 1)
+        fail_msg("%s %s: exit %d, stderr '%s' (expected '%s')", args[0], args[1] ? args[1] : "",
+                 o.code, o.err, message);
+}
+
+static void unknown_names_get_a_suggestion(void **state)
+{
+    (void)state;
+    refused_with(ARGS("rnu"), "unknown command 'rnu' (did you mean 'run'?");
+    refused_with(ARGS("run", "matmull"),
+                 "unknown workload 'matmull' (did you mean 'matmul'? try 'clmem list')");
+    refused_with(ARGS("run", "matmul", "--variant", "tiledd"),
+                 "unknown variant 'tiledd' of 'matmul' (did you mean 'tiled'?");
+    refused_with(ARGS("run", "matmul", "--reeps", "3"),
+                 "unknown option '--reeps' (did you mean '--reps'?");
+    refused_with(ARGS("list", "tranpose"),
+                 "unknown workload 'tranpose' (did you mean 'transpose'?");
+    refused_with(ARGS("bench", "--workloads", "dott"), "(did you mean 'dot'?");
+    /* Nothing close: no guess. */
+    refused_with(ARGS("frob"), "unknown command 'frob' (see 'clmem --help')");
+}
+
+static void help_cmd_is_cmd_help(void **state)
+{
+    (void)state;
+    static struct outcome a, b;
+    run_clmem(&a, NULL, ARGS("help", "diff"));
+    run_clmem(&b, NULL, ARGS("diff", "--help"));
+    assert_int_equal(a.code, 0);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "usage: clmem diff"));
+    refused_with(ARGS("help", "dif"), "unknown command 'dif' (did you mean 'diff'?");
+}
+
+static void list_and_devices_write_json_and_csv(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("list", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    cJSON *root = cJSON_Parse(o.out);
+    assert_true(cJSON_IsArray(root));
+    cJSON *first = cJSON_GetArrayItem(root, 0);
+    assert_string_equal(cJSON_GetObjectItem(first, "workload")->valuestring, "matmul");
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(first, "variants")) > 1);
+    cJSON_Delete(root);
+
+    run_clmem(&o, NULL, ARGS("devices", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    root = cJSON_Parse(o.out);
+    assert_true(cJSON_IsArray(root));
+    first = cJSON_GetArrayItem(root, 0);
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(first, "name")));
+    assert_true(cJSON_GetObjectItem(first, "global_memory")->valuedouble > 0);
+    cJSON_Delete(root);
+
+    run_clmem(&o, NULL, ARGS("devices", "--format", "csv"));
+    assert_int_equal(o.code, 0);
+    assert_true(strncmp(o.out, "index,platform,name,type,", 25) == 0);
+    assert_true(count_lines(o.out) >= 2);
+}
+
+/* ---- diff ---- */
+
+static cJSON *read_json(const char *path)
+{
+    char *text = test_read_file(path);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    return root;
+}
+
+static const char *write_json(const char *name, cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    const char *path = test_write_file(test_in_dir(name), text);
+    free(text);
+    return path;
+}
+
+/* bench/h100.json with only `keep`'s results, and with `slow`'s (NULL:
+ * none) at half their speed. */
+static const char *h100_edited(const char *name, const char *keep, const char *slow)
+{
+    cJSON *root = read_json(test_bench_file("h100.json"));
+    cJSON *results = cJSON_GetObjectItem(root, "results");
+    assert_non_null(results);
+    for (int i = cJSON_GetArraySize(results) - 1; i >= 0; i--) {
+        cJSON *r = cJSON_GetArrayItem(results, i);
+        const char *w = cJSON_GetObjectItem(r, "workload")->valuestring;
+        if (keep && strcmp(w, keep) != 0) {
+            cJSON_DeleteItemFromArray(results, i);
+            continue;
+        }
+        if (slow && strcmp(w, slow) == 0) {
+            static const char *const times[] = {"median_ms", "min_ms", "max_ms"};
+            for (size_t t = 0; t < 3; t++) {
+                cJSON *v = cJSON_GetObjectItem(r, times[t]);
+                cJSON_SetNumberValue(v, v->valuedouble * 2);
+            }
+            cJSON *m = cJSON_GetObjectItem(r, "metric");
+            cJSON_SetNumberValue(m, m->valuedouble / 2);
+            cJSON *s;
+            cJSON_ArrayForEach(s, cJSON_GetObjectItem(r, "samples_ms"))
+            {
+                cJSON_SetNumberValue(s, s->valuedouble * 2);
+            }
+        }
+    }
+    const char *path = write_json(name, root);
+    cJSON_Delete(root);
+    return path;
+}
+
+static void diff_of_a_partial_run_says_not_run(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *base = test_bench_file("h100.json");
+    const char *partial = h100_edited("matmul-only.json", "matmul", NULL);
+    run_clmem(&o, NULL, ARGS("diff", base, partial));
+    if (o.code != 0 || !strstr(o.out, "not run") || strstr(o.out, " gone"))
+        fail_msg("exit %d, stdout %.2000s", o.code, o.out);
+    /* The summary line first, and last. */
+    const char *last = o.out + strlen(o.out) - 1;
+    while (last > o.out && last[-1] != '\n')
+        last--;
+    assert_true(strncmp(o.out, last, strlen(last)) == 0);
+    assert_non_null(strstr(last, "not run: no regression"));
+}
+
+static void diff_gates_on_workloads_and_shows_changes(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *base = test_bench_file("h100.json");
+    const char *slow = h100_edited("transpose-slow.json", NULL, "transpose");
+    run_clmem(&o, NULL, ARGS("diff", base, slow));
+    assert_int_equal(o.code, 4);
+    size_t all_lines = count_lines(o.out);
+    run_clmem(&o, NULL, ARGS("diff", base, slow, "--workloads", "matmul,dot"));
+    if (o.code != 0 || strstr(o.out, "\ntranspose ") || !strstr(o.out, "\nmatmul "))
+        fail_msg("--workloads matmul,dot: exit %d, stdout %.1500s", o.code, o.out);
+    run_clmem(&o, NULL, ARGS("diff", base, slow, "--changes"));
+    assert_int_equal(o.code, 4);
+    if (count_lines(o.out) >= all_lines || !strstr(o.out, "slower") || strstr(o.out, "  same  ") ||
+        !strstr(o.out, "unchanged not shown"))
+        fail_msg("--changes: %.3000s", o.out);
+    /* JSON too: only the changed rows, the summary counting all. */
+    run_clmem(&o, NULL, ARGS("diff", base, slow, "--changes", "--format", "json"));
+    cJSON *root = cJSON_Parse(o.out), *r;
+    assert_non_null(root);
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results"))
+    {
+        assert_string_equal(cJSON_GetObjectItem(r, "verdict")->valuestring, "slower");
+    }
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "summary"), "same")->valuedouble > 0);
+    cJSON_Delete(root);
+    /* --output x.csv writes CSV without --format. */
+    const char *csv = test_in_dir("diff.csv");
+    run_clmem(&o, NULL, ARGS("diff", base, slow, "--output", csv));
+    assert_int_equal(o.code, 4);
+    char *text = test_read_file(csv);
+    assert_non_null(text);
+    assert_true(strncmp(text, "run,workload,variant,", 21) == 0);
+    free(text);
+}
+
+/* ---- tune ---- */
+
+static void tune_keeps_only_a_gain_beyond_both_spreads(void **state)
+{
+    (void)state;
+    struct clmem_tune_candidate builtin = {.metric = 100, .min_ms = 0.95, .max_ms = 1.10};
+    struct clmem_tune_candidate c = {.metric = 120, .min_ms = 0.80, .max_ms = 0.90};
+    assert_true(clmem_tune_beats(&c, &builtin));
+    /* Faster by its median, but its slowest sample inside the built-in's range. */
+    c.max_ms = 1.0;
+    assert_false(clmem_tune_beats(&c, &builtin));
+    /* Outside the ranges but within the threshold. */
+    c = (struct clmem_tune_candidate){.metric = 103, .min_ms = 0.90, .max_ms = 0.94};
+    assert_false(clmem_tune_beats(&c, &builtin));
+    c.status = CLMEM_ERR_VERIFY;
+    c.metric = 500;
+    assert_false(clmem_tune_beats(&c, &builtin));
+}
+
+/* A tuning database in a fresh XDG_CACHE_HOME with entries for `device`
+ * (matmul and transpose) and for another device. */
+static const char *tuning_home(const char *device)
+{
+    const char *home = test_in_dir("tunehome");
+    char dir[1100], text[4096];
+    mkdir(home, 0700);
+    snprintf(dir, sizeof dir, "%s/clmem", home);
+    mkdir(dir, 0700);
+    snprintf(text, sizeof text,
+             "{\"clmem_tuning\": 1, \"entries\": ["
+             "{\"device\": \"%s\", \"driver\": \"d\", \"workload\": \"matmul\", \"variant\": "
+             "\"regblock\", \"size_class\": \"1024\", \"params\": {\"TSM\": 64}, \"metric\": 12.5, "
+             "\"default_metric\": 10, \"unit\": \"GFLOP/s\", \"builtin\": false},"
+             "{\"device\": \"%s\", \"driver\": \"d\", \"workload\": \"transpose\", \"variant\": "
+             "\"padded\", \"size_class\": \"2048\", \"params\": {\"TILE\": 32}, \"metric\": 3, "
+             "\"default_metric\": 3, \"unit\": \"GB/s\", \"builtin\": true},"
+             "{\"device\": \"other device\", \"driver\": \"d\", \"workload\": \"matmul\", "
+             "\"variant\": \"regblock\", \"size_class\": \"1024\", \"params\": {\"TSM\": 32}, "
+             "\"metric\": 1, \"default_metric\": 1, \"unit\": \"GFLOP/s\", \"builtin\": false}]}",
+             device, device);
+    snprintf(dir, sizeof dir, "%s/clmem/tuning.json", home);
+    test_write_file(dir, text);
+    chmod(dir, 0600);
+    return home;
+}
+
+static void tune_show_and_reset(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("devices", "--format", "json"));
+    cJSON *root = cJSON_Parse(o.out);
+    assert_non_null(root);
+    char device[256];
+    snprintf(device, sizeof device, "%s",
+             cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "name")->valuestring);
+    cJSON_Delete(root);
+    const char *home = tuning_home(device);
+    const char *env[] = {"XDG_CACHE_HOME", home, NULL};
+    run_clmem(&o, env, ARGS("tune", "--show", "--device", "0:0"));
+    if (o.code != 0 || !strstr(o.out, "2 entries") || !strstr(o.out, "12.500 GFLOP/s") ||
+        !strstr(o.out, "TSM=64") || !strstr(o.out, "TILE=32") || strstr(o.out, "TSM=32"))
+        fail_msg("--show: exit %d, stdout '%s', stderr '%s'", o.code, o.out, o.err);
+    run_clmem(&o, env, ARGS("tune", "--reset", "matmul", "--device", "0:0"));
+    if (o.code != 0 || !strstr(o.out, "removed 1 entry"))
+        fail_msg("--reset matmul: exit %d, stdout '%s', stderr '%s'", o.code, o.out, o.err);
+    run_clmem(&o, env, ARGS("tune", "--show", "--device", "0:0"));
+    if (!strstr(o.out, "1 entry") || strstr(o.out, "TSM=64") || !strstr(o.out, "TILE=32"))
+        fail_msg("after --reset matmul: '%s'", o.out);
+    run_clmem(&o, env, ARGS("tune", "--reset", "--device", "0:0"));
+    assert_non_null(strstr(o.out, "removed 1 entry"));
+    /* The other device's entry stays. */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", home);
+    char *text = test_read_file(path);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "other device"));
+    assert_null(strstr(text, "\"TILE\""));
+    free(text);
+    refused_with(ARGS("tune", "--show", "matmul"), "--show lists every workload's entries");
+}
+
+/* ---- progress ---- */
+
+static void progress_lines_off_a_terminal_and_quiet(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *home = test_in_dir("coldcache");
+    mkdir(home, 0700);
+    const char *env[] = {"XDG_CACHE_HOME", home, NULL};
+    const char *csv = test_in_dir("dot.csv");
+    run_clmem(&o, env,
+              ARGS("run", "dot", "--size", "1000", "--reps", "1", "--progress", "--output", csv));
+    if (o.code != 0 || !strstr(o.err, "clmem: [1/") || !strstr(o.err, "elapsed") ||
+        !strstr(o.err, "about ") || strchr(o.err, '\r') ||
+        !strstr(o.err, "clmem: building kernels for ") ||
+        !strstr(o.err, "(first time; cached afterwards)"))
+        fail_msg("--progress: exit %d, stderr '%s'", o.code, o.err);
+    char *text = test_read_file(csv);
+    assert_non_null(text);
+    assert_true(strncmp(text, "workload,", 9) == 0);
+    free(text);
+    /* Cached now: no build to announce. */
+    run_clmem(&o, env, ARGS("run", "dot", "--size", "1000", "--reps", "1", "--progress"));
+    if (o.code != 0 || !strstr(o.err, "clmem: [1/") || strstr(o.err, "building kernels"))
+        fail_msg("warm --progress: exit %d, stderr '%s'", o.code, o.err);
+    run_clmem(&o, env,
+              ARGS("run", "dot", "--size", "1000", "--reps", "1", "--progress", "--quiet"));
+    if (o.code != 0 || o.err[0])
+        fail_msg("--quiet: exit %d, stderr '%s'", o.code, o.err);
+    /* Off a terminal without --progress: silent, as before. */
+    run_clmem(&o, env, ARGS("run", "dot", "--size", "1000", "--reps", "1", "--no-cache"));
+    if (o.code != 0 || o.err[0])
+        fail_msg("no --progress: exit %d, stderr '%s'", o.code, o.err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unknown_names_get_a_suggestion),
+        cmocka_unit_test(help_cmd_is_cmd_help),
+        cmocka_unit_test(list_and_devices_write_json_and_csv),
+        cmocka_unit_test(diff_of_a_partial_run_says_not_run),
+        cmocka_unit_test(diff_gates_on_workloads_and_shows_changes),
+        cmocka_unit_test(tune_keeps_only_a_gain_beyond_both_spreads),
+        cmocka_unit_test(tune_show_and_reset),
+        cmocka_unit_test(progress_lines_off_a_terminal_and_quiet),
+    };
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
+}
