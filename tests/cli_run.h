@@ -9,7 +9,7 @@
 struct outcome {
     int code; /* exit code, or 128 + the signal that ended it */
     char out[65536];
-    char err[16384];
+    char err[65536];
 };
 
 struct child {

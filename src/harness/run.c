@@ -167,6 +167,7 @@ static int run_batch(void *user, unsigned runs, struct clmem_batch *batch, struc
     double start = clmem_now_ms();
     for (unsigned i = 0; i < runs && status == CLMEM_OK; i++) {
         struct clmem_timing *t = &timing[apart ? i : 0];
+        t->untraced = i > 0;
         status = job->loop_reps ? run->workload->execute_looped(run, job->v, job->loop_reps, t, err)
                                 : run->workload->execute(run, job->v, t, err);
     }

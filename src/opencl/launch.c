@@ -10,7 +10,7 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
     size_t rounded[3];
     for (cl_uint i = 0; i < dims; i++)
         rounded[i] = local ? clmem_round_up(global[i], local[i]) : global[i];
-    if (clmem_debug_enabled(CLMEM_DEBUG_LAUNCH)) {
+    if (clmem_debug_enabled(CLMEM_DEBUG_LAUNCH) && !(timing && timing->untraced)) {
         char name[64] = "?";
         clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
         name[sizeof name - 1] = '\0';

@@ -122,6 +122,9 @@ struct clmem_timing {
     /* Work done on the host instead (a CPU library's routine): its wall
      * time in ms, used when no event was added. */
     double host_ms;
+    /* A run repeated in a batch after its first: its launches are not
+     * traced (CLMEM_DEBUG=2 would print them thousands of times). */
+    int untraced;
 };
 /* Enqueues one NDRange (local NULL: the driver's choice); the event is
  * kept in `timing` (NULL: not timed) so the run's device time is measured. */
