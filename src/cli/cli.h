@@ -13,6 +13,12 @@ struct cli_command {
     int mpi; /* runs as one job under mpirun (a device per rank, one report) */
 };
 
+/* The man page and the bash or zsh completion from the command and option
+ * tables (docgen.c; main.c's hidden --man and --completion SHELL). */
+int cli_write_man(FILE *out, const struct cli_command *commands, size_t n);
+int cli_write_completion(FILE *out, const char *shell, const struct cli_command *commands,
+                         size_t n);
+
 int cmd_devices(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
