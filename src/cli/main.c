@@ -104,7 +104,7 @@ static int unknown_command(const char *name)
 static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
-     * its variants run (README, Reliability). */
+     * its variants run (docs/reliability.md, Signals). */
     cli_signals_init();
     cli_exit_guard();
     if (argc < 2) {
