@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shared libraries a release build of clmem needs beyond what a bare GPU
 # machine has (its OpenCL loader and NVIDIA's driver): copied into
-# .carry/lib, to travel with build-gpu/ (README, "Benchmarks"; run there
+# .carry/lib, to travel with build-gpu/ (docs/development.md, "The GPU machines"; run there
 # with LD_LIBRARY_PATH=$PWD/.carry/lib). Usage: scripts/carry_libs.sh [BUILD]
 # (default build-gpu).
 set -euo pipefail

@@ -16,7 +16,7 @@ packages+=(oclgrind) # the oclgrind_* tests run every kernel under Oclgrind
 packages+=(mesa-opencl-icd) # Mesa's rusticl (llvmpipe): the tests of suite 'rusticl'
 packages+=(valgrind) # scripts/valgrind.sh: memcheck of the CLI's main paths
 packages+=(python3-jsonschema) # the 'schema' test: run files against schema/run.schema.json
-# Open MPI: 'mpirun -n R clmem ...' (README, "Many hosts: MPI"); the build
+# Open MPI: 'mpirun -n R clmem ...' (docs/usage.md, "Many hosts: MPI"); the build
 # below enables it. A build without MPI needs none of it: meson's default.
 packages+=(libopenmpi-dev openmpi-bin)
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `meson install` gives a program what it needs to embed libclmem: the
-# library, include/clmem/clmem.h, clmem.pc and the kernels. Installed into
+# library, include/clmem/clmem.h, clmem.pc and the kernels; and what a user
+# of the program needs: the man page clmem(1) and the bash and zsh
+# completions, where man and the shells look for them. Installed into
 # a scratch DESTDIR, tests/install/embed.c is built there with
 # `pkg-config --cflags --libs clmem` (PKG_CONFIG_SYSROOT_DIR points the
 # .pc file's paths into the DESTDIR) and run on PoCL with the installed
@@ -25,6 +27,31 @@ for what in pc header kernels library; do
         exit 1
     fi
 done
+# The man page and the completions, generated from the option table: in
+# mandir/man1, share/bash-completion/completions/clmem (the name bash looks
+# up for the command clmem) and share/zsh/site-functions/_clmem.
+man=$(find "$dest" -path '*/man1/clmem.1' | head -n 1)
+bash_completion=$(find "$dest" -path '*/share/bash-completion/completions/clmem' | head -n 1)
+zsh_completion=$(find "$dest" -path '*/share/zsh/site-functions/_clmem' | head -n 1)
+for what in man bash_completion zsh_completion; do
+    if [ -z "${!what}" ] || [ ! -s "${!what}" ]; then
+        echo "test_install: nothing installed for the $what"
+        exit 1
+    fi
+done
+grep -q '^\.TH CLMEM 1' "$man" && grep -q 'max\\-candidates' "$man" || {
+    echo "test_install: $man is not clmem(1) listing the option table (--max-candidates missing)"
+    exit 1
+}
+bash -n "$bash_completion"
+# The completion completes: 'clmem run matmul --rep' offers --reps.
+offered=$(bash -c 'source "$1"; COMP_WORDS=(clmem run matmul --rep); COMP_CWORD=3; _clmem
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$bash_completion")
+if [ "$offered" != "--reps" ]; then
+    echo "test_install: the bash completion offered '$offered' for 'clmem run matmul --rep'"
+    exit 1
+fi
+grep -q '^#compdef clmem' "$zsh_completion"
 # Only the public header is installed: the layers' own stay in the tree.
 extra=$(find "$dest" -name '*.h' ! -path "$header")
 if [ -n "$extra" ]; then

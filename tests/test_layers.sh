@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers of src/ (README, "Layout"), lowest first, each folder with its
+# The layers of src/ (docs/development.md, "Layout"), lowest first, each folder with its
 # own header: every dependency must point down this list, never up, so no
 # include circle between folders can exist.
 #  1. includes: a file of src/L includes only "clmem/clmem.h", headers of
@@ -23,7 +23,7 @@ for dir in "$src"/*/; do
     layer=$(basename "$dir")
     me=$(rank "$layer")
     if [ "$me" -lt 0 ]; then
-        echo "layers: src/$layer is in no layer (add it to tests/test_layers.sh and the README)"
+        echo "layers: src/$layer is in no layer (add it to tests/test_layers.sh and docs/development.md)"
         fail=1
         continue
     fi

@@ -6,7 +6,7 @@
  * - an address-space limit (ulimit -v);
  * - messages that point at the command.
  *
- * The rule (README, Reliability): INT, TERM and HUP, once the variants
+ * The rule (docs/reliability.md, Signals): INT, TERM and HUP, once the variants
  * run, stop after the current variant (a program build is abandoned), the
  * results that finished are reported, --output written whole with
  * "interrupted": true, exit 128 + N. Before the variants run, a second

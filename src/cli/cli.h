@@ -13,6 +13,12 @@ struct cli_command {
     int mpi; /* runs as one job under mpirun (a device per rank, one report) */
 };
 
+/* The man page and the bash or zsh completion from the command and option
+ * tables (docgen.c; main.c's hidden --man and --completion SHELL). */
+int cli_write_man(FILE *out, const struct cli_command *commands, size_t n);
+int cli_write_completion(FILE *out, const char *shell, const struct cli_command *commands,
+                         size_t n);
+
 int cmd_devices(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -85,8 +91,8 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 void cli_report_warnings(const struct clmem_ctx *ctx);
 /* The address space (ulimit -v, RLIMIT_AS) the OpenCL driver needs, in
  * MiB: a smaller limit is refused before the driver loads, where it would
- * crash. Measured with PoCL 3.1 (LLVM 15) on 2 cores, caches cold (README,
- * Reliability): listing the devices works from 303 MiB (PoCL aborted at
+ * crash. Measured with PoCL 3.1 (LLVM 15) on 2 cores, caches cold (docs/reliability.md,
+ * Memory): listing the devices works from 303 MiB (PoCL aborted at
  * 254); building and running kernels, `run matmul --size 16` from 830 MiB
  * (SIGSEGV below) and a whole bench from 1.5 GiB (peak 1.46 GiB). */
 #define CLI_LIST_ADDRESS_SPACE_MIB   512
@@ -104,8 +110,8 @@ int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const
 int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err);
 
-/* Signals: one rule for INT, TERM, HUP, QUIT and PIPE (README,
- * Reliability). From cli_signals_init, at the start, each stops clmem at
+/* Signals: one rule for INT, TERM, HUP, QUIT and PIPE (docs/reliability.md,
+ * Signals). From cli_signals_init, at the start, each stops clmem at
  * once: every output's temporary file removed (reports, images, cache
  * entries: clmem_output_remove_pending), nothing reported, the
  * default action (exit 128 + N). From cli_catch_interrupts, when the

@@ -114,7 +114,7 @@ static int check_mpi(const struct cli_opts *o, const struct clmem_workload *w,
 #ifndef CLMEM_HAVE_MPI
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--summa needs clmem built with MPI ('meson configure build "
-                          "-Dmpi=enabled', README \"Many hosts: MPI\")");
+                          "-Dmpi=enabled', docs/usage.md \"Many hosts: MPI\")");
 #endif
         if (!under_mpirun)
             return clmem_fail(err, CLMEM_ERR_USAGE,

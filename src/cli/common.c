@@ -435,7 +435,7 @@ void cli_report_warnings(const struct clmem_ctx *ctx)
         fprintf(stderr, "clmem: warning: %s\n", ctx->tuning_warning);
 }
 
-/* Signals (README, Reliability). A handler can only talk through statics:
+/* Signals (docs/reliability.md, Signals). A handler can only talk through statics:
  * the one piece of mutable global state. */
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 static volatile sig_atomic_t interrupt_signal; /* the first stop asked for, or 0 */

@@ -104,7 +104,7 @@ static int unknown_command(const char *name)
 static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
-     * its variants run (README, Reliability). */
+     * its variants run (docs/reliability.md, Signals). */
     cli_signals_init();
     cli_exit_guard();
     if (argc < 2) {
@@ -128,6 +128,12 @@ static int dispatch(int argc, char **argv)
         printf("clmem %s\n", CLMEM_VERSION);
         return CLMEM_OK;
     }
+    /* Hidden: what meson.build installs as clmem.1 and the completions. */
+    if (strcmp(name, "--man") == 0)
+        return cli_write_man(stdout, commands, CLMEM_ARRAY_SIZE(commands));
+    if (strcmp(name, "--completion") == 0)
+        return cli_write_completion(stdout, argc > 2 ? argv[2] : NULL, commands,
+                                    CLMEM_ARRAY_SIZE(commands));
     const struct cli_command *command = find_command(name);
     if (command)
         return run_command(command, argc, argv);

@@ -35,11 +35,12 @@ int cli_mpi_start(const char *command, int *argc, char ***argv)
 #else
     (void)argc;
     (void)argv;
-    return cli_usage_error(NULL,
-                           "this clmem was built without MPI: for 'mpirun ... clmem %s' build it "
-                           "with 'meson configure build -Dmpi=enabled' (README, \"Many hosts: "
-                           "MPI\")",
-                           command);
+    return cli_usage_error(
+        NULL,
+        "this clmem was built without MPI: for 'mpirun ... clmem %s' build it "
+        "with 'meson configure build -Dmpi=enabled' (docs/usage.md, \"Many hosts: "
+        "MPI\")",
+        command);
 #endif
 }
 

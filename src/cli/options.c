@@ -675,7 +675,7 @@ static void wrap(FILE *out, const char *text, size_t at, size_t indent)
 }
 
 /* "--name ARGH", "--name[=ARGH]" or "--name". */
-static void option_head(const struct cli_option *opt, char *out, size_t size)
+void cli_option_head(const struct cli_option *opt, char *out, size_t size)
 {
     if (opt->type == CLI_FLAG)
         snprintf(out, size, "--%s", opt->name);
@@ -686,8 +686,8 @@ static void option_head(const struct cli_option *opt, char *out, size_t size)
 }
 
 /* The option's help line: its text, its range and default, its alias. */
-static void option_text(const struct cli_option *opt, const struct cli_use *use, char *out,
-                        size_t size)
+void cli_option_text(const struct cli_option *opt, const struct cli_use *use, char *out,
+                     size_t size)
 {
     char range[96] = "", def[160] = "", alias[64] = "";
     if (opt->type == CLI_UINT && !(opt->min == 0 && opt->max == UINT64_MAX))
@@ -721,7 +721,7 @@ void cli_help(const struct cli_spec *spec, FILE *out)
     size_t width = 20; /* the widest head and two spaces, at least 20 */
     char head[64], text[1024];
     for (size_t i = 0; i < spec->n_uses; i++) {
-        option_head(&options[spec->uses[i].id], head, sizeof head);
+        cli_option_head(&options[spec->uses[i].id], head, sizeof head);
         if (strlen(head) + 2 > width)
             width = strlen(head) + 2;
     }
@@ -729,8 +729,8 @@ void cli_help(const struct cli_spec *spec, FILE *out)
         fprintf(out, "\noptions:\n");
     for (size_t i = 0; i < spec->n_uses; i++) {
         const struct cli_option *opt = &options[spec->uses[i].id];
-        option_head(opt, head, sizeof head);
-        option_text(opt, &spec->uses[i], text, sizeof text);
+        cli_option_head(opt, head, sizeof head);
+        cli_option_text(opt, &spec->uses[i], text, sizeof text);
         fprintf(out, "  %-*s", (int)width, head);
         wrap(out, text, 2 + width, 2 + width);
     }

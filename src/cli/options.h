@@ -152,6 +152,12 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
 /* The command's --help: usage line, its paragraph, then a line per option
  * from the table (value, help, range, default), then `more`. */
 void cli_help(const struct cli_spec *spec, FILE *out);
+/* One option's head in --help ("--reps N", "--split[=W,W,...]", "--quiet")
+ * and its help text as `use` takes it (range, default, alias): what --help,
+ * the man page and the completions (docgen.c) print. */
+void cli_option_head(const struct cli_option *opt, char *out, size_t size);
+void cli_option_text(const struct cli_option *opt, const struct cli_use *use, char *out,
+                     size_t size);
 /* One option's value from text, as cli_parse takes it (`text` NULL: the
  * option given without a value, where its value is optional). */
 int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struct clmem_error *err);

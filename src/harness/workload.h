@@ -2,7 +2,7 @@
  * table entry (struct clmem_workload) whose hooks the harness calls in one
  * loop: plan, set up, warm up, time, verify, tear down. Adding a workload
  * is its .c, its .cl, its test and one line in src/workloads/registry.c
- * (README, "Adding a workload"). */
+ * (docs/development.md, "Adding a workload"). */
 #ifndef CLMEM_HARNESS_WORKLOAD_H
 #define CLMEM_HARNESS_WORKLOAD_H
 

@@ -1,6 +1,6 @@
 /* The JSON report of a run under mpirun: one section per rank, each with
- * its host, device, peaks and results (schema/run.schema.json; README,
- * "MPI"). */
+ * its host, device, peaks and results (schema/run.schema.json; docs/usage.md,
+ * "Many hosts: MPI"). */
 #include "mpi/ranks.h"
 
 #include "report/json.h"

@@ -1,5 +1,5 @@
 /* JSON output through cJSON: the run files, described by
- * schema/run.schema.json and README.md ("JSON"). */
+ * schema/run.schema.json and docs/usage.md ("Output formats"). */
 #include "report/json.h"
 
 #include "git_describe.h"

@@ -1,5 +1,5 @@
 /* A program that embeds libclmem through its installed public header
- * alone, built with `pkg-config clmem` (tests/test_install.sh; README,
+ * alone, built with `pkg-config clmem` (tests/test_install.sh; docs/development.md,
  * "Using libclmem"): it lists the workloads, opens the device named by its
  * first argument (default "cpu"), runs every variant of matmul at a size
  * that is a multiple of no tile and writes the results as CSV. Exit 0 when
