@@ -467,6 +467,17 @@ static const struct {
     {SIGXFSZ, NULL},
 };
 
+/* Gives `sig` its default action back (async-signal-safe: sigaction
+ * alone), for a handler that then raises it. */
+static void default_action(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+}
+
 /* Async-signal-safe only: unlink (clmem_output_remove_pending), write,
  * sigaction, raise, pause. A kernel out of bounds faults on every driver
  * thread at once: the first one cleans up and says it, the others wait
@@ -486,11 +497,7 @@ static void on_fatal(int sig)
                 write(STDERR_FILENO, fatal_signals[i].said, strlen(fatal_signals[i].said));
             (void)ignored;
         }
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    default_action(sig);
     /* Blocked while the handler runs: delivered on return, with the
      * default action (a fault also comes again as the instruction
      * restarts). */
@@ -502,11 +509,7 @@ static void stop_now(int sig)
     /* Async-signal-safe only: unlink, sigaction, raise. */
     stopping = 1;
     clmem_output_remove_pending();
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    default_action(sig);
     /* Blocked while the handler runs: delivered, by default, on return. */
     raise(sig);
 }
