@@ -6,6 +6,8 @@
 
 #include "clmem/clmem.h"
 
+#include <signal.h> /* sigset_t */
+
 /* ---- errors (error.c) ---- */
 /* Records a message; returns `status` so callers can `return clmem_fail(...)`. */
 int clmem_fail(struct clmem_error *err, int status, const char *fmt, ...)
@@ -80,6 +82,15 @@ size_t clmem_text_escape(const char *text, char *out, size_t size);
 int clmem_fputs_escaped(const char *text, FILE *out);
 /* The same for len bytes of text (NUL-terminated or not). */
 int clmem_fwrite_escaped(const char *text, size_t len, FILE *out);
+
+/* ---- signals (signals.c) ---- */
+/* The signals that stop clmem (docs/reliability.md, Signals): INT, TERM
+ * and HUP after the variant running, QUIT and PIPE at once. */
+#define CLMEM_N_STOP_SIGNALS 5
+extern const int clmem_stop_signals[CLMEM_N_STOP_SIGNALS];
+/* An empty set, then the stop signals: what is held while something must
+ * not be cut in two. */
+void clmem_stop_set(sigset_t *set);
 
 /* ---- threads (parallel.c) ---- */
 /* Runs fn(arg, i) for every i in [0, n), each on a thread of its own, all

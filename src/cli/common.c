@@ -227,12 +227,7 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 static void hold_signals(sigset_t *old)
 {
     sigset_t held;
-    sigemptyset(&held);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGHUP);
-    sigaddset(&held, SIGQUIT);
-    sigaddset(&held, SIGPIPE);
+    clmem_stop_set(&held);
     sigaddset(&held, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &held, old);
 }
@@ -437,14 +432,13 @@ void cli_report_warnings(const struct clmem_ctx *ctx)
 
 /* Signals (docs/reliability.md, Signals). A handler can only talk through statics:
  * the one piece of mutable global state. */
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 static volatile sig_atomic_t interrupt_signal; /* the first stop asked for, or 0 */
 static volatile sig_atomic_t graceful;         /* INT, TERM, HUP: stop after the variant */
 static volatile sig_atomic_t stopping;         /* a stop at once is on its way */
 static int interrupt_tell;                     /* stderr is a terminal: say what happens */
-static unsigned ignored_at_start;              /* bit i: stop_signals[i] was SIG_IGN (nohup) */
-static struct sigaction usr1_at_start;         /* SIGUSR1's action: kept (default: terminate) */
-static struct sigaction usr1_action;           /* what SIGUSR1 gets: usr1_at_start, or on_fatal */
+static unsigned ignored_at_start;      /* bit i: clmem_stop_signals[i] was SIG_IGN (nohup) */
+static struct sigaction usr1_at_start; /* SIGUSR1's action: kept (default: terminate) */
+static struct sigaction usr1_action;   /* what SIGUSR1 gets: usr1_at_start, or on_fatal */
 static struct sigaction stop_action;
 
 /* Signals whose default action ends the process, other than the stop
@@ -473,6 +467,17 @@ static const struct {
     {SIGXFSZ, NULL},
 };
 
+/* Gives `sig` its default action back (async-signal-safe: sigaction
+ * alone), for a handler that then raises it. */
+static void default_action(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+}
+
 /* Async-signal-safe only: unlink (clmem_output_remove_pending), write,
  * sigaction, raise, pause. A kernel out of bounds faults on every driver
  * thread at once: the first one cleans up and says it, the others wait
@@ -492,11 +497,7 @@ static void on_fatal(int sig)
                 write(STDERR_FILENO, fatal_signals[i].said, strlen(fatal_signals[i].said));
             (void)ignored;
         }
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    default_action(sig);
     /* Blocked while the handler runs: delivered on return, with the
      * default action (a fault also comes again as the instruction
      * restarts). */
@@ -508,11 +509,7 @@ static void stop_now(int sig)
     /* Async-signal-safe only: unlink, sigaction, raise. */
     stopping = 1;
     clmem_output_remove_pending();
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(sig, &dfl, NULL);
+    default_action(sig);
     /* Blocked while the handler runs: delivered, by default, on return. */
     raise(sig);
 }
@@ -541,14 +538,14 @@ void cli_signals_init(void)
      * run) must not fail what the driver is doing: PoCL waits for the
      * linker it runs (wait4) on the main thread. */
     stop_action.sa_flags = SA_RESTART;
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stop_signals); i++) {
+    for (size_t i = 0; i < CLMEM_N_STOP_SIGNALS; i++) {
         struct sigaction old;
-        sigaction(stop_signals[i], NULL, &old);
+        sigaction(clmem_stop_signals[i], NULL, &old);
         /* Ignored when clmem started (nohup, a background job): stays so. */
         if (old.sa_handler == SIG_IGN)
             ignored_at_start |= 1u << i;
         else
-            sigaction(stop_signals[i], &stop_action, NULL);
+            sigaction(clmem_stop_signals[i], &stop_action, NULL);
     }
     struct sigaction fatal;
     memset(&fatal, 0, sizeof fatal);
@@ -581,12 +578,12 @@ void cli_signals_reclaim(void)
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stop_signals); i++) {
+    for (size_t i = 0; i < CLMEM_N_STOP_SIGNALS; i++) {
         /* Ignored at the start (nohup): ignored again, not LLVM's. */
         const struct sigaction *ours = ignored_at_start & (1u << i) ? &ignore : &stop_action;
         struct sigaction now;
-        if (sigaction(stop_signals[i], NULL, &now) == 0 && now.sa_handler != ours->sa_handler)
-            sigaction(stop_signals[i], ours, NULL);
+        if (sigaction(clmem_stop_signals[i], NULL, &now) == 0 && now.sa_handler != ours->sa_handler)
+            sigaction(clmem_stop_signals[i], ours, NULL);
     }
     struct sigaction usr1;
     if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_action.sa_handler)

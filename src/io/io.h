@@ -47,6 +47,14 @@ void clmem_output_pending_release(int slot);
  * own followed with `follow`); -1 when none, or when `path` is missing. */
 int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n);
 
+/* ---- reading a whole file (read.c) ---- */
+/* Reads `fd` from where it stands to its end (EINTR retried; fd left
+ * open) into *data, malloc'd and NUL-terminated, *len bytes. `hint` is
+ * the first buffer's size (a regular file's st_size + 1 reads it in one
+ * go; 0: 64 KiB). 0; or -1 with errno: EFBIG when more than `cap` bytes
+ * are there, ENOMEM, or read's; *len then says how much was read. */
+int clmem_read_fd(int fd, size_t cap, size_t hint, char **data, size_t *len);
+
 /* ---- state files (state.c) ---- */
 /* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,
  * else $HOME/.cache/clmem[/SUB] when HOME is an existing directory (a

@@ -160,7 +160,6 @@ int clmem_input_read(const char *path, unsigned char **data, size_t *size, struc
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot open image '%s': %s", path,
                           strerror(errno));
     struct stat st;
-    int status = CLMEM_OK;
     if (fstat(fd, &st) != 0) {
         int saved = errno;
         close(fd);
@@ -174,49 +173,25 @@ int clmem_input_read(const char *path, unsigned char **data, size_t *size, struc
     }
     /* A regular file's size is known; a pipe's, a FIFO's, /dev/stdin's is
      * found by reading: either way it is read once, here. */
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < MOST_READ
-                     ? (size_t)st.st_size + 1
-                     : (size_t)1 << 16;
-    size_t len = 0;
-    unsigned char *buf = NULL;
-    for (;;) {
-        if (len == cap || !buf) {
-            if (buf && cap >= MOST_READ) {
-                status = clmem_fail(err, CLMEM_ERR_USAGE,
-                                    "image '%s' is larger than %zu bytes, more than the "
-                                    "kernels can take",
-                                    path, MOST_READ);
-                break;
-            }
-            size_t grown = buf ? (cap > MOST_READ / 2 ? MOST_READ : 2 * cap) : cap;
-            unsigned char *more = realloc(buf, grown);
-            if (!more) {
-                status = clmem_fail(err, CLMEM_ERR_CL,
-                                    "out of host memory reading image '%s' (%zu bytes so far)",
-                                    path, len);
-                break;
-            }
-            buf = more;
-            cap = grown;
-        }
-        ssize_t got = read(fd, buf + len, cap - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
-                                strerror(errno));
-            break;
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
+    size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < MOST_READ
+                      ? (size_t)st.st_size + 1
+                      : 0;
+    char *buf;
+    size_t len;
+    int failed = clmem_read_fd(fd, MOST_READ, hint, &buf, &len);
+    int saved = errno;
     close(fd);
-    if (status) {
-        free(buf);
-        return status;
-    }
-    *data = buf;
+    if (failed && saved == EFBIG)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "image '%s' is larger than %zu bytes, more than the kernels can take",
+                          path, MOST_READ);
+    if (failed && saved == ENOMEM)
+        return clmem_fail(err, CLMEM_ERR_CL,
+                          "out of host memory reading image '%s' (%zu bytes so far)", path, len);
+    if (failed)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
+                          strerror(saved));
+    *data = (unsigned char *)buf;
     *size = len;
     return CLMEM_OK;
 }

@@ -120,36 +120,21 @@ static int read_file(const char *path, char **text, struct clmem_error *err)
         return CLMEM_ERR_USAGE;
     /* Read up to one byte past the cap: a file that grew since it was
      * looked at is refused too. */
-    char *buf = malloc(SOURCE_MAX_BYTES + 2);
-    if (!buf) {
-        close(fd);
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
-    }
-    size_t len = 0;
-    while (len <= SOURCE_MAX_BYTES) {
-        ssize_t got = read(fd, buf + len, SOURCE_MAX_BYTES + 1 - len);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            free(buf);
-            close(fd);
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
-                              strerror(saved));
-        }
-        if (got == 0)
-            break;
-        len += (size_t)got;
-    }
+    char *buf;
+    size_t len;
+    int failed = clmem_read_fd(fd, SOURCE_MAX_BYTES, 0, &buf, &len);
+    int saved = errno;
     close(fd);
-    if (len > SOURCE_MAX_BYTES) {
-        free(buf);
+    if (failed && saved == ENOMEM)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+    if (failed && saved == EFBIG)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "cannot read kernel source '%s': it is larger than the 4 MiB a kernel "
                           "source may be",
                           path);
-    }
-    buf[len] = '\0';
+    if (failed)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
+                          strerror(saved));
     *text = buf;
     return CLMEM_OK;
 }

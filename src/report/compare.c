@@ -444,12 +444,7 @@ static int person_files(const char *tmp, const struct compare_view *view, struct
 static void hold_stops(sigset_t *old)
 {
     sigset_t held;
-    sigemptyset(&held);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGHUP);
-    sigaddset(&held, SIGQUIT);
-    sigaddset(&held, SIGPIPE);
+    clmem_stop_set(&held);
     pthread_sigmask(SIG_BLOCK, &held, old);
 }
 

@@ -1008,11 +1008,10 @@ int compare_gnuplot_run(const char *dir)
     if (pid == 0) {
         /* Its own process group, which a stop at once kills whole. */
         setpgid(0, 0);
-        static const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
-        for (size_t i = 0; i < CLMEM_ARRAY_SIZE(stops); i++) {
+        for (size_t i = 0; i < CLMEM_N_STOP_SIGNALS; i++) {
             struct sigaction now;
-            if (sigaction(stops[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-                signal(stops[i], SIG_DFL);
+            if (sigaction(clmem_stop_signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
+                signal(clmem_stop_signals[i], SIG_DFL);
         }
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         int log = -1;

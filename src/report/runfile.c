@@ -47,41 +47,18 @@ static int read_whole(struct reader *rd, char **text, size_t *len)
                           strerror(saved));
     }
     /* Read to the end rather than trusting st_size: a pipe has none. */
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            char *grown = cap < MAX_RUN_FILE_BYTES ? realloc(buf, cap * 2 + 1) : NULL;
-            if (!grown) {
-                free(buf);
-                close(fd);
-                return clmem_fail(rd->err, CLMEM_ERR_USAGE,
-                                  "cannot read '%s': larger than %u MiB, not a run file", rd->path,
-                                  MAX_RUN_FILE_BYTES >> 20);
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        ssize_t got = read(fd, buf + n, cap - n);
-        if (got == 0)
-            break;
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int saved = errno;
-            free(buf);
-            close(fd);
-            return clmem_fail(rd->err, CLMEM_ERR_USAGE, "cannot read '%s': %s", rd->path,
-                              strerror(saved));
-        }
-        n += (size_t)got;
-    }
+    int failed = clmem_read_fd(fd, MAX_RUN_FILE_BYTES, 0, text, len);
+    int saved = errno;
     close(fd);
-    if (!buf)
+    if (failed && saved == ENOMEM)
         return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
+    if (failed && saved == EFBIG)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                          "cannot read '%s': larger than %u MiB, not a run file", rd->path,
+                          MAX_RUN_FILE_BYTES >> 20);
+    if (failed)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "cannot read '%s': %s", rd->path,
+                          strerror(saved));
     return CLMEM_OK;
 }
 

@@ -35,6 +35,22 @@ static char prefix_of(int exponent)
     return '\0';
 }
 
+/* The exponent that brings *m (>= 0, at exponent e) into [1, 1000), *m
+ * rescaled with it: rescale while a prefix exists for it; 0.5 GB/s stays
+ * "500 MB/s". */
+static int rescale(double *m, int e)
+{
+    while (*m >= 999.5 && prefix_of(e + 1)) {
+        *m /= 1000;
+        e++;
+    }
+    while (*m < 0.9995 && (e - 1 == 0 || prefix_of(e - 1))) {
+        *m *= 1000;
+        e--;
+    }
+    return e;
+}
+
 /* Three significant digits of a mantissa in [1, 1000). */
 static void three_digits(double m, char *out, size_t size)
 {
@@ -56,16 +72,7 @@ void clmem_format_metric(double value, const char *unit, char *out, size_t size)
         return;
     }
     double m = fabs(value);
-    int e = base;
-    /* Rescale while a prefix exists for it; 0.5 GB/s stays "500 MB/s". */
-    while (m >= 999.5 && prefix_of(e + 1)) {
-        m /= 1000;
-        e++;
-    }
-    while (m < 0.9995 && (e - 1 == 0 || prefix_of(e - 1))) {
-        m *= 1000;
-        e--;
-    }
+    int e = rescale(&m, base);
     char digits[32];
     three_digits(m, digits, sizeof digits);
     char prefix[2] = {prefix_of(e), '\0'};
@@ -88,16 +95,7 @@ int compare_unit_choose(double value, const char *unit)
     if (!base || !isfinite(value) || value == 0)
         return base;
     double m = fabs(value);
-    int e = base;
-    while (m >= 999.5 && prefix_of(e + 1)) {
-        m /= 1000;
-        e++;
-    }
-    while (m < 0.9995 && (e - 1 == 0 || prefix_of(e - 1))) {
-        m *= 1000;
-        e--;
-    }
-    return e;
+    return rescale(&m, base);
 }
 
 void compare_format_at(double value, const char *unit, int exponent, char *out, size_t size)
