@@ -1,7 +1,7 @@
 /* Figures a second OpenCL implementation prints are plausible: every
  * workload on Mesa's rusticl (llvmpipe, RUSTICL_ENABLE=llvmpipe) verifies,
- * names the clock that timed it, and is never more than twice PoCL's figure
- * for the same result on the same cores. rusticl's event timestamps count
+ * names the clock that timed it, and is never more than FAR_ABOVE times
+ * PoCL's figure for the same result on the same cores. rusticl's event timestamps count
  * 0, 1, 2, 3 ns whatever a kernel does: trusted, they gave PB/s. Skipped,
  * saying so, where rusticl is not installed. */
 #include <math.h>
@@ -42,6 +42,12 @@ static int open_named(const char *spec, struct clmem_ctx *ctx)
     clmem_error_clear(&err);
     return status;
 }
+
+/* Two compilers of one kernel may differ by more than ten times (pi's
+ * device_rng: llvmpipe 13x PoCL on the 2-core VM, both by clocks that
+ * passed); a clock that counts 1 ns a kernel gave figures 1e5 to 1e9
+ * times too high. */
+#define FAR_ABOVE 100.0
 
 /* The result's best sample as a figure: load on a shared machine slows
  * samples down, never up. */
@@ -95,8 +101,8 @@ static void rusticl_figures_are_plausible(void **state)
                 if (p->skipped || strcmp(p->variant, r->variant) != 0 ||
                     strcmp(p->sweep, r->sweep) != 0 || p->sweep_value != r->sweep_value)
                     continue;
-                if (best_figure(r) > 2 * best_figure(p))
-                    fail_msg("rusticl %s %s (%s %u) at %s: %g %s, more than twice PoCL's %g on "
+                if (best_figure(r) > FAR_ABOVE * best_figure(p))
+                    fail_msg("rusticl %s %s (%s %u) at %s: %g %s, more than %g times PoCL's %g on "
                              "the same cores",
                              r->workload, r->variant, r->sweep[0] ? r->sweep : "-", r->sweep_value,
                              r->size, best_figure(r), r->metric_unit, best_figure(p));
