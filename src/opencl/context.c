@@ -32,6 +32,8 @@ int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, con
 
 void clmem_ctx_close(struct clmem_ctx *ctx)
 {
+    if (ctx->context)
+        clmem_libraries_forget_context();
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->context)

@@ -148,6 +148,16 @@ int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t 
 #endif
 }
 
+void clmem_libraries_forget_context(void)
+{
+#ifdef CLMEM_HAVE_CLBLAST
+    /* CLBlast caches the programs it built, per context, and releases them
+     * at exit, after clmem released their contexts: a driver then frees
+     * what is gone (Oclgrind aborted, 'corrupted double-linked list'). */
+    CLBlastClearCache();
+#endif
+}
+
 void clmem_openblas_describe(char *out, size_t size)
 {
 #ifdef CLMEM_HAVE_OPENBLAS

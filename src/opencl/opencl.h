@@ -218,6 +218,9 @@ int clmem_openblas_sgemm(size_t rows, size_t cols, size_t inner, const float *m,
                          float *p, struct clmem_timing *timing, struct clmem_error *err);
 /* "OpenBLAS Haswell kernels ...": which kernels OpenBLAS chose for this CPU. */
 void clmem_openblas_describe(char *out, size_t size);
+/* Drops what the libraries keep per context (CLBlast's programs), before
+ * a context is released. */
+void clmem_libraries_forget_context(void);
 /* CLBlast's SGEMM, row-major P = M x N, timed from a marker before it. */
 int clmem_clblast_sgemm(struct clmem_ctx *ctx, size_t rows, size_t cols, size_t inner, cl_mem m,
                         cl_mem n, cl_mem p, struct clmem_timing *timing, struct clmem_error *err);
