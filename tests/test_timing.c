@@ -328,7 +328,9 @@ static void pocl_clock_passes_its_check(void **state)
     assert_true(ctx.clock.checked);
     if (!ctx.clock.events_ok)
         fail_msg("%s's clock failed: %s", ctx.device.name, ctx.clock.why);
-    assert_true(ctx.clock.check_ms >= CLMEM_CLOCK_CHECK_MS * 0.9);
+    /* Every judged run lasts at least half the target, however loaded
+     * the machine was while the length was searched. */
+    assert_true(ctx.clock.check_ms >= CLMEM_CLOCK_CHECK_MS / 2);
     /* A result says which clock timed it, and how many runs a sample held. */
     struct clmem_result *results = NULL;
     size_t n = 0;

@@ -129,7 +129,8 @@ CLMEM_API int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *d
 CLMEM_API void clmem_ctx_close(struct clmem_ctx *ctx);
 /* Checks the device's event clock once (ctx->clock; again only when
  * ctx->clock.checked is 0): a kernel of growing work timed by its event and
- * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS.
+ * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS
+ * (then every judged run lasts at least half of it).
  * Timestamps out of order, zero durations, event times longer than the
  * host's or far shorter leave events_ok 0: samples are then host-timed. */
 CLMEM_API int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
