@@ -484,14 +484,14 @@ static void split_weights_near_the_largest_double(void **state)
 
 /* ---- memory pressure (issue 17 item 6) ---- */
 
-/* clmem under `ulimit -v KB`, through sh. */
-static void run_limited(struct outcome *o, const char *kb, const char *const env[],
-                        const char *const args[])
+/* clmem under `ulimit LIMIT` (e.g. "-v 400000"), through sh. */
+static void run_under_ulimit(struct outcome *o, const char *limit, const char *const env[],
+                             const char *const args[])
 {
     const char *bin = getenv("CLMEM_BIN");
     assert_non_null(bin);
     char script[128];
-    snprintf(script, sizeof script, "ulimit -v %s && exec \"$@\"", kb);
+    snprintf(script, sizeof script, "ulimit %s && exec \"$@\"", limit);
     const char *argv[32] = {"sh", "-c", script, "sh", bin};
     size_t n = 5;
     for (size_t i = 0; args[i] && n < 31; i++)
@@ -500,6 +500,15 @@ static void run_limited(struct outcome *o, const char *kb, const char *const env
     struct child c;
     start_program(&c, env, "/bin/sh", argv);
     finish_clmem(&c, o);
+}
+
+/* clmem under `ulimit -v KB`. */
+static void run_limited(struct outcome *o, const char *kb, const char *const env[],
+                        const char *const args[])
+{
+    char limit[48];
+    snprintf(limit, sizeof limit, "-v %s", kb);
+    run_under_ulimit(o, limit, env, args);
 }
 
 /* An address-space limit below what the driver needs: exit 3 and one line
@@ -551,6 +560,34 @@ static void address_space_limit_exits_3(void **state)
                 ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"));
     if (o.code != 0)
         fail_msg("at the limit said to be enough (%s KiB): exit %d, '%s'", kb, o.code, o.err);
+    remove_tree(s.dir);
+}
+
+/* Too few open files: PoCL's compiler aborted the whole process building
+ * a kernel ("Too many open files" from its linker, SIGABRT). A soft limit
+ * is raised and the run works, caches cold; a hard one is refused with
+ * exit 3 and one line before the driver loads. */
+static void open_file_limit_is_raised_or_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    struct scratch s;
+    scratch_make(&s, "r.json");
+    const char *env[] = {"XDG_CACHE_HOME", s.cache, NULL};
+    const char *args[20];
+    with_output(args,
+                ARGS("run", "reduce", "--size", "1000", "--variant", "one_pass", "--device", "cpu",
+                     "--output", "OUT"),
+                s.out);
+    run_under_ulimit(&o, "-n 8", env, args);
+    if (o.code != 3 || count_lines(o.err) != 1 ||
+        !strstr(o.err, "clmem: the open-file limit (ulimit -n) of 8 is below the "))
+        fail_msg("hard limit 8: exit %d, stderr '%s'", o.code, o.err);
+    assert_false(exists(s.out));
+    run_under_ulimit(&o, "-Sn 8", env, args);
+    if (o.code != 0)
+        fail_msg("soft limit 8: exit %d, stderr '%s'", o.code, o.err);
+    assert_true(exists(s.out));
     remove_tree(s.dir);
 }
 
@@ -650,6 +687,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(messages_point_at_the_command),
         cmocka_unit_test(address_space_limit_exits_3),
         cmocka_unit_test(small_address_space_never_hangs),
+        cmocka_unit_test(open_file_limit_is_raised_or_refused),
         SIGNAL_DURING_BENCH(sigint_stops_after_the_variant, SIGINT, 1),
         SIGNAL_DURING_BENCH(sigterm_stops_after_the_variant, SIGTERM, 1),
         SIGNAL_DURING_BENCH(sighup_stops_after_the_variant, SIGHUP, 1),

@@ -97,6 +97,9 @@ void cli_report_warnings(const struct clmem_ctx *ctx);
  * (SIGSEGV below) and a whole bench from 1.5 GiB (peak 1.46 GiB). */
 #define CLI_LIST_ADDRESS_SPACE_MIB   512
 #define CLI_DRIVER_ADDRESS_SPACE_MIB 2048
+/* Open files (ulimit -n) the driver needs: PoCL's compiler failed below 16
+ * with caches cold (`run reduce`); four times that is asked. */
+#define CLI_DRIVER_FILE_DESCRIPTORS 64
 /* clmem_devices_list, first refusing an address-space limit below
  * need_mib (one of the above; exit code 3), and keeping clmem's signal
  * handlers over those the driver installs as it loads (LLVM's). */

@@ -261,6 +261,30 @@ static int check_address_space(unsigned need_mib, struct clmem_error *err)
                       (unsigned long long)(limit.rlim_cur >> 20), need_mib);
 }
 
+/* PoCL's compiler opens its linker, libraries and cache files while it
+ * builds: below about 16 descriptors it aborted the whole process
+ * ("Too many open files" from ld, then SIGABRT). The soft limit is raised
+ * toward the hard one as most programs may; a hard limit too low is
+ * refused before the driver loads. */
+static int check_file_descriptors(struct clmem_error *err)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= CLI_DRIVER_FILE_DESCRIPTORS)
+        return CLMEM_OK;
+    rlim_t want = CLI_DRIVER_FILE_DESCRIPTORS * 4;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < want)
+        want = limit.rlim_max;
+    if (want >= CLI_DRIVER_FILE_DESCRIPTORS) {
+        limit.rlim_cur = want;
+        if (setrlimit(RLIMIT_NOFILE, &limit) == 0)
+            return CLMEM_OK;
+    }
+    return clmem_fail(err, CLMEM_ERR_CL,
+                      "the open-file limit (ulimit -n) of %llu is below the %d the OpenCL "
+                      "driver's compiler needs (raise it, e.g. 'ulimit -n 1024')",
+                      (unsigned long long)limit.rlim_max, CLI_DRIVER_FILE_DESCRIPTORS);
+}
+
 /* ---- PoCL's kernel cache ----
  * PoCL keeps compiled kernels in POCL_CACHE_DIR, else
  * $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl, made with mkdir -p as it
@@ -386,7 +410,7 @@ int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need
     *devices = NULL;
     *count = 0;
     int status = check_address_space(need_mib, err);
-    if (status || (status = pocl_cache_check(err)))
+    if (status || (status = check_file_descriptors(err)) || (status = pocl_cache_check(err)))
         return status;
     sigset_t old;
     hold_signals(&old);
