@@ -96,7 +96,7 @@ statuses() { printf '%s\n' "$out" | tail -n +2 | cut -d, -f8; }
 plant() {
     local dir=$1 file=$2 after=$3 line=$4 edit=$5
     mkdir -p "$dir"
-    cp "$src"/cl/*.cl "$dir"/
+    cp "$src"/cl/*.cl "$src"/cl/*.h "$dir"/
     AFTER=$after LINE=$line awk '
         index($0, ENVIRON["AFTER"]) { inside = 1 }
         inside && !done && index($0, ENVIRON["LINE"]) { done = 1; '"$edit"' }
