@@ -9,21 +9,9 @@
 #define WG_SIZE 256
 #endif
 
-/* The group's tree in local memory, stride halving (Kirk & Hwu Fig 5.15):
- * every work-item of the group calls it; work-item 0 gets the sum, the
- * others 0. */
-float groupSum(__local float *cache, float value)
-{
-    unsigned int t = get_local_id(0);
-    cache[t] = value;
-    for (unsigned int stride = WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < stride)
-            cache[t] += cache[t + stride];
-    }
-    /* cache[0] was last written by work-item 0 itself. */
-    return t == 0 ? cache[0] : 0.0f;
-}
+/* The group's tree in local memory (Kirk & Hwu Fig 5.15): groupSum. */
+#define GROUP_SUM_SIZE WG_SIZE
+#include "group_sum.h"
 
 /* The exercise: each work-item multiplies one pair, the group sums the
  * products in shared (local) memory, one partial per group. Work-items

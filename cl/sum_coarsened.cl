@@ -15,20 +15,9 @@
 #define SUM_WG_SIZE 256
 #endif
 
-/* Fig 5.15's tree in local memory, stride halving: every work-item of the
- * group calls it; work-item 0 gets the group's sum, the others 0. */
-static float groupSum(__local float *partialSum, float value)
-{
-    unsigned int t = get_local_id(0);
-    partialSum[t] = value;
-    for (unsigned int stride = SUM_WG_SIZE / 2; stride >= 1; stride = stride >> 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < stride)
-            partialSum[t] += partialSum[t + stride];
-    }
-    /* partialSum[0] was last written by work-item 0 itself. */
-    return t == 0 ? partialSum[0] : 0.0f;
-}
+/* Fig 5.15's tree in local memory: groupSum. */
+#define GROUP_SUM_SIZE SUM_WG_SIZE
+#include "group_sum.h"
 
 /* This work-item's share of X[0..n): every (global size)-th float4 added
  * in registers, then the scalar tail. */

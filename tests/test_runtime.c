@@ -694,6 +694,95 @@ static void restore_cache_home(const char *saved, int had)
         unsetenv("XDG_CACHE_HOME");
 }
 
+/* Writes `text` into dir/name (appended when `append`). */
+static void write_in(const char *dir, const char *name, const char *text, int append)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, append ? "a" : "w");
+    assert_non_null(f);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Copies the source tree's cl/NAME into dir. */
+static void copy_kernel(const char *dir, const char *name)
+{
+    char path[2048];
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_source_find(NULL, name, path, sizeof path, &err), CLMEM_OK);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    write_in(dir, name, text, 0);
+}
+
+/* A header that a kernel source includes (dot.cl's group_sum.h) is part
+ * of the program's text: editing it changes the cache key and rebuilds,
+ * a build error in it is reported at its own line, and a missing one is
+ * a usage error that names it. */
+static void included_header_is_part_of_the_program(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-include-XXXXXX", saved[1024], kernels[512], cache[512];
+    int had;
+    assert_non_null(mkdtemp(dir));
+    snprintf(kernels, sizeof kernels, "%s/cl", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    assert_int_equal(mkdir(kernels, 0700), 0);
+    set_cache_home(cache, saved, sizeof saved, &had);
+    char saved_kernel_dir[sizeof ctx->kernel_dir];
+    memcpy(saved_kernel_dir, ctx->kernel_dir, sizeof saved_kernel_dir);
+    snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", kernels);
+    copy_kernel(kernels, "dot.cl");
+    copy_kernel(kernels, "group_sum.h");
+
+    struct clmem_error err = {0};
+    cl_program program = NULL;
+    const char *options = "-DWG_SIZE=64";
+    ctx->cache_hits = ctx->cache_stored = ctx->cache_rebuilt = 0;
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_OK);
+    clmem_release_program(&program);
+    assert_int_equal(ctx->cache_stored, 1);
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_OK);
+    clmem_release_program(&program);
+    assert_int_equal(ctx->cache_hits, 1);
+
+    /* The header edited (a comment): another key, a build from source. */
+    write_in(kernels, "group_sum.h", "/* edited */\n", 1);
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_OK);
+    clmem_release_program(&program);
+    assert_int_equal(ctx->cache_hits, 1);
+    assert_int_equal(ctx->cache_stored, 2);
+
+    /* A mistake on the header's third line is reported there. */
+    write_in(kernels, "group_sum.h",
+             "/* one */\n/* two */\nstatic float groupSum(__local float *p, float v) "
+             "{ return no_such_thing; }\n",
+             0);
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_ERR_CL);
+    assert_non_null(err.log);
+    if (!strstr(err.log, "group_sum.h:3:"))
+        fail_msg("the build log does not point at group_sum.h:3:\n%s", err.log);
+    clmem_error_clear(&err);
+
+    /* No header: refused, naming it. */
+    char header[1300];
+    snprintf(header, sizeof header, "%s/group_sum.h", kernels);
+    assert_int_equal(unlink(header), 0);
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_ERR_USAGE);
+    if (!strstr(err.message, "group_sum.h"))
+        fail_msg("message '%s' does not name group_sum.h", err.message);
+    clmem_error_clear(&err);
+
+    memcpy(ctx->kernel_dir, saved_kernel_dir, sizeof saved_kernel_dir);
+    restore_cache_home(saved, had);
+    remove_tree(dir);
+}
+
 /* Special files as cache entries (issue 17, item 5): a FIFO is not opened
  * for a blocking read (the test would hang: an alarm ends it), an empty
  * directory is removed; each is warned about once, and the build is
@@ -1006,6 +1095,7 @@ int main(void)
         cmocka_unit_test(registry_lists_matmul),
         cmocka_unit_test(bench_measures_peaks_then_workloads),
         cmocka_unit_test(program_cache_hits_and_rebuilds),
+        cmocka_unit_test(included_header_is_part_of_the_program),
         cmocka_unit_test(tuning_database_round_trips),
         cmocka_unit_test(cache_entry_special_files),
         cmocka_unit_test(untrusted_tuning_database_is_ignored),

@@ -83,6 +83,11 @@ int clmem_fputs_escaped(const char *text, FILE *out);
 /* The same for len bytes of text (NUL-terminated or not). */
 int clmem_fwrite_escaped(const char *text, size_t len, FILE *out);
 
+/* ---- device types' names (device_type.c) ---- */
+/* clmem_device_type_name (clmem.h) the other way: the type named "gpu",
+ * "cpu" or "accelerator"; CL_DEVICE_TYPE_DEFAULT for any other name. */
+cl_device_type clmem_device_type_of(const char *name);
+
 /* ---- signals (signals.c) ---- */
 /* The signals that stop clmem (docs/reliability.md, Signals): INT, TERM
  * and HUP after the variant running, QUIT and PIPE at once. */

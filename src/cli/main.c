@@ -9,7 +9,11 @@
 #define CLMEM_VERSION "unknown"
 #endif
 
-/* Adding a command: one line here, its file in src/cli/, one line in meson.build. */
+/* Adding a command: its file src/cli/cmd_NAME.c (cmd_NAME and its struct
+ * cli_spec, whose options come from options.c's table: a new option is one
+ * entry there), cmd_NAME declared in cli.h and its spec in options.h, one
+ * line here, its spec in docgen.c's specs[] (the man page and completions),
+ * its file in meson.build's cli_sources, its section in docs/usage.md. */
 static const struct cli_command commands[] = {
     {"devices", cmd_devices, "list OpenCL platforms and devices with their properties", 0},
     {"list", cmd_list, "list workloads and their variants, with the seed figure each follows", 0},

@@ -1,7 +1,9 @@
 /* What a workload author uses (the workload SDK): a workload is a static
  * table entry (struct clmem_workload) whose hooks the harness calls in one
  * loop: plan, set up, warm up, time, verify, tear down. Adding a workload
- * is its .c, its .cl, its test and one line in src/workloads/registry.c
+ * is its .c (defining clmem_workload_NAME), its .cl, its test, its row in
+ * README's workload table and its name in meson.build's list `workloads`,
+ * from which the build makes the list src/workloads/registry.c reads
  * (docs/development.md, "Adding a workload"). */
 #ifndef CLMEM_HARNESS_WORKLOAD_H
 #define CLMEM_HARNESS_WORKLOAD_H

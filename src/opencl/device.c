@@ -10,17 +10,6 @@
 #define MAX_PLATFORMS            16
 #define MAX_DEVICES_PER_PLATFORM 64
 
-const char *clmem_device_type_name(cl_device_type type)
-{
-    if (type & CL_DEVICE_TYPE_GPU)
-        return "gpu";
-    if (type & CL_DEVICE_TYPE_CPU)
-        return "cpu";
-    if (type & CL_DEVICE_TYPE_ACCELERATOR)
-        return "accelerator";
-    return "other";
-}
-
 static int query_string(cl_device_id id, cl_device_info param, char *out, size_t size,
                         struct clmem_error *err)
 {

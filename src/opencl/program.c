@@ -139,6 +139,132 @@ static int read_file(const char *path, char **text, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+/* A kernel source's own headers, put in its text: each line
+ * `#include "NAME"` becomes NAME's text, read from the directory of the
+ * file that includes it (and its own includes the same way), between
+ * #line marks so that a build log's lines are each file's. What is built
+ * and what names the program's cache entry (clmem_cache_entry hashes the
+ * text) is then one text: an edit to a header rebuilds every program that
+ * includes it. The drivers get no -I (a kernel directory's name may hold
+ * the spaces that their option parsers split at). */
+#define INCLUDE_MAX_DEPTH 4
+
+/* NAME when `line` (up to its end) is `#include "NAME"`, with NAME's
+ * length in *len; else NULL. */
+static const char *include_name(const char *line, const char *end, size_t *len)
+{
+    const char *p = line;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p++ != '#')
+        return NULL;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if ((size_t)(end - p) < 7 || strncmp(p, "include", 7) != 0)
+        return NULL;
+    p += 7;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p++ != '"')
+        return NULL;
+    const char *name = p;
+    while (p < end && *p != '"')
+        p++;
+    if (p == end || p == name)
+        return NULL;
+    *len = (size_t)(p - name);
+    return name;
+}
+
+struct source_text {
+    char *data;
+    size_t len, cap;
+};
+
+static int text_add(struct source_text *t, const char *data, size_t len)
+{
+    if (t->len + len + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (t->len + len + 1 > cap)
+            cap *= 2;
+        char *more = realloc(t->data, cap);
+        if (!more)
+            return -1;
+        t->data = more;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, data, len);
+    t->len += len;
+    t->data[t->len] = '\0';
+    return 0;
+}
+
+/* Appends the source at `path` to *out, its includes put in its place. */
+static int load_source(const char *path, int depth, struct source_text *out,
+                       struct clmem_error *err)
+{
+    char *text = NULL;
+    int status = read_file(path, &text, err);
+    if (status)
+        return status;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    int dir_len = slash ? (int)(slash - path) : 1;
+    const char *dir = slash ? path : ".";
+    size_t line_no = 1;
+    for (const char *line = text; *line && !status; line_no++) {
+        const char *end = strchr(line, '\n');
+        const char *next = end ? end + 1 : line + strlen(line);
+        size_t len;
+        const char *name = include_name(line, end ? end : next, &len);
+        if (!name) {
+            if (text_add(out, line, (size_t)(next - line)))
+                status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+            line = next;
+            continue;
+        }
+        char header[4096], mark[4200];
+        int n = snprintf(header, sizeof header, "%.*s/%.*s", dir_len, dir, (int)len, name);
+        if (n < 0 || (size_t)n >= sizeof header) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "kernel source '%s' includes a name too long",
+                                path);
+            break;
+        }
+        if (depth >= INCLUDE_MAX_DEPTH) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "kernel source '%s' includes '%s' past %d levels of includes", path,
+                                header, INCLUDE_MAX_DEPTH);
+            break;
+        }
+        snprintf(mark, sizeof mark, "#line 1 \"%.*s\"\n", (int)len, name);
+        if (text_add(out, mark, strlen(mark)))
+            status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+        else
+            status = load_source(header, depth + 1, out, err);
+        snprintf(mark, sizeof mark, "\n#line %zu \"%s\"\n", line_no + 1, base);
+        if (!status && text_add(out, mark, strlen(mark)))
+            status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+        line = next;
+    }
+    free(text);
+    return status;
+}
+
+/* The source at `path` with its includes, malloc'd in *text. */
+static int load_program_source(const char *path, char **text, struct clmem_error *err)
+{
+    struct source_text out = {0};
+    int status = load_source(path, 0, &out, err);
+    if (!status && !out.data && text_add(&out, "", 0))
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory reading '%s'", path);
+    if (status) {
+        free(out.data);
+        return status;
+    }
+    *text = out.data;
+    return CLMEM_OK;
+}
+
 /* Keeps the device's whole build log in err->log. */
 static void keep_build_log(struct clmem_ctx *ctx, cl_program program, struct clmem_error *err)
 {
@@ -266,7 +392,7 @@ int clmem_program_build(struct clmem_ctx *ctx, const char *file, const char *opt
     cl_int rc;
     *program = NULL;
     if ((status = clmem_source_find(ctx->kernel_dir, file, path, sizeof path, err)) ||
-        (status = read_file(path, &text, err)))
+        (status = load_program_source(path, &text, err)))
         return status;
     /* -cl-std=CL1.2: the kernels are OpenCL C 1.2, what every driver takes. */
     char all_options[1024];

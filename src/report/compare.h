@@ -4,8 +4,10 @@
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
  * plots.c       plot data and pictures chosen from the results, the gnuplot
- *               script, running gnuplot
+ *               script
  * roofline.c    a roofline per entry
+ * gnuplot.c     what those two share: files, text for gnuplot, the list of
+ *               pictures, the script's settings, running gnuplot
  * Not part of the public interface. */
 #ifndef CLMEM_REPORT_COMPARE_H
 #define CLMEM_REPORT_COMPARE_H
@@ -103,25 +105,26 @@ struct compare_plots {
 int compare_plots_write(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                         const compare_label *labels, struct compare_plots *plots,
                         struct clmem_error *err);
-void compare_plots_free(struct compare_plots *plots);
-/* What plots.c and roofline.c share: dir/NAME opened as an output file;
- * text inside a gnuplot '...' string and as a data file's string column;
- * a name added to a list "a, b"; whether a result ran and verified; a
- * picture added to the report's list (text: its caption, or NULL). */
+/* Entry `index`'s roofline into gp (roofline-INDEX.dat and .svg). */
+int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
+                     const struct clmem_compare_device *dev, const char *label, size_t index,
+                     struct clmem_error *err);
+/* What plots.c and roofline.c share (gnuplot.c): the script's first
+ * lines (the SVG terminal, an entry's colours); dir/NAME opened as an
+ * output file; text inside a gnuplot '...' string and as a data file's
+ * string column; whether a result ran and verified; a picture added to the
+ * report's list (text: its caption, or NULL). */
+void plot_script_start(FILE *gp);
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err);
 const char *plot_quoted(const char *text, char *out, size_t size);
 void plot_data_string(FILE *f, const char *text);
-void plot_note(char *list, size_t size, const char *name);
 int plot_usable(const struct clmem_result *r);
 /* A log-scale axis end gnuplot can read: within 2^-1000 .. 2^1000, never
  * inf, 0 or nan. */
 double plot_axis(double v);
 int plot_add_picture(struct compare_plots *p, const char *file, const char *text,
                      struct clmem_error *err);
-/* Entry `index`'s roofline into gp (roofline-INDEX.dat and .svg). */
-int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
-                     const struct clmem_compare_device *dev, const char *label, size_t index,
-                     struct clmem_error *err);
+void compare_plots_free(struct compare_plots *plots);
 /* Whether gnuplot is on the PATH; running it on dir/plots.gp (its
  * messages in dir/gnuplot.log): 0 when it succeeded. */
 int compare_gnuplot_found(void);

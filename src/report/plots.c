@@ -1,5 +1,6 @@
-/* The comparison report's pictures: plot data files, one gnuplot script
- * (plots.gp) and running gnuplot on it. Every entry is named by its label
+/* The comparison report's pictures: which to draw, their data files and
+ * one gnuplot script (plots.gp) that draws them all (gnuplot.c runs it;
+ * what the pictures share lives there too). Every entry is named by its label
  * (compare_labels) in titles and legends, and keeps its colour in every
  * picture. The pictures follow from what the results carry, never from the
  * workloads' names:
@@ -16,73 +17,14 @@
  * - a roofline per entry (roofline.c). */
 #include "report/compare.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Variants drawn against size in one picture: one line each per entry, so
  * that the picture stays readable; the others are in the tables. */
 #define SIZE_LINES 3
-
-/* The pictures' common settings: a size whose text stays readable when
- * the page scales a picture down to a phone's width, and a colour-blind-
- * safe palette (Okabe and Ito's, without its yellow, which vanishes on
- * white): an entry keeps its colour (linetype) in every picture. */
-static const char plot_preamble[] =
-    "set terminal svg size 640,460 dynamic noenhanced font 'sans,13' linewidth 1.5\n"
-    "set grid\nset key below maxrows 6\n"
-    "set linetype 1 linecolor rgb '#0072B2' pointsize 1\n"
-    "set linetype 2 linecolor rgb '#D55E00' pointsize 1\n"
-    "set linetype 3 linecolor rgb '#009E73' pointsize 1\n"
-    "set linetype 4 linecolor rgb '#CC79A7' pointsize 1\n"
-    "set linetype 5 linecolor rgb '#E69F00' pointsize 1\n"
-    "set linetype 6 linecolor rgb '#56B4E9' pointsize 1\n"
-    "set linetype 7 linecolor rgb '#000000' pointsize 1\n"
-    "set linetype cycle 7\n";
-
-/* ---- small helpers ---- */
-
-int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return clmem_output_open(out, path, err);
-}
-
-/* Text inside a gnuplot '...' string: ' doubled, as gnuplot reads it
- * (nothing else is special there, @ and backquotes included); a control
- * character (a line break in a name from a file) becomes a space. */
-const char *plot_quoted(const char *text, char *out, size_t size)
-{
-    size_t n = 0;
-    for (; *text && n + 2 < size; text++) {
-        unsigned char c = (unsigned char)*text;
-        if (c == '\'')
-            out[n++] = '\'';
-        out[n++] = c < 0x20 || c == 0x7f ? ' ' : *text;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* A string column of a data file, in "...": a " inside would end it, a
- * line break the row. */
-void plot_data_string(FILE *f, const char *text)
-{
-    fputc('"', f);
-    for (; *text; text++) {
-        unsigned char c = (unsigned char)*text;
-        fputc(c == '"' ? '\'' : c < 0x20 || c == 0x7f ? ' ' : *text, f);
-    }
-    fputc('"', f);
-}
 
 /* Appends to a text, cut short when it is full. */
 static void appendf(char *text, size_t size, const char *fmt, ...)
@@ -98,20 +40,9 @@ static void appendf(char *text, size_t size, const char *fmt, ...)
 }
 
 /* A name added to a list "a, b". */
-void plot_note(char *list, size_t size, const char *name)
+static void plot_note(char *list, size_t size, const char *name)
 {
     appendf(list, size, "%s%s", list[0] ? ", " : "", name);
-}
-
-double plot_axis(double v)
-{
-    const double lo = 0x1p-1000, hi = 0x1p1000;
-    return isnan(v) ? 1 : v < lo ? lo : v > hi ? hi : v;
-}
-
-int plot_usable(const struct clmem_result *r)
-{
-    return !r->skipped && r->verified && !isnan(r->metric);
 }
 
 /* A verified result that a log scale can show. */
@@ -123,26 +54,6 @@ static int drawn(const struct clmem_result *r)
 static int ran(const struct clmem_result *r)
 {
     return !r->skipped;
-}
-
-int plot_add_picture(struct compare_plots *p, const char *file, const char *text,
-                     struct clmem_error *err)
-{
-    struct compare_picture *more = realloc(p->pictures, (p->n + 1) * sizeof *more);
-    if (!more)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    p->pictures = more;
-    snprintf(more[p->n].file, sizeof more[p->n].file, "%s", file);
-    snprintf(more[p->n].note, sizeof more[p->n].note, "%s", text ? text : "");
-    more[p->n].glance = 0;
-    p->n++;
-    return CLMEM_OK;
-}
-
-void compare_plots_free(struct compare_plots *plots)
-{
-    free(plots->pictures);
-    memset(plots, 0, sizeof *plots);
 }
 
 /* A size as one number: the geometric mean of its dimensions ("4096":
@@ -953,7 +864,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         goto fail;
     /* noenhanced: names are text, not gnuplot's markup (tiled_bounds). No
      * 'mouse' or 'jsdir': the SVGs refer to no script outside. */
-    fprintf(pl.gp, "%s", plot_preamble);
+    plot_script_start(pl.gp);
     pick(&pl, NULL, &groups);
     status = glance_picture(&pl, &groups);
     /* Sweeps, then bars, then sizes, each in the order the results come. */
@@ -993,67 +904,4 @@ fail:
     free(pl.files);
     compare_plots_free(p);
     return status;
-}
-
-/* ---- gnuplot ---- */
-
-int compare_gnuplot_run(const char *dir)
-{
-    /* Signals held across fork: the child must not run clmem's handlers
-     * (they would remove the parent's files) before it has its own. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* Its own process group, which a stop at once kills whole. */
-        setpgid(0, 0);
-        for (size_t i = 0; i < CLMEM_N_STOP_SIGNALS; i++) {
-            struct sigaction now;
-            if (sigaction(clmem_stop_signals[i], NULL, &now) == 0 && now.sa_handler != SIG_IGN)
-                signal(clmem_stop_signals[i], SIG_DFL);
-        }
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        int log = -1;
-        if (chdir(dir) == 0)
-            log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int null = open("/dev/null", O_RDWR);
-        if (log < 0 || null < 0)
-            _exit(127);
-        dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
-        dup2(log, STDERR_FILENO);
-        execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
-        _exit(127);
-    }
-    int slot = -1;
-    if (pid > 0) {
-        setpgid(pid, pid);
-        slot = clmem_output_pending_child(pid);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (pid < 0)
-        return -1;
-    int rc, got;
-    while ((got = waitpid(pid, &rc, 0)) != pid && errno == EINTR)
-        ;
-    clmem_output_pending_release(slot);
-    if (got != pid)
-        return -1;
-    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0 ? 0 : -1;
-}
-
-int compare_gnuplot_found(void)
-{
-    const char *path = getenv("PATH");
-    char file[1100];
-    for (const char *p = path ? path : ""; *p;) {
-        const char *end = strchr(p, ':');
-        int len = (int)(end ? (size_t)(end - p) : strlen(p));
-        snprintf(file, sizeof file, "%.*s/gnuplot", len ? len : 1, len ? p : ".");
-        if (access(file, X_OK) == 0)
-            return 1;
-        p = end ? end + 1 : p + len;
-    }
-    return 0;
 }

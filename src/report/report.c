@@ -25,11 +25,6 @@ int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown format '%s' (use table, csv or json)", text);
 }
 
-const char *clmem_result_status(const struct clmem_result *r)
-{
-    return r->skipped ? "skipped" : r->verified ? "ok" : "FAILED";
-}
-
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
                        size_t n, const struct clmem_report_meta *meta, struct clmem_error *err)
 {

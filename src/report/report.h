@@ -25,7 +25,8 @@ int clmem_compare_dir(const char *dir, struct clmem_error *err);
 int clmem_compare_inputs_check(const char *dir, const char *const files[], size_t n,
                                struct clmem_error *err);
 
-/* ---- the results' formats (report.c, table.c, csv.c, json.c) ---- */
+/* ---- the results' formats (report.c, table.c, csv.c, json.c) ----
+ * Each writer names a result's status by clmem_result_status (status.c). */
 /* The writers behind clmem_report_write, one per format. */
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n);

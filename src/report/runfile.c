@@ -303,14 +303,9 @@ static int parse_fields(struct reader *rd, const cJSON *o, const struct clmem_js
             break;
         }
         case CLMEM_JSON_DEVICE_TYPE: {
-            /* The names clmem_device_type_name gives; another: default. */
-            static const cl_device_type types[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU,
-                                                   CL_DEVICE_TYPE_ACCELERATOR};
-            cl_device_type type = CL_DEVICE_TYPE_DEFAULT;
+            /* A name clmem_device_type_name gives, else the default type. */
             status = get_string(rd, o, f->key, f->required, text, sizeof text);
-            for (size_t t = 0; t < CLMEM_ARRAY_SIZE(types); t++)
-                if (strcmp(text, clmem_device_type_name(types[t])) == 0)
-                    type = types[t];
+            cl_device_type type = clmem_device_type_of(text);
             memcpy(member, &type, sizeof type);
             break;
         }
