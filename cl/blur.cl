@@ -94,3 +94,140 @@ __kernel void blurTiled(__global const uchar *in, __global uchar *out, int w, in
         out[Row * rowBytes + x] = (uchar)(pixVal / pixels);
     }
 }
+
+/* Beyond the figures: the same blur, coarsened and vectorised. Fig 4.1
+ * loads 9 bytes (at BLUR_SIZE 1) for every byte it writes, checks the
+ * image's edges for each, and divides by a count it keeps; on a GPU that is
+ * instruction-bound, far from the memory's roof. Here a work-item takes a
+ * strip of VEC neighbouring bytes of a row, ROWS rows tall:
+ *  - each input row the strip needs (ROWS + 2*BLUR_SIZE of them) is loaded
+ *    once, as 2*BLUR_SIZE+1 vectors of VEC bytes, one at each horizontal
+ *    offset of the box (CHANNELS bytes apart: the halo comes with them), and
+ *    summed into one vector of horizontal sums kept in registers;
+ *  - an output row is the sum of 2*BLUR_SIZE+1 of those, divided by the
+ *    box's size, a constant the compiler turns into a multiply (the top and
+ *    bottom BLUR_SIZE rows of the image, whose box is cut, take Fig 4.1's
+ *    loop and its own count instead).
+ * Per output byte that is about 3 * (ROWS + 2) / ROWS loads of a byte at
+ * BLUR_SIZE 1 instead of 9, and no edge check in the loop. On a GPU (VEC 4)
+ * a byte load zero-extends into its register for free and the compiler
+ * merges the loads of the same byte (the offsets overlap); on a CPU (VEC
+ * 16) each vector is one unaligned load, 16 bytes of the row summed at once.
+ * Strips that touch the left or right edge of the image (their box would
+ * read outside the row: the first and last pixel of a row, and the bytes
+ * past the last whole vector of a width that is not a multiple of VEC) take
+ * Fig 4.1's loop, byte by byte. No barrier, so the guards may return.
+ * The host sets VEC (1, 2, 4, 8 or 16), ROWS and ALIGNED (1: w * CHANNELS
+ * is a multiple of VEC, so every strip starts on a VEC-byte boundary and
+ * is stored as one aligned vector). */
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef ROWS
+#define ROWS 8
+#endif
+#ifndef ALIGNED
+#define ALIGNED 0
+#endif
+
+/* The box's side, and the bytes of a row on either side of a strip that it reads. */
+#define BOX  (2 * BLUR_SIZE + 1)
+#define HALO (BLUR_SIZE * CHANNELS)
+
+/* A box's sum: at most BOX * BOX bytes of 255, a ushort up to BLUR_SIZE 7. */
+#if BOX * BOX * 255 <= 65535
+#define SUM ushort
+#else
+#define SUM uint
+#endif
+#define CAT_(a, b) a##b
+#define CAT(a, b)  CAT_(a, b)
+#if VEC == 1
+#define UCHARV       uchar
+#define SUMV         SUM
+#define LOADV(p)     (*(p))
+#define STOREV(v, p) (*(p) = (v))
+#define TO_SUMV(v)   ((SUM)(v))
+#define TO_UCHARV(v) ((uchar)(v))
+#else
+#define UCHARV       CAT(uchar, VEC)
+#define SUMV         CAT(SUM, VEC)
+#define LOADV(p)     CAT(vload, VEC)(0, p)
+#define STOREV(v, p) CAT(vstore, VEC)(v, 0, p)
+#define TO_SUMV(v)   CAT(CAT(convert_, SUM), VEC)(v)
+#define TO_UCHARV(v) CAT(convert_uchar, VEC)(v)
+#endif
+
+/* Fig 4.1 for the byte of channel c of pixel (Row, Col). */
+static uchar blurPixel(__global const uchar *in, int w, int h, int Row, int Col, int c)
+{
+    int pixVal = 0;
+    int pixels = 0;
+    for (int blurRow = -BLUR_SIZE; blurRow < BLUR_SIZE + 1; ++blurRow) {
+        for (int blurCol = -BLUR_SIZE; blurCol < BLUR_SIZE + 1; ++blurCol) {
+            int curRow = Row + blurRow;
+            int curCol = Col + blurCol;
+            if (curRow > -1 && curRow < h && curCol > -1 && curCol < w) {
+                pixVal += in[(curRow * w + curCol) * CHANNELS + c];
+                pixels++;
+            }
+        }
+    }
+    return (uchar)(pixVal / pixels);
+}
+
+__kernel void blurCoarsened(__global const uchar *in, __global uchar *out, int w, int h)
+{
+    int rowBytes = w * CHANNELS;
+    int x = get_global_id(0) * VEC; /* the strip's first byte in a row */
+    int row0 = get_global_id(1) * ROWS;
+    if (x >= rowBytes || row0 >= h)
+        return;
+
+    if (x < HALO || x + VEC + HALO > rowBytes) {
+        /* A strip at the left or right edge: Fig 4.1, byte by byte. */
+        for (int Row = row0; Row < row0 + ROWS && Row < h; Row++)
+            for (int b = x; b < x + VEC && b < rowBytes; b++)
+                out[Row * rowBytes + b] = blurPixel(in, w, h, Row, b / CHANNELS, b % CHANNELS);
+        return;
+    }
+
+    /* across[i]: the horizontal sums of input row row0 - BLUR_SIZE + i under
+     * the strip (rows outside the image are not read: the output rows
+     * whose box they are in take Fig 4.1's loop below). Unrolled, so that
+     * the array lives in registers. */
+    SUMV across[ROWS + 2 * BLUR_SIZE];
+#pragma unroll
+    for (int i = 0; i < ROWS + 2 * BLUR_SIZE; i++) {
+        int curRow = row0 - BLUR_SIZE + i;
+        SUMV sum = (SUMV)(0);
+        if (curRow > -1 && curRow < h) {
+            __global const uchar *p = in + curRow * rowBytes + x;
+#pragma unroll
+            for (int blurCol = -BLUR_SIZE; blurCol < BLUR_SIZE + 1; ++blurCol)
+                sum += TO_SUMV(LOADV(p + blurCol * CHANNELS));
+        }
+        across[i] = sum;
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+        int Row = row0 + r;
+        if (Row < BLUR_SIZE || Row >= h - BLUR_SIZE) {
+            /* The top and bottom rows of the image (or past it), whose box
+             * is cut: Fig 4.1, byte by byte. */
+            for (int b = x; Row < h && b < x + VEC; b++)
+                out[Row * rowBytes + b] = blurPixel(in, w, h, Row, b / CHANNELS, b % CHANNELS);
+        } else {
+            SUMV pixVal = (SUMV)(0);
+#pragma unroll
+            for (int blurRow = 0; blurRow < BOX; blurRow++)
+                pixVal += across[r + blurRow];
+            UCHARV v = TO_UCHARV(pixVal / (SUM)(BOX * BOX));
+            __global uchar *q = out + Row * rowBytes + x;
+            if (ALIGNED)
+                *(__global UCHARV *)q = v;
+            else
+                STOREV(v, q);
+        }
+    }
+}

@@ -48,3 +48,106 @@ CONVOLUTION_KERNEL(convolutionGlobal, __global const float)
  * group reads the same coefficient at the same time, one broadcast from
  * the constant cache. */
 CONVOLUTION_KERNEL(convolutionConstant, __constant float)
+
+/* Beyond the slides: the convolution with the filter in __constant,
+ * coarsened and vectorised. The kernels above load 25 inputs (at radius 2)
+ * and check the image's edges 25 times for every output; on a GPU that is
+ * instruction-bound, far from the memory's roof. Here a work-item takes a
+ * strip of VEC neighbouring outputs of a row, ROWS rows tall, and keeps
+ * their ROWS sums in registers: each input row the strip needs (ROWS +
+ * 2*FILTER_RADIUS of them) is loaded once, as FILTER_WIDTH vectors of VEC
+ * floats, one at each horizontal offset of the filter (the halo comes with
+ * them), and each vector is multiplied into every output row whose filter
+ * reaches that input row. Per output that is about FILTER_WIDTH * (ROWS +
+ * 2*FILTER_RADIUS) / ROWS loads instead of 25, no edge check in the loop,
+ * and the same 25 multiply-adds in the same order as the CPU reference
+ * (rows of the filter, then columns). Every loop is unrolled: the filter's
+ * indices are constants, which a GPU takes straight from its constant
+ * cache, and the sums stay in registers. Input rows above or below the
+ * image add nothing (zero outside, as above). Strips that touch the left or
+ * right edge (their filter would read outside the row: the first and last
+ * FILTER_RADIUS columns, and the columns past the last whole vector of a
+ * width that is not a multiple of VEC) take the loop above, element by
+ * element. On a GPU (VEC 1) neighbouring work-items load neighbouring
+ * floats; on a CPU (VEC 16) each vector is one or two unaligned loads.
+ * The host sets VEC (1, 2, 4, 8 or 16) and ROWS. */
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef ROWS
+#define ROWS 8
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b)  CAT_(a, b)
+#if VEC == 1
+#define FLOATV       float
+#define LOADV(p)     (*(p))
+#define STOREV(v, p) (*(p) = (v))
+#else
+#define FLOATV       CAT(float, VEC)
+#define LOADV(p)     CAT(vload, VEC)(0, p)
+#define STOREV(v, p) CAT(vstore, VEC)(v, 0, p)
+#endif
+
+/* The convolution above for the output (Row, Col). */
+static float convolveOne(__global const float *in, __constant float *filter, int w, int h, int Row,
+                         int Col)
+{
+    float sum = 0.0f;
+    for (int fRow = -FILTER_RADIUS; fRow < FILTER_RADIUS + 1; ++fRow) {
+        for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
+            int curRow = Row + fRow;
+            int curCol = Col + fCol;
+            if (curRow > -1 && curRow < h && curCol > -1 && curCol < w)
+                sum += filter[(fRow + FILTER_RADIUS) * FILTER_WIDTH + fCol + FILTER_RADIUS] *
+                       in[curRow * w + curCol];
+        }
+    }
+    return sum;
+}
+
+__kernel void convolutionCoarsened(__global const float *in, __global float *out,
+                                   __constant float *filter, int w, int h)
+{
+    int x = get_global_id(0) * VEC; /* the strip's first column */
+    int row0 = get_global_id(1) * ROWS;
+    if (x >= w || row0 >= h)
+        return;
+
+    if (x < FILTER_RADIUS || x + VEC + FILTER_RADIUS > w) {
+        /* A strip at the left or right edge: the loop above, element by element. */
+        for (int Row = row0; Row < row0 + ROWS && Row < h; Row++)
+            for (int Col = x; Col < x + VEC && Col < w; Col++)
+                out[Row * w + Col] = convolveOne(in, filter, w, h, Row, Col);
+        return;
+    }
+
+    FLOATV sum[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+        sum[r] = (FLOATV)(0.0f);
+        /* Input row row0 - FILTER_RADIUS + i is row fRow = i - r of the filter
+         * of output row row0 + r. */
+#pragma unroll
+    for (int i = 0; i < ROWS + 2 * FILTER_RADIUS; i++) {
+        int curRow = row0 - FILTER_RADIUS + i;
+        if (curRow > -1 && curRow < h) {
+            __global const float *p = in + curRow * w + x;
+#pragma unroll
+            for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
+                FLOATV v = LOADV(p + fCol);
+#pragma unroll
+                for (int r = 0; r < ROWS; r++) {
+                    int fRow = i - r;
+                    if (fRow >= 0 && fRow < FILTER_WIDTH)
+                        sum[r] += filter[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+        if (row0 + r < h)
+            STOREV(sum[r], out + (row0 + r) * w + x);
+}

@@ -1,5 +1,6 @@
-/* blur: both variants exactly against the CPU blur at odd sizes on PoCL,
- * the GB/s formula, grey and RGB images read with --input and the blurred
+/* blur: every variant exactly against the CPU blur at odd sizes on PoCL,
+ * coarsened at every strip shape it may be built with (grey and RGB), the
+ * GB/s formula, grey and RGB images read with --input and the blurred
  * image written (checked against this file's own blur of Fig 4.1), and
  * bad sizes and files refused before any device work, leaving no file. */
 #define _DEFAULT_SOURCE /* mkdtemp */
@@ -20,7 +21,7 @@
 
 #include <cmocka.h>
 
-static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "129x31", "17", NULL};
+static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "129x31", "131x7", "17", NULL};
 
 struct fixture {
     struct clmem_ctx ctx;
@@ -64,16 +65,25 @@ static void tiled_verifies_any_size(void **state)
     test_expect_verified_sizes(&f->ctx, "blur", "tiled", sizes);
 }
 
+static void coarsened_verifies_any_size(void **state)
+{
+    struct fixture *f = *state;
+    test_expect_verified_sizes(&f->ctx, "blur", "coarsened", sizes);
+}
+
 static void metric_is_bytes_read_and_written(void **state)
 {
     struct fixture *f = *state;
-    static const char *const names[] = {"naive", "tiled", NULL};
+    static const char *const names[] = {"naive", "tiled", "coarsened", NULL};
     size_t n;
     struct clmem_result *r = test_run_all(&f->ctx, "blur", "33x65", 3, names, &n);
     for (size_t i = 0; i < n; i++) {
         assert_string_equal(r[i].metric_unit, "GB/s");
         assert_string_equal(r[i].note, "grey 33x65, BLUR_SIZE 1");
-        assert_string_equal(r[i].params, "-DBLUR_SIZE=1 -DCHANNELS=1 -DTILE=16");
+        /* PoCL's row: strips of 16 bytes by 8 rows; 33 bytes a row are not
+         * whole vectors. */
+        assert_string_equal(r[i].params,
+                            "-DBLUR_SIZE=1 -DCHANNELS=1 -DTILE=16 -DVEC=16 -DROWS=8 -DALIGNED=0");
         test_expect_metric(&r[i], 2.0 * 33 * 65);
     }
     clmem_results_free(r, n);
@@ -211,7 +221,7 @@ static void blur_file(struct fixture *f, size_t w, size_t h, unsigned channels, 
     if (status != CLMEM_OK)
         fail_msg("blur --input %s: status %d: %s%s", input, status, err.message,
                  n ? r[0].verify_detail : "");
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
     char size[64], note[160];
     snprintf(size, sizeof size, "%zux%zu", w, h);
     snprintf(note, sizeof note, "%s %zux%zu, BLUR_SIZE 1", channels == 1 ? "grey" : "RGB", w, h);
@@ -249,6 +259,55 @@ static void grey_input_blurred_to_pgm(void **state)
 {
     blur_file(*state, 29, 31, 1, 255, AS_FILE);
     blur_file(*state, 5, 1, 1, 200, AS_FILE); /* a maxval below 255 is kept */
+}
+
+/* coarsened as every device may build it (VEC x ROWS, the GPU's 4 x 8
+ * among them; each vector width once), grey and RGB, at sizes whose strips
+ * are cut by every edge of the image: widths not a multiple of VEC, rows
+ * past the last strip's, images narrower than a strip and its halo; and
+ * rows of whole vectors (ALIGNED). */
+static void coarsened_every_strip_shape(void **state)
+{
+    struct fixture *f = *state;
+    static const int shapes[][2] = {{1, 3}, {2, 8}, {4, 8}, {8, 1}, {16, 3}};
+    static const struct {
+        size_t w, h;
+    } images[] = {{1, 1}, {7, 3}, {37, 11}, {70, 9}, {48, 5}}; /* 48: rows of whole vectors */
+    struct clmem_error err = {0};
+    for (unsigned channels = 1; channels <= 3; channels += 2) {
+        const char *ext = channels == 1 ? "pgm" : "ppm";
+        for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
+            struct clmem_image image;
+            snprintf(f->in, sizeof f->in, "%s/in.%s", f->dir, ext);
+            assert_int_equal(
+                clmem_image_generate(&image, images[i].w, images[i].h, channels, 9, &err),
+                CLMEM_OK);
+            assert_int_equal(clmem_netpbm_write(f->in, &image, &err), CLMEM_OK);
+            clmem_image_free(&image);
+            for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+                struct clmem_run_options options = {.variant = "coarsened",
+                                                    .reps = 1,
+                                                    .warmup = 0,
+                                                    .seed = 42,
+                                                    .input = f->in,
+                                                    .tune_values = shapes[k]};
+                struct clmem_result *r = NULL;
+                size_t n = 0;
+                int status =
+                    clmem_run(&f->ctx, clmem_workload_find("blur"), &options, &r, &n, &err);
+                if (status != CLMEM_OK || n != 1 || !r[0].verified)
+                    fail_msg("coarsened VEC %d ROWS %d, %zux%zu with %u channels: status %d: "
+                             "%s %s",
+                             shapes[k][0], shapes[k][1], images[i].w, images[i].h, channels, status,
+                             err.message, n ? r[0].verify_detail : "");
+                char params[64];
+                snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d", shapes[k][0], shapes[k][1]);
+                assert_non_null(strstr(r[0].params, params));
+                clmem_results_free(r, n);
+            }
+            unlink(f->in);
+        }
+    }
 }
 
 /* An input that can be read only once (issue 17, item 2): a FIFO, a pipe
@@ -346,6 +405,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_verifies_any_size),
         cmocka_unit_test(tiled_verifies_any_size),
+        cmocka_unit_test(coarsened_verifies_any_size),
+        cmocka_unit_test(coarsened_every_strip_shape),
         cmocka_unit_test(metric_is_bytes_read_and_written),
         cmocka_unit_test(rgb_input_blurred_to_ppm),
         cmocka_unit_test(grey_input_blurred_to_pgm),

@@ -1,16 +1,19 @@
-/* constmem: the __global and __constant filter variants against the CPU
- * convolution (same summation order, 1e-5 of the input's range) at odd
- * sizes on PoCL, the GB/s formula, bad sizes refused. */
+/* constmem: the __global and __constant filter variants and the coarsened
+ * one against the CPU convolution (same summation order, 1e-5 of the
+ * input's range) at odd sizes on PoCL, coarsened at every strip shape it
+ * may be built with, the GB/s formula, bad sizes refused. */
 #include "pocl.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-static const char *const sizes[] = {"1", "7x3", "33x65", "100x37", "129x31", "3x1", "2x5", NULL};
+static const char *const sizes[] = {"1",     "7x3", "33x65", "100x37", "129x31",
+                                    "131x7", "3x1", "2x5",   "5x2",    NULL};
 
 static void global_filter_verifies_any_size(void **state)
 {
@@ -22,16 +25,52 @@ static void constant_filter_verifies_any_size(void **state)
     test_expect_verified_sizes(*state, "constmem", "constant_filter", sizes);
 }
 
-static void both_timed_and_metric_is_bytes(void **state)
+static void coarsened_verifies_any_size(void **state)
 {
-    static const char *const names[] = {"global_filter", "constant_filter", NULL};
+    test_expect_verified_sizes(*state, "constmem", "coarsened", sizes);
+}
+
+/* coarsened as every device may build it (VEC x ROWS, the GPU's 1 x 8
+ * among them; each vector width once), at sizes whose strips are cut by
+ * every edge: widths not a multiple of VEC, rows past the last strip's,
+ * images narrower than a strip and its filter's reach. */
+static void coarsened_every_strip_shape(void **state)
+{
+    static const int shapes[][2] = {{1, 8}, {2, 3}, {4, 1}, {8, 4}, {16, 5}};
+    static const char *const images[] = {"1", "7x3", "37x11", "70x9", "64x6"};
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+        for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
+            struct clmem_run_options options = {.size = images[i],
+                                                .variant = "coarsened",
+                                                .reps = 1,
+                                                .warmup = 0,
+                                                .seed = 42,
+                                                .tune_values = shapes[k]};
+            struct clmem_error err = {0};
+            struct clmem_result *r = NULL;
+            size_t n = 0;
+            int status = clmem_run(*state, clmem_workload_find("constmem"), &options, &r, &n, &err);
+            if (status != CLMEM_OK || n != 1 || !r[0].verified)
+                fail_msg("coarsened VEC %d ROWS %d at %s: status %d: %s %s", shapes[k][0],
+                         shapes[k][1], images[i], status, err.message, n ? r[0].verify_detail : "");
+            char params[64];
+            snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d", shapes[k][0], shapes[k][1]);
+            assert_non_null(strstr(r[0].params, params));
+            clmem_results_free(r, n);
+        }
+}
+
+static void all_timed_and_metric_is_bytes(void **state)
+{
+    static const char *const names[] = {"global_filter", "constant_filter", "coarsened", NULL};
     size_t n;
     struct clmem_result *r = test_run_all(*state, "constmem", "100x37", 3, names, &n);
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(r[i].n_samples, 3);
         assert_true(r[i].max_rel_error <= 1e-5);
         assert_string_equal(r[i].metric_unit, "GB/s");
-        assert_string_equal(r[i].params, "-DFILTER_RADIUS=2");
+        /* PoCL's row: strips of 16 floats by 8 rows. */
+        assert_string_equal(r[i].params, "-DFILTER_RADIUS=2 -DVEC=16 -DROWS=8");
         assert_string_equal(r[i].note, "5x5 filter, zero outside the image");
         test_expect_metric(&r[i], 2.0 * 100 * 37 * 4);
     }
@@ -52,7 +91,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(global_filter_verifies_any_size),
         cmocka_unit_test(constant_filter_verifies_any_size),
-        cmocka_unit_test(both_timed_and_metric_is_bytes),
+        cmocka_unit_test(coarsened_verifies_any_size),
+        cmocka_unit_test(coarsened_every_strip_shape),
+        cmocka_unit_test(all_timed_and_metric_is_bytes),
         cmocka_unit_test(bad_sizes_refused),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);

@@ -262,6 +262,22 @@ static const struct plant plants[] = {
      "out[Row * rowBytes + x] = (uchar)(pixVal / pixels);",
      "out[Row * rowBytes + x] = (uchar)(pixVal / pixels + (Row == h - 1 && x == rowBytes - 1));",
      {"out[row 8][byte 32]", "1 of 299 values differ"}},
+    /* coarsened: the last byte of a row is always in a strip at the right
+     * edge, stored byte by byte; the strips inside store whole vectors, the
+     * last of them at 65x9 ending at byte 63 whatever VEC (up to 32) the
+     * device takes, in row 7 (row 8's box is cut: the edge's loop). */
+    {{"blur", "coarsened", "33x9"},
+     {"blur.cl", "void blurCoarsened("},
+     "out[Row * rowBytes + b] = blurPixel(in, w, h, Row, b / CHANNELS, b % CHANNELS);",
+     "out[Row * rowBytes + b] = blurPixel(in, w, h, Row, b / CHANNELS, b % CHANNELS) + (Row == h "
+     "- 1 && b == rowBytes - 1);",
+     {"out[row 8][byte 32]", "1 of 299 values differ"}},
+    {{"blur", "coarsened", "65x9"},
+     {"blur.cl", "void blurCoarsened("},
+     "STOREV(v, q);",
+     "{ STOREV(v, q); if (Row == h - 1 - BLUR_SIZE && x + 2 * VEC + HALO > rowBytes) q[VEC - 1] "
+     "+= 1; }",
+     {"out[row 7][byte 63]", "1 of 587 values differ"}},
 
     /* constmem at 33x9: both kernels are one macro, so the edit is in
      * both; each row runs one. */
@@ -275,6 +291,22 @@ static const struct plant plants[] = {
      "out[Row * w + Col] = sum;",
      "out[Row * w + Col] = sum + " ONE_IF("Row == h - 1 && Col == w - 1") ";",
      {"out[row 8][col 32]", "1 of 299 values differ"}},
+    /* coarsened: the last column is in a strip at the right edge, computed
+     * element by element; the strips inside store whole vectors, the last
+     * of them at 66x9 ending at column 63 whatever VEC (up to 32) the
+     * device takes. */
+    {{"constmem", "coarsened", "33x9"},
+     {"constmem.cl", "void convolutionCoarsened("},
+     "out[Row * w + Col] = convolveOne(in, filter, w, h, Row, Col);",
+     "out[Row * w + Col] = convolveOne(in, filter, w, h, Row, Col) + " ONE_IF(
+         "Row == h - 1 && Col == w - 1") ";",
+     {"out[row 8][col 32]", "1 of 299 values differ"}},
+    {{"constmem", "coarsened", "66x9"},
+     {"constmem.cl", "void convolutionCoarsened("},
+     "STOREV(sum[r], out + (row0 + r) * w + x);",
+     "{ STOREV(sum[r], out + (row0 + r) * w + x); if (row0 + r == h - 1 && x + 2 * VEC + "
+     "FILTER_RADIUS > w) out[(row0 + r) * w + x + VEC - 1] += 1.0f; }",
+     {"out[row 8][col 63]", "1 of 596 values differ"}},
 
     /* coalescing at 101: every sweep point fails, each at the element its
      * last work-item (100) writes; the double kernels come from the same
@@ -302,6 +334,19 @@ static const struct plant plants[] = {
      "row_out[x] = 2.0f * row_in[x] + y;",
      "row_out[x] = 2.0f * row_in[x] + y + " ONE_IF("x == width - 1 && y == height - 1") ";",
      {"out[y 6][x 32]"}},
+    /* vec4 at 33x7: out[6][32] is a row's float after its last whole
+     * float4; at 32x7, out[6][31] the last float of a whole one. */
+    {{"pitched", "vec4", "33x7"},
+     {"pitched.cl", "void vec4Pitched("},
+     "row_out[k] = 2.0f * row_in[k] + y;",
+     "row_out[k] = 2.0f * row_in[k] + y + " ONE_IF("k == width - 1 && y == height - 1") ";",
+     {"out[y 6][x 32]"}},
+    {{"pitched", "vec4", "32x7"},
+     {"pitched.cl", "void vec4Pitched("},
+     "*(__global float4 *)(row_out + x) = 2.0f * v + y;",
+     "*(__global float4 *)(row_out + x) = 2.0f * v + y + (float4)(0.0f, 0.0f, 0.0f, " ONE_IF(
+         "x + 4 == width && y == height - 1") ");",
+     {"out[y 6][x 31]"}},
 
     /* peak: copy's last float is in its scalar tail (1001 = 4 * 250 + 1;
      * 1001 values and the 2 guard zones of each of the 4 outputs); fma at

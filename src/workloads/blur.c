@@ -3,7 +3,9 @@
  * pixels inside the image. The input is a seeded random grey W x H image,
  * or a P5/P6 file given with --input (its size then comes from the file);
  * with an --output FILE.pgm|.ppm the first verified variant's blurred image
- * is written there. */
+ * is written there. Beside the figure's kernel and its local-memory tile,
+ * `coarsened` shows how far the design goes: strips of VEC bytes by ROWS
+ * rows a work-item, vector loads, no edge checks inside the image. */
 #include "harness/workload.h"
 
 #include <limits.h>
@@ -15,11 +17,44 @@
 /* Largest work-group side tried; plan() bounds the int indices with it. */
 #define MAX_TILE 16
 
-enum { NAIVE, TILED };
+enum { NAIVE, TILED, COARSENED };
+
+/* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
+ * (cl/blur.cl), looked up device -> family -> vendor -> any
+ * (clmem_param_rows). GPUs: 4 bytes, so that a warp's byte loads stay
+ * within 128 bytes, and 8 rows, each input row loaded for 8 output rows
+ * instead of 3; CPUs: 16 bytes, a vector register of them summed at once,
+ * and 8 rows (PoCL on a 2-core EPYC: 3.6-5.0 GB/s at 1920x1080 where 4
+ * rows gave 2.3-4.3 and 8 bytes by 4 rows 2.6-4.4, on a loaded machine).
+ * Not measured on a GPU yet: `clmem tune blur` searches both. */
+enum { P_VEC, P_ROWS };
+static const struct clmem_param_row coarsened_params[] = {
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 8}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8}},
+    {CLMEM_PARAM_ANY, NULL, 0, {4, 4}},
+};
+
+/* Any strip runs everywhere (no local memory); VEC a vector width. */
+static int coarsened_valid(const struct clmem_device *device, const int v[])
+{
+    (void)device;
+    int vec = v[P_VEC], rows = v[P_ROWS];
+    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 && rows <= 32;
+}
+
+static const struct clmem_tune_param coarsened_space[] = {
+    {"VEC", {1, 2, 4, 8, 16}},
+    {"ROWS", {1, 2, 4, 8, 16, 32}},
+};
+static const struct clmem_tunable blur_tunables[] = {
+    {"coarsened", coarsened_space, CLMEM_ARRAY_SIZE(coarsened_space), coarsened_valid},
+};
 
 struct blur_state {
     size_t width, height, tile;
-    struct clmem_image in; /* generated, or read from --input */
+    int coarse[2];          /* coarsened's VEC and ROWS */
+    size_t coarse_local[2]; /* its work-group */
+    struct clmem_image in;  /* generated, or read from --input */
     unsigned char *ref, *out;
     int image_written;
     /* The output's poison: a byte value the reference does not hold, so an
@@ -37,6 +72,13 @@ static const struct clmem_variant blur_variants[] = {
     [TILED] = {"tiled",
                "input tile with a BLUR_SIZE halo in local memory, edge-checked loads, one barrier",
                "blurTiled", NULL},
+    [COARSENED] = {"coarsened",
+                   "beyond the figures: strips of VEC bytes by ROWS rows a work-item, each input "
+                   "row loaded once as vectors, sums in registers, no edge checks inside the image",
+                   /* Oclgrind builds it as a GPU (4 x 8 strips): at the
+                    * workload's 17x9, strips at both edges, whole ones,
+                    * one cut by the right edge, a strip row cut short. */
+                   "blurCoarsened", NULL},
 };
 
 static size_t row_bytes(const struct blur_state *s)
@@ -148,9 +190,21 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     s->poison_used = seen[s->poison] != 0;
 
     s->tile = pick_tile(&run->ctx->device, s->in.channels);
-    char options[128];
-    snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu", BLUR_SIZE,
-             s->in.channels, s->tile);
+    if (!clmem_run_tuned(run, &blur_tunables[0], s->coarse)) {
+        const struct clmem_param_row *row;
+        enum clmem_param_level level;
+        clmem_param_rows(coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params), &run->ctx->device,
+                         &row, 1, &level);
+        s->coarse[P_VEC] = row->values[P_VEC];
+        s->coarse[P_ROWS] = row->values[P_ROWS];
+    }
+    s->coarse_local[0] = clmem_pick_group(&run->ctx->device, 64);
+    s->coarse_local[1] = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE) / s->coarse_local[0];
+    char options[160];
+    snprintf(options, sizeof options,
+             "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu -DVEC=%d -DROWS=%d -DALIGNED=%d", BLUR_SIZE,
+             s->in.channels, s->tile, s->coarse[P_VEC], s->coarse[P_ROWS],
+             row_bytes(s) % (size_t)s->coarse[P_VEC] == 0);
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||
@@ -169,6 +223,12 @@ static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
                                    &s->d_out, sizeof w, &w, sizeof h, &h);
     if (status)
         return status;
+    if (v == &blur_variants[COARSENED]) {
+        /* One work-item per strip of VEC bytes by ROWS rows. */
+        size_t vec = (size_t)s->coarse[P_VEC], rows = (size_t)s->coarse[P_ROWS];
+        size_t global[2] = {(row_bytes(s) + vec - 1) / vec, (s->height + rows - 1) / rows};
+        return clmem_launch(run->ctx, kernel, 2, global, s->coarse_local, timing, err);
+    }
     /* One work-item per output byte (pixel and channel), TILE x TILE groups. */
     size_t global[2] = {row_bytes(s), s->height};
     size_t local[2] = {s->tile, s->tile};
@@ -250,7 +310,14 @@ static void blur_teardown(struct clmem_run *run)
     free(s->out);
 }
 
-static const char *const blur_bench_sizes[] = {"7680x4320", NULL};
+/* GPUs: an 8K frame, the figure's kind of image, and a 16384 x 16384 one.
+ * The 8K frame moves 66 MB (33 MB each way), about 17 us at 4 TB/s,
+ * where a launch's few microseconds and the last, partly filled wave of
+ * work-groups cost a visible share: a kernel at the memory's roof reads
+ * well under it there. The larger image moves 512 MiB, as the copy peak's
+ * buffers do, so its fraction of that peak shows how near the roof a
+ * kernel gets. CPUs: a 1080p frame (2 MB, within a server's cache). */
+static const char *const blur_bench_sizes[] = {"7680x4320", "16384x16384", NULL};
 static const char *const blur_bench_sizes_cpu[] = {"1920x1080", NULL};
 
 const struct clmem_workload clmem_workload_blur = {
@@ -278,4 +345,6 @@ const struct clmem_workload clmem_workload_blur = {
     .work = blur_work,
     .intensity = blur_intensity,
     .teardown = blur_teardown,
+    .tunables = blur_tunables,
+    .n_tunables = CLMEM_ARRAY_SIZE(blur_tunables),
 };

@@ -3,7 +3,9 @@
  * with rows packed (clEnqueueWriteBuffer, cudaMalloc) and with rows padded
  * to the device's base address alignment (clEnqueueWriteBufferRect and
  * clEnqueueReadBufferRect, cudaMallocPitch and cudaMemcpy2D). Odd widths
- * are the point: packed rows then start unaligned. */
+ * are the point: packed rows then start unaligned. Beside the slides' two
+ * kernels, `vec4` shows how far the pitched layout goes: a float4 per
+ * work-item, every whole one aligned because every row is. */
 #include "harness/workload.h"
 
 #include <limits.h>
@@ -13,7 +15,7 @@
 /* Work-group: up to 32 along a row, up to 256 work-items in all. */
 #define MAX_GROUP_X 32
 
-enum { UNPADDED, PITCHED };
+enum { UNPADDED, PITCHED, VEC4 };
 
 struct pitched_state {
     size_t width, height, pitch; /* pitch in bytes */
@@ -21,7 +23,7 @@ struct pitched_state {
     float *in, *ref, *out; /* packed, height rows of width */
     unsigned char *raw;    /* the whole pitched output, pitch * height bytes */
     cl_mem d_in, d_out;    /* unpadded: width * height floats */
-    cl_mem d_pin, d_pout;  /* pitched: height rows of pitch bytes */
+    cl_mem d_pin, d_pout;  /* pitched and vec4: height rows of pitch bytes */
 };
 
 static const struct clmem_variant pitched_variants[] = {
@@ -33,16 +35,25 @@ static const struct clmem_variant pitched_variants[] = {
                  "rows padded to the base address alignment, clEnqueueWrite/ReadBufferRect "
                  "(slides on cudaMallocPitch and cudaMemcpy2D)",
                  "pitched", NULL},
+    [VEC4] = {"vec4",
+              "beyond the slides: the pitched rows, a float4 per work-item, aligned 16-byte "
+              "loads and stores (a row's last float4 float by float)",
+              "vec4Pitched", NULL,
+              /* Rows of whole float4s and one float, and rows shorter
+               * than a float4. */
+              .check_sizes = "33x7 3x2"},
 };
 
 /* The alignment rows are padded to, in bytes: the device's base address
- * alignment, made a multiple of sizeof(float) so the pitch is whole floats. */
+ * alignment (128 bytes at least on a full-profile device), made a multiple
+ * of 16 so the pitch is whole floats and vec4's float4s stay aligned. */
+#define MIN_ROW_ALIGN (4 * sizeof(float))
 static size_t row_alignment(const struct clmem_device *device)
 {
     size_t align = device->base_addr_align_bits / 8;
     if (align == 0)
-        align = sizeof(float);
-    return align / clmem_gcd(align, sizeof(float)) * sizeof(float);
+        align = MIN_ROW_ALIGN;
+    return align / clmem_gcd(align, MIN_ROW_ALIGN) * MIN_ROW_ALIGN;
 }
 
 /* cudaMallocPitch's choice: a row's bytes rounded up to the alignment.
@@ -61,6 +72,17 @@ static int is_selected(const struct clmem_run *run, int which)
         if (run->variants[i] == &pitched_variants[which])
             return 1;
     return 0;
+}
+
+/* pitched and vec4 share the pitched buffers and their checks. */
+static int uses_pitch(const struct clmem_variant *v)
+{
+    return v == &pitched_variants[PITCHED] || v == &pitched_variants[VEC4];
+}
+
+static int pitch_selected(const struct clmem_run *run)
+{
+    return is_selected(run, PITCHED) || is_selected(run, VEC4);
 }
 
 static int pitched_plan(struct clmem_run *run, struct clmem_error *err)
@@ -82,7 +104,7 @@ static int pitched_plan(struct clmem_run *run, struct clmem_error *err)
         run->buffer_bytes[run->n_buffers++] = packed;
         run->buffer_bytes[run->n_buffers++] = packed;
     }
-    if (is_selected(run, PITCHED)) {
+    if (pitch_selected(run)) {
         run->buffer_bytes[run->n_buffers++] = padded;
         run->buffer_bytes[run->n_buffers++] = padded;
     }
@@ -117,7 +139,7 @@ static int pitched_setup(struct clmem_run *run, struct clmem_error *err)
          (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
                                            &s->d_out, err))))
         return status;
-    if (is_selected(run, PITCHED) &&
+    if (pitch_selected(run) &&
         ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, padded, NULL, &s->d_pin, err)) ||
          (status = clmem_run_output_buffer(run, "out (pitched)", CL_MEM_READ_WRITE, padded,
                                            &s->d_pout, err))))
@@ -134,7 +156,7 @@ static int pitched_execute(struct clmem_run *run, const struct clmem_variant *v,
     cl_int width = (cl_int)s->width, height = (cl_int)s->height;
     cl_int pitch = (cl_int)(s->pitch / sizeof(float));
     int status;
-    if (v == &pitched_variants[PITCHED])
+    if (uses_pitch(v))
         status =
             clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_pin, sizeof(cl_mem), &s->d_pout,
                               sizeof width, &width, sizeof height, &height, sizeof pitch, &pitch);
@@ -143,7 +165,9 @@ static int pitched_execute(struct clmem_run *run, const struct clmem_variant *v,
                                    &s->d_out, sizeof width, &width, sizeof height, &height);
     if (status)
         return status;
-    size_t global[2] = {s->width, s->height};
+    /* vec4: a work-item per float4 of a row, the last one perhaps cut. */
+    size_t per_item = v == &pitched_variants[VEC4] ? 4 : 1;
+    size_t global[2] = {(s->width + per_item - 1) / per_item, s->height};
     return clmem_launch(run->ctx, kernel, 2, global, s->local, timing, err);
 }
 
@@ -157,7 +181,7 @@ static int pitched_prepare(struct clmem_run *run, const struct clmem_variant *v,
     struct pitched_state *s = run->state;
     size_t row = s->width * sizeof(float), padded = s->pitch * s->height;
     int status;
-    if (v == &pitched_variants[PITCHED]) {
+    if (uses_pitch(v)) {
         if ((status = clmem_buffer_fill_zero(run->ctx, s->d_pin, padded, err)) ||
             (status =
                  clmem_buffer_write_rect(run->ctx, s->d_pin, s->pitch, row, s->height, s->in, err)))
@@ -193,7 +217,7 @@ static int pitched_verify(struct clmem_run *run, const struct clmem_variant *v,
 {
     struct pitched_state *s = run->state;
     size_t row = s->width * sizeof(float);
-    int is_pitched = v == &pitched_variants[PITCHED];
+    int is_pitched = uses_pitch(v);
     int status;
     if (is_pitched)
         status = clmem_buffer_read_rect(run->ctx, s->d_pout, s->pitch, row, s->height, s->out, err);
@@ -247,6 +271,9 @@ static void pitched_teardown(struct clmem_run *run)
     free(s->raw);
 }
 
+/* Odd widths, so that packed rows start unaligned. GPUs: 8191 x 8191
+ * floats, 256 MiB each way as the copy peak's buffers, so its fraction
+ * of that peak shows how near the roof a kernel gets; CPUs: 2049 x 2049. */
 static const char *const pitched_bench_sizes[] = {"8191x8191", NULL};
 static const char *const pitched_bench_sizes_cpu[] = {"2049x2049", NULL};
 
