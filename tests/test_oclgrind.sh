@@ -60,7 +60,7 @@ for w in json.load(sys.stdin):
 
 # Oclgrind 21.10's --uninitialized plugin does not know LLVM's 'freeze'
 # instruction (a fatal error in matmul regblock and blur tiled), so kernels
-# are built unoptimized. pitched runs without the plugin, where it fails on
+# are built unoptimized. pitched and vec4 run without the plugin, where it fails on
 # its own: its clEnqueueWriteBufferRect stores one row at a time, and the
 # plugin gives a buffer's shadow the size of each host store from the
 # buffer's start, so every row after the first reads as uninitialized.
@@ -71,6 +71,7 @@ checks=(--data-races --uninitialized --check-api --build-options -cl-opt-disable
 # groups); they run without the race plugin, the rest of the checks on.
 declare -A own_checks=(
     [pitched/pitched]="--data-races --check-api --build-options -cl-opt-disable"
+    [pitched/vec4]="--data-races --check-api --build-options -cl-opt-disable"
     [reduce/one_pass]="--uninitialized --check-api --build-options -cl-opt-disable"
     [dot/one_pass]="--uninitialized --check-api --build-options -cl-opt-disable"
 )

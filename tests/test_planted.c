@@ -442,7 +442,9 @@ static void copy_kernels(const char *from, const char *to)
     size_t copied = 0;
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
-        if (len < 4 || strcmp(e->d_name + len - 3, ".cl") != 0)
+        /* The kernels and the headers they include. */
+        if (len < 3 ||
+            (strcmp(e->d_name + len - 3, ".cl") != 0 && strcmp(e->d_name + len - 2, ".h") != 0))
             continue;
         char src[2048], dst[2048];
         snprintf(src, sizeof src, "%s/%s", from, e->d_name);

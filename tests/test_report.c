@@ -845,7 +845,7 @@ static void lessons_from_a_made_up_run(void **state)
     assert_non_null(strstr(lessons, "| Fig 4.16 against Fig 4.3 | matmul tiled / naive | 4.00x "
                                     "@1024 |"));
     assert_non_null(strstr(lessons, "| reduce sequential / interleaved | not run |"));
-    assert_int_equal(check_rows(lessons, 1), 10);
+    assert_int_equal(check_rows(lessons, 1), 13);
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
