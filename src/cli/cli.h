@@ -248,7 +248,9 @@ int ranks_agree_status(int status, struct clmem_error *err);
 /* Collective: opens this process's device: alone, the one `spec` names
  * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
  * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
- * rank getting the worst status. */
+ * rank getting the worst status. Where the host's GPUs were asked for and
+ * a rank found none, rank 0 warns once: the likely cause (the OpenCL
+ * variables cut by mpirun) and the fix. */
 int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err);
 /* Collective: under mpirun, this rank's run (device, peaks unless NULL,

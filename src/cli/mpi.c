@@ -83,6 +83,46 @@ int ranks_agree_status(int status, struct clmem_error *err)
     return status;
 }
 
+#ifdef CLMEM_HAVE_MPI
+/* With --device left out each rank asks for its host's GPUs and takes any
+ * device where it finds none: most often a CPU because the OpenCL drivers
+ * the shell sees did not reach the ranks (Open MPI's mpirun has passed
+ * OCL_ICD_FILENAMES cut at its first ':'). Collective: rank 0 says so once
+ * for all, naming the first such rank's host, device and variable. */
+static void say_no_gpu(const struct clmem_mpi *m, int no_gpu, const struct clmem_device *device)
+{
+    int mine = no_gpu != 0, count = 0, candidate = no_gpu ? m->rank : m->size, first = 0;
+    MPI_Allreduce(&mine, &count, 1, MPI_INT, MPI_SUM, m->world);
+    if (count == 0)
+        return;
+    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, m->world);
+    struct {
+        char host[sizeof m->host];
+        char device[sizeof device->name];
+        char icd[256]; /* what OCL_ICD_FILENAMES is there, quoted, or "unset" */
+    } what;
+    memset(&what, 0, sizeof what);
+    if (m->rank == first) {
+        const char *icd = getenv("OCL_ICD_FILENAMES");
+        snprintf(what.host, sizeof what.host, "%s", m->host);
+        snprintf(what.device, sizeof what.device, "%s", device->name);
+        if (icd)
+            snprintf(what.icd, sizeof what.icd, "'%.200s'", icd);
+        else
+            snprintf(what.icd, sizeof what.icd, "unset");
+    }
+    MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->world);
+    if (m->rank == 0)
+        fprintf(stderr,
+                "clmem: warning: no GPU found on %s (%d of %d ranks): running on '%s' instead; "
+                "the ranks may not see the OpenCL drivers this shell sees (rank %d's "
+                "OCL_ICD_FILENAMES is %s; Open MPI passes it cut at its first ':'): pass them "
+                "explicitly, 'mpirun ... env OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES "
+                "OCL_ICD_VENDORS=$OCL_ICD_VENDORS clmem ...', or name the device (--device cpu)\n",
+                what.host, count, m->size, what.device, first, what.icd);
+}
+#endif
+
 int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err)
 {
@@ -91,15 +131,20 @@ int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx
     if (m) {
         struct clmem_device *devices = NULL;
         size_t count = 0, chosen = 0;
+        int no_gpu = 0;
         int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
         if (status == CLMEM_OK)
             status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
         if (status == CLMEM_OK)
             status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
-        if (status == CLMEM_OK)
+        if (status == CLMEM_OK) {
+            no_gpu = (!spec || !spec[0]) && !(devices[chosen].type & CL_DEVICE_TYPE_GPU);
             status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+        }
         free(devices);
-        return clmem_mpi_agree(m, status, err);
+        if ((status = clmem_mpi_agree(m, status, err)) == CLMEM_OK)
+            say_no_gpu(m, no_gpu, &ctx->device);
+        return status;
     }
 #endif
     return cli_open_device(spec, kernel_dir, ctx, err);
