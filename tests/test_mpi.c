@@ -264,8 +264,60 @@ static void compare_a_column_per_rank(void **state)
     assert_int_equal(system(command), 0);
 }
 
-int main(void)
+/* Whether `clmem devices` lists a GPU (with none, PoCL alone, the ranks'
+ * default finds none). */
+static int machine_has_gpu(void)
 {
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("devices"));
+    for (const char *p = o.out; (p = strstr(p, "\n    type ")); p++) {
+        size_t len = strcspn(p + 1, "\n");
+        char line[128];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1),
+                 p + 1);
+        if (strstr(line, "gpu"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Under mpirun --device left out means the host's GPUs: where a rank finds
+ * none (PoCL alone here, or the OpenCL variables cut by mpirun) rank 0
+ * says so once, with the likely cause and the fix; the run goes on, on
+ * the CPU. A device named explicitly gets no such warning. */
+static void no_gpu_said_once(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_mpi(&o, "2",
+            ARGS("run", "reduce", "--size", "1001", "--variant", "coarsened", "--reps", "1",
+                 "--format", "csv"),
+            NULL);
+    expect_code(&o, 0);
+    if (machine_has_gpu()) {
+        fprintf(stderr, "test_mpi: this machine has a GPU: the no-GPU warning is not expected\n");
+        assert_null(strstr(o.err, "no GPU found"));
+    } else if (occurrences(o.err, "warning: no GPU found on ") != 1 ||
+               !strstr(o.err, "(2 of 2 ranks)") ||
+               !strstr(o.err, "'mpirun ... env OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES "
+                              "OCL_ICD_VENDORS=$OCL_ICD_VENDORS clmem ...'")) {
+        fail_msg("expected the no-GPU warning once in stderr:\n%s", o.err);
+    }
+    assert_int_equal(occurrences(o.out, ",ok,"), 3); /* the ranks' and their total */
+    run_mpi(&o, "2",
+            ARGS("run", "reduce", "--size", "1001", "--variant", "coarsened", "--reps", "1",
+                 "--device", "cpu"),
+            NULL);
+    expect_code(&o, 0);
+    if (strstr(o.err, "no GPU found"))
+        fail_msg("a device named explicitly got the no-GPU warning:\n%s", o.err);
+}
+
+int main(int argc, char **argv)
+{
+    /* test_mpi PATTERN: only the tests whose name matches (cmocka's *). */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     if (!getenv("CLMEM_BIN") || !getenv("MPIRUN") || !getenv("CLMEM_SOURCE_CL")) {
         fprintf(stderr, "test_mpi: set CLMEM_BIN, MPIRUN and CLMEM_SOURCE_CL (meson test does)\n");
         return 1;
@@ -277,6 +329,7 @@ int main(void)
         cmocka_unit_test(usage_errors_said_once),
         cmocka_unit_test(one_rank_fails),
         cmocka_unit_test(compare_a_column_per_rank),
+        cmocka_unit_test(no_gpu_said_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,27 +27,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
-/* run's flow (cmd_run.c) as `spec` parses it, for `workload` (NULL: the
+/* run's steps (cmd_run.c) with `spec`'s options, for `workload` (NULL: the
  * workload named on the command line); peak is run's under its own name. */
 int cli_run_command(const struct cli_spec *spec, const char *workload, int argc, char **argv);
-/* The start and end of run's, peak's and bench's flows (cmd_run.c), on
- * every rank under mpirun. cli_start: the options parsed as `spec` says,
- * every rank agreeing (cli_agree); 0 to go on, o->help set once the help
- * is printed (not on the silent ranks); otherwise the error said, its
- * exit code. */
-int cli_start(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
-              struct clmem_error *err);
-/* --output at `path` (none: NULL) opened on the reporter, before any work,
- * every rank agreeing; a signal that stops clmem at once removes its
- * temporary file (clmem_output_remove_pending). */
-int cli_output_open(struct clmem_output *output, const char *path, struct clmem_error *err);
-struct cli_gathered;
-/* Rank 0's status for every rank (cli_final), the warnings, the last word
- * (cli_report_end: n_results kept, in output_path or on stdout), then all
- * the command held released. Returns the exit code. */
-int cli_end(int status, const char *output_path, struct clmem_output *output, struct clmem_ctx *ctx,
-            struct cli_gathered *ranks, struct clmem_result *results, size_t n_results,
-            struct clmem_error *err);
 
 /* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
  * says each once for all (the errors below are the same on every rank, or
@@ -150,70 +132,147 @@ void cli_exit_guard(void);
  * thread may still be inside the driver; otherwise code. */
 int cli_exit(int code);
 
-/* ---- under mpirun (src/cli/mpi.c) ----
- * The steps in which the ranks of one job work together: each command has
- * one flow and calls these where its ranks must meet. Run alone (or in a
- * build without MPI), each is what the command does in one process. */
-
-/* Under mpirun, starts MPI: the command's ranks then work as one job.
- * Returns an exit code (3: MPI would not start; 2 in a build without MPI,
- * saying how to build with it). */
-int cli_mpi_start(const char *command, int *argc, char ***argv);
-void cli_mpi_stop(void);
-/* Whether this process is a rank of an MPI job (MPI started). */
-int cli_under_mpi(void);
-/* Whether this process reports (prints results, writes files): alone, or
- * rank 0 of the job. */
-int cli_reporter(void);
-/* Under mpirun, the worst status of every rank, with the message of the
- * rank that had it (clmem_mpi_agree), so that all stop together even where
- * one rank's arguments or files differ; alone, status. */
-int cli_agree(int status, struct clmem_error *err);
-/* Opens this process's device: alone, the one `spec` names
- * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
- * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
- * rank getting the worst status (collective). */
-int cli_open(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
-             struct clmem_error *err);
-/* What every rank ran, on rank 0 after cli_gather (empty elsewhere and
- * alone). */
+/* ---- one flow for the commands that run workloads (flow.c) ----
+ * run (and peak), bench and compare each hand the flow their steps, which
+ * it takes in this order, the same alone and under mpirun:
+ *
+ *   parse the options -> check -> open the output -> [alone: `alone`]
+ *   -> open this process's device -> plan -> run (or SUMMA) -> gather
+ *   -> report -> end
+ *
+ * Under mpirun every rank takes every step. After each step that may fail
+ * on one rank (its arguments, files, device or plan) the ranks agree on the
+ * worst status, so that all stop at the same point with one message from
+ * rank 0; after the run rank 0 gathers every rank's; at the end all exit
+ * with rank 0's status. Those collectives (the ranks_ calls below) are the
+ * flow's alone: a step only returns its status, and an early return in a
+ * step cannot leave the other ranks waiting. */
 struct clmem_rank_report;
-struct cli_gathered {
+/* Every rank's run, on rank 0 once gathered (empty elsewhere and alone). */
+struct cli_rank_runs {
     struct clmem_rank_report *all;
     size_t n;
 };
-/* Under mpirun, collective: this rank's run (device, peaks unless NULL,
+struct cli_flow;
+struct cli_steps {
+    const struct cli_spec *spec; /* the options the command takes */
+    /* A failed check says its result's size ("W V at SIZE: verification
+     * failed"): the command runs several sizes (bench). */
+    int failures_name_size;
+    /* Under mpirun, the ranks' results become one list on rank 0 (each
+     * device named "rank R on HOST: DEVICE") with their totals (run's
+     * report); otherwise the report reads every rank's run in f->ranks. */
+    int merge_ranks;
+    /* The checks that need no device, once the options are parsed: usage
+     * errors. May change f->output_path and set f->summa. NULL: none. */
+    int (*check)(struct cli_flow *f, struct clmem_error *err);
+    /* On the reporter, before any work: where the report goes. NULL: the
+     * file f->output_path (if any) opened into f->output. */
+    int (*open_output)(struct cli_flow *f, struct clmem_error *err);
+    /* Alone: what the command does instead of one device's steps (several
+     * devices, saved files), or CLI_FLOW_ONE_DEVICE to take them; it sets
+     * f->kept. NULL: none. */
+    int (*alone)(struct cli_flow *f, struct clmem_error *err);
+    /* With f->ctx open: what the run needs checked against the device,
+     * before any work (usage errors). */
+    int (*plan)(struct cli_flow *f, struct clmem_error *err);
+    /* The work, into f->results (and f->peak with f->has_peak). From its
+     * start, the first INT, TERM or HUP stops after the current variant. */
+    int (*run)(struct cli_flow *f, struct clmem_error *err);
+    /* On the reporter once the run returned `status` (under mpirun: every
+     * rank's worst, their runs in f->ranks, their failed checks said):
+     * writes the report, where there is one to write. Returns the status to
+     * end with. */
+    int (*report)(struct cli_flow *f, int status, struct clmem_error *err);
+    /* At the end, on every process: what the command's steps hold. */
+    void (*release)(struct cli_flow *f);
+};
+#define CLI_FLOW_ONE_DEVICE (-1)
+/* What the steps share: the flow fills it as it goes. */
+struct cli_flow {
+    const struct cli_steps *steps;
+    void *self;                 /* the command's own state */
+    struct cli_opts o;          /* as steps->spec parsed them */
+    int joined;                 /* a rank of an MPI job (started by mpirun) */
+    const char *output_path;    /* the report's file: --output unless check changes it */
+    struct clmem_output output; /* open on the reporter from before any work */
+    struct clmem_ctx ctx;       /* this process's device */
+    int summa;                  /* the ranks multiply together (SUMMA) instead of `run` */
+    struct clmem_result *results;
+    size_t n_results;
+    struct clmem_peak peak;
+    int has_peak;
+    struct cli_rank_runs ranks; /* rank 0 under mpirun: every rank's run */
+    size_t kept;                /* the results kept, as an interruption says */
+};
+/* Takes the steps with `self` as the command's state; returns the exit code. */
+int cli_flow_run(const struct cli_steps *steps, void *self, int argc, char **argv);
+/* Says each failed check among results on stderr ("clmem: W V: verification
+ * failed: ..."), with "at SIZE" after the variant when with_size. */
+void cli_say_failures(const struct clmem_result *results, size_t n, int with_size);
+
+/* With every rank's run gathered (rank 0; otherwise nothing): *results
+ * (freed) becomes every rank's results, each device named "rank R on
+ * HOST: DEVICE", then with `totals` the sums over the ranks when there are
+ * 2 to CLI_MPI_MAX_TOTALS ranks. */
+#define CLI_MPI_MAX_TOTALS 1024
+int cli_rank_runs_results(const struct cli_rank_runs *g, int totals, struct clmem_result **results,
+                          size_t *n_results, struct clmem_error *err);
+/* With ranks gathered: the report of a rank per section (bench's): JSON to
+ * output's file (committed) and, in `format`, to stdout (JSON: a section
+ * per rank; table and CSV: each result's rank, a line of peaks per rank). */
+int cli_rank_runs_write(const struct cli_rank_runs *g, enum clmem_format format,
+                        struct clmem_output *output, int interrupted, struct clmem_error *err);
+/* With ranks gathered: a compared device per rank (compare's columns),
+ * their results borrowed from *g (free *runs alone). */
+int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_device **runs,
+                          size_t *n_runs, struct clmem_error *err);
+void cli_rank_runs_free(struct cli_rank_runs *g);
+
+/* ---- the ranks of an MPI job (mpi.c) ----
+ * Alone (or in a build without MPI) each is what one process does. The
+ * collectives among them (marked so) are called by the flow only: every
+ * rank must reach each of them at the same point. */
+
+/* Under mpirun, starts MPI (main.c): the command's ranks then work as one
+ * job. Returns an exit code (3: MPI would not start; 2 in a build without
+ * MPI, saying how to build with it). */
+int cli_mpi_start(const char *command, int *argc, char ***argv);
+void cli_mpi_stop(void);
+/* Whether this process is a rank of an MPI job (MPI started). */
+int ranks_joined(void);
+/* Whether this process reports (prints results, writes files): alone, or
+ * rank 0 of the job. */
+int ranks_is_reporter(void);
+/* Collective: under mpirun, the worst status of every rank, with the
+ * message of the rank that had it (clmem_mpi_agree), so that all stop
+ * together even where one rank's arguments or files differ; alone, status. */
+int ranks_agree_status(int status, struct clmem_error *err);
+/* Collective: opens this process's device: alone, the one `spec` names
+ * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
+ * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
+ * rank getting the worst status. Where the host's GPUs were asked for and
+ * a rank found none, rank 0 warns once: the likely cause (the OpenCL
+ * variables cut by mpirun) and the fix. */
+int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+                      struct clmem_error *err);
+/* Collective: under mpirun, this rank's run (device, peaks unless NULL,
  * status with err's message, results) to rank 0, which says every rank's
  * failed checks and errors ("rank R on HOST: ...") and keeps every rank's
  * run in *g; returns there the worst status of the ranks, elsewhere the
  * gather's. err then keeps only a failure of the gather. Alone: returns
  * status, err and *g (empty) untouched. */
-int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak, int status,
-               const struct clmem_result *results, size_t n_results, struct cli_gathered *g,
-               struct clmem_error *err);
-/* With ranks gathered (rank 0): *results (freed) becomes every rank's
- * results, each device named "rank R on HOST: DEVICE", then with `totals`
- * the sums over the ranks when there are 2 to CLI_MPI_MAX_TOTALS ranks.
- * Otherwise nothing. */
-#define CLI_MPI_MAX_TOTALS 1024
-int cli_gathered_results(const struct cli_gathered *g, int totals, struct clmem_result **results,
-                         size_t *n_results, struct clmem_error *err);
-/* With ranks gathered: the report of a rank per section (bench's): JSON to
- * output's file (committed) and, in `format`, to stdout (JSON: a section
- * per rank; table and CSV: each result's rank, a line of peaks per rank). */
-int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
-                       struct clmem_output *output, int interrupted, struct clmem_error *err);
-/* With ranks gathered: a compared device per rank (compare's columns),
- * their results borrowed from *g (free *runs alone). */
-int cli_gathered_runs(const struct cli_gathered *g, struct clmem_compare_device **runs,
-                      size_t *n_runs, struct clmem_error *err);
-void cli_gathered_free(struct cli_gathered *g);
-/* Under mpirun, collective: rank 0's `status`, which has seen every rank's,
- * for all to exit with (mpirun then exits with it too); alone, status. */
-int cli_final(int status);
-/* run --summa: matmul over the ranks with SUMMA (collective; rank 0 gets
- * the one result and says a failed check); a usage error alone. */
-int cli_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
-              size_t *n_results, struct clmem_error *err);
+int ranks_gather_runs(const struct clmem_device *device, const struct clmem_peak *peak, int status,
+                      const struct clmem_result *results, size_t n_results, struct cli_rank_runs *g,
+                      struct clmem_error *err);
+/* Collective: under mpirun, rank 0's `status`, which has seen every
+ * rank's, for all to exit with (mpirun then exits with it too); alone,
+ * status. */
+int ranks_exit_status(int status);
+/* Collective: run --summa, matmul over the ranks with SUMMA; rank 0 gets
+ * the one result and says a failed check; every rank the worst status.
+ * Alone, a usage error. */
+int ranks_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
+                size_t *n_results, struct clmem_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* clmem bench: the whole suite at benchmark sizes on one device, each
  * result beside the device's own measured peak; under mpirun, on a device
- * per rank, one report from rank 0 (the steps with the other ranks:
- * src/cli/mpi.c). */
+ * per rank, one report from rank 0. Its steps go through the one flow
+ * (flow.c): plan, run, report. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -55,14 +55,6 @@ static void show_progress(void *user, size_t step, size_t steps, const char *wor
     cli_progress_step(step, steps, what);
 }
 
-static void report_failures(const struct clmem_result *results, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!results[i].skipped && !results[i].verified)
-            fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", results[i].workload,
-                    results[i].variant, results[i].size, results[i].verify_detail);
-}
-
 /* The --output file: JSON (what compare and diff read), CSV when named
  * FILE.csv; --format chooses what stdout shows. */
 static enum clmem_format bench_file_format(struct cli_opts *o)
@@ -74,70 +66,63 @@ static enum clmem_format bench_file_format(struct cli_opts *o)
     return format;
 }
 
-int cmd_bench(int argc, char **argv)
+/* The suite's options: its workloads and sizes checked on the device. */
+static int bench_plan(struct cli_flow *f, struct clmem_error *err)
 {
-    struct cli_opts o;
-    struct clmem_error err = {0};
-    struct clmem_output output = {0};
-    struct clmem_ctx ctx = {0};
-    struct cli_gathered ranks = {0};
-    struct clmem_result *results = NULL;
-    size_t n_results = 0, steps;
-    int status;
-
-    if ((status = cli_start(&cli_bench_spec, argc, argv, &o, &err)) || o.help)
-        return status;
-    if ((status = cli_output_open(&output, o.output, &err)))
-        goto cleanup;
-    if ((status = cli_open(o.device, o.kernel_dir, &ctx, &err)))
-        goto cleanup;
-    ctx.no_cache = o.no_cache;
-    struct clmem_bench_options options = {
-        .reps = (unsigned)o.reps,
-        .seed = o.seed,
-        .compare = o.compare,
-        .only = o.workloads,
-        .progress = cli_reporter() && cli_progress_on() ? show_progress : NULL,
+    struct clmem_bench_options *options = f->self;
+    size_t steps;
+    *options = (struct clmem_bench_options){
+        .reps = (unsigned)f->o.reps,
+        .seed = f->o.seed,
+        .compare = f->o.compare,
+        .only = f->o.workloads,
+        .progress = cli_progress_on() ? show_progress : NULL,
         .cancelled = cli_interrupted,
     };
-    if ((status = cli_agree(clmem_bench_plan(&ctx, &options, &steps, &err), &err)))
-        goto cleanup;
-    /* From here a signal stops after the current variant. */
-    cli_catch_interrupts();
-    struct clmem_peak peak = {0};
-    status = cli_stop_status(clmem_bench_run(&ctx, &options, &peak, &results, &n_results, &err));
-    /* Stopped before the peaks were measured: none to report. */
-    int have_peak = peak.bandwidth > 0 || peak.flops > 0;
-    /* Under mpirun rank 0 gets every rank's run and names each rank's
-     * failures; alone, they are said here. */
-    status =
-        cli_gather(&ctx.device, n_results ? &peak : NULL, status, results, n_results, &ranks, &err);
-    if (!cli_under_mpi())
-        report_failures(results, n_results);
-    int interrupted = status == CLMEM_ERR_INTERRUPTED;
-    /* Whatever ran is reported, even when a workload failed (interrupted,
-     * what finished: JSON says "interrupted"); under mpirun, every rank's. */
-    int have_report = cli_under_mpi() ? ranks.n > 0 : n_results > 0 || interrupted;
-    if (cli_reporter() && have_report) {
-        int write_status = CLMEM_OK;
-        if (ranks.n) {
-            write_status = cli_gathered_write(&ranks, o.format, &output, interrupted, &err);
-        } else {
-            struct clmem_report_meta meta = {.device = &ctx.device,
-                                             .peak = have_peak ? &peak : NULL,
-                                             .interrupted = interrupted};
-            /* The file first: it is what a long run is for, stdout may be closed. */
-            if (output.file)
-                write_status = clmem_output_report(&output, bench_file_format(&o), results,
-                                                   n_results, &meta, &err);
-            if (write_status == CLMEM_OK)
-                write_status =
-                    clmem_report_write(stdout, o.format, results, n_results, &meta, &err);
-        }
-        if (write_status)
-            status = write_status;
-    }
+    return clmem_bench_plan(&f->ctx, options, &steps, err);
+}
 
-cleanup:
-    return cli_end(status, o.output, &output, &ctx, &ranks, results, n_results, &err);
+static int bench_run(struct cli_flow *f, struct clmem_error *err)
+{
+    int status = clmem_bench_run(&f->ctx, f->self, &f->peak, &f->results, &f->n_results, err);
+    /* Stopped before the peaks were measured: none to report. */
+    f->has_peak = f->peak.bandwidth > 0 || f->peak.flops > 0;
+    return status;
+}
+
+/* Whatever ran is reported, even when a workload failed (interrupted, what
+ * finished: JSON says "interrupted"); under mpirun, every rank's, a
+ * section each. */
+static int bench_report(struct cli_flow *f, int status, struct clmem_error *err)
+{
+    int interrupted = status == CLMEM_ERR_INTERRUPTED;
+    int write_status = CLMEM_OK;
+    if (f->joined ? f->ranks.n == 0 : f->n_results == 0 && !interrupted)
+        return status;
+    if (f->ranks.n) {
+        write_status = cli_rank_runs_write(&f->ranks, f->o.format, &f->output, interrupted, err);
+    } else {
+        struct clmem_report_meta meta = {.device = &f->ctx.device,
+                                         .peak = f->has_peak ? &f->peak : NULL,
+                                         .interrupted = interrupted};
+        /* The file first: it is what a long run is for, stdout may be closed. */
+        if (f->output.file)
+            write_status = clmem_output_report(&f->output, bench_file_format(&f->o), f->results,
+                                               f->n_results, &meta, err);
+        if (write_status == CLMEM_OK)
+            write_status =
+                clmem_report_write(stdout, f->o.format, f->results, f->n_results, &meta, err);
+    }
+    return write_status ? write_status : status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const struct cli_steps steps = {.spec = &cli_bench_spec,
+                                    .failures_name_size = 1,
+                                    .plan = bench_plan,
+                                    .run = bench_run,
+                                    .report = bench_report};
+    struct clmem_bench_options options;
+    return cli_flow_run(&steps, &options, argc, argv);
 }

@@ -1,7 +1,8 @@
 /* clmem compare: saved run files of any machines and the suite on live
  * devices, in one report side by side with pictures (src/report/compare.c);
- * under mpirun a column per rank (the steps with the other ranks:
- * src/cli/mpi.c). */
+ * under mpirun a column per rank. Its steps go through the one flow
+ * (flow.c): check the files, the report's directory, then alone the live
+ * devices one by one, under mpirun the suite on each rank's device. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -152,13 +153,22 @@ static cl_device_type sizes_type(const char *sizes, const struct clmem_device *d
     return cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
 }
 
-/* bench on one open device, into `live`; *planned: the plan passed (under
- * mpirun, on every rank: a failed plan stops them all). */
-static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_device_type sizes,
-                        struct progress *progress, struct clmem_compare_device *live, int *planned,
-                        struct clmem_error *err)
+/* What compare keeps between its steps. */
+struct compare_self {
+    /* The devices of the report: the saved runs' (n_saved), then the live
+     * ones' (n_live); under mpirun the ranks', borrowed from f->ranks. */
+    struct clmem_compare_device *runs;
+    size_t n_saved, n_live;
+    int borrowed;
+    struct clmem_device *devices;       /* alone: this machine's */
+    struct clmem_bench_options options; /* under mpirun: this rank's suite */
+};
+
+/* The suite's options on a device whose bench sizes are `sizes`'s. */
+static struct clmem_bench_options bench_options(const struct cli_opts *o, cl_device_type sizes,
+                                                struct progress *progress)
 {
-    struct clmem_bench_options options = {
+    return (struct clmem_bench_options){
         .reps = (unsigned)o->reps,
         .seed = o->seed,
         .compare = o->compare,
@@ -168,18 +178,25 @@ static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_devi
         .progress_user = progress,
         .cancelled = cli_interrupted,
     };
+}
+
+/* bench on one open device, into `live`. */
+static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_device_type sizes,
+                        struct progress *progress, struct clmem_compare_device *live,
+                        struct clmem_error *err)
+{
+    struct clmem_bench_options options = bench_options(o, sizes, progress);
     size_t steps;
     ctx->no_cache = o->no_cache;
-    int status = cli_agree(clmem_bench_plan(ctx, &options, &steps, err), err);
-    *planned = status == CLMEM_OK;
+    int status = clmem_bench_plan(ctx, &options, &steps, err);
     if (status == CLMEM_OK)
         status = clmem_bench_run(ctx, &options, &live->peak, &live->results, &live->n_results, err);
     return status;
 }
 
-/* Alone: bench on each chosen device into live[0 .. *n_live). A device
- * that cannot be opened or fails is reported and the others still run;
- * returns the worst status, or a usage error / interruption at once. */
+/* Bench on each chosen device into live[0 .. *n_live). A device that
+ * cannot be opened or fails is reported and the others still run; returns
+ * the worst status, or a usage error / interruption at once. */
 static int run_live(const struct cli_opts *o, const struct clmem_device *devices,
                     const size_t *chosen, size_t n_chosen, cl_device_type sizes,
                     struct clmem_compare_device *live, size_t *n_live, struct clmem_error *err)
@@ -202,8 +219,7 @@ static int run_live(const struct cli_opts *o, const struct clmem_device *devices
             clmem_error_clear(err);
             continue;
         }
-        int planned;
-        status = bench_device(o, &ctx, sizes, &progress, &live[i], &planned, err);
+        status = bench_device(o, &ctx, sizes, &progress, &live[i], err);
         cli_report_warnings(&ctx);
         clmem_ctx_close(&ctx);
         if (status == CLMEM_ERR_USAGE || status == CLMEM_ERR_INTERRUPTED)
@@ -217,137 +233,145 @@ static int run_live(const struct cli_opts *o, const struct clmem_device *devices
     return worst;
 }
 
-/* Under mpirun: bench on this rank's device (cli_open: chosen by its rank
- * on its host from --device, default the host's GPUs), then every rank's
- * run to rank 0 (*ranks), which names each rank's failures. *stopped: the
- * ranks stopped together before running (a device that would not open, a
- * plan refused). Returns that status, or the worst of the ranks' runs on
- * rank 0; *n_results: this rank's results. */
-static int run_rank(const struct cli_opts *o, struct cli_gathered *ranks, size_t *n_results,
-                    int *stopped, struct clmem_error *err)
+/* The report of every device in self->runs; returns `worst`, or how
+ * writing the report failed. Interrupted alone, the report covers the
+ * devices and workloads that finished. */
+static int write_report(struct cli_flow *f, int worst, struct clmem_error *err)
 {
-    struct clmem_ctx ctx = {0};
-    struct clmem_compare_device mine = {0};
-    int planned = 0, status = cli_open(o->device, o->kernel_dir, &ctx, err);
-    if (status == CLMEM_OK) {
-        size_t only = 0;
-        cl_device_type sizes = sizes_type(o->sizes, &ctx.device, &only, 1, NULL, 0);
+    struct compare_self *self = f->self;
+    int interrupted = cli_interrupted(NULL);
+    size_t n = self->n_saved + self->n_live;
+    for (size_t i = self->n_saved; i < n; i++)
+        self->runs[i].interrupted = interrupted;
+    char note[1300];
+    int status = clmem_compare_report(f->o.output_dir, self->runs, n, note, sizeof note, err);
+    if (status)
+        return status;
+    printf("clmem: report for %zu %s in '%s/report.md'\n", n, f->joined ? "rank(s)" : "device(s)",
+           f->o.output_dir);
+    if (note[0])
+        fprintf(stderr, "clmem: warning: %s\n", note);
+    return interrupted && !f->joined ? CLMEM_ERR_INTERRUPTED : worst;
+}
+
+/* ---- compare's steps ---- */
+
+/* Every file is read and checked before any device or directory. */
+static int compare_check(struct cli_flow *f, struct clmem_error *err)
+{
+    struct compare_self *self = f->self;
+    const struct cli_opts *o = &f->o;
+    int status = check_files(o, err);
+    if (status)
+        return status;
+    if (f->joined && o->n_args)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "compare reads run files without mpirun: run 'clmem compare FILE...' "
+                          "alone");
+    for (size_t i = 0; i < o->n_args; i++)
+        if ((status = clmem_runfile_load(o->args[i], &self->runs, &self->n_saved, err)))
+            return status;
+    if (o->workloads)
+        only_workloads(o->workloads, self->runs, self->n_saved);
+    f->output_path = o->output_dir;
+    return CLMEM_OK;
+}
+
+/* The report's directory, never over a file the report reads. */
+static int compare_open_output(struct cli_flow *f, struct clmem_error *err)
+{
+    const struct cli_opts *o = &f->o;
+    int status = clmem_compare_dir(o->output_dir, err);
+    return status ? status
+                  : clmem_compare_inputs_check(o->output_dir, (const char *const *)o->args,
+                                               o->n_args, err);
+}
+
+/* Alone: the saved runs and the live devices --device names (with no
+ * file: every device), one after the other. */
+static int compare_alone(struct cli_flow *f, struct clmem_error *err)
+{
+    struct compare_self *self = f->self;
+    const struct cli_opts *o = &f->o;
+    size_t count = 0, chosen[CLI_MAX_DEVICES], n_chosen = 0;
+    int status, live_wanted = o->n_args == 0 || o->given[CLI_OPT_DEVICE];
+    if (live_wanted &&
+        ((status = cli_devices_list(&self->devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err)) ||
+         (status = choose_devices(o->device ? o->device : "all", self->devices, count, chosen,
+                                  &n_chosen, err))))
+        return status;
+    struct clmem_compare_device *all =
+        realloc(self->runs, (self->n_saved + n_chosen + 1) * sizeof *all);
+    if (!all)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    self->runs = all;
+    memset(self->runs + self->n_saved, 0, (n_chosen + 1) * sizeof *self->runs);
+    /* With devices to run, the first INT, TERM or HUP lets the variant
+     * finish and the report covers what finished; with files alone
+     * nothing runs that is worth waiting for: every signal stops at once
+     * (the report's temporary directory and gnuplot taken away). */
+    if (n_chosen)
         cli_catch_interrupts();
-        status = bench_device(o, &ctx, sizes, NULL, &mine, &planned, err);
-        if (planned)
-            status = cli_gather(&ctx.device, mine.n_results ? &mine.peak : NULL, status,
-                                mine.results, mine.n_results, ranks, err);
-    }
-    *stopped = !planned;
-    cli_report_warnings(&ctx);
-    clmem_ctx_close(&ctx);
-    *n_results = mine.n_results;
-    clmem_results_free(mine.results, mine.n_results);
+    cl_device_type sizes =
+        sizes_type(o->sizes, self->devices, chosen, n_chosen, self->runs, self->n_saved);
+    int worst = run_live(o, self->devices, chosen, n_chosen, sizes, self->runs + self->n_saved,
+                         &self->n_live, err);
+    for (size_t i = self->n_saved; i < self->n_saved + self->n_live; i++)
+        f->kept += self->runs[i].n_results;
+    return worst == CLMEM_ERR_USAGE ? worst : write_report(f, worst, err);
+}
+
+/* Under mpirun: the suite on this rank's device, at the sizes --sizes
+ * gives it. */
+static int compare_plan(struct cli_flow *f, struct clmem_error *err)
+{
+    struct compare_self *self = f->self;
+    size_t only = 0, steps;
+    self->options =
+        bench_options(&f->o, sizes_type(f->o.sizes, &f->ctx.device, &only, 1, NULL, 0), NULL);
+    return clmem_bench_plan(&f->ctx, &self->options, &steps, err);
+}
+
+static int compare_run(struct cli_flow *f, struct clmem_error *err)
+{
+    struct compare_self *self = f->self;
+    int status =
+        clmem_bench_run(&f->ctx, &self->options, &f->peak, &f->results, &f->n_results, err);
+    f->has_peak = f->n_results > 0;
     return status;
+}
+
+/* Under mpirun, on rank 0: a column per rank. */
+static int compare_report(struct cli_flow *f, int status, struct clmem_error *err)
+{
+    struct compare_self *self = f->self;
+    if (f->ranks.n == 0)
+        return status;
+    int listed = cli_rank_runs_devices(&f->ranks, &self->runs, &self->n_saved, err);
+    self->borrowed = 1;
+    return listed ? listed : write_report(f, status, err);
+}
+
+static void compare_release(struct cli_flow *f)
+{
+    struct compare_self *self = f->self;
+    if (self->borrowed)
+        free(self->runs); /* the ranks' results are the gathered ones */
+    else
+        clmem_compare_devices_free(self->runs, self->n_saved + self->n_live);
+    free(self->devices);
 }
 
 int cmd_compare(int argc, char **argv)
 {
-    struct cli_opts o;
-    struct clmem_error err = {0};
-    struct clmem_device *devices = NULL;
-    struct clmem_compare_device *runs = NULL;
-    struct cli_gathered ranks = {0};
-    size_t count = 0, chosen[CLI_MAX_DEVICES], n_chosen = 0, n_saved = 0, n_live = 0, n_rank = 0;
-    int status, worst = CLMEM_OK;
-
-    status = cli_parse(&cli_compare_spec, argc, argv, &o, &err);
-    if (status == CLMEM_OK && !o.help)
-        status = check_files(&o, &err);
-    if ((status = cli_agree(status, &err)) || o.help) {
-        if (o.help && !cli_silent)
-            cli_help(&cli_compare_spec, stdout);
-        return status ? cli_report_error(&err) : CLMEM_OK;
-    }
-    if (cli_under_mpi() && o.n_args) {
-        clmem_fail(&err, CLMEM_ERR_USAGE,
-                   "compare reads run files without mpirun: run 'clmem compare FILE...' alone");
-        return cli_report_error(&err);
-    }
-    /* Every file is read and checked before any device or directory. */
-    for (size_t f = 0; f < o.n_args; f++)
-        if ((status = clmem_runfile_load(o.args[f], &runs, &n_saved, &err)))
-            goto cleanup;
-    if (o.workloads)
-        only_workloads(o.workloads, runs, n_saved);
-    int live_wanted = o.n_args == 0 || o.given[CLI_OPT_DEVICE];
-    /* Only the reporter writes; where, is checked before any work, and
-     * never over a file it reads. */
-    if (cli_reporter() && !(status = clmem_compare_dir(o.output_dir, &err)))
-        status =
-            clmem_compare_inputs_check(o.output_dir, (const char *const *)o.args, o.n_args, &err);
-    if ((status = cli_agree(status, &err)))
-        goto cleanup;
-    if (cli_under_mpi()) {
-        /* A column per rank, on rank 0 once it gathered them. */
-        int stopped;
-        worst = run_rank(&o, &ranks, &n_rank, &stopped, &err);
-        if (stopped || (cli_reporter() && !ranks.n)) {
-            status = worst;
-            goto cleanup;
-        }
-        if ((status = cli_gathered_runs(&ranks, &runs, &n_saved, &err)))
-            goto cleanup;
-    } else {
-        if (live_wanted &&
-            ((status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, &err)) ||
-             (status = choose_devices(o.device ? o.device : "all", devices, count, chosen,
-                                      &n_chosen, &err))))
-            goto cleanup;
-        struct clmem_compare_device *all = realloc(runs, (n_saved + n_chosen + 1) * sizeof *all);
-        if (!all) {
-            status = clmem_fail(&err, CLMEM_ERR_CL, "out of host memory");
-            goto cleanup;
-        }
-        runs = all;
-        memset(runs + n_saved, 0, (n_chosen + 1) * sizeof *runs);
-        /* With devices to run, the first INT, TERM or HUP lets the variant
-         * finish and the report covers what finished; with files alone
-         * nothing runs that is worth waiting for: every signal stops at
-         * once (the report's temporary directory and gnuplot taken away). */
-        if (n_chosen)
-            cli_catch_interrupts();
-        cl_device_type sizes = sizes_type(o.sizes, devices, chosen, n_chosen, runs, n_saved);
-        worst = run_live(&o, devices, chosen, n_chosen, sizes, runs + n_saved, &n_live, &err);
-        if (worst == CLMEM_ERR_USAGE) {
-            status = worst;
-            goto cleanup;
-        }
-    }
-    /* Interrupted, the report covers the devices and workloads that finished. */
-    int interrupted = cli_interrupted(NULL);
-    for (size_t i = n_saved; i < n_saved + n_live; i++)
-        runs[i].interrupted = interrupted;
-    if (cli_reporter()) {
-        char note[1300];
-        if ((status = clmem_compare_report(o.output_dir, runs, n_saved + n_live, note, sizeof note,
-                                           &err)))
-            goto cleanup;
-        printf("clmem: report for %zu %s in '%s/report.md'\n", n_saved + n_live,
-               cli_under_mpi() ? "rank(s)" : "device(s)", o.output_dir);
-        if (note[0])
-            fprintf(stderr, "clmem: warning: %s\n", note);
-    }
-    status = interrupted && !cli_under_mpi() ? CLMEM_ERR_INTERRUPTED : worst;
-
-cleanup:;
-    /* Every rank comes here, and exits with rank 0's status. */
-    status = cli_final(status);
-    size_t kept = n_rank;
-    for (size_t i = n_saved; i < n_saved + n_live; i++)
-        kept += runs[i].n_results;
-    status = cli_report_end(status, kept, o.output_dir, &err);
-    if (ranks.n)
-        free(runs); /* the ranks' results are the gathered ones */
-    else
-        clmem_compare_devices_free(runs, n_saved + n_live);
-    cli_gathered_free(&ranks);
-    free(devices);
-    clmem_error_clear(&err);
-    return status;
+    const struct cli_steps steps = {.spec = &cli_compare_spec,
+                                    .check = compare_check,
+                                    .open_output = compare_open_output,
+                                    .alone = compare_alone,
+                                    .plan = compare_plan,
+                                    .run = compare_run,
+                                    .report = compare_report,
+                                    .release = compare_release};
+    struct compare_self self = {0};
+    return cli_flow_run(&steps, &self, argc, argv);
 }

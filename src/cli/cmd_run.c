@@ -1,7 +1,7 @@
 /* clmem run WORKLOAD (and clmem peak): build, time and verify a workload's
  * variants on a device, on a list of devices at once, or under mpirun on a
- * device per rank: one flow, whose steps with the other ranks are cli.h's
- * "under mpirun" calls (src/cli/mpi.c). */
+ * device per rank. Its steps go through the one flow (flow.c): check,
+ * plan, run, report. */
 #include "cli.h"
 #include "report/lessons.h"
 
@@ -47,8 +47,17 @@ const struct cli_spec cli_run_spec = {
     .missing = "run needs a workload (try 'clmem list', 'clmem run --help')",
 };
 
+/* What run keeps between its steps. */
+struct run_self {
+    const char *name; /* the workload: NULL for the command line's */
+    const struct clmem_workload *workload;
+    struct clmem_run_settings settings; /* the run's options, normalised */
+    const char *image_output;           /* an image --output (.pgm, .ppm) */
+    struct clmem_run run;
+};
+
 /* The options every run takes from the command line (size, variant, reps,
- * warm-up, seed, compare; Ctrl-C polled); callers add their own. */
+ * warm-up, seed, compare, --input; Ctrl-C polled); callers add their own. */
 static struct clmem_run_options run_options(const struct cli_opts *o)
 {
     return (struct clmem_run_options){.size = o->size,
@@ -57,6 +66,7 @@ static struct clmem_run_options run_options(const struct cli_opts *o)
                                       .warmup = (unsigned)o->warmup,
                                       .seed = o->seed,
                                       .compare = o->compare,
+                                      .input = o->input,
                                       .cancelled = cli_interrupted};
 }
 
@@ -143,8 +153,11 @@ static int check_mpi(const struct cli_opts *o, const struct clmem_workload *w,
     return CLMEM_OK;
 }
 
-int cli_run_check(const struct cli_opts *o, const char *name,
-                  const struct clmem_workload **workload, struct clmem_error *err)
+/* run's checks before any device (options.h, cli_run_check), the run's
+ * options normalised into *settings. */
+static int check_run(const struct cli_opts *o, const char *name,
+                     const struct clmem_workload **workload, struct clmem_run_settings *settings,
+                     struct clmem_error *err)
 {
     const struct clmem_workload *w = clmem_workload_find(name);
     *workload = w;
@@ -166,10 +179,10 @@ int cli_run_check(const struct cli_opts *o, const char *name,
     if (o->input && stat(o->input, &st) == 0 && S_ISDIR(st.st_mode))
         return clmem_fail(err, CLMEM_ERR_USAGE, "--input '%s' is a directory, not a file",
                           o->input);
-    struct clmem_size size;
+    struct clmem_run_options given = run_options(o);
     int status = clmem_compare_check(w, o->compare, err);
     if (status == CLMEM_OK)
-        status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
+        status = clmem_run_normalise(w, &given, settings, err);
     if (status == CLMEM_OK)
         status = check_mpi(o, w, err);
     if (status == CLMEM_OK)
@@ -179,6 +192,13 @@ int cli_run_check(const struct cli_opts *o, const char *name,
     return status;
 }
 
+int cli_run_check(const struct cli_opts *o, const char *name,
+                  const struct clmem_workload **workload, struct clmem_error *err)
+{
+    struct clmem_run_settings settings;
+    return check_run(o, name, workload, &settings, err);
+}
+
 static void show_progress(void *user, const struct clmem_result *next, size_t index, size_t count)
 {
     (void)user;
@@ -186,14 +206,6 @@ static void show_progress(void *user, const struct clmem_result *next, size_t in
     snprintf(what, sizeof what, "%s %s %s on %s", next->workload, next->size, next->variant,
              next->device);
     cli_progress_step(index + 1, count, what);
-}
-
-static void report_failures(const struct clmem_result *results, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!results[i].skipped && !results[i].verified)
-            fprintf(stderr, "clmem: %s %s: verification failed: %s\n", results[i].workload,
-                    results[i].variant, results[i].verify_detail);
 }
 
 /* The devices a list names, in order, a device named twice taken twice. */
@@ -269,11 +281,13 @@ static void print_scaling(FILE *out, const struct clmem_result *results, size_t 
     }
 }
 
-/* run on a device list: every device at once (a thread each) and the
- * totals, or with --split matmul's rows divided over them. */
-static int run_several(const struct cli_opts *a, const struct clmem_workload *workload,
-                       struct clmem_output *output, struct clmem_error *err)
+/* Alone on a device list: every device at once (a thread each) and the
+ * totals, or with --split matmul's rows divided over them, reported here. */
+static int run_several(struct cli_flow *f, struct clmem_error *err)
 {
+    const struct cli_opts *a = &f->o;
+    const struct run_self *self = f->self;
+    struct clmem_output *output = &f->output;
     struct clmem_device *devices = NULL;
     size_t count, chosen[CLI_MAX_DEVICES], n = 0, opened = 0;
     struct clmem_ctx *ctxs = NULL;
@@ -310,15 +324,15 @@ static int run_several(const struct cli_opts *a, const struct clmem_workload *wo
                                          .cancelled = cli_interrupted};
         status = clmem_matmul_split(ctxs, n, &so, &results, &n_results, err);
     } else {
-        struct clmem_run_options options = run_options(a);
+        struct clmem_run_options options = self->settings.options;
         options.progress = cli_progress_on() ? show_progress : NULL;
-        status = clmem_run_multi(workload, ctxs, n, &options, &results, &n_results, err);
+        status = clmem_run_multi(self->workload, ctxs, n, &options, &results, &n_results, err);
     }
     status = cli_stop_status(status);
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         goto cleanup;
-    report_failures(results, n_results);
+    cli_say_failures(results, n_results, 0);
     struct clmem_report_meta meta = {.interrupted = interrupted};
     FILE *out = output->file ? output->file : stdout;
     enum clmem_format format = output->file ? cli_output_format(a, a->format) : a->format;
@@ -345,147 +359,110 @@ cleanup:
         cli_report_warnings(&ctxs[i]);
         clmem_ctx_close(&ctxs[i]);
     }
-    status = cli_report_end(status, n_results, a->output, err);
+    f->kept = n_results;
     clmem_results_free(results, n_results);
     free(ctxs);
     free(devices);
     return status;
 }
 
-/* ---- the start and end of run's, peak's and bench's flows ---- */
+/* ---- run's steps ---- */
 
-int cli_start(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
-              struct clmem_error *err)
+/* The workload, its options (usage errors before any device), an image
+ * --output, SUMMA. */
+static int run_check(struct cli_flow *f, struct clmem_error *err)
 {
-    int status = cli_agree(cli_parse(spec, argc, argv, o, err), err);
+    struct run_self *self = f->self;
+    const struct cli_opts *o = &f->o;
+    int status =
+        check_run(o, self->name ? self->name : o->args[0], &self->workload, &self->settings, err);
     if (status)
-        return cli_report_error(err);
-    if (o->help && !cli_silent)
-        cli_help(spec, stdout);
-    return CLMEM_OK;
-}
-
-int cli_output_open(struct clmem_output *output, const char *path, struct clmem_error *err)
-{
-    int status = CLMEM_OK;
-    /* Only the reporter writes; where, is checked before any work. */
-    if (cli_reporter() && path)
-        status = clmem_output_open(output, path, err);
-    if ((status = cli_agree(status, err)))
         return status;
+    if (self->workload->input_help && run_is_image_path(o->output)) {
+        /* The image goes there, the report to stdout. */
+        self->image_output = o->output;
+        self->settings.options.image_output = o->output;
+        f->output_path = NULL;
+        /* Written after the run: checked now, as a report's --output is. */
+        if ((status = clmem_output_check(self->image_output, err)))
+            return status;
+    }
+    f->summa = o->summa.given;
     return CLMEM_OK;
 }
 
-int cli_end(int status, const char *output_path, struct clmem_output *output, struct clmem_ctx *ctx,
-            struct cli_gathered *ranks, struct clmem_result *results, size_t n_results,
-            struct clmem_error *err)
+static int run_alone(struct cli_flow *f, struct clmem_error *err)
 {
-    /* Every rank comes here, and exits with rank 0's status. */
-    status = cli_final(status);
-    cli_report_warnings(ctx);
-    status = cli_report_end(status, n_results, output_path, err);
-    clmem_output_abort(output);
-    cli_gathered_free(ranks);
-    clmem_results_free(results, n_results);
-    clmem_ctx_close(ctx);
-    clmem_error_clear(err);
+    return cli_is_device_list(f->o.device) ? run_several(f, err) : CLI_FLOW_ONE_DEVICE;
+}
+
+static int run_plan(struct cli_flow *f, struct clmem_error *err)
+{
+    struct run_self *self = f->self;
+    /* Under mpirun one rank's progress is not the job's. */
+    self->settings.options.progress = cli_progress_on() && !f->joined ? show_progress : NULL;
+    return clmem_run_plan_normalised(&self->run, self->workload, &f->ctx, &self->settings, err);
+}
+
+/* The variants, then with --peak the device's peaks and each result's
+ * fraction of them. */
+static int run_run(struct cli_flow *f, struct clmem_error *err)
+{
+    struct run_self *self = f->self;
+    int status = cli_stop_status(
+        clmem_run_execute(&self->run, &self->settings.options, &f->results, &f->n_results, err));
+    if ((status != CLMEM_OK && status != CLMEM_ERR_VERIFY) || !f->o.peak)
+        return status;
+    struct clmem_result *peak_results = NULL;
+    size_t n_peak = 0;
+    int peak_status =
+        clmem_peak_measure(&f->ctx, (unsigned)f->o.reps, &f->peak, &peak_results, &n_peak, err);
+    clmem_results_free(peak_results, n_peak);
+    if (peak_status)
+        return peak_status;
+    f->has_peak = 1;
+    clmem_results_apply_peak(f->results, f->n_results, &f->peak);
     return status;
+}
+
+static int run_report(struct cli_flow *f, int status, struct clmem_error *err)
+{
+    const struct cli_opts *o = &f->o;
+    int interrupted = status == CLMEM_ERR_INTERRUPTED;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
+        return status;
+    /* Under mpirun the results are every rank's: no one device. */
+    struct clmem_report_meta meta = {.device = f->joined ? NULL : &f->ctx.device,
+                                     .peak = f->has_peak ? &f->peak : NULL,
+                                     .interrupted = interrupted};
+    int write_status =
+        f->output.file
+            ? clmem_output_report(&f->output, cli_output_format(o, o->format), f->results,
+                                  f->n_results, &meta, err)
+            : clmem_report_write(stdout, o->format, f->results, f->n_results, &meta, err);
+    if (!write_status && !f->output.file)
+        clmem_lessons_print(stdout, o->format, f->results, f->n_results);
+    return write_status ? write_status : status;
+}
+
+static void run_release(struct cli_flow *f)
+{
+    struct run_self *self = f->self;
+    clmem_run_release(&self->run);
 }
 
 int cli_run_command(const struct cli_spec *spec, const char *workload_name, int argc, char **argv)
 {
-    struct cli_opts o;
-    struct clmem_error err = {0};
-    const struct clmem_workload *workload = NULL;
-    struct clmem_output output = {0};
-    struct clmem_ctx ctx = {0};
-    struct clmem_run run = {0};
-    struct cli_gathered ranks = {0};
-    struct clmem_result *results = NULL;
-    size_t n_results = 0;
-    int status;
-
-    if ((status = cli_start(spec, argc, argv, &o, &err)) || o.help)
-        return status;
-    if ((status = cli_agree(
-             cli_run_check(&o, workload_name ? workload_name : o.args[0], &workload, &err), &err)))
-        return cli_report_error(&err);
-    const char *image_output = NULL;
-    if (workload->input_help && run_is_image_path(o.output)) {
-        image_output = o.output;
-        o.output = NULL;
-        /* Written after the run: checked now, as a report's --output is. */
-        if ((status = clmem_output_check(image_output, &err)))
-            return cli_report_error(&err);
-    }
-    if ((status = cli_output_open(&output, o.output, &err)))
-        goto cleanup;
-    if (cli_is_device_list(o.device) && !cli_under_mpi()) {
-        status = run_several(&o, workload, &output, &err);
-        clmem_output_abort(&output);
-        clmem_error_clear(&err);
-        return status;
-    }
-    if ((status = cli_open(o.device, o.kernel_dir, &ctx, &err)))
-        goto cleanup;
-    ctx.no_cache = o.no_cache;
-    if (o.summa.given) {
-        /* The ranks multiply together; rank 0 gets the one result. */
-        cli_catch_interrupts();
-        status = cli_summa(&o, &ctx, &results, &n_results, &err);
-    } else {
-        struct clmem_run_options options = run_options(&o);
-        options.input = o.input;
-        options.image_output = image_output;
-        options.progress = cli_progress_on() && !cli_under_mpi() ? show_progress : NULL;
-        if ((status = cli_agree(clmem_run_plan(&run, workload, &ctx, &options, &err), &err)))
-            goto cleanup;
-        /* Planned (an --input read): from here a signal stops after a variant. */
-        cli_catch_interrupts();
-        status = cli_stop_status(clmem_run_execute(&run, &options, &results, &n_results, &err));
-        /* Under mpirun rank 0 gets every rank's results, names each rank's
-         * failures, and reports them all with their totals. */
-        status = cli_gather(&ctx.device, NULL, status, results, n_results, &ranks, &err);
-        int combined = cli_gathered_results(&ranks, 1, &results, &n_results, &err);
-        if (combined)
-            status = combined;
-    }
-    int interrupted = status == CLMEM_ERR_INTERRUPTED;
-    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
-        goto cleanup;
-    if (!cli_under_mpi())
-        report_failures(results, n_results);
-    struct clmem_peak peak = {0};
-    if (o.peak && !interrupted) {
-        struct clmem_result *peak_results = NULL;
-        size_t n_peak = 0;
-        int peak_status =
-            clmem_peak_measure(&ctx, (unsigned)o.reps, &peak, &peak_results, &n_peak, &err);
-        clmem_results_free(peak_results, n_peak);
-        if (peak_status) {
-            status = peak_status;
-            goto cleanup;
-        }
-        clmem_results_apply_peak(results, n_results, &peak);
-    }
-    if (cli_reporter()) {
-        /* Under mpirun the results are every rank's: no one device. */
-        struct clmem_report_meta meta = {.device = cli_under_mpi() ? NULL : &ctx.device,
-                                         .peak = o.peak && !interrupted ? &peak : NULL,
-                                         .interrupted = interrupted};
-        int write_status =
-            output.file ? clmem_output_report(&output, cli_output_format(&o, o.format), results,
-                                              n_results, &meta, &err)
-                        : clmem_report_write(stdout, o.format, results, n_results, &meta, &err);
-        if (!write_status && !output.file)
-            clmem_lessons_print(stdout, o.format, results, n_results);
-        if (write_status)
-            status = write_status;
-    }
-
-cleanup:
-    clmem_run_release(&run);
-    return cli_end(status, o.output, &output, &ctx, &ranks, results, n_results, &err);
+    const struct cli_steps steps = {.spec = spec,
+                                    .merge_ranks = 1,
+                                    .check = run_check,
+                                    .alone = run_alone,
+                                    .plan = run_plan,
+                                    .run = run_run,
+                                    .report = run_report,
+                                    .release = run_release};
+    struct run_self self = {.name = workload_name};
+    return cli_flow_run(&steps, &self, argc, argv);
 }
 
 int cmd_run(int argc, char **argv)

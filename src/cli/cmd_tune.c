@@ -212,8 +212,10 @@ int cmd_tune(int argc, char **argv)
                    w->name);
         return cli_report_error(&err);
     }
-    struct clmem_size size;
-    if ((status = clmem_size_parse(a.size ? a.size : w->default_size, &size, &err)) ||
+    /* The size is checked before any device opens, as run checks it. */
+    struct clmem_run_settings checked;
+    if ((status =
+             clmem_run_normalise(w, &(struct clmem_run_options){.size = a.size}, &checked, &err)) ||
         (status = clmem_tuning_prepare(&err)) ||
         (status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
         goto cleanup;

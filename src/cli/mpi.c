@@ -1,9 +1,10 @@
-/* The steps in which the ranks of an MPI job work together (cli.h, "under
- * mpirun"): starting MPI, each rank's device, agreeing on a status,
- * gathering what the ranks ran for rank 0's report. The MPI build has them
- * here, behind CLMEM_HAVE_MPI and nowhere else; alone (and in a build
- * without MPI) each is what a command does in one process. Ranks other
- * than 0 print no errors: rank 0 says each once, for all. */
+/* The ranks of an MPI job (cli.h, "the ranks"): starting MPI, each rank's
+ * device, agreeing on a status, gathering what the ranks ran for rank 0's
+ * report, the exit status for all. The MPI build has them here, behind
+ * CLMEM_HAVE_MPI and nowhere else, and only the flow (flow.c) calls the
+ * collectives among them; alone (and in a build without MPI) each is what
+ * a command does in one process. Ranks other than 0 print no errors: rank
+ * 0 says each once, for all. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -53,7 +54,7 @@ void cli_mpi_stop(void)
 #endif
 }
 
-int cli_under_mpi(void)
+int ranks_joined(void)
 {
 #ifdef CLMEM_HAVE_MPI
     return mpi() != NULL;
@@ -62,7 +63,7 @@ int cli_under_mpi(void)
 #endif
 }
 
-int cli_reporter(void)
+int ranks_is_reporter(void)
 {
 #ifdef CLMEM_HAVE_MPI
     return !mpi() || mpi()->rank == 0;
@@ -71,7 +72,7 @@ int cli_reporter(void)
 #endif
 }
 
-int cli_agree(int status, struct clmem_error *err)
+int ranks_agree_status(int status, struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
     if (mpi())
@@ -82,23 +83,68 @@ int cli_agree(int status, struct clmem_error *err)
     return status;
 }
 
-int cli_open(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
-             struct clmem_error *err)
+#ifdef CLMEM_HAVE_MPI
+/* With --device left out each rank asks for its host's GPUs and takes any
+ * device where it finds none: most often a CPU because the OpenCL drivers
+ * the shell sees did not reach the ranks (Open MPI's mpirun has passed
+ * OCL_ICD_FILENAMES cut at its first ':'). Collective: rank 0 says so once
+ * for all, naming the first such rank's host, device and variable. */
+static void say_no_gpu(const struct clmem_mpi *m, int no_gpu, const struct clmem_device *device)
+{
+    int mine = no_gpu != 0, count = 0, candidate = no_gpu ? m->rank : m->size, first = 0;
+    MPI_Allreduce(&mine, &count, 1, MPI_INT, MPI_SUM, m->world);
+    if (count == 0)
+        return;
+    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, m->world);
+    struct {
+        char host[sizeof m->host];
+        char device[sizeof device->name];
+        char icd[256]; /* what OCL_ICD_FILENAMES is there, quoted, or "unset" */
+    } what;
+    memset(&what, 0, sizeof what);
+    if (m->rank == first) {
+        const char *icd = getenv("OCL_ICD_FILENAMES");
+        snprintf(what.host, sizeof what.host, "%s", m->host);
+        snprintf(what.device, sizeof what.device, "%s", device->name);
+        if (icd)
+            snprintf(what.icd, sizeof what.icd, "'%.200s'", icd);
+        else
+            snprintf(what.icd, sizeof what.icd, "unset");
+    }
+    MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->world);
+    if (m->rank == 0)
+        fprintf(stderr,
+                "clmem: warning: no GPU found on %s (%d of %d ranks): running on '%s' instead; "
+                "the ranks may not see the OpenCL drivers this shell sees (rank %d's "
+                "OCL_ICD_FILENAMES is %s; Open MPI passes it cut at its first ':'): pass them "
+                "explicitly, 'mpirun ... env OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES "
+                "OCL_ICD_VENDORS=$OCL_ICD_VENDORS clmem ...', or name the device (--device cpu)\n",
+                what.host, count, m->size, what.device, first, what.icd);
+}
+#endif
+
+int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+                      struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
     const struct clmem_mpi *m = mpi();
     if (m) {
         struct clmem_device *devices = NULL;
         size_t count = 0, chosen = 0;
+        int no_gpu = 0;
         int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
         if (status == CLMEM_OK)
             status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
         if (status == CLMEM_OK)
             status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
-        if (status == CLMEM_OK)
+        if (status == CLMEM_OK) {
+            no_gpu = (!spec || !spec[0]) && !(devices[chosen].type & CL_DEVICE_TYPE_GPU);
             status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+        }
         free(devices);
-        return clmem_mpi_agree(m, status, err);
+        if ((status = clmem_mpi_agree(m, status, err)) == CLMEM_OK)
+            say_no_gpu(m, no_gpu, &ctx->device);
+        return status;
     }
 #endif
     return cli_open_device(spec, kernel_dir, ctx, err);
@@ -112,8 +158,8 @@ static void rank_label(const struct clmem_rank_report *r, char *out, size_t size
     snprintf(out, size, "rank %d on %.32s: %.64s", r->rank, r->host.name, r->device.name);
 }
 
-/* Prints each rank's failed checks and error; returns the worst status. */
-static int report_ranks(const struct clmem_rank_report *all, size_t n)
+/* Says each rank's failed checks and error; returns the worst status. */
+static int say_rank_failures(const struct clmem_rank_report *all, size_t n)
 {
     int worst = CLMEM_OK;
     for (size_t i = 0; i < n; i++) {
@@ -131,9 +177,9 @@ static int report_ranks(const struct clmem_rank_report *all, size_t n)
 }
 #endif
 
-int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak, int status,
-               const struct clmem_result *results, size_t n_results, struct cli_gathered *g,
-               struct clmem_error *err)
+int ranks_gather_runs(const struct clmem_device *device, const struct clmem_peak *peak, int status,
+                      const struct clmem_result *results, size_t n_results, struct cli_rank_runs *g,
+                      struct clmem_error *err)
 {
     g->all = NULL;
     g->n = 0;
@@ -160,7 +206,7 @@ int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak,
     if (gathered != CLMEM_OK || m->rank != 0)
         return gathered;
     g->n = (size_t)m->size;
-    return report_ranks(g->all, g->n);
+    return say_rank_failures(g->all, g->n);
 #else
     (void)device;
     (void)peak;
@@ -171,8 +217,8 @@ int cli_gather(const struct clmem_device *device, const struct clmem_peak *peak,
 #endif
 }
 
-int cli_gathered_results(const struct cli_gathered *g, int totals, struct clmem_result **results,
-                         size_t *n_results, struct clmem_error *err)
+int cli_rank_runs_results(const struct cli_rank_runs *g, int totals, struct clmem_result **results,
+                          size_t *n_results, struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
     if (g->n == 0)
@@ -221,8 +267,8 @@ int cli_gathered_results(const struct cli_gathered *g, int totals, struct clmem_
 #endif
 }
 
-int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
-                       struct clmem_output *output, int interrupted, struct clmem_error *err)
+int cli_rank_runs_write(const struct cli_rank_runs *g, enum clmem_format format,
+                        struct clmem_output *output, int interrupted, struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
     int status = CLMEM_OK;
@@ -237,7 +283,7 @@ int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
         return clmem_report_json_ranks(stdout, g->all, g->n, interrupted, err);
     struct clmem_result *results = NULL;
     size_t n_results = 0;
-    status = cli_gathered_results(g, 0, &results, &n_results, err);
+    status = cli_rank_runs_results(g, 0, &results, &n_results, err);
     if (status == CLMEM_OK && format == CLMEM_FORMAT_TABLE)
         for (size_t i = 0; i < g->n; i++)
             if (g->all[i].has_peak)
@@ -257,8 +303,8 @@ int cli_gathered_write(const struct cli_gathered *g, enum clmem_format format,
 #endif
 }
 
-int cli_gathered_runs(const struct cli_gathered *g, struct clmem_compare_device **runs,
-                      size_t *n_runs, struct clmem_error *err)
+int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_device **runs,
+                          size_t *n_runs, struct clmem_error *err)
 {
     *runs = NULL;
     *n_runs = 0;
@@ -286,7 +332,7 @@ int cli_gathered_runs(const struct cli_gathered *g, struct clmem_compare_device 
     return CLMEM_OK;
 }
 
-void cli_gathered_free(struct cli_gathered *g)
+void cli_rank_runs_free(struct cli_rank_runs *g)
 {
 #ifdef CLMEM_HAVE_MPI
     clmem_rank_reports_free(g->all, g->n);
@@ -295,7 +341,7 @@ void cli_gathered_free(struct cli_gathered *g)
     g->n = 0;
 }
 
-int cli_final(int status)
+int ranks_exit_status(int status)
 {
 #ifdef CLMEM_HAVE_MPI
     if (mpi())
@@ -304,8 +350,8 @@ int cli_final(int status)
     return status;
 }
 
-int cli_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
-              size_t *n_results, struct clmem_error *err)
+int ranks_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
+                size_t *n_results, struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
     if (mpi()) {

@@ -119,7 +119,7 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                       .argh = "N",
                       .min = 1,
                       .max = CLI_MAX_REPS,
-                      .def = 5,
+                      .def = CLMEM_DEFAULT_REPS,
                       .offset = AT(reps),
                       .help = "timed runs of each kernel"},
     [CLI_OPT_WARMUP] = {.name = "warmup",
@@ -127,7 +127,7 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                         .argh = "N",
                         .min = 0,
                         .max = 100,
-                        .def = 1,
+                        .def = CLMEM_DEFAULT_WARMUP,
                         .offset = AT(warmup),
                         .help = "untimed runs before the timed ones"},
     [CLI_OPT_SEED] = {.name = "seed",
@@ -135,7 +135,7 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                       .argh = "N",
                       .min = 0,
                       .max = UINT64_MAX,
-                      .def = 42,
+                      .def = CLMEM_DEFAULT_SEED,
                       .offset = AT(seed),
                       .help = "seed of the generated inputs: the same inputs on every device"},
     [CLI_OPT_THRESHOLD] = {.name = "threshold",
@@ -467,11 +467,7 @@ int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struc
             return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a directory", name);
         break;
     case CLI_CHOICE: status = parse_choice(name, text, opt->choices, err); break;
-    case CLI_SIZE: {
-        struct clmem_size size;
-        status = clmem_size_parse(text, &size, err);
-        break;
-    }
+    case CLI_SIZE: break; /* parsed with the workload's default by clmem_run_normalise */
     case CLI_DEVICES: status = parse_devices(text, err); break;
     case CLI_LIBRARY: status = clmem_compare_check(NULL, text, err); break;
     case CLI_TEXT:

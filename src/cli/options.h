@@ -54,7 +54,7 @@ enum cli_type {
     CLI_UINT,    /* unsigned decimal in [min, max], digits only (cli_parse_uint) */
     CLI_TEXT,    /* any text (a name, a comma-separated list of names) */
     CLI_CHOICE,  /* one of the option's `choices` */
-    CLI_SIZE,    /* a --size (clmem_size_parse), kept as written */
+    CLI_SIZE,    /* a --size, kept as written (the harness parses it: clmem_run_normalise) */
     CLI_FORMAT,  /* table, csv or json (clmem_format_parse) */
     CLI_DEVICES, /* a device spec, a comma-separated list of them, or all */
     CLI_DIR,     /* a directory: not empty */

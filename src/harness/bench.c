@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The workload's bench sizes for the device's type, or for the type the
+ * options name (compare: every device at the same sizes). */
 static const char *const *sizes_for(const struct clmem_workload *w, const struct clmem_ctx *ctx,
                                     const struct clmem_bench_options *options)
 {
@@ -62,21 +64,21 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
     return CLMEM_OK;
 }
 
+/* A size the device cannot hold, as a result: skipped, with the reason. */
 static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
-                          const char *size, const char *why,
-                          const struct clmem_run_options *options, struct clmem_result **results,
-                          size_t *n_results, struct clmem_error *err)
+                          const struct clmem_run_settings *run, const char *why,
+                          struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     struct clmem_result *r =
-        clmem_result_append(results, n_results, w->name, "all", ctx->device.name, size);
+        clmem_result_append(results, n_results, w->name, "all", ctx->device.name, run->size_text);
     if (!r)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
     snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
     r->skipped = 1;
-    r->reps = options->reps ? options->reps : 1;
-    r->warmup = options->warmup;
-    r->seed = options->seed;
+    r->reps = run->options.reps;
+    r->warmup = run->options.warmup;
+    r->seed = run->options.seed;
     return CLMEM_OK;
 }
 
@@ -105,32 +107,40 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
         const struct clmem_workload *w = all[i];
         if (clmem_workload_is_peak(w) || (options->only && !clmem_list_has(options->only, w->name)))
             continue;
+        /* No bench sizes: one run at the workload's default size. */
         const char *const *sizes = sizes_for(w, ctx, options);
-        const char *const defaults[] = {w->default_size, NULL};
-        if (!sizes || !sizes[0])
-            sizes = defaults;
-        for (size_t s = 0; sizes[s]; s++) {
+        const char *const no_sizes[] = {NULL};
+        size_t n_sizes = 0;
+        while (sizes && sizes[n_sizes])
+            n_sizes++;
+        if (n_sizes == 0) {
+            sizes = no_sizes;
+            n_sizes = 1;
+        }
+        for (size_t s = 0; s < n_sizes; s++) {
             if (options->cancelled && options->cancelled(options->cancelled_user)) {
                 interrupted = 1;
                 break;
             }
-            if (options->progress)
-                options->progress(options->progress_user, ++step, steps, w->name, sizes[s]);
-            struct clmem_run_options ro = {.size = sizes[s],
-                                           .variant = "all",
-                                           .reps = options->reps,
-                                           .warmup = 1,
-                                           .seed = options->seed,
-                                           .cancelled = options->cancelled,
-                                           .cancelled_user = options->cancelled_user};
+            struct clmem_run_options given = {.size = sizes[s],
+                                              .reps = options->reps,
+                                              .warmup = CLMEM_DEFAULT_WARMUP,
+                                              .seed = options->seed,
+                                              .cancelled = options->cancelled,
+                                              .cancelled_user = options->cancelled_user};
             /* Only the workloads that can run the library compare with it. */
             if (options->compare && clmem_workload_has_library(w, options->compare))
-                ro.compare = options->compare;
-            struct clmem_run run;
+                given.compare = options->compare;
+            struct clmem_run_settings ro;
+            struct clmem_run run = {0};
             clmem_error_clear(&step_err);
-            status = clmem_run_plan(&run, w, ctx, &ro, &step_err);
+            status = clmem_run_normalise(w, &given, &ro, &step_err);
+            if (options->progress)
+                options->progress(options->progress_user, ++step, steps, w->name, ro.size_text);
             if (status == CLMEM_OK)
-                status = clmem_run_execute(&run, &ro, results, n_results, &step_err);
+                status = clmem_run_plan_normalised(&run, w, ctx, &ro, &step_err);
+            if (status == CLMEM_OK)
+                status = clmem_run_execute(&run, &ro.options, results, n_results, &step_err);
             clmem_run_release(&run);
             if (status == CLMEM_ERR_INTERRUPTED) {
                 interrupted = 1;
@@ -139,13 +149,13 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             /* A size the device cannot hold is not the suite's failure: it
              * is listed as skipped, with the reason. */
             if (status == CLMEM_ERR_USAGE) {
-                status = skipped_result(ctx, w, sizes[s], step_err.message, &ro, results, n_results,
-                                        err);
+                status = skipped_result(ctx, w, &ro, step_err.message, results, n_results, err);
                 if (status)
                     return status;
             }
             if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
-                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, sizes[s], step_err.message);
+                clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, ro.size_text,
+                           step_err.message);
                 /* A build failure's log goes with its message. */
                 free(err->log);
                 err->log = step_err.log;

@@ -8,12 +8,44 @@
 
 #include "harness/workload.h"
 
+/* ---- a run's options, each default applied in one place (run.c) ---- */
+/* The defaults of the options every caller shares: the CLI's option table
+ * shows them (--reps, --warmup, --seed) and the runs the harness makes on
+ * its own (peaks, the suite) take them. */
+#define CLMEM_DEFAULT_REPS      5  /* timed runs */
+#define CLMEM_DEFAULT_WARMUP    1  /* untimed runs before them */
+#define CLMEM_DEFAULT_SEED      42 /* the inputs' */
+#define CLMEM_DEFAULT_LOOP_REPS 20 /* passes inside the kernel of a looped timing */
+/* `given` with its defaults: reps at least 1, loop_reps
+ * CLMEM_DEFAULT_LOOP_REPS where 0, variant NULL for all of them. The
+ * size stays as given (NULL: the workload's default, which
+ * clmem_run_normalise resolves). Applying it twice changes nothing. */
+struct clmem_run_options clmem_run_options_defaults(const struct clmem_run_options *given);
+/* A run's options as the run takes them: defaults applied, size parsed. */
+struct clmem_run_settings {
+    struct clmem_run_options options; /* clmem_run_options_defaults */
+    const char *size_text;            /* options.size, or the workload's default */
+    struct clmem_size size;           /* size_text parsed */
+};
+/* The one place a run's options are normalised: their defaults, the size
+ * (the workload's default where none is given) parsed, and refused beside
+ * an --input that gives it. Usage errors; no device needed, so that a
+ * caller can check a run's options before it opens one. */
+int clmem_run_normalise(const struct clmem_workload *workload,
+                        const struct clmem_run_options *given, struct clmem_run_settings *settings,
+                        struct clmem_error *err);
+
 /* ---- one run (run.c) ---- */
-/* Plans a run: parses the size, selects the variants, checks the buffers
- * fit the device. Errors here are usage errors and nothing is allocated. */
+/* Plans a run: normalises the options (clmem_run_normalise), selects the
+ * variants, checks the buffers fit the device. Errors here are usage
+ * errors and nothing is allocated. */
 int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
                    struct clmem_ctx *ctx, const struct clmem_run_options *options,
                    struct clmem_error *err);
+/* clmem_run_plan for options normalised already. */
+int clmem_run_plan_normalised(struct clmem_run *run, const struct clmem_workload *workload,
+                              struct clmem_ctx *ctx, const struct clmem_run_settings *settings,
+                              struct clmem_error *err);
 /* Runs every selected variant: set-up, warm-up, timed runs, verification.
  * Results are appended to *results (caller frees with clmem_results_free).
  * Returns CLMEM_ERR_VERIFY when a variant failed its check, and runs on. */

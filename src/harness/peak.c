@@ -32,8 +32,11 @@ int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_work
 {
     size_t first = *n_results;
     memset(peak, 0, sizeof *peak);
-    struct clmem_run_options options = {
-        .size = peak_size(&ctx->device), .variant = "all", .reps = reps, .warmup = 1, .seed = 42};
+    /* The peaks take the default seed, whatever the run's. */
+    struct clmem_run_options options = {.size = peak_size(&ctx->device),
+                                        .reps = reps,
+                                        .warmup = CLMEM_DEFAULT_WARMUP,
+                                        .seed = CLMEM_DEFAULT_SEED};
     int status = clmem_run(ctx, peak_workload, &options, results, n_results, err);
     if (status)
         return status;
@@ -90,6 +93,3 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n, const stru
         flag_above_roof(r);
     }
 }
-
-/* The workload's bench sizes for the device's type, or for the type the
- * options name (compare: every device at the same sizes). */

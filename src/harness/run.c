@@ -23,10 +23,48 @@ static int check_dims(const struct clmem_run *run, struct clmem_error *err)
                       run->workload->name, run->size.ndims, run->workload->size_help);
 }
 
+struct clmem_run_options clmem_run_options_defaults(const struct clmem_run_options *given)
+{
+    struct clmem_run_options o = *given;
+    if (o.reps == 0)
+        o.reps = 1;
+    if (o.loop_reps == 0)
+        o.loop_reps = CLMEM_DEFAULT_LOOP_REPS;
+    if (o.variant && strcmp(o.variant, "all") == 0)
+        o.variant = NULL;
+    return o;
+}
+
+int clmem_run_normalise(const struct clmem_workload *workload,
+                        const struct clmem_run_options *given, struct clmem_run_settings *settings,
+                        struct clmem_error *err)
+{
+    memset(settings, 0, sizeof *settings);
+    settings->options = clmem_run_options_defaults(given);
+    settings->size_text = given->size ? given->size : workload->default_size;
+    /* An input file (blur's image) gives the size itself. */
+    if (given->input && given->size)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--size '%s' and --input '%s' both give the size: leave out --size",
+                          given->size, given->input);
+    return clmem_size_parse(settings->size_text, &settings->size, err);
+}
+
 int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
                    struct clmem_ctx *ctx, const struct clmem_run_options *options,
                    struct clmem_error *err)
 {
+    struct clmem_run_settings settings;
+    memset(run, 0, sizeof *run);
+    int status = clmem_run_normalise(workload, options, &settings, err);
+    return status ? status : clmem_run_plan_normalised(run, workload, ctx, &settings, err);
+}
+
+int clmem_run_plan_normalised(struct clmem_run *run, const struct clmem_workload *workload,
+                              struct clmem_ctx *ctx, const struct clmem_run_settings *settings,
+                              struct clmem_error *err)
+{
+    const struct clmem_run_options *options = &settings->options;
     int status;
     memset(run, 0, sizeof *run);
     run->workload = workload;
@@ -36,18 +74,12 @@ int clmem_run_plan(struct clmem_run *run, const struct clmem_workload *workload,
     run->image_output = options->image_output;
     run->tune_values = options->tune_values;
     run->ignore_tuning = options->ignore_tuning;
-    /* An input file (blur's image) gives the size itself. */
-    if (options->input && options->size)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "--size '%s' and --input '%s' both give the size: leave out --size",
-                          options->size, options->input);
-    const char *size_text = options->size ? options->size : workload->default_size;
-    if ((status = clmem_size_parse(size_text, &run->size, err)) ||
-        (status = clmem_compare_check(workload, options->compare, err)) ||
+    run->size = settings->size;
+    if ((status = clmem_compare_check(workload, options->compare, err)) ||
         (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
 
-    if (!options->variant || strcmp(options->variant, "all") == 0) {
+    if (!options->variant) {
         /* A library's routine runs only when the run compares with it. */
         for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++) {
             const struct clmem_variant *v = &workload->variants[i];
@@ -204,10 +236,10 @@ static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v
                             const struct clmem_run_options *options, struct clmem_result *r,
                             struct clmem_error *err)
 {
-    struct batch_job job = {run, v, options->loop_reps ? options->loop_reps : 20};
+    struct batch_job job = {run, v, options->loop_reps};
     struct clmem_result looped = {.n_samples = 0};
     struct clmem_sampling how;
-    int status = sample_job(&job, options->reps ? options->reps : 1, &looped, &how, err);
+    int status = sample_job(&job, options->reps, &looped, &how, err);
     if (status == CLMEM_OK)
         r->looped_ms = looped.median_ms / job.loop_reps;
     free(looped.samples_ms);
@@ -233,7 +265,7 @@ static void merge_checks(struct clmem_check *into, const struct clmem_check *fro
 /* Adds `first`'s mismatches to a check, their lines before its own: a
  * write outside an output is named even when the values it spoiled fill
  * the lines. */
-static void put_first(struct clmem_check *check, const struct clmem_check *first)
+static void prepend_mismatches(struct clmem_check *check, const struct clmem_check *first)
 {
     char lines[CLMEM_MAX_MISMATCH_LINES][sizeof check->lines[0]];
     size_t kept =
@@ -274,7 +306,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
         if ((status = run_batch(&job, 1, &ignored, err)))
             return status;
     struct clmem_sampling how;
-    if ((status = sample_job(&job, options->reps ? options->reps : 1, r, &how, err)))
+    if ((status = sample_job(&job, options->reps, r, &how, err)))
         return status;
     snprintf(r->timer, sizeof r->timer, "%s", how.host ? "host" : "events");
     r->runs_per_sample = how.runs_per_sample;
@@ -303,7 +335,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     clmem_check_init(&guards, 0);
     if ((status = clmem_run_check_guards(run, &guards, err)))
         return status;
-    put_first(&check, &guards);
+    prepend_mismatches(&check, &guards);
     clmem_result_set_check(r, &check);
     if (r->verified && w->keep && (status = w->keep(run, v, err)))
         return status;
@@ -374,8 +406,7 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
         snprintf(r->sweep, sizeof r->sweep, "%s", v->sweep);
         r->sweep_value = run->sweep_value;
     }
-    /* As run_variant runs it. */
-    r->reps = options->reps ? options->reps : 1;
+    r->reps = options->reps;
     r->warmup = options->warmup;
     r->seed = run->seed;
     r->flops_per_byte = run->workload->intensity ? run->workload->intensity(run, v) : NAN;
@@ -409,9 +440,11 @@ static void compare_with_baseline(const char *baseline, struct clmem_result *res
     }
 }
 
-int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *given,
                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
+    const struct clmem_run_options normalised = clmem_run_options_defaults(given);
+    const struct clmem_run_options *options = &normalised;
     const struct clmem_workload *w = run->workload;
     int status = w->setup(run, err);
     if (status)
