@@ -168,12 +168,13 @@ static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t in
  * 256, TSK 16 in every row and the tuner's space): its copies must stay
  * within the int indices the kernels use and the device's largest
  * allocation, and fit in its memory beside M, N and P (plan() counted
- * those). Refused alone, skipped under "all", before any work. */
-static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
+ * those). NULL where they do, else why not. Refused alone, skipped under
+ * "all", before any work. */
+static const char *regblock_padded_misfit(const struct clmem_device *device, const size_t dim[3],
+                                          char *why, size_t size)
 {
-    const struct clmem_device *device = &run->ctx->device;
-    size_t rows = run->size.dim[0] + 255, cols = run->size.dim[1] + 255,
-           inner = run->size.dim[2] + 15, most = device->max_alloc / sizeof(float);
+    size_t rows = dim[0] + 255, cols = dim[1] + 255, inner = dim[2] + 15,
+           most = device->max_alloc / sizeof(float);
     if (most > INT_MAX)
         most = INT_MAX;
     size_t m_elems, n_elems, p_elems;
@@ -187,11 +188,11 @@ static const char *regblock_padded_unsupported(const struct clmem_run *run, char
         return why;
     }
     /* Stream-K's sums: two blocks per work-group, a group per unit. */
-    double bytes = (double)sizeof(float) * ((double)m_elems + (double)n_elems + (double)p_elems +
-                                            2.0 * 256 * 256 * (double)device->compute_units +
-                                            (double)run->size.dim[0] * (double)run->size.dim[2] +
-                                            (double)run->size.dim[2] * (double)run->size.dim[1] +
-                                            (double)run->size.dim[0] * (double)run->size.dim[1]);
+    double bytes =
+        (double)sizeof(float) *
+        ((double)m_elems + (double)n_elems + (double)p_elems +
+         2.0 * 256 * 256 * (double)device->compute_units + (double)dim[0] * (double)dim[2] +
+         (double)dim[2] * (double)dim[1] + (double)dim[0] * (double)dim[1]);
     if (bytes <= (double)device->global_mem)
         return NULL;
     snprintf(why, size,
@@ -201,12 +202,18 @@ static const char *regblock_padded_unsupported(const struct clmem_run *run, char
     return why;
 }
 
-static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
-    const struct clmem_device *device = &run->ctx->device;
+    return regblock_padded_misfit(&run->ctx->device, run->size.dim, why, size);
+}
+
+/* cpu_blocked's packed copies must fit the device's largest allocation:
+ * NULL where they do, else why not. */
+static const char *cpu_blocked_misfit(const struct clmem_device *device, const size_t dim[3],
+                                      char *why, size_t size)
+{
     size_t m_elems, n_elems, most = device->max_alloc / sizeof(float);
-    if (cpu_blocked_packed(cpu_blocked_row(device), run->size.dim[0], run->size.dim[1],
-                           run->size.dim[2], &m_elems, &n_elems) &&
+    if (cpu_blocked_packed(cpu_blocked_row(device), dim[0], dim[1], dim[2], &m_elems, &n_elems) &&
         m_elems <= most && n_elems <= most)
         return NULL;
     snprintf(why, size,
@@ -214,6 +221,11 @@ static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *wh
              "(%llu bytes)",
              (unsigned long long)device->max_alloc);
     return why;
+}
+
+static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    return cpu_blocked_misfit(&run->ctx->device, run->size.dim, why, size);
 }
 
 static const struct clmem_variant matmul_variants[] = {
@@ -476,31 +488,50 @@ static int variant_selected(const struct clmem_run *run, int which)
  * (from 1 to 2 blocks each); none when the waves are whole, fewer than
  * one, the row says 0, or the groups' sums would not fit beside M, N and
  * P. regblock's kernel shares only whole blocks of P: it runs the plan
- * where they are enough. Then the sums and the counters (zero, as the
+ * where they are enough (direct). */
+struct stream_k_plan {
+    size_t blocks;        /* of TSM x TSN over P */
+    size_t groups, tiles; /* work-groups that share the first `tiles` blocks; 0: no plan */
+    int direct;           /* regblock runs it too */
+    double sums;          /* bytes of the groups' sums */
+};
+
+static struct stream_k_plan stream_k_plan_of(const struct clmem_device *device, const int rb[],
+                                             const size_t dim[3])
+{
+    size_t tsm = (size_t)rb[P_TSM], tsn = (size_t)rb[P_TSN];
+    size_t groups = (size_t)device->compute_units * (size_t)rb[P_SK_UNITS];
+    struct stream_k_plan plan = {(dim[0] + tsm - 1) / tsm * ((dim[1] + tsn - 1) / tsn), 0, 0, 0, 0};
+    if (groups == 0 || plan.blocks <= groups || plan.blocks % groups == 0)
+        return plan;
+    double sums = (double)groups * 2.0 * (double)(tsm * tsn) * sizeof(float);
+    if (sums > (double)device->max_alloc ||
+        sums + (double)sizeof(float) *
+                    ((double)dim[0] * (double)dim[2] + (double)dim[2] * (double)dim[1] +
+                     (double)dim[0] * (double)dim[1]) >
+            (double)device->global_mem)
+        return plan;
+    plan.groups = groups;
+    plan.tiles = groups + plan.blocks % groups;
+    plan.direct = plan.tiles <= dim[0] / tsm * (dim[1] / tsn);
+    plan.sums = sums;
+    return plan;
+}
+
+/* The plan for the run, then the sums and the counters (zero, as the
  * kernel leaves them after each launch). */
 static int stream_k_setup(struct clmem_run *run, struct matmul_state *s, struct clmem_error *err)
 {
-    const struct clmem_device *device = &run->ctx->device;
-    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
-    size_t blocks = (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn),
-           groups = (size_t)device->compute_units * (size_t)s->rb[P_SK_UNITS];
-    s->sk_groups = s->sk_tiles = 0;
-    s->sk_direct = 0;
-    if (groups == 0 || blocks <= groups || blocks % groups == 0)
+    const size_t dim[3] = {s->host.rows, s->host.cols, s->host.inner};
+    struct stream_k_plan plan = stream_k_plan_of(&run->ctx->device, s->rb, dim);
+    s->sk_groups = plan.groups;
+    s->sk_tiles = plan.tiles;
+    s->sk_direct = plan.direct;
+    if (!plan.groups)
         return CLMEM_OK;
-    double sums = (double)groups * 2.0 * (double)(tsm * tsn) * sizeof(float);
-    if (sums > (double)device->max_alloc ||
-        sums + (double)sizeof(float) * ((double)s->host.rows * (double)s->host.inner +
-                                        (double)s->host.inner * (double)s->host.cols +
-                                        (double)s->host.rows * (double)s->host.cols) >
-            (double)device->global_mem)
-        return CLMEM_OK;
-    s->sk_groups = groups;
-    s->sk_tiles = groups + blocks % groups;
-    s->sk_direct = s->sk_tiles <= s->host.rows / tsm * (s->host.cols / tsn);
     int status;
-    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, (size_t)sums, NULL, &s->dPartial,
-                                      err)) ||
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, (size_t)plan.sums, NULL,
+                                      &s->dPartial, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->sk_tiles * sizeof(cl_uint),
                                       NULL, &s->dArrived, err)))
         return status;
@@ -530,35 +561,45 @@ static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
                                &s->dPpad, err);
 }
 
-/* The tuner's candidate or the tuning database's entry, else the first of
- * the device's candidate rows (at its most specific level) whose
- * work-groups cover half its compute units at this size, else the last.
- * A tuned shape takes SK_UNITS from the row of the same shape, if any. */
-static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
+/* regblock's built-in parameters for a P of rows x cols: the first of the
+ * device's candidate rows (at its most specific level) whose work-groups
+ * cover half its compute units at this size, else the last. */
+static void builtin_regblock(const struct clmem_device *device, size_t rows, size_t cols, int rb[])
 {
-    const struct clmem_device *device = &run->ctx->device;
-    const struct clmem_param_row *rows[8];
+    const struct clmem_param_row *candidates[8];
     enum clmem_param_level level;
-    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
-                                CLMEM_ARRAY_SIZE(rows), &level);
-    int tuned[CLMEM_MAX_PARAMS] = {0};
-    if (clmem_run_tuned(run, &matmul_tunables[0], tuned)) {
-        for (size_t i = 0; i < n; i++)
-            if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
-                tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
-        memcpy(s->rb, tuned, sizeof tuned);
-        return;
-    }
+    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device,
+                                candidates, CLMEM_ARRAY_SIZE(candidates), &level);
     for (size_t i = 0; i < n; i++) {
-        fit_regblock(device, rows[i]->values, s->rb);
-        size_t groups = (s->host.rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
-                        ((s->host.cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
+        fit_regblock(device, candidates[i]->values, rb);
+        size_t groups = (rows + (size_t)rb[P_TSM] - 1) / (size_t)rb[P_TSM] *
+                        ((cols + (size_t)rb[P_TSN] - 1) / (size_t)rb[P_TSN]);
         if (2 * groups >= device->compute_units)
             break;
     }
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr, "clmem: regblock's parameters: the %s rows of '%s' (family '%s')\n",
                 clmem_param_level_name(level), device->name, device->family);
+}
+
+/* The tuner's candidate or the tuning database's entry, else the built-in
+ * row. A tuned shape takes SK_UNITS from the row of the same shape, if any. */
+static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    int tuned[CLMEM_MAX_PARAMS] = {0};
+    if (!clmem_run_tuned(run, &matmul_tunables[0], tuned)) {
+        builtin_regblock(device, s->host.rows, s->host.cols, s->rb);
+        return;
+    }
+    const struct clmem_param_row *rows[8];
+    enum clmem_param_level level;
+    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
+                                CLMEM_ARRAY_SIZE(rows), &level);
+    for (size_t i = 0; i < n; i++)
+        if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
+            tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
+    memcpy(s->rb, tuned, sizeof tuned);
 }
 
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
