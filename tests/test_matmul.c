@@ -1,6 +1,7 @@
 /* matmul: every variant against the CPU reference on PoCL, square and
  * rectangular, tile multiples and not. */
 #include "pocl.h"
+#include "workloads/matmul.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +11,7 @@
 #include <cmocka.h>
 
 /* matmul's kernel variants: what "all" runs on a CPU (the libraries' join
- * only with --compare). */
+ * only with --compare; auto, which runs one of the others, only named). */
 static size_t kernel_variants(void)
 {
     const struct clmem_workload *w = clmem_workload_find("matmul");
@@ -20,7 +21,7 @@ static size_t kernel_variants(void)
     for (size_t i = 0; i < info.n_variants; i++) {
         struct clmem_variant_info v;
         clmem_variant_describe(w, i, &v);
-        n += v.library == NULL;
+        n += v.library == NULL && strcmp(v.name, "auto") != 0;
     }
     return n;
 }
@@ -172,6 +173,190 @@ static void cpu_blocked_verifies_any_size(void **state)
     clmem_results_free(results, n);
 }
 
+/* --variant auto through the library call: one result, named "auto",
+ * verified at odd sizes, its note naming the variant that the rules choose
+ * for this device and why, as matmul_auto_choose says (no tuning database
+ * here: each test has a cache directory of its own). */
+static void auto_verifies_and_names_its_choice(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const size_t sizes[][3] = {{1, 1, 1},     {33, 7, 5},   {129, 65, 31},
+                                      {7, 130, 301}, {256, 1, 64}, {1000, 777, 333}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const size_t *d = sizes[i];
+        char size[64], why[160], expected[200];
+        snprintf(size, sizeof size, "%zux%zux%zu", d[0], d[1], d[2]);
+        const char *chosen = matmul_auto_choose(&ctx->device, d[0], d[1], d[2], why, sizeof why);
+        snprintf(expected, sizeof expected, "auto: %s (%s)", chosen, why);
+        struct clmem_error err = {0};
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        if (clmem_run_workload(ctx, "matmul", "auto", size, 1, &results, &n, &err) != CLMEM_OK)
+            fail_msg("auto %s: %s", size, err.message);
+        assert_int_equal(n, 1);
+        assert_string_equal(results[0].variant, "auto");
+        if (!results[0].verified || strncmp(results[0].note, expected, strlen(expected)))
+            fail_msg("auto %s: verified %d, note '%s', expected it to start '%s'", size,
+                     results[0].verified, results[0].note, expected);
+        /* The chosen variant's parameters, as it runs alone. */
+        assert_non_null(strstr(results[0].params, "-DTILE_WIDTH="));
+        clmem_results_free(results, n);
+        clmem_error_clear(&err);
+    }
+}
+
+/* A device as the chooser reads it: type, compute units, the limits that
+ * fit regblock's rows, memory, vendor and family. */
+static struct clmem_device made_up_device(cl_device_type type, const char *vendor,
+                                          const char *family, cl_uint units)
+{
+    struct clmem_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "made-up %s", family);
+    snprintf(d.vendor, sizeof d.vendor, "%s", vendor);
+    snprintf(d.platform_name, sizeof d.platform_name, "%s", vendor);
+    snprintf(d.family, sizeof d.family, "%s", family);
+    d.type = type;
+    d.compute_units = units;
+    d.global_mem = (cl_ulong)80 << 30;
+    d.max_alloc = (cl_ulong)20 << 30;
+    d.local_mem = 48 << 10;
+    d.max_work_group = 1024;
+    return d;
+}
+
+static void expect_choice(const struct clmem_device *d, size_t m, size_t n, size_t k,
+                          const char *variant, const char *because)
+{
+    char why[160];
+    const char *chosen = matmul_auto_choose(d, m, n, k, why, sizeof why);
+    if (strcmp(chosen, variant) || (because && !strstr(why, because)))
+        fail_msg("%s at %zux%zux%zu: auto chose %s (%s), expected %s%s%s", d->name, m, n, k, chosen,
+                 why, variant, because ? " because of " : "", because ? because : "");
+}
+
+/* The rule table's choices, as docs/workloads.md gives them: an H100 or
+ * H200 (sm_90, 132 units) at the shapes bench/sgemm/ measured, a CPU, a
+ * device that is neither, and a variant whose copies do not fit. */
+static void auto_chooser_follows_the_rules(void **state)
+{
+    (void)state;
+    struct clmem_device h100 =
+        made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
+    /* Whole tiles: regblock, the same kernel without copies. */
+    expect_choice(&h100, 4096, 4096, 4096, "regblock", "whole 256x128x8 tiles");
+    expect_choice(&h100, 8192, 8192, 8192, "regblock", "whole");
+    expect_choice(&h100, 1024, 1024, 1024, "regblock", "whole 64x128x8 tiles");
+    expect_choice(&h100, 16384, 256, 4096, "regblock", "whole");
+    expect_choice(&h100, 256, 16384, 4096, "regblock", "whole");
+    /* Rows of M or N off float4s: padded, while padding costs less than
+     * regblock's vload4 path loses. */
+    expect_choice(&h100, 4001, 4001, 4001, "regblock_padded", "K=4001 not a multiple of 4");
+    expect_choice(&h100, 4097, 4097, 4097, "regblock_padded", "K=4097 not a multiple of 4");
+    expect_choice(&h100, 7919, 7919, 7919, "regblock_padded", "not a multiple of 4");
+    expect_choice(&h100, 8192, 8190, 8192, "regblock_padded", "N=8190 not a multiple of 4");
+    /* A last wave regblock cannot share: 192 blocks on 132 units. */
+    expect_choice(&h100, 6144, 1000, 4096, "regblock_padded", "N=1000 not a multiple of 128");
+    expect_choice(&h100, 6144, 1000, 4096, "regblock_padded", "last wave 45% full");
+    /* Aligned, tiles cut: padded only where it costs little (8000),
+     * regblock where its copies cost more than its edges (4000,
+     * 3000x5000x2000, 4224x4096x4096). */
+    expect_choice(&h100, 8000, 8000, 8000, "regblock_padded", "M=8000 not a multiple of 256");
+    expect_choice(&h100, 4000, 4000, 4000, "regblock", "padding ~11%");
+    expect_choice(&h100, 3000, 5000, 2000, "regblock", NULL);
+    expect_choice(&h100, 4224, 4096, 4096, "regblock", NULL);
+    /* Small or thin: padding's launches and copies dwarf the product. */
+    expect_choice(&h100, 100, 100, 100, "regblock", NULL);
+    expect_choice(&h100, 2001, 2001, 2001, "regblock", NULL);
+    expect_choice(&h100, 8192, 5, 8192, "regblock", NULL);
+    /* The H200 is an sm_90 of 132 units too: the same choices. */
+    struct clmem_device h200 =
+        made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
+    snprintf(h200.name, sizeof h200.name, "NVIDIA H200");
+    expect_choice(&h200, 6144, 1000, 4096, "regblock_padded", NULL);
+    expect_choice(&h200, 4096, 4096, 4096, "regblock", NULL);
+    /* Padded copies that would not fit the device: regblock, saying so. */
+    struct clmem_device small = h100;
+    small.global_mem = (cl_ulong)256 << 20;
+    small.max_alloc = (cl_ulong)64 << 20;
+    expect_choice(&small, 4001, 4001, 4001, "regblock", "regblock_padded does not fit");
+    /* A GPU of another vendor takes the GPU rules with its own tiles (the
+     * any-GPU row, 64x64x16, no stream-K). */
+    struct clmem_device amd =
+        made_up_device(CL_DEVICE_TYPE_GPU, "Advanced Micro Devices, Inc.", "gfx90a", 110);
+    expect_choice(&amd, 4096, 4096, 4096, "regblock", "whole 64x64x16 tiles");
+    expect_choice(&amd, 4001, 4001, 4001, "regblock_padded", "K=4001 not a multiple of 4");
+    /* CPUs: cpu_blocked at every size, panel where its packed copies do
+     * not fit the largest allocation. */
+    struct clmem_device cpu = made_up_device(CL_DEVICE_TYPE_CPU, "AuthenticAMD", "cpu-simd256", 2);
+    expect_choice(&cpu, 1, 1, 1, "cpu_blocked", "a CPU");
+    expect_choice(&cpu, 1000, 777, 333, "cpu_blocked", "a CPU");
+    expect_choice(&cpu, 4096, 4096, 4096, "cpu_blocked", NULL);
+    cpu.max_alloc = 1 << 20;
+    expect_choice(&cpu, 1000, 777, 333, "panel", "cpu_blocked does not fit");
+    /* Neither a CPU nor a GPU: regblock, which has a row for any device. */
+    struct clmem_device accel = made_up_device(CL_DEVICE_TYPE_ACCELERATOR, "Some Vendor", "", 16);
+    expect_choice(&accel, 4001, 4001, 4001, "regblock", "neither a CPU nor a GPU");
+}
+
+/* Stores what a tune of `variant` found at `size` on the device. */
+static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const char *size,
+                        const char *const names[], const int values[], size_t n, double metric)
+{
+    struct clmem_error err = {0};
+    struct clmem_size parsed;
+    char size_class[64];
+    assert_int_equal(clmem_size_parse(size, &parsed, &err), CLMEM_OK);
+    clmem_size_class(&parsed, size_class, sizeof size_class);
+    struct clmem_tuning_key key = {ctx->device.name, ctx->device.driver, "matmul", variant,
+                                   size_class};
+    struct clmem_tuning_outcome outcome = {metric, 0.9 * metric, "GFLOP/s", 0};
+    if (clmem_tuning_prepare(&err) != CLMEM_OK ||
+        clmem_tuning_db_store(&key, names, values, n, &outcome, &err) != CLMEM_OK)
+        fail_msg("tuning database: %s", err.message);
+}
+
+/* The note of auto's run at `size`, which must verify. */
+static void expect_auto_note(struct clmem_ctx *ctx, const char *size, const char *note)
+{
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    if (clmem_run_workload(ctx, "matmul", "auto", size, 1, &results, &n, &err) != CLMEM_OK)
+        fail_msg("auto %s: %s", size, err.message);
+    if (!results[0].verified || strncmp(results[0].note, note, strlen(note)))
+        fail_msg("auto %s: verified %d, note '%s', expected it to start '%s'", size,
+                 results[0].verified, results[0].note, note);
+    clmem_results_free(results, n);
+}
+
+/* The tuning database refines the rules: where `clmem tune` measured the
+ * rules' choice (cpu_blocked, on a CPU) and another tunable variant on
+ * this device at this size class, the faster as measured runs, and the
+ * note says so; where the choice measured faster, it stays. The entries
+ * are removed after, as the other tests expect none. */
+static void auto_takes_the_faster_tuned_variant(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char why[160];
+    if (strcmp(matmul_auto_choose(&ctx->device, 100, 37, 65, why, sizeof why), "cpu_blocked"))
+        skip(); /* the rules chose otherwise on this device */
+    static const char *const panel[] = {"PANEL_ROWS"}, *const blocked[] = {"CPU_MR", "CPU_NV",
+                                                                           "CPU_MT"};
+    static const int panel_rows[] = {4}, micro_tile[] = {6, 2, 4};
+    store_tuned(ctx, "panel", "100x37x65", panel, panel_rows, 1, 31.2);
+    store_tuned(ctx, "cpu_blocked", "100x37x65", blocked, micro_tile, 3, 25.1);
+    expect_auto_note(ctx, "100x37x65",
+                     "auto: panel (clmem tune measured 31.2 GFLOP/s here against cpu_blocked's "
+                     "25.1), tuned parameters (clmem tune)");
+    store_tuned(ctx, "cpu_blocked", "100x37x65", blocked, micro_tile, 3, 40.0);
+    expect_auto_note(ctx, "100x37x65", "auto: cpu_blocked (a CPU), tuned parameters");
+    struct clmem_error err = {0};
+    size_t removed = 0;
+    assert_int_equal(clmem_tuning_db_remove(ctx->device.name, "matmul", &removed, &err), CLMEM_OK);
+    assert_int_equal(removed, 2);
+}
+
 static void tiled_verifies_tile_multiples(void **state)
 {
     /* PoCL's tile is 32 (its work-group limit allows 32x32); 64x32x96 is
@@ -196,8 +381,11 @@ static void tiled_skipped_under_all_off_tile(void **state)
     assert_int_equal(n, kernel_variants());
     const struct clmem_result *tiled = test_find_result(results, n, "tiled");
     assert_true(tiled->skipped);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         assert_true(&results[i] == tiled || results[i].verified);
+        /* auto would run one of them a second time. */
+        assert_string_not_equal(results[i].variant, "auto");
+    }
     clmem_results_free(results, n);
 }
 
@@ -421,6 +609,9 @@ int main(void)
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),
+        cmocka_unit_test(auto_verifies_and_names_its_choice),
+        cmocka_unit_test(auto_chooser_follows_the_rules),
+        cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),
         cmocka_unit_test(tiled_skipped_under_all_off_tile),

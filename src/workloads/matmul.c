@@ -35,6 +35,9 @@ struct matmul_state {
     size_t sk_groups, sk_tiles;
     int sk_direct;
     cl_mem dPartial, dArrived;
+    /* auto's choice where the run selects auto (else NULL), and why. */
+    const struct clmem_variant *chosen;
+    char chosen_why[128];
 };
 
 /* Output values checked in full up to this many multiply-adds of CPU
@@ -52,7 +55,8 @@ enum {
     PANEL,
     CPU_BLOCKED,
     CLBLAST,
-    OPENBLAS
+    OPENBLAS,
+    AUTO
 };
 
 /* Register-blocking parameters: P block per work-group (TSM x TSN), K step
@@ -168,12 +172,13 @@ static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t in
  * 256, TSK 16 in every row and the tuner's space): its copies must stay
  * within the int indices the kernels use and the device's largest
  * allocation, and fit in its memory beside M, N and P (plan() counted
- * those). Refused alone, skipped under "all", before any work. */
-static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
+ * those). NULL where they do, else why not. Refused alone, skipped under
+ * "all", before any work; auto chooses another variant. */
+static const char *regblock_padded_misfit(const struct clmem_device *device, const size_t dim[3],
+                                          char *why, size_t size)
 {
-    const struct clmem_device *device = &run->ctx->device;
-    size_t rows = run->size.dim[0] + 255, cols = run->size.dim[1] + 255,
-           inner = run->size.dim[2] + 15, most = device->max_alloc / sizeof(float);
+    size_t rows = dim[0] + 255, cols = dim[1] + 255, inner = dim[2] + 15,
+           most = device->max_alloc / sizeof(float);
     if (most > INT_MAX)
         most = INT_MAX;
     size_t m_elems, n_elems, p_elems;
@@ -187,11 +192,11 @@ static const char *regblock_padded_unsupported(const struct clmem_run *run, char
         return why;
     }
     /* Stream-K's sums: two blocks per work-group, a group per unit. */
-    double bytes = (double)sizeof(float) * ((double)m_elems + (double)n_elems + (double)p_elems +
-                                            2.0 * 256 * 256 * (double)device->compute_units +
-                                            (double)run->size.dim[0] * (double)run->size.dim[2] +
-                                            (double)run->size.dim[2] * (double)run->size.dim[1] +
-                                            (double)run->size.dim[0] * (double)run->size.dim[1]);
+    double bytes =
+        (double)sizeof(float) *
+        ((double)m_elems + (double)n_elems + (double)p_elems +
+         2.0 * 256 * 256 * (double)device->compute_units + (double)dim[0] * (double)dim[2] +
+         (double)dim[2] * (double)dim[1] + (double)dim[0] * (double)dim[1]);
     if (bytes <= (double)device->global_mem)
         return NULL;
     snprintf(why, size,
@@ -201,12 +206,18 @@ static const char *regblock_padded_unsupported(const struct clmem_run *run, char
     return why;
 }
 
-static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
-    const struct clmem_device *device = &run->ctx->device;
+    return regblock_padded_misfit(&run->ctx->device, run->size.dim, why, size);
+}
+
+/* cpu_blocked's packed copies must fit the device's largest allocation:
+ * NULL where they do, else why not. */
+static const char *cpu_blocked_misfit(const struct clmem_device *device, const size_t dim[3],
+                                      char *why, size_t size)
+{
     size_t m_elems, n_elems, most = device->max_alloc / sizeof(float);
-    if (cpu_blocked_packed(cpu_blocked_row(device), run->size.dim[0], run->size.dim[1],
-                           run->size.dim[2], &m_elems, &n_elems) &&
+    if (cpu_blocked_packed(cpu_blocked_row(device), dim[0], dim[1], dim[2], &m_elems, &n_elems) &&
         m_elems <= most && n_elems <= most)
         return NULL;
     snprintf(why, size,
@@ -214,6 +225,11 @@ static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *wh
              "(%llu bytes)",
              (unsigned long long)device->max_alloc);
     return why;
+}
+
+static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    return cpu_blocked_misfit(&run->ctx->device, run->size.dim, why, size);
 }
 
 static const struct clmem_variant matmul_variants[] = {
@@ -270,10 +286,34 @@ static const struct clmem_variant matmul_variants[] = {
                   "OpenBLAS's cblas_sgemm on the host's cores, the same inputs, host wall time "
                   "(with --compare openblas, CPU devices)",
                   NULL, openblas_unsupported, .library = "openblas"},
+    [AUTO] = {"auto",
+              "one kernel variant chosen for the device and the size by a table of rules, run as "
+              "itself; only when named, not in 'all'; the note names the choice and why",
+              NULL, NULL,
+              /* Its choice's kernels are checked at their own sizes:
+               * one size that cuts every tile. */
+              .check_sizes = "33x17x9"},
 };
+
+/* "all" runs each variant once, so auto, which runs one of the others
+ * again, runs only when named. The harness selects every variant but the
+ * libraries' for "all", auto with them: selected beside another kernel
+ * variant, it came with "all", and is taken out here. */
+static void auto_only_when_named(struct clmem_run *run)
+{
+    int others = 0;
+    for (size_t i = 0; i < run->n_variants; i++)
+        others |= !run->variants[i]->library && run->variants[i] != &matmul_variants[AUTO];
+    size_t kept = 0;
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (!others || run->variants[i] != &matmul_variants[AUTO])
+            run->variants[kept++] = run->variants[i];
+    run->n_variants = kept;
+}
 
 static int matmul_plan(struct clmem_run *run, struct clmem_error *err)
 {
+    auto_only_when_named(run);
     size_t rows = run->size.dim[0], cols = run->size.dim[1], inner = run->size.dim[2];
     size_t m_elems, n_elems, p_elems;
     /* The kernels index with int, as the figures do. */
@@ -459,10 +499,14 @@ static void choose_cpu_blocked(struct clmem_run *run, struct matmul_state *s)
         s->cb[CB_WG] /= 2;
 }
 
-/* Whether the run runs variant `which` (cpu_blocked's packed copies and
- * regblock_padded's padded ones are made only then). */
+/* Whether the run runs variant `which`, selected or as auto's choice
+ * (cpu_blocked's packed copies and regblock_padded's padded ones are made
+ * only then). */
 static int variant_selected(const struct clmem_run *run, int which)
 {
+    const struct matmul_state *s = run->state;
+    if (s->chosen == &matmul_variants[which])
+        return 1;
     for (size_t i = 0; i < run->n_variants; i++)
         if (run->variants[i] == &matmul_variants[which])
             return 1;
@@ -476,31 +520,50 @@ static int variant_selected(const struct clmem_run *run, int which)
  * (from 1 to 2 blocks each); none when the waves are whole, fewer than
  * one, the row says 0, or the groups' sums would not fit beside M, N and
  * P. regblock's kernel shares only whole blocks of P: it runs the plan
- * where they are enough. Then the sums and the counters (zero, as the
+ * where they are enough (direct). */
+struct stream_k_plan {
+    size_t blocks;        /* of TSM x TSN over P */
+    size_t groups, tiles; /* work-groups that share the first `tiles` blocks; 0: no plan */
+    int direct;           /* regblock runs it too */
+    double sums;          /* bytes of the groups' sums */
+};
+
+static struct stream_k_plan stream_k_plan_of(const struct clmem_device *device, const int rb[],
+                                             const size_t dim[3])
+{
+    size_t tsm = (size_t)rb[P_TSM], tsn = (size_t)rb[P_TSN];
+    size_t groups = (size_t)device->compute_units * (size_t)rb[P_SK_UNITS];
+    struct stream_k_plan plan = {(dim[0] + tsm - 1) / tsm * ((dim[1] + tsn - 1) / tsn), 0, 0, 0, 0};
+    if (groups == 0 || plan.blocks <= groups || plan.blocks % groups == 0)
+        return plan;
+    double sums = (double)groups * 2.0 * (double)(tsm * tsn) * sizeof(float);
+    if (sums > (double)device->max_alloc ||
+        sums + (double)sizeof(float) *
+                    ((double)dim[0] * (double)dim[2] + (double)dim[2] * (double)dim[1] +
+                     (double)dim[0] * (double)dim[1]) >
+            (double)device->global_mem)
+        return plan;
+    plan.groups = groups;
+    plan.tiles = groups + plan.blocks % groups;
+    plan.direct = plan.tiles <= dim[0] / tsm * (dim[1] / tsn);
+    plan.sums = sums;
+    return plan;
+}
+
+/* The plan for the run, then the sums and the counters (zero, as the
  * kernel leaves them after each launch). */
 static int stream_k_setup(struct clmem_run *run, struct matmul_state *s, struct clmem_error *err)
 {
-    const struct clmem_device *device = &run->ctx->device;
-    size_t tsm = (size_t)s->rb[P_TSM], tsn = (size_t)s->rb[P_TSN];
-    size_t blocks = (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn),
-           groups = (size_t)device->compute_units * (size_t)s->rb[P_SK_UNITS];
-    s->sk_groups = s->sk_tiles = 0;
-    s->sk_direct = 0;
-    if (groups == 0 || blocks <= groups || blocks % groups == 0)
+    const size_t dim[3] = {s->host.rows, s->host.cols, s->host.inner};
+    struct stream_k_plan plan = stream_k_plan_of(&run->ctx->device, s->rb, dim);
+    s->sk_groups = plan.groups;
+    s->sk_tiles = plan.tiles;
+    s->sk_direct = plan.direct;
+    if (!plan.groups)
         return CLMEM_OK;
-    double sums = (double)groups * 2.0 * (double)(tsm * tsn) * sizeof(float);
-    if (sums > (double)device->max_alloc ||
-        sums + (double)sizeof(float) * ((double)s->host.rows * (double)s->host.inner +
-                                        (double)s->host.inner * (double)s->host.cols +
-                                        (double)s->host.rows * (double)s->host.cols) >
-            (double)device->global_mem)
-        return CLMEM_OK;
-    s->sk_groups = groups;
-    s->sk_tiles = groups + blocks % groups;
-    s->sk_direct = s->sk_tiles <= s->host.rows / tsm * (s->host.cols / tsn);
     int status;
-    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, (size_t)sums, NULL, &s->dPartial,
-                                      err)) ||
+    if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, (size_t)plan.sums, NULL,
+                                      &s->dPartial, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->sk_tiles * sizeof(cl_uint),
                                       NULL, &s->dArrived, err)))
         return status;
@@ -530,35 +593,337 @@ static int regblock_padded_setup(struct clmem_run *run, struct matmul_state *s,
                                &s->dPpad, err);
 }
 
-/* The tuner's candidate or the tuning database's entry, else the first of
- * the device's candidate rows (at its most specific level) whose
- * work-groups cover half its compute units at this size, else the last.
- * A tuned shape takes SK_UNITS from the row of the same shape, if any. */
-static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
+/* regblock's built-in parameters for a P of rows x cols: the first of the
+ * device's candidate rows (at its most specific level) whose work-groups
+ * cover half its compute units at this size, else the last. */
+static void builtin_regblock(const struct clmem_device *device, size_t rows, size_t cols, int rb[])
 {
-    const struct clmem_device *device = &run->ctx->device;
-    const struct clmem_param_row *rows[8];
+    const struct clmem_param_row *candidates[8];
     enum clmem_param_level level;
-    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
-                                CLMEM_ARRAY_SIZE(rows), &level);
-    int tuned[CLMEM_MAX_PARAMS] = {0};
-    if (clmem_run_tuned(run, &matmul_tunables[0], tuned)) {
-        for (size_t i = 0; i < n; i++)
-            if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
-                tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
-        memcpy(s->rb, tuned, sizeof tuned);
-        return;
-    }
+    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device,
+                                candidates, CLMEM_ARRAY_SIZE(candidates), &level);
     for (size_t i = 0; i < n; i++) {
-        fit_regblock(device, rows[i]->values, s->rb);
-        size_t groups = (s->host.rows + (size_t)s->rb[P_TSM] - 1) / (size_t)s->rb[P_TSM] *
-                        ((s->host.cols + (size_t)s->rb[P_TSN] - 1) / (size_t)s->rb[P_TSN]);
+        fit_regblock(device, candidates[i]->values, rb);
+        size_t groups = (rows + (size_t)rb[P_TSM] - 1) / (size_t)rb[P_TSM] *
+                        ((cols + (size_t)rb[P_TSN] - 1) / (size_t)rb[P_TSN]);
         if (2 * groups >= device->compute_units)
             break;
     }
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr, "clmem: regblock's parameters: the %s rows of '%s' (family '%s')\n",
                 clmem_param_level_name(level), device->name, device->family);
+}
+
+/* The tuner's candidate or the tuning database's entry, else the built-in
+ * row. A tuned shape takes SK_UNITS from the row of the same shape, if any. */
+static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    int tuned[CLMEM_MAX_PARAMS] = {0};
+    if (!clmem_run_tuned(run, &matmul_tunables[0], tuned)) {
+        builtin_regblock(device, s->host.rows, s->host.cols, s->rb);
+        return;
+    }
+    const struct clmem_param_row *rows[8];
+    enum clmem_param_level level;
+    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
+                                CLMEM_ARRAY_SIZE(rows), &level);
+    for (size_t i = 0; i < n; i++)
+        if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
+            tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
+    memcpy(s->rb, tuned, sizeof tuned);
+}
+
+/* ---- --variant auto: one variant chosen per device and size ----
+ *
+ * What the rules weigh about a size on a device: regblock's parameters
+ * there (its tiles, and whether its stream-K runs), and what those make of
+ * the size. regblock_padded multiplies with the same parameters. */
+struct auto_shape {
+    size_t dim[3];            /* rows, cols, inner: P is M x N, K inner */
+    int rb[CLMEM_MAX_PARAMS]; /* regblock's (and regblock_padded's) parameters */
+    int cut;                  /* the first dimension not a whole tile (TSM, TSN, TSK), or -1 */
+    int unaligned;            /* K or N (in that order) not a multiple of 4, or -1 */
+    double last_fill;         /* the last wave's share of the groups the device runs at once */
+    /* The share of regblock's time its units sit idle in a part-full last
+     * wave that regblock_padded's stream-K shares out and regblock's
+     * cannot (the blocks it would share cross P's edges); 0 where both or
+     * neither share. */
+    double wave_gain;
+    double pad_cost; /* regblock_padded's copies and extra flops: a share of the product's time */
+};
+
+/* What a GPU does in a second, for pad_cost: the SGEMM rate, the copy
+ * bandwidth and the launches, as the H100 measured them (bench/README.md:
+ * regblock 49-50 TFLOP/s at whole tiles, the copy probe 3.0 TB/s at 2^28
+ * floats, a launch 12 us through NVIDIA's OpenCL with profiling on). The
+ * H200 copies at 4.2 TB/s, so this overstates its copies' cost by a
+ * third; no other GPU was measured. */
+static const struct {
+    double flops, bytes, launch_s;
+} auto_gpu_rates = {50e12, 3.0e12, 12e-6};
+
+static void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                          struct auto_shape *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->dim, dim, sizeof f->dim);
+    memcpy(f->rb, rb, sizeof f->rb);
+    const size_t tile[3] = {(size_t)rb[P_TSM], (size_t)rb[P_TSN], (size_t)rb[P_TSK]};
+    double m = (double)dim[0], n = (double)dim[1], k = (double)dim[2], padded[3];
+    f->cut = -1;
+    for (int d = 0; d < 3; d++) {
+        padded[d] = (double)((dim[d] + tile[d] - 1) / tile[d] * tile[d]);
+        if (f->cut < 0 && dim[d] % tile[d])
+            f->cut = d;
+    }
+    f->unaligned = dim[2] % 4 ? 2 : dim[1] % 4 ? 1 : -1;
+    struct stream_k_plan plan = stream_k_plan_of(device, rb, dim);
+    size_t groups = (size_t)device->compute_units * (size_t)(rb[P_SK_UNITS] ? rb[P_SK_UNITS] : 1);
+    if (groups == 0)
+        groups = 1;
+    f->last_fill = plan.blocks % groups ? (double)(plan.blocks % groups) / (double)groups : 1.0;
+    if (plan.groups && !plan.direct) {
+        double waves = (double)plan.blocks / (double)groups;
+        f->wave_gain = 1.0 - waves / ceil(waves);
+    }
+    /* Whole tiles: multiplied in place, no copies. Else M and N read and
+     * written padded, P read back out of its padded copy: three launches
+     * more, and the padded product's extra flops. */
+    if (f->cut >= 0) {
+        double flops = 2.0 * m * n * k,
+               bytes = sizeof(float) * (m * k + padded[0] * padded[2] + k * n +
+                                        padded[2] * padded[1] + 2.0 * m * n);
+        f->pad_cost = padded[0] * padded[1] * padded[2] / (m * n * k) - 1.0 +
+                      (bytes / auto_gpu_rates.bytes + 3.0 * auto_gpu_rates.launch_s) *
+                          auto_gpu_rates.flops / flops;
+    }
+}
+
+/* A rule: where a device of `type` (0: any) meets every test it makes, it
+ * chooses `variant`, unless the variant cannot take the size on the
+ * device (its copies would not fit): then the next rule that holds. */
+enum auto_test { AUTO_ANY, AUTO_YES, AUTO_NO };
+struct auto_rule {
+    cl_device_type type;
+    enum auto_test whole;   /* every dimension a whole tile */
+    enum auto_test aligned; /* K and N multiples of 4: rows of M and N start on a float4 */
+    /* Non-zero: what regblock loses to its edges at such sizes, measured,
+     * as a share of its time; the rule holds where padding costs less than
+     * that plus the wave_gain. */
+    double direct_loss;
+    int variant;
+};
+
+/* The rules, the first that holds chosen. Measured on the H100 and the
+ * H200 (NVIDIA's OpenCL; bench/sgemm/, bench/README.md "Roofs and vendor
+ * libraries") and on PoCL (bench/cpu-openblas/, docs/workloads.md's matmul
+ * section); a GPU no one measured takes the GPU rules, which rest on how
+ * regblock's kernel is built (float4 loads, stream-K) as much as on the
+ * H100's numbers. pad_cost estimates what padding cost where measured:
+ * ~11% at 4001 (padded ran 11% below 4096's rate: h100-sk-direct/), ~6% at
+ * 8000 (6% below 8192's), ~11% at 4000 (10% below 4096's). */
+static const struct auto_rule auto_rules[] = {
+    /* CPUs: cpu_blocked, 1.0-1.4x OpenBLAS from 1024 (bench/cpu-openblas/
+     * epyc2-cpu-blocked/, xeon16-cpu-blocked/) where panel is 0.3-0.4x and
+     * regblock slower still; on PoCL on a 2-core EPYC, loaded, 52 GFLOP/s
+     * against panel's 22 at 256, 33 / 6.8 at 1000x777x333, 24 / 18 at
+     * 16x2048x512, 25 / 18 at 2048x2048x8. Below about 100x100x100 every
+     * variant takes tens of microseconds, launches more than flops, and
+     * none won every run. Where its packed copies do not fit, panel. */
+    {CL_DEVICE_TYPE_CPU, .variant = CPU_BLOCKED},
+    {CL_DEVICE_TYPE_CPU, .variant = PANEL},
+    /* GPUs, whole tiles: regblock_padded multiplies in place with the same
+     * kernel and the two tie (h100-sk-direct/ 4096 49347 / 49441, 8192
+     * 50063 / 50007, 8448x8192x8192; h100-padded/, h200-padded/ 1024 to
+     * 8192, 8192x8192x256, 8192x256x8192), so the one without copies. */
+    {CL_DEVICE_TYPE_GPU, AUTO_YES, .variant = REGBLOCK},
+    /* K or N not a multiple of 4: regblock reads rows that do not start on
+     * a float4 by vload4 and checks each float, 15-21% below whole tiles'
+     * rate at 4095, 7919, 4001 (h100-sk-direct/ against its 4096 and
+     * 8192; h100-padded/, h200-padded/, h100-streamk/ the same gap),
+     * where padded runs at 0.96-0.99 of cuBLAS; at 4097 (padding ~16%)
+     * regblock 0.87 of cuBLAS, padded 0.97 (H100 figures not in bench/
+     * yet: bench/sgemm/auto.sh measures them). */
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, 0.20, REGBLOCK_PADDED},
+    /* Aligned, tiles cut: regblock checks only its edge blocks, 7-9% below
+     * whole tiles' rate (4000, 8000; 4224x4096x4096 in waves/). 8000
+     * (padding ~6%): padded 46946 / regblock 45999; 4000 (~11%): regblock
+     * 45575 / padded 44182; 3000x5000x2000 (~15%): 44972 / 42421
+     * (h100-sk-direct/); 4224x4096x4096 (~9%): 45851 / 45059
+     * (h100-sk-direct/waves/). Where regblock cannot share a part-full
+     * last wave by stream-K, that adds: at 6144x1000x4096 (192 blocks on
+     * 132 units, 1.45 waves) regblock 0.71 of cuBLAS, padded 0.92 (H100
+     * figures not in bench/ yet, as 4097's). */
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, 0.07, REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
+    /* Any other device (an accelerator): regblock, which has parameters
+     * for any device. */
+    {0, .variant = REGBLOCK},
+};
+
+static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device *device,
+                           const struct auto_shape *f)
+{
+    return (!r->type || (r->type & device->type)) &&
+           (r->whole == AUTO_ANY || (r->whole == AUTO_YES) == (f->cut < 0)) &&
+           (r->aligned == AUTO_ANY || (r->aligned == AUTO_YES) == (f->unaligned < 0)) &&
+           (!r->direct_loss || f->pad_cost < r->direct_loss + f->wave_gain);
+}
+
+/* NULL where the variant can take the size on the device, else why not. */
+static const char *auto_misfit(const struct clmem_device *device, int variant, const size_t dim[3],
+                               char *why, size_t size)
+{
+    switch (variant) {
+    case REGBLOCK_PADDED: return regblock_padded_misfit(device, dim, why, size);
+    case CPU_BLOCKED: return cpu_blocked_misfit(device, dim, why, size);
+    default: return NULL;
+    }
+}
+
+/* What the rule tested, as the note says it: "N=1000 not a multiple of
+ * 128; last wave 45% full, regblock cannot share it; padding ~15% vs
+ * regblock's loss ~34%". */
+static void auto_describe(const struct auto_rule *r, const struct auto_shape *f, const char *passed,
+                          char *why, size_t size)
+{
+    static const char dim_name[3] = {'M', 'N', 'K'};
+    size_t len = 0;
+    why[0] = '\0';
+#define SAY(...)                                                                                   \
+    do {                                                                                           \
+        if (len < size)                                                                            \
+            len += (size_t)snprintf(why + len, size - len, "%s", len ? "; " : "");                 \
+        if (len < size)                                                                            \
+            len += (size_t)snprintf(why + len, size - len, __VA_ARGS__);                           \
+    } while (0)
+    if (r->type == CL_DEVICE_TYPE_CPU)
+        SAY("a CPU");
+    else if (!r->type)
+        SAY("neither a CPU nor a GPU");
+    if (r->whole == AUTO_YES)
+        SAY("whole %dx%dx%d tiles", f->rb[P_TSM], f->rb[P_TSN], f->rb[P_TSK]);
+    else if (r->whole == AUTO_NO)
+        SAY("%c=%zu not a multiple of %d", dim_name[f->cut], f->dim[f->cut], f->rb[P_TSM + f->cut]);
+    if (r->aligned == AUTO_NO)
+        SAY("%c=%zu not a multiple of 4", dim_name[f->unaligned], f->dim[f->unaligned]);
+    if (r->whole == AUTO_NO && f->wave_gain > 0)
+        SAY("last wave %.0f%% full, regblock cannot share it", 100.0 * f->last_fill);
+    /* Padding's cost against what regblock loses: why padded, or why not
+     * (the rules for regblock that follow those for padded). */
+    if (r->whole == AUTO_NO) {
+        const struct auto_rule *padded = r;
+        for (const struct auto_rule *q = auto_rules; !padded->direct_loss && q < r; q++)
+            if (q->direct_loss && q->type == r->type &&
+                (q->aligned == AUTO_YES) == (f->unaligned < 0))
+                padded = q;
+        double loss = 100.0 * (padded->direct_loss + f->wave_gain);
+        if (padded->direct_loss && f->pad_cost < 1.0)
+            SAY("padding ~%.0f%% vs regblock's loss ~%.0f%%", 100.0 * f->pad_cost, loss);
+        else if (padded->direct_loss)
+            SAY("padding ~%.0fx the product vs regblock's loss ~%.0f%%", f->pad_cost, loss);
+    }
+    if (passed)
+        SAY("%s does not fit", passed);
+#undef SAY
+}
+
+/* The variant the rules choose for a size on a device with regblock's
+ * parameters rb (an index of matmul_variants), and why. */
+static int auto_decide(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                       char *why, size_t size)
+{
+    struct auto_shape f;
+    auto_shape_of(device, dim, rb, &f);
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+        fprintf(stderr,
+                "clmem: auto at %zux%zux%zu: tiles %dx%dx%d, cut %d, unaligned %d, last wave "
+                "%.2f full, wave gain %.3f, padding cost %.3f\n",
+                dim[0], dim[1], dim[2], rb[P_TSM], rb[P_TSN], rb[P_TSK], f.cut, f.unaligned,
+                f.last_fill, f.wave_gain, f.pad_cost);
+    const char *passed = NULL;
+    char misfit[256];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(auto_rules); i++) {
+        const struct auto_rule *r = &auto_rules[i];
+        if (!auto_rule_holds(r, device, &f))
+            continue;
+        if (auto_misfit(device, r->variant, dim, misfit, sizeof misfit)) {
+            passed = matmul_variants[r->variant].name;
+            continue;
+        }
+        auto_describe(r, &f, passed, why, size);
+        return r->variant;
+    }
+    snprintf(why, size, "no rule holds");
+    return REGBLOCK; /* not reached: the last rule holds for any device */
+}
+
+const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, size_t cols,
+                               size_t inner, char *why, size_t why_size)
+{
+    const size_t dim[3] = {rows, cols, inner};
+    int rb[CLMEM_MAX_PARAMS] = {0};
+    builtin_regblock(device, rows, cols, rb);
+    return matmul_variants[auto_decide(device, dim, rb, why, why_size)].name;
+}
+
+/* What `clmem tune` measured on this device, with this driver, at this
+ * size class, refines the rules: where it holds the rules' choice and
+ * another of matmul's tunable variants, the faster of them as measured.
+ * Else (or where the run ignores the database) the rules' choice. */
+static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    struct clmem_tuning_entry *entries = NULL;
+    struct clmem_error err = {0};
+    size_t n = 0;
+    if (run->ignore_tuning || run->tune_values ||
+        clmem_tuning_db_entries(device->name, &entries, &n, &err) != CLMEM_OK) {
+        clmem_error_clear(&err);
+        return choice;
+    }
+    char size_class[64], misfit[256];
+    clmem_size_class(&run->size, size_class, sizeof size_class);
+    const struct clmem_tuning_entry *mine = NULL, *best = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_tuning_entry *e = &entries[i];
+        const struct clmem_variant *v = clmem_variant_find(run->workload, e->variant);
+        if (!v || strcmp(e->workload, run->workload->name) || strcmp(e->driver, device->driver) ||
+            strcmp(e->size_class, size_class) || !(e->metric > 0) || v->library ||
+            auto_misfit(device, (int)(v - matmul_variants), run->size.dim, misfit, sizeof misfit))
+            continue;
+        if (v == &matmul_variants[choice])
+            mine = e;
+        if (!best || e->metric > best->metric)
+            best = e;
+    }
+    int chosen = choice;
+    if (mine && best != mine) {
+        chosen = (int)(clmem_variant_find(run->workload, best->variant) - matmul_variants);
+        snprintf(why, size, "clmem tune measured %.4g %s here against %s's %.4g", best->metric,
+                 best->unit, mine->variant, mine->metric);
+    }
+    free(entries);
+    return chosen;
+}
+
+/* clmem_run_build makes the kernels of the run's selected variants: auto
+ * has none of its own, so its choice stands in its place while they are
+ * made. */
+static int matmul_build(struct clmem_run *run, const char *options, struct clmem_error *err)
+{
+    const struct matmul_state *s = run->state;
+    size_t slot = run->n_variants;
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (run->variants[i] == &matmul_variants[AUTO])
+            slot = i;
+    if (slot < run->n_variants)
+        run->variants[slot] = s->chosen;
+    int status = clmem_run_build(run, options, err);
+    if (slot < run->n_variants)
+        run->variants[slot] = &matmul_variants[AUTO];
+    return status;
 }
 
 static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
@@ -579,6 +944,12 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     if (!clmem_run_tuned(run, &matmul_tunables[1], &s->panel_rows))
         s->panel_rows = PANEL_ROWS;
     choose_cpu_blocked(run, s);
+    if (variant_selected(run, AUTO)) {
+        const size_t dim[3] = {s->host.rows, s->host.cols, s->host.inner};
+        int choice =
+            auto_decide(&run->ctx->device, dim, s->rb, s->chosen_why, sizeof s->chosen_why);
+        s->chosen = &matmul_variants[auto_refine(run, choice, s->chosen_why, sizeof s->chosen_why)];
+    }
     /* The flags a size sets only where their variant runs, so that one
      * program serves every size of the others; regblock's file holds only
      * the kernels of the variants that run (PoCL compiles every kernel of a
@@ -604,7 +975,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                                       s->host.N, &s->dN, err)) ||
         (status = clmem_run_output_buffer(run, "P", s->p_flags ? s->p_flags : CL_MEM_WRITE_ONLY,
                                           p_elems * sizeof(float), &s->dP, err)) ||
-        (status = clmem_run_build(run, options, err)))
+        (status = matmul_build(run, options, err)))
         return status;
     if ((direct || padded) && (status = stream_k_setup(run, s, err)))
         return status;
@@ -743,6 +1114,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
+    if (v == &matmul_variants[AUTO])
+        v = s->chosen;
     if (v == &matmul_variants[OPENBLAS])
         return clmem_openblas_sgemm(s->host.rows, s->host.cols, s->host.inner, s->host.M, s->host.N,
                                     s->host.P, timing, err);
@@ -791,6 +1164,9 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
                          struct clmem_check *check, struct clmem_error *err)
 {
     struct matmul_state *s = run->state;
+    const struct clmem_variant *asked = v;
+    if (v == &matmul_variants[AUTO])
+        v = s->chosen;
     /* OpenBLAS wrote its P on the host. */
     int status =
         v == &matmul_variants[OPENBLAS]
@@ -808,6 +1184,19 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
         snprintf(check->note, sizeof check->note,
                  "stream-K: %zu work-groups share %zu of %zu blocks", s->sk_groups, s->sk_tiles,
                  (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn));
+    if (asked == &matmul_variants[AUTO]) {
+        /* The choice first, so that a long note keeps it; its parameters
+         * from the tuning database (regblock_padded takes regblock's). */
+        size_t index = (size_t)(v - matmul_variants);
+        int tuned = run->from_database[v == &matmul_variants[REGBLOCK_PADDED] ? REGBLOCK : index];
+        char kept[sizeof check->note];
+        memcpy(kept, check->note, sizeof kept);
+        int len = snprintf(check->note, sizeof check->note, "auto: %s (%s)%s", v->name,
+                           s->chosen_why, tuned ? ", tuned parameters (clmem tune)" : "");
+        /* The variant's own note after it, where it fits whole. */
+        if (kept[0] && len > 0 && (size_t)len + 2 + strlen(kept) < sizeof check->note)
+            snprintf(check->note + len, sizeof check->note - (size_t)len, "; %s", kept);
+    }
     return CLMEM_OK;
 }
 

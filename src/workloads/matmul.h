@@ -48,6 +48,16 @@ void matmul_block_buffers(const struct clmem_run *run, cl_mem *M, cl_mem *N, cl_
 int matmul_block_launch(struct clmem_run *run, const struct clmem_variant *v, cl_mem M, cl_mem N,
                         cl_mem P, struct clmem_timing *timing, struct clmem_error *err);
 
+/* `--variant auto`: the variant that the rule table in matmul.c chooses
+ * for P = M x N of rows x cols (K inner) on `device`, with regblock's
+ * built-in parameters for it (a run also weighs the tuning database), and
+ * why, as the result's note says it ("N=1000 not a multiple of 128; ...").
+ * Reads what the parameter tables match (name, vendor, family, type), the
+ * compute units, the work-group and local-memory limits and the memory
+ * sizes: a device made up by hand will do. */
+const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, size_t cols,
+                               size_t inner, char *why, size_t why_size);
+
 /* A split block is cut into up to this many tiles of P a side
  * (matmul_split.c), each one matmul launch, so that copies overlap kernels. */
 #define CLMEM_SPLIT_TILES 4
