@@ -21,12 +21,14 @@ static const char *const sizes_choices[] = {"common", "own", "cpu", "gpu", NULL}
 
 /* Every option once, indexed by enum cli_opt. */
 static const struct cli_option options[CLI_OPT_COUNT] = {
-    [CLI_OPT_VARIANT] = {.name = "variant",
-                         .type = CLI_TEXT,
-                         .argh = "V|all",
-                         .def_help = "all",
-                         .offset = AT(variant),
-                         .help = "one variant, or all of them; 'clmem list' names them"},
+    [CLI_OPT_VARIANT] =
+        {.name = "variant",
+         .type = CLI_TEXT,
+         .argh = "V|all",
+         .def_help = "all",
+         .offset = AT(variant),
+         .help = "one variant, auto (matmul: the one that suits the device and size), or all of "
+                 "them; 'clmem list' names them"},
     [CLI_OPT_SIZE] = {.name = "size",
                       .type = CLI_SIZE,
                       .argh = "S",

@@ -51,8 +51,8 @@ static void measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
 {
     struct clmem_run_options options = {.size = o->size,
                                         .variant = t->variant,
-                                        .reps = o->reps ? o->reps : 1,
-                                        .warmup = 1,
+                                        .reps = o->reps,
+                                        .warmup = CLMEM_DEFAULT_WARMUP,
                                         .seed = o->seed,
                                         .tune_values = values,
                                         .ignore_tuning = 1,
@@ -101,12 +101,14 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
                const struct clmem_tune_options *o, struct clmem_tune_result *result,
                struct clmem_error *err)
 {
-    struct clmem_size size;
+    struct clmem_run_settings settings;
     size_t n_all = 0;
     memset(result, 0, sizeof *result);
-    int status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
+    int status =
+        clmem_run_normalise(w, &(struct clmem_run_options){.size = o->size}, &settings, err);
     if (status)
         return status;
+    const struct clmem_size size = settings.size;
     int *all = candidates(t, &ctx->device, &n_all);
     if (!all)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
