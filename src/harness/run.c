@@ -200,8 +200,11 @@ static int run_batch(void *user, unsigned runs, struct clmem_batch *batch, struc
     for (unsigned i = 0; i < runs && status == CLMEM_OK; i++) {
         struct clmem_timing *t = &timing[apart ? i : 0];
         t->untraced = i > 0;
+        t->end_by_marker = 1;
         status = job->loop_reps ? run->workload->execute_looped(run, job->v, job->loop_reps, t, err)
                                 : run->workload->execute(run, job->v, t, err);
+        if (status == CLMEM_OK && (apart || i + 1 == runs))
+            status = clmem_timing_end(run->ctx, t, err);
     }
     if (status) {
         clFinish(run->ctx->queue);

@@ -20,11 +20,22 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
                 local && dims > 2 ? local[2] : 0);
     }
     cl_event event = NULL;
+    int evented = timing && !(timing->end_by_marker && timing->first);
     CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0, NULL,
-                                            timing ? &event : NULL));
-    if (timing)
+                                            evented ? &event : NULL));
+    if (evented)
         clmem_timing_add(timing, event);
+    else if (timing)
+        timing->unevented++;
     return CLMEM_OK;
+}
+
+int clmem_timing_end(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err)
+{
+    if (!timing->unevented)
+        return CLMEM_OK;
+    timing->unevented = 0;
+    return clmem_timing_mark(ctx, timing, err);
 }
 
 void clmem_timing_add(struct clmem_timing *timing, cl_event event)

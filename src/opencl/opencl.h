@@ -125,6 +125,11 @@ struct clmem_timing {
     /* A run repeated in a batch after its first: its launches are not
      * traced (CLMEM_DEBUG=2 would print them thousands of times). */
     int untraced;
+    /* Launches after the first take no event when the caller ends the
+     * timing with a marker (clmem_timing_end): an event on every launch
+     * cost NVIDIA's driver time per launch. Counted here. */
+    int end_by_marker;
+    unsigned unevented;
 };
 /* Enqueues one NDRange (local NULL: the driver's choice); the event is
  * kept in `timing` (NULL: not timed) so the run's device time is measured. */
@@ -147,6 +152,9 @@ void clmem_timing_release(struct clmem_timing *timing);
  * marker enqueued before it, join the run's timing. */
 void clmem_timing_add(struct clmem_timing *timing, cl_event event);
 int clmem_timing_mark(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
+/* Ends a timing begun with end_by_marker set: a marker after its last
+ * launch, where some launch took no event, becomes its last event. */
+int clmem_timing_end(struct clmem_ctx *ctx, struct clmem_timing *timing, struct clmem_error *err);
 /* The time from `first`'s start to `last`'s end (last NULL: first's own), in ms. */
 int clmem_event_ms(cl_event first, cl_event last, double *ms, struct clmem_error *err);
 
