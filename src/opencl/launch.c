@@ -20,11 +20,14 @@ int clmem_launch(struct clmem_ctx *ctx, cl_kernel kernel, cl_uint dims, const si
                 local && dims > 2 ? local[2] : 0);
     }
     cl_event event = NULL;
-    int evented = timing && !(timing->end_by_marker && timing->first);
+    int evented =
+        timing && !(timing->end_by_marker && timing->evented >= CLMEM_EVENTED_LAUNCHES);
     CLMEM_CHECK(err, clEnqueueNDRangeKernel(ctx->queue, kernel, dims, NULL, rounded, local, 0, NULL,
                                             evented ? &event : NULL));
-    if (evented)
+    if (evented) {
         clmem_timing_add(timing, event);
+        timing->evented++;
+    }
     else if (timing)
         timing->unevented++;
     return CLMEM_OK;
