@@ -105,9 +105,9 @@ static void expect_result(const struct summa_case *c, const struct clmem_summa_o
         fail_msg("%s: not verified: %s", c->name, r->verify_detail);
     assert_int_equal(r->n_samples, REPS);
     assert_true(r->median_ms > 0.0 && r->metric > 0.0);
-    /* One share per rank: "...per rank: 3% 4%; waiting...". */
+    /* One share per rank: "...per rank: 3% 4%; exchanging...". */
     const char *shares = strstr(r->note, "not computing per rank:"),
-               *end = strstr(r->note, "; wait");
+               *end = strstr(r->note, "; exchanging up to");
     if (!shares || !end || !strstr(r->note, o->no_overlap ? "no overlap;" : "overlapped;"))
         fail_msg("%s: note '%s'", c->name, r->note);
     int percents = 0;

@@ -1,6 +1,6 @@
 /* SUMMA (van de Geijn & Watts, "SUMMA: scalable universal matrix
  * multiplication algorithm", 1997): P = M x N over a grid of MPI ranks, a
- * device each (clmem_summa, include/clmem/mpi.h). Each rank owns a block of
+ * device each (clmem_summa, src/mpi/ranks.h). Each rank owns a block of
  * P, of M and of N. For each piece of the inner dimension the owner of M's
  * piece broadcasts it along its grid row and the owner of N's along its grid
  * column; every rank multiplies the two on its device with one of matmul's
@@ -23,6 +23,22 @@
 #define DEFAULT_PANEL 256
 
 enum { TAG_M = 1, TAG_N, TAG_P };
+
+/* Where one multiplication's time went on a rank, in seconds (bytes for
+ * the last two): summed over the timed runs, gathered on rank 0 for the
+ * note and the CLMEM_DEBUG=4 trace. Only doubles: it travels as an array. */
+struct summa_times {
+    double wall;    /* the rank's own time, from the barrier to its last piece's end */
+    double kernels; /* its device's kernels (their events) */
+    double idle;  /* its device between its first kernel's start and last one's end, less kernels */
+    double up;    /* its device's copies of the panels up (their events) */
+    double bcast; /* the host waiting for broadcasts (MPI_Waitall) */
+    double copy;  /* the host copying panels on the host */
+    double wait;  /* the host waiting for its device: a panel still in use, the last piece */
+    double bytes_in; /* panel bytes that came from other ranks */
+    double bytes_up; /* panel bytes copied up */
+};
+#define N_TIMES (sizeof(struct summa_times) / sizeof(double))
 
 /* A contiguous range of rows, columns or inner indices. */
 struct span {
@@ -72,14 +88,14 @@ struct summa_rank {
     cl_event uploaded[2];         /* a slot's last copy up: its host panels are free after it */
     cl_event multiplied[2];       /* a slot's last kernels: its device panels are free after them */
     struct clmem_timing *kernels; /* each piece's multiply and accumulate */
+    cl_event *ups;                /* each piece's two copies up, the current run */
     struct clmem_run run;         /* matmul rows x cols x panel; its dP takes each product */
     cl_program program;
     cl_kernel accumulate;
-    cl_mem dP;       /* the rank's block of P */
-    double *busy;    /* per timed run: this rank's own seconds, */
-    double *comm;    /* of them waiting for broadcasts, */
-    double *compute; /* and its device's kernels' seconds */
-    double *shares;  /* on rank 0, two per rank (gather_shares) */
+    cl_mem dP;               /* the rank's block of P */
+    struct summa_times sum;  /* over the timed runs */
+    struct summa_times *all; /* on rank 0, every rank's sum (gather_times) */
+    double read_p;           /* seconds to read P back after the timed runs (not timed) */
 };
 
 /* The variant: one of matmul's kernels, named. */
@@ -262,7 +278,7 @@ static int build_accumulate(struct clmem_ctx *ctx, struct summa_rank *me, struct
  * panels; the accumulation kernel. Rank 0 also makes the whole problem. */
 static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
                       const struct clmem_summa_options *o, struct summa_plan *p,
-                      struct summa_rank *me, unsigned reps, struct clmem_error *err)
+                      struct summa_rank *me, struct clmem_error *err)
 {
     int status;
     size_t m_bytes = me->rows * p->panel * sizeof(float),
@@ -275,7 +291,7 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     me->N = me->n_block.host;
     if (!(me->P = clmem_alloc_array(me->rows * me->cols, sizeof(float), err)) ||
         !(me->kernels = clmem_alloc_array(p->n_pieces, sizeof *me->kernels, err)) ||
-        !(me->busy = clmem_alloc_array(3 * (size_t)reps, sizeof(double), err)))
+        !(me->ups = clmem_alloc_array(2 * p->n_pieces, sizeof *me->ups, err)))
         return err->status;
     for (int i = 0; i < 2; i++) {
         if ((status = clmem_pinned_alloc(ctx, m_bytes, &me->m_pinned[i], err)) ||
@@ -285,10 +301,9 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         me->n_panel[i] = me->n_pinned[i].host;
     }
     memset(me->kernels, 0, p->n_pieces * sizeof *me->kernels);
-    if (m->rank == 0 && !(me->shares = clmem_alloc_array(2 * (size_t)m->size, sizeof(double), err)))
+    memset(me->ups, 0, 2 * p->n_pieces * sizeof *me->ups);
+    if (m->rank == 0 && !(me->all = clmem_alloc_array((size_t)m->size, sizeof *me->all, err)))
         return err->status;
-    me->comm = me->busy + reps;
-    me->compute = me->comm + reps;
     /* Each piece fills the panels whole; zeros until then (setup copies them). */
     for (int i = 0; i < 2; i++) {
         memset(me->m_panel[i], 0, m_bytes);
@@ -461,13 +476,13 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
                                  me->m_k.count * sizeof(float)};
     if (sends_n_from_block(p, pc, me))
         n.host = n_in_block(pc, me);
-    cl_event done = NULL;
     /* The queue is in order: N's copy ends after M's. */
-    if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, NULL, err)) ||
-        (status = clmem_enqueue_block(me->up, 1, &n, &me->multiplied[slot], 1, &done, err)))
+    cl_event *ups = &me->ups[2 * i], done;
+    if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, &ups[0], err)) ||
+        (status = clmem_enqueue_block(me->up, 1, &n, &me->multiplied[slot], 1, &ups[1], err)))
         return status;
-    clmem_event_release(&me->uploaded[slot]);
-    me->uploaded[slot] = done;
+    done = ups[1];
+    clmem_event_keep(&me->uploaded[slot], done);
     CLMEM_CHECK(err, clFlush(me->up));
     cl_uint cells = (cl_uint)(me->rows * me->cols), store = i == 0;
     /* On a GPU a work-item per float; on a CPU a few groups per compute
@@ -490,38 +505,66 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
 }
 
 /* Waits for a piece's copies and kernels (--no-overlap). */
-static int finish_piece(struct summa_rank *me, struct clmem_error *err)
+static int finish_piece(struct summa_rank *me, struct summa_times *t, struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     CLMEM_CHECK(err, clFinish(me->up));
     CLMEM_CHECK(err, clFinish(me->run.ctx->queue));
+    t->wait += MPI_Wtime() - t0;
     return CLMEM_OK;
 }
 
 /* Waits for the copy up that last read a slot's host panels. */
-static int wait_uploaded(struct summa_rank *me, int slot, struct clmem_error *err)
+static int wait_uploaded(struct summa_rank *me, int slot, struct summa_times *t,
+                         struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     if (me->uploaded[slot])
         CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
+    t->wait += MPI_Wtime() - t0;
     return CLMEM_OK;
 }
 
-/* Both queues drained, even after an error; the device's seconds of
- * kernels summed from the pieces' events. */
-static int drain(const struct summa_plan *p, struct summa_rank *me, int status, double *compute_s,
-                 struct clmem_error *err)
+/* The seconds of the commands of `events` (n of them, each its own span),
+ * releasing them; NULL ones count nothing. */
+static int event_seconds(cl_event *events, size_t n, int status, double *seconds,
+                         struct clmem_error *err)
 {
+    for (size_t i = 0; i < n; i++) {
+        double ms = 0.0;
+        if (status == CLMEM_OK && events[i] &&
+            (status = clmem_event_ms(events[i], NULL, &ms, err)) == CLMEM_OK)
+            *seconds += ms * 1e-3;
+        clmem_event_release(&events[i]);
+    }
+    return status;
+}
+
+/* Both queues drained, even after an error; the device's seconds of
+ * kernels and of copies up summed from the pieces' events. */
+static int drain(const struct summa_plan *p, struct summa_rank *me, int status,
+                 struct summa_times *t, struct clmem_error *err)
+{
+    double t0 = MPI_Wtime();
     cl_int rc[2] = {clFinish(me->up), clFinish(me->run.ctx->queue)};
+    t->wait += MPI_Wtime() - t0;
     for (int i = 0; i < 2 && status == CLMEM_OK; i++)
         if (rc[i] != CL_SUCCESS)
             status = clmem_cl_fail(err, rc[i], "clFinish", __func__, __LINE__);
-    *compute_s = 0.0;
+    /* The pieces' kernels run one after another on the in-order queue. */
+    const struct clmem_timing *first = &me->kernels[0], *last = &me->kernels[p->n_pieces - 1];
+    double span_ms = 0.0;
+    if (status == CLMEM_OK && first->first && last->first)
+        status = clmem_event_ms(first->first, last->last ? last->last : last->first, &span_ms, err);
     for (size_t i = 0; i < p->n_pieces; i++) {
         double ms = 0.0;
         if (status == CLMEM_OK && me->kernels[i].first &&
             (status = clmem_event_ms(me->kernels[i].first, me->kernels[i].last, &ms, err)) == 0)
-            *compute_s += ms * 1e-3;
+            t->kernels += ms * 1e-3;
         clmem_timing_release(&me->kernels[i]);
     }
+    t->idle = span_ms * 1e-3 > t->kernels ? span_ms * 1e-3 - t->kernels : 0.0;
+    status = event_seconds(me->ups, 2 * p->n_pieces, status, &t->up, err);
     for (int i = 0; i < 2; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
@@ -529,83 +572,105 @@ static int drain(const struct summa_plan *p, struct summa_rank *me, int status, 
     return status;
 }
 
+/* The bytes of piece i that reach this rank from others, and that go up. */
+static void count_bytes(const struct summa_plan *p, size_t i, const struct summa_rank *me,
+                        struct summa_times *t)
+{
+    const struct piece *pc = &p->pieces[i];
+    if (me->grid_col != pc->m_owner)
+        t->bytes_in += (double)(me->rows * pc->width * sizeof(float));
+    if (me->grid_row != pc->n_owner)
+        t->bytes_in += (double)(pc->width * me->cols * sizeof(float));
+    t->bytes_up += (double)((me->rows + me->cols) * p->panel * sizeof(float));
+}
+
 /* One multiplication, every piece in order, piece i + 1's broadcasts
  * posted as soon as piece i is on the queues, so that they go on while the
- * device works (they progress while this rank waits for them);
- * *comm_s gets the seconds spent waiting for broadcasts, *compute_s the
- * device's kernels' seconds. With no_overlap each piece's work is waited
- * for before the next piece's broadcasts start. A rank whose device fails
- * keeps taking part in every broadcast, so that no rank waits for it
- * forever, and only skips its device work: the ranks agree on the status
- * after the multiplication (this replaces an MPI_Abort on the first
- * OpenCL error). */
+ * device works (they progress while this rank waits for them); *t gets
+ * where the time went (all but wall). With no_overlap each piece's work is
+ * waited for before the next piece's broadcasts start. A rank whose
+ * device fails keeps taking part in every broadcast, so that no rank
+ * waits for it forever, and only skips its device work: the ranks agree
+ * on the status after the multiplication (this replaces an MPI_Abort on
+ * the first OpenCL error). */
 static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_overlap,
-                    double *comm_s, double *compute_s, struct clmem_error *err)
+                    struct summa_times *t, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    *comm_s = *compute_s = 0.0;
+    memset(t, 0, sizeof *t);
     post_piece(p, 0, me);
     for (size_t i = 0; i < p->n_pieces; i++) {
         double t0 = MPI_Wtime();
         MPI_Waitall(2, me->bcast[i % 2], MPI_STATUSES_IGNORE);
-        *comm_s += MPI_Wtime() - t0;
+        t->bcast += MPI_Wtime() - t0;
+        count_bytes(p, i, me, t);
         pad_piece(p, i, me);
         if (status == CLMEM_OK)
             status = enqueue_piece(p, i, me, err);
         if (status == CLMEM_OK && no_overlap)
-            status = finish_piece(me, err);
+            status = finish_piece(me, t, err);
         if (i + 1 == p->n_pieces)
             break;
         /* Piece i + 1 goes where piece i - 1 was: after its copy up. */
         if (status == CLMEM_OK)
-            status = wait_uploaded(me, (int)((i + 1) % 2), err);
+            status = wait_uploaded(me, (int)((i + 1) % 2), t, err);
         else
             clFinish(me->up);
         post_piece(p, i + 1, me);
     }
-    return drain(p, me, status, compute_s, err);
+    return drain(p, me, status, t, err);
+}
+
+static void add_times(struct summa_times *sum, const struct summa_times *t)
+{
+    double *to = (double *)sum;
+    const double *from = (const double *)t;
+    for (size_t i = 0; i < N_TIMES; i++)
+        to[i] += from[i];
 }
 
 /* Warm-up runs, then `reps` timed ones: each from a barrier to the last
- * rank's end (the slowest rank's host wall time), in ms. */
+ * rank's end (the slowest rank's host wall time), in ms; each rank's own
+ * times summed in me->sum. */
 static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
                    const struct clmem_summa_options *o, unsigned reps, double *samples,
                    struct clmem_error *err)
 {
     for (unsigned i = 0; i < o->warmup + reps; i++) {
-        double comm_s, compute_s, own_s, slowest_s;
+        struct summa_times t;
+        double slowest_s;
         MPI_Barrier(m->world);
         double t0 = MPI_Wtime();
-        int status = multiply(p, me, o->no_overlap, &comm_s, &compute_s, err);
-        own_s = MPI_Wtime() - t0;
-        MPI_Allreduce(&own_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, m->world);
+        int status = multiply(p, me, o->no_overlap, &t, err);
+        t.wall = MPI_Wtime() - t0;
+        MPI_Allreduce(&t.wall, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, m->world);
         if ((status = clmem_mpi_agree(m, status, err)))
             return status;
         if (i >= o->warmup) {
             samples[i - o->warmup] = slowest_s * 1e3;
-            me->busy[i - o->warmup] = own_s;
-            me->comm[i - o->warmup] = comm_s;
-            me->compute[i - o->warmup] = compute_s;
+            add_times(&me->sum, &t);
         }
     }
     return CLMEM_OK;
 }
 
-/* Each rank's shares of its own time over the timed runs, to rank 0's
- * me->shares (two per rank): waiting for broadcasts, and not computing
- * (its time less its device's kernels': the broadcasts, copies and
- * launches that no kernel hid). */
-static void gather_shares(const struct clmem_mpi *m, const struct summa_rank *me, unsigned reps)
+/* Every rank's sums to rank 0's me->all. */
+static void gather_times(const struct clmem_mpi *m, struct summa_rank *me)
 {
-    double busy = 0.0, comm = 0.0, compute = 0.0;
-    for (unsigned i = 0; i < reps; i++) {
-        busy += me->busy[i];
-        comm += me->comm[i];
-        compute += me->compute[i];
-    }
-    double mine[2] = {busy > 0.0 ? comm / busy : 0.0,
-                      busy > compute ? (busy - compute) / busy : 0.0};
-    MPI_Gather(mine, 2, MPI_DOUBLE, me->shares, 2, MPI_DOUBLE, 0, m->world);
+    MPI_Gather(&me->sum, (int)N_TIMES, MPI_DOUBLE, me->all, (int)N_TIMES, MPI_DOUBLE, 0, m->world);
+}
+
+/* A rank's share of its time not computing (its time less its device's
+ * kernels': the broadcasts, copies and launches that no kernel hid), and
+ * spent exchanging panels on the host (waiting for broadcasts, copying). */
+static double not_computing(const struct summa_times *t)
+{
+    return t->wall > t->kernels ? (t->wall - t->kernels) / t->wall : 0.0;
+}
+
+static double exchanging(const struct summa_times *t)
+{
+    return t->wall > 0.0 ? (t->bcast + t->copy) / t->wall : 0.0;
 }
 
 /* Every block of P to rank 0, into the whole P (NaN first, so a block
@@ -613,8 +678,10 @@ static void gather_shares(const struct clmem_mpi *m, const struct summa_rank *me
 static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
                     struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     int status =
         clmem_buffer_read(me->run.ctx, me->dP, me->rows * me->cols * sizeof(float), me->P, err);
+    me->read_p = MPI_Wtime() - t0;
     if ((status = clmem_mpi_agree(m, status, err)))
         return status;
     if (m->rank != 0) {
@@ -639,7 +706,7 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
 }
 
 /* "grid 1x2, panel 256, 64 pieces, overlapped; not computing per rank: 3%
- * 4%; waiting for broadcasts up to 1%; checked on rank 0". */
+ * 4%; exchanging up to 1%; checked on rank 0". */
 static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *p,
                             const struct summa_rank *me, const struct clmem_summa_options *o,
                             char *note, size_t size)
@@ -647,16 +714,47 @@ static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *
     size_t len = (size_t)snprintf(
         note, size, "grid %dx%d, panel %zu, %zu pieces, %s; not computing per rank:", p->grid_rows,
         p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped");
-    double waiting = 0.0;
+    double most = 0.0;
     for (int r = 0; r < m->size; r++) {
         if (len < size)
-            len += (size_t)snprintf(note + len, size - len, " %.0f%%", me->shares[2 * r + 1] * 100);
-        if (me->shares[2 * r] > waiting)
-            waiting = me->shares[2 * r];
+            len += (size_t)snprintf(note + len, size - len, " %.0f%%",
+                                    not_computing(&me->all[r]) * 100.0);
+        if (exchanging(&me->all[r]) > most)
+            most = exchanging(&me->all[r]);
     }
     if (len < size)
-        snprintf(note + len, size - len, "; waiting for broadcasts up to %.0f%%; checked on rank 0",
-                 waiting * 100.0);
+        snprintf(note + len, size - len, "; exchanging up to %.0f%%; checked on rank 0",
+                 most * 100.0);
+}
+
+/* CLMEM_DEBUG=4: where each rank's time went, per timed run (the mean),
+ * one line a rank, on rank 0's stderr. */
+static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
+                        const struct summa_rank *me, unsigned reps)
+{
+    if (!clmem_debug_enabled(CLMEM_DEBUG_TIMING))
+        return;
+    fprintf(stderr,
+            "clmem: summa %dx%d grid, %s, panel %zu, %zu pieces; per rank, the mean of %u "
+            "timed runs (P read back after them in %.1f ms on rank 0)\n",
+            p->grid_rows, p->grid_cols, p->size_text, p->panel, p->n_pieces, reps,
+            me->read_p * 1e3);
+    fprintf(stderr, "clmem: summa rank grid     wall ms  kernels ms  idle ms    up ms  up GB/s  "
+                    "bcast ms  copy ms  wait ms  other ms   in MB  not computing\n");
+    for (int r = 0; r < m->size; r++) {
+        struct summa_times t = me->all[r];
+        double *v = (double *)&t;
+        for (size_t i = 0; i < N_TIMES; i++)
+            v[i] /= reps;
+        double other = t.wall - t.bcast - t.copy - t.wait;
+        fprintf(stderr,
+                "clmem: summa %4d %3d,%-3d %9.2f %11.2f %8.2f %8.2f %8.1f %9.2f %8.2f %8.2f "
+                "%9.2f %7.1f %13.0f%%\n",
+                r, r / p->grid_cols, r % p->grid_cols, t.wall * 1e3, t.kernels * 1e3, t.idle * 1e3,
+                t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0, t.bcast * 1e3,
+                t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
+                not_computing(&t) * 100.0);
+    }
 }
 
 /* Rank 0's result: the samples (taken over), the metric, the check. */
@@ -735,8 +833,11 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
         for (size_t i = 0; i < p->n_pieces; i++)
             clmem_timing_release(&me->kernels[i]);
     free(me->kernels);
-    free(me->busy);
-    free(me->shares);
+    if (me->ups)
+        for (size_t i = 0; i < 2 * p->n_pieces; i++)
+            clmem_event_release(&me->ups[i]);
+    free(me->ups);
+    free(me->all);
     matmul_problem_free(&p->whole);
     free(p->p_rows);
     free(p->p_cols);
@@ -770,7 +871,7 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     if (in_turn && m->local_rank > 0)
         MPI_Barrier(m->local);
     if (!status)
-        status = setup_rank(m, ctx, o, p, me, reps, err);
+        status = setup_rank(m, ctx, o, p, me, err);
     if (in_turn && m->local_rank == 0)
         MPI_Barrier(m->local);
     if ((status = clmem_mpi_agree(m, status, err)))
@@ -780,15 +881,16 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
 }
 
 /* Rank 0's result; its verdict (or its lack of memory) becomes every rank's. */
-static int report(const struct clmem_mpi *m, const struct summa_plan *p,
-                  const struct summa_rank *me, const struct clmem_summa_options *o,
-                  double **samples, unsigned reps, struct clmem_result **results, size_t *n_results,
-                  struct clmem_error *err)
+static int report(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
+                  const struct clmem_summa_options *o, double **samples, unsigned reps,
+                  struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    gather_shares(m, me, reps);
-    if (m->rank == 0)
+    gather_times(m, me);
+    if (m->rank == 0) {
+        trace_times(m, p, me, reps);
         status = append_result(m, p, me, o, samples, reps, results, n_results, err);
+    }
     return clmem_mpi_agree(m, status, err);
 }
 
