@@ -6,9 +6,13 @@
  * column; every rank multiplies the two on its device with one of matmul's
  * kernels (an ordinary matmul run whose inputs are borrowed, as
  * matmul_split.c does) and adds the product into its block of P there.
- * Pipelined: the next piece's broadcasts (MPI_Ibcast) and its copy to the
- * device (a queue of its own, into the other of two device panels) go on
- * while the device multiplies the current one. */
+ * Pipelined: while the device multiplies piece i, the next pieces are
+ * exchanged and copied up (a queue of its own, into other device panels).
+ * Where a grid row's ranks share a host, M's pieces are not broadcast:
+ * each rank copies them on the host from the owner's block in shared
+ * memory (MPI_Win_allocate_shared), with a few threads; likewise N's along
+ * a grid column. Elsewhere they are broadcast (MPI_Ibcast). The pieces
+ * take their owners in turn, so that no rank receives a long run of them. */
 #include "mpi/ranks.h"
 
 #include "workloads/matmul.h"
@@ -16,11 +20,22 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The panel width when none is given: wide enough for the kernels' tiles
  * and few broadcasts, narrow enough that the panels stay small beside the
  * blocks. */
 #define DEFAULT_PANEL 256
+
+/* Pieces in flight: piece i's host and device panels are slot i % SLOTS,
+ * so while the device multiplies piece i, pieces up to i + SLOTS - 1 are
+ * exchanged and copied up. Three absorb a piece that takes longer to
+ * arrive than one to multiply (a rank receiving both M's and N's), as
+ * long as its neighbours take less. */
+#define SLOTS 3
+
+/* The most threads copying a piece from shared memory on a rank. */
+#define MAX_COPY_THREADS 4
 
 enum { TAG_M = 1, TAG_N, TAG_P };
 
@@ -76,17 +91,28 @@ struct summa_rank {
     struct span m_k, n_k;        /* its inner chunk of M (columns) and of N (rows) */
     float *M, *N, *P;            /* its blocks: rows x m_k.count, n_k.count x cols, rows x cols */
     struct clmem_pinned m_block, n_block; /* M and N, pinned: copied up as they are */
-    /* Two of each, piece i in [i % 2]: on the host, broadcast into (rows x
-     * panel and panel x cols, zero-padded; pinned, so that their copies up
-     * need no staging); on the device, the run's inputs ([0] the run's own). */
-    struct clmem_pinned m_pinned[2], n_pinned[2];
-    float *m_panel[2], *n_panel[2];
-    cl_mem dM[2], dN[2];
-    cl_mem product;               /* the run's own P: each piece's product, accumulated into dP */
-    MPI_Request bcast[2][2];      /* the pieces' broadcasts of M and of N */
-    cl_command_queue up;          /* the panels' copies to the device */
-    cl_event uploaded[2];         /* a slot's last copy up: its host panels are free after it */
-    cl_event multiplied[2];       /* a slot's last kernels: its device panels are free after them */
+    /* SLOTS of each, piece i in [i % SLOTS]: on the host, received into
+     * (rows x panel and panel x cols, zero-padded; pinned, so that their
+     * copies up need no staging); on the device, the run's inputs ([0] the
+     * run's own). */
+    struct clmem_pinned m_pinned[SLOTS], n_pinned[SLOTS];
+    float *m_panel[SLOTS], *n_panel[SLOTS];
+    cl_mem dM[SLOTS], dN[SLOTS];
+    cl_mem product;              /* the run's own P: each piece's product, accumulated into dP */
+    MPI_Request bcast[SLOTS][2]; /* the pieces' broadcasts of M and of N */
+    cl_command_queue up;         /* the panels' copies to the device */
+    cl_event uploaded[SLOTS];    /* a slot's last copy up: its host panels are free after it */
+    cl_event multiplied[SLOTS];  /* a slot's last kernels: its device panels are free after them */
+    /* M's pieces (m_shared) and N's (n_shared) copied from their owners'
+     * blocks in shared memory rather than broadcast: the grid row's (the
+     * grid column's) ranks share this host. The window holds each rank's
+     * M then N block; m_from[c] is grid column c's M block (in this grid
+     * row), n_from[r] grid row r's N block (in this grid column). */
+    int m_shared, n_shared;
+    MPI_Win window;
+    const float **m_from, **n_from;
+    size_t copy_threads;
+    int *shared_all;              /* on rank 0, every rank's m_shared and n_shared */
     struct clmem_timing *kernels; /* each piece's multiply and accumulate */
     cl_event *ups;                /* each piece's two copies up, the current run */
     struct clmem_run run;         /* matmul rows x cols x panel; its dP takes each product */
@@ -201,8 +227,39 @@ static size_t chunk_end(const struct span *chunks, int n, size_t at, int *owner)
     return at; /* not reached: the chunks cover [0, inner) */
 }
 
+/* The pieces in the order they are multiplied: a run of consecutive
+ * pieces with the same owners is a segment; the order takes every
+ * segment's first piece, then every segment's second, and so on. In
+ * inner order a rank that owns neither part of a segment would receive
+ * both at every piece of it, its neighbours none; in turns each rank's
+ * share evens out over the pieces in flight, and the owners of
+ * consecutive pieces send at once. */
+static int take_turns(struct summa_plan *p, struct clmem_error *err)
+{
+    size_t n = p->n_pieces, *start = clmem_alloc_array(n + 1, sizeof *start, err), segments = 0;
+    struct piece *order = start ? clmem_alloc_array(n, sizeof *order, err) : NULL;
+    if (!order) {
+        free(start);
+        return err->status;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || p->pieces[i].m_owner != p->pieces[i - 1].m_owner ||
+            p->pieces[i].n_owner != p->pieces[i - 1].n_owner)
+            start[segments++] = i;
+    start[segments] = n;
+    size_t taken = 0;
+    for (size_t turn = 0; taken < n; turn++)
+        for (size_t s = 0; s < segments; s++)
+            if (start[s] + turn < start[s + 1])
+                order[taken++] = p->pieces[start[s] + turn];
+    free(p->pieces);
+    p->pieces = order;
+    free(start);
+    return CLMEM_OK;
+}
+
 /* The pieces: [0, inner) cut at every panel boundary and at every chunk
- * boundary of M and of N (the sorted union of the three). */
+ * boundary of M and of N (the sorted union of the three), in turns. */
 static int cut_pieces(struct summa_plan *p, struct clmem_error *err)
 {
     size_t most =
@@ -221,7 +278,7 @@ static int cut_pieces(struct summa_plan *p, struct clmem_error *err)
         pc->width = end - at;
         at = end;
     }
-    return CLMEM_OK;
+    return take_turns(p, err);
 }
 
 /* How the problem is cut over the grid, alike on every rank. */
@@ -293,7 +350,7 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         !(me->kernels = clmem_alloc_array(p->n_pieces, sizeof *me->kernels, err)) ||
         !(me->ups = clmem_alloc_array(2 * p->n_pieces, sizeof *me->ups, err)))
         return err->status;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS; i++) {
         if ((status = clmem_pinned_alloc(ctx, m_bytes, &me->m_pinned[i], err)) ||
             (status = clmem_pinned_alloc(ctx, n_bytes, &me->n_pinned[i], err)))
             return status;
@@ -302,10 +359,22 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     }
     memset(me->kernels, 0, p->n_pieces * sizeof *me->kernels);
     memset(me->ups, 0, 2 * p->n_pieces * sizeof *me->ups);
-    if (m->rank == 0 && !(me->all = clmem_alloc_array((size_t)m->size, sizeof *me->all, err)))
+    if (!(me->m_from = clmem_alloc_array((size_t)p->grid_cols, sizeof *me->m_from, err)) ||
+        !(me->n_from = clmem_alloc_array((size_t)p->grid_rows, sizeof *me->n_from, err)))
         return err->status;
+    if (m->rank == 0 &&
+        (!(me->all = clmem_alloc_array((size_t)m->size, sizeof *me->all, err)) ||
+         !(me->shared_all = clmem_alloc_array(2 * (size_t)m->size, sizeof(int), err))))
+        return err->status;
+    /* Threads to copy pieces from shared memory: the host's cores shared
+     * among its ranks, at least two. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    me->copy_threads = cores > 0 ? (size_t)cores / (size_t)m->local_size : 1;
+    me->copy_threads = me->copy_threads < 2                  ? 2
+                       : me->copy_threads > MAX_COPY_THREADS ? MAX_COPY_THREADS
+                                                             : me->copy_threads;
     /* Each piece fills the panels whole; zeros until then (setup copies them). */
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS; i++) {
         memset(me->m_panel[i], 0, m_bytes);
         memset(me->n_panel[i], 0, n_bytes);
     }
@@ -317,11 +386,13 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
              matmul_block_setup(&me->run, me->m_panel[0], me->n_panel[0], CL_MEM_READ_WRITE, err)))
         return status;
     matmul_block_buffers(&me->run, &me->dM[0], &me->dN[0], &me->product);
-    if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[1], &me->dM[1],
-                                      err)) ||
-        (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[1], &me->dN[1],
-                                      err)) ||
-        (status = clmem_queue_open(ctx, &me->up, err)))
+    for (int i = 1; i < SLOTS; i++)
+        if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[i],
+                                          &me->dM[i], err)) ||
+            (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[i],
+                                          &me->dN[i], err)))
+            return status;
+    if ((status = clmem_queue_open(ctx, &me->up, err)))
         return status;
     return build_accumulate(ctx, me, err);
 }
@@ -383,6 +454,82 @@ static void scatter_inputs(const struct clmem_mpi *m, const struct summa_plan *p
     }
 }
 
+/* Whether every rank of `comm` is on this host. */
+static int on_this_host(MPI_Comm comm)
+{
+    MPI_Comm host;
+    int size, on_host;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+    MPI_Comm_size(host, &on_host);
+    MPI_Comm_free(&host);
+    return on_host == size;
+}
+
+/* Whether the ranks of a host may exchange pieces through shared memory:
+ * yes unless CLMEM_SUMMA_EXCHANGE=mpi on any rank (broadcasts everywhere,
+ * to compare the two). */
+static int sharing_allowed(const struct clmem_mpi *m)
+{
+    const char *env = getenv("CLMEM_SUMMA_EXCHANGE");
+    int mine = !(env && strcmp(env, "mpi") == 0), all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->world);
+    return all;
+}
+
+/* The start of world rank `rank`'s part of the window. */
+static const float *shared_part(const struct clmem_mpi *m, MPI_Win window, int rank)
+{
+    MPI_Group world, local;
+    int on_host;
+    MPI_Comm_group(m->world, &world);
+    MPI_Comm_group(m->local, &local);
+    MPI_Group_translate_ranks(world, 1, &rank, local, &on_host);
+    MPI_Group_free(&world);
+    MPI_Group_free(&local);
+    MPI_Aint size;
+    int unit;
+    float *base = NULL;
+    MPI_Win_shared_query(window, on_host, &size, &unit, &base);
+    return base;
+}
+
+/* Collective: where a grid row's ranks (a grid column's) share a host,
+ * each rank's M block (N block) in a window of shared memory on that
+ * host, its readers' pointers to it set. The blocks stay as they are for
+ * the rest of the run: one synchronisation here is all it takes. */
+static void share_blocks(const struct clmem_mpi *m, const struct summa_plan *p,
+                         struct summa_rank *me)
+{
+    if (!sharing_allowed(m))
+        return;
+    me->m_shared = on_this_host(me->row_comm);
+    me->n_shared = on_this_host(me->col_comm);
+    /* Both blocks where either is shared, so that N's offset is known to its readers. */
+    size_t m_elems = me->rows * me->m_k.count, n_elems = me->n_k.count * me->cols;
+    size_t elems = me->m_shared || me->n_shared ? m_elems + n_elems : 0;
+    float *mine = NULL;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true"); /* each part near its rank */
+    MPI_Win_allocate_shared((MPI_Aint)(elems * sizeof(float)), (int)sizeof(float), info, m->local,
+                            &mine, &me->window);
+    MPI_Info_free(&info);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, me->window);
+    if (elems) {
+        memcpy(mine, me->M, m_elems * sizeof(float));
+        memcpy(mine + m_elems, me->N, n_elems * sizeof(float));
+    }
+    MPI_Win_sync(me->window);
+    MPI_Barrier(m->local);
+    MPI_Win_sync(me->window);
+    for (int c = 0; me->m_shared && c < p->grid_cols; c++)
+        me->m_from[c] = shared_part(m, me->window, me->grid_row * p->grid_cols + c);
+    for (int r = 0; me->n_shared && r < p->grid_rows; r++)
+        me->n_from[r] = shared_part(m, me->window, r * p->grid_cols + me->grid_col) +
+                        p->p_rows[r].count * p->m_inner[me->grid_col].count;
+}
+
 /* Whether this rank sends piece i's part of M (of N) from its block as
  * it is, copied up from there too: it owns the part and the part is as
  * wide as the panel (a narrower one is padded in the host panel). */
@@ -410,34 +557,134 @@ static float *n_in_block(const struct piece *pc, const struct summa_rank *me)
 }
 
 /* Posts piece i's broadcasts, from their owners to the grid row (M's) and
- * the grid column (N's), into slot i % 2's host panels (M's into their
- * first columns, N's into their first rows). An owner sends from its block
- * (MPI takes M's columns as a strided datatype), or from the host panel
- * where the piece is narrower than the panel. */
+ * the grid column (N's), into slot i % SLOTS's host panels (M's into their
+ * first columns, N's into their first rows); none for a part copied from
+ * shared memory (fetch_piece). An owner sends from its block (MPI takes
+ * M's columns as a strided datatype), or from the host panel where the
+ * piece is narrower than the panel. */
 static void post_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
 {
     const struct piece *pc = &p->pieces[i];
-    int slot = (int)(i % 2);
+    int slot = (int)(i % SLOTS);
     void *m_buffer = me->m_panel[slot], *n_buffer = me->n_panel[slot];
-    /* A pending operation keeps its datatype: freeing it here is allowed. */
-    MPI_Datatype t;
-    if (sends_m_from_block(p, pc, me)) {
-        m_buffer = m_in_block(pc, me);
-        t = block_type(me->rows, pc->width, me->m_k.count);
-    } else {
-        if (me->grid_col == pc->m_owner)
-            copy_block(me->m_panel[slot], p->panel, m_in_block(pc, me), me->m_k.count, me->rows,
-                       pc->width);
-        t = block_type(me->rows, pc->width, p->panel);
+    me->bcast[slot][0] = me->bcast[slot][1] = MPI_REQUEST_NULL;
+    if (!me->m_shared) {
+        /* A pending operation keeps its datatype: freeing it here is allowed. */
+        MPI_Datatype t;
+        if (sends_m_from_block(p, pc, me)) {
+            m_buffer = m_in_block(pc, me);
+            t = block_type(me->rows, pc->width, me->m_k.count);
+        } else {
+            if (me->grid_col == pc->m_owner)
+                copy_block(me->m_panel[slot], p->panel, m_in_block(pc, me), me->m_k.count, me->rows,
+                           pc->width);
+            t = block_type(me->rows, pc->width, p->panel);
+        }
+        MPI_Ibcast(m_buffer, 1, t, pc->m_owner, me->row_comm, &me->bcast[slot][0]);
+        MPI_Type_free(&t);
     }
-    MPI_Ibcast(m_buffer, 1, t, pc->m_owner, me->row_comm, &me->bcast[slot][0]);
-    MPI_Type_free(&t);
-    if (sends_n_from_block(p, pc, me))
-        n_buffer = n_in_block(pc, me);
-    else if (me->grid_row == pc->n_owner)
-        memcpy(me->n_panel[slot], n_in_block(pc, me), pc->width * me->cols * sizeof(float));
-    MPI_Ibcast(n_buffer, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm,
-               &me->bcast[slot][1]);
+    if (!me->n_shared) {
+        if (sends_n_from_block(p, pc, me))
+            n_buffer = n_in_block(pc, me);
+        else if (me->grid_row == pc->n_owner)
+            memcpy(me->n_panel[slot], n_in_block(pc, me), pc->width * me->cols * sizeof(float));
+        MPI_Ibcast(n_buffer, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm,
+                   &me->bcast[slot][1]);
+    }
+}
+
+/* Waits for the copy up that last read a slot's host panels. */
+static int wait_uploaded(struct summa_rank *me, int slot, struct summa_times *t,
+                         struct clmem_error *err)
+{
+    double t0 = MPI_Wtime();
+    if (me->uploaded[slot])
+        CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
+    t->wait += MPI_Wtime() - t0;
+    return CLMEM_OK;
+}
+
+/* A copy of `rows` rows of `cols` floats, cut into parts (by rows, or a
+ * block of memory by its floats), each part on a thread of its own. */
+struct copy_job {
+    float *dst;
+    const float *src;
+    size_t dst_pitch, src_pitch, rows, cols, parts;
+};
+
+static int copy_whole(const struct copy_job *c)
+{
+    return c->dst_pitch == c->cols && c->src_pitch == c->cols;
+}
+
+static int copy_part(void *arg, size_t i)
+{
+    const struct copy_job *c = arg;
+    if (copy_whole(c)) {
+        size_t n = c->rows * c->cols, first = n * i / c->parts, end = n * (i + 1) / c->parts;
+        memcpy(c->dst + first, c->src + first, (end - first) * sizeof(float));
+        return CLMEM_OK;
+    }
+    size_t first = c->rows * i / c->parts, end = c->rows * (i + 1) / c->parts;
+    copy_block(c->dst + first * c->dst_pitch, c->dst_pitch, c->src + first * c->src_pitch,
+               c->src_pitch, end - first, c->cols);
+    return CLMEM_OK;
+}
+
+/* Parts of at least a row, or of 4096 floats. */
+static void copy_in_parts(struct copy_job *c, size_t threads)
+{
+    int status[MAX_COPY_THREADS];
+    size_t units = copy_whole(c) ? c->rows * c->cols / 4096 : c->rows;
+    c->parts = units < threads ? units : threads;
+    if (c->parts <= 1) {
+        c->parts = 1;
+        copy_part(c, 0);
+        return;
+    }
+    clmem_parallel(c->parts, copy_part, c, status);
+}
+
+/* Piece i's parts that come from shared memory into slot i % SLOTS's
+ * host panels, once the slot's last copy up is done: from the owner's
+ * block in shared memory, or an owner's own narrow part from its block
+ * (one as wide as the panel goes up from the block as it is). */
+static int fetch_piece(const struct summa_plan *p, size_t i, struct summa_rank *me,
+                       struct summa_times *t, struct clmem_error *err)
+{
+    const struct piece *pc = &p->pieces[i];
+    int slot = (int)(i % SLOTS), status;
+    int m_copy = me->m_shared && !sends_m_from_block(p, pc, me);
+    int n_copy = me->n_shared && !sends_n_from_block(p, pc, me);
+    if (!m_copy && !n_copy)
+        return CLMEM_OK;
+    if ((status = wait_uploaded(me, slot, t, err)))
+        return status;
+    double t0 = MPI_Wtime();
+    if (m_copy) {
+        /* The owner's M block: this grid row's rows, its inner chunk's columns. */
+        struct span k = p->m_inner[pc->m_owner];
+        struct copy_job c = {.dst = me->m_panel[slot],
+                             .src = me->m_from[pc->m_owner] + (pc->first - k.first),
+                             .dst_pitch = p->panel,
+                             .src_pitch = k.count,
+                             .rows = me->rows,
+                             .cols = pc->width};
+        copy_in_parts(&c, me->copy_threads);
+    }
+    if (n_copy) {
+        /* The owner's N block: its inner chunk's rows, this grid column's columns. */
+        struct span k = p->n_inner[pc->n_owner];
+        struct copy_job c = {.dst = me->n_panel[slot],
+                             .src = me->n_from[pc->n_owner] + (pc->first - k.first) * me->cols,
+                             .dst_pitch = me->cols,
+                             .src_pitch = me->cols,
+                             .rows = pc->width,
+                             .cols = me->cols};
+        copy_in_parts(&c, me->copy_threads);
+    }
+    t->copy += MPI_Wtime() - t0;
+    return CLMEM_OK;
 }
 
 /* A piece narrower than the panel is zero-padded (M's extra columns, N's
@@ -445,7 +692,7 @@ static void post_piece(const struct summa_plan *p, size_t i, struct summa_rank *
 static void pad_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
 {
     size_t width = p->pieces[i].width;
-    int slot = (int)(i % 2);
+    int slot = (int)(i % SLOTS);
     if (width == p->panel)
         return;
     for (size_t r = 0; r < me->rows; r++)
@@ -453,7 +700,7 @@ static void pad_piece(const struct summa_plan *p, size_t i, struct summa_rank *m
     memset(me->n_panel[slot] + width * me->cols, 0, (p->panel - width) * me->cols * sizeof(float));
 }
 
-/* Piece i on the device: its panels up (after the kernels of piece i - 2,
+/* Piece i on the device: its panels up (after the kernels of piece i - SLOTS,
  * which read the same device panels), then T = M piece x N piece with the
  * matmul kernel and P (+)= T (after the copies). The first piece stores T
  * rather than adding it: P needs no clearing pass of its own. */
@@ -461,7 +708,7 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
                          struct clmem_error *err)
 {
     struct clmem_ctx *ctx = me->run.ctx;
-    int slot = (int)(i % 2), status;
+    int slot = (int)(i % SLOTS), status;
     const struct piece *pc = &p->pieces[i];
     size_t m_bytes = me->rows * p->panel * sizeof(float),
            n_bytes = p->panel * me->cols * sizeof(float);
@@ -514,17 +761,6 @@ static int finish_piece(struct summa_rank *me, struct summa_times *t, struct clm
     return CLMEM_OK;
 }
 
-/* Waits for the copy up that last read a slot's host panels. */
-static int wait_uploaded(struct summa_rank *me, int slot, struct summa_times *t,
-                         struct clmem_error *err)
-{
-    double t0 = MPI_Wtime();
-    if (me->uploaded[slot])
-        CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
-    t->wait += MPI_Wtime() - t0;
-    return CLMEM_OK;
-}
-
 /* The seconds of the commands of `events` (n of them, each its own span),
  * releasing them; NULL ones count nothing. */
 static int event_seconds(cl_event *events, size_t n, int status, double *seconds,
@@ -565,7 +801,7 @@ static int drain(const struct summa_plan *p, struct summa_rank *me, int status,
     }
     t->idle = span_ms * 1e-3 > t->kernels ? span_ms * 1e-3 - t->kernels : 0.0;
     status = event_seconds(me->ups, 2 * p->n_pieces, status, &t->up, err);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
     }
@@ -584,39 +820,48 @@ static void count_bytes(const struct summa_plan *p, size_t i, const struct summa
     t->bytes_up += (double)((me->rows + me->cols) * p->panel * sizeof(float));
 }
 
-/* One multiplication, every piece in order, piece i + 1's broadcasts
- * posted as soon as piece i is on the queues, so that they go on while the
- * device works (they progress while this rank waits for them); *t gets
- * where the time went (all but wall). With no_overlap each piece's work is
- * waited for before the next piece's broadcasts start. A rank whose
- * device fails keeps taking part in every broadcast, so that no rank
- * waits for it forever, and only skips its device work: the ranks agree
- * on the status after the multiplication (this replaces an MPI_Abort on
- * the first OpenCL error). */
+/* One multiplication, every piece in order. Piece i's parts arrive
+ * (broadcasts waited for, shared ones copied), then go on the device's
+ * queues; piece i + SLOTS - 1's broadcasts are posted next, into the slot
+ * of piece i - 1 once its copy up is done, so that they go on while the
+ * device works (they progress while this rank waits for the next piece).
+ * *t gets where the time went (all but wall). With no_overlap each
+ * piece's work is waited for before the next piece starts. A rank whose
+ * device fails keeps taking part in every broadcast, so that no rank waits
+ * for it forever, and only skips its device work: the ranks agree on the
+ * status after the multiplication (this replaces an MPI_Abort on the
+ * first OpenCL error). */
 static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_overlap,
                     struct summa_times *t, struct clmem_error *err)
 {
     int status = CLMEM_OK;
+    size_t ahead = no_overlap ? 1 : SLOTS - 1;
     memset(t, 0, sizeof *t);
-    post_piece(p, 0, me);
+    for (size_t j = 0; j < ahead && j < p->n_pieces; j++)
+        post_piece(p, j, me);
     for (size_t i = 0; i < p->n_pieces; i++) {
+        int slot = (int)(i % SLOTS);
         double t0 = MPI_Wtime();
-        MPI_Waitall(2, me->bcast[i % 2], MPI_STATUSES_IGNORE);
+        MPI_Waitall(2, me->bcast[slot], MPI_STATUSES_IGNORE);
         t->bcast += MPI_Wtime() - t0;
         count_bytes(p, i, me, t);
-        pad_piece(p, i, me);
         if (status == CLMEM_OK)
+            status = fetch_piece(p, i, me, t, err);
+        if (status == CLMEM_OK) {
+            pad_piece(p, i, me);
             status = enqueue_piece(p, i, me, err);
+        }
         if (status == CLMEM_OK && no_overlap)
             status = finish_piece(me, t, err);
-        if (i + 1 == p->n_pieces)
-            break;
-        /* Piece i + 1 goes where piece i - 1 was: after its copy up. */
+        size_t next = i + ahead;
+        if (next >= p->n_pieces)
+            continue;
+        /* Its slot is that of piece next - SLOTS: free once that one's copy up is done. */
         if (status == CLMEM_OK)
-            status = wait_uploaded(me, (int)((i + 1) % 2), t, err);
+            status = wait_uploaded(me, (int)(next % SLOTS), t, err);
         else
             clFinish(me->up);
-        post_piece(p, i + 1, me);
+        post_piece(p, next, me);
     }
     return drain(p, me, status, t, err);
 }
@@ -657,7 +902,9 @@ static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct
 /* Every rank's sums to rank 0's me->all. */
 static void gather_times(const struct clmem_mpi *m, struct summa_rank *me)
 {
+    int shared[2] = {me->m_shared, me->n_shared};
     MPI_Gather(&me->sum, (int)N_TIMES, MPI_DOUBLE, me->all, (int)N_TIMES, MPI_DOUBLE, 0, m->world);
+    MPI_Gather(shared, 2, MPI_INT, me->shared_all, 2, MPI_INT, 0, m->world);
 }
 
 /* A rank's share of its time not computing (its time less its device's
@@ -705,15 +952,29 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
     return CLMEM_OK;
 }
 
-/* "grid 1x2, panel 256, 64 pieces, overlapped; not computing per rank: 3%
- * 4%; exchanging up to 1%; checked on rank 0". */
+/* How the pieces went between the ranks: "shared memory" (every rank
+ * copied them from its neighbours' blocks), "MPI" (broadcast), or
+ * "shared memory and MPI" (some of each: grid rows on one host, columns
+ * across hosts, or the other way round). */
+static const char *exchange_name(const struct clmem_mpi *m, const struct summa_rank *me)
+{
+    int shared = 0;
+    for (int i = 0; i < 2 * m->size; i++)
+        shared += me->shared_all[i];
+    return shared == 0 ? "MPI" : shared == 2 * m->size ? "shared memory" : "shared memory and MPI";
+}
+
+/* "grid 1x2, panel 256, 64 pieces, overlapped, shared memory; not
+ * computing per rank: 3% 4%; exchanging up to 1%; checked on rank 0". */
 static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *p,
                             const struct summa_rank *me, const struct clmem_summa_options *o,
                             char *note, size_t size)
 {
     size_t len = (size_t)snprintf(
-        note, size, "grid %dx%d, panel %zu, %zu pieces, %s; not computing per rank:", p->grid_rows,
-        p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped");
+        note, size,
+        "grid %dx%d, panel %zu, %zu pieces, %s, %s; not computing per rank:", p->grid_rows,
+        p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped",
+        exchange_name(m, me));
     double most = 0.0;
     for (int r = 0; r < m->size; r++) {
         if (len < size)
@@ -728,19 +989,21 @@ static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *
 }
 
 /* CLMEM_DEBUG=4: where each rank's time went, per timed run (the mean),
- * one line a rank, on rank 0's stderr. */
+ * one line a rank, on rank 0's stderr. M and N say how each rank got
+ * those pieces (shm: copied from shared memory, mpi: broadcast). */
 static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
                         const struct summa_rank *me, unsigned reps)
 {
     if (!clmem_debug_enabled(CLMEM_DEBUG_TIMING))
         return;
     fprintf(stderr,
-            "clmem: summa %dx%d grid, %s, panel %zu, %zu pieces; per rank, the mean of %u "
-            "timed runs (P read back after them in %.1f ms on rank 0)\n",
-            p->grid_rows, p->grid_cols, p->size_text, p->panel, p->n_pieces, reps,
-            me->read_p * 1e3);
-    fprintf(stderr, "clmem: summa rank grid     wall ms  kernels ms  idle ms    up ms  up GB/s  "
-                    "bcast ms  copy ms  wait ms  other ms   in MB  not computing\n");
+            "clmem: summa %dx%d grid, %s, panel %zu, %zu pieces, %d in flight, %zu copy threads "
+            "on rank 0; per rank, the mean of %u timed runs; P read back after them in %.1f ms "
+            "on rank 0\n",
+            p->grid_rows, p->grid_cols, p->size_text, p->panel, p->n_pieces, SLOTS,
+            me->copy_threads, reps, me->read_p * 1e3);
+    fprintf(stderr, "clmem: summa rank  grid    M   N    wall ms  kernels ms  idle ms     up ms  "
+                    "up GB/s  bcast ms   copy ms   wait ms  other ms     in MB  not computing\n");
     for (int r = 0; r < m->size; r++) {
         struct summa_times t = me->all[r];
         double *v = (double *)&t;
@@ -748,11 +1011,12 @@ static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
             v[i] /= reps;
         double other = t.wall - t.bcast - t.copy - t.wait;
         fprintf(stderr,
-                "clmem: summa %4d %3d,%-3d %9.2f %11.2f %8.2f %8.2f %8.1f %9.2f %8.2f %8.2f "
-                "%9.2f %7.1f %13.0f%%\n",
-                r, r / p->grid_cols, r % p->grid_cols, t.wall * 1e3, t.kernels * 1e3, t.idle * 1e3,
-                t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0, t.bcast * 1e3,
-                t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
+                "clmem: summa %4d %3d,%-3d %3s %3s %10.2f %11.2f %8.2f %9.2f %8.1f %9.2f %9.2f "
+                "%9.2f %9.2f %9.1f %13.0f%%\n",
+                r, r / p->grid_cols, r % p->grid_cols, me->shared_all[2 * r] ? "shm" : "mpi",
+                me->shared_all[2 * r + 1] ? "shm" : "mpi", t.wall * 1e3, t.kernels * 1e3,
+                t.idle * 1e3, t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0,
+                t.bcast * 1e3, t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
                 not_computing(&t) * 100.0);
     }
 }
@@ -805,7 +1069,7 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
 /* Everything the rank made, and on rank 0 the whole problem. */
 static void release_all(struct summa_plan *p, struct summa_rank *me)
 {
-    for (int i = 0; i < 2 && me->run.ctx; i++) {
+    for (int i = 0; i < SLOTS && me->run.ctx; i++) {
         clmem_pinned_free(me->run.ctx, &me->m_pinned[i]);
         clmem_pinned_free(me->run.ctx, &me->n_pinned[i]);
     }
@@ -817,13 +1081,22 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
     clmem_release_kernel(&me->accumulate);
     clmem_release_program(&me->program);
     clmem_release_mem(&me->dP);
-    clmem_release_mem(&me->dM[1]);
-    clmem_release_mem(&me->dN[1]);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 1; i < SLOTS; i++) {
+        clmem_release_mem(&me->dM[i]);
+        clmem_release_mem(&me->dN[i]);
+    }
+    for (int i = 0; i < SLOTS; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
     }
     clmem_release_queue(&me->up);
+    if (me->window != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(me->window);
+        MPI_Win_free(&me->window);
+    }
+    free(me->m_from);
+    free(me->n_from);
+    free(me->shared_all);
     if (me->row_comm != MPI_COMM_NULL)
         MPI_Comm_free(&me->row_comm);
     if (me->col_comm != MPI_COMM_NULL)
@@ -877,6 +1150,7 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     if ((status = clmem_mpi_agree(m, status, err)))
         return status;
     scatter_inputs(m, p, me);
+    share_blocks(m, p, me);
     return CLMEM_OK;
 }
 
@@ -899,7 +1173,8 @@ int clmem_summa(const struct clmem_mpi *m, struct clmem_ctx *ctx,
                 size_t *n_results, struct clmem_error *err)
 {
     struct summa_plan p = {0};
-    struct summa_rank me = {.row_comm = MPI_COMM_NULL, .col_comm = MPI_COMM_NULL};
+    struct summa_rank me = {
+        .row_comm = MPI_COMM_NULL, .col_comm = MPI_COMM_NULL, .window = MPI_WIN_NULL};
     unsigned reps = o->reps ? o->reps : 1;
     double *samples = NULL;
     int status = check_options(m, o, &p, err);
