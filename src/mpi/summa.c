@@ -837,6 +837,8 @@ static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_ov
     int status = CLMEM_OK;
     size_t ahead = no_overlap ? 1 : SLOTS - 1;
     memset(t, 0, sizeof *t);
+    for (int slot = 0; slot < SLOTS; slot++)
+        me->bcast[slot][0] = me->bcast[slot][1] = MPI_REQUEST_NULL;
     for (size_t j = 0; j < ahead && j < p->n_pieces; j++)
         post_piece(p, j, me);
     for (size_t i = 0; i < p->n_pieces; i++) {
@@ -853,8 +855,9 @@ static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_ov
         }
         if (status == CLMEM_OK && no_overlap)
             status = finish_piece(me, t, err);
+        /* Nothing to post where both parts come from shared memory. */
         size_t next = i + ahead;
-        if (next >= p->n_pieces)
+        if (next >= p->n_pieces || (me->m_shared && me->n_shared))
             continue;
         /* Its slot is that of piece next - SLOTS: free once that one's copy up is done. */
         if (status == CLMEM_OK)
