@@ -164,6 +164,11 @@ static const struct summa_case exchange_cases[] = {
     {"odd sizes, K not a panel multiple", "regblock", "45x31x70", GRID_DEFAULT, 16, CLMEM_OK, NULL},
     {"many pieces, a row of ranks", "tiled_bounds", "37x53x29", GRID_ROW, 2, CLMEM_OK, NULL},
     {"many pieces, a column of ranks", "tiled_bounds", "37x53x29", GRID_COLUMN, 3, CLMEM_OK, NULL},
+    /* Pieces of M (of N) over 2 MiB: copied from shared memory in parts,
+     * each on a thread of its own (rows of M, floats of N's block). */
+    {"large pieces of M, a row of ranks", "regblock", "2303x61x515", GRID_ROW, 256, CLMEM_OK, NULL},
+    {"large pieces of N, a column of ranks", "tiled_bounds", "61x2303x515", GRID_COLUMN, 256,
+     CLMEM_OK, NULL},
 };
 
 static void run_exchange_case(const struct summa_case *c, const char *exchange, int no_overlap)

@@ -34,8 +34,10 @@
  * long as its neighbours take less. */
 #define SLOTS 3
 
-/* The most threads copying a piece from shared memory on a rank. */
+/* The most threads copying a piece from shared memory on a rank, and the
+ * fewest floats one of them copies (1 MiB). */
 #define MAX_COPY_THREADS 4
+#define COPY_PART        ((size_t)1 << 18)
 
 enum { TAG_M = 1, TAG_N, TAG_P };
 
@@ -631,11 +633,14 @@ static int copy_part(void *arg, size_t i)
     return CLMEM_OK;
 }
 
-/* Parts of at least a row, or of 4096 floats. */
+/* Parts of whole rows (any floats of one block of memory), each of at
+ * least COPY_PART floats: a thread's start costs more than a smaller copy. */
 static void copy_in_parts(struct copy_job *c, size_t threads)
 {
     int status[MAX_COPY_THREADS];
-    size_t units = copy_whole(c) ? c->rows * c->cols / 4096 : c->rows;
+    size_t units = c->rows * c->cols / COPY_PART;
+    if (!copy_whole(c) && units > c->rows)
+        units = c->rows;
     c->parts = units < threads ? units : threads;
     if (c->parts <= 1) {
         c->parts = 1;
