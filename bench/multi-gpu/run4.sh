@@ -39,20 +39,24 @@ failed=0 skipped=0
 
 # NVIDIA's OpenCL ICD, the carried libraries and Open MPI.
 if [ "${ICD-nvidia}" = nvidia ]; then
-    mkdir -p icd
-    [ -e icd/nvidia.icd ] || echo libnvidia-opencl.so.1 >icd/nvidia.icd
-    export OCL_ICD_VENDORS=$PWD/icd
+    icd=${TMPDIR:-/tmp}/clmem-run4-icd
+    mkdir -p "$icd"
+    echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
+    export OCL_ICD_VENDORS=$icd
 fi
 [ -d .carry/lib ] && export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 command -v mpirun >/dev/null || { [ -f .carry/ompi/env.sh ] && . .carry/ompi/env.sh; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# The compiled programs, built once for every command.
+# The kernels from this tree (the build's own path to them is the build
+# machine's), the compiled programs built once for every command.
+export CLMEM_KERNEL_DIR=${CLMEM_KERNEL_DIR:-$PWD/cl}
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-${TMPDIR:-/tmp}/clmem-run4-cache}
 # The ranks get the OpenCL variables as arguments: Open MPI's mpirun hands
 # OCL_ICD_FILENAMES on cut at its first ':'.
 rank_env=(env)
 [ -n "${OCL_ICD_FILENAMES+set}" ] || rank_env+=(-u OCL_ICD_FILENAMES)
-rank_env+=("LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" "XDG_CACHE_HOME=$XDG_CACHE_HOME" CLMEM_DEBUG=4)
+rank_env+=("LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" "XDG_CACHE_HOME=$XDG_CACHE_HOME"
+    "CLMEM_KERNEL_DIR=$CLMEM_KERNEL_DIR" CLMEM_DEBUG=4)
 [ -n "${OCL_ICD_FILENAMES+set}" ] && rank_env+=("OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES")
 [ -n "${OCL_ICD_VENDORS+set}" ] && rank_env+=("OCL_ICD_VENDORS=$OCL_ICD_VENDORS")
 
