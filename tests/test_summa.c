@@ -1,6 +1,8 @@
 /* SUMMA (clmem_summa) under mpirun -n 2 and -n 4 (tests/meson.build), every
  * rank on PoCL's CPU device: odd sizes that are multiples of neither the
- * tile, the grid nor the panel verify on several grids, and every usage
+ * tile, the grid nor the panel verify on several grids, with the pieces
+ * copied from shared memory (the ranks share this host) and broadcast
+ * (CLMEM_SUMMA_EXCHANGE=mpi), and every usage
  * error comes alike on every rank before any work. clmem_summa is
  * collective, so every rank runs the same cases in the same order, one
  * call each: an assertion that fails on one rank skips no collective. */
@@ -11,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -105,11 +108,14 @@ static void expect_result(const struct summa_case *c, const struct clmem_summa_o
         fail_msg("%s: not verified: %s", c->name, r->verify_detail);
     assert_int_equal(r->n_samples, REPS);
     assert_true(r->median_ms > 0.0 && r->metric > 0.0);
-    /* One share per rank: "...per rank: 3% 4%; waiting...". */
+    /* One share per rank: "...per rank: 3% 4%; exchanging...". */
     const char *shares = strstr(r->note, "not computing per rank:"),
-               *end = strstr(r->note, "; wait");
-    if (!shares || !end || !strstr(r->note, o->no_overlap ? "no overlap;" : "overlapped;"))
-        fail_msg("%s: note '%s'", c->name, r->note);
+               *end = strstr(r->note, "; exchanging up to");
+    /* Every rank runs on this host: all shared, or all broadcast. */
+    const char *exchange = getenv("CLMEM_SUMMA_EXCHANGE") ? "MPI;" : "shared memory;";
+    if (!shares || !end || !strstr(r->note, o->no_overlap ? "no overlap," : "overlapped,") ||
+        !strstr(r->note, exchange))
+        fail_msg("%s: note '%s' (expected '%s')", c->name, r->note, exchange);
     int percents = 0;
     for (const char *at = shares; at < end; at++)
         percents += *at == '%';
@@ -151,13 +157,49 @@ static void run_case(void **state)
     run_summa_case(*state, 0);
 }
 
-/* Each piece's broadcasts, copies and kernels waited for in turn. */
+/* Cases run again with the pieces broadcast, and without overlap, each
+ * way: odd sizes, pieces narrower than the panel at the chunks' ends,
+ * and more pieces than are in flight at once. */
+static const struct summa_case exchange_cases[] = {
+    {"odd sizes, K not a panel multiple", "regblock", "45x31x70", GRID_DEFAULT, 16, CLMEM_OK, NULL},
+    {"many pieces, a row of ranks", "tiled_bounds", "37x53x29", GRID_ROW, 2, CLMEM_OK, NULL},
+    {"many pieces, a column of ranks", "tiled_bounds", "37x53x29", GRID_COLUMN, 3, CLMEM_OK, NULL},
+    /* Pieces of M (of N) over 2 MiB: copied from shared memory in parts,
+     * each on a thread of its own (rows of M, floats of N's block). */
+    {"large pieces of M, a row of ranks", "regblock", "2303x61x515", GRID_ROW, 256, CLMEM_OK, NULL},
+    {"large pieces of N, a column of ranks", "tiled_bounds", "61x2303x515", GRID_COLUMN, 256,
+     CLMEM_OK, NULL},
+};
+
+static void run_exchange_case(const struct summa_case *c, const char *exchange, int no_overlap)
+{
+    if (exchange)
+        setenv("CLMEM_SUMMA_EXCHANGE", exchange, 1);
+    else
+        unsetenv("CLMEM_SUMMA_EXCHANGE");
+    run_summa_case(c, no_overlap);
+    unsetenv("CLMEM_SUMMA_EXCHANGE");
+}
+
+static void run_case_shared(void **state)
+{
+    run_exchange_case(*state, NULL, 0);
+}
+
+static void run_case_broadcast(void **state)
+{
+    run_exchange_case(*state, "mpi", 0);
+}
+
+/* Each piece's exchange, copies and kernels waited for in turn. */
 static void run_case_without_overlap(void **state)
 {
-    (void)state;
-    static const struct summa_case c = {"no overlap", "regblock", "45x31x70", GRID_DEFAULT,
-                                        16,           CLMEM_OK,   NULL};
-    run_summa_case(&c, 1);
+    run_exchange_case(*state, NULL, 1);
+}
+
+static void run_case_broadcast_without_overlap(void **state)
+{
+    run_exchange_case(*state, "mpi", 1);
 }
 
 static int open_device(void **state)
@@ -181,12 +223,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_summa: %s\n", err.message);
         return 1;
     }
-    struct CMUnitTest tests[CLMEM_ARRAY_SIZE(cases) + 1];
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++)
-        tests[i] = (struct CMUnitTest){
+    /* Each exchange case under each of three ways, named "WAY: CASE". */
+    static const struct {
+        const char *name;
+        void (*run)(void **state);
+    } ways[] = {
+        {"shared", run_case_shared},
+        {"broadcast", run_case_broadcast},
+        {"shared, no overlap", run_case_without_overlap},
+        {"broadcast, no overlap", run_case_broadcast_without_overlap},
+    };
+    enum { N_CASES = CLMEM_ARRAY_SIZE(cases), N_EXCHANGE = CLMEM_ARRAY_SIZE(exchange_cases) };
+    struct CMUnitTest tests[N_CASES + CLMEM_ARRAY_SIZE(ways) * N_EXCHANGE];
+    char names[CLMEM_ARRAY_SIZE(ways) * N_EXCHANGE][128];
+    size_t n = 0;
+    for (size_t i = 0; i < N_CASES; i++)
+        tests[n++] = (struct CMUnitTest){
             .name = cases[i].name, .test_func = run_case, .initial_state = (void *)&cases[i]};
-    tests[CLMEM_ARRAY_SIZE(cases)] = (struct CMUnitTest){
-        .name = "each piece waited for (--no-overlap)", .test_func = run_case_without_overlap};
+    for (size_t w = 0; w < CLMEM_ARRAY_SIZE(ways); w++)
+        for (size_t i = 0; i < N_EXCHANGE; i++) {
+            char *name = names[n - N_CASES];
+            snprintf(name, sizeof names[0], "%s: %s", ways[w].name, exchange_cases[i].name);
+            tests[n++] = (struct CMUnitTest){.name = name,
+                                             .test_func = ways[w].run,
+                                             .initial_state = (void *)&exchange_cases[i]};
+        }
     char group[64];
     snprintf(group, sizeof group, "summa, rank %d of %d", env.mpi.rank, env.mpi.size);
     int failed = cmocka_run_group_tests_name(group, tests, open_device, close_device);

@@ -1,14 +1,18 @@
 /* SUMMA (van de Geijn & Watts, "SUMMA: scalable universal matrix
  * multiplication algorithm", 1997): P = M x N over a grid of MPI ranks, a
- * device each (clmem_summa, include/clmem/mpi.h). Each rank owns a block of
+ * device each (clmem_summa, src/mpi/ranks.h). Each rank owns a block of
  * P, of M and of N. For each piece of the inner dimension the owner of M's
  * piece broadcasts it along its grid row and the owner of N's along its grid
  * column; every rank multiplies the two on its device with one of matmul's
  * kernels (an ordinary matmul run whose inputs are borrowed, as
  * matmul_split.c does) and adds the product into its block of P there.
- * Pipelined: the next piece's broadcasts (MPI_Ibcast) and its copy to the
- * device (a queue of its own, into the other of two device panels) go on
- * while the device multiplies the current one. */
+ * Pipelined: while the device multiplies piece i, the next pieces are
+ * exchanged and copied up (a queue of its own, into other device panels).
+ * Where a grid row's ranks share a host, M's pieces are not broadcast:
+ * each rank copies them on the host from the owner's block in shared
+ * memory (MPI_Win_allocate_shared), with a few threads; likewise N's along
+ * a grid column. Elsewhere they are broadcast (MPI_Ibcast). The pieces
+ * take their owners in turn, so that no rank receives a long run of them. */
 #include "mpi/ranks.h"
 
 #include "workloads/matmul.h"
@@ -16,13 +20,42 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The panel width when none is given: wide enough for the kernels' tiles
  * and few broadcasts, narrow enough that the panels stay small beside the
  * blocks. */
 #define DEFAULT_PANEL 256
 
+/* Pieces in flight: piece i's host and device panels are slot i % SLOTS,
+ * so while the device multiplies piece i, pieces up to i + SLOTS - 1 are
+ * exchanged and copied up. Three absorb a piece that takes longer to
+ * arrive than one to multiply (a rank receiving both M's and N's), as
+ * long as its neighbours take less. */
+#define SLOTS 3
+
+/* The most threads copying a piece from shared memory on a rank, and the
+ * fewest floats one of them copies (1 MiB). */
+#define MAX_COPY_THREADS 4
+#define COPY_PART        ((size_t)1 << 18)
+
 enum { TAG_M = 1, TAG_N, TAG_P };
+
+/* Where one multiplication's time went on a rank, in seconds (bytes for
+ * the last two): summed over the timed runs, gathered on rank 0 for the
+ * note and the CLMEM_DEBUG=4 trace. Only doubles: it travels as an array. */
+struct summa_times {
+    double wall;    /* the rank's own time, from the barrier to its last piece's end */
+    double kernels; /* its device's kernels (their events) */
+    double idle;  /* its device between its first kernel's start and last one's end, less kernels */
+    double up;    /* its device's copies of the panels up (their events) */
+    double bcast; /* the host waiting for broadcasts (MPI_Waitall) */
+    double copy;  /* the host copying panels on the host */
+    double wait;  /* the host waiting for its device: a panel still in use, the last piece */
+    double bytes_in; /* panel bytes that came from other ranks */
+    double bytes_up; /* panel bytes copied up */
+};
+#define N_TIMES (sizeof(struct summa_times) / sizeof(double))
 
 /* A contiguous range of rows, columns or inner indices. */
 struct span {
@@ -60,26 +93,37 @@ struct summa_rank {
     struct span m_k, n_k;        /* its inner chunk of M (columns) and of N (rows) */
     float *M, *N, *P;            /* its blocks: rows x m_k.count, n_k.count x cols, rows x cols */
     struct clmem_pinned m_block, n_block; /* M and N, pinned: copied up as they are */
-    /* Two of each, piece i in [i % 2]: on the host, broadcast into (rows x
-     * panel and panel x cols, zero-padded; pinned, so that their copies up
-     * need no staging); on the device, the run's inputs ([0] the run's own). */
-    struct clmem_pinned m_pinned[2], n_pinned[2];
-    float *m_panel[2], *n_panel[2];
-    cl_mem dM[2], dN[2];
-    cl_mem product;               /* the run's own P: each piece's product, accumulated into dP */
-    MPI_Request bcast[2][2];      /* the pieces' broadcasts of M and of N */
-    cl_command_queue up;          /* the panels' copies to the device */
-    cl_event uploaded[2];         /* a slot's last copy up: its host panels are free after it */
-    cl_event multiplied[2];       /* a slot's last kernels: its device panels are free after them */
+    /* SLOTS of each, piece i in [i % SLOTS]: on the host, received into
+     * (rows x panel and panel x cols, zero-padded; pinned, so that their
+     * copies up need no staging); on the device, the run's inputs ([0] the
+     * run's own). */
+    struct clmem_pinned m_pinned[SLOTS], n_pinned[SLOTS];
+    float *m_panel[SLOTS], *n_panel[SLOTS];
+    cl_mem dM[SLOTS], dN[SLOTS];
+    cl_mem product;              /* the run's own P: each piece's product, accumulated into dP */
+    MPI_Request bcast[SLOTS][2]; /* the pieces' broadcasts of M and of N */
+    cl_command_queue up;         /* the panels' copies to the device */
+    cl_event uploaded[SLOTS];    /* a slot's last copy up: its host panels are free after it */
+    cl_event multiplied[SLOTS];  /* a slot's last kernels: its device panels are free after them */
+    /* M's pieces (m_shared) and N's (n_shared) copied from their owners'
+     * blocks in shared memory rather than broadcast: the grid row's (the
+     * grid column's) ranks share this host. The window holds each rank's
+     * M then N block; m_from[c] is grid column c's M block (in this grid
+     * row), n_from[r] grid row r's N block (in this grid column). */
+    int m_shared, n_shared;
+    MPI_Win window;
+    const float **m_from, **n_from;
+    size_t copy_threads;
+    int *shared_all;              /* on rank 0, every rank's m_shared and n_shared */
     struct clmem_timing *kernels; /* each piece's multiply and accumulate */
+    cl_event *ups;                /* each piece's two copies up, the current run */
     struct clmem_run run;         /* matmul rows x cols x panel; its dP takes each product */
     cl_program program;
     cl_kernel accumulate;
-    cl_mem dP;       /* the rank's block of P */
-    double *busy;    /* per timed run: this rank's own seconds, */
-    double *comm;    /* of them waiting for broadcasts, */
-    double *compute; /* and its device's kernels' seconds */
-    double *shares;  /* on rank 0, two per rank (gather_shares) */
+    cl_mem dP;               /* the rank's block of P */
+    struct summa_times sum;  /* over the timed runs */
+    struct summa_times *all; /* on rank 0, every rank's sum (gather_times) */
+    double read_p;           /* seconds to read P back after the timed runs (not timed) */
 };
 
 /* The variant: one of matmul's kernels, named. */
@@ -185,8 +229,39 @@ static size_t chunk_end(const struct span *chunks, int n, size_t at, int *owner)
     return at; /* not reached: the chunks cover [0, inner) */
 }
 
+/* The pieces in the order they are multiplied: a run of consecutive
+ * pieces with the same owners is a segment; the order takes every
+ * segment's first piece, then every segment's second, and so on. In
+ * inner order a rank that owns neither part of a segment would receive
+ * both at every piece of it, its neighbours none; in turns each rank's
+ * share evens out over the pieces in flight, and the owners of
+ * consecutive pieces send at once. */
+static int take_turns(struct summa_plan *p, struct clmem_error *err)
+{
+    size_t n = p->n_pieces, *start = clmem_alloc_array(n + 1, sizeof *start, err), segments = 0;
+    struct piece *order = start ? clmem_alloc_array(n, sizeof *order, err) : NULL;
+    if (!order) {
+        free(start);
+        return err->status;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || p->pieces[i].m_owner != p->pieces[i - 1].m_owner ||
+            p->pieces[i].n_owner != p->pieces[i - 1].n_owner)
+            start[segments++] = i;
+    start[segments] = n;
+    size_t taken = 0;
+    for (size_t turn = 0; taken < n; turn++)
+        for (size_t s = 0; s < segments; s++)
+            if (start[s] + turn < start[s + 1])
+                order[taken++] = p->pieces[start[s] + turn];
+    free(p->pieces);
+    p->pieces = order;
+    free(start);
+    return CLMEM_OK;
+}
+
 /* The pieces: [0, inner) cut at every panel boundary and at every chunk
- * boundary of M and of N (the sorted union of the three). */
+ * boundary of M and of N (the sorted union of the three), in turns. */
 static int cut_pieces(struct summa_plan *p, struct clmem_error *err)
 {
     size_t most =
@@ -205,7 +280,7 @@ static int cut_pieces(struct summa_plan *p, struct clmem_error *err)
         pc->width = end - at;
         at = end;
     }
-    return CLMEM_OK;
+    return take_turns(p, err);
 }
 
 /* How the problem is cut over the grid, alike on every rank. */
@@ -262,7 +337,7 @@ static int build_accumulate(struct clmem_ctx *ctx, struct summa_rank *me, struct
  * panels; the accumulation kernel. Rank 0 also makes the whole problem. */
 static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
                       const struct clmem_summa_options *o, struct summa_plan *p,
-                      struct summa_rank *me, unsigned reps, struct clmem_error *err)
+                      struct summa_rank *me, struct clmem_error *err)
 {
     int status;
     size_t m_bytes = me->rows * p->panel * sizeof(float),
@@ -275,9 +350,9 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     me->N = me->n_block.host;
     if (!(me->P = clmem_alloc_array(me->rows * me->cols, sizeof(float), err)) ||
         !(me->kernels = clmem_alloc_array(p->n_pieces, sizeof *me->kernels, err)) ||
-        !(me->busy = clmem_alloc_array(3 * (size_t)reps, sizeof(double), err)))
+        !(me->ups = clmem_alloc_array(2 * p->n_pieces, sizeof *me->ups, err)))
         return err->status;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS; i++) {
         if ((status = clmem_pinned_alloc(ctx, m_bytes, &me->m_pinned[i], err)) ||
             (status = clmem_pinned_alloc(ctx, n_bytes, &me->n_pinned[i], err)))
             return status;
@@ -285,12 +360,23 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         me->n_panel[i] = me->n_pinned[i].host;
     }
     memset(me->kernels, 0, p->n_pieces * sizeof *me->kernels);
-    if (m->rank == 0 && !(me->shares = clmem_alloc_array(2 * (size_t)m->size, sizeof(double), err)))
+    memset(me->ups, 0, 2 * p->n_pieces * sizeof *me->ups);
+    if (!(me->m_from = clmem_alloc_array((size_t)p->grid_cols, sizeof *me->m_from, err)) ||
+        !(me->n_from = clmem_alloc_array((size_t)p->grid_rows, sizeof *me->n_from, err)))
         return err->status;
-    me->comm = me->busy + reps;
-    me->compute = me->comm + reps;
+    if (m->rank == 0 &&
+        (!(me->all = clmem_alloc_array((size_t)m->size, sizeof *me->all, err)) ||
+         !(me->shared_all = clmem_alloc_array(2 * (size_t)m->size, sizeof(int), err))))
+        return err->status;
+    /* Threads to copy pieces from shared memory: the host's cores shared
+     * among its ranks, at least two. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    me->copy_threads = cores > 0 ? (size_t)cores / (size_t)m->local_size : 1;
+    me->copy_threads = me->copy_threads < 2                  ? 2
+                       : me->copy_threads > MAX_COPY_THREADS ? MAX_COPY_THREADS
+                                                             : me->copy_threads;
     /* Each piece fills the panels whole; zeros until then (setup copies them). */
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < SLOTS; i++) {
         memset(me->m_panel[i], 0, m_bytes);
         memset(me->n_panel[i], 0, n_bytes);
     }
@@ -302,11 +388,13 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
              matmul_block_setup(&me->run, me->m_panel[0], me->n_panel[0], CL_MEM_READ_WRITE, err)))
         return status;
     matmul_block_buffers(&me->run, &me->dM[0], &me->dN[0], &me->product);
-    if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[1], &me->dM[1],
-                                      err)) ||
-        (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[1], &me->dN[1],
-                                      err)) ||
-        (status = clmem_queue_open(ctx, &me->up, err)))
+    for (int i = 1; i < SLOTS; i++)
+        if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, m_bytes, me->m_panel[i],
+                                          &me->dM[i], err)) ||
+            (status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, me->n_panel[i],
+                                          &me->dN[i], err)))
+            return status;
+    if ((status = clmem_queue_open(ctx, &me->up, err)))
         return status;
     return build_accumulate(ctx, me, err);
 }
@@ -368,6 +456,82 @@ static void scatter_inputs(const struct clmem_mpi *m, const struct summa_plan *p
     }
 }
 
+/* Whether every rank of `comm` is on this host. */
+static int on_this_host(MPI_Comm comm)
+{
+    MPI_Comm host;
+    int size, on_host;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+    MPI_Comm_size(host, &on_host);
+    MPI_Comm_free(&host);
+    return on_host == size;
+}
+
+/* Whether the ranks of a host may exchange pieces through shared memory:
+ * yes unless CLMEM_SUMMA_EXCHANGE=mpi on any rank (broadcasts everywhere,
+ * to compare the two). */
+static int sharing_allowed(const struct clmem_mpi *m)
+{
+    const char *env = getenv("CLMEM_SUMMA_EXCHANGE");
+    int mine = !(env && strcmp(env, "mpi") == 0), all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, m->world);
+    return all;
+}
+
+/* The start of world rank `rank`'s part of the window. */
+static const float *shared_part(const struct clmem_mpi *m, MPI_Win window, int rank)
+{
+    MPI_Group world, local;
+    int on_host;
+    MPI_Comm_group(m->world, &world);
+    MPI_Comm_group(m->local, &local);
+    MPI_Group_translate_ranks(world, 1, &rank, local, &on_host);
+    MPI_Group_free(&world);
+    MPI_Group_free(&local);
+    MPI_Aint size;
+    int unit;
+    float *base = NULL;
+    MPI_Win_shared_query(window, on_host, &size, &unit, &base);
+    return base;
+}
+
+/* Collective: where a grid row's ranks (a grid column's) share a host,
+ * each rank's M block (N block) in a window of shared memory on that
+ * host, its readers' pointers to it set. The blocks stay as they are for
+ * the rest of the run: one synchronisation here is all it takes. */
+static void share_blocks(const struct clmem_mpi *m, const struct summa_plan *p,
+                         struct summa_rank *me)
+{
+    if (!sharing_allowed(m))
+        return;
+    me->m_shared = on_this_host(me->row_comm);
+    me->n_shared = on_this_host(me->col_comm);
+    /* Both blocks where either is shared, so that N's offset is known to its readers. */
+    size_t m_elems = me->rows * me->m_k.count, n_elems = me->n_k.count * me->cols;
+    size_t elems = me->m_shared || me->n_shared ? m_elems + n_elems : 0;
+    float *mine = NULL;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true"); /* each part near its rank */
+    MPI_Win_allocate_shared((MPI_Aint)(elems * sizeof(float)), (int)sizeof(float), info, m->local,
+                            &mine, &me->window);
+    MPI_Info_free(&info);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, me->window);
+    if (elems) {
+        memcpy(mine, me->M, m_elems * sizeof(float));
+        memcpy(mine + m_elems, me->N, n_elems * sizeof(float));
+    }
+    MPI_Win_sync(me->window);
+    MPI_Barrier(m->local);
+    MPI_Win_sync(me->window);
+    for (int c = 0; me->m_shared && c < p->grid_cols; c++)
+        me->m_from[c] = shared_part(m, me->window, me->grid_row * p->grid_cols + c);
+    for (int r = 0; me->n_shared && r < p->grid_rows; r++)
+        me->n_from[r] = shared_part(m, me->window, r * p->grid_cols + me->grid_col) +
+                        p->p_rows[r].count * p->m_inner[me->grid_col].count;
+}
+
 /* Whether this rank sends piece i's part of M (of N) from its block as
  * it is, copied up from there too: it owns the part and the part is as
  * wide as the panel (a narrower one is padded in the host panel). */
@@ -395,34 +559,137 @@ static float *n_in_block(const struct piece *pc, const struct summa_rank *me)
 }
 
 /* Posts piece i's broadcasts, from their owners to the grid row (M's) and
- * the grid column (N's), into slot i % 2's host panels (M's into their
- * first columns, N's into their first rows). An owner sends from its block
- * (MPI takes M's columns as a strided datatype), or from the host panel
- * where the piece is narrower than the panel. */
+ * the grid column (N's), into slot i % SLOTS's host panels (M's into their
+ * first columns, N's into their first rows); none for a part copied from
+ * shared memory (fetch_piece). An owner sends from its block (MPI takes
+ * M's columns as a strided datatype), or from the host panel where the
+ * piece is narrower than the panel. */
 static void post_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
 {
     const struct piece *pc = &p->pieces[i];
-    int slot = (int)(i % 2);
+    int slot = (int)(i % SLOTS);
     void *m_buffer = me->m_panel[slot], *n_buffer = me->n_panel[slot];
-    /* A pending operation keeps its datatype: freeing it here is allowed. */
-    MPI_Datatype t;
-    if (sends_m_from_block(p, pc, me)) {
-        m_buffer = m_in_block(pc, me);
-        t = block_type(me->rows, pc->width, me->m_k.count);
-    } else {
-        if (me->grid_col == pc->m_owner)
-            copy_block(me->m_panel[slot], p->panel, m_in_block(pc, me), me->m_k.count, me->rows,
-                       pc->width);
-        t = block_type(me->rows, pc->width, p->panel);
+    me->bcast[slot][0] = me->bcast[slot][1] = MPI_REQUEST_NULL;
+    if (!me->m_shared) {
+        /* A pending operation keeps its datatype: freeing it here is allowed. */
+        MPI_Datatype t;
+        if (sends_m_from_block(p, pc, me)) {
+            m_buffer = m_in_block(pc, me);
+            t = block_type(me->rows, pc->width, me->m_k.count);
+        } else {
+            if (me->grid_col == pc->m_owner)
+                copy_block(me->m_panel[slot], p->panel, m_in_block(pc, me), me->m_k.count, me->rows,
+                           pc->width);
+            t = block_type(me->rows, pc->width, p->panel);
+        }
+        MPI_Ibcast(m_buffer, 1, t, pc->m_owner, me->row_comm, &me->bcast[slot][0]);
+        MPI_Type_free(&t);
     }
-    MPI_Ibcast(m_buffer, 1, t, pc->m_owner, me->row_comm, &me->bcast[slot][0]);
-    MPI_Type_free(&t);
-    if (sends_n_from_block(p, pc, me))
-        n_buffer = n_in_block(pc, me);
-    else if (me->grid_row == pc->n_owner)
-        memcpy(me->n_panel[slot], n_in_block(pc, me), pc->width * me->cols * sizeof(float));
-    MPI_Ibcast(n_buffer, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm,
-               &me->bcast[slot][1]);
+    if (!me->n_shared) {
+        if (sends_n_from_block(p, pc, me))
+            n_buffer = n_in_block(pc, me);
+        else if (me->grid_row == pc->n_owner)
+            memcpy(me->n_panel[slot], n_in_block(pc, me), pc->width * me->cols * sizeof(float));
+        MPI_Ibcast(n_buffer, (int)(pc->width * me->cols), MPI_FLOAT, pc->n_owner, me->col_comm,
+                   &me->bcast[slot][1]);
+    }
+}
+
+/* Waits for the copy up that last read a slot's host panels. */
+static int wait_uploaded(struct summa_rank *me, int slot, struct summa_times *t,
+                         struct clmem_error *err)
+{
+    double t0 = MPI_Wtime();
+    if (me->uploaded[slot])
+        CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
+    t->wait += MPI_Wtime() - t0;
+    return CLMEM_OK;
+}
+
+/* A copy of `rows` rows of `cols` floats, cut into parts (by rows, or a
+ * block of memory by its floats), each part on a thread of its own. */
+struct copy_job {
+    float *dst;
+    const float *src;
+    size_t dst_pitch, src_pitch, rows, cols, parts;
+};
+
+static int copy_whole(const struct copy_job *c)
+{
+    return c->dst_pitch == c->cols && c->src_pitch == c->cols;
+}
+
+static int copy_part(void *arg, size_t i)
+{
+    const struct copy_job *c = arg;
+    if (copy_whole(c)) {
+        size_t n = c->rows * c->cols, first = n * i / c->parts, end = n * (i + 1) / c->parts;
+        memcpy(c->dst + first, c->src + first, (end - first) * sizeof(float));
+        return CLMEM_OK;
+    }
+    size_t first = c->rows * i / c->parts, end = c->rows * (i + 1) / c->parts;
+    copy_block(c->dst + first * c->dst_pitch, c->dst_pitch, c->src + first * c->src_pitch,
+               c->src_pitch, end - first, c->cols);
+    return CLMEM_OK;
+}
+
+/* Parts of whole rows (any floats of one block of memory), each of at
+ * least COPY_PART floats: a thread's start costs more than a smaller copy. */
+static void copy_in_parts(struct copy_job *c, size_t threads)
+{
+    int status[MAX_COPY_THREADS];
+    size_t units = c->rows * c->cols / COPY_PART;
+    if (!copy_whole(c) && units > c->rows)
+        units = c->rows;
+    c->parts = units < threads ? units : threads;
+    if (c->parts <= 1) {
+        c->parts = 1;
+        copy_part(c, 0);
+        return;
+    }
+    clmem_parallel(c->parts, copy_part, c, status);
+}
+
+/* Piece i's parts that come from shared memory into slot i % SLOTS's
+ * host panels, once the slot's last copy up is done: from the owner's
+ * block in shared memory, or an owner's own narrow part from its block
+ * (one as wide as the panel goes up from the block as it is). */
+static int fetch_piece(const struct summa_plan *p, size_t i, struct summa_rank *me,
+                       struct summa_times *t, struct clmem_error *err)
+{
+    const struct piece *pc = &p->pieces[i];
+    int slot = (int)(i % SLOTS), status;
+    int m_copy = me->m_shared && !sends_m_from_block(p, pc, me);
+    int n_copy = me->n_shared && !sends_n_from_block(p, pc, me);
+    if (!m_copy && !n_copy)
+        return CLMEM_OK;
+    if ((status = wait_uploaded(me, slot, t, err)))
+        return status;
+    double t0 = MPI_Wtime();
+    if (m_copy) {
+        /* The owner's M block: this grid row's rows, its inner chunk's columns. */
+        struct span k = p->m_inner[pc->m_owner];
+        struct copy_job c = {.dst = me->m_panel[slot],
+                             .src = me->m_from[pc->m_owner] + (pc->first - k.first),
+                             .dst_pitch = p->panel,
+                             .src_pitch = k.count,
+                             .rows = me->rows,
+                             .cols = pc->width};
+        copy_in_parts(&c, me->copy_threads);
+    }
+    if (n_copy) {
+        /* The owner's N block: its inner chunk's rows, this grid column's columns. */
+        struct span k = p->n_inner[pc->n_owner];
+        struct copy_job c = {.dst = me->n_panel[slot],
+                             .src = me->n_from[pc->n_owner] + (pc->first - k.first) * me->cols,
+                             .dst_pitch = me->cols,
+                             .src_pitch = me->cols,
+                             .rows = pc->width,
+                             .cols = me->cols};
+        copy_in_parts(&c, me->copy_threads);
+    }
+    t->copy += MPI_Wtime() - t0;
+    return CLMEM_OK;
 }
 
 /* A piece narrower than the panel is zero-padded (M's extra columns, N's
@@ -430,7 +697,7 @@ static void post_piece(const struct summa_plan *p, size_t i, struct summa_rank *
 static void pad_piece(const struct summa_plan *p, size_t i, struct summa_rank *me)
 {
     size_t width = p->pieces[i].width;
-    int slot = (int)(i % 2);
+    int slot = (int)(i % SLOTS);
     if (width == p->panel)
         return;
     for (size_t r = 0; r < me->rows; r++)
@@ -438,7 +705,7 @@ static void pad_piece(const struct summa_plan *p, size_t i, struct summa_rank *m
     memset(me->n_panel[slot] + width * me->cols, 0, (p->panel - width) * me->cols * sizeof(float));
 }
 
-/* Piece i on the device: its panels up (after the kernels of piece i - 2,
+/* Piece i on the device: its panels up (after the kernels of piece i - SLOTS,
  * which read the same device panels), then T = M piece x N piece with the
  * matmul kernel and P (+)= T (after the copies). The first piece stores T
  * rather than adding it: P needs no clearing pass of its own. */
@@ -446,7 +713,7 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
                          struct clmem_error *err)
 {
     struct clmem_ctx *ctx = me->run.ctx;
-    int slot = (int)(i % 2), status;
+    int slot = (int)(i % SLOTS), status;
     const struct piece *pc = &p->pieces[i];
     size_t m_bytes = me->rows * p->panel * sizeof(float),
            n_bytes = p->panel * me->cols * sizeof(float);
@@ -461,13 +728,13 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
                                  me->m_k.count * sizeof(float)};
     if (sends_n_from_block(p, pc, me))
         n.host = n_in_block(pc, me);
-    cl_event done = NULL;
     /* The queue is in order: N's copy ends after M's. */
-    if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, NULL, err)) ||
-        (status = clmem_enqueue_block(me->up, 1, &n, &me->multiplied[slot], 1, &done, err)))
+    cl_event *ups = &me->ups[2 * i], done;
+    if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, &ups[0], err)) ||
+        (status = clmem_enqueue_block(me->up, 1, &n, &me->multiplied[slot], 1, &ups[1], err)))
         return status;
-    clmem_event_release(&me->uploaded[slot]);
-    me->uploaded[slot] = done;
+    done = ups[1];
+    clmem_event_keep(&me->uploaded[slot], done);
     CLMEM_CHECK(err, clFlush(me->up));
     cl_uint cells = (cl_uint)(me->rows * me->cols), store = i == 0;
     /* On a GPU a work-item per float; on a CPU a few groups per compute
@@ -490,122 +757,175 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
 }
 
 /* Waits for a piece's copies and kernels (--no-overlap). */
-static int finish_piece(struct summa_rank *me, struct clmem_error *err)
+static int finish_piece(struct summa_rank *me, struct summa_times *t, struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     CLMEM_CHECK(err, clFinish(me->up));
     CLMEM_CHECK(err, clFinish(me->run.ctx->queue));
+    t->wait += MPI_Wtime() - t0;
     return CLMEM_OK;
 }
 
-/* Waits for the copy up that last read a slot's host panels. */
-static int wait_uploaded(struct summa_rank *me, int slot, struct clmem_error *err)
+/* The seconds of the commands of `events` (n of them, each its own span),
+ * releasing them; NULL ones count nothing. */
+static int event_seconds(cl_event *events, size_t n, int status, double *seconds,
+                         struct clmem_error *err)
 {
-    if (me->uploaded[slot])
-        CLMEM_CHECK(err, clWaitForEvents(1, &me->uploaded[slot]));
-    return CLMEM_OK;
+    for (size_t i = 0; i < n; i++) {
+        double ms = 0.0;
+        if (status == CLMEM_OK && events[i] &&
+            (status = clmem_event_ms(events[i], NULL, &ms, err)) == CLMEM_OK)
+            *seconds += ms * 1e-3;
+        clmem_event_release(&events[i]);
+    }
+    return status;
 }
 
 /* Both queues drained, even after an error; the device's seconds of
- * kernels summed from the pieces' events. */
-static int drain(const struct summa_plan *p, struct summa_rank *me, int status, double *compute_s,
-                 struct clmem_error *err)
+ * kernels and of copies up summed from the pieces' events. */
+static int drain(const struct summa_plan *p, struct summa_rank *me, int status,
+                 struct summa_times *t, struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     cl_int rc[2] = {clFinish(me->up), clFinish(me->run.ctx->queue)};
+    t->wait += MPI_Wtime() - t0;
     for (int i = 0; i < 2 && status == CLMEM_OK; i++)
         if (rc[i] != CL_SUCCESS)
             status = clmem_cl_fail(err, rc[i], "clFinish", __func__, __LINE__);
-    *compute_s = 0.0;
+    /* The pieces' kernels run one after another on the in-order queue. */
+    const struct clmem_timing *first = &me->kernels[0], *last = &me->kernels[p->n_pieces - 1];
+    double span_ms = 0.0;
+    if (status == CLMEM_OK && first->first && last->first)
+        status = clmem_event_ms(first->first, last->last ? last->last : last->first, &span_ms, err);
     for (size_t i = 0; i < p->n_pieces; i++) {
         double ms = 0.0;
         if (status == CLMEM_OK && me->kernels[i].first &&
             (status = clmem_event_ms(me->kernels[i].first, me->kernels[i].last, &ms, err)) == 0)
-            *compute_s += ms * 1e-3;
+            t->kernels += ms * 1e-3;
         clmem_timing_release(&me->kernels[i]);
     }
-    for (int i = 0; i < 2; i++) {
+    t->idle = span_ms * 1e-3 > t->kernels ? span_ms * 1e-3 - t->kernels : 0.0;
+    status = event_seconds(me->ups, 2 * p->n_pieces, status, &t->up, err);
+    for (int i = 0; i < SLOTS; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
     }
     return status;
 }
 
-/* One multiplication, every piece in order, piece i + 1's broadcasts
- * posted as soon as piece i is on the queues, so that they go on while the
- * device works (they progress while this rank waits for them);
- * *comm_s gets the seconds spent waiting for broadcasts, *compute_s the
- * device's kernels' seconds. With no_overlap each piece's work is waited
- * for before the next piece's broadcasts start. A rank whose device fails
- * keeps taking part in every broadcast, so that no rank waits for it
- * forever, and only skips its device work: the ranks agree on the status
- * after the multiplication (this replaces an MPI_Abort on the first
- * OpenCL error). */
+/* The bytes of piece i that reach this rank from others, and that go up. */
+static void count_bytes(const struct summa_plan *p, size_t i, const struct summa_rank *me,
+                        struct summa_times *t)
+{
+    const struct piece *pc = &p->pieces[i];
+    if (me->grid_col != pc->m_owner)
+        t->bytes_in += (double)(me->rows * pc->width * sizeof(float));
+    if (me->grid_row != pc->n_owner)
+        t->bytes_in += (double)(pc->width * me->cols * sizeof(float));
+    t->bytes_up += (double)((me->rows + me->cols) * p->panel * sizeof(float));
+}
+
+/* One multiplication, every piece in order. Piece i's parts arrive
+ * (broadcasts waited for, shared ones copied), then go on the device's
+ * queues; piece i + SLOTS - 1's broadcasts are posted next, into the slot
+ * of piece i - 1 once its copy up is done, so that they go on while the
+ * device works (they progress while this rank waits for the next piece).
+ * *t gets where the time went (all but wall). With no_overlap each
+ * piece's work is waited for before the next piece starts. A rank whose
+ * device fails keeps taking part in every broadcast, so that no rank waits
+ * for it forever, and only skips its device work: the ranks agree on the
+ * status after the multiplication (this replaces an MPI_Abort on the
+ * first OpenCL error). */
 static int multiply(const struct summa_plan *p, struct summa_rank *me, int no_overlap,
-                    double *comm_s, double *compute_s, struct clmem_error *err)
+                    struct summa_times *t, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    *comm_s = *compute_s = 0.0;
-    post_piece(p, 0, me);
+    size_t ahead = no_overlap ? 1 : SLOTS - 1;
+    memset(t, 0, sizeof *t);
+    for (int slot = 0; slot < SLOTS; slot++)
+        me->bcast[slot][0] = me->bcast[slot][1] = MPI_REQUEST_NULL;
+    for (size_t j = 0; j < ahead && j < p->n_pieces; j++)
+        post_piece(p, j, me);
     for (size_t i = 0; i < p->n_pieces; i++) {
+        int slot = (int)(i % SLOTS);
         double t0 = MPI_Wtime();
-        MPI_Waitall(2, me->bcast[i % 2], MPI_STATUSES_IGNORE);
-        *comm_s += MPI_Wtime() - t0;
-        pad_piece(p, i, me);
+        MPI_Waitall(2, me->bcast[slot], MPI_STATUSES_IGNORE);
+        t->bcast += MPI_Wtime() - t0;
+        count_bytes(p, i, me, t);
         if (status == CLMEM_OK)
+            status = fetch_piece(p, i, me, t, err);
+        if (status == CLMEM_OK) {
+            pad_piece(p, i, me);
             status = enqueue_piece(p, i, me, err);
+        }
         if (status == CLMEM_OK && no_overlap)
-            status = finish_piece(me, err);
-        if (i + 1 == p->n_pieces)
-            break;
-        /* Piece i + 1 goes where piece i - 1 was: after its copy up. */
+            status = finish_piece(me, t, err);
+        /* Nothing to post where both parts come from shared memory. */
+        size_t next = i + ahead;
+        if (next >= p->n_pieces || (me->m_shared && me->n_shared))
+            continue;
+        /* Its slot is that of piece next - SLOTS: free once that one's copy up is done. */
         if (status == CLMEM_OK)
-            status = wait_uploaded(me, (int)((i + 1) % 2), err);
+            status = wait_uploaded(me, (int)(next % SLOTS), t, err);
         else
             clFinish(me->up);
-        post_piece(p, i + 1, me);
+        post_piece(p, next, me);
     }
-    return drain(p, me, status, compute_s, err);
+    return drain(p, me, status, t, err);
+}
+
+static void add_times(struct summa_times *sum, const struct summa_times *t)
+{
+    double *to = (double *)sum;
+    const double *from = (const double *)t;
+    for (size_t i = 0; i < N_TIMES; i++)
+        to[i] += from[i];
 }
 
 /* Warm-up runs, then `reps` timed ones: each from a barrier to the last
- * rank's end (the slowest rank's host wall time), in ms. */
+ * rank's end (the slowest rank's host wall time), in ms; each rank's own
+ * times summed in me->sum. */
 static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
                    const struct clmem_summa_options *o, unsigned reps, double *samples,
                    struct clmem_error *err)
 {
     for (unsigned i = 0; i < o->warmup + reps; i++) {
-        double comm_s, compute_s, own_s, slowest_s;
+        struct summa_times t;
+        double slowest_s;
         MPI_Barrier(m->world);
         double t0 = MPI_Wtime();
-        int status = multiply(p, me, o->no_overlap, &comm_s, &compute_s, err);
-        own_s = MPI_Wtime() - t0;
-        MPI_Allreduce(&own_s, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, m->world);
+        int status = multiply(p, me, o->no_overlap, &t, err);
+        t.wall = MPI_Wtime() - t0;
+        MPI_Allreduce(&t.wall, &slowest_s, 1, MPI_DOUBLE, MPI_MAX, m->world);
         if ((status = clmem_mpi_agree(m, status, err)))
             return status;
         if (i >= o->warmup) {
             samples[i - o->warmup] = slowest_s * 1e3;
-            me->busy[i - o->warmup] = own_s;
-            me->comm[i - o->warmup] = comm_s;
-            me->compute[i - o->warmup] = compute_s;
+            add_times(&me->sum, &t);
         }
     }
     return CLMEM_OK;
 }
 
-/* Each rank's shares of its own time over the timed runs, to rank 0's
- * me->shares (two per rank): waiting for broadcasts, and not computing
- * (its time less its device's kernels': the broadcasts, copies and
- * launches that no kernel hid). */
-static void gather_shares(const struct clmem_mpi *m, const struct summa_rank *me, unsigned reps)
+/* Every rank's sums to rank 0's me->all. */
+static void gather_times(const struct clmem_mpi *m, struct summa_rank *me)
 {
-    double busy = 0.0, comm = 0.0, compute = 0.0;
-    for (unsigned i = 0; i < reps; i++) {
-        busy += me->busy[i];
-        comm += me->comm[i];
-        compute += me->compute[i];
-    }
-    double mine[2] = {busy > 0.0 ? comm / busy : 0.0,
-                      busy > compute ? (busy - compute) / busy : 0.0};
-    MPI_Gather(mine, 2, MPI_DOUBLE, me->shares, 2, MPI_DOUBLE, 0, m->world);
+    int shared[2] = {me->m_shared, me->n_shared};
+    MPI_Gather(&me->sum, (int)N_TIMES, MPI_DOUBLE, me->all, (int)N_TIMES, MPI_DOUBLE, 0, m->world);
+    MPI_Gather(shared, 2, MPI_INT, me->shared_all, 2, MPI_INT, 0, m->world);
+}
+
+/* A rank's share of its time not computing (its time less its device's
+ * kernels': the broadcasts, copies and launches that no kernel hid), and
+ * spent exchanging panels on the host (waiting for broadcasts, copying). */
+static double not_computing(const struct summa_times *t)
+{
+    return t->wall > t->kernels ? (t->wall - t->kernels) / t->wall : 0.0;
+}
+
+static double exchanging(const struct summa_times *t)
+{
+    return t->wall > 0.0 ? (t->bcast + t->copy) / t->wall : 0.0;
 }
 
 /* Every block of P to rank 0, into the whole P (NaN first, so a block
@@ -613,8 +933,10 @@ static void gather_shares(const struct clmem_mpi *m, const struct summa_rank *me
 static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
                     struct clmem_error *err)
 {
+    double t0 = MPI_Wtime();
     int status =
         clmem_buffer_read(me->run.ctx, me->dP, me->rows * me->cols * sizeof(float), me->P, err);
+    me->read_p = MPI_Wtime() - t0;
     if ((status = clmem_mpi_agree(m, status, err)))
         return status;
     if (m->rank != 0) {
@@ -638,25 +960,73 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
     return CLMEM_OK;
 }
 
-/* "grid 1x2, panel 256, 64 pieces, overlapped; not computing per rank: 3%
- * 4%; waiting for broadcasts up to 1%; checked on rank 0". */
+/* How the pieces went between the ranks: "shared memory" (every rank
+ * copied them from its neighbours' blocks), "MPI" (broadcast), or
+ * "shared memory and MPI" (some of each: grid rows on one host, columns
+ * across hosts, or the other way round). */
+static const char *exchange_name(const struct clmem_mpi *m, const struct summa_rank *me)
+{
+    int shared = 0;
+    for (int i = 0; i < 2 * m->size; i++)
+        shared += me->shared_all[i];
+    return shared == 0 ? "MPI" : shared == 2 * m->size ? "shared memory" : "shared memory and MPI";
+}
+
+/* "grid 1x2, panel 256, 64 pieces, overlapped, shared memory; not
+ * computing per rank: 3% 4%; exchanging up to 1%; checked on rank 0". */
 static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *p,
                             const struct summa_rank *me, const struct clmem_summa_options *o,
                             char *note, size_t size)
 {
     size_t len = (size_t)snprintf(
-        note, size, "grid %dx%d, panel %zu, %zu pieces, %s; not computing per rank:", p->grid_rows,
-        p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped");
-    double waiting = 0.0;
+        note, size,
+        "grid %dx%d, panel %zu, %zu pieces, %s, %s; not computing per rank:", p->grid_rows,
+        p->grid_cols, p->panel, p->n_pieces, o->no_overlap ? "no overlap" : "overlapped",
+        exchange_name(m, me));
+    double most = 0.0;
     for (int r = 0; r < m->size; r++) {
         if (len < size)
-            len += (size_t)snprintf(note + len, size - len, " %.0f%%", me->shares[2 * r + 1] * 100);
-        if (me->shares[2 * r] > waiting)
-            waiting = me->shares[2 * r];
+            len += (size_t)snprintf(note + len, size - len, " %.0f%%",
+                                    not_computing(&me->all[r]) * 100.0);
+        if (exchanging(&me->all[r]) > most)
+            most = exchanging(&me->all[r]);
     }
     if (len < size)
-        snprintf(note + len, size - len, "; waiting for broadcasts up to %.0f%%; checked on rank 0",
-                 waiting * 100.0);
+        snprintf(note + len, size - len, "; exchanging up to %.0f%%; checked on rank 0",
+                 most * 100.0);
+}
+
+/* CLMEM_DEBUG=4: where each rank's time went, per timed run (the mean),
+ * one line a rank, on rank 0's stderr. M and N say how each rank got
+ * those pieces (shm: copied from shared memory, mpi: broadcast). */
+static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
+                        const struct summa_rank *me, unsigned reps)
+{
+    if (!clmem_debug_enabled(CLMEM_DEBUG_TIMING))
+        return;
+    fprintf(stderr,
+            "clmem: summa %dx%d grid, %s, panel %zu, %zu pieces, %d in flight, %zu copy threads "
+            "on rank 0; per rank, the mean of %u timed runs; P read back after them in %.1f ms "
+            "on rank 0\n",
+            p->grid_rows, p->grid_cols, p->size_text, p->panel, p->n_pieces, SLOTS,
+            me->copy_threads, reps, me->read_p * 1e3);
+    fprintf(stderr, "clmem: summa rank  grid    M   N    wall ms  kernels ms  idle ms     up ms  "
+                    "up GB/s  bcast ms   copy ms   wait ms  other ms     in MB  not computing\n");
+    for (int r = 0; r < m->size; r++) {
+        struct summa_times t = me->all[r];
+        double *v = (double *)&t;
+        for (size_t i = 0; i < N_TIMES; i++)
+            v[i] /= reps;
+        double other = t.wall - t.bcast - t.copy - t.wait;
+        fprintf(stderr,
+                "clmem: summa %4d %3d,%-3d %3s %3s %10.2f %11.2f %8.2f %9.2f %8.1f %9.2f %9.2f "
+                "%9.2f %9.2f %9.1f %13.0f%%\n",
+                r, r / p->grid_cols, r % p->grid_cols, me->shared_all[2 * r] ? "shm" : "mpi",
+                me->shared_all[2 * r + 1] ? "shm" : "mpi", t.wall * 1e3, t.kernels * 1e3,
+                t.idle * 1e3, t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0,
+                t.bcast * 1e3, t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
+                not_computing(&t) * 100.0);
+    }
 }
 
 /* Rank 0's result: the samples (taken over), the metric, the check. */
@@ -707,7 +1077,7 @@ static int append_result(const struct clmem_mpi *m, const struct summa_plan *p,
 /* Everything the rank made, and on rank 0 the whole problem. */
 static void release_all(struct summa_plan *p, struct summa_rank *me)
 {
-    for (int i = 0; i < 2 && me->run.ctx; i++) {
+    for (int i = 0; i < SLOTS && me->run.ctx; i++) {
         clmem_pinned_free(me->run.ctx, &me->m_pinned[i]);
         clmem_pinned_free(me->run.ctx, &me->n_pinned[i]);
     }
@@ -719,13 +1089,22 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
     clmem_release_kernel(&me->accumulate);
     clmem_release_program(&me->program);
     clmem_release_mem(&me->dP);
-    clmem_release_mem(&me->dM[1]);
-    clmem_release_mem(&me->dN[1]);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 1; i < SLOTS; i++) {
+        clmem_release_mem(&me->dM[i]);
+        clmem_release_mem(&me->dN[i]);
+    }
+    for (int i = 0; i < SLOTS; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
     }
     clmem_release_queue(&me->up);
+    if (me->window != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(me->window);
+        MPI_Win_free(&me->window);
+    }
+    free(me->m_from);
+    free(me->n_from);
+    free(me->shared_all);
     if (me->row_comm != MPI_COMM_NULL)
         MPI_Comm_free(&me->row_comm);
     if (me->col_comm != MPI_COMM_NULL)
@@ -735,8 +1114,11 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
         for (size_t i = 0; i < p->n_pieces; i++)
             clmem_timing_release(&me->kernels[i]);
     free(me->kernels);
-    free(me->busy);
-    free(me->shares);
+    if (me->ups)
+        for (size_t i = 0; i < 2 * p->n_pieces; i++)
+            clmem_event_release(&me->ups[i]);
+    free(me->ups);
+    free(me->all);
     matmul_problem_free(&p->whole);
     free(p->p_rows);
     free(p->p_cols);
@@ -770,25 +1152,27 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     if (in_turn && m->local_rank > 0)
         MPI_Barrier(m->local);
     if (!status)
-        status = setup_rank(m, ctx, o, p, me, reps, err);
+        status = setup_rank(m, ctx, o, p, me, err);
     if (in_turn && m->local_rank == 0)
         MPI_Barrier(m->local);
     if ((status = clmem_mpi_agree(m, status, err)))
         return status;
     scatter_inputs(m, p, me);
+    share_blocks(m, p, me);
     return CLMEM_OK;
 }
 
 /* Rank 0's result; its verdict (or its lack of memory) becomes every rank's. */
-static int report(const struct clmem_mpi *m, const struct summa_plan *p,
-                  const struct summa_rank *me, const struct clmem_summa_options *o,
-                  double **samples, unsigned reps, struct clmem_result **results, size_t *n_results,
-                  struct clmem_error *err)
+static int report(const struct clmem_mpi *m, const struct summa_plan *p, struct summa_rank *me,
+                  const struct clmem_summa_options *o, double **samples, unsigned reps,
+                  struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    gather_shares(m, me, reps);
-    if (m->rank == 0)
+    gather_times(m, me);
+    if (m->rank == 0) {
+        trace_times(m, p, me, reps);
         status = append_result(m, p, me, o, samples, reps, results, n_results, err);
+    }
     return clmem_mpi_agree(m, status, err);
 }
 
@@ -797,7 +1181,8 @@ int clmem_summa(const struct clmem_mpi *m, struct clmem_ctx *ctx,
                 size_t *n_results, struct clmem_error *err)
 {
     struct summa_plan p = {0};
-    struct summa_rank me = {.row_comm = MPI_COMM_NULL, .col_comm = MPI_COMM_NULL};
+    struct summa_rank me = {
+        .row_comm = MPI_COMM_NULL, .col_comm = MPI_COMM_NULL, .window = MPI_WIN_NULL};
     unsigned reps = o->reps ? o->reps : 1;
     double *samples = NULL;
     int status = check_options(m, o, &p, err);

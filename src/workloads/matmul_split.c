@@ -15,6 +15,17 @@
  * 256 rows), unless the whole block is smaller. */
 #define TILE_ALIGN 256
 
+/* Where a device's run went, by its events (device clock), in ms, and the
+ * bytes it copied: the last run's, then summed over the timed runs. */
+struct split_times {
+    double kernels;  /* its tiles' kernels */
+    double idle;     /* between its first kernel's start and its last one's end, less kernels */
+    double fill;     /* from its first copy up's start to its first kernel's start */
+    double drain;    /* from its last kernel's end to its last copy down's end */
+    double up, down; /* its copies up and down, each its own span, summed */
+    double up_bytes, down_bytes; /* and what they moved */
+};
+
 /* One device's block: rows [first, first + count) of P, cut into tiles of
  * tile_rows x tile_cols, taken a column of tiles after another; a matmul
  * run of that tile's size whose buffers are swapped tile by tile: M's row
@@ -34,7 +45,10 @@ struct split_block {
     struct clmem_pinned host_m, host_n, host_p;
     cl_command_queue up, down;
     struct clmem_timing *tiles; /* each tile's kernels, the current run */
-    double kernel_ms;           /* the sum of the tiles' profiled kernel times, the last run */
+    /* The current run's copies: up (M's row chunks, then N's column
+     * chunks) and down (each tile's P). */
+    cl_event *ups, *downs;
+    struct split_times last, sum; /* the last run; the timed runs' sum */
     struct clmem_error err;
 };
 
@@ -66,7 +80,9 @@ static int split_block_setup(struct split_block *b, const struct matmul_problem 
     int status;
     matmul_block_buffers(&b->run, &b->dM0, &b->dN[0], &b->dP[0]);
     if (!(b->dM = calloc(b->n_row_tiles, sizeof *b->dM)) ||
-        !(b->tiles = calloc(b->n_row_tiles * b->n_col_tiles, sizeof *b->tiles)))
+        !(b->tiles = calloc(b->n_row_tiles * b->n_col_tiles, sizeof *b->tiles)) ||
+        !(b->ups = calloc(b->n_row_tiles + b->n_col_tiles, sizeof *b->ups)) ||
+        !(b->downs = calloc(b->n_row_tiles * b->n_col_tiles, sizeof *b->downs)))
         return clmem_fail(&b->err, CLMEM_ERR_CL, "out of host memory");
     b->dM[0] = b->dM0;
     if ((status = clmem_buffer_create(ctx, CL_MEM_READ_ONLY, n_bytes, NULL, &b->dN[1], &b->err)) ||
@@ -136,6 +152,8 @@ static int split_tile_compute(struct split_job *job, struct split_block *b, size
                                 row_bytes,  row_bytes};
         if ((status = clmem_enqueue_block(b->up, 1, &m, NULL, 0, &m_up[x.r], &b->err)))
             return status;
+        clmem_event_keep(&b->ups[x.r], m_up[x.r]);
+        b->last.up_bytes += (double)(x.rows * row_bytes);
     }
     if (x.r == 0) {
         /* Into the N buffer that the column two before used: after its last kernel. */
@@ -148,6 +166,8 @@ static int split_tile_compute(struct split_job *job, struct split_block *b, size
         cl_event done = NULL;
         if ((status = clmem_enqueue_block(b->up, 1, &n, &col_done[ns], 1, &done, &b->err)))
             return status;
+        clmem_event_keep(&b->ups[b->n_row_tiles + x.c], done);
+        b->last.up_bytes += (double)(w->inner * x.cols * sizeof(float));
         clmem_event_release(&n_up[ns]);
         n_up[ns] = done;
     }
@@ -185,10 +205,57 @@ static int split_tile_down(struct split_job *job, struct split_block *b, size_t 
     int status = clmem_enqueue_block(b->down, 0, &p, &kernel, 1, &done, &b->err);
     if (status)
         return status;
+    clmem_event_keep(&b->downs[t], done);
+    b->last.down_bytes += (double)(x.rows * x.cols * sizeof(float));
     clmem_event_release(&p_down[t % 2]);
     p_down[t % 2] = done;
     CLMEM_CHECK(&b->err, clFlush(b->down));
     return settle(job, b->down, &b->err);
+}
+
+/* An event's start or end on the device's clock (ns), 0 where unknown. */
+static double stamp(cl_event event, cl_profiling_info which)
+{
+    cl_ulong ns = 0;
+    if (!event || clGetEventProfilingInfo(event, which, sizeof ns, &ns, NULL) != CL_SUCCESS)
+        return 0.0;
+    return (double)ns;
+}
+
+/* The sum of the commands' own spans (each start to end), in ms. */
+static double spans_ms(const cl_event *events, size_t n)
+{
+    double ms = 0.0;
+    for (size_t i = 0; i < n; i++)
+        if (events[i])
+            ms += (stamp(events[i], CL_PROFILING_COMMAND_END) -
+                   stamp(events[i], CL_PROFILING_COMMAND_START)) *
+                  1e-6;
+    return ms;
+}
+
+/* The run's times from its events (all of one device: one clock), which
+ * it then releases. Its first command is M's first chunk up, its first
+ * kernel tile 0's, its last kernel and copy down the last tile's. */
+static void split_block_times(struct split_block *b)
+{
+    size_t n_tiles = b->n_row_tiles * b->n_col_tiles, n_ups = b->n_row_tiles + b->n_col_tiles;
+    const struct clmem_timing *k0 = &b->tiles[0], *kn = &b->tiles[n_tiles - 1];
+    double first_up = stamp(b->ups[0], CL_PROFILING_COMMAND_START),
+           first_kernel = stamp(k0->first, CL_PROFILING_COMMAND_START),
+           last_kernel = stamp(kn->last ? kn->last : kn->first, CL_PROFILING_COMMAND_END),
+           last_down = stamp(b->downs[n_tiles - 1], CL_PROFILING_COMMAND_END);
+    b->last.fill = first_up > 0 && first_kernel > first_up ? (first_kernel - first_up) * 1e-6 : 0;
+    b->last.drain =
+        last_down > last_kernel && last_kernel > 0 ? (last_down - last_kernel) * 1e-6 : 0;
+    double span = last_kernel > first_kernel ? (last_kernel - first_kernel) * 1e-6 : 0.0;
+    b->last.idle = span > b->last.kernels ? span - b->last.kernels : 0.0;
+    b->last.up = spans_ms(b->ups, n_ups);
+    b->last.down = spans_ms(b->downs, n_tiles);
+    for (size_t i = 0; i < n_ups; i++)
+        clmem_event_release(&b->ups[i]);
+    for (size_t t = 0; t < n_tiles; t++)
+        clmem_event_release(&b->downs[t]);
 }
 
 /* One end-to-end run of the block: every tile's kernel enqueued before the
@@ -201,6 +268,7 @@ static int split_block_run(struct split_job *job, struct split_block *b)
     int status = CLMEM_OK;
     if (!(m_up = calloc(b->n_row_tiles, sizeof *m_up)))
         return clmem_fail(&b->err, CLMEM_ERR_CL, "out of host memory");
+    memset(&b->last, 0, sizeof b->last);
     for (size_t t = 0; t <= n_tiles && status == CLMEM_OK; t++) {
         if (t < n_tiles)
             status = split_tile_compute(job, b, t, m_up, n_up, col_done, p_down);
@@ -212,14 +280,16 @@ static int split_block_run(struct split_job *job, struct split_block *b)
     for (int i = 0; i < 3 && status == CLMEM_OK; i++)
         if (rc[i] != CL_SUCCESS)
             status = clmem_cl_fail(&b->err, rc[i], "clFinish", __func__, __LINE__);
-    b->kernel_ms = 0.0;
     for (size_t t = 0; t < n_tiles; t++) {
         double ms = 0.0;
         if (status == CLMEM_OK && b->tiles[t].first &&
             (status = clmem_event_ms(b->tiles[t].first, b->tiles[t].last, &ms, &b->err)) == 0)
-            b->kernel_ms += ms;
-        clmem_timing_release(&b->tiles[t]);
+            b->last.kernels += ms;
     }
+    if (status == CLMEM_OK)
+        split_block_times(b);
+    for (size_t t = 0; t < n_tiles; t++)
+        clmem_timing_release(&b->tiles[t]);
     for (int i = 0; i < 2; i++) {
         clmem_event_release(&n_up[i]);
         clmem_event_release(&col_done[i]);
@@ -309,9 +379,17 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
         }
         r->samples_ms[r->n_samples++] = clmem_now_ms() - start;
         kernel[i] = 0.0;
-        for (size_t d = 0; d < k; d++)
-            if (job->blocks[d].count && job->blocks[d].kernel_ms > kernel[i])
-                kernel[i] = job->blocks[d].kernel_ms;
+        for (size_t d = 0; d < k; d++) {
+            struct split_block *b = &job->blocks[d];
+            if (!b->count)
+                continue;
+            if (b->last.kernels > kernel[i])
+                kernel[i] = b->last.kernels;
+            double *sum = (double *)&b->sum;
+            const double *last = (const double *)&b->last;
+            for (size_t f = 0; f < sizeof b->sum / sizeof(double); f++)
+                sum[f] += last[f];
+        }
     }
     *slowest_kernel_ms = clmem_median(kernel, reps);
     free(kernel);
@@ -342,6 +420,13 @@ static void split_release(struct split_block *blocks, size_t n)
             clmem_timing_release(&b->tiles[t]);
         free(b->tiles);
         b->tiles = NULL;
+        for (size_t e = 0; b->ups && e < b->n_row_tiles + b->n_col_tiles; e++)
+            clmem_event_release(&b->ups[e]);
+        for (size_t e = 0; b->downs && e < b->n_row_tiles * b->n_col_tiles; e++)
+            clmem_event_release(&b->downs[e]);
+        free(b->ups);
+        free(b->downs);
+        b->ups = b->downs = NULL;
         clmem_release_queue(&b->up);
         clmem_release_queue(&b->down);
         if (b->run.ctx) {
@@ -351,6 +436,45 @@ static void split_release(struct split_block *blocks, size_t n)
         }
         clmem_run_release(&b->run);
         clmem_error_clear(&b->err);
+    }
+}
+
+/* The largest of the devices' mean fills over `reps` runs, in ms. */
+static double slowest_fill(const struct split_block *blocks, size_t k, unsigned reps)
+{
+    double most = 0.0;
+    for (size_t d = 0; d < k; d++)
+        if (blocks[d].count && blocks[d].sum.fill / reps > most)
+            most = blocks[d].sum.fill / reps;
+    return most;
+}
+
+/* CLMEM_DEBUG=4: where each device's run went, by its events (the mean
+ * of the timed runs), one line a device, on stderr. */
+static void trace_times(const struct split_block *blocks, size_t k, const char *size,
+                        double median_ms, unsigned reps)
+{
+    if (!clmem_debug_enabled(CLMEM_DEBUG_TIMING))
+        return;
+    fprintf(stderr,
+            "clmem: split over %zu device%s, %s: %.2f ms end to end (median); per device, the "
+            "mean of %u timed runs, by its events\n",
+            k, k == 1 ? "" : "s", size, median_ms, reps);
+    fprintf(stderr,
+            "clmem: split device  kernels ms  idle ms  fill ms  drain ms     up ms    up MB  "
+            "up GB/s   down ms  down MB  down GB/s\n");
+    for (size_t d = 0; d < k; d++) {
+        struct split_times t = blocks[d].sum;
+        if (!blocks[d].count)
+            continue;
+        double *v = (double *)&t;
+        for (size_t f = 0; f < sizeof t / sizeof(double); f++)
+            v[f] /= reps;
+        fprintf(stderr,
+                "clmem: split %6zu %11.2f %8.2f %8.2f %9.2f %9.2f %8.1f %8.1f %9.2f %8.1f %10.1f\n",
+                d + 1, t.kernels, t.idle, t.fill, t.drain, t.up, t.up_bytes * 1e-6,
+                t.up > 0 ? t.up_bytes / t.up * 1e-6 : 0.0, t.down, t.down_bytes * 1e-6,
+                t.down > 0 ? t.down_bytes / t.down * 1e-6 : 0.0);
     }
 }
 
@@ -551,10 +675,13 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         /* What the slowest device's kernels leave of the wall time: the
          * transfers (and launches) that no kernel hid. */
         double hidden = r->median_ms > 0 ? slowest_kernel / r->median_ms : 0.0;
+        unsigned reps = o->reps ? o->reps : 1;
         if (len < sizeof r->note)
             len += (size_t)snprintf(note + len, sizeof r->note - len,
-                                    "kernels %.4g ms, %.0f%% not hidden; %s", slowest_kernel,
+                                    "kernels %.4g ms, fill %.3g ms, %.0f%% not hidden; %s",
+                                    slowest_kernel, slowest_fill(&blocks[at], k, reps),
                                     hidden < 1.0 ? (1.0 - hidden) * 100.0 : 0.0, described);
+        trace_times(&blocks[at], k, point_size, r->median_ms, reps);
         verify_failed |= !r->verified;
         /* This point's programs and buffers go before the next point's. */
         split_release(&blocks[at], k);
