@@ -262,12 +262,12 @@ static void auto_chooser_follows_the_rules(void **state)
      * regblock where its copies cost more than its edges (4000,
      * 3000x5000x2000, 4224x4096x4096). */
     expect_choice(&h100, 8000, 8000, 8000, "regblock_padded", "M=8000 not a multiple of 256");
-    expect_choice(&h100, 4000, 4000, 4000, "regblock", "padding ~11%");
+    expect_choice(&h100, 4000, 4000, 4000, "regblock", "padding ~10%");
     expect_choice(&h100, 3000, 5000, 2000, "regblock", NULL);
     expect_choice(&h100, 4224, 4096, 4096, "regblock", NULL);
     /* Small or thin: padding's launches and copies dwarf the product. */
     expect_choice(&h100, 100, 100, 100, "regblock", NULL);
-    expect_choice(&h100, 2001, 2001, 2001, "regblock", NULL);
+    expect_choice(&h100, 2001, 2001, 2001, "regblock_padded", NULL);
     expect_choice(&h100, 8192, 5, 8192, "regblock", NULL);
     /* The H200 is an sm_90 of 132 units too: the same choices. */
     struct clmem_device h200 =

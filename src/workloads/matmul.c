@@ -656,12 +656,14 @@ struct auto_shape {
 /* What a GPU does in a second, for pad_cost: the SGEMM rate, the copy
  * bandwidth and the launches, as the H100 measured them (bench/README.md:
  * regblock 49-50 TFLOP/s at whole tiles, the copy probe 3.0 TB/s at 2^28
- * floats, a launch 12 us through NVIDIA's OpenCL with profiling on). The
- * H200 copies at 4.2 TB/s, so this overstates its copies' cost by a
- * third; no other GPU was measured. */
+ * floats) and a launch 5 us (the H200's launch probe once launches past a
+ * run's fourth took no event; 13 us before). The H200 copies at 4.2 TB/s,
+ * so this overstates its copies' cost by a third; no other GPU was
+ * measured. At 2001 (bench/sgemm/h200-auto/) padded ran 7% faster than
+ * regblock, which 12 us per launch had put the other way. */
 static const struct {
     double flops, bytes, launch_s;
-} auto_gpu_rates = {50e12, 3.0e12, 12e-6};
+} auto_gpu_rates = {50e12, 3.0e12, 5e-6};
 
 static void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
                           struct auto_shape *f)
