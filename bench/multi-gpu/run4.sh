@@ -86,7 +86,11 @@ measure() {
 "$clmem" devices >"$out/devices.txt" 2>&1
 nproc >"$out/host.txt" 2>&1
 lscpu >>"$out/host.txt" 2>&1
-devices=${DEVICES:-$(seq -s, -f '0:%g' 0 $((gpus - 1)))}
+# --split's devices: the first GPUS of the NVIDIA platform, whose index
+# depends on the drivers listed before it (PoCL's came first: 0:1 was no
+# device on the 4x H200 machine).
+platform=$(sed -n 's/^platform \([0-9]*\): NVIDIA.*/\1/p' "$out/devices.txt" | head -n 1)
+devices=${DEVICES:-$(seq -s, -f "${platform:-0}:%g" 0 $((gpus - 1)))}
 
 summa() { # summa RANKS SIZE [EXCHANGE]
     local n=$1 size=$2 exchange=${3:-}
