@@ -13,6 +13,7 @@
  * memory (MPI_Win_allocate_shared), with a few threads; likewise N's along
  * a grid column. Elsewhere they are broadcast (MPI_Ibcast). The pieces
  * take their owners in turn, so that no rank receives a long run of them. */
+#include "harness/harness.h"
 #include "mpi/ranks.h"
 
 #include "workloads/matmul.h"
@@ -75,6 +76,7 @@ struct summa_plan {
     const struct clmem_variant *variant;
     struct matmul_problem whole; /* on rank 0: the inputs, P gathered, the reference */
     char size_text[64];
+    unsigned reps; /* the run's, its default applied */
     size_t rows, cols, inner, panel;
     int grid_rows, grid_cols;
     struct span *p_rows;  /* P's (and M's) rows of each grid row */
@@ -181,10 +183,15 @@ static int check_options(const struct clmem_mpi *m, const struct clmem_summa_opt
     const struct clmem_workload *w = &clmem_workload_matmul;
     /* The whole size, planned as a run of it would be (matmul's limits). */
     struct clmem_run whole = {.workload = w};
+    struct clmem_run_settings settings;
     int status;
     if ((status = check_variant(o->variant, &p->variant, err)) ||
-        (status = clmem_size_parse(o->size ? o->size : w->default_size, &whole.size, err)) ||
-        (status = w->plan(&whole, err)) || (status = check_grid(m, o, p, err)))
+        (status = clmem_run_normalise(
+             w, &(struct clmem_run_options){.size = o->size, .reps = o->reps}, &settings, err)))
+        return status;
+    whole.size = settings.size;
+    p->reps = settings.options.reps;
+    if ((status = w->plan(&whole, err)) || (status = check_grid(m, o, p, err)))
         return status;
     p->rows = p->whole.rows = whole.size.dim[0];
     p->cols = p->whole.cols = whole.size.dim[1];
@@ -1183,11 +1190,11 @@ int clmem_summa(const struct clmem_mpi *m, struct clmem_ctx *ctx,
     struct summa_plan p = {0};
     struct summa_rank me = {
         .row_comm = MPI_COMM_NULL, .col_comm = MPI_COMM_NULL, .window = MPI_WIN_NULL};
-    unsigned reps = o->reps ? o->reps : 1;
     double *samples = NULL;
     int status = check_options(m, o, &p, err);
     if (status)
         return status;
+    unsigned reps = p.reps;
     if (!(status = prepare(m, ctx, o, &p, &me, reps, &samples, err)) &&
         !(status = measure(m, &p, &me, o, reps, samples, err)) &&
         !(status = gather_p(m, &p, &me, err)))

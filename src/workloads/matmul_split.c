@@ -351,7 +351,7 @@ static int split_measure(struct split_job *job, size_t k, const struct clmem_spl
                          struct clmem_result *r, double *slowest_kernel_ms, struct clmem_error *err)
 {
     int status;
-    unsigned reps = o->reps ? o->reps : 1;
+    unsigned reps = o->reps;
     if ((status = split_phase(job, k, SPLIT_PREPARE, err)))
         return status;
     for (unsigned i = 0; i < o->warmup; i++)
@@ -507,9 +507,13 @@ static void free_reference(struct matmul_problem *point)
     memset(point, 0, sizeof *point);
 }
 
-int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *o,
+int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *given,
                        struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
+    /* The options as the run takes them: reps's default applied below,
+     * with the size's, by the harness. */
+    struct clmem_split_options normalised = *given;
+    const struct clmem_split_options *o = &normalised;
     const struct clmem_workload *w = &clmem_workload_matmul;
     const struct clmem_variant *v = o->variant ? clmem_variant_find(w, o->variant) : NULL;
     if (!o->variant || strcmp(o->variant, "all") == 0)
@@ -526,11 +530,14 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
     if (n == 0 || n > 64)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--split takes 1 to 64 devices, not %zu", n);
 
-    struct clmem_size size;
+    struct clmem_run_settings settings;
     struct matmul_problem whole = {0}, point = {0};
-    int status = clmem_size_parse(o->size ? o->size : w->default_size, &size, err);
+    int status = clmem_run_normalise(
+        w, &(struct clmem_run_options){.size = given->size, .reps = given->reps}, &settings, err);
     if (status)
         return status;
+    struct clmem_size size = settings.size;
+    normalised.reps = settings.options.reps;
     if (size.ndims == 1)
         size.dim[1] = size.dim[2] = size.dim[0];
     else if (size.ndims == 2)
@@ -625,7 +632,7 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
             goto cleanup;
         }
         snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
-        r->reps = o->reps ? o->reps : 1;
+        r->reps = o->reps;
         r->warmup = o->warmup;
         r->seed = o->seed;
         /* Of the whole product: the blocks add up to it. */
@@ -675,7 +682,7 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         /* What the slowest device's kernels leave of the wall time: the
          * transfers (and launches) that no kernel hid. */
         double hidden = r->median_ms > 0 ? slowest_kernel / r->median_ms : 0.0;
-        unsigned reps = o->reps ? o->reps : 1;
+        unsigned reps = o->reps;
         if (len < sizeof r->note)
             len += (size_t)snprintf(note + len, sizeof r->note - len,
                                     "kernels %.4g ms, fill %.3g ms, %.0f%% not hidden; %s",
