@@ -14,18 +14,7 @@ phase=${2:-both}
 new=${NEW:-.gpu-bin/clmem-new}
 old=${OLD:-.gpu-bin/clmem-old}
 mkdir -p "$out"
-for env in ../shared/device/opencl-env.sh shared/device/opencl-env.sh; do
-    [ -f "$env" ] && . "$env" && break
-done
-if [ -z "${CLMEM_GPU_ICD_DIR:-}" ]; then # what opencl-env.sh does, where shared/ is not there
-    icd=$(mktemp -d)
-    echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-    cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-    export OCL_ICD_VENDORS=$icd
-fi
-# What the carried binaries link beyond the machine's own (scripts/carry_libs.sh).
-export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLMEM_KERNEL_DIR=$PWD/cl XDG_CACHE_HOME=$(mktemp -d)
+. bench/gpu-env.sh
 if [ "$phase" != second ]; then
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv >"$out/gpu.txt" 2>&1
 CLMEM_DEBUG=4 "$new" devices >"$out/devices.txt" 2>&1

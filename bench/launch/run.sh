@@ -12,14 +12,7 @@ out=${1:?usage: bench/launch/run.sh OUTDIR}
 new=${NEW:-.gpu-bin/clmem-new}
 old=${OLD:-.gpu-bin/clmem-old}
 mkdir -p "$out"
-if [ -z "${OCL_ICD_VENDORS:-}" ]; then # what opencl-env.sh does, where shared/ is not there
-    icd=$(mktemp -d)
-    echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-    cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-    export OCL_ICD_VENDORS=$icd
-fi
-export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLMEM_KERNEL_DIR=$PWD/cl XDG_CACHE_HOME=$(mktemp -d)
+. bench/gpu-env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv >"$out/gpu.txt" 2>&1
 cc -O2 -o "$out/launch_cost" bench/launch/launch_cost.c -lOpenCL &&
     "$out/launch_cost" NVIDIA >"$out/launch_cost.txt" 2>&1

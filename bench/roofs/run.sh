@@ -14,15 +14,7 @@ device=${DEVICE:-nvidia}
 reps=${REPS:-9}
 tune_limit=${TUNE_LIMIT:-100}
 mkdir -p "$out"
-if [ -z "${OCL_ICD_VENDORS:-}" ]; then # what opencl-env.sh does, where shared/ is not there
-    icd=$(mktemp -d)
-    echo libnvidia-opencl.so.1 >"$icd/nvidia.icd"
-    cp /etc/OpenCL/vendors/*.icd "$icd/" 2>/dev/null
-    export OCL_ICD_VENDORS=$icd
-fi
-export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export CLMEM_KERNEL_DIR=$PWD/cl
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(mktemp -d)}
+. bench/gpu-env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv >"$out/gpu.txt" 2>&1
 sizes() {
     [ -n "${SIZES_OVERRIDE:-}" ] && { echo "$SIZES_OVERRIDE"; return; }
