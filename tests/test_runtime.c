@@ -769,6 +769,28 @@ static void included_header_is_part_of_the_program(void **state)
         fail_msg("the build log does not point at group_sum.h:3:\n%s", err.log);
     clmem_error_clear(&err);
 
+    /* Headers that include others a hundred times at each level would
+     * multiply past any memory (here 100 x 100 x 3.7 KB): refused at the
+     * cap of one source. */
+    char line[128], text[8192] = "";
+    snprintf(line, sizeof line, "#include \"twice.h\"\n");
+    for (int i = 0; i < 100; i++)
+        strcat(text, line);
+    write_in(kernels, "group_sum.h", text, 0);
+    text[0] = '\0';
+    snprintf(line, sizeof line, "#include \"leaf.h\"\n");
+    for (int i = 0; i < 100; i++)
+        strcat(text, line);
+    write_in(kernels, "twice.h", text, 0);
+    text[0] = '\0';
+    for (int i = 0; i < 60; i++)
+        strcat(text, "/* a line of text, about sixty bytes long, to be repeated */\n");
+    write_in(kernels, "leaf.h", text, 0);
+    assert_int_equal(clmem_program_build(ctx, "dot.cl", options, &program, &err), CLMEM_ERR_USAGE);
+    if (!strstr(err.message, "with its includes is larger than the 4 MiB"))
+        fail_msg("message '%s' does not say the includes went past the cap", err.message);
+    clmem_error_clear(&err);
+
     /* No header: refused, naming it. */
     char header[1300];
     snprintf(header, sizeof header, "%s/group_sum.h", kernels);

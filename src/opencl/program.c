@@ -223,6 +223,15 @@ static int load_source(const char *path, int depth, struct source_text *out,
             line = next;
             continue;
         }
+        /* A header included many times at each level would multiply:
+         * the whole text has the cap of one source. */
+        if (out->len > SOURCE_MAX_BYTES) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "kernel source '%s' with its includes is larger than the 4 MiB a "
+                                "kernel source may be",
+                                path);
+            break;
+        }
         char header[4096], mark[4200];
         int n = snprintf(header, sizeof header, "%.*s/%.*s", dir_len, dir, (int)len, name);
         if (n < 0 || (size_t)n >= sizeof header) {
