@@ -21,17 +21,18 @@ enum { NAIVE, TILED, COARSENED };
 
 /* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
  * (cl/blur.cl), looked up device -> family -> vendor -> any
- * (clmem_param_rows). GPUs: 4 bytes, so that a warp's byte loads stay
- * within 128 bytes, and 8 rows, each input row loaded for 8 output rows
- * instead of 3; CPUs: 16 bytes, a vector register of them summed at once,
- * and 8 rows (PoCL on a 2-core EPYC: 3.6-5.0 GB/s at 1920x1080 where 4
- * rows gave 2.3-4.3 and 8 bytes by 4 rows 2.6-4.4, on a loaded machine).
- * The GPU row read 1175 GB/s on an H100 and 1209 on an H200 at
- * 16384x16384, 0.39 and 0.28 of their copy peaks (bench/roofs/); not
- * tuned there yet: `clmem tune blur` searches both. */
+ * (clmem_param_rows). GPUs: 4 bytes by 2 rows, what `clmem tune blur` kept
+ * on an H100 at 7680x4320 (1270 GB/s where 4 x 8 gave 919; 1.58 TB/s at
+ * 16384x16384 where 1.18, bench/roofs/h100-tuned/); a warp's byte loads
+ * stay within 128 bytes. Reading three aligned vectors and shifting them
+ * in registers instead of the unaligned loads was slower there (1.03 TB/s
+ * against 1.18 at 4 x 8). CPUs: 16 bytes, a vector register of them summed
+ * at once, and 8 rows (PoCL on a 2-core EPYC: 3.6-5.0 GB/s at 1920x1080
+ * where 4 rows gave 2.3-4.3 and 8 bytes by 4 rows 2.6-4.4, on a loaded
+ * machine). */
 enum { P_VEC, P_ROWS };
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 8}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4}},
 };

@@ -22,17 +22,16 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
 
 /* coarsened's strip: VEC outputs of a row by ROWS rows a work-item
  * (cl/constmem.cl), looked up device -> family -> vendor -> any
- * (clmem_param_rows). GPUs: 1 float, so that a warp's loads are 128
- * neighbouring bytes, and 8 rows, each input row loaded for 8 output rows
- * instead of 1; CPUs: 16 floats by 8 rows, 8 independent chains of
- * multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s at 2048 where 8 x 8
- * gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded machine). The GPU row read
- * 1691 GB/s on an H100 and 1695 on an H200 at 16384, 0.56 and 0.40 of
- * their copy peaks (bench/roofs/); not tuned there yet: `clmem tune
- * constmem` searches both. */
+ * (clmem_param_rows). GPUs: 2 floats by 8 rows, what `clmem tune
+ * constmem` kept on an H100 at 8192 (2031 GB/s where 1 x 8 gave 1641; 2.23
+ * TB/s at 16384 where 1.69, bench/roofs/h100-tuned/), each input row
+ * loaded for 8 output rows instead of 1; CPUs: 16 floats by 8 rows, 8
+ * independent chains of multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s
+ * at 2048 where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded
+ * machine). */
 enum { P_VEC, P_ROWS };
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {1, 8}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {2, 8}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4}},
 };
