@@ -52,8 +52,15 @@ if [ "$offered" != "--reps" ]; then
     exit 1
 fi
 grep -q '^#compdef clmem' "$zsh_completion"
-# Only the public header is installed: the layers' own stay in the tree.
-extra=$(find "$dest" -name '*.h' ! -path "$header")
+# Only the public header is installed: the layers' own stay in the tree
+# (the kernels' headers, cl/*.h, are kernel sources: installed beside them).
+extra=$(find "$dest" -name '*.h' ! -path "$header" ! -path '*/share/clmem/cl/*')
+for h in "$SOURCE_DIR"/cl/*.h; do
+    if [ ! -f "$kernels/$(basename "$h")" ]; then
+        echo "test_install: the kernels' header $(basename "$h") is not installed beside them"
+        exit 1
+    fi
+done
 if [ -n "$extra" ]; then
     echo "test_install: headers other than clmem.h installed: $extra"
     exit 1
