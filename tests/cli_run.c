@@ -37,7 +37,10 @@ void start_program(struct child *c, const char *const env[], const char *path,
         dup2(out_fd, 1);
         dup2(err_fd, 2);
         for (size_t i = 0; env && env[i]; i += 2)
-            setenv(env[i], env[i + 1], 1);
+            if (env[i + 1])
+                setenv(env[i], env[i + 1], 1);
+            else
+                unsetenv(env[i]);
 #ifdef __SANITIZE_ADDRESS__
         /* LeakSanitizer cannot stop the threads of a clmem started here at
          * its error exits ("does not work under ptrace", exit 1) since the

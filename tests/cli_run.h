@@ -27,7 +27,8 @@ void slurp(const char *path, char *buf, size_t size);
 void start_program(struct child *c, const char *const env[], const char *path,
                    const char *const argv[]);
 /* Starts $CLMEM_BIN with args, stdout and stderr to temporary files; env:
- * NAME, VALUE, ..., NULL (or NULL). */
+ * NAME, VALUE, ..., NULL (or NULL), a NULL VALUE unsetting NAME (the
+ * tests' shared POCL_CACHE_DIR, where a test needs PoCL's own default). */
 void start_clmem(struct child *c, const char *const env[], const char *const args[]);
 /* Waits for it and collects its outcome. */
 void finish_clmem(struct child *c, struct outcome *o);

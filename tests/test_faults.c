@@ -533,7 +533,7 @@ static void tune_checks_its_database_place_first(void **state)
     assert_string_equal(o.out, "");
 
     snprintf(home, sizeof home, "%s/no-home", dir);
-    const char *no_home[] = {"HOME", home, "XDG_CACHE_HOME", "", NULL};
+    const char *no_home[] = {"HOME", home, "XDG_CACHE_HOME", "", "POCL_CACHE_DIR", NULL, NULL};
     run_clmem(&o, no_home, TUNE);
     expect(&o, 2, "no place for the tuning database", NULL, 0);
     assert_string_equal(o.out, "");

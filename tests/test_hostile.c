@@ -285,8 +285,8 @@ static void pocl_cache_unusable_names_the_cause(void **state)
     test_write_file(file, "not a directory\n");
     snprintf(below, sizeof below, "%s/kcache", file);
     const char *const *const envs[] = {
-        (const char *const[]){"HOME", file, "XDG_CACHE_HOME", "", NULL},
-        (const char *const[]){"XDG_CACHE_HOME", file, NULL},
+        (const char *const[]){"HOME", file, "XDG_CACHE_HOME", "", "POCL_CACHE_DIR", NULL, NULL},
+        (const char *const[]){"XDG_CACHE_HOME", file, "POCL_CACHE_DIR", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof envs / sizeof *envs; i++) {
         run_clmem_within(&o, envs[i], ARGS("devices"), REFUSAL_LIMIT_S);
@@ -315,7 +315,8 @@ static void missing_home_is_never_created(void **state)
     snprintf(home, sizeof home, "%s/missing-home", test_dir());
     snprintf(tmp, sizeof tmp, "%s/tmp", test_dir());
     assert_int_equal(mkdir(tmp, 0700), 0);
-    const char *env[] = {"HOME", home, "XDG_CACHE_HOME", "", "TMPDIR", tmp, NULL};
+    const char *env[] = {"HOME",           home, "XDG_CACHE_HOME", "", "TMPDIR", tmp,
+                         "POCL_CACHE_DIR", NULL, NULL};
     run_clmem(&o, env, ARGS("run", "pi", "--size", "4096", "--device", "cpu", "--reps", "1"));
     if (o.code != 0)
         fail_msg("run: exit %d, stderr '%s'", o.code, o.err);
