@@ -464,6 +464,8 @@ static unsigned ignored_at_start;      /* bit i: clmem_stop_signals[i] was SIG_I
 static struct sigaction usr1_at_start; /* SIGUSR1's action: kept (default: terminate) */
 static struct sigaction usr1_action;   /* what SIGUSR1 gets: usr1_at_start, or on_fatal */
 static struct sigaction stop_action;
+static struct sigaction fatal_action;
+static unsigned fatal_ours; /* bit i: fatal_signals[i] has clmem's handler */
 
 /* Signals whose default action ends the process, other than the stop
  * signals: a crash (a kernel writing far out of bounds on a CPU device
@@ -571,24 +573,25 @@ void cli_signals_init(void)
         else
             sigaction(clmem_stop_signals[i], &stop_action, NULL);
     }
-    struct sigaction fatal;
-    memset(&fatal, 0, sizeof fatal);
-    fatal.sa_handler = on_fatal;
-    sigfillset(&fatal.sa_mask);
+    struct sigaction *fatal = &fatal_action;
+    memset(fatal, 0, sizeof *fatal);
+    fatal->sa_handler = on_fatal;
+    sigfillset(&fatal->sa_mask);
     /* A fault inside the handler itself takes the default action: the
      * signal is blocked there, and the kernel then does so. */
-    fatal.sa_flags = 0;
+    fatal->sa_flags = 0;
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++) {
         struct sigaction old;
-        if (sigaction(fatal_signals[i].sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-            sigaction(fatal_signals[i].sig, &fatal, NULL);
+        if (sigaction(fatal_signals[i].sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL &&
+            sigaction(fatal_signals[i].sig, fatal, NULL) == 0)
+            fatal_ours |= 1u << i;
     }
     /* SIGUSR1 terminates as by default (138), its temporaries removed
      * first; ignored at the start, it stays ignored. */
     sigaction(SIGUSR1, NULL, &usr1_at_start);
     usr1_action = usr1_at_start;
     if (usr1_at_start.sa_handler == SIG_DFL) {
-        usr1_action = fatal;
+        usr1_action = *fatal;
         sigaction(SIGUSR1, &usr1_action, NULL);
     }
     interrupt_tell = isatty(STDERR_FILENO);
@@ -612,6 +615,17 @@ void cli_signals_reclaim(void)
     struct sigaction usr1;
     if (sigaction(SIGUSR1, NULL, &usr1) == 0 && usr1.sa_handler != usr1_action.sa_handler)
         sigaction(SIGUSR1, &usr1_action, NULL);
+    /* The faults too: PoCL's LLVM puts its own crash handler on SIGSEGV and
+     * SIGBUS as it loads, with SA_RESETHAND. A kernel out of bounds faults
+     * on several driver threads at once: the first ran LLVM's handler, the
+     * second then met the default action and ended the process before
+     * clmem's handler could remove the temporaries or say why. */
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fatal_signals); i++) {
+        struct sigaction now;
+        if ((fatal_ours & (1u << i)) && sigaction(fatal_signals[i].sig, NULL, &now) == 0 &&
+            now.sa_handler != on_fatal)
+            sigaction(fatal_signals[i].sig, &fatal_action, NULL);
+    }
 }
 
 void cli_catch_interrupts(void)

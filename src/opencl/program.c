@@ -358,9 +358,15 @@ static cl_int build_waiting(struct clmem_ctx *ctx, cl_program program, const cha
     pthread_cond_init(&job->done_cond, &attr);
     pthread_condattr_destroy(&attr);
     /* Signals stay with the caller's threads: the thread blocks them all
-     * (it inherits the mask it is created with). */
+     * (it inherits the mask it is created with), and so do the threads the
+     * driver starts from it, but for the faults: a fault in a thread that
+     * blocks it ends the process at once, with no handler (no line said,
+     * the outputs' temporary files left). */
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
     sigset_t all, old;
     sigfillset(&all);
+    for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+        sigdelset(&all, faults[i]);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_t thread;
     int started = pthread_create(&thread, NULL, build_thread, job) == 0;
