@@ -119,7 +119,17 @@ __kernel void blurTiled(__global const uchar *in, __global uchar *out, int w, in
  * Fig 4.1's loop, byte by byte. No barrier, so the guards may return.
  * The host sets VEC (1, 2, 4, 8 or 16), ROWS and ALIGNED (1: w * CHANNELS
  * is a multiple of VEC, so every strip starts on a VEC-byte boundary and
- * is stored as one aligned vector). */
+ * is stored as one aligned vector).
+ *
+ * STRIP_LOAD (a tuning parameter) is how the rows are read: 1 as above,
+ * 2 (with ALIGNED, VEC 4, 8 or 16, a little-endian device) as ONE
+ * aligned load of the strip's VEC bytes (32, 64 or 128 bits) plus the HALO
+ * bytes on either side, the strip's bytes taken out of the loaded words in
+ * registers. On a GPU an unaligned vector load is one byte load per byte
+ * (a 16-byte strip of a grey image: 48 byte loads a row; here 1 wide load
+ * and 2 byte loads). Its sums are 32-bit (no 16-bit wrap-around to mask),
+ * and its strip is stored as aligned words. in and out are two buffers
+ * (restrict): the compiler may issue a strip's loads before its stores. */
 #ifndef VEC
 #define VEC 4
 #endif
@@ -176,7 +186,122 @@ static uchar blurPixel(__global const uchar *in, int w, int h, int Row, int Col,
     return (uchar)(pixVal / pixels);
 }
 
-__kernel void blurCoarsened(__global const uchar *in, __global uchar *out, int w, int h)
+#ifndef STRIP_LOAD
+#define STRIP_LOAD 1
+#endif
+#if STRIP_LOAD == 2 && ALIGNED && (VEC == 4 || VEC == 8 || VEC == 16) && defined(__ENDIAN_LITTLE__)
+#define WIDE 1
+#else
+#define WIDE 0
+#endif
+
+#if WIDE
+/* The strip's words: VEC / 4 of 32 bits, loaded and stored aligned. */
+#define WORDS (VEC / 4)
+#if WORDS == 1
+#define WORDV uint
+#elif WORDS == 2
+#define WORDV uint2
+#else
+#define WORDV uint4
+#endif
+
+/* Byte k of the strip's words (k < VEC), little-endian. */
+#define BYTE_OF(wv, k) (((wv)[(k) / 4] >> (8 * ((k) % 4))) & 0xffu)
+
+/* The horizontal sums of one input row under the strip: s[j] the sum of the
+ * BOX bytes of channel j % CHANNELS around byte j of the strip. */
+static void rowSums(__global const uchar *restrict p, uint s[VEC])
+{
+    WORDV c = *(__global const WORDV *)p; /* aligned: the caller's strip */
+#if WORDS == 1
+    uint wv[WORDS] = {c};
+#elif WORDS == 2
+    uint wv[WORDS] = {c.x, c.y};
+#else
+    uint wv[WORDS] = {c.x, c.y, c.z, c.w};
+#endif
+    /* e[k]: byte k - HALO of the row under the strip, halo included. */
+    uint e[VEC + 2 * HALO];
+#pragma unroll
+    for (int k = 0; k < HALO; k++) {
+        e[k] = p[k - HALO];
+        e[HALO + VEC + k] = p[VEC + k];
+    }
+#pragma unroll
+    for (int k = 0; k < VEC; k++)
+        e[HALO + k] = BYTE_OF(wv, k);
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        uint sum = 0;
+#pragma unroll
+        for (int b = 0; b < BOX; b++)
+            sum += e[j + b * CHANNELS];
+        s[j] = sum;
+    }
+}
+
+/* An interior strip (its box inside the row) of the aligned, wide kind:
+ * first every input row's horizontal sums (all the loads, issued together:
+ * no store comes between them), then each output row from BOX of them,
+ * the integer average stored as aligned words. The rows whose box the
+ * image's top or bottom cuts are left to Fig 4.1, after the others, in a
+ * loop not unrolled (one copy of its code, not ROWS). */
+static void blurStripWide(__global const uchar *restrict in, __global uchar *restrict out, int w,
+                          int h, int x, int row0)
+{
+    int rowBytes = w * CHANNELS;
+    uint across[ROWS + 2 * BLUR_SIZE][VEC];
+#pragma unroll
+    for (int i = 0; i < ROWS + 2 * BLUR_SIZE; i++) {
+        int curRow = row0 - BLUR_SIZE + i;
+        if (curRow > -1 && curRow < h)
+            rowSums(in + curRow * rowBytes + x, across[i]);
+        else
+#pragma unroll
+            for (int j = 0; j < VEC; j++)
+                across[i][j] = 0;
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; r++) {
+        int Row = row0 + r;
+        if (Row < BLUR_SIZE || Row >= h - BLUR_SIZE)
+            continue; /* cut by the image's top or bottom (or past it): below */
+        uint wv[WORDS];
+#pragma unroll
+        for (int k = 0; k < WORDS; k++) {
+            uint word = 0;
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                uint pixVal = 0;
+#pragma unroll
+                for (int b = 0; b < BOX; b++)
+                    pixVal += across[r + b][4 * k + q];
+                word |= (pixVal / (BOX * BOX)) << (8 * q);
+            }
+            wv[k] = word;
+        }
+#if WORDS == 1
+        *(__global uint *)(out + Row * rowBytes + x) = wv[0];
+#elif WORDS == 2
+        *(__global uint2 *)(out + Row * rowBytes + x) = (uint2)(wv[0], wv[1]);
+#else
+        *(__global uint4 *)(out + Row * rowBytes + x) = (uint4)(wv[0], wv[1], wv[2], wv[3]);
+#endif
+    }
+    if (row0 >= BLUR_SIZE && row0 + ROWS <= h - BLUR_SIZE)
+        return;
+#pragma unroll 1
+    for (int Row = row0; Row < row0 + ROWS && Row < h; Row++)
+        if (Row < BLUR_SIZE || Row >= h - BLUR_SIZE)
+#pragma unroll 1
+            for (int b = x; b < x + VEC; b++)
+                out[Row * rowBytes + b] = blurPixel(in, w, h, Row, b / CHANNELS, b % CHANNELS);
+}
+#endif
+
+__kernel void blurCoarsened(__global const uchar *restrict in, __global uchar *restrict out, int w,
+                            int h)
 {
     int rowBytes = w * CHANNELS;
     int x = get_global_id(0) * VEC; /* the strip's first byte in a row */
@@ -192,6 +317,10 @@ __kernel void blurCoarsened(__global const uchar *in, __global uchar *out, int w
         return;
     }
 
+#if WIDE
+    blurStripWide(in, out, w, h, x, row0);
+    return;
+#endif
     /* across[i]: the horizontal sums of input row row0 - BLUR_SIZE + i under
      * the strip (rows outside the image are not read: the output rows
      * whose box they are in take Fig 4.1's loop below). Unrolled, so that

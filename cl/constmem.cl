@@ -70,12 +70,31 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * width that is not a multiple of VEC) take the loop above, element by
  * element. On a GPU (VEC 1) neighbouring work-items load neighbouring
  * floats; on a CPU (VEC 16) each vector is one or two unaligned loads.
- * The host sets VEC (1, 2, 4, 8 or 16) and ROWS. */
+ * The host sets VEC (1, 2, 4, 8 or 16), ROWS, ALIGNED (w a multiple of
+ * VEC) and STRIP_LOAD (a tuning parameter): 1 reads each row as above,
+ * FILTER_WIDTH vectors at every horizontal offset; 2 (with ALIGNED and VEC
+ * 2 to 16) reads it as ONE aligned load of the strip's VEC floats plus the
+ * FILTER_RADIUS floats on either side, the shifted vectors taken out of
+ * registers. On a GPU an unaligned vector load is one load per float (a
+ * strip of 4 at radius 2: 8 loads of a float a row); the aligned one is one
+ * 16-byte load and 4 loads of a float. in and out are two buffers
+ * (restrict): the compiler may order loads and stores as it likes. */
 #ifndef VEC
 #define VEC 1
 #endif
 #ifndef ROWS
 #define ROWS 8
+#endif
+#ifndef STRIP_LOAD
+#define STRIP_LOAD 1
+#endif
+#ifndef ALIGNED
+#define ALIGNED 0
+#endif
+#if STRIP_LOAD == 2 && VEC > 1 && ALIGNED
+#define WIDE 1
+#else
+#define WIDE 0
 #endif
 
 #define CAT_(a, b) a##b
@@ -89,6 +108,11 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
 #define LOADV(p)     CAT(vload, VEC)(0, p)
 #define STOREV(v, p) CAT(vstore, VEC)(v, 0, p)
 #endif
+/* A vector and its floats: taken apart and put together in registers. */
+union floatv {
+    FLOATV v;
+    float f[VEC];
+};
 
 /* The convolution above for the output (Row, Col). */
 static float convolveOne(__global const float *in, __constant float *filter, int w, int h, int Row,
@@ -107,7 +131,7 @@ static float convolveOne(__global const float *in, __constant float *filter, int
     return sum;
 }
 
-__kernel void convolutionCoarsened(__global const float *in, __global float *out,
+__kernel void convolutionCoarsened(__global const float *restrict in, __global float *restrict out,
                                    __constant float *filter, int w, int h)
 {
     int x = get_global_id(0) * VEC; /* the strip's first column */
@@ -123,6 +147,12 @@ __kernel void convolutionCoarsened(__global const float *in, __global float *out
         return;
     }
 
+    /* The filter once into registers: each coefficient is used by up to
+     * ROWS output rows; one load of the constant cache each. */
+    float f[FILTER_WIDTH * FILTER_WIDTH];
+#pragma unroll
+    for (int k = 0; k < FILTER_WIDTH * FILTER_WIDTH; k++)
+        f[k] = filter[k];
     FLOATV sum[ROWS];
 #pragma unroll
     for (int r = 0; r < ROWS; r++)
@@ -134,14 +164,36 @@ __kernel void convolutionCoarsened(__global const float *in, __global float *out
         int curRow = row0 - FILTER_RADIUS + i;
         if (curRow > -1 && curRow < h) {
             __global const float *p = in + curRow * w + x;
+#if WIDE
+            /* e[k]: the row's float x - FILTER_RADIUS + k, the strip's
+             * VEC of them from one aligned load. */
+            float e[VEC + 2 * FILTER_RADIUS];
+            union floatv centre = {*(__global const FLOATV *)p};
+#pragma unroll
+            for (int k = 0; k < VEC; k++)
+                e[FILTER_RADIUS + k] = centre.f[k];
+#pragma unroll
+            for (int k = 0; k < FILTER_RADIUS; k++) {
+                e[k] = p[k - FILTER_RADIUS];
+                e[FILTER_RADIUS + VEC + k] = p[VEC + k];
+            }
+#endif
 #pragma unroll
             for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
+#if WIDE
+                union floatv shifted;
+#pragma unroll
+                for (int k = 0; k < VEC; k++)
+                    shifted.f[k] = e[FILTER_RADIUS + fCol + k];
+                FLOATV v = shifted.v;
+#else
                 FLOATV v = LOADV(p + fCol);
+#endif
 #pragma unroll
                 for (int r = 0; r < ROWS; r++) {
                     int fRow = i - r;
                     if (fRow >= 0 && fRow < FILTER_WIDTH)
-                        sum[r] += filter[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;
+                        sum[r] += f[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;
                 }
             }
         }
@@ -149,5 +201,9 @@ __kernel void convolutionCoarsened(__global const float *in, __global float *out
 #pragma unroll
     for (int r = 0; r < ROWS; r++)
         if (row0 + r < h)
+#if WIDE
+            *(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r];
+#else
             STOREV(sum[r], out + (row0 + r) * w + x);
+#endif
 }

@@ -83,7 +83,8 @@ static void metric_is_bytes_read_and_written(void **state)
         /* PoCL's row: strips of 16 bytes by 8 rows; 33 bytes a row are not
          * whole vectors. */
         assert_string_equal(r[i].params,
-                            "-DBLUR_SIZE=1 -DCHANNELS=1 -DTILE=16 -DVEC=16 -DROWS=8 -DALIGNED=0");
+                            "-DBLUR_SIZE=1 -DCHANNELS=1 -DTILE=16 -DVEC=16 -DROWS=8 -DSTRIP_LOAD=1 "
+                            "-DALIGNED=0");
         test_expect_metric(&r[i], 2.0 * 33 * 65);
     }
     clmem_results_free(r, n);
@@ -261,15 +262,17 @@ static void grey_input_blurred_to_pgm(void **state)
     blur_file(*state, 5, 1, 1, 200, AS_FILE); /* a maxval below 255 is kept */
 }
 
-/* coarsened as every device may build it (VEC x ROWS, the GPU's 4 x 2
- * among them; each vector width once), grey and RGB, at sizes whose strips
+/* coarsened as every device may build it (VEC x ROWS x STRIP_LOAD, the
+ * GPU's 4 x 2 x 1 among them; each vector width once with each way of
+ * loading a row), grey and RGB, at sizes whose strips
  * are cut by every edge of the image: widths not a multiple of VEC, rows
  * past the last strip's, images narrower than a strip and its halo; and
  * rows of whole vectors (ALIGNED). */
 static void coarsened_every_strip_shape(void **state)
 {
     struct fixture *f = *state;
-    static const int shapes[][2] = {{1, 3}, {2, 8}, {4, 2}, {8, 1}, {16, 3}};
+    static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 2, 1}, {8, 1, 1},
+                                    {16, 3, 1}, {4, 2, 2}, {8, 1, 2}, {16, 3, 2}};
     static const struct {
         size_t w, h;
     } images[] = {{1, 1}, {7, 3}, {37, 11}, {70, 9}, {48, 5}}; /* 48: rows of whole vectors */
@@ -296,12 +299,13 @@ static void coarsened_every_strip_shape(void **state)
                 int status =
                     clmem_run(&f->ctx, clmem_workload_find("blur"), &options, &r, &n, &err);
                 if (status != CLMEM_OK || n != 1 || !r[0].verified)
-                    fail_msg("coarsened VEC %d ROWS %d, %zux%zu with %u channels: status %d: "
-                             "%s %s",
-                             shapes[k][0], shapes[k][1], images[i].w, images[i].h, channels, status,
-                             err.message, n ? r[0].verify_detail : "");
-                char params[64];
-                snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d", shapes[k][0], shapes[k][1]);
+                    fail_msg("coarsened VEC %d ROWS %d STRIP_LOAD %d, %zux%zu with %u channels: "
+                             "status %d: %s %s",
+                             shapes[k][0], shapes[k][1], shapes[k][2], images[i].w, images[i].h,
+                             channels, status, err.message, n ? r[0].verify_detail : "");
+                char params[80];
+                snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d", shapes[k][0],
+                         shapes[k][1], shapes[k][2]);
                 assert_non_null(strstr(r[0].params, params));
                 clmem_results_free(r, n);
             }

@@ -30,13 +30,16 @@ static void coarsened_verifies_any_size(void **state)
     test_expect_verified_sizes(*state, "constmem", "coarsened", sizes);
 }
 
-/* coarsened as every device may build it (VEC x ROWS, the GPU's 2 x 8
- * among them; each vector width once), at sizes whose strips are cut by
- * every edge: widths not a multiple of VEC, rows past the last strip's,
- * images narrower than a strip and its filter's reach. */
+/* coarsened as every device may build it (VEC x ROWS x STRIP_LOAD, the
+ * GPU's 2 x 8 x 1 among them; each vector width once with each way of
+ * loading a row), at sizes whose strips are cut by every edge: widths not
+ * a multiple of VEC, rows past the last strip's, images narrower than a
+ * strip and its filter's reach; and rows of whole vectors (64 wide: an
+ * aligned load a row with STRIP_LOAD 2). */
 static void coarsened_every_strip_shape(void **state)
 {
-    static const int shapes[][2] = {{1, 3}, {2, 8}, {4, 1}, {8, 4}, {16, 5}};
+    static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 1, 1}, {8, 4, 1}, {16, 5, 1},
+                                    {2, 8, 2},  {4, 1, 2}, {8, 4, 2}, {16, 5, 2}};
     static const char *const images[] = {"1", "7x3", "37x11", "70x9", "64x6"};
     for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
         for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
@@ -51,10 +54,12 @@ static void coarsened_every_strip_shape(void **state)
             size_t n = 0;
             int status = clmem_run(*state, clmem_workload_find("constmem"), &options, &r, &n, &err);
             if (status != CLMEM_OK || n != 1 || !r[0].verified)
-                fail_msg("coarsened VEC %d ROWS %d at %s: status %d: %s %s", shapes[k][0],
-                         shapes[k][1], images[i], status, err.message, n ? r[0].verify_detail : "");
-            char params[64];
-            snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d", shapes[k][0], shapes[k][1]);
+                fail_msg("coarsened VEC %d ROWS %d STRIP_LOAD %d at %s: status %d: %s %s",
+                         shapes[k][0], shapes[k][1], shapes[k][2], images[i], status, err.message,
+                         n ? r[0].verify_detail : "");
+            char params[80];
+            snprintf(params, sizeof params, "-DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d", shapes[k][0],
+                     shapes[k][1], shapes[k][2]);
             assert_non_null(strstr(r[0].params, params));
             clmem_results_free(r, n);
         }
@@ -70,7 +75,8 @@ static void all_timed_and_metric_is_bytes(void **state)
         assert_true(r[i].max_rel_error <= 1e-5);
         assert_string_equal(r[i].metric_unit, "GB/s");
         /* PoCL's row: strips of 16 floats by 8 rows. */
-        assert_string_equal(r[i].params, "-DFILTER_RADIUS=2 -DVEC=16 -DROWS=8");
+        assert_string_equal(r[i].params,
+                            "-DFILTER_RADIUS=2 -DVEC=16 -DROWS=8 -DSTRIP_LOAD=1 -DALIGNED=0");
         assert_string_equal(r[i].note, "5x5 filter, zero outside the image");
         test_expect_metric(&r[i], 2.0 * 100 * 37 * 4);
     }

@@ -6,7 +6,10 @@
 # estimates until tuned). On the GPU machine from the tree's root:
 #   bench/roofs/run.sh OUTDIR
 # CLMEM (default .gpu-bin/clmem-new, a release build), DEVICE (nvidia),
-# REPS (9), TUNE_LIMIT (seconds per tune, 100).
+# REPS (9), TUNE_LIMIT (seconds per tune, 100), WORKLOADS (default: blur
+# constmem pitched transpose), TUNE (default: blur constmem; empty: none),
+# SASS (1: then bench/roofs/sass.sh OUTDIR, registers and instructions of
+# the tuned coarsened kernels).
 set -uo pipefail
 out=${1:?usage: bench/roofs/run.sh OUTDIR}
 clmem=${CLMEM:-.gpu-bin/clmem-new}
@@ -25,8 +28,10 @@ sizes() {
     transpose) echo 8192 ;;
     esac
 }
+workloads=${WORKLOADS:-blur constmem pitched transpose}
+tune=${TUNE-blur constmem}
 measure() { # PHASE
-    for w in blur constmem pitched transpose; do
+    for w in $workloads; do
         for s in $(sizes $w); do
             "$clmem" run "$w" --device "$device" --size "$s" --reps "$reps" --peak \
                 --format csv --output "$out/$1-$w-$s.csv" >"$out/$1-$w-$s.txt" 2>&1
@@ -34,13 +39,14 @@ measure() { # PHASE
     done
 }
 measure builtin
-for w in blur constmem; do
-    s=$(sizes $w | awk '{ print $NF }')
+for w in $tune; do
+    s=$(sizes $w | awk '{ print $1 }') # the smaller: a tune builds and checks every candidate
     timeout -k 5 "$tune_limit" "$clmem" tune "$w" --device "$device" --size "$s" \
         >"$out/tune-$w.txt" 2>&1
     echo "tune exit $?" >>"$out/tune-$w.txt"
 done
-measure tuned
+[ -n "$tune" ] && measure tuned
+[ "${SASS:-0}" = 1 ] && CLMEM=$clmem DEVICE=$device bench/roofs/sass.sh "$out"
 python3 - "$out" <<'PY' | tee "$out/table.txt"
 import csv, glob, os, sys
 out = sys.argv[1]

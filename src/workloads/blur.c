@@ -20,34 +20,40 @@
 enum { NAIVE, TILED, COARSENED };
 
 /* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
- * (cl/blur.cl), looked up device -> family -> vendor -> any
- * (clmem_param_rows). GPUs: 4 bytes by 2 rows, what `clmem tune blur` kept
- * on an H100 at 7680x4320 (1270 GB/s where 4 x 8 gave 919; 1.58 TB/s at
- * 16384x16384 where 1.18, bench/roofs/h100-tuned/); a warp's byte loads
- * stay within 128 bytes. Reading three aligned vectors and shifting them
- * in registers instead of the unaligned loads was slower there (1.03 TB/s
- * against 1.18 at 4 x 8). CPUs: 16 bytes, a vector register of them summed
- * at once, and 8 rows (PoCL on a 2-core EPYC: 3.6-5.0 GB/s at 1920x1080
- * where 4 rows gave 2.3-4.3 and 8 bytes by 4 rows 2.6-4.4, on a loaded
- * machine). */
-enum { P_VEC, P_ROWS };
+ * (cl/blur.cl), read as vectors at every offset of the box (STRIP_LOAD 1)
+ * or as one aligned load a row (2), looked up device -> family -> vendor
+ * -> any (clmem_param_rows). GPUs: 4 bytes by 4 rows, one aligned load a
+ * row, what `clmem tune blur` kept on an H200 at 7680x4320 (1586 GB/s
+ * where the earlier 4 x 2 with vector loads gave 1300; at 16384x16384
+ * 2288 where 1606, bench/roofs/h200-strip/). More bytes or rows a
+ * work-item were slower there: the kernel is bound by its arithmetic as
+ * much as by memory (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
+ * register of them summed at once, and 8 rows (PoCL on a 2-core EPYC:
+ * 3.6-5.0 GB/s at 1920x1080 where 4 rows gave 2.3-4.3 and 8 bytes by 4
+ * rows 2.6-4.4, on a loaded machine; the aligned load a row there was 4x
+ * slower). */
+enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8}},
-    {CLMEM_PARAM_ANY, NULL, 0, {4, 4}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 4, 2}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
+    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };
 
-/* Any strip runs everywhere (no local memory); VEC a vector width. */
+/* Any strip runs everywhere (no local memory); VEC a vector width;
+ * STRIP_LOAD 2 (one aligned load a row) only where a strip holds whole
+ * 32-bit words. */
 static int coarsened_valid(const struct clmem_device *device, const int v[])
 {
     (void)device;
-    int vec = v[P_VEC], rows = v[P_ROWS];
-    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 && rows <= 32;
+    int vec = v[P_VEC], rows = v[P_ROWS], load = v[P_STRIP_LOAD];
+    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 &&
+           rows <= 32 && (load == 1 || (load == 2 && vec >= 4));
 }
 
 static const struct clmem_tune_param coarsened_space[] = {
     {"VEC", {1, 2, 4, 8, 16}},
     {"ROWS", {1, 2, 4, 8, 16, 32}},
+    {"STRIP_LOAD", {1, 2}},
 };
 static const struct clmem_tunable blur_tunables[] = {
     {"coarsened", coarsened_space, CLMEM_ARRAY_SIZE(coarsened_space), coarsened_valid},
@@ -55,7 +61,7 @@ static const struct clmem_tunable blur_tunables[] = {
 
 struct blur_state {
     size_t width, height, tile;
-    int coarse[2];          /* coarsened's VEC and ROWS */
+    int coarse[3];          /* coarsened's VEC, ROWS and STRIP_LOAD */
     size_t coarse_local[2]; /* its work-group */
     struct clmem_image in;  /* generated, or read from --input */
     unsigned char *ref, *out;
@@ -77,11 +83,14 @@ static const struct clmem_variant blur_variants[] = {
                "blurTiled", NULL},
     [COARSENED] = {"coarsened",
                    "beyond the figures: strips of VEC bytes by ROWS rows a work-item, each input "
-                   "row loaded once as vectors, sums in registers, no edge checks inside the image",
-                   /* Oclgrind builds it as a GPU (4 x 8 strips): at the
-                    * workload's 17x9, strips at both edges, whole ones,
-                    * one cut by the right edge, a strip row cut short. */
-                   "blurCoarsened", NULL},
+                   "row loaded once (one aligned load on GPUs), sums in registers, no edge checks "
+                   "inside the image",
+                   /* Oclgrind builds it as a GPU (4 x 4 strips, one
+                    * aligned load a row): at 17x9, strips at both edges,
+                    * whole ones, one cut by the right edge, a strip row
+                    * cut short; at 32x9 (rows of whole words) the aligned
+                    * loads, their halo bytes, the top and bottom rows. */
+                   "blurCoarsened", NULL, .check_sizes = "17x9 32x9"},
 };
 
 static size_t row_bytes(const struct blur_state *s)
@@ -200,14 +209,16 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
                          &row, 1, &level);
         s->coarse[P_VEC] = row->values[P_VEC];
         s->coarse[P_ROWS] = row->values[P_ROWS];
+        s->coarse[P_STRIP_LOAD] = row->values[P_STRIP_LOAD];
     }
     s->coarse_local[0] = clmem_pick_group(&run->ctx->device, 64);
     s->coarse_local[1] = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE) / s->coarse_local[0];
-    char options[160];
+    char options[192];
     snprintf(options, sizeof options,
-             "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu -DVEC=%d -DROWS=%d -DALIGNED=%d", BLUR_SIZE,
-             s->in.channels, s->tile, s->coarse[P_VEC], s->coarse[P_ROWS],
-             row_bytes(s) % (size_t)s->coarse[P_VEC] == 0);
+             "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu -DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d "
+             "-DALIGNED=%d",
+             BLUR_SIZE, s->in.channels, s->tile, s->coarse[P_VEC], s->coarse[P_ROWS],
+             s->coarse[P_STRIP_LOAD], row_bytes(s) % (size_t)s->coarse[P_VEC] == 0);
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||

@@ -21,34 +21,37 @@
 enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
 
 /* coarsened's strip: VEC outputs of a row by ROWS rows a work-item
- * (cl/constmem.cl), looked up device -> family -> vendor -> any
- * (clmem_param_rows). GPUs: 2 floats by 8 rows, what `clmem tune
- * constmem` kept on an H100 at 8192 (2031 GB/s where 1 x 8 gave 1641; 2.23
- * TB/s at 16384 where 1.69, bench/roofs/h100-tuned/), each input row
- * loaded for 8 output rows instead of 1; CPUs: 16 floats by 8 rows, 8
- * independent chains of multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s
- * at 2048 where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded
- * machine). */
-enum { P_VEC, P_ROWS };
+ * (cl/constmem.cl), read as vectors at every offset of the filter
+ * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
+ * family -> vendor -> any (clmem_param_rows). GPUs: 4 floats by 2 rows,
+ * one aligned load a row, what `clmem tune constmem` kept on an H200 at
+ * 8192 (2765 GB/s where the earlier 2 x 8 with vector loads gave 2185,
+ * bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8 independent
+ * chains of multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s at 2048
+ * where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded machine). */
+enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {2, 8}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8}},
-    {CLMEM_PARAM_ANY, NULL, 0, {4, 4}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2, 2}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
+    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };
 
 /* Any strip runs everywhere (no local memory); VEC a vector width. Up to
  * 16 rows: the unrolled kernel grows with ROWS * (ROWS + 4), and 32 rows'
- * sums spill out of any device's registers. */
+ * sums spill out of any device's registers. STRIP_LOAD 2 (one aligned
+ * load a row) needs a vector. */
 static int coarsened_valid(const struct clmem_device *device, const int v[])
 {
     (void)device;
-    int vec = v[P_VEC], rows = v[P_ROWS];
-    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 && rows <= 16;
+    int vec = v[P_VEC], rows = v[P_ROWS], load = v[P_STRIP_LOAD];
+    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 &&
+           rows <= 16 && (load == 1 || (load == 2 && vec >= 2));
 }
 
 static const struct clmem_tune_param coarsened_space[] = {
     {"VEC", {1, 2, 4, 8, 16}},
     {"ROWS", {1, 2, 4, 8, 16}},
+    {"STRIP_LOAD", {1, 2}},
 };
 static const struct clmem_tunable constmem_tunables[] = {
     {"coarsened", coarsened_space, CLMEM_ARRAY_SIZE(coarsened_space), coarsened_valid},
@@ -56,7 +59,7 @@ static const struct clmem_tunable constmem_tunables[] = {
 
 struct constmem_state {
     size_t width, height, tile;
-    int coarse[2];          /* coarsened's VEC and ROWS */
+    int coarse[3];          /* coarsened's VEC, ROWS and STRIP_LOAD */
     size_t coarse_local[2]; /* its work-group */
     float filter[FILTER_WIDTH * FILTER_WIDTH];
     float *in, *ref, *out;
@@ -74,11 +77,14 @@ static const struct clmem_variant constmem_variants[] = {
                          "convolutionConstant", NULL},
     [COARSENED] = {"coarsened",
                    "beyond the slides: the __constant filter, strips of VEC outputs by ROWS rows "
-                   "a work-item, each input row loaded once as vectors, no edge checks inside",
-                   /* Oclgrind builds it as a GPU (1 x 8 strips): at the
-                    * workload's 17x9, strips at both edges and inside, a
-                    * strip row cut short, filters past every edge. */
-                   "convolutionCoarsened", NULL},
+                   "a work-item, each input row loaded once (one aligned load on GPUs), no edge "
+                   "checks inside",
+                   /* Oclgrind builds it as a GPU (4 x 2 strips, one
+                    * aligned load a row): at 17x9, strips at both edges
+                    * and inside, a strip row cut short, filters past
+                    * every edge; at 24x9 (rows of whole vectors) the
+                    * aligned loads and their halo. */
+                   "convolutionCoarsened", NULL, .check_sizes = "17x9 24x9"},
 };
 
 static int constmem_plan(struct clmem_run *run, struct clmem_error *err)
@@ -164,12 +170,15 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
                          &row, 1, &level);
         s->coarse[P_VEC] = row->values[P_VEC];
         s->coarse[P_ROWS] = row->values[P_ROWS];
+        s->coarse[P_STRIP_LOAD] = row->values[P_STRIP_LOAD];
     }
     s->coarse_local[0] = clmem_pick_group(&run->ctx->device, 64);
     s->coarse_local[1] = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE) / s->coarse_local[0];
-    char options[96];
-    snprintf(options, sizeof options, "-DFILTER_RADIUS=%d -DVEC=%d -DROWS=%d", FILTER_RADIUS,
-             s->coarse[P_VEC], s->coarse[P_ROWS]);
+    char options[128];
+    snprintf(options, sizeof options,
+             "-DFILTER_RADIUS=%d -DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d -DALIGNED=%d", FILTER_RADIUS,
+             s->coarse[P_VEC], s->coarse[P_ROWS], s->coarse[P_STRIP_LOAD],
+             s->width % (size_t)s->coarse[P_VEC] == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
