@@ -400,6 +400,8 @@ static void registry_lists_matmul(void **state)
         assert_true(all[i]->n_variants > 0 && all[i]->n_variants <= CLMEM_MAX_VARIANTS);
         assert_non_null(all[i]->plan);
         assert_non_null(all[i]->verify);
+        /* Its work is data or computed: never 0, which would make every metric 0. */
+        assert_true(all[i]->work || all[i]->work_per_element > 0);
     }
 }
 

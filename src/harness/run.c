@@ -23,6 +23,17 @@ static int check_dims(const struct clmem_run *run, struct clmem_error *err)
                       run->workload->name, run->size.ndims, run->workload->size_help);
 }
 
+/* The size's elements: the product of the parts the workload takes (a
+ * single N stands for each of them: N x N for a WxH workload). */
+static double elements(const struct clmem_run *run)
+{
+    int dims = run->workload->max_dims ? run->workload->max_dims : 3;
+    double n = 1.0;
+    for (int i = 0; i < dims; i++)
+        n *= (double)run->size.dim[i];
+    return n;
+}
+
 struct clmem_run_options clmem_run_options_defaults(const struct clmem_run_options *given)
 {
     struct clmem_run_options o = *given;
@@ -314,7 +325,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     snprintf(r->timer, sizeof r->timer, "%s", how.host ? "host" : "events");
     r->runs_per_sample = how.runs_per_sample;
     /* A time is never zero: sampling refuses a clock that does not advance. */
-    double work = w->work(run, v);
+    double work = w->work ? w->work(run, v) : w->work_per_element * elements(run);
     r->metric = work / (r->median_ms * 1e-3) / 1e9;
 
     struct clmem_check check, looped_check;
@@ -340,7 +351,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
         return status;
     prepend_mismatches(&check, &guards);
     clmem_result_set_check(r, &check);
-    if (r->verified && w->keep && (status = w->keep(run, v, err)))
+    if (r->verified && w->save_output && (status = w->save_output(run, v, err)))
         return status;
     size_t index = (size_t)(v - w->variants);
     if (index < CLMEM_MAX_VARIANTS && run->from_database[index])
@@ -412,7 +423,8 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     r->reps = options->reps;
     r->warmup = options->warmup;
     r->seed = run->seed;
-    r->flops_per_byte = run->workload->intensity ? run->workload->intensity(run, v) : NAN;
+    r->flops_per_byte =
+        run->workload->intensity ? run->workload->intensity(run, v) : run->workload->flops_per_byte;
     r->demonstrates_failure = v->demonstrates_failure;
     return r;
 }

@@ -149,17 +149,23 @@ struct clmem_workload {
     int (*verify)(struct clmem_run *run, const struct clmem_variant *variant,
                   struct clmem_check *check, struct clmem_error *err);
     /* Optional: the variant's result is final and verified (its values, the
-     * loop-in-kernel run's and the guard zones around its outputs): keep
-     * what the user asked of it (blur: its image in --output FILE.pgm). */
-    int (*keep)(struct clmem_run *run, const struct clmem_variant *variant,
-                struct clmem_error *err);
-    /* Work done by one execution, in the metric's unit times 1e9
-     * (flops for GFLOP/s, bytes for GB/s). */
+     * loop-in-kernel run's and the guard zones around its outputs): save
+     * the output the user asked for (blur: its image in --output FILE.pgm). */
+    int (*save_output)(struct clmem_run *run, const struct clmem_variant *variant,
+                       struct clmem_error *err);
+    /* Work done by one execution, in the metric's unit times 1e9 (flops for
+     * GFLOP/s, bytes for GB/s): work_per_element times the size's elements
+     * (the product of the max_dims parts of --size: N, WxH, MxNxK), or,
+     * where that is not how it counts (the variant's element type, an
+     * input image's size), what the hook `work` computes. */
+    double work_per_element;
     double (*work)(const struct clmem_run *run, const struct clmem_variant *variant);
-    /* Optional: floating-point operations per byte of device memory traffic
-     * of one execution (the arithmetic intensity a roofline places a result
-     * at); NULL where it means nothing (the metric counts samples or
-     * updates): results then carry NAN. */
+    /* Floating-point operations per byte of device memory traffic of one
+     * execution (the arithmetic intensity a roofline places a result at):
+     * flops_per_byte, 0 for pure data movement, NAN where it means nothing
+     * (the metric counts samples or updates); or, where it depends on the
+     * size or the device, what the hook `intensity` computes. */
+    double flops_per_byte;
     double (*intensity)(const struct clmem_run *run, const struct clmem_variant *variant);
     void (*teardown)(struct clmem_run *run);
     /* Optional: the variant whose time every other is compared with (transpose:

@@ -754,8 +754,8 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
     if ((status = clmem_queue_wait(ctx->queue, &done, 1, err)) ||
         (status = matmul_block_launch(&me->run, p->variant, me->dM[slot], me->dN[slot], me->product,
                                       k, err)) ||
-        (status = clmem_kernel_args(me->accumulate, err, 4, sizeof(cl_mem), &me->dP, sizeof(cl_mem),
-                                    &me->product, sizeof cells, &cells, sizeof store, &store)) ||
+        (status = clmem_kernel_args(me->accumulate, err, CLMEM_ARG(me->dP), CLMEM_ARG(me->product),
+                                    CLMEM_ARG(cells), CLMEM_ARG(store))) ||
         (status = clmem_launch(ctx, me->accumulate, 1, &global, &local, k, err)))
         return status;
     clmem_event_keep(&me->multiplied[slot], k->last ? k->last : k->first);

@@ -2,7 +2,6 @@
  * tile sizes a device allows. */
 #include "opencl/opencl.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 
 int clmem_kernel_create(cl_program program, const char *source, const char *name, cl_kernel *kernel,
@@ -16,21 +15,15 @@ int clmem_kernel_create(cl_program program, const char *source, const char *name
     return CLMEM_OK;
 }
 
-int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...)
+int clmem_kernel_args_n(cl_kernel kernel, struct clmem_error *err, const struct clmem_arg *args,
+                        size_t n)
 {
-    va_list ap;
-    va_start(ap, n);
-    for (unsigned i = 0; i < n; i++) {
-        size_t size = va_arg(ap, size_t);
-        const void *value = va_arg(ap, const void *);
-        cl_int rc = clSetKernelArg(kernel, i, size, value);
-        if (rc != CL_SUCCESS) {
-            va_end(ap);
-            return clmem_fail(err, CLMEM_ERR_CL, "clSetKernelArg %u failed with %s", i,
+    for (size_t i = 0; i < n; i++) {
+        cl_int rc = clSetKernelArg(kernel, (cl_uint)i, args[i].size, args[i].value);
+        if (rc != CL_SUCCESS)
+            return clmem_fail(err, CLMEM_ERR_CL, "clSetKernelArg %zu failed with %s", i,
                               clmem_cl_error_name(rc));
-        }
     }
-    va_end(ap);
     return CLMEM_OK;
 }
 

@@ -103,8 +103,34 @@ void clmem_release_program(cl_program *program);
  * message: "clCreateKernel of NAME in SOURCE failed with CL_..."). */
 int clmem_kernel_create(cl_program program, const char *source, const char *name, cl_kernel *kernel,
                         struct clmem_error *err);
-/* Sets `n` arguments given as (size_t size, const void *value) pairs. */
-int clmem_kernel_args(cl_kernel kernel, struct clmem_error *err, unsigned n, ...);
+/* One kernel argument: the bytes of its value and where they are, both
+ * taken from the value by CLMEM_ARG so that neither can disagree with it. */
+struct clmem_arg {
+    size_t size;
+    const void *value;
+};
+/* The argument x: an lvalue (an rvalue has no address: a compile error) of
+ * a type a kernel parameter has. Any other type (a size_t where the kernel
+ * takes an int, a host pointer where it takes a buffer) has no size here
+ * and fails to compile; a kernel taking a new type adds one line. */
+#define CLMEM_ARG(x) ((struct clmem_arg){CLMEM_ARG_SIZE(x), &(x)})
+/* clang-format off */
+#define CLMEM_ARG_SIZE(x)                                                                          \
+    _Generic((x),                                                                                  \
+        cl_mem: sizeof(cl_mem),                                                                    \
+        cl_int: sizeof(cl_int),                                                                    \
+        cl_uint: sizeof(cl_uint),                                                                  \
+        cl_float: sizeof(cl_float))
+/* clang-format on */
+/* Sets a kernel's arguments 0, 1, ... from a list of CLMEM_ARG, counted by
+ * the compiler: clmem_kernel_args(kernel, err, CLMEM_ARG(in), CLMEM_ARG(n)).
+ * (A bare value in the list warns: missing braces.) */
+#define clmem_kernel_args(kernel, err, ...)                                                        \
+    clmem_kernel_args_n((kernel), (err), (const struct clmem_arg[]){__VA_ARGS__},                  \
+                        sizeof((const struct clmem_arg[]){__VA_ARGS__}) /                          \
+                            sizeof(struct clmem_arg))
+int clmem_kernel_args_n(cl_kernel kernel, struct clmem_error *err, const struct clmem_arg *args,
+                        size_t n);
 /* Largest power-of-two T <= max_tile whose T x T work-group the device
  * allows and whose `tiles` T x T tiles of `elem_bytes` fit its local memory. */
 size_t clmem_pick_tile(const struct clmem_device *device, size_t max_tile, size_t tiles,

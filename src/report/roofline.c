@@ -26,9 +26,9 @@ static double gemm_intensity(const char *size)
 
 /* What clmem 0.1.0's files held, which carry no flops_per_byte: the
  * workloads of that version and the flops per byte of their results (later
- * results carry flops_per_byte, from the workload's own intensity hook, and
- * this table is never read for them). The bytes are those the workload's
- * work() counted for its GB/s. 0: the workload moved data and did no
+ * results carry flops_per_byte, from the workload's own description, and
+ * this table is never read for them). The bytes are those the workload
+ * counted as its work for its GB/s. 0: the workload moved data and did no
  * arithmetic; NAN: its unit counted neither flops nor bytes (not on a
  * roofline). It describes those old files only, so it names their workloads
  * and nothing else here does. */

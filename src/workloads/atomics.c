@@ -4,6 +4,7 @@
  * local memory with one global atomic_add per group, counts exactly N. */
 #include "harness/workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 enum { RACY, ATOMIC_GLOBAL, ATOMIC_LOCAL };
@@ -61,7 +62,7 @@ static int atomics_execute(struct clmem_run *run, const struct clmem_variant *v,
     int status;
     /* The counter starts at 0 every execution; the fill is not timed. */
     if ((status = clmem_buffer_fill_zero(run->ctx, s->dcounter, sizeof(cl_int), err)) ||
-        (status = clmem_kernel_args(kernel, err, 2, sizeof(cl_mem), &s->dcounter, sizeof n, &n)))
+        (status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->dcounter), CLMEM_ARG(n))))
         return status;
     size_t global = s->n, local = s->group;
     return clmem_launch(run->ctx, kernel, 1, &global, &local, timing, err);
@@ -91,12 +92,6 @@ static int atomics_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
-static double atomics_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    return (double)run->size.dim[0];
-}
-
 static void atomics_teardown(struct clmem_run *run)
 {
     struct atomics_state *s = run->state;
@@ -124,6 +119,7 @@ const struct clmem_workload clmem_workload_atomics = {
     .setup = atomics_setup,
     .execute = atomics_execute,
     .verify = atomics_verify,
-    .work = atomics_work,
+    .work_per_element = 1.0,
+    .flops_per_byte = NAN, /* the metric counts updates */
     .teardown = atomics_teardown,
 };

@@ -233,8 +233,8 @@ static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
     struct blur_state *s = run->state;
     cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int w = (cl_int)s->width, h = (cl_int)s->height;
-    int status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->d_in, sizeof(cl_mem),
-                                   &s->d_out, sizeof w, &w, sizeof h, &h);
+    int status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->d_in), CLMEM_ARG(s->d_out),
+                                   CLMEM_ARG(w), CLMEM_ARG(h));
     if (status)
         return status;
     if (v == &blur_variants[COARSENED]) {
@@ -283,7 +283,8 @@ static int blur_verify(struct clmem_run *run, const struct clmem_variant *v,
 
 /* The first verified variant's image goes to --output FILE.pgm|.ppm, once
  * its result is final (out holds its output, checked). */
-static int blur_keep(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err)
+static int blur_save_output(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_error *err)
 {
     (void)v;
     struct blur_state *s = run->state;
@@ -302,16 +303,6 @@ static double blur_work(const struct clmem_run *run, const struct clmem_variant 
     const struct blur_state *s = run->state;
     /* The figure's minimal traffic: every byte read once and written once. */
     return 2.0 * (double)s->width * (double)s->height * (double)s->in.channels;
-}
-
-/* (2 * BLUR_SIZE + 1)^2 adds per output byte (inside the image; fewer at
- * its edges), integer adds rather than flops, over the 2 bytes blur_work
- * counts for it (read once, written once): 9 / 2 at BLUR_SIZE 1. */
-static double blur_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return (2.0 * BLUR_SIZE + 1) * (2.0 * BLUR_SIZE + 1) / 2.0;
 }
 
 static void blur_teardown(struct clmem_run *run)
@@ -355,9 +346,12 @@ const struct clmem_workload clmem_workload_blur = {
     .execute = blur_execute,
     .prepare = blur_prepare,
     .verify = blur_verify,
-    .keep = blur_keep,
+    .save_output = blur_save_output,
     .work = blur_work,
-    .intensity = blur_intensity,
+    /* (2 * BLUR_SIZE + 1)^2 adds per output byte (inside the image; fewer at
+     * its edges), integer adds rather than flops, over the 2 bytes blur_work
+     * counts for it (read once, written once): 9 / 2 at BLUR_SIZE 1. */
+    .flops_per_byte = (2.0 * BLUR_SIZE + 1) * (2.0 * BLUR_SIZE + 1) / 2.0,
     .teardown = blur_teardown,
     .tunables = blur_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(blur_tunables),

@@ -158,8 +158,8 @@ static int coalescing_execute(struct clmem_run *run, const struct clmem_variant 
     cl_kernel kernel = clmem_run_kernel(run, v);
     cl_mem in = elem_size(v) == sizeof(cl_float) ? s->d_in32 : s->d_in64;
     cl_int shift = (cl_int)run->sweep_value, n = (cl_int)s->n; /* bounded by plan() */
-    int status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &in, sizeof(cl_mem), &s->d_out,
-                                   sizeof shift, &shift, sizeof n, &n);
+    int status = clmem_kernel_args(kernel, err, CLMEM_ARG(in), CLMEM_ARG(s->d_out),
+                                   CLMEM_ARG(shift), CLMEM_ARG(n));
     if (status)
         return status;
     size_t global = s->n, local = s->group;
@@ -246,14 +246,6 @@ static double coalescing_work(const struct clmem_run *run, const struct clmem_va
     return (double)run->size.dim[0] * (double)elem_size(v) * 2.0;
 }
 
-/* Pure data movement: no floating-point operations. */
-static double coalescing_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 0.0;
-}
-
 static void coalescing_teardown(struct clmem_run *run)
 {
     struct coalescing_state *s = run->state;
@@ -289,6 +281,6 @@ const struct clmem_workload clmem_workload_coalescing = {
     .prepare = coalescing_prepare,
     .verify = coalescing_verify,
     .work = coalescing_work,
-    .intensity = coalescing_intensity,
+    .flops_per_byte = 0.0, /* pure data movement */
     .teardown = coalescing_teardown,
 };

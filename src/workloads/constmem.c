@@ -196,9 +196,8 @@ static int constmem_execute(struct clmem_run *run, const struct clmem_variant *v
     struct constmem_state *s = run->state;
     cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int w = (cl_int)s->width, h = (cl_int)s->height;
-    int status =
-        clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
-                          sizeof(cl_mem), &s->d_filter, sizeof w, &w, sizeof h, &h);
+    int status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->d_in), CLMEM_ARG(s->d_out),
+                                   CLMEM_ARG(s->d_filter), CLMEM_ARG(w), CLMEM_ARG(h));
     if (status)
         return status;
     if (v == &constmem_variants[COARSENED]) {
@@ -242,23 +241,6 @@ static int constmem_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
-static double constmem_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* Every pixel read once and written once (the filter is cached). */
-    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
-}
-
-/* A multiply and an add per filter tap, FILTER_WIDTH^2 taps per output
- * pixel, over the 8 bytes constmem_work counts for it (a float read and
- * one written; the cached filter is not counted): 2 * 25 / 8 at radius 2. */
-static double constmem_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 2.0 * FILTER_WIDTH * FILTER_WIDTH / (2.0 * sizeof(float));
-}
-
 static void constmem_teardown(struct clmem_run *run)
 {
     struct constmem_state *s = run->state;
@@ -297,8 +279,11 @@ const struct clmem_workload clmem_workload_constmem = {
     .execute = constmem_execute,
     .prepare = constmem_prepare,
     .verify = constmem_verify,
-    .work = constmem_work,
-    .intensity = constmem_intensity,
+    /* Every pixel read once and written once (the filter is cached, not
+     * counted); a multiply and an add per filter tap, FILTER_WIDTH^2 taps
+     * per output pixel, over its 8 bytes: 2 * 25 / 8 at radius 2. */
+    .work_per_element = 2.0 * sizeof(float),
+    .flops_per_byte = 2.0 * FILTER_WIDTH * FILTER_WIDTH / (2.0 * sizeof(float)),
     .teardown = constmem_teardown,
     .tunables = constmem_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(constmem_tunables),

@@ -80,26 +80,10 @@ static int dot_execute(struct clmem_run *run, const struct clmem_variant *v,
 {
     struct dot_state *s = run->state;
     struct clmem_sum sum = clmem_sum_of(run, &s->sum, v);
-    int status =
-        clmem_kernel_args(sum.first, err, 2, sizeof(cl_mem), &s->d_a, sizeof(cl_mem), &s->d_b);
+    int status = clmem_kernel_args(sum.first, err, CLMEM_ARG(s->d_a), CLMEM_ARG(s->d_b));
     if (status)
         return status;
     return clmem_sum_passes(run->ctx, &sum, &s->sum.result, timing, err);
-}
-
-static double dot_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* Two vectors of N floats read once; the partials are not counted. */
-    return 2.0 * (double)run->size.dim[0] * sizeof(float);
-}
-
-/* A multiply and an add per pair of floats read: 2 flops per 8 bytes. */
-static double dot_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 2.0 / (2.0 * sizeof(float));
 }
 
 static void dot_teardown(struct clmem_run *run)
@@ -138,7 +122,9 @@ const struct clmem_workload clmem_workload_dot = {
     .execute = dot_execute,
     .prepare = clmem_sum_prepare,
     .verify = clmem_sum_verify,
-    .work = dot_work,
-    .intensity = dot_intensity,
+    /* Two vectors of N floats read once (the partials are not counted); a
+     * multiply and an add per pair of floats read: 2 flops per 8 bytes. */
+    .work_per_element = 2.0 * sizeof(float),
+    .flops_per_byte = 2.0 / (2.0 * sizeof(float)),
     .teardown = dot_teardown,
 };

@@ -1012,15 +1012,15 @@ static int cpu_blocked_execute(struct clmem_run *run, const struct clmem_variant
     cl_kernel micro = clmem_run_kernel(run, v), pack_m_kernel = clmem_run_more_kernel(run, v, 0),
               pack_n_kernel = clmem_run_more_kernel(run, v, 1);
     int status;
-    if ((status = clmem_kernel_args(pack_m_kernel, err, 4, sizeof(cl_mem), &s->dM, sizeof(cl_mem),
-                                    &s->dMp, sizeof rows, &rows, sizeof inner, &inner)) ||
+    if ((status = clmem_kernel_args(pack_m_kernel, err, CLMEM_ARG(s->dM), CLMEM_ARG(s->dMp),
+                                    CLMEM_ARG(rows), CLMEM_ARG(inner))) ||
         (status = clmem_launch(run->ctx, pack_m_kernel, 2, pack_m, NULL, timing, err)) ||
-        (status = clmem_kernel_args(pack_n_kernel, err, 4, sizeof(cl_mem), &s->dN, sizeof(cl_mem),
-                                    &s->dNp, sizeof cols, &cols, sizeof inner, &inner)) ||
+        (status = clmem_kernel_args(pack_n_kernel, err, CLMEM_ARG(s->dN), CLMEM_ARG(s->dNp),
+                                    CLMEM_ARG(cols), CLMEM_ARG(inner))) ||
         (status = clmem_launch(run->ctx, pack_n_kernel, 2, pack_n, NULL, timing, err)) ||
-        (status = clmem_kernel_args(micro, err, 6, sizeof(cl_mem), &s->dMp, sizeof(cl_mem), &s->dNp,
-                                    sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
-                                    sizeof inner, &inner)))
+        (status =
+             clmem_kernel_args(micro, err, CLMEM_ARG(s->dMp), CLMEM_ARG(s->dNp), CLMEM_ARG(s->dP),
+                               CLMEM_ARG(rows), CLMEM_ARG(cols), CLMEM_ARG(inner))))
         return status;
     return clmem_launch(run->ctx, micro, 1, &tiles, &local, timing, err);
 }
@@ -1060,9 +1060,8 @@ static int regblock_gemm(struct clmem_run *run, cl_kernel gemm, cl_kernel sk, cl
     const struct matmul_state *s = run->state;
     cl_int r = (cl_int)rows, c = (cl_int)cols, k = (cl_int)inner;
     if (!sk) {
-        int status =
-            clmem_kernel_args(gemm, err, 6, sizeof(cl_mem), &M, sizeof(cl_mem), &N, sizeof(cl_mem),
-                              &P, sizeof r, &r, sizeof c, &c, sizeof k, &k);
+        int status = clmem_kernel_args(gemm, err, CLMEM_ARG(M), CLMEM_ARG(N), CLMEM_ARG(P),
+                                       CLMEM_ARG(r), CLMEM_ARG(c), CLMEM_ARG(k));
         return status ? status : regblock_launch(run, gemm, rows, cols, timing, err);
     }
     cl_int groups = (cl_int)s->sk_groups, tiles = (cl_int)s->sk_tiles;
@@ -1070,10 +1069,9 @@ static int regblock_gemm(struct clmem_run *run, cl_kernel gemm, cl_kernel sk, cl
     size_t local[2] = {tsn / (size_t)s->rb[P_WPTN], tsm / (size_t)s->rb[P_WPTM]};
     size_t blocks = (rows + tsm - 1) / tsm * ((cols + tsn - 1) / tsn);
     size_t global[2] = {(s->sk_groups + blocks - s->sk_tiles) * local[0], local[1]};
-    int status = clmem_kernel_args(sk, err, 10, sizeof(cl_mem), &M, sizeof(cl_mem), &N,
-                                   sizeof(cl_mem), &P, sizeof r, &r, sizeof c, &c, sizeof k, &k,
-                                   sizeof(cl_mem), &s->dPartial, sizeof(cl_mem), &s->dArrived,
-                                   sizeof groups, &groups, sizeof tiles, &tiles);
+    int status = clmem_kernel_args(sk, err, CLMEM_ARG(M), CLMEM_ARG(N), CLMEM_ARG(P), CLMEM_ARG(r),
+                                   CLMEM_ARG(c), CLMEM_ARG(k), CLMEM_ARG(s->dPartial),
+                                   CLMEM_ARG(s->dArrived), CLMEM_ARG(groups), CLMEM_ARG(tiles));
     return status ? status : clmem_launch(run->ctx, sk, 2, global, local, timing, err);
 }
 
@@ -1095,19 +1093,18 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
     if (!s->dPpad)
         return regblock_gemm(run, gemm, sk, s->dM, s->dN, s->dP, s->host.rows, s->host.cols,
                              s->host.inner, timing, err);
-    if ((status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dMpad,
-                                    sizeof rows, &rows, sizeof inner, &inner, sizeof prows, &prows,
-                                    sizeof pinner, &pinner)) ||
+    if ((status =
+             clmem_kernel_args(pad, err, CLMEM_ARG(s->dM), CLMEM_ARG(s->dMpad), CLMEM_ARG(rows),
+                               CLMEM_ARG(inner), CLMEM_ARG(prows), CLMEM_ARG(pinner))) ||
         (status = copy_launch(run, pad, s->padded[0], s->padded[2], timing, err)) ||
-        (status = clmem_kernel_args(pad, err, 6, sizeof(cl_mem), &s->dN, sizeof(cl_mem), &s->dNpad,
-                                    sizeof inner, &inner, sizeof cols, &cols, sizeof pinner,
-                                    &pinner, sizeof pcols, &pcols)) ||
+        (status =
+             clmem_kernel_args(pad, err, CLMEM_ARG(s->dN), CLMEM_ARG(s->dNpad), CLMEM_ARG(inner),
+                               CLMEM_ARG(cols), CLMEM_ARG(pinner), CLMEM_ARG(pcols))) ||
         (status = copy_launch(run, pad, s->padded[2], s->padded[1], timing, err)) ||
         (status = regblock_gemm(run, gemm, sk, s->dMpad, s->dNpad, s->dPpad, s->padded[0],
                                 s->padded[1], s->padded[2], timing, err)) ||
-        (status =
-             clmem_kernel_args(unpad, err, 5, sizeof(cl_mem), &s->dPpad, sizeof(cl_mem), &s->dP,
-                               sizeof rows, &rows, sizeof cols, &cols, sizeof pcols, &pcols)))
+        (status = clmem_kernel_args(unpad, err, CLMEM_ARG(s->dPpad), CLMEM_ARG(s->dP),
+                                    CLMEM_ARG(rows), CLMEM_ARG(cols), CLMEM_ARG(pcols))))
         return status;
     return copy_launch(run, unpad, s->host.rows, s->host.cols, timing, err);
 }
@@ -1134,9 +1131,9 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                              s->dM, s->dN, s->dP, s->host.rows, s->host.cols, s->host.inner, timing,
                              err);
     cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner;
-    int status = clmem_kernel_args(kernel, err, 6, sizeof(cl_mem), &s->dM, sizeof(cl_mem), &s->dN,
-                                   sizeof(cl_mem), &s->dP, sizeof rows, &rows, sizeof cols, &cols,
-                                   sizeof inner, &inner);
+    int status =
+        clmem_kernel_args(kernel, err, CLMEM_ARG(s->dM), CLMEM_ARG(s->dN), CLMEM_ARG(s->dP),
+                          CLMEM_ARG(rows), CLMEM_ARG(cols), CLMEM_ARG(inner));
     if (status)
         return status;
     size_t global[2] = {s->host.cols, s->host.rows}, local[2] = {s->tile, s->tile};
@@ -1225,13 +1222,6 @@ void matmul_problem_free(struct matmul_problem *p)
     free(p->ref);
     free(p->ref_magnitude);
     memset(p, 0, sizeof *p);
-}
-
-static double matmul_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* 2*M*N*K flops, as the seeds count them. */
-    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * (double)run->size.dim[2];
 }
 
 double matmul_flops_per_byte(size_t rows, size_t cols, size_t inner)
@@ -1329,7 +1319,7 @@ const struct clmem_workload clmem_workload_matmul = {
     .execute = matmul_execute,
     .prepare = matmul_prepare,
     .verify = matmul_verify,
-    .work = matmul_work,
+    .work_per_element = 2.0, /* 2*M*N*K flops, as the seeds count them */
     .intensity = matmul_intensity,
     .teardown = matmul_teardown,
 };

@@ -169,15 +169,15 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
     if (v == &peak_variants[COPY]) {
         cl_int n = (cl_int)s->n;
         size_t global = s->n / 4 + 1;
-        if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_src, sizeof(cl_mem),
-                                        &s->d_dst, sizeof n, &n)))
+        if ((status =
+                 clmem_kernel_args(k, err, CLMEM_ARG(s->d_src), CLMEM_ARG(s->d_dst), CLMEM_ARG(n))))
             return status;
         return clmem_launch(run->ctx, k, 1, &global, &s->local, timing, err);
     }
     if (v == &peak_variants[READ]) {
         cl_int n = (cl_int)s->n;
-        if ((status = clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_src, sizeof(cl_mem),
-                                        &s->d_read, sizeof n, &n)))
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_src), CLMEM_ARG(s->d_read),
+                                        CLMEM_ARG(n))))
             return status;
         return clmem_launch(run->ctx, k, 1, &s->read_items, &s->local, timing, err);
     }
@@ -185,15 +185,13 @@ static int peak_execute(struct clmem_run *run, const struct clmem_variant *v,
         /* The arguments are taken at each enqueue: every launch its slot. */
         size_t one = 1;
         for (cl_int slot = 0; slot < LAUNCHES; slot++)
-            if ((status = clmem_kernel_args(k, err, 2, sizeof(cl_mem), &s->d_launch, sizeof slot,
-                                            &slot)) ||
+            if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_launch), CLMEM_ARG(slot))) ||
                 (status = clmem_launch(run->ctx, k, 1, &one, &one, timing, err)))
                 return status;
         return CLMEM_OK;
     }
     float a = FMA_A, b = FMA_B;
-    if ((status =
-             clmem_kernel_args(k, err, 3, sizeof(cl_mem), &s->d_fma, sizeof a, &a, sizeof b, &b)))
+    if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_fma), CLMEM_ARG(a), CLMEM_ARG(b))))
         return status;
     return clmem_launch(run->ctx, k, 1, &s->fma_items, &s->local, timing, err);
 }

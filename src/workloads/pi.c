@@ -150,12 +150,12 @@ static int pi_execute(struct clmem_run *run, const struct clmem_variant *v,
     int status;
     switch (v - pi_variants) {
     case HOST_RNG_GLOBAL:
-        status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->dx, sizeof(cl_mem), &s->dy,
-                                   sizeof(cl_mem), &s->dhit, sizeof npoints, &npoints);
+        status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->dx), CLMEM_ARG(s->dy),
+                                   CLMEM_ARG(s->dhit), CLMEM_ARG(npoints));
         break;
     case LOCAL_REDUCE:
-        status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->dx, sizeof(cl_mem), &s->dy,
-                                   sizeof(cl_mem), &s->dpartial, sizeof npoints, &npoints);
+        status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->dx), CLMEM_ARG(s->dy),
+                                   CLMEM_ARG(s->dpartial), CLMEM_ARG(npoints));
         break;
     default: {
         cl_uint key_lo = (cl_uint)run->seed, key_hi = (cl_uint)(run->seed >> 32);
@@ -163,8 +163,8 @@ static int pi_execute(struct clmem_run *run, const struct clmem_variant *v,
         /* The count starts at 0 every execution; the fill is not timed. */
         if ((status = clmem_buffer_fill_zero(run->ctx, s->dcount, sizeof(cl_uint), err)))
             return status;
-        status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->dcount, sizeof npoints,
-                                   &npoints, sizeof key_lo, &key_lo, sizeof key_hi, &key_hi);
+        status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->dcount), CLMEM_ARG(npoints),
+                                   CLMEM_ARG(key_lo), CLMEM_ARG(key_hi));
         break;
     }
     }
@@ -223,12 +223,6 @@ static int pi_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
-static double pi_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    return (double)run->size.dim[0];
-}
-
 static void pi_teardown(struct clmem_run *run)
 {
     struct pi_state *s = run->state;
@@ -263,6 +257,7 @@ const struct clmem_workload clmem_workload_pi = {
     .setup = pi_setup,
     .execute = pi_execute,
     .verify = pi_verify,
-    .work = pi_work,
+    .work_per_element = 1.0,
+    .flops_per_byte = NAN, /* the metric counts samples */
     .teardown = pi_teardown,
 };

@@ -157,12 +157,11 @@ static int pitched_execute(struct clmem_run *run, const struct clmem_variant *v,
     cl_int pitch = (cl_int)(s->pitch / sizeof(float));
     int status;
     if (uses_pitch(v))
-        status =
-            clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_pin, sizeof(cl_mem), &s->d_pout,
-                              sizeof width, &width, sizeof height, &height, sizeof pitch, &pitch);
+        status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->d_pin), CLMEM_ARG(s->d_pout),
+                                   CLMEM_ARG(width), CLMEM_ARG(height), CLMEM_ARG(pitch));
     else
-        status = clmem_kernel_args(kernel, err, 4, sizeof(cl_mem), &s->d_in, sizeof(cl_mem),
-                                   &s->d_out, sizeof width, &width, sizeof height, &height);
+        status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->d_in), CLMEM_ARG(s->d_out),
+                                   CLMEM_ARG(width), CLMEM_ARG(height));
     if (status)
         return status;
     /* vec4: a work-item per float4 of a row, the last one perhaps cut. */
@@ -243,21 +242,6 @@ static int pitched_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
-static double pitched_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* Every element read once and written once; the padding is not counted. */
-    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
-}
-
-/* Pure data movement: no floating-point operations. */
-static double pitched_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 0.0;
-}
-
 static void pitched_teardown(struct clmem_run *run)
 {
     struct pitched_state *s = run->state;
@@ -297,7 +281,9 @@ const struct clmem_workload clmem_workload_pitched = {
     .execute = pitched_execute,
     .prepare = pitched_prepare,
     .verify = pitched_verify,
-    .work = pitched_work,
-    .intensity = pitched_intensity,
+    /* Every element read once and written once (the padding is not
+     * counted); pure data movement. */
+    .work_per_element = 2.0 * sizeof(float),
+    .flops_per_byte = 0.0,
     .teardown = pitched_teardown,
 };

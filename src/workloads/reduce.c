@@ -71,26 +71,10 @@ static int reduce_execute(struct clmem_run *run, const struct clmem_variant *v,
 {
     struct reduce_state *s = run->state;
     struct clmem_sum sum = clmem_sum_of(run, &s->sum, v);
-    int status = clmem_kernel_args(sum.first, err, 1, sizeof(cl_mem), &s->d_x);
+    int status = clmem_kernel_args(sum.first, err, CLMEM_ARG(s->d_x));
     if (status)
         return status;
     return clmem_sum_passes(run->ctx, &sum, &s->sum.result, timing, err);
-}
-
-static double reduce_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* N floats read once; the partials' passes are not counted. */
-    return (double)run->size.dim[0] * sizeof(float);
-}
-
-/* 1 add per 4-byte float read: N - 1 adds over the N floats reduce_work
- * counts, about 1/4 flop per byte. */
-static double reduce_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 1.0 / sizeof(float);
 }
 
 static void reduce_teardown(struct clmem_run *run)
@@ -127,7 +111,9 @@ const struct clmem_workload clmem_workload_reduce = {
     .execute = reduce_execute,
     .prepare = clmem_sum_prepare,
     .verify = clmem_sum_verify,
-    .work = reduce_work,
-    .intensity = reduce_intensity,
+    /* N floats read once (the partials' passes are not counted); N - 1 adds
+     * over them: about 1 flop per 4-byte float. */
+    .work_per_element = sizeof(float),
+    .flops_per_byte = 1.0 / sizeof(float),
     .teardown = reduce_teardown,
 };

@@ -206,9 +206,8 @@ static int launch(struct clmem_run *run, const struct clmem_variant *v, cl_int n
     struct transpose_state *s = run->state;
     cl_kernel kernel = clmem_run_kernel(run, v);
     cl_int width = (cl_int)s->width, height = (cl_int)s->height;
-    int status =
-        clmem_kernel_args(kernel, err, 5, sizeof(cl_mem), &s->d_in, sizeof(cl_mem), &s->d_out,
-                          sizeof width, &width, sizeof height, &height, sizeof nreps, &nreps);
+    int status = clmem_kernel_args(kernel, err, CLMEM_ARG(s->d_in), CLMEM_ARG(s->d_out),
+                                   CLMEM_ARG(width), CLMEM_ARG(height), CLMEM_ARG(nreps));
     if (status)
         return status;
     if (v == &transpose_variants[VEC4]) {
@@ -282,21 +281,6 @@ static int transpose_verify(struct clmem_run *run, const struct clmem_variant *v
     return CLMEM_OK;
 }
 
-static double transpose_work(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)v;
-    /* Every element read once and written once, as the lecture counts it. */
-    return 2.0 * (double)run->size.dim[0] * (double)run->size.dim[1] * sizeof(float);
-}
-
-/* Pure data movement: no floating-point operations. */
-static double transpose_intensity(const struct clmem_run *run, const struct clmem_variant *v)
-{
-    (void)run;
-    (void)v;
-    return 0.0;
-}
-
 static void transpose_teardown(struct clmem_run *run)
 {
     struct transpose_state *s = run->state;
@@ -331,8 +315,10 @@ const struct clmem_workload clmem_workload_transpose = {
     .execute = transpose_execute,
     .prepare = transpose_prepare,
     .verify = transpose_verify,
-    .work = transpose_work,
-    .intensity = transpose_intensity,
+    /* Every element read once and written once, as the lecture counts it;
+     * pure data movement. */
+    .work_per_element = 2.0 * sizeof(float),
+    .flops_per_byte = 0.0,
     .teardown = transpose_teardown,
     .baseline = "copy",
     .execute_looped = transpose_execute_looped,
