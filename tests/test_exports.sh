@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # libclmem exports what clmem.h declares with CLMEM_API and nothing else
-# (its layers are compiled with hidden visibility), and the header's
-# version macros are meson.build's project version.
+# (its layers are compiled with hidden visibility), every function that
+# takes a public struct takes the program's struct sizes through a macro
+# of its name, and the header's version macros are meson.build's project
+# version.
 # Usage: test_exports.sh LIBCLMEM.so clmem.h VERSION
 set -euo pipefail
 lib=${1:?usage: test_exports.sh LIB HEADER VERSION}
@@ -28,6 +30,28 @@ fi
 if ! diff -u "$tmp/declared" "$tmp/exported" >"$tmp/diff"; then
     echo "FAIL: libclmem's exports differ from clmem.h's functions (- declared only, + exported only):"
     tail -n +3 "$tmp/diff" | grep '^[-+]'
+    status=1
+fi
+# clmem.h's compatibility rule: every exported function that takes or
+# returns a public struct (any but the opaque struct clmem_workload) takes
+# the program's sizes of them, and is called through a macro of its name
+# without _sized that passes CLMEM_SIZES.
+awk '/^CLMEM_API / { d = $0; while (d !~ /;/ && (getline l) > 0) d = d " " l; print d }' \
+    "$header" >"$tmp/decls"
+if grep -E 'struct clmem_([a-vx-z]|w[a-np-z]|workload_)' "$tmp/decls" |
+    grep -v 'const struct clmem_sizes \*sizes)' >"$tmp/unsized"; then
+    echo "FAIL: exported functions that take a public struct but not the program's sizes:"
+    cat "$tmp/unsized"
+    status=1
+fi
+awk '/^#define clmem_[a-z0-9_]+\(/ { d = $0; while (d ~ /\\$/ && (getline l) > 0) d = d l; print d }' \
+    "$header" >"$tmp/macros"
+sed -n 's/^\(clmem_[a-z0-9_]*\)_sized$/\1/p' "$tmp/declared" | while read -r name; do
+    grep -qE "^#define $name\\(.*${name}_sized\\(.*CLMEM_SIZES\\)\$" "$tmp/macros" || echo "$name"
+done >"$tmp/no_macro"
+if [ -s "$tmp/no_macro" ]; then
+    echo "FAIL: NAME_sized functions without their macro NAME(...) passing CLMEM_SIZES:"
+    cat "$tmp/no_macro"
     status=1
 fi
 declared=$(wc -l <"$tmp/declared")

@@ -1,7 +1,21 @@
 /* clmem: portable OpenCL suite of the GPU memory-hierarchy designs.
  * The public interface of libclmem (pkg-config clmem): devices, running
  * workloads and the suite, results, reports. What clmem's own layers
- * share lives in their headers under src/ (README, "Layout"). */
+ * share lives in their headers under src/ (README, "Layout").
+ *
+ * Compatibility, within a major version: a public struct only grows, at
+ * its end. A field is never removed, reordered or resized; a field added
+ * has a default (zero in the options structs); a struct ends at its last
+ * field, never in padding (a field that would leave padding comes with an
+ * explicit pad), so that a smaller, older struct holds whole fields only.
+ * Every function below that takes or returns a public struct is a macro
+ * passing the program's sizes of them all (CLMEM_SIZES) to the exported
+ * function behind it, NAME_sized. libclmem then reads of a struct what the
+ * program's header knows (the defaults for the rest), writes only that,
+ * and lays out the arrays it returns at the program's stride: a program
+ * built against an older header keeps working with a newer libclmem. One
+ * built against a newer header than the library's gets CLMEM_ERR_USAGE,
+ * naming the struct and both sizes, before any work. */
 #ifndef CLMEM_H
 #define CLMEM_H
 
@@ -32,6 +46,27 @@
 #define CLMEM_API
 #endif
 
+/* The size of each public struct as the program's header declares it, which
+ * every macro below passes (CLMEM_SIZES) to the function it names. Passed
+ * at each call rather than once at an init call: clmem_devices_list,
+ * clmem_runfile_load, clmem_report_write and others run before any context
+ * or without one, and libclmem keeps no global state. A newer header
+ * appends the sizes of the structs it adds. */
+struct clmem_sizes {
+    size_t sizes; /* sizeof(struct clmem_sizes): which of the sizes below it holds */
+    size_t error, device, clock, ctx, workload_info, variant_info, result, run_options, peak,
+        bench_options, split_options, host, report_meta, compare_device;
+};
+#define CLMEM_SIZES                                                                                \
+    (&(const struct clmem_sizes){                                                                  \
+        sizeof(struct clmem_sizes), sizeof(struct clmem_error), sizeof(struct clmem_device),       \
+        sizeof(struct clmem_clock), sizeof(struct clmem_ctx), sizeof(struct clmem_workload_info),  \
+        sizeof(struct clmem_variant_info), sizeof(struct clmem_result),                            \
+        sizeof(struct clmem_run_options), sizeof(struct clmem_peak),                               \
+        sizeof(struct clmem_bench_options), sizeof(struct clmem_split_options),                    \
+        sizeof(struct clmem_host), sizeof(struct clmem_report_meta),                               \
+        sizeof(struct clmem_compare_device)})
+
 /* Status codes double as the CLI's exit codes (README, "Exit codes"). */
 enum clmem_status {
     CLMEM_OK = 0,
@@ -51,7 +86,8 @@ struct clmem_error {
     char message[2048]; /* a longer one keeps its start and its end (the reason) */
     char *log;
 };
-CLMEM_API void clmem_error_clear(struct clmem_error *err);
+CLMEM_API void clmem_error_clear_sized(struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_error_clear(err) clmem_error_clear_sized(err, CLMEM_SIZES)
 
 /* ---- devices ---- */
 struct clmem_device {
@@ -77,14 +113,20 @@ struct clmem_device {
     /* Between the device and its vendor: "sm_90" (an NVIDIA GPU's compute
      * capability), "gfx90a", "cpu-simd512" (a CPU's vector width); "". */
     char family[64];
+    char reserved[4]; /* zero: the struct ends at a field (see the top) */
 };
 /* Every device of every platform (malloc'd). An empty list is no error. */
-CLMEM_API int clmem_devices_list(struct clmem_device **devices, size_t *count,
-                                 struct clmem_error *err);
+CLMEM_API int clmem_devices_list_sized(struct clmem_device **devices, size_t *count,
+                                       struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_devices_list(devices, count, err)                                                    \
+    clmem_devices_list_sized(devices, count, err, CLMEM_SIZES)
 /* Chooses by spec: NULL/"" (first GPU, else first device), "P:D", a type
  * ("gpu", "cpu", "accelerator"), or a case-insensitive name substring. */
-CLMEM_API int clmem_devices_select(const char *spec, const struct clmem_device *devices,
-                                   size_t count, size_t *chosen, struct clmem_error *err);
+CLMEM_API int clmem_devices_select_sized(const char *spec, const struct clmem_device *devices,
+                                         size_t count, size_t *chosen, struct clmem_error *err,
+                                         const struct clmem_sizes *sizes);
+#define clmem_devices_select(spec, devices, count, chosen, err)                                    \
+    clmem_devices_select_sized(spec, devices, count, chosen, err, CLMEM_SIZES)
 CLMEM_API const char *clmem_device_type_name(cl_device_type type);
 
 /* The device's event clock, checked once per context against the host's
@@ -124,16 +166,23 @@ struct clmem_ctx {
 };
 /* kernel_dir NULL or "": the kernels are looked for in $CLMEM_KERNEL_DIR,
  * the installed data directory, then the source tree. */
-CLMEM_API int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device,
-                             const char *kernel_dir, struct clmem_error *err);
-CLMEM_API void clmem_ctx_close(struct clmem_ctx *ctx);
+CLMEM_API int clmem_ctx_open_sized(struct clmem_ctx *ctx, const struct clmem_device *device,
+                                   const char *kernel_dir, struct clmem_error *err,
+                                   const struct clmem_sizes *sizes);
+#define clmem_ctx_open(ctx, device, kernel_dir, err)                                               \
+    clmem_ctx_open_sized(ctx, device, kernel_dir, err, CLMEM_SIZES)
+CLMEM_API void clmem_ctx_close_sized(struct clmem_ctx *ctx, const struct clmem_sizes *sizes);
+#define clmem_ctx_close(ctx) clmem_ctx_close_sized(ctx, CLMEM_SIZES)
 /* Checks the device's event clock once (ctx->clock; again only when
  * ctx->clock.checked is 0): a kernel of growing work timed by its event and
  * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS
  * (then every judged run lasts at least half of it).
  * Timestamps out of order, zero durations, event times longer than the
  * host's or far shorter leave events_ok 0: samples are then host-timed. */
-CLMEM_API int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
+CLMEM_API int clmem_clock_check_sized(struct clmem_ctx *ctx, struct clmem_error *err,
+                                      const struct clmem_sizes *sizes);
+#define clmem_clock_check(ctx, err) clmem_clock_check_sized(ctx, err, CLMEM_SIZES)
+
 #define CLMEM_CLOCK_CHECK_MS 20.0
 
 /* ---- workloads: the suite's list, by name ---- */
@@ -144,15 +193,19 @@ struct clmem_workload_info {
     const char *name, *summary, *default_size, *size_help, *metric_unit;
     size_t n_variants;
 };
-CLMEM_API void clmem_workload_describe(const struct clmem_workload *w,
-                                       struct clmem_workload_info *info);
+CLMEM_API void clmem_workload_describe_sized(const struct clmem_workload *w,
+                                             struct clmem_workload_info *info,
+                                             const struct clmem_sizes *sizes);
+#define clmem_workload_describe(w, info) clmem_workload_describe_sized(w, info, CLMEM_SIZES)
 struct clmem_variant_info {
     const char *name, *summary;
     const char *library; /* a vendor library's routine ("clblast"), else NULL */
 };
 /* Variant i (< n_variants) of the workload. */
-CLMEM_API void clmem_variant_describe(const struct clmem_workload *w, size_t i,
-                                      struct clmem_variant_info *info);
+CLMEM_API void clmem_variant_describe_sized(const struct clmem_workload *w, size_t i,
+                                            struct clmem_variant_info *info,
+                                            const struct clmem_sizes *sizes);
+#define clmem_variant_describe(w, i, info) clmem_variant_describe_sized(w, i, info, CLMEM_SIZES)
 
 /* ---- results ---- */
 #define CLMEM_MAX_MISMATCH_LINES 10
@@ -191,9 +244,13 @@ struct clmem_result {
     int demonstrates_failure; /* the variant shows a failure by design (atomics racy): never a
                                  device's best */
 };
-CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
+CLMEM_API void clmem_results_free_sized(struct clmem_result *results, size_t n,
+                                        const struct clmem_sizes *sizes);
+#define clmem_results_free(results, n) clmem_results_free_sized(results, n, CLMEM_SIZES)
 /* "ok", "FAILED" or "skipped". */
-CLMEM_API const char *clmem_result_status(const struct clmem_result *result);
+CLMEM_API const char *clmem_result_status_sized(const struct clmem_result *result,
+                                                const struct clmem_sizes *sizes);
+#define clmem_result_status(result) clmem_result_status_sized(result, CLMEM_SIZES)
 
 /* ---- running one workload ---- */
 struct clmem_run_options {
@@ -221,9 +278,12 @@ struct clmem_run_options {
  * selected variant (warm-up, timed runs, verification against the CPU
  * reference) and appends one result per variant to *results. Returns
  * CLMEM_ERR_VERIFY when a variant failed its check, after running on. */
-CLMEM_API int clmem_run(struct clmem_ctx *ctx, const struct clmem_workload *w,
-                        const struct clmem_run_options *options, struct clmem_result **results,
-                        size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_run_sized(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                              const struct clmem_run_options *options,
+                              struct clmem_result **results, size_t *n_results,
+                              struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_run(ctx, w, options, results, n_results, err)                                        \
+    clmem_run_sized(ctx, w, options, results, n_results, err, CLMEM_SIZES)
 
 /* ---- the device's own peaks (workload "peak") ---- */
 struct clmem_peak {
@@ -233,12 +293,18 @@ struct clmem_peak {
     double launch_us;      /* microseconds a kernel launch costs; 0 when not measured */
 };
 /* Runs the peak workload; its results are appended to *results. */
-CLMEM_API int clmem_peak_measure(struct clmem_ctx *ctx, unsigned reps, struct clmem_peak *peak,
-                                 struct clmem_result **results, size_t *n_results,
-                                 struct clmem_error *err);
+CLMEM_API int clmem_peak_measure_sized(struct clmem_ctx *ctx, unsigned reps,
+                                       struct clmem_peak *peak, struct clmem_result **results,
+                                       size_t *n_results, struct clmem_error *err,
+                                       const struct clmem_sizes *sizes);
+#define clmem_peak_measure(ctx, reps, peak, results, n_results, err)                               \
+    clmem_peak_measure_sized(ctx, reps, peak, results, n_results, err, CLMEM_SIZES)
 /* Each result's peak_fraction, against its roof's peak. */
-CLMEM_API void clmem_results_apply_peak(struct clmem_result *results, size_t n,
-                                        const struct clmem_peak *peak);
+CLMEM_API void clmem_results_apply_peak_sized(struct clmem_result *results, size_t n,
+                                              const struct clmem_peak *peak,
+                                              const struct clmem_sizes *sizes);
+#define clmem_results_apply_peak(results, n, peak)                                                 \
+    clmem_results_apply_peak_sized(results, n, peak, CLMEM_SIZES)
 
 /* ---- the whole suite (clmem bench) ---- */
 struct clmem_bench_options {
@@ -255,23 +321,31 @@ struct clmem_bench_options {
     void *cancelled_user;
 };
 /* Counts the steps (workload x size) and validates `only` (usage errors). */
-CLMEM_API int clmem_bench_plan(const struct clmem_ctx *ctx,
-                               const struct clmem_bench_options *options, size_t *steps,
-                               struct clmem_error *err);
+CLMEM_API int clmem_bench_plan_sized(const struct clmem_ctx *ctx,
+                                     const struct clmem_bench_options *options, size_t *steps,
+                                     struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_bench_plan(ctx, options, steps, err)                                                 \
+    clmem_bench_plan_sized(ctx, options, steps, err, CLMEM_SIZES)
 /* The peaks, then every workload at its bench sizes, all variants. A
  * workload that fails does not stop the others: the status is the worst
  * seen; cancelled, CLMEM_ERR_INTERRUPTED with the results so far. */
-CLMEM_API int clmem_bench_run(struct clmem_ctx *ctx, const struct clmem_bench_options *options,
-                              struct clmem_peak *peak, struct clmem_result **results,
-                              size_t *n_results, struct clmem_error *err);
+CLMEM_API int clmem_bench_run_sized(struct clmem_ctx *ctx,
+                                    const struct clmem_bench_options *options,
+                                    struct clmem_peak *peak, struct clmem_result **results,
+                                    size_t *n_results, struct clmem_error *err,
+                                    const struct clmem_sizes *sizes);
+#define clmem_bench_run(ctx, options, peak, results, n_results, err)                               \
+    clmem_bench_run_sized(ctx, options, peak, results, n_results, err, CLMEM_SIZES)
 
 /* ---- several devices of one host at once ---- */
 /* One workload on n open contexts, a thread each, the same options: the
  * results of device 0, 1, ... (named "#1 NAME", ...), then their totals. */
-CLMEM_API int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctxs,
-                              size_t n, const struct clmem_run_options *options,
-                              struct clmem_result **results, size_t *n_results,
-                              struct clmem_error *err);
+CLMEM_API int clmem_run_multi_sized(const struct clmem_workload *workload, struct clmem_ctx *ctxs,
+                                    size_t n, const struct clmem_run_options *options,
+                                    struct clmem_result **results, size_t *n_results,
+                                    struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_run_multi(workload, ctxs, n, options, results, n_results, err)                       \
+    clmem_run_multi_sized(workload, ctxs, n, options, results, n_results, err, CLMEM_SIZES)
 /* matmul with P's rows split over the contexts, end to end (README,
  * "Several devices"): one result per device count k = 1 .. n. */
 struct clmem_split_options {
@@ -285,10 +359,12 @@ struct clmem_split_options {
     int (*cancelled)(void *user); /* polled between scaling points */
     void *cancelled_user;
 };
-CLMEM_API int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n,
-                                 const struct clmem_split_options *options,
-                                 struct clmem_result **results, size_t *n_results,
-                                 struct clmem_error *err);
+CLMEM_API int clmem_matmul_split_sized(struct clmem_ctx *ctxs, size_t n,
+                                       const struct clmem_split_options *options,
+                                       struct clmem_result **results, size_t *n_results,
+                                       struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_matmul_split(ctxs, n, options, results, n_results, err)                              \
+    clmem_matmul_split_sized(ctxs, n, options, results, n_results, err, CLMEM_SIZES)
 
 /* ---- reports ---- */
 /* The machine a run file was written on. */
@@ -301,11 +377,14 @@ struct clmem_host {
     uint64_t memory_bytes; /* physical memory; 0 when unknown */
 };
 /* This machine; never fails ("unknown" and 0 where nothing is known). */
-CLMEM_API int clmem_host_describe(struct clmem_host *h);
+CLMEM_API int clmem_host_describe_sized(struct clmem_host *h, const struct clmem_sizes *sizes);
+#define clmem_host_describe(h) clmem_host_describe_sized(h, CLMEM_SIZES)
 
 enum clmem_format { CLMEM_FORMAT_TABLE, CLMEM_FORMAT_CSV, CLMEM_FORMAT_JSON };
-CLMEM_API int clmem_format_parse(const char *text, enum clmem_format *format,
-                                 struct clmem_error *err);
+CLMEM_API int clmem_format_parse_sized(const char *text, enum clmem_format *format,
+                                       struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_format_parse(text, format, err)                                                      \
+    clmem_format_parse_sized(text, format, err, CLMEM_SIZES)
 /* What a report says besides its results (each optional). */
 struct clmem_report_meta {
     const struct clmem_device *device;
@@ -313,12 +392,16 @@ struct clmem_report_meta {
     const struct clmem_host *host; /* NULL: this machine */
     const char *created;           /* NULL/"": now */
     int interrupted;               /* JSON says "interrupted": true */
+    int reserved;                  /* zero: the struct ends at a field (see the top) */
 };
 /* A table for people, CSV with one fixed header, or JSON as
  * schema/run.schema.json describes it. */
-CLMEM_API int clmem_report_write(FILE *out, enum clmem_format format,
-                                 const struct clmem_result *results, size_t n,
-                                 const struct clmem_report_meta *meta, struct clmem_error *err);
+CLMEM_API int clmem_report_write_sized(FILE *out, enum clmem_format format,
+                                       const struct clmem_result *results, size_t n,
+                                       const struct clmem_report_meta *meta,
+                                       struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_report_write(out, format, results, n, meta, err)                                     \
+    clmem_report_write_sized(out, format, results, n, meta, err, CLMEM_SIZES)
 
 /* A device's run, live or read back from a run file (clmem compare, diff). */
 struct clmem_compare_device {
@@ -334,16 +417,23 @@ struct clmem_compare_device {
     int rank;        /* an MPI file's rank, else -1 */
     int interrupted; /* a signal stopped its run early: what finished */
 };
-CLMEM_API void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
+CLMEM_API void clmem_compare_devices_free_sized(struct clmem_compare_device *runs, size_t n,
+                                                const struct clmem_sizes *sizes);
+#define clmem_compare_devices_free(runs, n) clmem_compare_devices_free_sized(runs, n, CLMEM_SIZES)
 /* Appends one entry per device run the file holds; a file that cannot be
  * read, is not clmem's, or holds no results is a usage error naming it. */
-CLMEM_API int clmem_runfile_load(const char *path, struct clmem_compare_device **runs,
-                                 size_t *n_runs, struct clmem_error *err);
+CLMEM_API int clmem_runfile_load_sized(const char *path, struct clmem_compare_device **runs,
+                                       size_t *n_runs, struct clmem_error *err,
+                                       const struct clmem_sizes *sizes);
+#define clmem_runfile_load(path, runs, n_runs, err)                                                \
+    clmem_runfile_load_sized(path, runs, n_runs, err, CLMEM_SIZES)
 /* The comparison report of n_devs runs into `dir` (report.md, report.html,
  * results.csv, device-N.json, plots), whole or not at all; plots_note says
  * why pictures are missing ("" when drawn). */
-CLMEM_API int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs,
-                                   size_t n_devs, char *plots_note, size_t note_size,
-                                   struct clmem_error *err);
+CLMEM_API int clmem_compare_report_sized(const char *dir, const struct clmem_compare_device *devs,
+                                         size_t n_devs, char *plots_note, size_t note_size,
+                                         struct clmem_error *err, const struct clmem_sizes *sizes);
+#define clmem_compare_report(dir, devs, n_devs, plots_note, note_size, err)                        \
+    clmem_compare_report_sized(dir, devs, n_devs, plots_note, note_size, err, CLMEM_SIZES)
 
 #endif

@@ -5,6 +5,7 @@
 #define CLMEM_BASE_H
 
 #include "clmem/clmem.h"
+#include "base/unsized.h" /* clmem.h's functions by their own names */
 
 #include <signal.h> /* sigset_t */
 
