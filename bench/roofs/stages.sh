@@ -92,22 +92,20 @@ run() { # WORKLOAD SIZE SHAPE STAGE
 # Shapes VECxROWSxSTRIP_LOAD; the edits are in the aligned-load path
 # (STRIP_LOAD 2), so a STRIP_LOAD 1 shape runs as it is only. The first
 # shape's kernel then goes to bench/roofs/sass.sh (registers, instructions).
-stages() { [ "${1##*x}" = 2 ] && echo "$2" || echo full; }
-for shape in 4x4x2 4x2x2 8x2x2 16x1x2 16x2x2 4x2x1; do
-    force blur ${shape//x/ }
-    for size in ${BLUR_SIZES:-7680x4320 16384x16384}; do
-        for stage in $(stages "$shape" "full nodiv nosum copy"); do
-            run blur "$size" "$shape" "$stage"
+sweep() { # WORKLOAD "SHAPES" "SIZES" "STAGES": every shape at every size and stage
+    local w=$1 shape size stage stages
+    for shape in $2; do
+        force "$w" ${shape//x/ }
+        stages=$4
+        [ "${shape##*x}" = 2 ] || stages=full
+        for size in $3; do
+            for stage in $stages; do
+                run "$w" "$size" "$shape" "$stage"
+            done
         done
+        [ "$shape" = "${2%% *}" ] && XDG_CACHE_HOME=$work/xdg CLMEM=$clmem ONLY=$w bench/roofs/sass.sh "$out"
     done
-    [ "$shape" = 4x4x2 ] && XDG_CACHE_HOME=$work/xdg CLMEM=$clmem ONLY=blur bench/roofs/sass.sh "$out"
-done
-for shape in 4x2x2 4x4x2 4x1x2 8x1x2 2x8x1; do
-    force constmem ${shape//x/ }
-    for size in ${CONSTMEM_SIZES:-8192}; do
-        for stage in $(stages "$shape" "full nodiv"); do
-            run constmem "$size" "$shape" "$stage"
-        done
-    done
-    [ "$shape" = 4x2x2 ] && XDG_CACHE_HOME=$work/xdg CLMEM=$clmem ONLY=constmem bench/roofs/sass.sh "$out"
-done
+}
+sweep blur "4x4x2 4x2x2 8x2x2 16x1x2 16x2x2 4x2x1" "${BLUR_SIZES:-7680x4320 16384x16384}" \
+    "full nodiv nosum copy"
+sweep constmem "4x2x2 4x4x2 4x1x2 8x1x2 2x8x1" "${CONSTMEM_SIZES:-8192}" "full nodiv"
