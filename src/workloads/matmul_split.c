@@ -507,13 +507,10 @@ static void free_reference(struct matmul_problem *point)
     memset(point, 0, sizeof *point);
 }
 
-int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *given,
-                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+/* The one variant --split runs, or the usage error that says why not. */
+static int split_variant(const struct clmem_split_options *o, size_t n,
+                         const struct clmem_variant **variant, struct clmem_error *err)
 {
-    /* The options as the run takes them: reps's default applied below,
-     * with the size's, by the harness. */
-    struct clmem_split_options normalised = *given;
-    const struct clmem_split_options *o = &normalised;
     const struct clmem_workload *w = &clmem_workload_matmul;
     const struct clmem_variant *v = o->variant ? clmem_variant_find(w, o->variant) : NULL;
     if (!o->variant || strcmp(o->variant, "all") == 0)
@@ -529,10 +526,101 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
                           v->name);
     if (n == 0 || n > 64)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--split takes 1 to 64 devices, not %zu", n);
+    *variant = v;
+    return CLMEM_OK;
+}
+
+/* Every point's blocks (point k: the first k devices, blocks[k(k-1)/2 ..])
+ * planned before any work, so that usage errors come first; skip[k - 1]
+ * where the first k weights sum to 0. */
+static int split_plan(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *o,
+                      const struct clmem_variant *v, const struct matmul_problem *whole,
+                      size_t rows_one, struct split_block *blocks, int *skip,
+                      struct clmem_error *err)
+{
+    const struct clmem_workload *w = &clmem_workload_matmul;
+    size_t first[64], count[64];
+    int status;
+    if (o->weights && (status = clmem_split_rows(whole->rows, n, o->weights, first, count, err)))
+        return status;
+    for (size_t k = 1, at = 0; k <= n; at += k, k++) {
+        struct clmem_error ignored = {0};
+        if (clmem_split_rows(point_rows(o, rows_one, whole->rows, k), k, o->weights, first, count,
+                             &ignored)) {
+            skip[k - 1] = 1; /* the first k weights sum to 0 */
+            continue;
+        }
+        for (size_t d = 0; d < k; d++) {
+            struct split_block *b = &blocks[at + d];
+            b->first = first[d];
+            b->count = count[d];
+            if (!b->count)
+                continue;
+            b->tile_rows = tile_side(b->count);
+            b->tile_cols = tile_side(whole->cols);
+            b->n_row_tiles = (b->count + b->tile_rows - 1) / b->tile_rows;
+            b->n_col_tiles = (whole->cols + b->tile_cols - 1) / b->tile_cols;
+            char block_size[96];
+            snprintf(block_size, sizeof block_size, "%zux%zux%zu", b->tile_rows, b->tile_cols,
+                     whole->inner);
+            struct clmem_run_options ro = {.size = block_size, .variant = v->name, .seed = o->seed};
+            if ((status = clmem_run_plan(&b->run, w, &ctxs[d], &ro, err))) {
+                char why[sizeof err->message];
+                snprintf(why, sizeof why, "%s", err->message);
+                return clmem_fail(
+                    err, status, "split over %zu devices, rows %zu-%zu on '%s' (tiles of %s): %s",
+                    k, b->first, b->first + b->count - 1, ctxs[d].device.name, block_size, why);
+            }
+        }
+    }
+    return CLMEM_OK;
+}
+
+/* A point's note: end to end, its speedup and efficiency (strong) or its
+ * efficiency (weak), what the slowest device's kernels leave of the wall
+ * time, and the rows each device took. */
+static void split_note(struct clmem_result *r, const struct clmem_split_options *o,
+                       const struct split_block *blocks, size_t k, size_t rows_one, double speedup,
+                       double slowest_kernel)
+{
+    char described[96];
+    describe_rows(blocks, k, described, sizeof described);
+    char *note = r->note;
+    size_t len = (size_t)snprintf(note, sizeof r->note, "end to end%s; ",
+                                  o->no_overlap ? ", no overlap" : "");
+    if (!isnan(speedup) && o->weak)
+        len += (size_t)snprintf(note + len, sizeof r->note - len,
+                                "weak scaling, %zu rows per device: efficiency %.2f; ", rows_one,
+                                speedup);
+    else if (!isnan(speedup))
+        len += (size_t)snprintf(note + len, sizeof r->note - len, "speedup %.2f, efficiency %.2f; ",
+                                speedup, speedup / (double)k);
+    /* What the slowest device's kernels leave of the wall time: the
+     * transfers (and launches) that no kernel hid. */
+    double hidden = r->median_ms > 0 ? slowest_kernel / r->median_ms : 0.0;
+    if (len < sizeof r->note)
+        len += (size_t)snprintf(note + len, sizeof r->note - len,
+                                "kernels %.4g ms, fill %.3g ms, %.0f%% not hidden; %s",
+                                slowest_kernel, slowest_fill(blocks, k, o->reps),
+                                hidden < 1.0 ? (1.0 - hidden) * 100.0 : 0.0, described);
+}
+
+int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_split_options *given,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    /* The options as the run takes them: reps's default applied below,
+     * with the size's, by the harness. */
+    struct clmem_split_options normalised = *given;
+    const struct clmem_split_options *o = &normalised;
+    const struct clmem_workload *w = &clmem_workload_matmul;
+    const struct clmem_variant *v = NULL;
+    int status = split_variant(o, n, &v, err);
+    if (status)
+        return status;
 
     struct clmem_run_settings settings;
     struct matmul_problem whole = {0}, point = {0};
-    int status = clmem_run_normalise(
+    status = clmem_run_normalise(
         w, &(struct clmem_run_options){.size = given->size, .reps = given->reps}, &settings, err);
     if (status)
         return status;
@@ -556,46 +644,14 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
     size_t n_points = n * (n + 1) / 2;
     struct split_block *blocks = calloc(n_points, sizeof *blocks);
     int *skip = calloc(n, sizeof *skip);
-    size_t first[64], count[64];
     int verify_failed = 0;
     double one_device_ms = NAN;
     if (!blocks || !skip) {
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         goto cleanup;
     }
-    if (o->weights && (status = clmem_split_rows(whole.rows, n, o->weights, first, count, err)))
+    if ((status = split_plan(ctxs, n, o, v, &whole, rows_one, blocks, skip, err)))
         goto cleanup;
-    for (size_t k = 1, at = 0; k <= n; at += k, k++) {
-        struct clmem_error ignored = {0};
-        if (clmem_split_rows(point_rows(o, rows_one, whole.rows, k), k, o->weights, first, count,
-                             &ignored)) {
-            skip[k - 1] = 1; /* the first k weights sum to 0 */
-            continue;
-        }
-        for (size_t d = 0; d < k; d++) {
-            struct split_block *b = &blocks[at + d];
-            b->first = first[d];
-            b->count = count[d];
-            if (!b->count)
-                continue;
-            b->tile_rows = tile_side(b->count);
-            b->tile_cols = tile_side(whole.cols);
-            b->n_row_tiles = (b->count + b->tile_rows - 1) / b->tile_rows;
-            b->n_col_tiles = (whole.cols + b->tile_cols - 1) / b->tile_cols;
-            char block_size[96];
-            snprintf(block_size, sizeof block_size, "%zux%zux%zu", b->tile_rows, b->tile_cols,
-                     whole.inner);
-            struct clmem_run_options ro = {.size = block_size, .variant = v->name, .seed = o->seed};
-            if ((status = clmem_run_plan(&b->run, w, &ctxs[d], &ro, err))) {
-                char why[sizeof err->message];
-                snprintf(why, sizeof why, "%s", err->message);
-                clmem_fail(err, status,
-                           "split over %zu devices, rows %zu-%zu on '%s' (tiles of %s): %s", k,
-                           b->first, b->first + b->count - 1, ctxs[d].device.name, block_size, why);
-                goto cleanup;
-            }
-        }
-    }
 
     /* Weak: the inputs of the largest point; point k's M is its first
      * k * rows_one rows, the same values as a run of that size alone. */
@@ -666,29 +722,8 @@ int clmem_matmul_split(struct clmem_ctx *ctxs, size_t n, const struct clmem_spli
         double speedup = one_device_ms / r->median_ms;
         if (!isnan(speedup))
             r->baseline_fraction = speedup;
-        char described[96];
-        describe_rows(&blocks[at], k, described, sizeof described);
-        char *note = r->note;
-        size_t len = (size_t)snprintf(note, sizeof r->note, "end to end%s; ",
-                                      o->no_overlap ? ", no overlap" : "");
-        if (!isnan(speedup) && o->weak)
-            len += (size_t)snprintf(note + len, sizeof r->note - len,
-                                    "weak scaling, %zu rows per device: efficiency %.2f; ",
-                                    rows_one, speedup);
-        else if (!isnan(speedup))
-            len +=
-                (size_t)snprintf(note + len, sizeof r->note - len,
-                                 "speedup %.2f, efficiency %.2f; ", speedup, speedup / (double)k);
-        /* What the slowest device's kernels leave of the wall time: the
-         * transfers (and launches) that no kernel hid. */
-        double hidden = r->median_ms > 0 ? slowest_kernel / r->median_ms : 0.0;
-        unsigned reps = o->reps;
-        if (len < sizeof r->note)
-            len += (size_t)snprintf(note + len, sizeof r->note - len,
-                                    "kernels %.4g ms, fill %.3g ms, %.0f%% not hidden; %s",
-                                    slowest_kernel, slowest_fill(&blocks[at], k, reps),
-                                    hidden < 1.0 ? (1.0 - hidden) * 100.0 : 0.0, described);
-        trace_times(&blocks[at], k, point_size, r->median_ms, reps);
+        split_note(r, o, &blocks[at], k, rows_one, speedup, slowest_kernel);
+        trace_times(&blocks[at], k, point_size, r->median_ms, o->reps);
         verify_failed |= !r->verified;
         /* This point's programs and buffers go before the next point's. */
         split_release(&blocks[at], k);
