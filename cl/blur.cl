@@ -109,10 +109,9 @@ __kernel void blurTiled(__global const uchar *in, __global uchar *out, int w, in
  *    bottom BLUR_SIZE rows of the image, whose box is cut, take Fig 4.1's
  *    loop and its own count instead).
  * Per output byte that is about 3 * (ROWS + 2) / ROWS loads of a byte at
- * BLUR_SIZE 1 instead of 9, and no edge check in the loop. On a GPU (VEC 4)
- * a byte load zero-extends into its register for free and the compiler
- * merges the loads of the same byte (the offsets overlap); on a CPU (VEC
- * 16) each vector is one unaligned load, 16 bytes of the row summed at once.
+ * BLUR_SIZE 1 instead of 9, and no edge check in the loop. On a CPU (VEC
+ * 16) each vector is one unaligned load, 16 bytes of the row summed at
+ * once; a GPU reads rows the other way (STRIP_LOAD 2, below).
  * Strips that touch the left or right edge of the image (their box would
  * read outside the row: the first and last pixel of a row, and the bytes
  * past the last whole vector of a width that is not a multiple of VEC) take

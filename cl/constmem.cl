@@ -68,8 +68,8 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * right edge (their filter would read outside the row: the first and last
  * FILTER_RADIUS columns, and the columns past the last whole vector of a
  * width that is not a multiple of VEC) take the loop above, element by
- * element. On a GPU (VEC 1) neighbouring work-items load neighbouring
- * floats; on a CPU (VEC 16) each vector is one or two unaligned loads.
+ * element. Neighbouring work-items load neighbouring strips; on a CPU
+ * (VEC 16) each vector is one or two unaligned loads.
  * The host sets VEC (1, 2, 4, 8 or 16), ROWS, ALIGNED (w a multiple of
  * VEC) and STRIP_LOAD (a tuning parameter): 1 reads each row as above,
  * FILTER_WIDTH vectors at every horizontal offset; 2 (with ALIGNED and VEC
