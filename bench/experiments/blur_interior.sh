@@ -15,30 +15,13 @@ reps=${REPS:-9}
 mkdir -p "$out"
 xdg=$(mktemp -d)
 trap 'rm -rf "$xdg"' EXIT
-field() {
-    "$clmem" devices 2>/dev/null | awk -v want="$device" -v what="$1" '
-        /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
-                       if (on) name = $0 }
-        on && /driver version/ { print (what == "name" ? name : $3); exit }'
-}
-name=$(field name)
-driver=$(field driver)
+CLMEM=$clmem DEVICE=$device
+. "$(dirname "$0")/lib.sh"
 "$clmem" peak --device "$device" --reps "$reps" >"$out/peak.txt" 2>&1
 echo "kernels,shape,size,GB/s,status" >"$out/interior.csv"
 for shape in 4x4x2 4x2x2 8x2x2 16x2x2; do
-    mkdir -p "$xdg/clmem"
-    chmod 700 "$xdg" "$xdg/clmem"
-    python3 - "$xdg/clmem/tuning.json" "$name" "$driver" ${shape//x/ } <<'PY'
-import json, sys
-path, name, driver = sys.argv[1:4]
-params = dict(zip(("VEC", "ROWS", "STRIP_LOAD"), map(int, sys.argv[4:7])))
-entry = lambda c: {"device": name, "driver": driver, "workload": "blur", "variant": "coarsened",
-                   "size_class": c, "metric": 1, "default_metric": 1, "params": params,
-                   "unit": "GB/s", "builtin": False}
-json.dump({"clmem_tuning": 1, "entries": [entry(f"N<={1 << i}") for i in range(4, 16)]},
-          open(path, "w"))
-PY
-    chmod 600 "$xdg/clmem/tuning.json"
+    v=(${shape//x/ })
+    force_variant "$xdg" blur coarsened GB/s VEC="${v[0]}" ROWS="${v[1]}" STRIP_LOAD="${v[2]}"
     for size in 16384x16384 7680x4320; do
         for dir in "$@"; do
             csv=$(XDG_CACHE_HOME=$xdg "$clmem" run blur --variant coarsened --device "$device" \

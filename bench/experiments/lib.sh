@@ -1,32 +1,40 @@
 # Sourced by the experiment scripts (with CLMEM and DEVICE set).
 #
-# force_params DIR TSM TSN TSK WPTM WPTN:
-# a tuning database in DIR/clmem (run with XDG_CACHE_HOME=DIR) that gives
-# regblock these parameters on $DEVICE at sizes up to 32768, as a tune
+# device_field name|driver: the name or driver version of the first
+# device whose name holds $DEVICE, as the tuning database keys them.
+device_field() {
+    "$CLMEM" devices 2>/dev/null | awk -v want="$DEVICE" -v what="$1" '
+        /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
+                       if (on) name = $0 }
+        on && /driver version/ { print (what == "name" ? name : $3); exit }'
+}
+
+# force_variant DIR WORKLOAD VARIANT UNIT NAME=VALUE...: a tuning database
+# in DIR/clmem (run with XDG_CACHE_HOME=DIR) that gives WORKLOAD's VARIANT
+# these parameters on $DEVICE at every size class up to 32768, as a tune
 # result would; $CLMEM names the device and its driver.
-force_params() {
-    local dir=$1 name driver
-    field() { # name or driver of the first device whose name holds $DEVICE
-        "$CLMEM" devices 2>/dev/null | awk -v want="$DEVICE" -v what="$1" '
-            /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
-                           if (on) name = $0 }
-            on && /driver version/ { print (what == "name" ? name : $3); exit }'
-    }
-    name=$(field name)
-    driver=$(field driver)
+force_variant() {
+    local dir=$1 workload=$2 variant=$3 unit=$4
+    shift 4
     mkdir -p "$dir/clmem"
     chmod 700 "$dir" "$dir/clmem"
-    python3 - "$dir/clmem/tuning.json" "$name" "$driver" "${@:2}" <<'PY'
+    python3 - "$dir/clmem/tuning.json" "$(device_field name)" "$(device_field driver)" \
+        "$workload" "$variant" "$unit" "$@" <<'PY'
 import json, sys
-path, name, driver = sys.argv[1:4]
-params = dict(zip(("TSM", "TSN", "TSK", "WPTM", "WPTN"), map(int, sys.argv[4:9])))
-entry = lambda c: {"device": name, "driver": driver, "workload": "matmul",
-                   "variant": "regblock", "size_class": c, "metric": 1, "default_metric": 1,
-                   "params": params, "unit": "GFLOP/s", "builtin": False}
-json.dump({"clmem_tuning": 1, "entries": [entry(c) for c in (f"N<={1 << i}" for i in range(6, 16))]},
+path, name, driver, workload, variant, unit = sys.argv[1:7]
+params = {k: int(v) for k, v in (a.split("=") for a in sys.argv[7:])}
+entry = lambda c: {"device": name, "driver": driver, "workload": workload,
+                   "variant": variant, "size_class": c, "metric": 1, "default_metric": 1,
+                   "params": params, "unit": unit, "builtin": False}
+json.dump({"clmem_tuning": 1, "entries": [entry(f"N<={1 << i}") for i in range(4, 16)]},
           open(path, "w"))
 PY
     chmod 600 "$dir/clmem/tuning.json"
+}
+
+# force_params DIR TSM TSN TSK WPTM WPTN: regblock's parameters so.
+force_params() {
+    force_variant "$1" matmul regblock GFLOP/s TSM="$2" TSN="$3" TSK="$4" WPTM="$5" WPTN="$6"
 }
 
 # run_configs OUT SIZE... -- CONFIG...: each CONFIG ("LABEL KERNEL_DIR

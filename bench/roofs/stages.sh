@@ -39,8 +39,8 @@ for old, new in zip(pairs[::2], pairs[1::2]):
 open(path, "w").write(s)
 PY
 }
-div_old='word |= (pixVal / (BOX * BOX)) << (8 * q);'
-div_new='word |= (across[r + 1][4 * k + q] & 0xffu) << (8 * q);'
+div_old='word |= (pixVal / (BOX * BOX)) << (8 * n);'
+div_new='word |= (across[r + 1][4 * k + n] & 0xffu) << (8 * n);'
 sum_old='            sum += e[j + b * CHANNELS];'
 sum_new='            sum = e[HALO + j];'
 halo_old='        e[k] = p[k - HALO];
@@ -53,30 +53,11 @@ edit nosum blur.cl "$sum_old" "$sum_new" "$halo_old" "$halo_new"
 edit copy blur.cl "$div_old" "$div_new" "$sum_old" "$sum_new" "$halo_old" "$halo_new"
 edit nodiv constmem.cl 'sum[r] += f[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;' 'sum[r] = v;'
 
-# The device's name and driver, as the tuning database keys them.
-field() {
-    "$clmem" devices 2>/dev/null | awk -v want="$device" -v what="$1" '
-        /^  device / { sub(/^  device [0-9]+:[0-9]+: /, ""); on = index(tolower($0), tolower(want)) > 0
-                       if (on) name = $0 }
-        on && /driver version/ { print (what == "name" ? name : $3); exit }'
-}
-name=$(field name)
-driver=$(field driver)
+# A tuning database that forces a strip shape (bench/experiments/lib.sh).
+CLMEM=$clmem DEVICE=$device
+. bench/experiments/lib.sh
 force() { # WORKLOAD VEC ROWS STRIP_LOAD: a database of that shape alone
-    local db=$work/xdg/clmem
-    mkdir -p "$db"
-    chmod 700 "$work/xdg" "$db"
-    python3 - "$db/tuning.json" "$name" "$driver" "$@" <<'PY'
-import json, sys
-path, name, driver, workload = sys.argv[1:5]
-params = dict(zip(("VEC", "ROWS", "STRIP_LOAD"), map(int, sys.argv[5:8])))
-entry = lambda c: {"device": name, "driver": driver, "workload": workload,
-                   "variant": "coarsened", "size_class": c, "metric": 1, "default_metric": 1,
-                   "params": params, "unit": "GB/s", "builtin": False}
-json.dump({"clmem_tuning": 1, "entries": [entry(f"N<={1 << i}") for i in range(4, 16)]},
-          open(path, "w"))
-PY
-    chmod 600 "$db/tuning.json"
+    force_variant "$work/xdg" "$1" coarsened GB/s VEC="$2" ROWS="$3" STRIP_LOAD="$4"
 }
 
 "$clmem" peak --device "$device" --reps "$reps" >"$out/peak.txt" 2>&1
