@@ -25,7 +25,8 @@ enum { NAIVE, TILED, COARSENED };
  * -> any (clmem_param_rows). GPUs: 4 bytes by 4 rows, one aligned load a
  * row, what `clmem tune blur` kept on an H200 at 7680x4320 (1586 GB/s
  * where the earlier 4 x 2 with vector loads gave 1300; at 16384x16384
- * 2288 where 1606, bench/roofs/h200-strip/). More bytes or rows a
+ * 2288 where 1606, then 2684 with the path of its own for strips inside
+ * the image, bench/roofs/h200-strip/). More bytes or rows a
  * work-item were slower there: the kernel is bound by its arithmetic as
  * much as by memory (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
  * register of them summed at once, and 8 rows (PoCL on a 2-core EPYC:
