@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -155,6 +156,74 @@ void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char
                  message);
     clmem_results_free(results, n);
     clmem_error_clear(&err);
+}
+
+/* Runs the workload on the kernels of `kernel_dir` ("" the default ones). */
+static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
+                                  const char *workload, const char *variant, const char *size,
+                                  const int *values)
+{
+    char saved[sizeof ctx->kernel_dir];
+    snprintf(saved, sizeof saved, "%s", ctx->kernel_dir);
+    snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", kernel_dir);
+    int saved_no_cache = ctx->no_cache;
+    ctx->no_cache = 1; /* the planted source is built, never a cached program */
+    struct clmem_run_options options = {
+        .size = size, .variant = variant, .reps = 1, .seed = 42, .tune_values = values};
+    struct clmem_error err = {0};
+    struct clmem_result *r = NULL;
+    size_t n = 0;
+    int status = clmem_run(ctx, clmem_workload_find(workload), &options, &r, &n, &err);
+    snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", saved);
+    ctx->no_cache = saved_no_cache;
+    if (n != 1 || (status != CLMEM_OK && status != CLMEM_ERR_VERIFY))
+        fail_msg("%s %s at %s: status %d, %zu results: %s", workload, variant, size, status, n,
+                 err.message);
+    struct clmem_result result = r[0];
+    result.samples_ms = NULL; /* freed with r: only the check and parameters are kept */
+    clmem_results_free(r, n);
+    return result;
+}
+
+void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                                const char *size, const int *values, const char *params,
+                                const char *file, const char *old, const char *new_text)
+{
+    char source[1024], dir[] = "/tmp/clmem_planted_XXXXXX", planted[1100];
+    struct clmem_error err = {0};
+    if (clmem_source_find(NULL, file, source, sizeof source, &err))
+        fail_msg("%s: %s", file, err.message);
+    FILE *in = fopen(source, "rb");
+    assert_non_null(in);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    assert_true(len < sizeof text - 1);
+    text[len] = '\0';
+    char *at = strstr(text, old);
+    if (!at || strstr(at + 1, old))
+        fail_msg("%s: expected one '%s'", file, old);
+    assert_non_null(mkdtemp(dir));
+    snprintf(planted, sizeof planted, "%s/%s", dir, file);
+    FILE *out = fopen(planted, "wb");
+    assert_non_null(out);
+    fwrite(text, 1, (size_t)(at - text), out);
+    fputs(new_text, out);
+    fputs(at + strlen(old), out);
+    assert_int_equal(fclose(out), 0);
+
+    struct clmem_result bad = run_in(ctx, dir, workload, variant, size, values);
+    unlink(planted);
+    rmdir(dir);
+    struct clmem_result good = run_in(ctx, "", workload, variant, size, values);
+    if (!strstr(bad.params, params) || !strstr(good.params, params))
+        fail_msg("%s %s at %s built with '%s' / '%s', not '%s'", workload, variant, size,
+                 bad.params, good.params, params);
+    if (bad.verified || !strstr(bad.verify_detail, "expected"))
+        fail_msg("%s %s at %s: the bug planted in %s ('%s') was not caught", workload, variant,
+                 size, file, new_text);
+    if (!good.verified)
+        fail_msg("%s %s at %s without the bug: %s", workload, variant, size, good.verify_detail);
 }
 
 int test_setup_device(void **state)

@@ -271,7 +271,7 @@ static void grey_input_blurred_to_pgm(void **state)
 static void coarsened_every_strip_shape(void **state)
 {
     struct fixture *f = *state;
-    static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 2, 1}, {8, 1, 1},
+    static const int shapes[][3] = {{1, 3, 1},  {2, 8, 1}, {4, 2, 1}, {8, 1, 1},
                                     {16, 3, 1}, {4, 2, 2}, {8, 1, 2}, {16, 3, 2}};
     static const struct {
         size_t w, h;
@@ -312,6 +312,27 @@ static void coarsened_every_strip_shape(void **state)
             unlink(f->in);
         }
     }
+}
+
+/* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
+ * other, so test_planted does not reach it) with a bug planted in it: an
+ * output byte of each stored word one too large, the right halo read one
+ * byte to the left. At 48x9 by 4 x 2 strips, both the strips inside the
+ * image and those its top and bottom cut take it; each bug must fail the
+ * check, the kernel without it verify. */
+static void aligned_path_bugs_are_caught(void **state)
+{
+    struct fixture *f = *state;
+    static const int shape[] = {4, 2, 2};
+    static const char *const bugs[][2] = {
+        {"word |= (pixVal / (BOX * BOX)) << (8 * n);",
+         "word |= (pixVal / (BOX * BOX) + (n == 3)) << (8 * n);"},
+        {"e[HALO + VEC + k] = p[VEC + k];", "e[HALO + VEC + k] = p[VEC + k - 1];"},
+    };
+    for (size_t i = 0; i < sizeof bugs / sizeof *bugs; i++)
+        test_expect_planted_caught(&f->ctx, "blur", "coarsened", "48x9", shape,
+                                   "-DVEC=4 -DROWS=2 -DSTRIP_LOAD=2 -DALIGNED=1", "blur.cl",
+                                   bugs[i][0], bugs[i][1]);
 }
 
 /* An input that can be read only once (issue 17, item 2): a FIFO, a pipe
@@ -411,6 +432,7 @@ int main(void)
         cmocka_unit_test(tiled_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(coarsened_every_strip_shape),
+        cmocka_unit_test(aligned_path_bugs_are_caught),
         cmocka_unit_test(metric_is_bytes_read_and_written),
         cmocka_unit_test(rgb_input_blurred_to_ppm),
         cmocka_unit_test(grey_input_blurred_to_pgm),

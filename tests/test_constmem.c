@@ -39,7 +39,7 @@ static void coarsened_verifies_any_size(void **state)
 static void coarsened_every_strip_shape(void **state)
 {
     static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 1, 1}, {8, 4, 1}, {16, 5, 1},
-                                    {2, 8, 2},  {4, 1, 2}, {8, 4, 2}, {16, 5, 2}};
+                                    {2, 8, 2}, {4, 1, 2}, {8, 4, 2}, {16, 5, 2}};
     static const char *const images[] = {"1", "7x3", "37x11", "70x9", "64x6"};
     for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
         for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
@@ -63,6 +63,25 @@ static void coarsened_every_strip_shape(void **state)
             assert_non_null(strstr(r[0].params, params));
             clmem_results_free(r, n);
         }
+}
+
+/* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
+ * other, so test_planted does not reach it) with a bug planted in it: the
+ * right halo read one float to the left, the strip's last row stored one
+ * too large. Each must fail the check, the kernel without it verify. */
+static void aligned_path_bugs_are_caught(void **state)
+{
+    static const int shape[] = {4, 2, 2};
+    static const char *const bugs[][2] = {
+        {"e[FILTER_RADIUS + VEC + k] = p[VEC + k];",
+         "e[FILTER_RADIUS + VEC + k] = p[VEC + k - 1];"},
+        {"*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r];",
+         "*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r] + (r == ROWS - 1);"},
+    };
+    for (size_t i = 0; i < sizeof bugs / sizeof *bugs; i++)
+        test_expect_planted_caught(*state, "constmem", "coarsened", "24x9", shape,
+                                   "-DVEC=4 -DROWS=2 -DSTRIP_LOAD=2 -DALIGNED=1", "constmem.cl",
+                                   bugs[i][0], bugs[i][1]);
 }
 
 static void all_timed_and_metric_is_bytes(void **state)
@@ -99,6 +118,7 @@ int main(void)
         cmocka_unit_test(constant_filter_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
         cmocka_unit_test(coarsened_every_strip_shape),
+        cmocka_unit_test(aligned_path_bugs_are_caught),
         cmocka_unit_test(all_timed_and_metric_is_bytes),
         cmocka_unit_test(bad_sizes_refused),
     };
