@@ -31,8 +31,9 @@ enum { NAIVE, TILED, COARSENED };
  * much as by memory (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
  * register of them summed at once, and 8 rows (PoCL on a 2-core EPYC:
  * 3.6-5.0 GB/s at 1920x1080 where 4 rows gave 2.3-4.3 and 8 bytes by 4
- * rows 2.6-4.4, on a loaded machine; the aligned load a row there was 4x
- * slower). */
+ * rows 2.6-4.4, on a loaded machine; one aligned load a row there, 16 x
+ * 8 forced with bench/experiments/lib.sh's force_variant: 1.79 GB/s
+ * against 5.31, and on rusticl's llvmpipe 83 MB/s against 57). */
 enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 4, 2}},

@@ -28,7 +28,8 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
  * 8192 (2765 GB/s where the earlier 2 x 8 with vector loads gave 2185,
  * bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8 independent
  * chains of multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s at 2048
- * where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded machine). */
+ * where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded machine; one
+ * aligned load a row there, forced as blur's: 5.50 GB/s against 6.18). */
 enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2, 2}},
