@@ -126,8 +126,11 @@ __kernel void blurTiled(__global const uchar *in, __global uchar *out, int w, in
  * bytes on either side, the strip's bytes taken out of the loaded words in
  * registers. On a GPU an unaligned vector load is one byte load per byte
  * (a 16-byte strip of a grey image: 48 byte loads a row; here 1 wide load
- * and 2 byte loads). Its sums are 32-bit (no 16-bit wrap-around to mask),
- * and its strip is stored as aligned words. in and out are two buffers
+ * and 2 byte loads). Its sums are 32-bit words, and its strip is stored as
+ * aligned words. A grey image (the 3x3 box of Fig 4.1 over single bytes)
+ * keeps two sums to a word, in 16-bit lanes, so that one add sums two
+ * bytes (PACKED below): 1.07x on an H200, as fast on an H100
+ * (bench/experiments/h200-blur-packed/). in and out are two buffers
  * (restrict): the compiler may issue a strip's loads before its stores. */
 #ifndef VEC
 #define VEC 4
@@ -205,21 +208,67 @@ static uchar blurPixel(__global const uchar *in, int w, int h, int Row, int Col,
 #define WORDV uint4
 #endif
 
+/* PACKED (grey, 3x3): a row's horizontal sums kept two to a word, in 16-bit
+ * lanes (at most 3 * 255 each, 9 * 255 once summed down the box: no lane
+ * carries into the next): word 2k holds the sums of bytes 4k and 4k+2,
+ * word 2k+1 those of 4k+1 and 4k+3, so that one add sums two bytes.
+ * ACROSS: the words a row's sums take. RGB, whose neighbours are 3 bytes
+ * apart, keeps a word a byte. */
+#if CHANNELS == 1 && BLUR_SIZE == 1
+#define PACKED 1
+#define ACROSS (VEC / 2)
+#else
+#define PACKED 0
+#define ACROSS VEC
+#endif
+
 /* Byte k of the strip's words (k < VEC), little-endian. */
 #define BYTE_OF(wv, k) (((wv)[(k) / 4] >> (8 * ((k) % 4))) & 0xffu)
 
-/* The horizontal sums of one input row under the strip: s[j] the sum of the
- * BOX bytes of channel j % CHANNELS around byte j of the strip. */
-static void rowSums(__global const uchar *restrict p, uint s[VEC])
+/* The strip's VEC bytes of the row at p, as WORDS aligned words. */
+static void stripWords(__global const uchar *restrict p, uint wv[WORDS])
 {
     WORDV c = *(__global const WORDV *)p; /* aligned: the caller's strip */
 #if WORDS == 1
-    uint wv[WORDS] = {c};
+    wv[0] = c;
 #elif WORDS == 2
-    uint wv[WORDS] = {c.x, c.y};
+    wv[0] = c.x;
+    wv[1] = c.y;
 #else
-    uint wv[WORDS] = {c.x, c.y, c.z, c.w};
+    wv[0] = c.x;
+    wv[1] = c.y;
+    wv[2] = c.z;
+    wv[3] = c.w;
 #endif
+}
+
+#if PACKED
+/* The horizontal sums of one input row under the strip, packed: for word k
+ * of the strip (bytes b0..b3, l the byte before, r the byte after), E holds
+ * (b0, b2) and O (b1, b3); the even bytes' sums are E + O + (l, b1), the odd
+ * bytes' E + O + (b2, r). */
+static void rowSums(__global const uchar *restrict p, uint s[ACROSS])
+{
+    uint wv[WORDS];
+    stripWords(p, wv);
+    uint before = p[-1], after = p[VEC];
+#pragma unroll
+    for (int k = 0; k < WORDS; k++) {
+        uint l = k == 0 ? before : wv[k - 1] >> 24;
+        uint r = k == WORDS - 1 ? after : wv[k + 1] & 0xffu;
+        uint e = wv[k] & 0x00ff00ffu, o = (wv[k] >> 8) & 0x00ff00ffu;
+        uint eo = e + o;
+        s[2 * k] = eo + ((o << 16) | l);
+        s[2 * k + 1] = eo + ((e >> 16) | (r << 16));
+    }
+}
+#else
+/* The horizontal sums of one input row under the strip: s[j] the sum of the
+ * BOX bytes of channel j % CHANNELS around byte j of the strip. */
+static void rowSums(__global const uchar *restrict p, uint s[ACROSS])
+{
+    uint wv[WORDS];
+    stripWords(p, wv);
     /* e[k]: byte k - HALO of the row under the strip, halo included. */
     uint e[VEC + 2 * HALO];
 #pragma unroll
@@ -239,14 +288,26 @@ static void rowSums(__global const uchar *restrict p, uint s[VEC])
         s[j] = sum;
     }
 }
+#endif
 
 /* Output row r of a strip from BOX rows of horizontal sums: the integer
- * average of each byte's box, stored at q as aligned words. */
-static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][VEC], int r, __global uchar *restrict q)
+ * average of each byte's box, stored at q as aligned words. Packed, each
+ * lane is summed down the box, then divided alone. */
+static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][ACROSS], int r, __global uchar *restrict q)
 {
     uint wv[WORDS];
 #pragma unroll
     for (int k = 0; k < WORDS; k++) {
+#if PACKED
+        uint ve = 0, vo = 0; /* bytes (4k, 4k+2) and (4k+1, 4k+3) */
+#pragma unroll
+        for (int b = 0; b < BOX; b++) {
+            ve += across[r + b][2 * k];
+            vo += across[r + b][2 * k + 1];
+        }
+        wv[k] = (ve & 0xffffu) / (BOX * BOX) | ((vo & 0xffffu) / (BOX * BOX)) << 8 |
+                ((ve >> 16) / (BOX * BOX)) << 16 | ((vo >> 16) / (BOX * BOX)) << 24;
+#else
         uint word = 0;
 #pragma unroll
         for (int n = 0; n < 4; n++) {
@@ -257,6 +318,7 @@ static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][VEC], int r, __global uch
             word |= (pixVal / (BOX * BOX)) << (8 * n);
         }
         wv[k] = word;
+#endif
     }
 #if WORDS == 1
     *(__global uint *)q = wv[0];
@@ -281,7 +343,7 @@ static void blurStripWide(__global const uchar *restrict in, __global uchar *res
                           int h, int x, int row0)
 {
     int rowBytes = w * CHANNELS;
-    uint across[ROWS + 2 * BLUR_SIZE][VEC];
+    uint across[ROWS + 2 * BLUR_SIZE][ACROSS];
     if (row0 >= BLUR_SIZE && row0 + ROWS + BLUR_SIZE <= h) {
         /* Every row of the strip and of its boxes inside the image: no
          * check a row, the rows reached by adding rowBytes. */
@@ -302,7 +364,7 @@ static void blurStripWide(__global const uchar *restrict in, __global uchar *res
             rowSums(in + curRow * rowBytes + x, across[i]);
         else
 #pragma unroll
-            for (int j = 0; j < VEC; j++)
+            for (int j = 0; j < ACROSS; j++)
                 across[i][j] = 0;
     }
 #pragma unroll

@@ -161,15 +161,19 @@ void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char
 /* Runs the workload on the kernels of `kernel_dir` ("" the default ones). */
 static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
                                   const char *workload, const char *variant, const char *size,
-                                  const int *values)
+                                  const char *input, const int *values)
 {
     char saved[sizeof ctx->kernel_dir];
     snprintf(saved, sizeof saved, "%s", ctx->kernel_dir);
     snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", kernel_dir);
     int saved_no_cache = ctx->no_cache;
     ctx->no_cache = 1; /* the planted source is built, never a cached program */
-    struct clmem_run_options options = {
-        .size = size, .variant = variant, .reps = 1, .seed = 42, .tune_values = values};
+    struct clmem_run_options options = {.size = input ? NULL : size,
+                                        .input = input,
+                                        .variant = variant,
+                                        .reps = 1,
+                                        .seed = 42,
+                                        .tune_values = values};
     struct clmem_error err = {0};
     struct clmem_result *r = NULL;
     size_t n = 0;
@@ -177,8 +181,8 @@ static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
     snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", saved);
     ctx->no_cache = saved_no_cache;
     if (n != 1 || (status != CLMEM_OK && status != CLMEM_ERR_VERIFY))
-        fail_msg("%s %s at %s: status %d, %zu results: %s", workload, variant, size, status, n,
-                 err.message);
+        fail_msg("%s %s at %s: status %d, %zu results: %s", workload, variant, input ? input : size,
+                 status, n, err.message);
     struct clmem_result result = r[0];
     result.samples_ms = NULL; /* freed with r: only the check and parameters are kept */
     clmem_results_free(r, n);
@@ -186,8 +190,9 @@ static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
 }
 
 void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
-                                const char *size, const int *values, const char *params,
-                                const char *file, const char *old, const char *new_text)
+                                const char *size, const char *input, const int *values,
+                                const char *params, const char *file, const char *old,
+                                const char *new_text)
 {
     char source[1024], dir[] = "/tmp/clmem_planted_XXXXXX", planted[1100];
     struct clmem_error err = {0};
@@ -212,18 +217,19 @@ void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, con
     fputs(at + strlen(old), out);
     assert_int_equal(fclose(out), 0);
 
-    struct clmem_result bad = run_in(ctx, dir, workload, variant, size, values);
+    struct clmem_result bad = run_in(ctx, dir, workload, variant, size, input, values);
     unlink(planted);
     rmdir(dir);
-    struct clmem_result good = run_in(ctx, "", workload, variant, size, values);
+    struct clmem_result good = run_in(ctx, "", workload, variant, size, input, values);
+    const char *where = input ? input : size;
     if (!strstr(bad.params, params) || !strstr(good.params, params))
-        fail_msg("%s %s at %s built with '%s' / '%s', not '%s'", workload, variant, size,
+        fail_msg("%s %s at %s built with '%s' / '%s', not '%s'", workload, variant, where,
                  bad.params, good.params, params);
     if (bad.verified || !strstr(bad.verify_detail, "expected"))
         fail_msg("%s %s at %s: the bug planted in %s ('%s') was not caught", workload, variant,
-                 size, file, new_text);
+                 where, file, new_text);
     if (!good.verified)
-        fail_msg("%s %s at %s without the bug: %s", workload, variant, size, good.verify_detail);
+        fail_msg("%s %s at %s without the bug: %s", workload, variant, where, good.verify_detail);
 }
 
 int test_setup_device(void **state)

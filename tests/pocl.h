@@ -41,16 +41,18 @@ void test_expect_metric(const struct clmem_result *result, double work);
  * before any result, with a message that contains MESSAGE. */
 void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char *variant,
                          const char *size, const char *message);
-/* Runs VARIANT of WORKLOAD at SIZE with the parameters `values` (as
- * clmem tune would) on the kernels of cl/FILE with the one place that
- * holds OLD made NEW_TEXT (a planted bug, in a temporary kernel folder),
+/* Runs VARIANT of WORKLOAD at SIZE (or on the image file INPUT, when not
+ * NULL) with the parameters `values` (as clmem tune would) on the kernels
+ * of cl/FILE with the one place that holds OLD made NEW_TEXT (a planted
+ * bug, in a temporary kernel folder),
  * then on cl/FILE as it is: the first must fail its check, naming an
  * element, the second verify; both must have been built with `params` (a
  * part of the result's parameters). For kernel paths test_planted's runs
  * (PoCL's built-in rows) do not take. */
 void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
-                                const char *size, const int *values, const char *params,
-                                const char *file, const char *old, const char *new_text);
+                                const char *size, const char *input, const int *values,
+                                const char *params, const char *file, const char *old,
+                                const char *new_text);
 /* cmocka state set-up/tear-down that open and close the device. */
 int test_setup_device(void **state);
 int test_teardown_device(void **state);

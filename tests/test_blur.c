@@ -315,24 +315,42 @@ static void coarsened_every_strip_shape(void **state)
 }
 
 /* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
- * other, so test_planted does not reach it) with a bug planted in it: an
+ * other, so test_planted does not reach it) with a bug planted in it, in
+ * each of its two ways to sum (grey: two sums to a word; RGB: one): an
  * output byte of each stored word one too large, the right halo read one
- * byte to the left. At 48x9 by 4 x 2 strips, both the strips inside the
- * image and those its top and bottom cut take it; each bug must fail the
- * check, the kernel without it verify. */
+ * byte to the left. At 48 bytes by 9 rows by 4 x 2 strips, both the strips
+ * inside the image and those its top and bottom cut take it; each bug must
+ * fail the check, the kernel without it verify. */
 static void aligned_path_bugs_are_caught(void **state)
 {
     struct fixture *f = *state;
     static const int shape[] = {4, 2, 2};
-    static const char *const bugs[][2] = {
+    static const char *const params = "-DVEC=4 -DROWS=2 -DSTRIP_LOAD=2 -DALIGNED=1";
+    /* A grey image: the packed sums (an output byte one too large, the
+     * right halo read one byte off). */
+    static const char *const grey_bugs[][2] = {
+        {"((vo >> 16) / (BOX * BOX)) << 24;", "((vo >> 16) / (BOX * BOX) + 1) << 24;"},
+        {"uint before = p[-1], after = p[VEC];", "uint before = p[-1], after = p[VEC - 1];"},
+    };
+    for (size_t i = 0; i < sizeof grey_bugs / sizeof *grey_bugs; i++)
+        test_expect_planted_caught(&f->ctx, "blur", "coarsened", "48x9", NULL, shape, params,
+                                   "blur.cl", grey_bugs[i][0], grey_bugs[i][1]);
+    /* An RGB image 16 pixels wide (48 bytes a row, aligned): a sum a word. */
+    static const char *const rgb_bugs[][2] = {
         {"word |= (pixVal / (BOX * BOX)) << (8 * n);",
          "word |= (pixVal / (BOX * BOX) + (n == 3)) << (8 * n);"},
         {"e[HALO + VEC + k] = p[VEC + k];", "e[HALO + VEC + k] = p[VEC + k - 1];"},
     };
-    for (size_t i = 0; i < sizeof bugs / sizeof *bugs; i++)
-        test_expect_planted_caught(&f->ctx, "blur", "coarsened", "48x9", shape,
-                                   "-DVEC=4 -DROWS=2 -DSTRIP_LOAD=2 -DALIGNED=1", "blur.cl",
-                                   bugs[i][0], bugs[i][1]);
+    struct clmem_error err = {0};
+    struct clmem_image image;
+    snprintf(f->in, sizeof f->in, "%s/in.ppm", f->dir);
+    assert_int_equal(clmem_image_generate(&image, 16, 9, 3, 9, &err), CLMEM_OK);
+    assert_int_equal(clmem_netpbm_write(f->in, &image, &err), CLMEM_OK);
+    clmem_image_free(&image);
+    for (size_t i = 0; i < sizeof rgb_bugs / sizeof *rgb_bugs; i++)
+        test_expect_planted_caught(&f->ctx, "blur", "coarsened", NULL, f->in, shape, params,
+                                   "blur.cl", rgb_bugs[i][0], rgb_bugs[i][1]);
+    unlink(f->in);
 }
 
 /* An input that can be read only once (issue 17, item 2): a FIFO, a pipe

@@ -79,7 +79,7 @@ static void aligned_path_bugs_are_caught(void **state)
          "*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r] + (r == ROWS - 1);"},
     };
     for (size_t i = 0; i < sizeof bugs / sizeof *bugs; i++)
-        test_expect_planted_caught(*state, "constmem", "coarsened", "24x9", shape,
+        test_expect_planted_caught(*state, "constmem", "coarsened", "24x9", NULL, shape,
                                    "-DVEC=4 -DROWS=2 -DSTRIP_LOAD=2 -DALIGNED=1", "constmem.cl",
                                    bugs[i][0], bugs[i][1]);
 }
