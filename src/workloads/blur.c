@@ -26,9 +26,12 @@ enum { NAIVE, TILED, COARSENED };
  * row, what `clmem tune blur` kept on an H200 at 7680x4320 (1586 GB/s
  * where the earlier 4 x 2 with vector loads gave 1300; at 16384x16384
  * 2288 where 1606, then 2684 with the path of its own for strips inside
- * the image, bench/roofs/h200-strip/). More bytes or rows a
- * work-item were slower there: the kernel is bound by its arithmetic as
- * much as by memory (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
+ * the image, bench/roofs/h200-strip/, and 2893 with a grey image's sums
+ * two to a word, bench/roofs/h200-packed/). More bytes or rows a
+ * work-item were slower there at 7680x4320 (4 x 8, packed: 0.89 of 4 x 4
+ * there, 1.03x at 16384x16384, bench/experiments/h200-blur-packed/): the
+ * kernel is bound by its arithmetic as much as by memory
+ * (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
  * register of them summed at once, and 8 rows (PoCL on a 2-core EPYC:
  * 3.6-5.0 GB/s at 1920x1080 where 4 rows gave 2.3-4.3 and 8 bytes by 4
  * rows 2.6-4.4, on a loaded machine; one aligned load a row there, 16 x
