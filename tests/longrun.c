@@ -173,9 +173,9 @@ static void bench_memory_stays_flat(void **state)
     /* Programs built from source (PoCL's own kernel cache keeps that quick):
      * loaded from clmem's program cache instead, PoCL compiles their
      * work-group functions at each run and the memory swings by up to 80 MiB
-     * from one run to the next (measured: 30 runs with the cache, lowest of
-     * the first and of the last five within 0.7 MiB), which a 10-run window
-     * cannot tell from a leak. */
+     * from one run to the next (measured in VmRSS: 30 runs with the cache,
+     * lowest of the first and of the last five within 0.7 MiB), which a
+     * 15-run test cannot tell from a leak. */
     ctx->no_cache = 1;
     cl_uint refs_before = context_refs(ctx);
     long *heap = calloc(runs, sizeof *heap);

@@ -44,11 +44,10 @@ void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char
 /* Runs VARIANT of WORKLOAD at SIZE (or on the image file INPUT, when not
  * NULL) with the parameters `values` (as clmem tune would) on the kernels
  * of cl/FILE with the one place that holds OLD made NEW_TEXT (a planted
- * bug, in a temporary kernel folder),
- * then on cl/FILE as it is: the first must fail its check, naming an
- * element, the second verify; both must have been built with `params` (a
- * part of the result's parameters). For kernel paths test_planted's runs
- * (PoCL's built-in rows) do not take. */
+ * bug, in a temporary kernel folder), then on cl/FILE as it is: the first
+ * must fail its check, naming an element, the second verify; both must
+ * have been built with `params` (a part of the result's parameters). For
+ * kernel paths test_planted's runs (PoCL's built-in rows) do not take. */
 void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
                                 const char *size, const char *input, const int *values,
                                 const char *params, const char *file, const char *old,
