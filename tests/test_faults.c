@@ -825,6 +825,32 @@ static void interrupt_keeps_finished_results(void **state)
     remove_dir(dir);
 }
 
+/* Ctrl-C during tune: exit 130 and one line saying that the variant being
+ * tuned kept nothing (not "reported the 0 results", a run's words); no
+ * tuning database written. */
+static void interrupted_tune_says_nothing_kept(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-faults-tune-int-XXXXXX", path[160];
+    assert_non_null(mkdtemp(dir));
+    const char *env[] = {"CLMEM_DEBUG", "2", "XDG_CACHE_HOME", dir, NULL};
+    struct child c;
+    start_clmem(&c, env,
+                ARGS("tune", "matmul", "--variant", "regblock", "--size", "33", "--device", "cpu",
+                     "--max-candidates", "3"));
+    int launched = wait_for_stderr(&c, "clmem: launch ", 300);
+    kill(c.pid, SIGINT);
+    finish_clmem(&c, &o);
+    if (!launched)
+        fail_msg("no kernel launch seen: exit %d, stderr '%.300s'", o.code, o.err);
+    expect_interrupted(&o, 130, NULL, 0);
+    assert_non_null(strstr(o.err, "clmem: interrupted: nothing kept for the variant being tuned"));
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -836,6 +862,7 @@ int main(void)
         cmocka_unit_test(no_platform_exits_3_with_hint),
         cmocka_unit_test(unwritable_output_exits_2_and_leaves_nothing),
         cmocka_unit_test(interrupt_keeps_finished_results),
+        cmocka_unit_test(interrupted_tune_says_nothing_kept),
         cmocka_unit_test(untrusted_cache_is_not_loaded),
         cmocka_unit_test(tune_checks_its_database_place_first),
         cmocka_unit_test(output_through_symlink_keeps_the_link),

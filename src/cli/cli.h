@@ -119,6 +119,9 @@ int cli_stop_status(int status);
 /* Says what an interrupted command kept (n results, written to `output`
  * or stdout) and returns its exit code: 128 + the signal (130: SIGINT). */
 int cli_report_interrupted(size_t n, const char *output);
+/* The same for a command whose results are not a report: `kept` says what
+ * it kept ("clmem: interrupted: KEPT"). */
+int cli_report_interrupted_keeping(const char *kept);
 /* A command's last word: interrupted, what it kept (cli_report_interrupted);
  * an error other than a failed check (said where it happened), its message.
  * Returns the exit code: 128 + N whenever a stop was asked for. */

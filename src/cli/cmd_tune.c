@@ -228,9 +228,10 @@ int cmd_tune(int argc, char **argv)
 
 cleanup:
     cli_report_warnings(&ctx);
-    /* An interruption is reported as such: nothing was kept. */
+    /* An interruption is reported as such: the variant being tuned kept
+     * nothing (one tuned before it said "kept in" and stays kept). */
     if (status == CLMEM_ERR_INTERRUPTED)
-        status = cli_report_interrupted(0, NULL);
+        status = cli_report_interrupted_keeping("nothing kept for the variant being tuned");
     else if (status)
         cli_report_error(&err);
     clmem_ctx_close(&ctx);

@@ -690,13 +690,19 @@ int cli_exit(int code)
     _exit(128 + interrupt_signal);
 }
 
-int cli_report_interrupted(size_t n, const char *output)
+int cli_report_interrupted_keeping(const char *kept)
 {
     if (!cli_silent)
-        fprintf(stderr, "clmem: interrupted: reported the %zu result%s that finished%s%s%s\n", n,
-                n == 1 ? "" : "s", output ? " (in '" : "", output ? output : "",
-                output ? "')" : "");
+        fprintf(stderr, "clmem: interrupted: %s\n", kept);
     return 128 + (interrupt_signal ? interrupt_signal : SIGINT);
+}
+
+int cli_report_interrupted(size_t n, const char *output)
+{
+    char kept[4096 + 128]; /* a path of up to PATH_MAX */
+    snprintf(kept, sizeof kept, "reported the %zu result%s that finished%s%s%s", n,
+             n == 1 ? "" : "s", output ? " (in '" : "", output ? output : "", output ? "')" : "");
+    return cli_report_interrupted_keeping(kept);
 }
 
 int cli_report_end(int status, size_t n, const char *output, const struct clmem_error *err)
