@@ -9,14 +9,15 @@
  * Fails when the heap in use grows by CLMEM_LONGRUN_MAX_KIB or more from the
  * first five runs to the middle five and again from the middle five to the
  * last five (each window read by its lowest reading; not checked under ASan,
- * whose quarantine holds freed memory), or when the reference count changes
- * (an OpenCL object leaked). A leak raises every window; memory that a
- * driver takes once, late (a lazy compilation, a pool's new high-water
- * mark), raises one step only. VmRSS is printed beside it, not
- * judged: it also counts what glibc keeps of freed memory and the pages of
- * shared libraries as they are touched, and in CI it once rose 47 MiB
- * between run 5 and run 6 and stayed, with nothing leaked (the same test
- * alone, loaded by six busy loops: flat within 2 MiB). */
+ * whose allocator mallinfo2 does not see and whose quarantine holds freed
+ * memory), or when the reference count changes (an OpenCL object leaked).
+ * A leak raises every window; memory that a driver takes once, late (a
+ * lazy compilation, a pool's new high-water mark), raises one step only.
+ * VmRSS is printed beside it, not judged: it also counts what glibc keeps
+ * of freed memory and the pages of shared libraries as they are touched,
+ * and in CI it once rose 47 MiB between run 5 and run 6 and stayed, with
+ * nothing leaked (the same test alone, loaded by six busy loops: flat
+ * within 2 MiB). */
 #include "pocl.h"
 
 #include <setjmp.h>
@@ -213,7 +214,9 @@ static void bench_memory_stays_flat(void **state)
                   start[1] + CLMEM_LONGRUN_WINDOW, start[2] + 1, start[2] + CLMEM_LONGRUN_WINDOW,
                   low[0], low[1], low[2], low[1] - low[0], low[2] - low[1], rss_first, rss_last,
                   runs, refs_before, refs_after, waited_ms);
-    assert_true(low[0] > 0);
+    /* Under ASan, whose allocator glibc's statistics do not see, the heap
+     * reads 0 and is not judged. */
+    assert_true(!CLMEM_LONGRUN_CHECK_HEAP || low[0] > 0);
     assert_int_equal(refs_after, refs_before);
     if (CLMEM_LONGRUN_CHECK_HEAP && leaked(low))
         fail_msg("heap in use grew by %ld KiB and then by %ld KiB over %lu runs (limit %d KiB "
