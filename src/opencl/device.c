@@ -233,6 +233,11 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%s' (see 'clmem devices')", spec);
 }
 
+unsigned long clmem_device_loop_limit(const struct clmem_device *device)
+{
+    return strncmp(device->name, "llvmpipe", 8) == 0 ? 65535 : 0;
+}
+
 int clmem_device_has_extension(const struct clmem_device *device, const char *name)
 {
     size_t size = 0;

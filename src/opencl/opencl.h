@@ -36,6 +36,12 @@ int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const 
 int clmem_devices_parse_spec(const char *spec, struct clmem_error *err);
 /* Whether CL_DEVICE_EXTENSIONS lists `name` (a whole word). */
 int clmem_device_has_extension(const struct clmem_device *device, const char *name);
+/* How many loop iterations a work-item may run before the implementation
+ * ends its loops (0: no such limit known). Mesa's llvmpipe, under rusticl
+ * or Clover, counts every loop of a work-item against 65535 (gallivm's
+ * LP_MAX_TGSI_LOOP_ITERATIONS, a guard against hung shaders) and then
+ * leaves them, silently: measured with Mesa 22.3 (bench/rusticl-loop-limit/). */
+unsigned long clmem_device_loop_limit(const struct clmem_device *device);
 
 /* ---- kernel sources and programs (program.c, program_cache.c) ---- */
 /* Finds `file` in: kernel_dir, $CLMEM_KERNEL_DIR, the installed data dir,

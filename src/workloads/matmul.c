@@ -87,6 +87,10 @@ static const struct clmem_param_row regblock_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 0}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
+    /* Mesa's llvmpipe ends a work-item's loops after 65535 iterations
+     * (clmem_device_loop_limit): a small block a work-item, whose K steps
+     * run few loops, verified there to K 8192 (the CPU row below: 336). */
+    {CLMEM_PARAM_DEVICE, "llvmpipe", CL_DEVICE_TYPE_CPU, {16, 64, 8, 4, 4, 1}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 0}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32, 1}},
     {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4, 0}},
@@ -168,6 +172,69 @@ static int cpu_blocked_packed(const int *cb, size_t rows, size_t cols, size_t in
            clmem_mul_size((cols + nr - 1) / nr * nr, inner, n_elems);
 }
 
+static void builtin_regblock(const struct clmem_device *device, size_t rows, size_t cols, int rb[]);
+
+/* Loop iterations a work-item of regblock's kernels runs per K step,
+ * counted as if no loop were unrolled (llvmpipe unrolls few), plus a
+ * quarter: the CPU row (16x64x8, 16x32 a work-item) ran 1524 to 1560 a
+ * step on llvmpipe where this count is 1449 (bench/rusticl-loop-limit/). */
+static unsigned long regblock_step_loops(const int rb[])
+{
+    unsigned long wg = (unsigned long)(rb[P_TSM] / rb[P_WPTM]) *
+                       (unsigned long)(rb[P_TSN] / rb[P_WPTN]),
+                  a = ((unsigned long)rb[P_TSM] * (unsigned long)rb[P_TSK] / 4 + wg - 1) / wg,
+                  b = ((unsigned long)rb[P_TSK] * (unsigned long)rb[P_TSN] / 4 + wg - 1) / wg,
+                  m = (unsigned long)rb[P_WPTM] / 4, n = (unsigned long)rb[P_WPTN] / 4;
+    /* A step: fetch and store the next tiles' shares (a + b twice), then
+     * per k the loads of a and b and the multiply-adds of each of m
+     * float4s of M's column, 4 values, n float4s of N's row. */
+    unsigned long step =
+        1 + 2 * (a + b) + (unsigned long)rb[P_TSK] * (1 + m + n + m * (1 + 4 * (1 + n)));
+    return step + step / 4;
+}
+
+/* The K steps a work-item of regblock's kernels may run on the device
+ * (its loop limit over regblock_step_loops); 0: no limit. */
+static size_t regblock_max_steps(const struct clmem_device *device, const int rb[])
+{
+    unsigned long limit = clmem_device_loop_limit(device);
+    return limit ? limit / regblock_step_loops(rb) : 0;
+}
+
+/* NULL where a work-item of regblock's or regblock_padded's kernels runs
+ * the whole of K within the device's loop limit, else why not. */
+static const char *regblock_loop_misfit(const struct clmem_device *device, const int rb[],
+                                        size_t inner, char *why, size_t size)
+{
+    size_t most = regblock_max_steps(device, rb), tsk = (size_t)rb[P_TSK];
+    if (!most || (inner + tsk - 1) / tsk <= most)
+        return NULL;
+    snprintf(why, size,
+             "'%s' ends a work-item's loops after %lu iterations (Mesa's loop limiter: the "
+             "results would be wrong), and K=%zu takes about %lu; K up to %zu runs here",
+             device->name, clmem_device_loop_limit(device), inner,
+             (unsigned long)((inner + tsk - 1) / tsk) * regblock_step_loops(rb), most * tsk);
+    return why;
+}
+
+/* regblock's parameters for the run: those it chose, else (named alone,
+ * before the plan) the built-in row for the size. */
+static const int *run_regblock(const struct clmem_run *run, int rb[])
+{
+    const struct matmul_state *s = run->state;
+    if (s)
+        return s->rb;
+    builtin_regblock(&run->ctx->device, run->size.dim[0], run->size.dim[1], rb);
+    return rb;
+}
+
+static const char *regblock_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    int rb[CLMEM_MAX_PARAMS] = {0};
+    return regblock_loop_misfit(&run->ctx->device, run_regblock(run, rb), run->size.dim[2], why,
+                                size);
+}
+
 /* regblock_padded rounds each dimension up to a tile (TSM and TSN at most
  * 256, TSK 16 in every row and the tuner's space): its copies must stay
  * within the int indices the kernels use and the device's largest
@@ -208,7 +275,11 @@ static const char *regblock_padded_misfit(const struct clmem_device *device, con
 
 static const char *regblock_padded_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
-    return regblock_padded_misfit(&run->ctx->device, run->size.dim, why, size);
+    int rb[CLMEM_MAX_PARAMS] = {0};
+    if (regblock_padded_misfit(&run->ctx->device, run->size.dim, why, size))
+        return why;
+    return regblock_loop_misfit(&run->ctx->device, run_regblock(run, rb), run->size.dim[2], why,
+                                size);
 }
 
 /* cpu_blocked's packed copies must fit the device's largest allocation:
@@ -245,7 +316,7 @@ static const struct clmem_variant matmul_variants[] = {
     [REGBLOCK] = {"regblock",
                   "register blocking: a block of P per work-item, vector loads, any size "
                   "(beyond the seeds)",
-                  "MatrixMulRegisterBlocked", NULL, .source = "matmul_regblock.cl",
+                  "MatrixMulRegisterBlocked", regblock_unsupported, .source = "matmul_regblock.cl",
                   .more_kernels = {"MatrixMulStreamKChecked"},
                   /* Also where some work-groups' blocks lie wholly inside P
                    * and take the unchecked float4 path: 130x66x35 (rows not
@@ -543,8 +614,14 @@ static struct stream_k_plan stream_k_plan_of(const struct clmem_device *device, 
                      (double)dim[0] * (double)dim[1]) >
             (double)device->global_mem)
         return plan;
+    /* A group's steps, in the blocks it shares, within the device's loop
+     * limit (regblock_max_steps); else a group per block. */
+    size_t steps = (dim[2] + (size_t)rb[P_TSK] - 1) / (size_t)rb[P_TSK],
+           most = regblock_max_steps(device, rb), tiles = groups + plan.blocks % groups;
+    if (most && (tiles * steps + groups - 1) / groups > most)
+        return plan;
     plan.groups = groups;
-    plan.tiles = groups + plan.blocks % groups;
+    plan.tiles = tiles;
     plan.direct = plan.tiles <= dim[0] / tsm * (dim[1] / tsn);
     plan.sums = sums;
     return plan;
@@ -775,10 +852,14 @@ static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device 
 
 /* NULL where the variant can take the size on the device, else why not. */
 static const char *auto_misfit(const struct clmem_device *device, int variant, const size_t dim[3],
-                               char *why, size_t size)
+                               const int rb[], char *why, size_t size)
 {
     switch (variant) {
-    case REGBLOCK_PADDED: return regblock_padded_misfit(device, dim, why, size);
+    case REGBLOCK: return regblock_loop_misfit(device, rb, dim[2], why, size);
+    case REGBLOCK_PADDED:
+        return regblock_padded_misfit(device, dim, why, size)
+                   ? why
+                   : regblock_loop_misfit(device, rb, dim[2], why, size);
     case CPU_BLOCKED: return cpu_blocked_misfit(device, dim, why, size);
     default: return NULL;
     }
@@ -850,7 +931,7 @@ static int auto_decide(const struct clmem_device *device, const size_t dim[3], c
         const struct auto_rule *r = &auto_rules[i];
         if (!auto_rule_holds(r, device, &f))
             continue;
-        if (auto_misfit(device, r->variant, dim, misfit, sizeof misfit)) {
+        if (auto_misfit(device, r->variant, dim, rb, misfit, sizeof misfit)) {
             passed = matmul_variants[r->variant].name;
             continue;
         }
@@ -877,6 +958,7 @@ const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, s
 static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size)
 {
     const struct clmem_device *device = &run->ctx->device;
+    const struct matmul_state *s = run->state;
     struct clmem_tuning_entry *entries = NULL;
     struct clmem_error err = {0};
     size_t n = 0;
@@ -893,7 +975,8 @@ static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size
         const struct clmem_variant *v = clmem_variant_find(run->workload, e->variant);
         if (!v || strcmp(e->workload, run->workload->name) || strcmp(e->driver, device->driver) ||
             strcmp(e->size_class, size_class) || !(e->metric > 0) || v->library ||
-            auto_misfit(device, (int)(v - matmul_variants), run->size.dim, misfit, sizeof misfit))
+            auto_misfit(device, (int)(v - matmul_variants), run->size.dim, s->rb, misfit,
+                        sizeof misfit))
             continue;
         if (v == &matmul_variants[choice])
             mine = e;
