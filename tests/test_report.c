@@ -70,7 +70,7 @@ static void remove_tree(const char *path)
     assert_int_equal(system(cmd), 0);
 }
 
-/* bench/'s three saved runs, with the hosts 0.1.0's files did not record. */
+/* bench/'s three saved runs, with the hosts their files do not name. */
 static void load_bench(struct clmem_compare_device **runs, size_t *n)
 {
     static const struct {
@@ -178,7 +178,7 @@ static void report_md_from_the_bench_files(void **state)
     /* First the devices, labelled by name and host, numbers for people. */
     char *devices = section(md, "## Devices", "## At a glance");
     assert_non_null(strstr(devices, "| NVIDIA H100 80GB HBM3 on gpu-box | NVIDIA CUDA | 580.159.04 "
-                                    "| gpu-box | unknown | "));
+                                    "| gpu-box | 2026-11-23T11:34:28Z | "));
     /* A 0.1.0 file measured no read peak and no launch. */
     assert_non_null(
         strstr(devices, "h100.json | 2.67 TB/s | not measured | 63.9 TFLOP/s | not measured |"));
