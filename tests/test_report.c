@@ -1,11 +1,12 @@
-/* The comparison report (src/report/compare.c and its parts) written from
+/* The comparison report (src/compare/compare.c and its parts) written from
  * bench/'s saved runs: report.md's tables (devices, at a glance, rows every
  * device has, rows only some have, never a grid of dashes), labels that
  * tell two runs of one machine apart, report.html self-contained with
  * every picture inline, the roofline's points, the report without gnuplot,
  * and the directory appearing whole or not at all. Needs no device. */
+#include "compare/compare.h"
+#include "compare/lessons.h"
 #include "harness/harness.h"
-#include "report/lessons.h"
 #include "report/report.h"
 
 #include <dirent.h>

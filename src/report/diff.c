@@ -2,10 +2,10 @@
  * that CI can fail on a performance regression. A change counts only when
  * it is larger than the threshold and than the runs' own noise (their
  * sample ranges do not overlap): one noisy sample must not fail a build. */
+#include "report/diff.h"
+
 #include "report/csv.h"
 #include "report/json.h"
-
-#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>

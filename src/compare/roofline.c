@@ -2,7 +2,7 @@
  * peaks (copy bandwidth, FMA throughput), each workload's best verified
  * result placed on it at its arithmetic intensity (the flops_per_byte
  * the result carries; plots.c draws the other pictures and runs gnuplot). */
-#include "report/compare.h"
+#include "compare/model.h"
 
 #include <math.h>
 #include <stdio.h>
