@@ -45,7 +45,7 @@ sed "s/@VCS_TAG@/(not a git checkout)/" src/report/git_describe.h.in >"$out/gen/
 # The library and the CLI's parsing once, instrumented (fuzzer-no-link:
 # coverage without a main): every layer of src/ but MPI, and src/cli
 # without main.c.
-sources=(src/base/*.c src/io/*.c src/opencl/*.c src/harness/*.c src/report/*.c
+sources=(src/base/*.c src/io/*.c src/opencl/*.c src/harness/*.c src/report/*.c src/compare/*.c
          src/workloads/*.c $(ls src/cli/*.c | grep -v '/main\.c$'))
 rm -rf "$out/obj" "$out/libclmem-fuzz.a"
 mkdir -p "$out/obj"

@@ -93,11 +93,17 @@ static void bad_files_write_nothing(void **state)
     } cases[] = {
         {"empty.json", "", "is empty"},
         {"text.json", "not json at all", "not JSON"},
-        {"cut.json", "{\"clmem_version\": \"0.1.0\", \"results\": [", "truncated"},
+        {"cut.json", "{\"schema_version\": 1, \"results\": [", "truncated"},
         {"newer.json", "{\"schema_version\": 99, \"clmem_version\": \"9.0\"}", "newer than"},
         {"none.json",
-         "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"d\"}, \"results\": []}",
+         "{\"schema_version\": 1, \"clmem_version\": \"0.3.0\", \"created\": "
+         "\"2026-11-26T10:00:00Z\", \"ranks\": [{\"rank\": 0, \"host\": {}, \"device\": {}, "
+         "\"status\": 3, \"results\": []}]}",
          "holds no results"},
+        /* clmem 0.1.0's form, before run files had a schema_version. */
+        {"old.json",
+         "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"d\"}, \"results\": []}",
+         "no 'schema_version' (written by a clmem before run files had one)"},
     };
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
         const char *path = test_write_file(test_in_dir(cases[i].name), cases[i].text);

@@ -216,16 +216,39 @@ static void a_3_percent_change_is_within_the_default_threshold(void **state)
     diff_says(ARGS("diff", h100, slight, "--threshold", "3.5"), 0, NULL);
 }
 
+/* What a run file of schema 1 holds before its results: the header, the
+ * host and the device named `device` (a string literal). */
+// clang-format off
+#define FILE_HEAD(device) \
+    "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"created\": \"2026-11-26T10:00:00Z\", " \
+    "\"host\": {\"name\": \"box\", \"os\": \"\", \"kernel\": \"\", \"cpu\": \"\", \"cores\": 1, " \
+    "\"memory_bytes\": 0}, \"device\": {\"name\": \"" device "\", \"platform\": \"p\", " \
+    "\"vendor\": \"v\", \"type\": \"gpu\", \"version\": \"OpenCL 3.0\", \"driver\": \"1\", " \
+    "\"compute_units\": 1, \"clock_mhz\": 1, \"global_mem_bytes\": 1, \"local_mem_bytes\": 1, " \
+    "\"max_work_group\": 1, \"opencl_c_version\": \"OpenCL C 1.2\", \"max_alloc_bytes\": 1, " \
+    "\"base_addr_align_bits\": 8, \"fp64\": false}, \"results\": ["
+#define FILE_TAIL "]}"
+// clang-format on
+
 /* A run file of one dot result with these samples (ms) and metric. */
 static const char *one_dot(const char *name, const char *samples, double median, double metric)
 {
-    char text[1024];
+    double lo = INFINITY, hi = -INFINITY;
+    char text[2048], *end;
+    for (const char *p = samples; *p; p = end + strspn(end, ", ")) {
+        double v = strtod(p, &end);
+        assert_true(end > p);
+        lo = fmin(lo, v);
+        hi = fmax(hi, v);
+    }
     snprintf(text, sizeof text,
-             "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
-             "\"dev\"}, \"results\": [{\"workload\": \"dot\", \"variant\": \"coarsened\", "
-             "\"size\": \"1000\", \"status\": \"ok\", \"samples_ms\": [%s], \"median_ms\": %g, "
-             "\"metric\": %g, \"unit\": \"GB/s\", \"verified\": true}]}",
-             samples, median, metric);
+             FILE_HEAD("dev") "{\"workload\": \"dot\", \"variant\": \"coarsened\", \"device\": "
+                              "\"dev\", \"size\": \"1000\", \"params\": \"\", \"status\": \"ok\", "
+                              "\"samples_ms\": [%s], \"median_ms\": %g, \"min_ms\": %g, "
+                              "\"max_ms\": %g, \"metric\": %g, \"unit\": \"GB/s\", "
+                              "\"max_rel_error\": 0, \"verified\": true, \"verify_scope\": \"\", "
+                              "\"reps\": 3, \"warmup\": 1, \"seed\": 42}" FILE_TAIL,
+             samples, median, lo, hi, metric);
     return write_text(name, text);
 }
 
@@ -267,19 +290,17 @@ static void a_change_inside_the_runs_spread_is_same(void **state)
 /* Small run files, one result a line. */
 // clang-format off
 #define RESULT(workload, variant, extra, status) \
-    "{\"workload\": \"" workload "\", \"variant\": \"" variant "\", \"size\": \"100\", " extra \
-    "\"status\": \"" status "\""
+    "{\"workload\": \"" workload "\", \"variant\": \"" variant "\", \"device\": \"\", " \
+    "\"size\": \"100\", \"params\": \"\", " extra "\"status\": \"" status "\", \"reps\": 3, " \
+    "\"warmup\": 1, \"seed\": 42"
 #define TIMED(verified) \
-    ", \"samples_ms\": [1, 1, 1], \"median_ms\": 1, \"metric\": 50, \"unit\": \"GB/s\", " \
-    "\"verified\": " verified "}"
+    ", \"samples_ms\": [1, 1, 1], \"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, " \
+    "\"metric\": 50, \"unit\": \"GB/s\", \"max_rel_error\": 0, \"verified\": " verified ", " \
+    "\"verify_scope\": \"\"}"
 #define OK(workload, variant, extra) RESULT(workload, variant, extra, "ok") TIMED("true")
 #define FAILED(workload, variant)    RESULT(workload, variant, "", "FAILED") TIMED("false")
-#define SKIPPED(workload, variant)   RESULT(workload, variant, "", "skipped") "}"
+#define SKIPPED(workload, variant)   RESULT(workload, variant, "", "skipped") ", \"skip_reason\": \"r\"}"
 #define SWEEP(n)                     "\"sweep\": \"offset\", \"sweep_value\": " #n ", "
-#define FILE_HEAD(device) \
-    "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"" device \
-    "\"}, \"results\": ["
-#define FILE_TAIL "]}"
 // clang-format on
 
 static void every_verdict_where_it_belongs(void **state)

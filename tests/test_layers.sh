@@ -13,49 +13,62 @@
 #     (nm, object by object of the same libraries), and no file may depend,
 #     through any number of others, on a file that depends on it (tsort
 #     names each loop). Shared code goes in a file of its own, below both.
+#  4. headers: inside a folder, no file includes (itself or through the
+#     folder's other headers) the header of a file that uses it, however
+#     indirectly: X.h is X.c's, and a file that X.c calls into never
+#     includes it. What the files an orchestrator calls share goes in a
+#     header of its own that they include (report/model.h, compare/model.h),
+#     the orchestrator's entry point in its own (report.h, compare.h).
 # A planted upward call (base calling the harness) fails check 2; a
 # planted include (io including "harness/harness.h") fails check 1; a
-# planted call from csv.c's clmem_csv_field to diff.c fails check 3.
+# planted call from csv.c's clmem_csv_field to diff.c fails check 3; a
+# planted include of "compare/compare.h" in compare/html.c, or of
+# "report/report.h" in report/model.h, fails check 4.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
-order=(base io opencl harness report workloads api mpi cli)
-rank() {
-    local i
-    for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && echo "$i" && return; done
-    echo -1
-}
+order=(base io opencl harness report compare workloads api mpi cli)
+# A layer's place in the list, -1 for none (looked up without a subshell:
+# the checks below ask for thousands).
+declare -A rank_of
+for i in "${!order[@]}"; do rank_of[${order[$i]}]=$i; done
+include_re='^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)"'
 fail=0
+own= # "L/FILE L/HEADER": a file of src/L including a header of its own folder
 for dir in "$src"/*/; do
     layer=$(basename "$dir")
-    me=$(rank "$layer")
-    if [ "$me" -lt 0 ]; then
+    if [ -z "${rank_of[$layer]:-}" ]; then
         echo "layers: src/$layer is in no layer (add it to tests/test_layers.sh and docs/development.md)"
         fail=1
-        continue
     fi
-    for file in "$dir"*.c "$dir"*.h; do
-        [ -e "$file" ] || continue
-        while IFS= read -r line; do
-            inc=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/' <<<"$line")
-            case "$inc" in
-            clmem/clmem.h) continue ;;
-            ../* | */../*)
-                echo "layers: ${file#"$src"/} climbs out of its folder: #include \"$inc\""
-                fail=1
-                continue
-                ;;
-            */*) ;;
-            *) continue ;; # a header of its own folder, or one the build makes there
-            esac
-            other=${inc%%/*}
-            them=$(rank "$other")
-            if [ "$them" -lt 0 ] || [ "$them" -gt "$me" ]; then
-                echo "layers: ${file#"$src"/} ($layer) includes \"$inc\" ($other, above it)"
-                fail=1
-            fi
-        done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
-    done
 done
+# Every #include "..." of src/ at once (one grep: a process per file is slow
+# on a loaded machine).
+while IFS= read -r hit; do
+    file=${hit%%:*} line=${hit#*:}
+    rel=${file#"$src"/}
+    layer=${rel%%/*}
+    me=${rank_of[$layer]:--1}
+    [ "$me" -ge 0 ] || continue # said above
+    [[ $line =~ $include_re ]] || continue
+    inc=${BASH_REMATCH[1]}
+    case "$inc" in
+    clmem/clmem.h) continue ;;
+    ../* | */../*)
+        echo "layers: $rel climbs out of its folder: #include \"$inc\""
+        fail=1
+        continue
+        ;;
+    */*) ;;
+    *) continue ;; # a header of its own folder, or one the build makes there
+    esac
+    other=${inc%%/*}
+    [ "$other" = "$layer" ] && own+="$layer/${file##*/} $inc"$'\n'
+    them=${rank_of[$other]:--1}
+    if [ "$them" -lt 0 ] || [ "$them" -gt "$me" ]; then
+        echo "layers: $rel ($layer) includes \"$inc\" ($other, above it)"
+        fail=1
+    fi
+done < <(grep -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$src"/*/*.c "$src"/*/*.h || true)
 
 # Symbols: who defines what, then each layer's needs.
 declare -A lib_of defined_by
@@ -68,11 +81,11 @@ for layer in "${!lib_of[@]}"; do
     done < <(nm --defined-only -g "${lib_of[$layer]}" 2>/dev/null | awk 'NF == 3 { print $3 }')
 done
 for layer in "${!lib_of[@]}"; do
-    me=$(rank "$layer")
+    me=${rank_of[$layer]:--1}
     while read -r sym; do
         owner=${defined_by[$sym]:-}
         [ -n "$owner" ] || continue # the C library, OpenCL, cJSON, MPI, ...
-        if [ "$(rank "$owner")" -gt "$me" ]; then
+        if [ "${rank_of[$owner]:--1}" -gt "$me" ]; then
             echo "layers: $layer uses $sym, which $owner (above it) defines"
             fail=1
         fi
@@ -140,6 +153,68 @@ if [ -n "$loops" ]; then
         END { report() }' <<<"$loops"
 fi
 
+# Headers: each .c file's headers of its own folder, through the headers
+# they include; each file's reach through the calls (edges, above).
+arrows=$(awk -v own="$own" -v edges="$edges" -v src="$src" '
+    function exists(path,   line, ok) {
+        ok = (getline line < path) >= 0
+        close(path)
+        return ok
+    }
+    BEGIN {
+        n = split(own, line, "\n")
+        for (i = 1; i <= n; i++) {
+            if (split(line[i], pair, " ") != 2) continue
+            inc[pair[1]] = inc[pair[1]] " " pair[2]
+            file[pair[1]] = 1
+        }
+        n = split(edges, line, "\n")
+        for (i = 1; i <= n; i++) {
+            split(line[i], e, " ")
+            if (e[1] != e[2]) calls[e[1]] = calls[e[1]] " " e[2]
+        }
+        for (f in file) {
+            if (f !~ /\.c$/) continue
+            # The headers f includes, directly or through others: via[h] is
+            # the header of f that brings h in.
+            delete seen; delete via
+            queue = inc[f]; k = split(queue, todo, " ")
+            for (i = 1; i <= k; i++) via[todo[i]] = todo[i]
+            for (i = 1; i <= k; i++) {
+                h = todo[i]
+                if (h in seen) continue
+                seen[h] = 1
+                m = split(inc[h], more, " ")
+                for (j = 1; j <= m; j++)
+                    if (!(more[j] in via)) { via[more[j]] = via[h]; todo[++k] = more[j] }
+            }
+            stem = f; sub(/\.c$/, "", stem)
+            for (h in seen) {
+                owner = h; sub(/\.h$/, ".c", owner)
+                if (owner == f || !exists(src "/" owner)) continue
+                # Does owner reach f through the calls?
+                delete reached
+                r = split(calls[owner], walk, " ")
+                for (i = 1; i <= r; i++) reached[walk[i]] = 1
+                for (i = 1; i <= r && !(f in reached); i++) {
+                    m = split(calls[walk[i]], more, " ")
+                    for (j = 1; j <= m; j++)
+                        if (!(more[j] in reached)) { reached[more[j]] = 1; walk[++r] = more[j] }
+                }
+                if (f in reached)
+                    printf "layers: %s includes \"%s\"%s, the header of %s, which uses it: an arrow " \
+                           "back up inside src/%s (what its files share goes in a header of its own)\n",
+                           f, h, via[h] == h ? "" : " (through \"" via[h] "\")", owner,
+                           substr(f, 1, index(f, "/") - 1)
+            }
+        }
+    }' | sort)
+if [ -n "$arrows" ]; then
+    echo "$arrows"
+    fail=1
+fi
+
 [ "$fail" -eq 0 ] &&
-    echo "layers: ${order[*]}: every include and call points down, no circle between files"
+    echo "layers: ${order[*]}: every include and call points down, no circle between files," \
+        "no file includes the header of one that uses it"
 exit "$fail"

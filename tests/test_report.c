@@ -1,11 +1,12 @@
-/* The comparison report (src/report/compare.c and its parts) written from
+/* The comparison report (src/compare/compare.c and its parts) written from
  * bench/'s saved runs: report.md's tables (devices, at a glance, rows every
  * device has, rows only some have, never a grid of dashes), labels that
  * tell two runs of one machine apart, report.html self-contained with
  * every picture inline, the roofline's points, the report without gnuplot,
  * and the directory appearing whole or not at all. Needs no device. */
+#include "compare/compare.h"
+#include "compare/lessons.h"
 #include "harness/harness.h"
-#include "report/lessons.h"
 #include "report/report.h"
 
 #include <dirent.h>
@@ -70,7 +71,7 @@ static void remove_tree(const char *path)
     assert_int_equal(system(cmd), 0);
 }
 
-/* bench/'s three saved runs, with the hosts 0.1.0's files did not record. */
+/* bench/'s three saved runs, with the hosts their files do not name. */
 static void load_bench(struct clmem_compare_device **runs, size_t *n)
 {
     static const struct {
@@ -178,7 +179,7 @@ static void report_md_from_the_bench_files(void **state)
     /* First the devices, labelled by name and host, numbers for people. */
     char *devices = section(md, "## Devices", "## At a glance");
     assert_non_null(strstr(devices, "| NVIDIA H100 80GB HBM3 on gpu-box | NVIDIA CUDA | 580.159.04 "
-                                    "| gpu-box | unknown | "));
+                                    "| gpu-box | 2026-11-23T11:34:28Z | "));
     /* A 0.1.0 file measured no read peak and no launch. */
     assert_non_null(
         strstr(devices, "h100.json | 2.67 TB/s | not measured | 63.9 TFLOP/s | not measured |"));
@@ -582,6 +583,24 @@ static void the_directory_check_creates_nothing(void **state)
     assert_int_equal(unlink(test_in_dir("a-file")), 0);
 }
 
+/* A small run file's start, of schema 1, up to its results: its device
+ * named by a %s and a second %s before "results" (the peak, or ""); its
+ * host unnamed, so that labels are the device's name alone. */
+#define FILE_HEAD                                                                                  \
+    "{\"schema_version\": 1, \"clmem_version\": \"0.2.0\", \"created\": "                          \
+    "\"2026-11-26T10:00:00Z\", \"host\": {\"name\": \"\", \"os\": \"\", \"kernel\": \"\", "        \
+    "\"cpu\": \"\", \"cores\": 1, \"memory_bytes\": 0}, \"device\": {\"name\": \"%s\", "           \
+    "\"platform\": \"p\", \"vendor\": \"v\", \"type\": \"gpu\", \"version\": \"OpenCL 3.0\", "     \
+    "\"driver\": \"1\", \"compute_units\": 1, \"clock_mhz\": 1, \"global_mem_bytes\": 1, "         \
+    "\"local_mem_bytes\": 1, \"max_work_group\": 1, \"opencl_c_version\": \"OpenCL C 1.2\", "      \
+    "\"max_alloc_bytes\": 1, \"base_addr_align_bits\": 8, \"fp64\": false}, %s\"results\": [\n"
+/* What every result of those files holds beyond its workload, variant,
+ * size, metric and unit: one sample of 1 ms, verified. */
+#define RESULT_REST                                                                                \
+    "\"device\": \"\", \"params\": \"\", \"status\": \"ok\", \"samples_ms\": [1], "                \
+    "\"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, \"max_rel_error\": 0, \"verified\": true, "   \
+    "\"verify_scope\": \"\", \"reps\": 1, \"warmup\": 0, \"seed\": 42"
+
 /* A result of a small run file made here: no sweep where `sweep` is NULL,
  * no baseline_fraction where `baseline` is NAN. */
 struct made {
@@ -596,10 +615,7 @@ static const char *made_file(const char *name, const char *device, const struct 
     const char *path = test_in_dir(name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f,
-            "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": "
-            "\"%s\"}, \"results\": [\n",
-            device);
+    fprintf(f, FILE_HEAD, device, "");
     for (size_t i = 0; i < n; i++) {
         fprintf(f, "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", ",
                 i ? ",\n" : "", r[i].workload, r[i].variant, r[i].size);
@@ -607,10 +623,7 @@ static const char *made_file(const char *name, const char *device, const struct 
             fprintf(f, "\"sweep\": \"%s\", \"sweep_value\": %u, ", r[i].sweep, r[i].sweep_value);
         if (!isnan(r[i].baseline))
             fprintf(f, "\"baseline_fraction\": %g, ", r[i].baseline);
-        fprintf(f,
-                "\"status\": \"ok\", \"samples_ms\": [1], \"median_ms\": 1, \"metric\": %g, "
-                "\"unit\": \"GB/s\", \"verified\": true}",
-                r[i].metric);
+        fprintf(f, "\"metric\": %g, \"unit\": \"GB/s\", " RESULT_REST "}", r[i].metric);
     }
     fprintf(f, "\n]}\n");
     assert_int_equal(fclose(f), 0);
@@ -773,13 +786,9 @@ static const char *json_file(const char *name, const char *device, const char *p
     const char *path = test_in_dir(name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fprintf(f, "{\"clmem_version\": \"0.2.0\", \"device\": {\"name\": \"%s\"}, %s\"results\": [\n",
-            device, peak ? peak : "");
+    fprintf(f, FILE_HEAD, device, peak ? peak : "");
     for (size_t i = 0; i < n; i++)
-        fprintf(f,
-                "%s{%s, \"status\": \"ok\", \"samples_ms\": [1], \"median_ms\": 1, "
-                "\"verified\": true}",
-                i ? ",\n" : "", results[i]);
+        fprintf(f, "%s{%s, " RESULT_REST "}", i ? ",\n" : "", results[i]);
     fprintf(f, "\n]}\n");
     assert_int_equal(fclose(f), 0);
     return path;

@@ -1,5 +1,6 @@
-/* Reading run files back (src/report/runfile.c): clmem 0.1.0's files in
- * bench/, the MPI form, and every kind of bad file refused with its reason.
+/* Reading run files back (src/report/runfile.c): the files in bench/, the
+ * MPI form, and every kind of bad file refused with its reason (one of
+ * clmem 0.1.0, with no schema_version, among them).
  * Needs no device. Also the numbers for people (src/report/units.c). */
 #include "harness/harness.h"
 #include "report/report.h"
@@ -35,7 +36,7 @@ static const struct clmem_result *find(const struct clmem_compare_device *run, c
     return NULL;
 }
 
-static void loads_a_0_1_0_bench_file(void **state)
+static void loads_a_bench_file(void **state)
 {
     (void)state;
     struct clmem_compare_device *runs = NULL;
@@ -45,7 +46,7 @@ static void loads_a_0_1_0_bench_file(void **state)
     assert_int_equal(n, 1);
     assert_string_equal(runs[0].device.name, "NVIDIA H100 80GB HBM3");
     assert_int_equal(runs[0].device.type, CL_DEVICE_TYPE_GPU);
-    assert_string_equal(runs[0].host, ""); /* 0.1.0 did not say */
+    assert_string_equal(runs[0].host, ""); /* clmem 0.1.0 recorded none */
     assert_int_equal(runs[0].rank, -1);
     assert_true(runs[0].peak.bandwidth > 2000 && runs[0].peak.flops > 50000);
     const struct clmem_result *r = find(&runs[0], "matmul", "regblock", "8192");
@@ -130,21 +131,13 @@ static const char *one_result(const char *extra_top, const char *result)
 
 #define GOOD_RESULT TIMED_RESULT("coarsened", "ok", "true")
 
-/* A file of clmem 0.1.0 (no schema_version: only what it holds is read)
- * with these results. */
-static const char *old_file(const char *result)
-{
-    static char text[4096];
-    snprintf(text, sizeof text,
-             "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"dev\"}, \"results\": [%s]}",
-             result);
-    return text;
-}
-
-#define OLD_RESULT                                                                                 \
-    "{\"workload\": \"dot\", \"variant\": \"coarsened\", \"size\": \"1000\", \"status\": \"ok\", " \
-    "\"samples_ms\": [1, 2, 3], \"median_ms\": 2, \"metric\": 8, \"unit\": \"GB/s\", "             \
-    "\"verified\": true}"
+/* A file of clmem 0.1.0, before run files had a schema_version: its
+ * fields as bench/'s were before they were rewritten. */
+#define OLD_FILE                                                                                   \
+    "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"dev\"}, \"results\": "                \
+    "[{\"workload\": \"dot\", \"variant\": \"coarsened\", \"size\": \"1000\", \"status\": "        \
+    "\"ok\", \"samples_ms\": [1, 2, 3], \"median_ms\": 2, \"metric\": 8, \"unit\": \"GB/s\", "     \
+    "\"verified\": true}]}"
 
 /* The read peak and the launch cost are read when a file has them (0 when
  * it predates them); a wrong type is refused. */
@@ -183,46 +176,54 @@ static void bad_files_are_refused_with_their_reason(void **state)
     refused("/nonexistent/run.json", "No such file");
     refused(write_file("empty.json", ""), "is empty");
     refused(write_file("text.json", "hello"), "not JSON");
-    refused(write_file("truncated.json", "{\"clmem_version\": \"0.1.0\", \"results\": [{"),
-            "truncated");
+    refused(write_file("truncated.json", "{" HEAD "\"results\": [{"), "truncated");
     refused(write_file("array.json", "[1, 2]"), "not a JSON object");
-    refused(write_file("other.json", "{\"name\": \"package.json\"}"), "no 'clmem_version'");
+    refused(write_file("other.json", "{\"name\": \"package.json\"}"), "no 'schema_version'");
+    refused(write_file("0.1.0.json", OLD_FILE),
+            "no 'schema_version' (written by a clmem before run files had one)");
     refused(write_file("newer.json", "{\"schema_version\": 2, \"clmem_version\": \"9\"}"),
             "schema_version 2, newer than this clmem reads");
     refused(write_file("schema.json", "{\"schema_version\": \"1\", \"clmem_version\": \"9\"}"),
             "'schema_version' is not a positive whole number");
     refused(write_file("none.json", one_result("", "")), "holds no results");
-    refused(write_file("noresults.json",
-                       "{\"clmem_version\": \"0.1.0\", \"device\": {\"name\": \"d\"}}"),
+    refused(write_file("noresults.json", "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE "}"),
             "no 'results' list");
-    refused(write_file("nodevice.json", "{\"clmem_version\": \"0.1.0\", \"results\": []}"),
+    refused(write_file("nodevice.json", "{" HEAD "\"host\": " HOST ", \"results\": []}"),
             "no 'device' object");
+    refused(write_file("hostname.json",
+                       "{" HEAD "\"host\": \"vm\", \"device\": " DEVICE ", \"results\": "
+                       "[" GOOD_RESULT "]}"),
+            "'host' is not an object");
     refused(write_file("metric.json",
-                       old_file("{\"workload\": \"dot\", \"variant\": \"v\", \"size\": "
-                                "\"1\", \"status\": \"ok\", \"samples_ms\": [1], "
-                                "\"median_ms\": 1, \"metric\": \"fast\", \"unit\": \"GB/s\", "
-                                "\"verified\": true}")),
+                       one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", \"device\": "
+                                      "\"d\", \"size\": \"1\", \"params\": \"\", \"status\": "
+                                      "\"ok\", \"samples_ms\": [1], \"median_ms\": 1, \"min_ms\": "
+                                      "1, \"max_ms\": 1, \"metric\": \"fast\", \"unit\": \"GB/s\", "
+                                      "\"max_rel_error\": 0, \"verified\": true, "
+                                      "\"verify_scope\": \"\", \"reps\": 1, \"warmup\": 0, "
+                                      "\"seed\": 1}")),
             "result 1: 'metric' is not a number");
     refused(write_file("second.json", one_result("", GOOD_RESULT ", {\"workload\": \"dot\"}")),
             "result 2: no 'variant'");
-    refused(write_file("status.json", old_file("{\"workload\": \"dot\", \"variant\": \"v\", "
-                                               "\"size\": \"1\", \"status\": \"fine\"}")),
+    refused(write_file("status.json",
+                       one_result("", "{\"workload\": \"dot\", \"variant\": \"v\", \"device\": "
+                                      "\"d\", \"size\": \"1\", \"params\": \"\", \"status\": "
+                                      "\"fine\", \"reps\": 1, \"warmup\": 0, \"seed\": 1}")),
             "unknown status 'fine'");
     refused(write_file("ranks.json", "{" HEAD "\"ranks\": [{\"rank\": 0, \"host\": " HOST
                                      ", \"device\": " DEVICE ", \"status\": 2, \"results\": []}]}"),
             "holds no results");
-    /* A good file after all that still loads, and (one of 0.1.0, which
-     * may lack them) reads its min and max from its samples. */
+    /* A good file after all that still loads, its times as written. */
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
     struct clmem_error err = {0};
     assert_int_equal(
-        clmem_runfile_load(write_file("good.json", old_file(OLD_RESULT)), &runs, &n, &err),
+        clmem_runfile_load(write_file("good.json", one_result("", GOOD_RESULT)), &runs, &n, &err),
         CLMEM_OK);
     assert_int_equal(n, 1);
     assert_int_equal(runs[0].results[0].n_samples, 3);
-    assert_true(runs[0].results[0].min_ms == 1 && runs[0].results[0].max_ms == 3);
-    assert_true(runs[0].results[0].median_ms == 2);
+    assert_true(runs[0].results[0].min_ms == 1 && runs[0].results[0].max_ms == 2);
+    assert_true(runs[0].results[0].median_ms == 1.5);
     clmem_compare_devices_free(runs, n);
 }
 
@@ -599,7 +600,7 @@ static void metrics_read_as_people_write_them(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(loads_a_0_1_0_bench_file),
+        cmocka_unit_test(loads_a_bench_file),
         cmocka_unit_test(an_mpi_file_is_a_run_per_rank),
         cmocka_unit_test(bad_files_are_refused_with_their_reason),
         cmocka_unit_test(peaks_read_and_launch_load),

@@ -4,6 +4,7 @@
  * (flow.c): check the files, the report's directory, then alone the live
  * devices one by one, under mpirun the suite on each rank's device. */
 #include "cli.h"
+#include "compare/compare.h"
 
 #include <stdlib.h>
 #include <string.h>

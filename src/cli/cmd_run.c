@@ -3,7 +3,7 @@
  * device per rank. Its steps go through the one flow (flow.c): check,
  * plan, run, report. */
 #include "cli.h"
-#include "report/lessons.h"
+#include "compare/lessons.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
 #include "report/csv.h"
 
-#include "report/report.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <string.h>

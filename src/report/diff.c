@@ -2,10 +2,10 @@
  * that CI can fail on a performance regression. A change counts only when
  * it is larger than the threshold and than the runs' own noise (their
  * sample ranges do not overlap): one noisy sample must not fail a build. */
+#include "report/diff.h"
+
 #include "report/csv.h"
 #include "report/json.h"
-
-#include "report/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -423,7 +423,7 @@ static void describe_run(FILE *out, const char *side, const struct clmem_compare
         fputs(", clmem ", out);
         clmem_fputs_escaped(run->clmem_version, out);
     }
-    /* clmem 0.1.0's single-device files did not record their host. */
+    /* A single-device file with no host name (bench/'s from clmem 0.1.0). */
     if (!run->host[0] && run->rank < 0)
         fprintf(out, ", host not recorded");
     fprintf(out, ")\n");

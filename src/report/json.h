@@ -3,7 +3,7 @@
 #ifndef CLMEM_REPORT_JSON_H
 #define CLMEM_REPORT_JSON_H
 
-#include "report/report.h"
+#include "report/model.h"
 
 #include <cJSON.h>
 

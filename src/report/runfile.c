@@ -1,7 +1,7 @@
 /* Reading run files back (clmem compare FILE..., clmem diff): the JSON that
- * clmem_report_json and the MPI report write, of any schema this clmem knows,
- * and clmem 0.1.0's files, which carry no schema_version. Everything read is
- * checked, so a bad file is one usage error naming it before any work. */
+ * clmem_report_json and the MPI report write, of any schema this clmem knows
+ * (a file without schema_version is refused). Everything read is checked, so
+ * a bad file is one usage error naming it before any work. */
 #include "report/json.h"
 
 #include <cJSON.h>
@@ -21,7 +21,6 @@ struct reader {
     const char *path;
     struct clmem_error *err;
     char where[64]; /* "result 3", "rank 1 result 3", or "" */
-    int schema;     /* the file's schema_version; 0 for clmem 0.1.0's, which have none */
 };
 
 static int bad(struct reader *rd, const char *fmt, const char *field)
@@ -64,10 +63,9 @@ static int read_whole(struct reader *rd, char **text, size_t *len)
 
 /* ---- what a file of a schema must hold ----
  * Each section's keys that schema/run.schema.json requires (its `required`
- * lists): a file that says it is of schema 1 and lacks one is refused,
- * naming it. 0.1.0's files, with no schema_version, lack many of them and
- * are read with what they have. tests/test_runfile.c removes each key that
- * the schema requires from a good file, so these lists follow it. */
+ * lists): a file that lacks one is refused, naming it.
+ * tests/test_runfile.c removes each key that the schema requires from a
+ * good file, so these lists follow it. */
 static const char *const single_keys[] = {"schema_version", "clmem_version", "created",
                                           "host",           "results",       NULL};
 static const char *const ranks_keys[] = {"schema_version", "clmem_version", "created", "ranks",
@@ -100,10 +98,10 @@ static const char *const timed_keys[] = {"samples_ms",   "median_ms", "min_ms", 
 static const char *const skipped_keys[] = {"skip_reason", NULL};
 
 /* The first of `keys` that `o` lacks, refused ("no 'os' in 'host'" when
- * `section` names it), in a file of a schema. */
+ * `section` names it). */
 static int require(struct reader *rd, const cJSON *o, const char *section, const char *const keys[])
 {
-    if (rd->schema < 1 || !cJSON_IsObject(o))
+    if (!cJSON_IsObject(o))
         return CLMEM_OK;
     for (size_t i = 0; keys[i]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(o, keys[i])) {
@@ -201,12 +199,9 @@ static int get_seed(struct reader *rd, const cJSON *o, uint64_t *out)
 static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *r)
 {
     char status_text[16] = "";
-    double value;
     int status;
-    /* Beyond clmem_result_append's defaults: no figures until read, and
-     * no reps where the file (0.1.0's) has none. */
+    /* Beyond clmem_result_append's defaults: no figures until read. */
     r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
-    r->reps = 0;
     if (!cJSON_IsObject(o))
         return bad(rd, "%s", "not an object");
     if ((status = require(rd, o, NULL, result_keys)))
@@ -265,12 +260,6 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)) ||
         (status = get_timer(rd, o, r)))
         return status;
-    /* A file without min/max still has its samples. */
-    value = r->median_ms;
-    if (isnan(r->min_ms) || isnan(r->max_ms)) {
-        clmem_result_summarise(r);
-        r->median_ms = value;
-    }
     return CLMEM_OK;
 }
 
@@ -346,18 +335,10 @@ static int parse_peak(struct reader *rd, const cJSON *o, struct clmem_peak *p)
     return CLMEM_OK;
 }
 
-/* The host: an object (schema 1), or a bare name (0.1.0's MPI files), or
- * absent (0.1.0's single-device files). */
 static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
 {
-    if (!o)
-        return CLMEM_OK;
-    if (cJSON_IsString(o)) {
-        snprintf(h->name, sizeof h->name, "%s", o->valuestring);
-        return CLMEM_OK;
-    }
     if (!cJSON_IsObject(o))
-        return bad(rd, "%s", "'host' is neither a name nor an object");
+        return bad(rd, "%s", "'host' is not an object");
     int status = require(rd, o, "host", host_keys);
     if (status)
         return status;
@@ -409,28 +390,27 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
     int status;
     if (!cJSON_IsObject(root))
         return bad(rd, "%s", "not a JSON object");
+    /* Every file clmem reads is of schema 1; one of a later version that
+     * changes a field's meaning would be told apart here. */
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
-    if (schema) {
-        if (!cJSON_IsNumber(schema) || schema->valuedouble < 1 ||
-            schema->valuedouble != floor(schema->valuedouble))
-            return bad(rd, "%s", "'schema_version' is not a positive whole number");
-        if (schema->valuedouble > CLMEM_SCHEMA_VERSION)
-            return clmem_fail(rd->err, CLMEM_ERR_USAGE,
-                              "'%s' has schema_version %.0f, newer than this clmem reads (%d): "
-                              "read it with a newer clmem",
-                              rd->path, schema->valuedouble, CLMEM_SCHEMA_VERSION);
-        rd->schema = (int)schema->valuedouble;
-    } else if (cJSON_GetObjectItemCaseSensitive(root, "created") ||
-               cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "host"))) {
-        /* What only files of a schema hold: not one of 0.1.0's. */
-        return bad(rd, "%s", "no 'schema_version'");
-    }
-    /* 0.1.0's files have no schema_version but always a clmem_version. */
+    if (!schema)
+        return bad(rd, "%s",
+                   cJSON_GetObjectItemCaseSensitive(root, "clmem_version")
+                       ? "no 'schema_version' (written by a clmem before run files had one)"
+                       : "no 'schema_version'");
+    if (!cJSON_IsNumber(schema) || schema->valuedouble < 1 ||
+        schema->valuedouble != floor(schema->valuedouble))
+        return bad(rd, "%s", "'schema_version' is not a positive whole number");
+    if (schema->valuedouble > CLMEM_SCHEMA_VERSION)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                          "'%s' has schema_version %.0f, newer than this clmem reads (%d): "
+                          "read it with a newer clmem",
+                          rd->path, schema->valuedouble, CLMEM_SCHEMA_VERSION);
     if ((status = get_string(rd, root, "clmem_version", 1, version, sizeof version)) ||
         (status = get_string(rd, root, "created", 0, created, sizeof created)))
         return status;
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(root, "ranks");
-    if (rd->schema >= 1 && !ranks && !cJSON_GetObjectItemCaseSensitive(root, "results"))
+    if (!ranks && !cJSON_GetObjectItemCaseSensitive(root, "results"))
         return bad(rd, "%s", "no 'results' list (nor 'ranks')");
     if ((status = require(rd, root, NULL, ranks ? ranks_keys : single_keys)))
         return status;

@@ -1,7 +1,7 @@
 /* A result's status as every writer names it (table, CSV, JSON, diff):
  * on its own, below the writers, so that none of them needs the file
  * that chooses between them. */
-#include "report/report.h"
+#include "report/model.h"
 
 const char *clmem_result_status(const struct clmem_result *r)
 {

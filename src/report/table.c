@@ -1,5 +1,5 @@
 /* The human-readable table: values for people (clmem_format_metric). */
-#include "report/report.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <string.h>

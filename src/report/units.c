@@ -1,7 +1,7 @@
 /* Numbers for people: a metric with its unit's SI prefix rescaled so three
  * significant digits say it (48.7 TFLOP/s rather than 4.87e+04 GFLOP/s).
  * CSV and JSON keep full precision; only what a person reads goes here. */
-#include "report/compare.h"
+#include "report/model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +81,7 @@ void clmem_format_metric(double value, const char *unit, char *out, size_t size)
 
 /* ---- one unit a column (compare_doc.c's tables) ---- */
 
-int compare_unit_prefix(const char *unit, const char **rest)
+int clmem_unit_prefix(const char *unit, const char **rest)
 {
     int e = unit ? unit_exponent(unit) : 0;
     if (rest)
@@ -89,19 +89,19 @@ int compare_unit_prefix(const char *unit, const char **rest)
     return e;
 }
 
-int compare_unit_choose(double value, const char *unit)
+int clmem_unit_choose(double value, const char *unit)
 {
-    int base = compare_unit_prefix(unit, NULL);
+    int base = clmem_unit_prefix(unit, NULL);
     if (!base || !isfinite(value) || value == 0)
         return base;
     double m = fabs(value);
     return rescale(&m, base);
 }
 
-void compare_format_at(double value, const char *unit, int exponent, char *out, size_t size)
+void clmem_format_at(double value, const char *unit, int exponent, char *out, size_t size)
 {
     const char *rest;
-    int base = compare_unit_prefix(unit, &rest);
+    int base = clmem_unit_prefix(unit, &rest);
     if (!base || isnan(value) || !isfinite(value) || (exponent && !prefix_of(exponent))) {
         clmem_format_metric(value, unit, out, size);
         return;
@@ -118,7 +118,7 @@ void compare_format_at(double value, const char *unit, int exponent, char *out, 
 
 /* A size for people: a count that is a whole number of Mi or Gi (2^20,
  * 2^30) as "64 Mi"; anything else (8192, 8191x8191, 1920x1080) as it is. */
-void compare_human_size(const char *size, char *out, size_t n)
+void clmem_human_size(const char *size, char *out, size_t n)
 {
     char *end;
     unsigned long long v = strtoull(size, &end, 10);

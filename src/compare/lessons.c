@@ -3,7 +3,7 @@
  * follow (the variants' summaries in src/workloads name the same
  * figures). The report's "Lessons" table and `clmem run`'s lesson lines
  * read this one table. */
-#include "report/lessons.h"
+#include "compare/lessons.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  *   per (entry, variant) that has two sizes or more, for the SIZE_LINES
  *   variants nearest each entry's best (WORKLOAD-size.svg);
  * - a roofline per entry (roofline.c). */
-#include "report/compare.h"
+#include "compare/model.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -254,7 +254,7 @@ static int file_name(struct plotter *pl, const char *a, const char *b, const cha
  * (2 TB/s, 500 GB/s, never 262144 GFLOP/s). */
 static double bare_unit(const char *unit, const char **rest)
 {
-    return pow(1000, compare_unit_prefix(unit, rest));
+    return pow(1000, clmem_unit_prefix(unit, rest));
 }
 
 /* The y axis of a picture in `unit` on a log scale, ticks at powers of
@@ -396,7 +396,7 @@ static int sweep_picture(struct plotter *pl, const struct clmem_result *group)
                 const char *size = pl->sizes[s];
                 size_t n = points_of(pl, d, group, variant, size, 0, drawn);
                 char style[128], human[64];
-                compare_human_size(size, human, sizeof human);
+                clmem_human_size(size, human, sizeof human);
                 snprintf(legend, sizeof legend, "%s%s%s%s%s", pl->labels[d],
                          pl->variants.n > 1 ? ", " : "", pl->variants.n > 1 ? variant : "",
                          n_sizes > 1 ? " @" : "", n_sizes > 1 ? size : "");

@@ -1,7 +1,7 @@
 /* The comparison document as Markdown (report.md). Text from files (device
  * names, paths) is escaped so it can neither break a table (|) nor become
  * HTML (<, >, &) where the Markdown is rendered. */
-#include "report/compare.h"
+#include "compare/model.h"
 
 #include <string.h>
 

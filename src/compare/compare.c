@@ -5,7 +5,9 @@
  * everything is written into a temporary directory beside it, which then
  * takes its place (publish). */
 #define _GNU_SOURCE /* renameat2, realpath */
-#include "report/compare.h"
+#include "compare/compare.h"
+
+#include "compare/model.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,8 +4,8 @@
  * devices ran, each group with only the devices that have it (never a grid
  * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
  * them at full precision. */
-#include "report/compare.h"
-#include "report/lessons.h"
+#include "compare/lessons.h"
+#include "compare/model.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -146,7 +146,7 @@ static int column_exponent(const struct doc_block *t, size_t col, const char *re
         const char *r;
         if (!c->suffix || !isfinite(c->metric))
             continue;
-        int e = compare_unit_prefix(c->unit, &r);
+        int e = clmem_unit_prefix(c->unit, &r);
         if (strcmp(r, rest) == 0)
             largest = fmax(largest, fabs(c->metric) * pow(1000, e));
     }
@@ -154,7 +154,7 @@ static int column_exponent(const struct doc_block *t, size_t col, const char *re
         return -100; /* none: each cell its own */
     char unit[20];
     snprintf(unit, sizeof unit, "G%s", rest); /* the largest in base units, as G... */
-    return compare_unit_choose(largest / 1e9, unit);
+    return clmem_unit_choose(largest / 1e9, unit);
 }
 
 void doc_units(struct doc *d)
@@ -169,10 +169,10 @@ void doc_units(struct doc *d)
                 continue;
             const char *rest;
             char value[64];
-            int own = compare_unit_prefix(c->unit, &rest);
+            int own = clmem_unit_prefix(c->unit, &rest);
             int e = own ? column_exponent(t, i % t->cols, rest) : 0;
             if (own && e != -100)
-                compare_format_at(c->metric, c->unit, e, value, sizeof value);
+                clmem_format_at(c->metric, c->unit, e, value, sizeof value);
             else
                 clmem_format_metric(c->metric, c->unit, value, sizeof value);
             size_t len = strlen(value) + strlen(c->suffix) + 1;
@@ -364,7 +364,7 @@ static void rows_free(struct row *rows)
 static void row_label(const struct clmem_result *r, char *out, size_t size)
 {
     char human[64];
-    compare_human_size(r->size, human, sizeof human);
+    clmem_human_size(r->size, human, sizeof human);
     if (r->sweep[0])
         snprintf(out, size, "%s %s=%u @ %s", r->variant, r->sweep, r->sweep_value, human);
     else
@@ -523,7 +523,7 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
                 continue;
             }
             char human[64], fraction[48], sweep[48] = "";
-            compare_human_size(b->size, human, sizeof human);
+            clmem_human_size(b->size, human, sizeof human);
             fraction_text(b, fraction, sizeof fraction);
             if (b->sweep[0])
                 snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
@@ -568,7 +568,7 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 continue;
             }
             char ratio[32];
-            compare_human_size(g.size, human, sizeof human);
+            clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
                 doc_cell(d, g.ratio, "%s (%s %u) @%s", ratio, lesson->sweep, g.versus_value, human);

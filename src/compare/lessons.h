@@ -2,9 +2,9 @@
  * workload (padded over coalesced transpose: padding removes bank
  * conflicts), kept as one table of data (lessons.c) that the comparison
  * report and `clmem run` share. Workloads and variants are named as the
- * results name them: the report layer never reads the workload list. */
-#ifndef CLMEM_REPORT_LESSONS_H
-#define CLMEM_REPORT_LESSONS_H
+ * results name them: the comparison report never reads the workload list. */
+#ifndef CLMEM_COMPARE_LESSONS_H
+#define CLMEM_COMPARE_LESSONS_H
 
 #include "report/report.h"
 

@@ -4,7 +4,7 @@
  * fonts or url(...)). Tables sort when their heading is clicked, by a
  * small inline script; the page reads the same without it. Every text
  * from files is escaped. */
-#include "report/compare.h"
+#include "compare/model.h"
 
 #include <ctype.h>
 #include <errno.h>

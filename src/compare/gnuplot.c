@@ -3,7 +3,7 @@
  * their files, text written for gnuplot, log-scale axis ends, the list of
  * pictures, and gnuplot itself: the script's SVG settings, finding it on
  * the PATH and running it. */
-#include "report/compare.h"
+#include "compare/model.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,7 @@
-/* Inside the comparison report (clmem compare), shared by its files:
- * compare.c     the directory, machine-readable files, putting it together
+/* Inside the comparison report (clmem compare): the document's data
+ * types and what its files share, each file including this header and
+ * none including compare.h, the header of the file that puts the report
+ * together (compare.c: the directory, the machine-readable files):
  * compare_doc.c what the report says, once: device labels, the tables
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
@@ -8,9 +10,11 @@
  * roofline.c    a roofline per entry
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
+ * lessons.c     the lessons measured in the results (lessons.h)
+ * Numbers are written by the report layer's units (report/model.h).
  * Not part of the public interface. */
-#ifndef CLMEM_REPORT_COMPARE_H
-#define CLMEM_REPORT_COMPARE_H
+#ifndef CLMEM_COMPARE_MODEL_H
+#define CLMEM_COMPARE_MODEL_H
 
 #include "report/report.h"
 
@@ -67,17 +71,6 @@ void doc_metric(struct doc *d, double key, double metric, const char *unit, cons
  * above 0.88 GB/s, never 880 MB/s beside GB/s). */
 void doc_units(struct doc *d);
 void doc_free(struct doc *d);
-
-/* ---- numbers in the report's tables (units.c) ---- */
-/* The power of 1000 of a unit's SI prefix (GB/s: 3), *rest what follows it. */
-int compare_unit_prefix(const char *unit, const char **rest);
-/* The power of 1000 clmem_format_metric would write `value` (in `unit`) with. */
-int compare_unit_choose(double value, const char *unit);
-/* `value` (in `unit`) written with the prefix of power `exponent`. */
-void compare_format_at(double value, const char *unit, int exponent, char *out, size_t size);
-/* "64 Mi" for 67108864; sizes that are not a whole number of Mi or Gi as
- * they are (8192, 8191x8191). */
-void compare_human_size(const char *size, char *out, size_t n);
 
 /* ---- labels: each compared entry's name in every table and picture ---- */
 #define COMPARE_LABEL_MAX 512

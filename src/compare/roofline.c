@@ -1,81 +1,13 @@
 /* The comparison report's rooflines: one per entry with its measured
  * peaks (copy bandwidth, FMA throughput), each workload's best verified
- * result placed on it at its arithmetic intensity (plots.c draws the
- * other pictures and runs gnuplot). */
-#include "report/compare.h"
+ * result placed on it at its arithmetic intensity (the flops_per_byte
+ * the result carries; plots.c draws the other pictures and runs gnuplot). */
+#include "compare/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* 0.1.0's matmul, MxNxK or N: 2MNK flops over the 4(MK + KN + MN) bytes
- * each matrix needs at least once. */
-static double gemm_intensity(const char *size)
-{
-    size_t m = 0, n = 0, k = 0;
-    int parts = sscanf(size, "%zux%zux%zu", &m, &n, &k);
-    if (parts == 1)
-        n = k = m;
-    else if (parts != 3)
-        return NAN;
-    double mm = (double)m, nn = (double)n, kk = (double)k;
-    double bytes = 4.0 * (mm * kk + kk * nn + mm * nn);
-    return bytes > 0 ? 2.0 * mm * nn * kk / bytes : NAN;
-}
-
-/* What clmem 0.1.0's files held, which carry no flops_per_byte: the
- * workloads of that version and the flops per byte of their results (later
- * results carry flops_per_byte, from the workload's own description, and
- * this table is never read for them). The bytes are those the workload
- * counted as its work for its GB/s. 0: the workload moved data and did no
- * arithmetic; NAN: its unit counted neither flops nor bytes (not on a
- * roofline). It describes those old files only, so it names their workloads
- * and nothing else here does. */
-static const struct {
-    const char *workload, *variant; /* variant NULL: all of them */
-    double flops_per_byte;
-    double (*of_size)(const char *size); /* when it depends on the size */
-} intensities[] = {
-    {"matmul", NULL, NAN, gemm_intensity},
-    /* one add per float read (4 bytes) */
-    {"reduce", NULL, 0.25, NULL},
-    /* a multiply and an add per pair of floats read (8 bytes) */
-    {"dot", NULL, 0.25, NULL},
-    /* 5x5 filter: 25 multiply-adds, 50 flops, per output float over the
-     * 4 bytes read and 4 written */
-    {"constmem", NULL, 6.25, NULL},
-    /* BLUR_SIZE 1: a 3x3 box, 9 adds per output byte over the byte read
-     * and the byte written (integer adds, counted as flops) */
-    {"blur", NULL, 4.5, NULL},
-    /* data movement */
-    {"transpose", NULL, 0, NULL},
-    {"coalescing", NULL, 0, NULL},
-    {"pitched", NULL, 0, NULL},
-    {"peak", "copy", 0, NULL},
-    /* FMA_ITERATIONS 512 x 128 flops per work-item over the 4 bytes it writes */
-    {"peak", "fma", 16384, NULL},
-    /* samples and updates per second */
-    {"pi", NULL, NAN, NULL},
-    {"atomics", NULL, NAN, NULL},
-};
-
-static double table_intensity(const struct clmem_result *r)
-{
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(intensities); i++)
-        if (strcmp(r->workload, intensities[i].workload) == 0 &&
-            (!intensities[i].variant || strcmp(r->variant, intensities[i].variant) == 0))
-            return intensities[i].of_size ? intensities[i].of_size(r->size)
-                                          : intensities[i].flops_per_byte;
-    return NAN;
-}
-
-/* A result's arithmetic intensity (flops per byte): 0 for data movement,
- * NAN where it has none or none is known. */
-static double result_intensity(const struct clmem_result *r)
-{
-    return isnan(r->flops_per_byte) ? table_intensity(r) : r->flops_per_byte;
-}
 
 struct point {
     double x, y, label_y;
@@ -196,7 +128,7 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
         }
         if (!best)
             continue;
-        double fpb = result_intensity(best);
+        double fpb = best->flops_per_byte;
         int flops = strcmp(best->metric_unit, "GFLOP/s") == 0;
         int bytes = strcmp(best->metric_unit, "GB/s") == 0;
         char value[64];
@@ -221,7 +153,7 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
     double y_low = INFINITY;
     for (size_t b = 0; b < n_bests; b++) {
         const struct clmem_result *best = bests[b];
-        double fpb = result_intensity(best);
+        double fpb = best->flops_per_byte;
         int flops = strcmp(best->metric_unit, "GFLOP/s") == 0;
         struct point *pt = &pts[n];
         char value[64];
