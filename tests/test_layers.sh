@@ -18,7 +18,7 @@
 # planted call from csv.c's clmem_csv_field to diff.c fails check 3.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
-order=(base io opencl harness report workloads api mpi cli)
+order=(base io opencl harness report workloads mpi cli)
 rank() {
     local i
     for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && echo "$i" && return; done
