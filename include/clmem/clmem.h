@@ -4,10 +4,11 @@
  *
  * Every struct that may grow is an opaque handle, made, read and released
  * through the functions below (as OpenCL's objects are); a field is read
- * by the name the run files give it (schema/run.schema.json) and an option
- * set by the name and range of the clmem program's option. Only struct
- * clmem_error is the program's to allocate. A release that breaks a program
- * built against an older header changes libclmem's soname (CHANGELOG.md).
+ * by its name (the run files' name where they have it, schema/) and an
+ * option set by the name and range of the clmem program's option. Only
+ * struct clmem_error is the program's to allocate. A release that breaks a
+ * program built against an older header changes libclmem's soname
+ * (CHANGELOG.md).
  *
  * Misuse is an answer, not a crash: a function that returns a status
  * returns CLMEM_ERR_USAGE, its message naming the function and the
