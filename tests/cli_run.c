@@ -172,7 +172,5 @@ size_t variant_count(const char *workload)
 {
     const struct clmem_workload *w = clmem_workload_find(workload);
     assert_non_null(w);
-    struct clmem_workload_info info;
-    clmem_workload_describe(w, &info);
-    return info.n_variants;
+    return clmem_workload_variants(w);
 }

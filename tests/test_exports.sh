@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # libclmem exports what clmem.h declares with CLMEM_API and nothing else
-# (its layers are compiled with hidden visibility), every function that
-# takes a public struct takes the program's struct sizes through a macro
-# of its name, and the header's version macros are meson.build's project
-# version.
+# (its layers are compiled with hidden visibility), the header defines no
+# struct but struct clmem_error (the rest are opaque handles), and its
+# version macros are meson.build's project version.
 # Usage: test_exports.sh LIBCLMEM.so clmem.h VERSION
 set -euo pipefail
 lib=${1:?usage: test_exports.sh LIB HEADER VERSION}
@@ -17,12 +16,13 @@ trap 'rm -rf "$tmp"' EXIT
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | grep -v '^_' | sort -u \
     >"$tmp/exported"
 # Every function the header declares: the name before the first '(' of a
-# declaration at the start of a line (its arguments may wrap).
-grep -E '^(CLMEM_API )?[a-z][a-z_ *]*[ *]clmem_[a-z0-9_]+\(' "$header" |
+# declaration at the start of a line (its arguments may wrap); a typedef of
+# a callback's type declares none.
+grep -E '^(CLMEM_API )?[a-z][a-z_ *]*[ *]clmem_[a-z0-9_]+\(' "$header" | grep -v '^typedef ' |
     sed -E 's/\(.*//; s/.*[ *]([A-Za-z_][A-Za-z0-9_]*)$/\1/' | sort -u >"$tmp/declared"
 status=0
 # Each marked for export.
-if grep -E '^[a-z][a-z_ *]*[ *]clmem_[a-z0-9_]+\(' "$header" | grep -v '^CLMEM_API ' >"$tmp/unmarked"; then
+if grep -E '^[a-z][a-z_ *]*[ *]clmem_[a-z0-9_]+\(' "$header" | grep -v '^CLMEM_API \|^typedef ' >"$tmp/unmarked"; then
     echo "FAIL: declared in $header without CLMEM_API:"
     cat "$tmp/unmarked"
     status=1
@@ -32,26 +32,11 @@ if ! diff -u "$tmp/declared" "$tmp/exported" >"$tmp/diff"; then
     tail -n +3 "$tmp/diff" | grep '^[-+]'
     status=1
 fi
-# clmem.h's compatibility rule: every exported function that takes or
-# returns a public struct (any but the opaque struct clmem_workload) takes
-# the program's sizes of them, and is called through a macro of its name
-# without _sized that passes CLMEM_SIZES.
-awk '/^CLMEM_API / { d = $0; while (d !~ /;/ && (getline l) > 0) d = d " " l; print d }' \
-    "$header" >"$tmp/decls"
-if grep -E 'struct clmem_([a-vx-z]|w[a-np-z]|workload_)' "$tmp/decls" |
-    grep -v 'const struct clmem_sizes \*sizes)' >"$tmp/unsized"; then
-    echo "FAIL: exported functions that take a public struct but not the program's sizes:"
-    cat "$tmp/unsized"
-    status=1
-fi
-awk '/^#define clmem_[a-z0-9_]+\(/ { d = $0; while (d ~ /\\$/ && (getline l) > 0) d = d l; print d }' \
-    "$header" >"$tmp/macros"
-sed -n 's/^\(clmem_[a-z0-9_]*\)_sized$/\1/p' "$tmp/declared" | while read -r name; do
-    grep -qE "^#define $name\\(.*${name}_sized\\(.*CLMEM_SIZES\\)\$" "$tmp/macros" || echo "$name"
-done >"$tmp/no_macro"
-if [ -s "$tmp/no_macro" ]; then
-    echo "FAIL: NAME_sized functions without their macro NAME(...) passing CLMEM_SIZES:"
-    cat "$tmp/no_macro"
+# Every struct a handle: declared, never defined, but the error record
+# that a program allocates.
+if grep -nE '^(typedef )?struct [a-z_]+ \{' "$header" | grep -v 'struct clmem_error {' >"$tmp/defined"; then
+    echo "FAIL: structs defined in $header (make them opaque handles with accessors):"
+    cat "$tmp/defined"
     status=1
 fi
 declared=$(wc -l <"$tmp/declared")

@@ -26,7 +26,7 @@
 # "report/report.h" in report/model.h, fails check 4.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
-order=(base io opencl harness report compare workloads api mpi cli)
+order=(base io opencl harness report compare workloads mpi cli)
 # A layer's place in the list, -1 for none (looked up without a subshell:
 # the checks below ask for thousands).
 declare -A rank_of

@@ -4,8 +4,8 @@
 #ifndef CLMEM_BASE_H
 #define CLMEM_BASE_H
 
+#include "base/types.h" /* the structs behind clmem.h's handles */
 #include "clmem/clmem.h"
-#include "base/unsized.h" /* clmem.h's functions by their own names */
 
 #include <signal.h> /* sigset_t */
 

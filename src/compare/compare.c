@@ -453,6 +453,11 @@ static void hold_stops(sigset_t *old)
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(dir, err);
+    CLMEM_REFUSE_IF(!devs && n_devs, err, "%s: 'devs' is NULL, n_devs %zu", __func__, n_devs);
+    CLMEM_REFUSE_IF(!plots_note && note_size, err, "%s: 'plots_note' is NULL, note_size %zu",
+                    __func__, note_size);
     char tmp[1100], real[1024];
     struct compare_plots plots = {0};
     int status = clmem_compare_dir(dir, err);

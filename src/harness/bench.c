@@ -24,8 +24,9 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
 {
     size_t n = suite->n;
     const struct clmem_workload *const *all = suite->workloads;
-    int status = clmem_compare_check(NULL, options->compare, err);
-    if (status || (status = clmem_compare_fits(options->compare, &ctx->device, err)))
+    int status = clmem_run_counts_check("clmem_bench_plan", options->reps, 0, err);
+    if (status || (status = clmem_compare_check(NULL, options->compare, err)) ||
+        (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
     /* Every name in --workloads must exist, and name something: an empty
      * list or item ("", "dot,") would run the peaks alone. */

@@ -16,6 +16,13 @@
 #define CLMEM_DEFAULT_WARMUP    1  /* untimed runs before them */
 #define CLMEM_DEFAULT_SEED      42 /* the inputs' */
 #define CLMEM_DEFAULT_LOOP_REPS 20 /* passes inside the kernel of a looped timing */
+/* Their ranges, the CLI's: a run of more is refused as a usage error. */
+#define CLMEM_MAX_REPS   100000
+#define CLMEM_MAX_WARMUP 100
+/* reps and warmup in their ranges (reps 0 stands for 1); else a usage
+ * error naming `who`. */
+int clmem_run_counts_check(const char *who, unsigned reps, unsigned warmup,
+                           struct clmem_error *err);
 /* `given` with its defaults: reps at least 1, loop_reps
  * CLMEM_DEFAULT_LOOP_REPS where 0, variant NULL for all of them. The
  * size stays as given (NULL: the workload's default, which

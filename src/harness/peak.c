@@ -77,8 +77,10 @@ static void flag_above_roof(struct clmem_result *r)
                                                     : "copy");
 }
 
-void clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)
+int clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)
 {
+    if ((!results && n) || !peak)
+        return CLMEM_ERR_USAGE;
     for (size_t i = 0; i < n; i++) {
         struct clmem_result *r = &results[i];
         double reference = 0;
@@ -92,4 +94,5 @@ void clmem_results_apply_peak(struct clmem_result *results, size_t n, const stru
             !r->skipped && r->n_samples && reference > 0 ? r->metric / reference : NAN;
         flag_above_roof(r);
     }
+    return CLMEM_OK;
 }

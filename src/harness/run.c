@@ -46,11 +46,23 @@ struct clmem_run_options clmem_run_options_defaults(const struct clmem_run_optio
     return o;
 }
 
+int clmem_run_counts_check(const char *who, unsigned reps, unsigned warmup, struct clmem_error *err)
+{
+    CLMEM_REFUSE_IF(reps > CLMEM_MAX_REPS, err, "%s: reps %u is out of range (1 to %u)", who, reps,
+                    CLMEM_MAX_REPS);
+    CLMEM_REFUSE_IF(warmup > CLMEM_MAX_WARMUP, err, "%s: warmup %u is out of range (0 to %u)", who,
+                    warmup, CLMEM_MAX_WARMUP);
+    return CLMEM_OK;
+}
+
 int clmem_run_normalise(const struct clmem_workload *workload,
                         const struct clmem_run_options *given, struct clmem_run_settings *settings,
                         struct clmem_error *err)
 {
     memset(settings, 0, sizeof *settings);
+    int status = clmem_run_counts_check("clmem_run", given->reps, given->warmup, err);
+    if (status)
+        return status;
     settings->options = clmem_run_options_defaults(given);
     settings->size_text = given->size ? given->size : workload->default_size;
     /* An input file (blur's image) gives the size itself. */
@@ -521,7 +533,7 @@ void clmem_result_free(struct clmem_result *result)
 
 void clmem_results_free(struct clmem_result *results, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; results && i < n; i++)
         clmem_result_free(&results[i]);
     free(results);
 }
@@ -530,6 +542,17 @@ int clmem_run(struct clmem_ctx *ctx, const struct clmem_workload *w,
               const struct clmem_run_options *options, struct clmem_result **results,
               size_t *n_results, struct clmem_error *err)
 {
+    static const struct clmem_run_options defaults = {
+        .reps = CLMEM_DEFAULT_REPS, .warmup = CLMEM_DEFAULT_WARMUP, .seed = CLMEM_DEFAULT_SEED};
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(ctx, err);
+    CLMEM_REFUSE_NULL(w, err);
+    CLMEM_REFUSE_NULL(results, err);
+    CLMEM_REFUSE_NULL(n_results, err);
+    CLMEM_REFUSE_IF(!*results && *n_results, err, "%s: *results is NULL, *n_results %zu", __func__,
+                    *n_results);
+    if (!options)
+        options = &defaults;
     struct clmem_run run;
     int status = clmem_run_plan(&run, w, ctx, options, err);
     if (status == CLMEM_OK)

@@ -1,6 +1,7 @@
 /* One device in use: its context and a profiling command queue. */
 #include "opencl/opencl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
@@ -32,6 +33,8 @@ int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, con
 
 void clmem_ctx_close(struct clmem_ctx *ctx)
 {
+    if (!ctx)
+        return;
     if (ctx->context)
         clmem_libraries_forget_context();
     if (ctx->queue)
@@ -40,4 +43,30 @@ void clmem_ctx_close(struct clmem_ctx *ctx)
         clReleaseContext(ctx->context);
     ctx->queue = NULL;
     ctx->context = NULL;
+}
+
+int clmem_ctx_create(const struct clmem_device *device, const char *kernel_dir,
+                     struct clmem_ctx **ctx, struct clmem_error *err)
+{
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(ctx, err);
+    *ctx = NULL;
+    CLMEM_REFUSE_NULL(device, err);
+    struct clmem_ctx *made = malloc(sizeof *made);
+    if (!made)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    int status = clmem_ctx_open(made, device, kernel_dir, err);
+    if (status) {
+        clmem_ctx_close(made);
+        free(made);
+        return status;
+    }
+    *ctx = made;
+    return CLMEM_OK;
+}
+
+void clmem_ctx_release(struct clmem_ctx *ctx)
+{
+    clmem_ctx_close(ctx);
+    free(ctx);
 }

@@ -84,6 +84,9 @@ static int describe(struct clmem_device *d, struct clmem_error *err)
 
 int clmem_devices_list(struct clmem_device **devices, size_t *count, struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(devices, err);
+    CLMEM_REFUSE_NULL(count, err);
     cl_platform_id platforms[MAX_PLATFORMS];
     cl_uint n_platforms = 0;
     *devices = NULL;
@@ -187,6 +190,9 @@ int clmem_devices_parse_spec(const char *spec, struct clmem_error *err)
 int clmem_devices_select(const char *spec, const struct clmem_device *devices, size_t count,
                          size_t *chosen, struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(chosen, err);
+    CLMEM_REFUSE_IF(!devices && count, err, "%s: 'devices' is NULL, count %zu", __func__, count);
     int rc = clmem_devices_parse_spec(spec, err);
     if (rc)
         return rc;

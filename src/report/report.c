@@ -17,6 +17,9 @@ static const struct {
 
 int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(text, err);
+    CLMEM_REFUSE_NULL(format, err);
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(formats); i++)
         if (strcmp(text, formats[i].name) == 0) {
             *format = formats[i].format;
@@ -28,6 +31,12 @@ int clmem_format_parse(const char *text, enum clmem_format *format, struct clmem
 int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_result *results,
                        size_t n, const struct clmem_report_meta *meta, struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(out, err);
+    CLMEM_REFUSE_IF(!results && n, err, "%s: 'results' is NULL, n %zu", __func__, n);
+    CLMEM_REFUSE_IF(format != CLMEM_FORMAT_TABLE && format != CLMEM_FORMAT_CSV &&
+                        format != CLMEM_FORMAT_JSON,
+                    err, "%s: unknown format %d", __func__, (int)format);
     int status = CLMEM_OK;
     errno = 0;
     switch (format) {

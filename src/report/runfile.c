@@ -564,6 +564,10 @@ static int check_text(struct reader *rd, const char *text, size_t len, const cha
 int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
                        struct clmem_error *err)
 {
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(path, err);
+    CLMEM_REFUSE_IF(!runs || !n_runs, err, "%s: '%s' is NULL", __func__, runs ? "n_runs" : "runs");
+    CLMEM_REFUSE_IF(!*runs && *n_runs, err, "%s: *runs is NULL, *n_runs %zu", __func__, *n_runs);
     struct reader rd = {.path = path, .err = err};
     char *text = NULL;
     size_t len = 0;

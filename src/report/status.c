@@ -5,5 +5,7 @@
 
 const char *clmem_result_status(const struct clmem_result *r)
 {
+    if (!r)
+        return NULL;
     return r->skipped ? "skipped" : r->verified ? "ok" : "FAILED";
 }

@@ -14,13 +14,15 @@ static const struct clmem_workload *const workloads[] = {CLMEM_WORKLOADS(ENTRY)}
 
 const struct clmem_workload *const *clmem_workloads(size_t *count)
 {
+    if (!count)
+        return NULL;
     *count = CLMEM_ARRAY_SIZE(workloads);
     return workloads;
 }
 
 const struct clmem_workload *clmem_workload_find(const char *name)
 {
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(workloads); i++)
+    for (size_t i = 0; name && i < CLMEM_ARRAY_SIZE(workloads); i++)
         if (strcmp(workloads[i]->name, name) == 0)
             return workloads[i];
     return NULL;
@@ -35,6 +37,37 @@ void clmem_workload_describe(const struct clmem_workload *w, struct clmem_worklo
 void clmem_variant_describe(const struct clmem_workload *w, size_t i,
                             struct clmem_variant_info *info)
 {
-    const struct clmem_variant *v = &w->variants[i];
-    *info = (struct clmem_variant_info){v->name, v->summary, v->library};
+    const struct clmem_variant *v = i < w->n_variants ? &w->variants[i] : NULL;
+    *info = v ? (struct clmem_variant_info){v->name, v->summary, v->library}
+              : (struct clmem_variant_info){0};
+}
+
+/* Their fields as clmem.h reads them, by name. */
+static const struct clmem_member workload_members[] = {
+    CLMEM_MEMBER(clmem_workload, name, "name"),
+    CLMEM_MEMBER(clmem_workload, summary, "summary"),
+    CLMEM_MEMBER(clmem_workload, default_size, "default_size"),
+    CLMEM_MEMBER(clmem_workload, size_help, "size_help"),
+    CLMEM_MEMBER(clmem_workload, metric_unit, "unit"),
+};
+static const struct clmem_member variant_members[] = {
+    CLMEM_MEMBER(clmem_variant, name, "name"),
+    CLMEM_MEMBER(clmem_variant, summary, "summary"),
+    CLMEM_MEMBER(clmem_variant, library, "library"),
+};
+
+const char *clmem_workload_text(const struct clmem_workload *w, const char *field)
+{
+    return clmem_member_text(w, workload_members, CLMEM_ARRAY_SIZE(workload_members), field);
+}
+
+size_t clmem_workload_variants(const struct clmem_workload *w)
+{
+    return w ? w->n_variants : 0;
+}
+
+const char *clmem_variant_text(const struct clmem_workload *w, size_t i, const char *field)
+{
+    const struct clmem_variant *v = w && i < w->n_variants ? &w->variants[i] : NULL;
+    return clmem_member_text(v, variant_members, CLMEM_ARRAY_SIZE(variant_members), field);
 }

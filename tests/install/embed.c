@@ -21,33 +21,34 @@ int main(int argc, char **argv)
     struct clmem_error err = {0};
     size_t n_workloads;
     const struct clmem_workload *const *all = clmem_workloads(&n_workloads);
-    for (size_t i = 0; i < n_workloads; i++) {
-        struct clmem_workload_info info;
-        clmem_workload_describe(all[i], &info);
-        fprintf(stderr, "embed: workload %s (%zu variants): %s\n", info.name, info.n_variants,
-                info.summary);
-    }
+    for (size_t i = 0; i < n_workloads; i++)
+        fprintf(stderr, "embed: workload %s (%zu variants): %s\n",
+                clmem_workload_text(all[i], "name"), clmem_workload_variants(all[i]),
+                clmem_workload_text(all[i], "summary"));
 
     struct clmem_device *devices = NULL;
     size_t count = 0, chosen = 0;
+    struct clmem_ctx *ctx = NULL;
     if (clmem_devices_list(&devices, &count, &err) ||
-        clmem_devices_select(argc > 1 ? argv[1] : "cpu", devices, count, &chosen, &err))
+        clmem_devices_select(argc > 1 ? argv[1] : "cpu", devices, count, &chosen, &err) ||
+        clmem_ctx_create(clmem_device_at(devices, count, chosen), NULL, &ctx, &err))
         return fail("device", &err);
-    struct clmem_ctx ctx;
-    if (clmem_ctx_open(&ctx, &devices[chosen], NULL, &err))
-        return fail("context", &err);
+    free(devices);
 
-    struct clmem_run_options options = {
-        .size = "37x19x13", .variant = "all", .reps = 2, .warmup = 1, .seed = 42};
+    struct clmem_run_options *options = NULL;
+    if (clmem_run_options_create(&options, &err) ||
+        clmem_run_options_set(options, "size", "37x19x13", &err) ||
+        clmem_run_options_set(options, "reps", "2", &err))
+        return fail("options", &err);
     struct clmem_result *results = NULL;
     size_t n = 0;
-    int status = clmem_run(&ctx, clmem_workload_find("matmul"), &options, &results, &n, &err);
+    int status = clmem_run(ctx, clmem_workload_find("matmul"), options, &results, &n, &err);
     if (status == CLMEM_OK || status == CLMEM_ERR_VERIFY)
         clmem_report_write(stdout, CLMEM_FORMAT_CSV, results, n, NULL, &err);
     else
         fail("run", &err);
     clmem_results_free(results, n);
-    clmem_ctx_close(&ctx);
-    free(devices);
+    clmem_run_options_release(options);
+    clmem_ctx_release(ctx);
     return status == CLMEM_OK ? 0 : 1;
 }
