@@ -129,6 +129,82 @@ static void regblock_stream_k_verifies(void **state)
     expect_stream_k(*state, "regblock", "6735x132x296", 1263);
 }
 
+/* splitk at any size, as its plan takes each on this PoCL (its CPU row,
+ * 16 x 64, mostly one K slice: a core a block is as fast), beside sizes
+ * that reach the kernel's edges: blocks across both of P's edges and
+ * inside it, K not a multiple of 4 (vload4) nor of the K step, a thin M
+ * and N, whole tiles; and K-heavy ones, which it splits on two cores or
+ * more (one block: a slice a core), so that the second pass runs. */
+static void splitk_verifies_any_size(void **state)
+{
+    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
+        test_expect_verified(*state, "matmul", "splitk", any_sizes[i]);
+    static const char *const sizes[] = {"33x65x1031", "7x1000x333", "3x200x700", "130x66x35",
+                                        "64x64x64",   "16x16x4096", "5x3x2000"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(*state, "matmul", "splitk", sizes[i]);
+}
+
+/* Stores what a tune of `variant` found at `size` on the device. */
+static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const char *size,
+                        const char *const names[], const int values[], size_t n, double metric);
+
+/* splitk in as many K slices as the tuning database says (a tuned
+ * setting fixes the tile and the slices), the slices cut to whole K
+ * steps: each verifies, and its note says how it was cut. 33x65x1031: 9
+ * blocks across both edges (K 3 mod 4: vload4), 7 slices of 19 steps of 8
+ * (the last of 15, the last step partial); 130x66x35: more slices asked
+ * than the 9 K steps of 4, so one a step; 36x68x1536: aligned, whole
+ * blocks and blocks across the edges, 12 slices of 8 steps of 16; 5x9x2001:
+ * 45 values (the second pass's float-by-float tail), 32 slices; 64x64x64:
+ * whole tiles everywhere, 3 slices of 3, 3 and 2 steps. */
+static void splitk_slices_verify(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const char *const names[] = {"SPLITK_TSM",  "SPLITK_TSN",  "SPLITK_TSK",
+                                        "SPLITK_WPTM", "SPLITK_WPTN", "SPLITK_SPLITS"};
+    static const struct {
+        const char *size;
+        int values[6];
+        const char *note;
+    } cases[] = {
+        {"33x65x1031",
+         {16, 32, 8, 4, 4, 7},
+         "split-K: 16x32 tiles, 9 blocks, K in 7 slices of 19 steps: 63 work-groups"},
+        {"130x66x35",
+         {32, 32, 4, 4, 4, 32},
+         "split-K: 32x32 tiles, 15 blocks, K in 9 slices of 1 step: 135 work-groups"},
+        {"36x68x1536",
+         {32, 64, 16, 4, 4, 12},
+         "split-K: 32x64 tiles, 4 blocks, K in 12 slices of 8 steps: 48 work-groups"},
+        {"5x9x2001",
+         {16, 32, 4, 4, 4, 32},
+         "split-K: 16x32 tiles, 1 block, K in 32 slices of 16 steps: 32 work-groups"},
+        {"64x64x64",
+         {64, 64, 8, 8, 8, 3},
+         "split-K: 64x64 tiles, 1 block, K in 3 slices of 3 steps: 3 work-groups"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        store_tuned(ctx, "splitk", cases[i].size, names, cases[i].values, 6, 1.0);
+        struct clmem_error err = {0};
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        if (clmem_run_workload(ctx, "matmul", "splitk", cases[i].size, 1, &results, &n, &err) !=
+            CLMEM_OK)
+            fail_msg("splitk %s: %s", cases[i].size, err.message);
+        if (!results[0].verified || strncmp(results[0].note, cases[i].note, strlen(cases[i].note)))
+            fail_msg("splitk %s: verified %d, note '%s', expected it to start '%s'", cases[i].size,
+                     results[0].verified, results[0].note, cases[i].note);
+        assert_non_null(strstr(results[0].params, "-DSPLITK_SPLITS="));
+        clmem_results_free(results, n);
+    }
+    /* The other tests expect no entries. */
+    struct clmem_error err = {0};
+    size_t removed = 0;
+    assert_int_equal(clmem_tuning_db_remove(ctx->device.name, "matmul", &removed, &err), CLMEM_OK);
+    assert_true(removed >= 1);
+}
+
 /* Copies padded to any tile (up to 256 rows and columns more) of a P of
  * 9000000 x 1 would pass the kernels' int indices: refused before any
  * work, pointing at regblock, which runs it. */
@@ -265,10 +341,23 @@ static void auto_chooser_follows_the_rules(void **state)
     expect_choice(&h100, 4000, 4000, 4000, "regblock", "padding ~10%");
     expect_choice(&h100, 3000, 5000, 2000, "regblock", NULL);
     expect_choice(&h100, 4224, 4096, 4096, "regblock", NULL);
-    /* Small or thin: padding's launches and copies dwarf the product. */
-    expect_choice(&h100, 100, 100, 100, "regblock", NULL);
+    /* Fewer of regblock's blocks than compute units: splitk, where its
+     * model finds it faster (the thin, K-heavy, small and odd shapes the
+     * issue measured at 0.16-0.84 of cuBLAS). */
+    expect_choice(&h100, 64, 8192, 8192, "splitk", "64 blocks of 64x128 for 132 compute units");
+    expect_choice(&h100, 64, 8192, 8192, "splitk", "K slices");
+    expect_choice(&h100, 777, 1234, 5678, "splitk", "70 blocks of 128x128");
+    expect_choice(&h100, 1536, 1536, 1536, "splitk", "72 blocks of 256x128");
+    expect_choice(&h100, 512, 512, 16384, "splitk", "K slices");
+    expect_choice(&h100, 128, 8192, 8192, "splitk", NULL);
+    expect_choice(&h100, 8192, 32, 8192, "splitk", NULL);
+    expect_choice(&h100, 100, 100, 100, "splitk", "2 blocks of 64x128");
+    expect_choice(&h100, 8192, 5, 8192, "splitk", NULL);
+    /* Where splitk's plan is regblock's own kernel (2001, 2048: 128
+     * blocks of 256x128, one slice) or not clearly faster (1024: 128 of
+     * 64x128), regblock's rules; as where its blocks fill the units. */
     expect_choice(&h100, 2001, 2001, 2001, "regblock_padded", NULL);
-    expect_choice(&h100, 8192, 5, 8192, "regblock", NULL);
+    expect_choice(&h100, 2048, 2048, 2048, "regblock", "whole 256x128x8 tiles");
     /* The H200 is an sm_90 of 132 units too: the same choices. */
     struct clmem_device h200 =
         made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
@@ -297,6 +386,62 @@ static void auto_chooser_follows_the_rules(void **state)
     /* Neither a CPU nor a GPU: regblock, which has a row for any device. */
     struct clmem_device accel = made_up_device(CL_DEVICE_TYPE_ACCELERATOR, "Some Vendor", "", 16);
     expect_choice(&accel, 4001, 4001, 4001, "regblock", "neither a CPU nor a GPU");
+}
+
+/* splitk's plan, as matmul_splitk_choose gives it: the slices, and the
+ * plan must hold `part`. */
+static void expect_plan(const struct clmem_device *d, size_t m, size_t n, size_t k, int slices,
+                        const char *part)
+{
+    char plan[160];
+    int got = matmul_splitk_choose(d, m, n, k, plan, sizeof plan);
+    if ((slices ? got != slices : got < 2) || (part && !strstr(plan, part)))
+        fail_msg("%s at %zux%zux%zu: splitk's plan '%s', expected %s%d slices%s%s", d->name, m, n,
+                 k, plan, slices ? "" : "more than ", slices ? slices : 1, part ? " with " : "",
+                 part ? part : "");
+}
+
+/* splitk's plan: K split where P has few blocks for the device's units
+ * and K is long enough, in whole steps, a workspace that fits; one slice
+ * where P's blocks fill the units. On Oclgrind's device (one unit at 1
+ * MHz, every type), the variant's check sizes past a few steps of K are
+ * split, so that test_oclgrind.sh checks the second pass and the slices. */
+static void splitk_plan_follows_the_shape(void **state)
+{
+    (void)state;
+    struct clmem_device h100 =
+        made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
+    expect_plan(&h100, 64, 8192, 8192, 0, "64x128 tiles, 64 blocks");
+    expect_plan(&h100, 32, 8192, 8192, 0, "32x128 tiles");
+    expect_plan(&h100, 8192, 32, 8192, 0, "128x32 tiles");
+    expect_plan(&h100, 512, 512, 16384, 0, NULL);
+    expect_plan(&h100, 777, 1234, 5678, 0, NULL);
+    expect_plan(&h100, 4096, 4096, 4096, 1, "256x128 tiles, 512 blocks, K in one slice");
+    /* K too short to split (a slice takes 128 of it at least). */
+    expect_plan(&h100, 64, 64, 200, 1, NULL);
+    /* Slices only as many as the workspace fits: none here. */
+    struct clmem_device small = h100;
+    small.max_alloc = 64 << 10;
+    expect_plan(&small, 128, 128, 65536, 1, NULL);
+    struct clmem_device oclgrind = made_up_device(
+        CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR, "Oclgrind", "", 1);
+    snprintf(oclgrind.name, sizeof oclgrind.name, "Oclgrind Simulator");
+    oclgrind.clock_mhz = 1;
+    oclgrind.local_mem = 32 << 10;
+    oclgrind.global_mem = oclgrind.max_alloc = 128 << 20;
+    char sizes[256];
+    snprintf(sizes, sizeof sizes, "%s",
+             clmem_variant_find(&clmem_workload_matmul, "splitk")->check_sizes);
+    size_t split = 0;
+    for (char *s = strtok(sizes, " "); s; s = strtok(NULL, " ")) {
+        size_t m, n, k;
+        assert_int_equal(sscanf(s, "%zux%zux%zu", &m, &n, &k), 3);
+        char plan[160];
+        split += matmul_splitk_choose(&oclgrind, m, n, k, plan, sizeof plan) > 1;
+    }
+    if (split < 2)
+        fail_msg("splitk's check sizes '%s': %zu split on Oclgrind's device, not 2",
+                 clmem_variant_find(&clmem_workload_matmul, "splitk")->check_sizes, split);
 }
 
 /* Stores what a tune of `variant` found at `size` on the device. */
@@ -390,13 +535,13 @@ static void tiled_skipped_under_all_off_tile(void **state)
 }
 
 /* A textbook variant builds the textbook file alone (issue 16): one
- * program, built or taken from the cache; every variant, the four files
+ * program, built or taken from the cache; every variant, the five files
  * (matmul.cl and the optimised kernels' own). */
 static void a_variant_builds_its_own_file_only(void **state)
 {
     struct clmem_ctx *ctx = *state;
     const char *const variants[] = {"naive", "all"};
-    const unsigned expected[] = {1, 4};
+    const unsigned expected[] = {1, 5};
     for (size_t i = 0; i < 2; i++) {
         struct clmem_error err = {0};
         struct clmem_result *results = NULL;
@@ -607,10 +752,13 @@ int main(void)
         cmocka_unit_test(regblock_padded_stream_k_verifies),
         cmocka_unit_test(regblock_stream_k_verifies),
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
+        cmocka_unit_test(splitk_verifies_any_size),
+        cmocka_unit_test(splitk_slices_verify),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(auto_verifies_and_names_its_choice),
         cmocka_unit_test(auto_chooser_follows_the_rules),
+        cmocka_unit_test(splitk_plan_follows_the_shape),
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),

@@ -112,6 +112,30 @@ static const struct plant plants[] = {
      "    int bm = wm, bn = j - wm * (wn + right);\n",
      "    int bm = wm - 1, bn = j - wm * (wn + right);\n",
      {"P[row 576][col 0]", "960 of 37826 values differ"}},
+    /* splitk adds its K slices in a second pass (cl/matmul_splitk.cl),
+     * which its plan runs on PoCL where P is one block and K long, a
+     * slice a core (skipped on one core): at 16x16x4096 as float4s
+     * (P[15][15] the last float of the last), at 5x3x2000 (15 values)
+     * float by float. The counts take in P's two guard zones. */
+    {{"matmul", "splitk", "16x16x4096"},
+     {"matmul_splitk.cl", "void MatrixSumSlices("},
+     "*(__global float4 *)(P + i) = sum;",
+     "*(__global float4 *)(P + i) = sum + (float4)(0.0f, 0.0f, 0.0f, " ONE_IF(
+         "i + 4 == stride") ");",
+     {"P[row 15][col 15]", "1 of 258 values differ"}},
+    {{"matmul", "splitk", "5x3x2000"},
+     {"matmul_splitk.cl", "void MatrixSumSlices("},
+     "P[j] = sum;",
+     "P[j] = sum + " ONE_IF("j == stride - 1") ";",
+     {"P[row 4][col 2]", "1 of 17 values differ"}},
+    /* A slice after the first starting a K step late: with one slice the
+     * product is right, split it misses those steps in every value (144
+     * of the 256 past the tolerance on 2 cores). */
+    {{"matmul", "splitk", "16x16x4096"},
+     {"matmul_splitk.cl", "MatrixMulSplitK(__global"},
+     "const int t0 = z * slice_steps,",
+     "const int t0 = z * slice_steps + (z > 0),",
+     {"values differ from the CPU reference"}},
     {{"matmul", "panel", "33x17x9"},
      {"matmul_panel.cl", "void MatrixMulPanel("},
      "P[(size_t)(row0 + r) * cols + col0 + c] = out[c];",
@@ -382,6 +406,12 @@ static const struct plant plants[] = {
      "if (r < rows && c < cols)",
      "if (r < rows && c <= cols)",
      {"P: wrote past the end of its output (2244 bytes)"}},
+    /* The second pass's float-by-float tail one float further. */
+    {{"matmul", "splitk", "5x3x2000"},
+     {"matmul_splitk.cl", "void MatrixSumSlices("},
+     "for (size_t j = i; j < i + 4 && j < stride; j++)",
+     "for (size_t j = i; j < i + 4 && j <= stride; j++)",
+     {"P: wrote past the end of its output (60 bytes)"}},
     {{"matmul", "cpu_blocked", "33x17x9"},
      {"matmul_cpu.cl", "MatrixMulCpuBlocked("},
      "for (int c = 0; c < n_cols; c++)",
@@ -501,12 +531,14 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-/* Stream-K's rows (matmul, by size): the plan that reaches the edit runs
- * only where the cores (PoCL's compute units) are from 2 to this many. */
+/* Rows whose plan reaches the edit only on some numbers of cores (PoCL's
+ * compute units), from 2 to this many (matmul, by size): stream-K's, and
+ * splitk's K slices (a slice a core, as many as K allows). */
 static const struct {
     const char *size;
     long max_cores;
-} stream_k_rows[] = {{"272x17x9", 16}, {"591x64x9", 18}};
+} stream_k_rows[] = {
+    {"272x17x9", 16}, {"591x64x9", 18}, {"16x16x4096", 1 << 20}, {"5x3x2000", 1 << 20}};
 
 static void planted_kernel_fails(void **state)
 {
@@ -515,9 +547,9 @@ static void planted_kernel_fails(void **state)
     for (size_t i = 0; i < sizeof stream_k_rows / sizeof *stream_k_rows; i++)
         if (!strcmp(p->run.workload, "matmul") && !strcmp(p->run.size, stream_k_rows[i].size) &&
             (cores < 2 || cores > stream_k_rows[i].max_cores)) {
-            print_message("%s %s at %s: no stream-K plan on %ld cores (it needs 2 to %ld)\n",
-                          p->run.workload, p->run.variant, p->run.size, cores,
-                          stream_k_rows[i].max_cores);
+            print_message(
+                "%s %s at %s: no plan reaches the edit on %ld cores (it needs 2 to %ld)\n",
+                p->run.workload, p->run.variant, p->run.size, cores, stream_k_rows[i].max_cores);
             skip();
         }
     const char *source = getenv("CLMEM_SOURCE_CL");

@@ -190,7 +190,7 @@ const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, c
 
 #define CLMEM_MAX_BUFFERS  8
 #define CLMEM_MAX_VARIANTS 16
-#define CLMEM_MAX_SOURCES  4
+#define CLMEM_MAX_SOURCES  8
 
 /* Guard zones around a run's outputs (clmem_run_output_buffer): the
  * output is a sub-buffer in the middle of a larger buffer whose `guard`

@@ -10,6 +10,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* splitk's plan for a size on a device (splitk_plan_of): its tiles, as
+ * regblock's parameters (SPL_TSM..SPL_WPTN), and the K slices
+ * (SPL_SPLITS), with what they make of the size. */
+enum { SPL_TSM, SPL_TSN, SPL_TSK, SPL_WPTM, SPL_WPTN, SPL_SPLITS };
+struct splitk_plan {
+    int p[CLMEM_MAX_PARAMS];
+    size_t blocks;      /* of TSM x TSN over P */
+    size_t steps;       /* K steps of TSK */
+    size_t slice_steps; /* a slice's (the last may have fewer) */
+    double seconds;     /* what the model estimates (splitk_seconds) */
+};
+
 /* A run's state: the problem on the host, the parameters chosen for the
  * device, the device's buffers. */
 struct matmul_state {
@@ -35,6 +47,10 @@ struct matmul_state {
     size_t sk_groups, sk_tiles;
     int sk_direct;
     cl_mem dPartial, dArrived;
+    /* splitk's plan (its tiles and K slices) and its workspace of the
+     * slices' sums (none with one slice: it writes P). */
+    struct splitk_plan split;
+    cl_mem dWork;
     /* auto's choice where the run selects auto (else NULL), and why. */
     const struct clmem_variant *chosen;
     char chosen_why[128];
@@ -52,6 +68,7 @@ enum {
     COARSENED,
     REGBLOCK,
     REGBLOCK_PADDED,
+    SPLITK,
     PANEL,
     CPU_BLOCKED,
     CLBLAST,
@@ -117,6 +134,43 @@ static const struct clmem_param_row cpu_blocked_params[] = {
     {CLMEM_PARAM_FAMILY, "cpu-simd128", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1, 4, 64}},
+};
+
+/* splitk's tiles (cl/matmul_splitk.cl: regblock's body), candidate rows
+ * at the device's most specific level, as regblock's; the plan
+ * (splitk_plan_of) takes the row and the number of K slices that its
+ * model puts fastest at the size. With each tile, what the model weighs:
+ * RATE1, how fast a compute unit multiplies running one work-group of the
+ * tile, RATEU how fast running UNITS of them at once (its best; between
+ * the two, in proportion), both per mille of a unit's share of regblock's
+ * SGEMM rate on the H100 (splitk_gpu_rates). Measured on the H100 (one
+ * work-group a unit, every group at once: bench/sgemm/h100-padded/):
+ * 256x128 at 2048 (128 blocks) 47511 GFLOP/s, 980; 128x128 at
+ * 8192x256x8192 (128 blocks) 42341, 870; 64x128 at 1024 (128 blocks)
+ * 33214, 680. The other figures are estimates, not measured: several
+ * work-groups a unit hide the latency that one leaves bare (the 256x128
+ * tile fills a unit's registers alone: regblock's SK_UNITS 1), smaller
+ * tiles reuse each value read less. regblock's own rows are among them,
+ * so that auto can set its time beside splitk's. */
+enum { SPL_RATE1 = SPL_WPTN + 1, SPL_RATEU, SPL_UNITS };
+static const struct clmem_param_row splitk_params[] = {
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 980, 980, 1}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 880, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 450, 800, 8}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 600, 16}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 450, 800, 8}},
+    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 600, 16}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 500, 1000, 4}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 500, 1000, 4}},
+    /* A CPU runs one work-group a core at a time (PoCL): regblock's row. */
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32, 1000, 1000, 1}},
+    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4, 500, 1000, 4}},
 };
 
 /* The device's cpu_blocked row. */
@@ -334,6 +388,21 @@ static const struct clmem_variant matmul_variants[] = {
                           * whole tiles, multiplied in place (64x64x16 on
                           * Oclgrind's row, 64x64 by 16). */
                          .check_sizes = "7x7x7 35x19x11 64x64x16"},
+    [SPLITK] = {"splitk",
+                "split-K: blocks of P by slices of K, each slice's sums in a workspace, added in "
+                "a fixed order by a second pass; tiles and slices chosen for the shape, for P of "
+                "few blocks (thin, K-heavy, small); any size (beyond the seeds)",
+                "MatrixMulSplitK", NULL, .source = "matmul_splitk.cl",
+                .more_kernels = {"MatrixSumSlices"},
+                /* On Oclgrind's device (one compute unit at 1 MHz, the
+                 * rows for any GPU): 7x7x7 one block, one slice; 33x65x9
+                 * blocks across both edges; 7x9x301 one block of 32 x 32
+                 * across both, in two K slices (K 1 mod 4 and not whole K
+                 * steps: vload4, the last step checked, the slices'
+                 * sums added one by one); 32x32x264 a whole block in two
+                 * slices, aligned (tests/test_matmul.c checks that these
+                 * split). */
+                .check_sizes = "7x7x7 33x65x9 7x9x301 32x32x264"},
     [PANEL] = {"panel",
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
@@ -547,10 +616,27 @@ static int cpu_blocked_valid(const struct clmem_device *device, const int v[])
     return v[0] > 0 && v[1] > 0 && v[2] > 0;
 }
 
+/* splitk's tiles, as regblock's, and its K slices: a tuned setting fixes
+ * both (where the shape leaves fewer K steps than slices, fewer). */
+static const struct clmem_tune_param splitk_space[] = {
+    {"SPLITK_TSM", {16, 32, 64, 128, 256}},
+    {"SPLITK_TSN", {32, 64, 128, 256}},
+    {"SPLITK_TSK", {4, 8, 16}},
+    {"SPLITK_WPTM", {4, 8, 16}},
+    {"SPLITK_WPTN", {4, 8, 16, 32}},
+    {"SPLITK_SPLITS", {1, 2, 4, 6, 8, 12, 16, 32}},
+};
+
+static int splitk_valid(const struct clmem_device *device, const int v[])
+{
+    return regblock_valid(device, v) && v[SPL_SPLITS] >= 1;
+}
+
 static const struct clmem_tunable matmul_tunables[] = {
     {"regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid},
     {"panel", panel_space, CLMEM_ARRAY_SIZE(panel_space), panel_valid},
     {"cpu_blocked", cpu_blocked_space, CLMEM_ARRAY_SIZE(cpu_blocked_space), cpu_blocked_valid},
+    {"splitk", splitk_space, CLMEM_ARRAY_SIZE(splitk_space), splitk_valid},
 };
 
 /* cpu_blocked's parameters: its family's row, with the micro-tile and the
@@ -568,6 +654,184 @@ static void choose_cpu_blocked(struct clmem_run *run, struct matmul_state *s)
     }
     while ((size_t)s->cb[CB_WG] > run->ctx->device.max_work_group)
         s->cb[CB_WG] /= 2;
+}
+
+/* ---- splitk: the tiles and the K slices for a shape ----
+ *
+ * What a device does in a second, for splitk's model: a compute unit's
+ * share of regblock's SGEMM rate at a clock (GPUs: the H100's 50 TFLOP/s
+ * over its 132 units at 1980 MHz; CPUs: a core of the 2-core EPYC under
+ * PoCL, cpu_blocked's 52 GFLOP/s at 256 over two, at 2095 MHz), scaled to
+ * the device's clock; the copy bandwidth that the slices' sums go
+ * through, and a launch (the second pass's): the H100's (auto_gpu_rates);
+ * a CPU's are estimates. */
+static const struct {
+    double unit_flops, mhz, bytes, launch_s;
+} splitk_gpu_rates = {50e12 / 132, 1980, 3.0e12, 5e-6},
+  splitk_cpu_rates = {26e9, 2095, 10e9, 20e-6};
+
+/* A slice has at least this much of K, so that its loads outweigh the
+ * sums it writes (TSM x TSN floats); and there are at most this many. */
+#define SPLITK_MIN_SLICE  128
+#define SPLITK_MAX_SLICES 64
+
+/* The most slices whose workspace (slices x rows x cols floats) the device
+ * can allocate and hold beside M, N and P. */
+static size_t splitk_max_slices(const struct clmem_device *device, const size_t dim[3])
+{
+    double p = (double)dim[0] * (double)dim[1] * sizeof(float),
+           inputs =
+               ((double)dim[0] * (double)dim[2] + (double)dim[2] * (double)dim[1]) * sizeof(float),
+           room = (double)device->global_mem - inputs - p;
+    size_t most = SPLITK_MAX_SLICES;
+    while (most > 1 && ((double)most * p > (double)device->max_alloc || (double)most * p > room))
+        most--;
+    return most;
+}
+
+/* Whether the model weighs the device as a CPU: a device that says it is
+ * also a GPU (Oclgrind says it is every type) takes the GPU's rates. */
+static int splitk_cpu(const struct clmem_device *device)
+{
+    return (device->type & CL_DEVICE_TYPE_CPU) && !(device->type & CL_DEVICE_TYPE_GPU);
+}
+
+/* Whether a row is for the kind of device the model weighs it as (its
+ * rates are for that kind). */
+static int splitk_row_kind(const struct clmem_device *device, const struct clmem_param_row *row)
+{
+    return !row->type ||
+           (row->type & (splitk_cpu(device) ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU));
+}
+
+/* The model's time for P = M x N with the tile of `row` (a splitk_params
+ * row) in `splits` K slices: the busiest unit's work-groups, each of
+ * TSM x TSN x its slice's steps, at the rate the row gives for that many a
+ * unit; then, where there are slices, the workspace written and read back
+ * and P written ((2 x slices + 1) x rows x cols floats) and the second
+ * launch. The slices' steps in *slice_steps. */
+static double splitk_seconds(const struct clmem_device *device, const int *row, const size_t dim[3],
+                             size_t splits, size_t *slice_steps)
+{
+    int cpu = splitk_cpu(device);
+    double unit_flops = cpu ? splitk_cpu_rates.unit_flops : splitk_gpu_rates.unit_flops,
+           mhz = cpu ? splitk_cpu_rates.mhz : splitk_gpu_rates.mhz,
+           bytes = cpu ? splitk_cpu_rates.bytes : splitk_gpu_rates.bytes,
+           launch_s = cpu ? splitk_cpu_rates.launch_s : splitk_gpu_rates.launch_s;
+    if (device->clock_mhz)
+        unit_flops *= device->clock_mhz / mhz;
+    size_t tsm = (size_t)row[SPL_TSM], tsn = (size_t)row[SPL_TSN], tsk = (size_t)row[SPL_TSK];
+    size_t blocks = (dim[0] + tsm - 1) / tsm * ((dim[1] + tsn - 1) / tsn),
+           steps = (dim[2] + tsk - 1) / tsk,
+           units = device->compute_units ? device->compute_units : 1;
+    if (steps == 0)
+        steps = 1;
+    size_t per = (steps + splits - 1) / splits;
+    *slice_steps = per;
+    size_t groups = blocks * splits, busiest = (groups + units - 1) / units;
+    double r1 = row[SPL_RATE1] / 1000.0, ru = row[SPL_RATEU] / 1000.0,
+           u = row[SPL_UNITS] > 1 ? (double)row[SPL_UNITS] : 1.0;
+    double rate = busiest >= u ? ru : r1 + (ru - r1) * ((double)busiest - 1.0) / (u - 1.0);
+    double seconds = (double)busiest * 2.0 * (double)(tsm * tsn * per * tsk) / (rate * unit_flops);
+    if (splits > 1)
+        seconds += launch_s + (2.0 * (double)splits + 1.0) * (double)dim[0] * (double)dim[1] *
+                                  sizeof(float) / bytes;
+    return seconds;
+}
+
+/* Weighs the tile of `row` (a splitk_params row: tile and rates) at
+ * `first` to `last` slices (fewer where K has fewer steps, or where the
+ * same slices come from fewer): where the model puts one faster than
+ * *plan, it becomes the plan. */
+static void splitk_consider(const struct clmem_device *device, const size_t dim[3], const int *row,
+                            size_t first, size_t last, struct splitk_plan *plan)
+{
+    size_t tsk = (size_t)row[SPL_TSK], steps = (dim[2] + tsk - 1) / tsk;
+    if (steps == 0)
+        steps = 1;
+    if (last > steps)
+        last = steps;
+    if (first > last)
+        first = last;
+    for (size_t s = first; s <= last; s++) {
+        size_t per;
+        double seconds = splitk_seconds(device, row, dim, s, &per);
+        if ((steps + per - 1) / per != s || (plan->seconds >= 0 && seconds >= plan->seconds))
+            continue;
+        memcpy(plan->p, row, SPL_SPLITS * sizeof(int));
+        plan->p[SPL_SPLITS] = (int)s;
+        plan->steps = steps;
+        plan->slice_steps = per;
+        plan->blocks = (dim[0] + (size_t)row[SPL_TSM] - 1) / (size_t)row[SPL_TSM] *
+                       ((dim[1] + (size_t)row[SPL_TSN] - 1) / (size_t)row[SPL_TSN]);
+        plan->seconds = seconds;
+    }
+}
+
+/* The plan: with `tuned` (the tuning database's or the tuner's tile and
+ * slices), those, the slices cut to whole K steps each and to what the
+ * workspace allows; else, of the device's rows that it can run, the tile
+ * and number of slices that the model puts fastest (on a tie, the fewer
+ * slices, then the earlier row). Slices take SPLITK_MIN_SLICE of K at
+ * least. A device that can run no row takes the last, shrunk until it can
+ * (as fit_regblock). */
+static void splitk_plan_of(const struct clmem_device *device, const size_t dim[3], const int *tuned,
+                           struct splitk_plan *plan)
+{
+    size_t most = splitk_max_slices(device, dim);
+    memset(plan, 0, sizeof *plan);
+    plan->seconds = -1.0;
+    int row[CLMEM_MAX_PARAMS];
+    if (tuned) {
+        memcpy(row, tuned, sizeof row);
+        row[SPL_RATE1] = row[SPL_RATEU] = row[SPL_UNITS] = 1000; /* no model to weigh */
+        size_t s = (size_t)tuned[SPL_SPLITS] < most ? (size_t)tuned[SPL_SPLITS] : most;
+        splitk_consider(device, dim, row, s, s, plan);
+        return;
+    }
+    const struct clmem_param_row *rows[16];
+    enum clmem_param_level level;
+    size_t n = clmem_param_rows(splitk_params, CLMEM_ARRAY_SIZE(splitk_params), device, rows,
+                                CLMEM_ARRAY_SIZE(rows), &level);
+    size_t cap = dim[2] / SPLITK_MIN_SLICE < most ? dim[2] / SPLITK_MIN_SLICE : most;
+    for (size_t i = 0; i < n; i++)
+        if (regblock_valid(device, rows[i]->values) && splitk_row_kind(device, rows[i]))
+            splitk_consider(device, dim, rows[i]->values, 1, cap ? cap : 1, plan);
+    if (plan->seconds >= 0 || n == 0)
+        return;
+    memcpy(row, rows[n - 1]->values, sizeof row);
+    while (!regblock_valid(device, row) && row[SPL_TSM] > row[SPL_WPTM]) {
+        row[SPL_TSM] /= 2;
+        row[SPL_TSN] /= 2;
+    }
+    splitk_consider(device, dim, row, 1, cap ? cap : 1, plan);
+}
+
+/* What the plan is, as splitk's note and auto's reason say it: "64x128
+ * tiles, 64 blocks, K in 8 slices of 128 steps: 512 work-groups". */
+static void splitk_describe(const struct splitk_plan *plan, char *out, size_t size)
+{
+    size_t slices = (size_t)plan->p[SPL_SPLITS];
+    int len = snprintf(out, size, "%dx%d tiles, %zu block%s, ", plan->p[SPL_TSM], plan->p[SPL_TSN],
+                       plan->blocks, plan->blocks == 1 ? "" : "s");
+    if (len < 0 || (size_t)len >= size)
+        return;
+    if (slices > 1)
+        snprintf(out + len, size - (size_t)len, "K in %zu slices of %zu step%s: %zu work-groups",
+                 slices, plan->slice_steps, plan->slice_steps == 1 ? "" : "s",
+                 plan->blocks * slices);
+    else
+        snprintf(out + len, size - (size_t)len, "K in one slice");
+}
+
+int matmul_splitk_choose(const struct clmem_device *device, size_t rows, size_t cols, size_t inner,
+                         char *plan, size_t plan_size)
+{
+    const size_t dim[3] = {rows, cols, inner};
+    struct splitk_plan p;
+    splitk_plan_of(device, dim, NULL, &p);
+    splitk_describe(&p, plan, plan_size);
+    return p.p[SPL_SPLITS];
 }
 
 /* Whether the run runs variant `which`, selected or as auto's choice
@@ -728,6 +992,14 @@ struct auto_shape {
      * neither share. */
     double wave_gain;
     double pad_cost; /* regblock_padded's copies and extra flops: a share of the product's time */
+    /* regblock's blocks and the device's compute units; splitk's plan
+     * (its built-in rows) and the model's time for it over regblock's
+     * (regblock's tile in one slice, where that tile is among splitk's
+     * rows): 0 where it is not, or where the plan is regblock's own
+     * kernel. */
+    size_t blocks, units;
+    struct splitk_plan split;
+    double split_ratio;
 };
 
 /* What a GPU does in a second, for pad_cost: the SGEMM rate, the copy
@@ -758,6 +1030,21 @@ static void auto_shape_of(const struct clmem_device *device, const size_t dim[3]
     }
     f->unaligned = dim[2] % 4 ? 2 : dim[1] % 4 ? 1 : -1;
     struct stream_k_plan plan = stream_k_plan_of(device, rb, dim);
+    f->blocks = plan.blocks;
+    f->units = device->compute_units;
+    splitk_plan_of(device, dim, NULL, &f->split);
+    f->split_ratio = 0;
+    if (f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, rb, SPL_SPLITS * sizeof(int))) {
+        const struct clmem_param_row *rows[16];
+        enum clmem_param_level level;
+        size_t n = clmem_param_rows(splitk_params, CLMEM_ARRAY_SIZE(splitk_params), device, rows,
+                                    CLMEM_ARRAY_SIZE(rows), &level),
+               per;
+        for (size_t i = 0; i < n && !f->split_ratio; i++)
+            if (!memcmp(rows[i]->values, rb, SPL_SPLITS * sizeof(int)))
+                f->split_ratio =
+                    f->split.seconds / splitk_seconds(device, rows[i]->values, dim, 1, &per);
+    }
     size_t groups = (size_t)device->compute_units * (size_t)(rb[P_SK_UNITS] ? rb[P_SK_UNITS] : 1);
     if (groups == 0)
         groups = 1;
@@ -792,7 +1079,15 @@ struct auto_rule {
      * that plus the wave_gain. */
     double direct_loss;
     int variant;
+    /* regblock's blocks fewer than the compute units, and splitk's plan
+     * other than regblock's kernel and, where the model knows regblock's
+     * tile, at most SPLITK_AUTO_RATIO of its time. */
+    enum auto_test few_blocks;
 };
+
+/* splitk instead of regblock only where the model finds it clearly
+ * faster: a tie runs regblock, whose kernel the host specialises more. */
+#define SPLITK_AUTO_RATIO 0.95
 
 /* The rules, the first that holds chosen. Measured on the H100 and the
  * H200 (NVIDIA's OpenCL; bench/sgemm/, bench/README.md "Roofs and vendor
@@ -812,6 +1107,12 @@ static const struct auto_rule auto_rules[] = {
      * none won every run. Where its packed copies do not fit, panel. */
     {CL_DEVICE_TYPE_CPU, .variant = CPU_BLOCKED},
     {CL_DEVICE_TYPE_CPU, .variant = PANEL},
+    /* GPUs where regblock's blocks leave compute units idle (the H200 at
+     * 64x8192x8192 0.35 of cuBLAS, 777x1234x5678 0.47, 1536^3 0.84; the
+     * H100 at 512x512x16384 0.16, M=128 0.36: the issue's figures, cuBLAS
+     * splitting K there): splitk, its tiles and slices chosen by its model
+     * (splitk_plan_of). */
+    {CL_DEVICE_TYPE_GPU, .variant = SPLITK, .few_blocks = AUTO_YES},
     /* GPUs, whole tiles: regblock_padded multiplies in place with the same
      * kernel and the two tie (h100-sk-direct/ 4096 49347 / 49441, 8192
      * 50063 / 50007, 8448x8192x8192; h100-padded/, h200-padded/ 1024 to
@@ -824,7 +1125,7 @@ static const struct auto_rule auto_rules[] = {
      * where padded runs at 0.96-0.99 of cuBLAS; at 4097 (padding ~16%)
      * regblock 0.87 of cuBLAS, padded 0.97 (H100 figures not in bench/
      * yet: bench/sgemm/auto.sh measures them). */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, 0.20, REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, 0.20, .variant = REGBLOCK_PADDED},
     /* Aligned, tiles cut: regblock checks only its edge blocks, 7-9% below
      * whole tiles' rate (4000, 8000; 4224x4096x4096 in waves/). 8000
      * (padding ~6%): padded 46946 / regblock 45999; 4000 (~11%): regblock
@@ -834,12 +1135,21 @@ static const struct auto_rule auto_rules[] = {
      * last wave by stream-K, that adds: at 6144x1000x4096 (192 blocks on
      * 132 units, 1.45 waves) regblock 0.71 of cuBLAS, padded 0.92 (H100
      * figures not in bench/ yet, as 4097's). */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, 0.07, REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, 0.07, .variant = REGBLOCK_PADDED},
     {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
     /* Any other device (an accelerator): regblock, which has parameters
      * for any device. */
     {0, .variant = REGBLOCK},
 };
+
+/* regblock's blocks leave compute units idle and splitk's plan does
+ * better, as far as the model says (auto_rule's few_blocks). */
+static int auto_few_blocks(const struct auto_shape *f)
+{
+    int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
+    return f->blocks < f->units && differs &&
+           (!f->split_ratio || f->split_ratio <= SPLITK_AUTO_RATIO);
+}
 
 static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device *device,
                            const struct auto_shape *f)
@@ -847,7 +1157,8 @@ static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device 
     return (!r->type || (r->type & device->type)) &&
            (r->whole == AUTO_ANY || (r->whole == AUTO_YES) == (f->cut < 0)) &&
            (r->aligned == AUTO_ANY || (r->aligned == AUTO_YES) == (f->unaligned < 0)) &&
-           (!r->direct_loss || f->pad_cost < r->direct_loss + f->wave_gain);
+           (!r->direct_loss || f->pad_cost < r->direct_loss + f->wave_gain) &&
+           (r->few_blocks == AUTO_ANY || (r->few_blocks == AUTO_YES) == auto_few_blocks(f));
 }
 
 /* NULL where the variant can take the size on the device, else why not. */
@@ -885,6 +1196,18 @@ static void auto_describe(const struct auto_rule *r, const struct auto_shape *f,
         SAY("a CPU");
     else if (!r->type)
         SAY("neither a CPU nor a GPU");
+    if (r->few_blocks == AUTO_YES) {
+        const int *k = f->split.p;
+        SAY("%zu blocks of %dx%d for %zu compute units", f->blocks, f->rb[P_TSM], f->rb[P_TSN],
+            f->units);
+        if (k[SPL_SPLITS] > 1)
+            SAY("%dx%d tiles in %d K slices: %zu work-groups", k[SPL_TSM], k[SPL_TSN],
+                k[SPL_SPLITS], f->split.blocks * (size_t)k[SPL_SPLITS]);
+        else
+            SAY("%dx%d tiles: %zu work-groups", k[SPL_TSM], k[SPL_TSN], f->split.blocks);
+        if (f->split_ratio)
+            SAY("model: %.2fx regblock's time", f->split_ratio);
+    }
     if (r->whole == AUTO_YES)
         SAY("whole %dx%dx%d tiles", f->rb[P_TSM], f->rb[P_TSN], f->rb[P_TSK]);
     else if (r->whole == AUTO_NO)
@@ -922,9 +1245,11 @@ static int auto_decide(const struct clmem_device *device, const size_t dim[3], c
     if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
         fprintf(stderr,
                 "clmem: auto at %zux%zux%zu: tiles %dx%dx%d, cut %d, unaligned %d, last wave "
-                "%.2f full, wave gain %.3f, padding cost %.3f\n",
+                "%.2f full, wave gain %.3f, padding cost %.3f; %zu blocks on %zu units, splitk "
+                "%dx%d in %d slices, %.1f us, %.3f of regblock's time\n",
                 dim[0], dim[1], dim[2], rb[P_TSM], rb[P_TSN], rb[P_TSK], f.cut, f.unaligned,
-                f.last_fill, f.wave_gain, f.pad_cost);
+                f.last_fill, f.wave_gain, f.pad_cost, f.blocks, f.units, f.split.p[SPL_TSM],
+                f.split.p[SPL_TSN], f.split.p[SPL_SPLITS], 1e6 * f.split.seconds, f.split_ratio);
     const char *passed = NULL;
     char misfit[256];
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(auto_rules); i++) {
@@ -1054,6 +1379,21 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
              direct && s->host.inner % 4 == 0 && s->host.cols % 4 == 0, s->panel_rows,
              panel && s->host.rows % (size_t)s->panel_rows == 0 && s->host.cols % 16 == 0,
              s->cb[CB_VEC], s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
+    int split = variant_selected(run, SPLITK);
+    if (split) {
+        const size_t dim[3] = {s->host.rows, s->host.cols, s->host.inner};
+        int tuned[CLMEM_MAX_PARAMS] = {0};
+        splitk_plan_of(&run->ctx->device, dim,
+                       clmem_run_tuned(run, &matmul_tunables[3], tuned) ? tuned : NULL, &s->split);
+        const int *k = s->split.p;
+        size_t len = strlen(options);
+        snprintf(options + len, sizeof options - len,
+                 " -DSPLITK_TSM=%d -DSPLITK_TSN=%d -DSPLITK_TSK=%d -DSPLITK_WPTM=%d "
+                 "-DSPLITK_WPTN=%d -DSPLITK_SPLITS=%d -DSPLITK_K_FULL=%d -DSPLITK_ALIGNED=%d",
+                 k[SPL_TSM], k[SPL_TSN], k[SPL_TSK], k[SPL_WPTM], k[SPL_WPTN], k[SPL_SPLITS],
+                 s->host.inner % (size_t)k[SPL_TSK] == 0,
+                 s->host.inner % 4 == 0 && s->host.cols % 4 == 0);
+    }
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float),
                                       s->host.M, &s->dM, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, n_elems * sizeof(float),
@@ -1065,6 +1405,13 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
     if ((direct || padded) && (status = stream_k_setup(run, s, err)))
         return status;
     if (padded && (status = regblock_padded_setup(run, s, err)))
+        return status;
+    /* splitk's workspace: a rows x cols slice per K slice (plan() bounded
+     * P to INT_MAX elements, splitk_plan_of the slices to what fits). */
+    if (split && s->split.p[SPL_SPLITS] > 1 &&
+        (status = clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE,
+                                      (size_t)s->split.p[SPL_SPLITS] * p_elems * sizeof(float),
+                                      NULL, &s->dWork, err)))
         return status;
     if (variant_selected(run, CPU_BLOCKED)) {
         size_t m_packed = 0, n_packed = 0;
@@ -1192,6 +1539,39 @@ static int regblock_padded_execute(struct clmem_run *run, const struct clmem_var
     return copy_launch(run, unpad, s->host.rows, s->host.cols, timing, err);
 }
 
+/* splitk: the blocks of P by K slices (one launch of three dimensions:
+ * blocks across, blocks down, slices), each slice into its part of the
+ * workspace, then the slices added into P (a launch of a float4 a
+ * work-item); with one slice, the first launch alone, into P. */
+static int splitk_execute(struct clmem_run *run, const struct clmem_variant *v,
+                          struct matmul_state *s, struct clmem_timing *timing,
+                          struct clmem_error *err)
+{
+    const int *k = s->split.p;
+    cl_kernel gemm = clmem_run_kernel(run, v), sum = clmem_run_more_kernel(run, v, 0);
+    cl_int rows = (cl_int)s->host.rows, cols = (cl_int)s->host.cols, inner = (cl_int)s->host.inner,
+           slice = (cl_int)s->split.slice_steps, slices = (cl_int)k[SPL_SPLITS];
+    cl_mem work = slices > 1 ? s->dWork : s->dP;
+    size_t tsm = (size_t)k[SPL_TSM], tsn = (size_t)k[SPL_TSN];
+    size_t local[3] = {tsn / (size_t)k[SPL_WPTN], tsm / (size_t)k[SPL_WPTM], 1};
+    size_t global[3] = {(s->host.cols + tsn - 1) / tsn * local[0],
+                        (s->host.rows + tsm - 1) / tsm * local[1], (size_t)slices};
+    int status =
+        clmem_kernel_args(gemm, err, CLMEM_ARG(s->dM), CLMEM_ARG(s->dN), CLMEM_ARG(work),
+                          CLMEM_ARG(rows), CLMEM_ARG(cols), CLMEM_ARG(inner), CLMEM_ARG(slice));
+    if (status || (status = clmem_launch(run->ctx, gemm, 3, global, local, timing, err)) ||
+        slices == 1)
+        return status;
+    cl_int n = rows * cols;
+    size_t group = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE),
+           items = ((size_t)n + 3) / 4;
+    size_t sum_global = (items + group - 1) / group * group;
+    if ((status = clmem_kernel_args(sum, err, CLMEM_ARG(s->dWork), CLMEM_ARG(s->dP), CLMEM_ARG(n),
+                                    CLMEM_ARG(slices))))
+        return status;
+    return clmem_launch(run->ctx, sum, 1, &sum_global, &group, timing, err);
+}
+
 static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
                           struct clmem_timing *timing, struct clmem_error *err)
 {
@@ -1205,6 +1585,8 @@ static int matmul_execute(struct clmem_run *run, const struct clmem_variant *v,
         return cpu_blocked_execute(run, v, s, timing, err);
     if (v == &matmul_variants[REGBLOCK_PADDED])
         return regblock_padded_execute(run, v, s, timing, err);
+    if (v == &matmul_variants[SPLITK])
+        return splitk_execute(run, v, s, timing, err);
     if (v->library)
         return clmem_clblast_sgemm(run->ctx, s->host.rows, s->host.cols, s->host.inner, s->dM,
                                    s->dN, s->dP, timing, err);
@@ -1266,6 +1648,11 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
         snprintf(check->note, sizeof check->note,
                  "stream-K: %zu work-groups share %zu of %zu blocks", s->sk_groups, s->sk_tiles,
                  (s->host.rows + tsm - 1) / tsm * ((s->host.cols + tsn - 1) / tsn));
+    if (v == &matmul_variants[SPLITK]) {
+        char plan[sizeof check->note - 16];
+        splitk_describe(&s->split, plan, sizeof plan);
+        snprintf(check->note, sizeof check->note, "split-K: %s", plan);
+    }
     if (asked == &matmul_variants[AUTO]) {
         /* The choice first, so that a long note keeps it; its parameters
          * from the tuning database (regblock_padded takes regblock's). */
@@ -1367,6 +1754,7 @@ static void matmul_teardown(struct clmem_run *run)
     clmem_release_mem(&s->dPpad);
     clmem_release_mem(&s->dPartial);
     clmem_release_mem(&s->dArrived);
+    clmem_release_mem(&s->dWork);
     /* A block's inputs are its caller's. */
     if (s->block)
         s->host.M = s->host.N = NULL;

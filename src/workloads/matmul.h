@@ -58,6 +58,14 @@ int matmul_block_launch(struct clmem_run *run, const struct clmem_variant *v, cl
 const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, size_t cols,
                                size_t inner, char *why, size_t why_size);
 
+/* `--variant splitk`'s plan for P = M x N of rows x cols (K inner) on
+ * `device`, from its built-in rows (a run also weighs the tuning
+ * database), as the result's note says it ("64x128 tiles, 64 blocks, K in
+ * 8 slices of 128 steps: 512 work-groups"): the number of K slices. Reads
+ * what matmul_auto_choose reads. */
+int matmul_splitk_choose(const struct clmem_device *device, size_t rows, size_t cols, size_t inner,
+                         char *plan, size_t plan_size);
+
 /* A split block is cut into up to this many tiles of P a side
  * (matmul_split.c), each one matmul launch, so that copies overlap kernels. */
 #define CLMEM_SPLIT_TILES 4
