@@ -27,6 +27,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+/* clmem hierarchy (cmd_hierarchy.c) and its options. */
+int cmd_hierarchy(int argc, char **argv);
+extern const struct cli_spec cli_hierarchy_spec;
 /* run's steps (cmd_run.c) with `spec`'s options, for `workload` (NULL: the
  * workload named on the command line); peak is run's under its own name. */
 int cli_run_command(const struct cli_spec *spec, const char *workload, int argc, char **argv);

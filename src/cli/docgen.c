@@ -13,6 +13,7 @@
 static const struct cli_spec *const specs[] = {
     &cli_devices_spec, &cli_list_spec,    &cli_run_spec,  &cli_peak_spec,
     &cli_bench_spec,   &cli_compare_spec, &cli_tune_spec, &cli_diff_spec,
+    &cli_hierarchy_spec, /* clmem hierarchy */
 };
 
 static const struct cli_spec *spec_of(const char *name)

@@ -19,6 +19,8 @@ static const struct cli_command commands[] = {
     {"list", cmd_list, "list workloads and their variants, with the seed figure each follows", 0},
     {"run", cmd_run, "run a workload's variants: build, time, verify, report", 1},
     {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput", 0},
+    {"hierarchy", cmd_hierarchy, "the memory hierarchy level by level: latency, sizes, bandwidth",
+     0},
     {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks", 1},
     {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best", 0},
     {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots", 1},

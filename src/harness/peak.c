@@ -84,7 +84,9 @@ int clmem_results_apply_peak(struct clmem_result *results, size_t n, const struc
     for (size_t i = 0; i < n; i++) {
         struct clmem_result *r = &results[i];
         double reference = 0;
-        if (strcmp(r->metric_unit, "GB/s") == 0)
+        if (strcmp(r->roof, "none") == 0)
+            reference = 0;
+        else if (strcmp(r->metric_unit, "GB/s") == 0)
             reference = strcmp(r->roof, "read") == 0 && peak->read_bandwidth > 0
                             ? peak->read_bandwidth
                             : peak->bandwidth;

@@ -75,7 +75,9 @@ struct clmem_variant {
     const char *library;
     /* The peak a GB/s result is a fraction of: NULL for the copy's (read
      * and write), "read" for work that reads its data and writes next to
-     * nothing (a reduction), whose roof is the read bandwidth. */
+     * nothing (a reduction), whose roof is the read bandwidth; "none"
+     * for a figure no device-memory peak bounds (a cache's or local
+     * memory's bandwidth, a copy from the host): no fraction. */
     const char *roof;
     /* In the peak workload: which of the device's peaks this measures. */
     enum clmem_peak_role peak;
@@ -189,7 +191,7 @@ struct clmem_workload {
 const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name);
 
 #define CLMEM_MAX_BUFFERS  8
-#define CLMEM_MAX_VARIANTS 16
+#define CLMEM_MAX_VARIANTS 32
 #define CLMEM_MAX_SOURCES  8
 
 /* Guard zones around a run's outputs (clmem_run_output_buffer): the

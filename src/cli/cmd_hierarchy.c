@@ -1,0 +1,486 @@
+/* clmem hierarchy: the device's memory hierarchy level by level. Each
+ * probe of workload `hierarchy` swept over working sets and verified
+ * (src/workloads/hierarchy_sweep.c), the levels named from the chase's
+ * latency staircase with their sizes, and the read bandwidth's plateaus
+ * matched to them; then local, constant and private memory, images, copies
+ * between host and device, atomics. Its steps go through the one flow
+ * (flow.c): check, plan, run, report. */
+#include "cli.h"
+#include "report/json.h"
+#include "workloads/hierarchy.h"
+
+#include <cJSON.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_use hierarchy_uses[] = {
+    {.id = CLI_OPT_VARIANT},
+    {.id = CLI_OPT_SIZE,
+     .def_help = "4x the largest cache the device (a CPU: the host) reports, 16 MiB to 1 GiB "
+                 "(CPUs: 256 MiB)"},
+    {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
+    {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},
+    {.id = CLI_OPT_SEED},
+    {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},
+    {.id = CLI_OPT_KERNEL_DIR},
+    {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PROGRESS},
+    {.id = CLI_OPT_QUIET},
+};
+
+const struct cli_spec cli_hierarchy_spec = {
+    .name = "hierarchy",
+    .synopsis = "[options]",
+    .about = "Measures the device's memory hierarchy: the latency of dependent loads over one\n"
+             "random cycle (a pointer chase) at working sets from 1 KiB to --size bytes, with\n"
+             "each level's latency and size named (L1, L2, last-level cache, device memory),\n"
+             "and the read bandwidth at each working set, its plateaus matched to the levels;\n"
+             "the same chase in __local memory; __local reads conflict-free, at strides of 1\n"
+             "to 32 words and as a broadcast; __constant against __global; a private array in\n"
+             "registers and spilled; image2d_t against a buffer; copies between host and\n"
+             "device from 4 KiB up (pageable, pinned, map and unmap, device to device);\n"
+             "atomics. Every probe is verified. --variant runs one probe ('clmem list\n"
+             "hierarchy'); --size is the largest working set, in bytes. --output FILE also\n"
+             "writes the run file (JSON, with the levels; CSV when FILE.csv) while --format\n"
+             "chooses what stdout shows.\n",
+    .more = "Ctrl-C stops after the current probe and reports what finished.\n"
+            "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
+            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
+            "Ctrl-C)\n",
+    .uses = hierarchy_uses,
+    .n_uses = CLMEM_ARRAY_SIZE(hierarchy_uses),
+    .min_args = 0,
+    .max_args = 0,
+};
+
+/* What hierarchy keeps between its steps. */
+struct hierarchy_self {
+    struct clmem_hierarchy_options options;
+    struct clmem_hierarchy h;
+};
+
+static void show_progress(void *user, size_t step, size_t steps, const char *variant, size_t bytes)
+{
+    (void)user;
+    char what[160];
+    snprintf(what, sizeof what, "hierarchy %s at %zu bytes", variant, bytes);
+    cli_progress_step(step, steps, what);
+}
+
+/* ---- steps ---- */
+
+static int hierarchy_check(struct cli_flow *f, struct clmem_error *err)
+{
+    struct hierarchy_self *self = f->self;
+    const struct cli_opts *o = &f->o;
+    self->options = (struct clmem_hierarchy_options){.variant = o->variant,
+                                                     .reps = (unsigned)o->reps,
+                                                     .warmup = (unsigned)o->warmup,
+                                                     .seed = o->seed,
+                                                     .cancelled = cli_interrupted};
+    if (o->variant && strcmp(o->variant, "all") != 0 &&
+        !clmem_variant_find(&clmem_workload_hierarchy, o->variant)) {
+        char hint[96];
+        cli_suggest_variant(&clmem_workload_hierarchy, o->variant, hint, sizeof hint);
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unknown probe '%s' of 'hierarchy' (%stry 'clmem list hierarchy')",
+                          o->variant, hint);
+    }
+    if (o->size) {
+        struct clmem_size size;
+        int status = clmem_size_parse(o->size, &size, err);
+        if (status)
+            return status;
+        if (size.ndims != 1)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--size '%s': the largest working set is one number of bytes",
+                              o->size);
+        self->options.extent = size.dim[0];
+    }
+    return clmem_sources_check(o->kernel_dir, &clmem_workload_hierarchy, o->variant, err);
+}
+
+static int hierarchy_plan(struct cli_flow *f, struct clmem_error *err)
+{
+    struct hierarchy_self *self = f->self;
+    size_t steps;
+    self->options.progress = cli_progress_on() ? show_progress : NULL;
+    return clmem_hierarchy_plan(&f->ctx, &self->options, &steps, err);
+}
+
+static int hierarchy_run(struct cli_flow *f, struct clmem_error *err)
+{
+    struct hierarchy_self *self = f->self;
+    return clmem_hierarchy_run(&f->ctx, &self->options, &self->h, &f->results, &f->n_results, err);
+}
+
+/* ---- the summary for people ---- */
+
+/* "48 KiB", "1.5 MiB", "-" for 0. */
+static void bytes_text(double b, char *out, size_t size)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    if (!(b > 0)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    while (b >= 1024 && u + 1 < CLMEM_ARRAY_SIZE(units)) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(out, size, "%.3g %s", b, units[u]);
+}
+
+static const struct clmem_result *find(const struct clmem_result *r, size_t n, const char *variant,
+                                       int sweep_value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(r[i].workload, "hierarchy") == 0 && strcmp(r[i].variant, variant) == 0 &&
+            (sweep_value < 0 || r[i].sweep_value == (unsigned)sweep_value))
+            return &r[i];
+    return NULL;
+}
+
+static int usable(const struct clmem_result *r)
+{
+    return r && !r->skipped && r->verified && r->metric > 0;
+}
+
+static void metric_text(const struct clmem_result *r, char *out, size_t size)
+{
+    if (usable(r))
+        clmem_format_metric(r->metric, r->metric_unit, out, size);
+    else if (r && r->skipped)
+        snprintf(out, size, "skipped (%s)", r->skip_reason);
+    else
+        snprintf(out, size, r ? "FAILED" : "not run");
+}
+
+static void latency_text(double ns, double clock_mhz, char *out, size_t size)
+{
+    if (clock_mhz > 0)
+        snprintf(out, size, "%.3g ns (%.3g cycles)", ns, ns * clock_mhz * 1e-3);
+    else
+        snprintf(out, size, "%.3g ns", ns);
+}
+
+static void print_levels(FILE *out, const struct clmem_hierarchy *h, const struct clmem_device *d)
+{
+    char extent[32], cache[32];
+    bytes_text(h->extent, extent, sizeof extent);
+    bytes_text(h->cache_bytes, cache, sizeof cache);
+    fprintf(out, "\nmemory hierarchy of %s: working sets up to %s", d->name, extent);
+    if (h->cache_bytes > 0)
+        fprintf(out, " (largest cache known %s, from %s)", cache, h->cache_from);
+    if (h->clock_mhz > 0)
+        fprintf(out, "; cycles at the reported %.0f MHz", h->clock_mhz);
+    fprintf(out, "\n  (each working set's fastest sample: the chase's latency, the read "
+                 "bandwidth's plateaus)\n");
+    if (h->n_levels == 0) {
+        fprintf(out, "  no latency staircase (chase_global did not run or verify)\n");
+        return;
+    }
+    fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", "level", "size", "from", "latency",
+            "read bandwidth");
+    for (size_t k = 0; k < h->n_levels; k++) {
+        const struct clmem_level *L = &h->levels[k];
+        char size[32], first[32], lat[64], bw[96] = "-";
+        bytes_text(L->size_bytes, size, sizeof size);
+        bytes_text(L->first_bytes, first, sizeof first);
+        latency_text(L->latency_ns, h->clock_mhz, lat, sizeof lat);
+        if (!isnan(L->bandwidth_gbs)) {
+            char b[32], at[32];
+            clmem_format_metric(L->bandwidth_gbs, "GB/s", b, sizeof b);
+            bytes_text(L->bandwidth_bytes, at, sizeof at);
+            snprintf(bw, sizeof bw, "%s (plateau up to %s)", b, at);
+        }
+        fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", L->name, L->is_memory ? "-" : size, first,
+                lat, bw);
+    }
+    for (size_t u = 0; u < h->n_unmatched; u++) {
+        char b[32], at[32];
+        clmem_format_metric(h->unmatched[u].value, "GB/s", b, sizeof b);
+        bytes_text(h->unmatched[u].bytes, at, sizeof at);
+        fprintf(out, "  a read plateau of %s up to %s matches no latency level\n", b, at);
+    }
+}
+
+/* One line: each named result's value, the ratio of each to the first. */
+static void print_row(FILE *out, const char *label, const struct clmem_result *const *r,
+                      const char *const *names, size_t n)
+{
+    fprintf(out, "  %-18s", label);
+    for (size_t i = 0; i < n; i++) {
+        char v[300];
+        metric_text(r[i], v, sizeof v);
+        fprintf(out, "%s%s %s", i ? ", " : "", names[i], v);
+        if (i > 0 && usable(r[i]) && usable(r[0]))
+            fprintf(out, " (%.2fx)", r[i]->metric / r[0]->metric);
+    }
+    fprintf(out, "\n");
+}
+
+static void print_onchip(FILE *out, const struct clmem_hierarchy *h, const struct clmem_result *r,
+                         size_t n)
+{
+    fprintf(out, "\non-chip (value, and x the first of the line):\n");
+    /* The local chase: its median over the working sets it ran at. */
+    double ns[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 64; i++)
+        if (strcmp(r[i].variant, "chase_local") == 0 && usable(&r[i]))
+            ns[k++] = clmem_chase_latency_ns(&r[i]);
+    if (k) {
+        char lat[64];
+        latency_text(clmem_median(ns, k), h->clock_mhz, lat, sizeof lat);
+        fprintf(out, "  %-18s%s a load (median of %zu working sets)\n", "__local chase", lat, k);
+    }
+    const struct clmem_result *local[] = {
+        find(r, n, "local_stride", 1),    find(r, n, "local_stride", 2),
+        find(r, n, "local_stride", 4),    find(r, n, "local_stride", 8),
+        find(r, n, "local_stride", 16),   find(r, n, "local_stride", 32),
+        find(r, n, "local_broadcast", -1)};
+    static const char *const local_names[] = {"stride 1", "2", "4", "8", "16", "32", "broadcast"};
+    if (local[0] || local[6])
+        print_row(out, "__local reads", local, local_names, CLMEM_ARRAY_SIZE(local));
+    const struct clmem_result *constant[] = {
+        find(r, n, "constant_broadcast", -1), find(r, n, "constant_scattered", -1),
+        find(r, n, "global_broadcast", -1), find(r, n, "global_scattered", -1)};
+    static const char *const constant_names[] = {"__constant broadcast", "scattered",
+                                                 "__global broadcast", "scattered"};
+    if (constant[0] || constant[2])
+        print_row(out, "table reads", constant, constant_names, CLMEM_ARRAY_SIZE(constant));
+    const struct clmem_result *priv[] = {find(r, n, "private_registers", -1),
+                                         find(r, n, "private_dynamic", -1)};
+    static const char *const priv_names[] = {"registers", "spilled"};
+    if (priv[0] || priv[1])
+        print_row(out, "private array", priv, priv_names, CLMEM_ARRAY_SIZE(priv));
+    const struct clmem_result *atomic[] = {find(r, n, "atomic_global", -1),
+                                           find(r, n, "atomic_contended", -1),
+                                           find(r, n, "atomic_local", -1)};
+    static const char *const atomic_names[] = {"own counter", "one counter", "__local"};
+    if (atomic[0] || atomic[1] || atomic[2])
+        print_row(out, "atomics", atomic, atomic_names, CLMEM_ARRAY_SIZE(atomic));
+}
+
+static void print_images(FILE *out, const struct clmem_result *r, size_t n)
+{
+    int header = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(r[i].variant, "image_read") != 0)
+            continue;
+        const struct clmem_result *buf = NULL;
+        for (size_t j = 0; j < n; j++)
+            if (strcmp(r[j].variant, "buffer_read") == 0 && strcmp(r[j].size, r[i].size) == 0)
+                buf = &r[j];
+        if (!header++)
+            fprintf(out, "\nimages (image2d_t against a buffer read in the same order):\n");
+        char at[32], img[300], b[300];
+        bytes_text(strtod(r[i].size, NULL), at, sizeof at);
+        metric_text(&r[i], img, sizeof img);
+        metric_text(buf, b, sizeof b);
+        fprintf(out, "  %-10s image %s, buffer %s", at, img, b);
+        if (usable(&r[i]) && usable(buf))
+            fprintf(out, " (image %.2fx)", r[i].metric / buf->metric);
+        fprintf(out, "\n");
+        if (r[i].skipped)
+            break; /* one reason is enough */
+    }
+}
+
+static void print_copies(FILE *out, const struct clmem_result *r, size_t n)
+{
+    static const char *const copies[] = {"h2d_pageable", "h2d_pinned", "d2h_pageable",
+                                         "d2h_pinned",   "map",        "d2d"};
+    int header = 0;
+    for (size_t c = 0; c < CLMEM_ARRAY_SIZE(copies); c++) {
+        const struct clmem_result *small = NULL, *large = NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(r[i].variant, copies[c]) != 0 || !usable(&r[i]))
+                continue;
+            double b = strtod(r[i].size, NULL);
+            if (!small || b < strtod(small->size, NULL))
+                small = &r[i];
+            if (!large || b > strtod(large->size, NULL))
+                large = &r[i];
+        }
+        if (!small)
+            continue;
+        if (!header++)
+            fprintf(out, "\nhost and device (the time of the smallest copy; the bandwidth of the "
+                         "largest):\n");
+        char s[32], l[32], bw[32];
+        bytes_text(strtod(small->size, NULL), s, sizeof s);
+        bytes_text(strtod(large->size, NULL), l, sizeof l);
+        clmem_format_metric(large->metric, large->metric_unit, bw, sizeof bw);
+        fprintf(out, "  %-14s %8.2f us at %-8s %s at %s\n", copies[c], small->median_ms * 1e3, s,
+                bw, l);
+    }
+}
+
+static void print_summary(FILE *out, const struct clmem_hierarchy *h,
+                          const struct clmem_device *device, const struct clmem_result *r, size_t n)
+{
+    print_levels(out, h, device);
+    print_onchip(out, h, r, n);
+    print_images(out, r, n);
+    print_copies(out, r, n);
+}
+
+/* ---- JSON: the run file, and the levels ---- */
+
+static void add_number(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, v);
+}
+
+static cJSON *curve_json(const struct clmem_result *r, size_t n, const char *variant,
+                         const char *value_key, int latency)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < n; i++) {
+        if (strcmp(r[i].workload, "hierarchy") != 0 || strcmp(r[i].variant, variant) != 0 ||
+            !usable(&r[i]))
+            continue;
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "bytes", strtod(r[i].size, NULL));
+        cJSON_AddNumberToObject(
+            p, value_key, latency ? clmem_chase_latency_ns(&r[i]) : clmem_result_best_rate(&r[i]));
+        cJSON_AddItemToArray(list, p);
+    }
+    return list;
+}
+
+static cJSON *hierarchy_json(const struct clmem_hierarchy *h, const struct clmem_result *r,
+                             size_t n)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "extent_bytes", h->extent);
+    cJSON_AddNumberToObject(o, "largest_cache_bytes", h->cache_bytes);
+    cJSON_AddStringToObject(o, "largest_cache_from", h->cache_from);
+    if (h->clock_mhz > 0)
+        cJSON_AddNumberToObject(o, "clock_mhz", h->clock_mhz);
+    cJSON *levels = cJSON_AddArrayToObject(o, "levels");
+    for (size_t k = 0; k < h->n_levels; k++) {
+        const struct clmem_level *L = &h->levels[k];
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddStringToObject(l, "name", L->name);
+        cJSON_AddBoolToObject(l, "memory", L->is_memory);
+        if (!L->is_memory)
+            cJSON_AddNumberToObject(l, "size_bytes", L->size_bytes);
+        cJSON_AddNumberToObject(l, "first_bytes", L->first_bytes);
+        add_number(l, "latency_ns", L->latency_ns);
+        add_number(l, "latency_cycles", L->latency_cycles);
+        add_number(l, "bandwidth_gbs", L->bandwidth_gbs);
+        add_number(l, "bandwidth_bytes", L->bandwidth_bytes);
+        cJSON_AddItemToArray(levels, l);
+    }
+    cJSON_AddItemToObject(o, "latency", curve_json(r, n, "chase_global", "ns", 1));
+    cJSON_AddItemToObject(o, "local_latency", curve_json(r, n, "chase_local", "ns", 1));
+    cJSON_AddItemToObject(o, "bandwidth", curve_json(r, n, "read_ws", "gbs", 0));
+    cJSON *unmatched = cJSON_AddArrayToObject(o, "unmatched_bandwidth");
+    for (size_t u = 0; u < h->n_unmatched; u++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "bytes", h->unmatched[u].bytes);
+        cJSON_AddNumberToObject(p, "gbs", h->unmatched[u].value);
+        cJSON_AddItemToArray(unmatched, p);
+    }
+    return o;
+}
+
+/* A run file as `run --format json` writes it, with "hierarchy" added. */
+static int write_json(FILE *out, const struct cli_flow *f, const struct clmem_hierarchy *h,
+                      int interrupted, struct clmem_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    clmem_json_add_header(root, NULL);
+    struct clmem_host host;
+    clmem_host_describe(&host);
+    cJSON_AddItemToObject(root, "host", clmem_json_host(&host));
+    if (interrupted)
+        cJSON_AddTrueToObject(root, "interrupted");
+    cJSON_AddItemToObject(root, "device", clmem_json_device(&f->ctx.device));
+    cJSON *list = cJSON_AddArrayToObject(root, "results");
+    for (size_t i = 0; i < f->n_results; i++)
+        cJSON_AddItemToArray(list, clmem_json_result(&f->results[i]));
+    cJSON_AddItemToObject(root, "hierarchy", hierarchy_json(h, f->results, f->n_results));
+    return clmem_json_print(out, root, err);
+}
+
+static int write_report(FILE *out, enum clmem_format format, const struct cli_flow *f,
+                        const struct clmem_hierarchy *h, int interrupted, struct clmem_error *err)
+{
+    int status = CLMEM_OK;
+    errno = 0;
+    switch (format) {
+    case CLMEM_FORMAT_TABLE:
+        status = clmem_report_table(out, f->results, f->n_results);
+        if (status == CLMEM_OK)
+            print_summary(out, h, &f->ctx.device, f->results, f->n_results);
+        break;
+    case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, f->results, f->n_results); break;
+    case CLMEM_FORMAT_JSON: status = write_json(out, f, h, interrupted, err); break;
+    }
+    if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out))) {
+        int saved = errno ? errno : EIO;
+        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s", strerror(saved));
+        errno = saved;
+        return CLMEM_ERR_USAGE;
+    }
+    return status;
+}
+
+static int hierarchy_report(struct cli_flow *f, int status, struct clmem_error *err)
+{
+    struct hierarchy_self *self = f->self;
+    const struct cli_opts *o = &f->o;
+    int interrupted = status == CLMEM_ERR_INTERRUPTED;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
+        return status;
+    /* As bench: --output FILE gets the run file (JSON; CSV when FILE.csv),
+     * stdout what --format says, so one sweep gives both. The file first:
+     * it is what a long run is for. */
+    if (!f->output.file) {
+        int write_status = write_report(stdout, o->format, f, &self->h, interrupted, err);
+        return write_status ? write_status : status;
+    }
+    struct cli_opts by_name = *o;
+    by_name.given[CLI_OPT_FORMAT] = 0;
+    int write_status = write_report(f->output.file, cli_output_format(&by_name, CLMEM_FORMAT_JSON),
+                                    f, &self->h, interrupted, err);
+    if (write_status == CLMEM_ERR_USAGE) {
+        int saved = errno;
+        clmem_output_abort(&f->output);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", f->output.path,
+                          strerror(saved ? saved : EIO));
+    }
+    if (write_status) {
+        clmem_output_abort(&f->output);
+        return write_status;
+    }
+    write_status = clmem_output_commit(&f->output, err);
+    if (write_status == CLMEM_OK)
+        write_status = write_report(stdout, o->format, f, &self->h, interrupted, err);
+    return write_status ? write_status : status;
+}
+
+int cmd_hierarchy(int argc, char **argv)
+{
+    const struct cli_steps steps = {.spec = &cli_hierarchy_spec,
+                                    .check = hierarchy_check,
+                                    .plan = hierarchy_plan,
+                                    .run = hierarchy_run,
+                                    .report = hierarchy_report};
+    struct hierarchy_self self;
+    memset(&self, 0, sizeof self);
+    return cli_flow_run(&steps, &self, argc, argv);
+}

@@ -1,0 +1,1169 @@
+/* The memory hierarchy, level by level (cl/hierarchy.cl): the latency of
+ * each level by a chase of dependent loads over one random cycle
+ * (Sattolo), in __global and in __local memory; read bandwidth by working
+ * set; __local memory conflict-free, at strides that make bank conflicts
+ * and as a broadcast; __constant against __global, each as a broadcast and
+ * scattered; a private array in registers and spilled; images against
+ * buffers; copies between host and device (pageable and pinned, map and
+ * unmap, device to device); atomics uncontended, on one address and in
+ * __local memory.
+ *
+ * --size is the working set in bytes: each probe runs at the working sets
+ * its memory can hold and is skipped at the others with the reason.
+ * `clmem hierarchy` sweeps the working sets (hierarchy_sweep.c). Every
+ * probe is verified: a chase must come back to its start after exactly
+ * every element and end where the host's walk ends; sums of whole numbers
+ * are compared exactly with the host's; copies byte for byte; counters
+ * with the updates made. */
+#include "workloads/hierarchy.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    CHASE_GLOBAL,
+    CHASE_LOCAL,
+    READ_WS,
+    LOCAL_STRIDE,
+    LOCAL_BROADCAST,
+    CONSTANT_BROADCAST,
+    CONSTANT_SCATTERED,
+    GLOBAL_BROADCAST,
+    GLOBAL_SCATTERED,
+    PRIVATE_DYNAMIC,
+    PRIVATE_REGISTERS,
+    IMAGE_READ,
+    BUFFER_READ,
+    H2D_PAGEABLE,
+    H2D_PINNED,
+    D2H_PAGEABLE,
+    D2H_PINNED,
+    MAP,
+    D2D,
+    ATOMIC_GLOBAL,
+    ATOMIC_CONTENDED,
+    ATOMIC_LOCAL,
+    N_PROBES
+};
+
+#define CHASE_MIN_STRIDE 64 /* bytes between a chase's elements: a cache line at least */
+#define CHASE_MAX_STRIDE 256
+#define ITEMS_PER_UNIT   2048  /* work-items per compute unit of the bandwidth probes */
+#define ITEMS_PER_BYTE   64    /* ... but no more than this per byte of a working set */
+#define ONCHIP_PER_BYTE  16    /* (the on-chip probes: full from 16 KiB on GPUs) */
+#define READ_PER_ITEM    64    /* float4s a work-item reads at least (bandwidth, images) */
+#define ONCHIP_REPS      2048  /* reads of local or constant memory a work-item */
+#define ONCHIP_MAX_BYTES 65536 /* the largest working set of the on-chip probes */
+#define PRIVATE_N        32
+#define PRIVATE_REPS     256
+#define ATOMIC_UPDATES   64
+#define SCATTER_SPREAD   33   /* words between neighbours' reads, scattered */
+#define CHECKED_ITEMS    4096 /* work-items checked, evenly spread, above this many */
+#define IMAGE_MAX_WIDTH  1024 /* texels a row at most, while the rows fit */
+#define DATA_MAX         7    /* inputs are whole numbers 0..7: sums exact in float */
+
+struct hier_state {
+    size_t bytes, group, units;
+    int contiguous; /* CPUs read runs of their own */
+    /* chase_global: n elements stride words apart */
+    size_t chase_n, chase_stride, chase_steps;
+    cl_uint *chase_perm, *chase_host;
+    uint64_t chase_total; /* loads since the state was reset */
+    cl_mem d_chase, d_chase_state;
+    /* chase_local */
+    size_t lchase_n, lchase_steps;
+    cl_uint *lchase_perm;
+    uint64_t lchase_total;
+    cl_mem d_lchase, d_lchase_state;
+    /* read_ws: n4 float4s, items x per_item reads */
+    size_t read_n4, read_items, read_per_item, read_step;
+    float *read_src, *read_out;
+    cl_mem d_read, d_read_out;
+    /* local, constant and global tables: table_n words (a power of two) */
+    size_t table_n, onchip_items, onchip_reps, private_reps, atomic_updates;
+    float *table, *onchip_out;
+    cl_uint *uint_out;
+    cl_mem d_table, d_onchip_out, d_uint_out;
+    unsigned long atomic_runs;
+    /* image_read and buffer_read: width x rows float4 texels */
+    size_t width, rows, tex_items, tex_per_item, tex_ystep;
+    float *texels, *tex_out;
+    cl_mem d_image, d_texels, d_tex_out;
+    /* copies: xfer bytes */
+    size_t xfer;
+    unsigned char *host_src, *host_dst;
+    struct clmem_pinned pinned;
+    cl_mem d_xfer, d_xfer2;
+};
+
+static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size);
+static const char *float4_why(const struct clmem_run *run, char *why, size_t size);
+static const char *local_why(const struct clmem_run *run, char *why, size_t size);
+static const char *constant_why(const struct clmem_run *run, char *why, size_t size);
+static const char *onchip_why(const struct clmem_run *run, char *why, size_t size);
+static const char *image_why(const struct clmem_run *run, char *why, size_t size);
+
+/* Units: latency as loads per ns (Gload/s, whose inverse is ns a load:
+ * every metric of clmem is higher-is-better), bandwidth as GB/s, atomics
+ * as updates. check_sizes: what Oclgrind runs, small (the chases at 300
+ * bytes, a few elements; the on-chip probes at 16, local_stride's 32
+ * strides well within the run limit). */
+#define GBS    .metric_unit = "GB/s"
+#define ONCHIP .check_sizes = "16"
+static const struct clmem_variant hierarchy_variants[] = {
+    [CHASE_GLOBAL] = {"chase_global",
+                      "latency: dependent loads over one random cycle (Sattolo) of cache-line "
+                      "elements in __global memory; ns a load = 1 / the value",
+                      "hier_chase", NULL, .metric_unit = "Gload/s", .roof = "none",
+                      .check_sizes = "300"},
+    [CHASE_LOCAL] = {"chase_local", "latency: the same chase inside __local memory",
+                     "hier_chase_local", chase_local_why, .metric_unit = "Gload/s", .roof = "none",
+                     .check_sizes = "300"},
+    [READ_WS] = {"read_ws",
+                 "read bandwidth of a working set of float4s, read over and over from the level "
+                 "that holds it",
+                 "hier_read", float4_why, GBS, .roof = "none"},
+    [LOCAL_STRIDE] = {"local_stride",
+                      "__local reads, work-items 1..32 words apart: bank conflicts from 2 (the "
+                      "transpose tile[T][T+1] removes them), none at 1 or odd strides",
+                      "hier_local_read", local_why, "stride", 1, 32, GBS, .roof = "none", ONCHIP},
+    [LOCAL_BROADCAST] = {"local_broadcast", "__local reads, every work-item the same word",
+                         "hier_local_read", local_why, GBS, .roof = "none", ONCHIP},
+    [CONSTANT_BROADCAST] = {"constant_broadcast",
+                            "__constant reads, every work-item the same word at once (the "
+                            "constant cache's broadcast)",
+                            "hier_constant_read", constant_why, GBS, .roof = "none", ONCHIP},
+    [CONSTANT_SCATTERED] = {"constant_scattered",
+                            "__constant reads, each work-item its own word (serialised)",
+                            "hier_constant_read", constant_why, GBS, .roof = "none", ONCHIP},
+    [GLOBAL_BROADCAST] = {"global_broadcast", "the broadcast through __global", "hier_global_read",
+                          constant_why, GBS, .roof = "none", ONCHIP},
+    [GLOBAL_SCATTERED] = {"global_scattered", "the scattered reads through __global",
+                          "hier_global_read", constant_why, GBS, .roof = "none", ONCHIP},
+    [PRIVATE_DYNAMIC] = {"private_dynamic",
+                         "a private array of 32 words indexed at run time: spilled to memory",
+                         "hier_private_dynamic", onchip_why, GBS, .roof = "none", ONCHIP},
+    [PRIVATE_REGISTERS] = {"private_registers",
+                           "the same updates with constant indices: the array in registers",
+                           "hier_private_registers", onchip_why, GBS, .roof = "none", ONCHIP},
+    [IMAGE_READ] = {"image_read", "float4 texels read through image2d_t (read_imagef)",
+                    "hier_image_read", image_why, GBS, .roof = "none"},
+    [BUFFER_READ] = {"buffer_read", "the image's texels read from a buffer in the same order",
+                     "hier_buffer_read", float4_why, GBS, .roof = "none"},
+    [H2D_PAGEABLE] = {"h2d_pageable", "clEnqueueWriteBuffer from malloc'd (pageable) memory", NULL,
+                      NULL, GBS, .roof = "none"},
+    [H2D_PINNED] = {"h2d_pinned",
+                    "clEnqueueWriteBuffer from pinned memory (CL_MEM_ALLOC_HOST_PTR, mapped)", NULL,
+                    NULL, GBS, .roof = "none"},
+    [D2H_PAGEABLE] = {"d2h_pageable", "clEnqueueReadBuffer into malloc'd (pageable) memory", NULL,
+                      NULL, GBS, .roof = "none"},
+    [D2H_PINNED] = {"d2h_pinned", "clEnqueueReadBuffer into pinned memory", NULL, NULL, GBS,
+                    .roof = "none"},
+    [MAP] = {"map", "clEnqueueMapBuffer (read and write, blocking) then unmap of a device buffer",
+             NULL, NULL, GBS, .roof = "none"},
+    [D2D] = {"d2d", "clEnqueueCopyBuffer between two device buffers (read + write)", NULL, NULL,
+             GBS, .roof = "none"},
+    [ATOMIC_GLOBAL] = {"atomic_global", "atomic_inc, each work-item on a counter of its own",
+                       "hier_atomic_own", onchip_why, .metric_unit = "Gupdates/s", ONCHIP},
+    [ATOMIC_CONTENDED] = {"atomic_contended", "atomic_inc, every work-item on one global counter",
+                          "hier_atomic_one", onchip_why, .metric_unit = "Gupdates/s", ONCHIP},
+    [ATOMIC_LOCAL] = {"atomic_local", "atomic_inc, a work-group's on one __local counter",
+                      "hier_atomic_local", onchip_why, .metric_unit = "Gupdates/s", ONCHIP},
+};
+#undef GBS
+#undef ONCHIP
+
+/* ---- sizes and limits ---- */
+
+static size_t pow2_floor(size_t x)
+{
+    size_t p = 1;
+    while (p <= x / 2)
+        p *= 2;
+    return p;
+}
+
+static size_t clamp_size(size_t x, size_t lo, size_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static cl_ulong device_ulong(const struct clmem_device *d, cl_device_info what)
+{
+    cl_ulong v = 0;
+    if (clGetDeviceInfo(d->id, what, sizeof v, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+static cl_uint device_uint(const struct clmem_device *d, cl_device_info what)
+{
+    cl_uint v = 0;
+    if (clGetDeviceInfo(d->id, what, sizeof v, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+static size_t device_size_t(const struct clmem_device *d, cl_device_info what)
+{
+    size_t v = 0;
+    if (clGetDeviceInfo(d->id, what, sizeof v, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+static int has_images(const struct clmem_device *d)
+{
+    cl_bool v = CL_FALSE;
+    return clGetDeviceInfo(d->id, CL_DEVICE_IMAGE_SUPPORT, sizeof v, &v, NULL) == CL_SUCCESS && v;
+}
+
+/* Bytes between a chase's elements: the device's cache line, 64 to 256. */
+static size_t chase_stride_bytes(const struct clmem_device *d)
+{
+    size_t line = device_uint(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
+    return pow2_floor(clamp_size(line, CHASE_MIN_STRIDE, CHASE_MAX_STRIDE));
+}
+
+/* Loads of a timed chase run (one launch), a device's from chase_params:
+ * enough that a run lasts milliseconds and its start is a small part of
+ * it (below 1 KiB, 16 a byte: the tiny working sets Oclgrind checks). A
+ * chase of more elements than that first walks all of them once, untimed,
+ * in launches of that many, so that the check sees its first return; the
+ * runs then go on along the cycle, each over elements the last one did
+ * not touch. */
+static const struct clmem_param_row chase_params[] = {
+    /* llvmpipe (rusticl, Mesa 22-23) ends a kernel's loops after 65535
+     * iterations in all, without a word: a chase of 2^18 loads ended
+     * 65535 in. */
+    {CLMEM_PARAM_DEVICE, "llvmpipe", 0, {61440}},
+    {CLMEM_PARAM_ANY, NULL, 0, {1 << 18}},
+};
+
+static size_t chase_steps(const struct clmem_device *d, size_t bytes)
+{
+    const struct clmem_param_row *row;
+    enum clmem_param_level level;
+    size_t steps = (size_t)1 << 18;
+    if (clmem_param_rows(chase_params, CLMEM_ARRAY_SIZE(chase_params), d, &row, 1, &level))
+        steps = (size_t)row->values[0];
+    return bytes < 1024 ? bytes * 16 : steps;
+}
+
+static size_t local_limit(const struct clmem_device *d)
+{
+    size_t local = (size_t)d->local_mem;
+    return local < ONCHIP_MAX_BYTES ? local : ONCHIP_MAX_BYTES;
+}
+
+static size_t constant_limit(const struct clmem_device *d)
+{
+    size_t c = (size_t)device_ulong(d, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE);
+    return c < ONCHIP_MAX_BYTES ? c : ONCHIP_MAX_BYTES;
+}
+
+static size_t group_of(const struct clmem_device *d)
+{
+    return clmem_pick_group(d, CLMEM_GROUP_SIZE);
+}
+
+/* Work-items of the bandwidth probes: ITEMS_PER_UNIT a compute unit, but
+ * no more than per_byte per byte of the working set (a few at the tiny
+ * sizes Oclgrind checks), in whole work-groups. */
+static size_t items_for(const struct clmem_device *d, size_t bytes, size_t per_byte)
+{
+    size_t group = group_of(d), units = d->compute_units ? d->compute_units : 1;
+    size_t full = clmem_round_up(units * ITEMS_PER_UNIT, group);
+    size_t asked = bytes > SIZE_MAX / per_byte ? full : bytes * per_byte;
+    asked = clmem_round_up(asked < group ? group : asked, group);
+    return asked < full ? asked : full;
+}
+
+/* An image's shape for `texels` float4s: rows of a power-of-two width (at
+ * most IMAGE_MAX_WIDTH, wider where the rows would not fit), within the
+ * device's largest image; 0 when none fits. */
+static int image_shape(const struct clmem_device *d, size_t texels, size_t *width, size_t *rows)
+{
+    size_t max_w = device_size_t(d, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    size_t max_h = device_size_t(d, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+    if (!has_images(d) || max_w == 0 || max_h == 0) /* the buffer twin's shape */
+        max_w = max_h = (size_t)1 << 16;
+    size_t w = pow2_floor(clamp_size(texels, 1, IMAGE_MAX_WIDTH));
+    while (texels / w > max_h && w * 2 <= max_w && w * 2 <= texels)
+        w *= 2;
+    *width = w;
+    *rows = texels / w;
+    return *rows >= 1 && *rows <= max_h && w <= max_w;
+}
+
+static size_t ws(const struct clmem_run *run)
+{
+    return run->size.dim[0];
+}
+
+/* ---- why a probe skips a working set ---- */
+
+static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size)
+{
+    size_t limit = local_limit(&run->ctx->device);
+    if (ws(run) < sizeof(cl_uint) || ws(run) > limit)
+        return snprintf(why, size,
+                        "a __local working set is 4 bytes to %zu (the device's local memory, "
+                        "at most 64 KiB)",
+                        limit),
+               why;
+    return NULL;
+}
+
+static const char *float4_why(const struct clmem_run *run, char *why, size_t size)
+{
+    if (ws(run) < 16)
+        return snprintf(why, size, "the working set is smaller than one float4 (16 bytes)"), why;
+    return NULL;
+}
+
+static const char *local_why(const struct clmem_run *run, char *why, size_t size)
+{
+    size_t limit = local_limit(&run->ctx->device);
+    if (ws(run) < sizeof(cl_float) || ws(run) > limit)
+        return snprintf(why, size,
+                        "the __local probes run at working sets of 4 bytes to %zu (the "
+                        "device's local memory, at most 64 KiB)",
+                        limit),
+               why;
+    return NULL;
+}
+
+static const char *constant_why(const struct clmem_run *run, char *why, size_t size)
+{
+    size_t limit = constant_limit(&run->ctx->device);
+    if (ws(run) < sizeof(cl_float) || ws(run) > limit)
+        return snprintf(why, size,
+                        "the __constant probes and their __global twins run at tables of 4 "
+                        "bytes to %zu (the device's constant buffer, at most 64 KiB)",
+                        limit),
+               why;
+    return NULL;
+}
+
+static const char *onchip_why(const struct clmem_run *run, char *why, size_t size)
+{
+    if (ws(run) > ONCHIP_MAX_BYTES)
+        return snprintf(why, size,
+                        "the private and atomic probes run with the on-chip ones, at working "
+                        "sets up to 64 KiB"),
+               why;
+    return NULL;
+}
+
+static const char *image_why(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct clmem_device *d = &run->ctx->device;
+    size_t width, rows;
+    if (!has_images(d))
+        return snprintf(why, size, "'%s' reports no image support (CL_DEVICE_IMAGE_SUPPORT)",
+                        d->name),
+               why;
+    if (float4_why(run, why, size))
+        return why;
+    if (!image_shape(d, ws(run) / 16, &width, &rows))
+        return snprintf(why, size, "%zu texels do not fit the device's largest 2D image",
+                        ws(run) / 16),
+               why;
+    return NULL;
+}
+
+/* ---- plan, setup ---- */
+
+static int selected(const struct clmem_run *run, int probe)
+{
+    for (size_t i = 0; i < run->n_variants; i++)
+        if (run->variants[i] == &hierarchy_variants[probe])
+            return !run->variants[i]->unsupported ||
+                   !run->variants[i]->unsupported(run, (char[8]){0}, 8);
+    return 0;
+}
+
+static int any_selected(const struct clmem_run *run, int first, int last)
+{
+    for (int p = first; p <= last; p++)
+        if (selected(run, p))
+            return 1;
+    return 0;
+}
+
+/* The buffers the selected probes need, checked against the device before
+ * any work: the largest of each kind. */
+static int hierarchy_plan(struct clmem_run *run, struct clmem_error *err)
+{
+    (void)err;
+    const struct clmem_device *d = &run->ctx->device;
+    size_t bytes = ws(run), n = 0;
+    if (selected(run, CHASE_GLOBAL)) {
+        size_t stride = chase_stride_bytes(d);
+        size_t elems = bytes / stride ? bytes / stride : 1;
+        run->buffer_bytes[n++] = elems * stride;
+    }
+    if (selected(run, READ_WS))
+        run->buffer_bytes[n++] = bytes / 16 * 16;
+    if (any_selected(run, IMAGE_READ, BUFFER_READ))
+        run->buffer_bytes[n++] = bytes / 16 * 16;
+    if (any_selected(run, H2D_PAGEABLE, D2D)) {
+        run->buffer_bytes[n++] = bytes; /* the device's copy */
+        run->buffer_bytes[n++] = bytes; /* pinned host memory, or d2d's destination */
+    }
+    run->n_buffers = n;
+    return CLMEM_OK;
+}
+
+static int make_table(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    size_t bytes = ws(run);
+    s->table_n = pow2_floor(bytes / sizeof(cl_float) ? bytes / sizeof(cl_float) : 1);
+    s->onchip_items = items_for(&run->ctx->device, bytes, ONCHIP_PER_BYTE);
+    s->onchip_reps = clamp_size(bytes / 8, 16, ONCHIP_REPS);
+    s->private_reps = clamp_size(bytes / 64, 4, PRIVATE_REPS);
+    s->atomic_updates = clamp_size(bytes / 64, 4, ATOMIC_UPDATES);
+    if (!(s->table = clmem_alloc_array(s->table_n, sizeof(float), err)) ||
+        !(s->onchip_out = clmem_alloc_array(s->onchip_items, sizeof(float), err)) ||
+        !(s->uint_out = clmem_alloc_array(s->onchip_items, sizeof(cl_uint), err)))
+        return err->status;
+    clmem_fill_integers(s->table, s->table_n, 0, DATA_MAX, run->seed + 3);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->table_n * sizeof(float),
+                                     s->table, &s->d_table, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
+                                         s->onchip_items * sizeof(float), &s->d_onchip_out, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "counters", CL_MEM_READ_WRITE,
+                                         s->onchip_items * sizeof(cl_uint), &s->d_uint_out, err);
+    return status;
+}
+
+static int setup_chase(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    size_t stride_bytes = chase_stride_bytes(&run->ctx->device);
+    s->chase_stride = stride_bytes / sizeof(cl_uint);
+    s->chase_n = ws(run) / stride_bytes ? ws(run) / stride_bytes : 1;
+    s->chase_steps = chase_steps(&run->ctx->device, ws(run));
+    size_t words = s->chase_n * s->chase_stride;
+    if (!(s->chase_perm = clmem_alloc_array(s->chase_n, sizeof(cl_uint), err)) ||
+        !(s->chase_host = calloc(words, sizeof(cl_uint))))
+        return err->status ? err->status : clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    clmem_sattolo(s->chase_perm, s->chase_n, run->seed);
+    for (size_t i = 0; i < s->chase_n; i++)
+        s->chase_host[i * s->chase_stride] = (cl_uint)(s->chase_perm[i] * s->chase_stride);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
+                                     s->chase_host, &s->d_chase, err);
+    free(s->chase_host);
+    s->chase_host = NULL;
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
+                                         &s->d_chase_state, err);
+    return status;
+}
+
+static int setup_chase_local(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    s->lchase_n = ws(run) / sizeof(cl_uint);
+    s->lchase_steps = chase_steps(&run->ctx->device, ws(run));
+    if (!(s->lchase_perm = clmem_alloc_array(s->lchase_n, sizeof(cl_uint), err)))
+        return err->status;
+    clmem_sattolo(s->lchase_perm, s->lchase_n, run->seed + 1);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->lchase_n * sizeof(cl_uint),
+                                     s->lchase_perm, &s->d_lchase, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
+                                         &s->d_lchase_state, err);
+    return status;
+}
+
+static int setup_read(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    s->read_n4 = ws(run) / 16;
+    s->read_items = items_for(&run->ctx->device, ws(run), ITEMS_PER_BYTE);
+    size_t least = clamp_size(ws(run) / 16, 4, READ_PER_ITEM);
+    size_t cover = (s->read_n4 + s->read_items - 1) / s->read_items;
+    s->read_per_item = cover > least ? cover : least;
+    s->read_step = s->contiguous ? 1 % s->read_n4 : s->read_items % s->read_n4;
+    if (!(s->read_src = clmem_alloc_array(s->read_n4 * 4, sizeof(float), err)) ||
+        !(s->read_out = clmem_alloc_array(s->read_items, sizeof(float), err)))
+        return err->status;
+    clmem_fill_integers(s->read_src, s->read_n4 * 4, 0, DATA_MAX, run->seed + 2);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->read_n4 * 16, s->read_src,
+                                     &s->d_read, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
+                                         s->read_items * sizeof(float), &s->d_read_out, err);
+    return status;
+}
+
+static int setup_texels(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    const struct clmem_device *d = &run->ctx->device;
+    image_shape(d, ws(run) / 16, &s->width, &s->rows);
+    size_t texels = s->width * s->rows;
+    s->tex_items = clmem_round_up(items_for(d, ws(run), ITEMS_PER_BYTE), s->width);
+    size_t least = clamp_size(ws(run) / 16, 4, READ_PER_ITEM);
+    size_t cover = (texels + s->tex_items - 1) / s->tex_items;
+    s->tex_per_item = cover > least ? cover : least;
+    s->tex_ystep = (s->tex_items / s->width) % s->rows;
+    if (!(s->texels = clmem_alloc_array(texels * 4, sizeof(float), err)) ||
+        !(s->tex_out = clmem_alloc_array(s->tex_items, sizeof(float), err)))
+        return err->status;
+    clmem_fill_integers(s->texels, texels * 4, 0, DATA_MAX, run->seed + 4);
+    int status = CLMEM_OK;
+    if (selected(run, IMAGE_READ)) {
+        const cl_image_format format = {CL_RGBA, CL_FLOAT};
+        cl_image_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = s->width;
+        desc.image_height = s->rows;
+        cl_int rc;
+        s->d_image = clCreateImage(run->ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                   &format, &desc, s->texels, &rc);
+        if (rc != CL_SUCCESS) {
+            s->d_image = NULL;
+            return clmem_cl_fail(err, rc, "clCreateImage", __func__, __LINE__);
+        }
+    }
+    if (selected(run, BUFFER_READ))
+        status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, texels * 16, s->texels,
+                                     &s->d_texels, err);
+    if (status == CLMEM_OK)
+        status = clmem_run_output_buffer(run, "out", CL_MEM_WRITE_ONLY,
+                                         s->tex_items * sizeof(float), &s->d_tex_out, err);
+    return status;
+}
+
+/* The bytes every copy moves: the same pattern from the seed. */
+static void fill_pattern(unsigned char *out, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t v = clmem_rng_next(&state);
+        size_t k = n - i < 8 ? n - i : 8;
+        memcpy(out + i, &v, k);
+    }
+}
+
+static int setup_copies(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+{
+    s->xfer = ws(run);
+    if (!(s->host_src = malloc(s->xfer)) || !(s->host_dst = malloc(s->xfer)))
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory for %zu bytes", s->xfer);
+    fill_pattern(s->host_src, s->xfer, run->seed + 5);
+    int status =
+        clmem_buffer_create(run->ctx, CL_MEM_READ_WRITE, s->xfer, s->host_src, &s->d_xfer, err);
+    if (status == CLMEM_OK && any_selected(run, H2D_PINNED, D2H_PINNED))
+        status = clmem_pinned_alloc(run->ctx, s->xfer, &s->pinned, err);
+    if (status == CLMEM_OK && selected(run, D2D))
+        status = clmem_run_output_buffer(run, "dst", CL_MEM_READ_WRITE, s->xfer, &s->d_xfer2, err);
+    return status;
+}
+
+static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct hier_state *s = run->state;
+    const struct clmem_device *d = &run->ctx->device;
+    int status = CLMEM_OK;
+    s->bytes = ws(run);
+    s->group = group_of(d);
+    s->units = d->compute_units ? d->compute_units : 1;
+    s->contiguous = (d->type & CL_DEVICE_TYPE_CPU) != 0;
+    if (selected(run, CHASE_GLOBAL))
+        status = setup_chase(run, s, err);
+    if (status == CLMEM_OK && selected(run, CHASE_LOCAL))
+        status = setup_chase_local(run, s, err);
+    if (status == CLMEM_OK && selected(run, READ_WS))
+        status = setup_read(run, s, err);
+    if (status == CLMEM_OK && (any_selected(run, LOCAL_STRIDE, PRIVATE_REGISTERS) ||
+                               any_selected(run, ATOMIC_GLOBAL, ATOMIC_LOCAL)))
+        status = make_table(run, s, err);
+    if (status == CLMEM_OK && any_selected(run, IMAGE_READ, BUFFER_READ))
+        status = setup_texels(run, s, err);
+    if (status == CLMEM_OK && any_selected(run, H2D_PAGEABLE, D2D))
+        status = setup_copies(run, s, err);
+    if (status)
+        return status;
+    char options[64];
+    snprintf(options, sizeof options, "-DPRIVATE_N=%d", PRIVATE_N);
+    return clmem_run_build(run, options, err);
+}
+
+/* ---- runs ---- */
+
+static int probe_of(const struct clmem_variant *v)
+{
+    return (int)(v - hierarchy_variants);
+}
+
+static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
+                        size_t steps, struct clmem_timing *timing, struct clmem_error *err);
+
+/* The state reset, and a chase longer than a run walked once through every
+ * element, untimed. */
+static int prepare_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
+                         struct clmem_error *err)
+{
+    int global = probe_of(v) == CHASE_GLOBAL;
+    size_t n = global ? s->chase_n : s->lchase_n, steps = global ? s->chase_steps : s->lchase_steps;
+    *(global ? &s->chase_total : &s->lchase_total) = 0;
+    int status = clmem_buffer_fill_zero(run->ctx, global ? s->d_chase_state : s->d_lchase_state,
+                                        3 * sizeof(cl_uint), err);
+    for (size_t done = 0; status == CLMEM_OK && n > steps && done < n; done += steps)
+        status = launch_chase(run, s, v, n - done < steps ? n - done : steps, NULL, err);
+    if (status == CLMEM_OK)
+        CLMEM_CHECK(err, clFinish(run->ctx->queue));
+    return status;
+}
+
+static int hierarchy_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_error *err)
+{
+    struct hier_state *s = run->state;
+    struct clmem_ctx *ctx = run->ctx;
+    switch (probe_of(v)) {
+    case CHASE_GLOBAL:
+    case CHASE_LOCAL: return prepare_chase(run, s, v, err);
+    case READ_WS: return clmem_buffer_poison(ctx, s->d_read_out, s->read_items * 4, err);
+    case IMAGE_READ:
+    case BUFFER_READ: return clmem_buffer_poison(ctx, s->d_tex_out, s->tex_items * 4, err);
+    case PRIVATE_DYNAMIC:
+    case PRIVATE_REGISTERS:
+        return clmem_buffer_poison(ctx, s->d_uint_out, s->onchip_items * 4, err);
+    case ATOMIC_GLOBAL:
+    case ATOMIC_CONTENDED:
+    case ATOMIC_LOCAL:
+        s->atomic_runs = 0;
+        return clmem_buffer_fill_zero(ctx, s->d_uint_out, s->onchip_items * 4, err);
+    case H2D_PAGEABLE:
+    case H2D_PINNED:
+        if (probe_of(v) == H2D_PINNED)
+            memcpy(s->pinned.host, s->host_src, s->xfer);
+        return clmem_buffer_poison(ctx, s->d_xfer, s->xfer, err);
+    case D2H_PAGEABLE: memset(s->host_dst, 0xFF, s->xfer); return CLMEM_OK;
+    case D2H_PINNED: memset(s->pinned.host, 0xFF, s->xfer); return CLMEM_OK;
+    case D2D: return clmem_buffer_poison(ctx, s->d_xfer2, s->xfer, err);
+    case MAP: return CLMEM_OK;
+    default: return clmem_buffer_poison(ctx, s->d_onchip_out, s->onchip_items * 4, err);
+    }
+}
+
+/* A dynamic __local argument: its size, no value. */
+static int local_arg(cl_kernel k, cl_uint index, size_t bytes, struct clmem_error *err)
+{
+    CLMEM_CHECK(err, clSetKernelArg(k, index, bytes, NULL));
+    return CLMEM_OK;
+}
+
+static int run_copy(struct clmem_run *run, struct hier_state *s, int probe,
+                    struct clmem_timing *timing, struct clmem_error *err)
+{
+    cl_command_queue q = run->ctx->queue;
+    cl_event ev = NULL;
+    cl_int rc;
+    switch (probe) {
+    case H2D_PAGEABLE:
+    case H2D_PINNED: {
+        const void *from = probe == H2D_PINNED ? s->pinned.host : s->host_src;
+        CLMEM_CHECK(err,
+                    clEnqueueWriteBuffer(q, s->d_xfer, CL_FALSE, 0, s->xfer, from, 0, NULL, &ev));
+        break;
+    }
+    case D2H_PAGEABLE:
+    case D2H_PINNED: {
+        void *to = probe == D2H_PINNED ? s->pinned.host : s->host_dst;
+        CLMEM_CHECK(err, clEnqueueReadBuffer(q, s->d_xfer, CL_FALSE, 0, s->xfer, to, 0, NULL, &ev));
+        break;
+    }
+    case D2D:
+        CLMEM_CHECK(err,
+                    clEnqueueCopyBuffer(q, s->d_xfer, s->d_xfer2, 0, 0, s->xfer, 0, NULL, &ev));
+        break;
+    default: { /* MAP, blocking: as a program must wait before it reads the
+                * bytes (and rusticl refuses to unmap a map not yet done) */
+        void *p = clEnqueueMapBuffer(q, s->d_xfer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, s->xfer,
+                                     0, NULL, &ev, &rc);
+        if (rc != CL_SUCCESS)
+            return clmem_cl_fail(err, rc, "clEnqueueMapBuffer", __func__, __LINE__);
+        clmem_timing_add(timing, ev);
+        ev = NULL;
+        CLMEM_CHECK(err, clEnqueueUnmapMemObject(q, s->d_xfer, p, 0, NULL, &ev));
+    }
+    }
+    clmem_timing_add(timing, ev);
+    return CLMEM_OK;
+}
+
+/* A chase of `steps` loads on from where the last one stopped. */
+static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
+                        size_t steps, struct clmem_timing *timing, struct clmem_error *err)
+{
+    cl_kernel k = clmem_run_kernel(run, v);
+    cl_uint count = (cl_uint)steps;
+    size_t one = 1, group = s->group < 64 ? s->group : 64;
+    int status;
+    if (probe_of(v) == CHASE_GLOBAL) {
+        s->chase_total += steps;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_chase), CLMEM_ARG(s->d_chase_state),
+                                        CLMEM_ARG(count))))
+            return status;
+        return clmem_launch(run->ctx, k, 1, &one, &one, timing, err);
+    }
+    cl_uint n = (cl_uint)s->lchase_n;
+    s->lchase_total += steps;
+    if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_lchase), CLMEM_ARG(s->d_lchase_state),
+                                    CLMEM_ARG(n), CLMEM_ARG(count))) ||
+        (status = local_arg(k, 4, s->lchase_n * sizeof(cl_uint), err)))
+        return status;
+    return clmem_launch(run->ctx, k, 1, &group, &group, timing, err);
+}
+
+static int hierarchy_execute(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_timing *timing, struct clmem_error *err)
+{
+    struct hier_state *s = run->state;
+    struct clmem_ctx *ctx = run->ctx;
+    cl_kernel k = clmem_run_kernel(run, v);
+    int probe = probe_of(v), status;
+    size_t global, local = s->group;
+    switch (probe) {
+    case CHASE_GLOBAL: return launch_chase(run, s, v, s->chase_steps, timing, err);
+    case CHASE_LOCAL: return launch_chase(run, s, v, s->lchase_steps, timing, err);
+    case READ_WS: {
+        cl_uint n4 = (cl_uint)s->read_n4, per = (cl_uint)s->read_per_item,
+                step = (cl_uint)s->read_step, contiguous = (cl_uint)s->contiguous;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_read), CLMEM_ARG(s->d_read_out),
+                                        CLMEM_ARG(n4), CLMEM_ARG(per), CLMEM_ARG(step),
+                                        CLMEM_ARG(contiguous))))
+            return status;
+        return clmem_launch(ctx, k, 1, &s->read_items, &local, timing, err);
+    }
+    case LOCAL_STRIDE:
+    case LOCAL_BROADCAST: {
+        cl_uint n = (cl_uint)s->table_n, reps = (cl_uint)s->onchip_reps;
+        cl_uint stride = probe == LOCAL_STRIDE ? run->sweep_value : 0;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_table), CLMEM_ARG(s->d_onchip_out),
+                                        CLMEM_ARG(n), CLMEM_ARG(stride), CLMEM_ARG(reps))) ||
+            (status = local_arg(k, 5, s->table_n * sizeof(float), err)))
+            return status;
+        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
+    }
+    case CONSTANT_BROADCAST:
+    case CONSTANT_SCATTERED:
+    case GLOBAL_BROADCAST:
+    case GLOBAL_SCATTERED: {
+        cl_uint n = (cl_uint)s->table_n, reps = (cl_uint)s->onchip_reps;
+        cl_uint spread =
+            probe == CONSTANT_SCATTERED || probe == GLOBAL_SCATTERED ? SCATTER_SPREAD : 0;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_table), CLMEM_ARG(s->d_onchip_out),
+                                        CLMEM_ARG(n), CLMEM_ARG(spread), CLMEM_ARG(reps))))
+            return status;
+        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
+    }
+    case PRIVATE_DYNAMIC:
+    case PRIVATE_REGISTERS: {
+        cl_uint reps = (cl_uint)s->private_reps;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_uint_out), CLMEM_ARG(reps))))
+            return status;
+        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
+    }
+    case IMAGE_READ:
+    case BUFFER_READ: {
+        cl_uint width = (cl_uint)s->width, rows = (cl_uint)s->rows, per = (cl_uint)s->tex_per_item,
+                ystep = (cl_uint)s->tex_ystep;
+        cl_mem src = probe == IMAGE_READ ? s->d_image : s->d_texels;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(src), CLMEM_ARG(s->d_tex_out),
+                                        CLMEM_ARG(width), CLMEM_ARG(rows), CLMEM_ARG(per),
+                                        CLMEM_ARG(ystep))))
+            return status;
+        return clmem_launch(ctx, k, 1, &s->tex_items, &local, timing, err);
+    }
+    case ATOMIC_GLOBAL:
+    case ATOMIC_CONTENDED:
+    case ATOMIC_LOCAL: {
+        cl_uint updates = (cl_uint)s->atomic_updates;
+        s->atomic_runs++;
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_uint_out), CLMEM_ARG(updates))))
+            return status;
+        global = s->onchip_items;
+        return clmem_launch(ctx, k, 1, &global, &local, timing, err);
+    }
+    default: return run_copy(run, s, probe, timing, err);
+    }
+}
+
+/* ---- checks ---- */
+
+void clmem_sattolo(cl_uint *perm, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (cl_uint)i;
+    /* Each i swaps with a j below it, never with itself: the result is one
+     * cycle, every one of the (n-1)! cycles equally likely. */
+    for (size_t i = n; i-- > 1;) {
+        size_t j = (size_t)(clmem_rng_next(&state) % i);
+        cl_uint t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}
+
+void clmem_chase_check(const cl_uint *perm, size_t n, size_t stride, uint64_t total,
+                       const cl_uint state[3], struct clmem_check *check)
+{
+    size_t at = 0;
+    for (uint64_t k = total % n; k > 0; k--)
+        at = perm[at];
+    double first = (double)state[1];
+    clmem_check_value(check, (double)n, first, 1.0, "first return to element 0 (loads)", 0, 0);
+    if (state[1] != n && check->mismatches <= CLMEM_MAX_MISMATCH_LINES) {
+        size_t line = check->mismatches - 1;
+        if (line < CLMEM_MAX_MISMATCH_LINES)
+            snprintf(check->lines[line], sizeof check->lines[line],
+                     "first return to element 0: expected after all %zu loads, got %u: the "
+                     "chase is not one cycle through every element",
+                     n, state[1]);
+    }
+    clmem_check_value(check, (double)(at * stride), (double)state[0], 1.0,
+                      "where the chase ended (word)", 0, 0);
+    clmem_check_value(check, (double)(cl_uint)total, (double)state[2], 1.0, "loads counted", 0, 0);
+}
+
+static int check_chase(struct clmem_run *run, cl_mem d_state, const cl_uint *perm, size_t n,
+                       size_t stride, size_t steps, uint64_t total, struct clmem_check *check,
+                       struct clmem_error *err)
+{
+    cl_uint state[3];
+    int status = clmem_buffer_read(run->ctx, d_state, sizeof state, state, err);
+    if (status)
+        return status;
+    clmem_chase_check(perm, n, stride, total, state, check);
+    snprintf(check->note, sizeof check->note,
+             "%zu elements %zu bytes apart, %zu loads a run; back at the start after %u", n,
+             stride * sizeof(cl_uint), steps, state[1]);
+    return CLMEM_OK;
+}
+
+/* Work-items to check: all, or CHECKED_ITEMS evenly spread and the last. */
+static size_t check_stride(size_t items)
+{
+    return items > CHECKED_ITEMS ? items / CHECKED_ITEMS : 1;
+}
+
+static void check_scope(struct clmem_check *check, size_t checked, size_t items)
+{
+    if (checked < items)
+        snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", checked, items);
+}
+
+static double read_reference(const struct hier_state *s, size_t gid)
+{
+    size_t i = s->contiguous ? (size_t)(((unsigned long long)gid * s->read_per_item) % s->read_n4)
+                             : gid % s->read_n4;
+    double sum = 0;
+    for (size_t k = 0; k < s->read_per_item; k++) {
+        const float *v = s->read_src + 4 * i;
+        sum += (double)v[0] + v[1] + v[2] + v[3];
+        i += s->read_step;
+        if (i >= s->read_n4)
+            i -= s->read_n4;
+    }
+    return sum;
+}
+
+static double texel_reference(const struct hier_state *s, size_t gid)
+{
+    size_t x = gid % s->width, y = (gid / s->width) % s->rows;
+    double sum = 0;
+    for (size_t k = 0; k < s->tex_per_item; k++) {
+        const float *v = s->texels + 4 * (y * s->width + x);
+        sum += (double)v[0] + v[1] + v[2] + v[3];
+        y += s->tex_ystep;
+        if (y >= s->rows)
+            y -= s->rows;
+    }
+    return sum;
+}
+
+static double table_reference(const struct hier_state *s, size_t gid, size_t lid, int probe,
+                              unsigned stride)
+{
+    size_t mask = s->table_n - 1, idx;
+    switch (probe) {
+    case LOCAL_STRIDE: idx = (lid * stride) & mask; break;
+    case CONSTANT_SCATTERED:
+    case GLOBAL_SCATTERED: idx = (gid * SCATTER_SPREAD) & mask; break;
+    default: idx = 0; /* the broadcasts */
+    }
+    double sum = 0;
+    for (size_t k = 0; k < s->onchip_reps; k++) {
+        sum += s->table[idx];
+        idx = (idx + 1) & mask;
+    }
+    return sum;
+}
+
+static cl_uint private_reference(const struct hier_state *s, size_t gid)
+{
+    cl_uint a[PRIVATE_N];
+    for (cl_uint j = 0; j < PRIVATE_N; j++)
+        a[j] = (cl_uint)gid * PRIVATE_N + j;
+    for (cl_uint k = 0; k < s->private_reps; k++)
+        for (cl_uint j = 0; j < PRIVATE_N; j++)
+            a[j] = (cl_uint)((a[j] ^ (a[j] >> 7)) * 0x9E3779B1u + k);
+    cl_uint sum = 0;
+    for (cl_uint j = 0; j < PRIVATE_N; j++)
+        sum += a[j] * (j + 1);
+    return sum;
+}
+
+/* Floats of `out` (items) against the reference of each checked work-item. */
+static int check_sums(struct clmem_run *run, const struct hier_state *s, int probe, cl_mem d_out,
+                      float *out, size_t items, struct clmem_check *check, struct clmem_error *err)
+{
+    int status = clmem_buffer_read(run->ctx, d_out, items * sizeof(float), out, err);
+    if (status)
+        return status;
+    size_t step = check_stride(items), checked = 0;
+    for (size_t i = 0; i < items; i += step) {
+        size_t gid = i + step >= items ? items - 1 : i; /* the last one too */
+        double expected;
+        switch (probe) {
+        case READ_WS: expected = read_reference(s, gid); break;
+        case IMAGE_READ:
+        case BUFFER_READ: expected = texel_reference(s, gid); break;
+        default: expected = table_reference(s, gid, gid % s->group, probe, run->sweep_value); break;
+        }
+        clmem_check_value(check, expected, out[gid], expected > 1 ? expected : 1, "out[%zu]", gid,
+                          0);
+        checked++;
+    }
+    check_scope(check, checked, items);
+    return CLMEM_OK;
+}
+
+static int check_uints(struct clmem_run *run, struct hier_state *s, int probe,
+                       struct clmem_check *check, struct clmem_error *err)
+{
+    size_t items = s->onchip_items, groups = items / s->group;
+    int status =
+        clmem_buffer_read(run->ctx, s->d_uint_out, items * sizeof(cl_uint), s->uint_out, err);
+    if (status)
+        return status;
+    cl_uint runs = (cl_uint)s->atomic_runs, updates = (cl_uint)s->atomic_updates;
+    switch (probe) {
+    case ATOMIC_GLOBAL:
+        for (size_t i = 0; i < items; i++)
+            clmem_check_value(check, (double)(cl_uint)(runs * updates), s->uint_out[i], 1.0,
+                              "counters[%zu]", i, 0);
+        snprintf(check->note, sizeof check->note, "%zu counters, %u updates each", items,
+                 runs * updates);
+        return CLMEM_OK;
+    case ATOMIC_CONTENDED: {
+        cl_uint expected = (cl_uint)(runs * updates * (cl_uint)items);
+        clmem_check_value(check, expected, s->uint_out[0], 1.0, "counter (mod 2^32)", 0, 0);
+        snprintf(check->note, sizeof check->note, "%u updates of one counter (mod 2^32)", expected);
+        return CLMEM_OK;
+    }
+    case ATOMIC_LOCAL:
+        for (size_t g = 0; g < groups; g++)
+            clmem_check_value(check, (double)(updates * (cl_uint)s->group), s->uint_out[g], 1.0,
+                              "group %zu's count", g, 0);
+        return CLMEM_OK;
+    default: {
+        size_t step = check_stride(items), checked = 0;
+        for (size_t i = 0; i < items; i += step) {
+            size_t gid = i + step >= items ? items - 1 : i;
+            clmem_check_value(check, private_reference(s, gid), s->uint_out[gid], 1.0, "out[%zu]",
+                              gid, 0);
+            checked++;
+        }
+        check_scope(check, checked, items);
+        return CLMEM_OK;
+    }
+    }
+}
+
+/* `got` against the pattern, byte for byte: the first differing bytes named. */
+static void check_bytes(const unsigned char *expected, const unsigned char *got, size_t n,
+                        const char *what, struct clmem_check *check)
+{
+    check->checked += n;
+    if (memcmp(expected, got, n) == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (expected[i] != got[i]) {
+            check->max_rel_error = INFINITY;
+            clmem_check_mismatch(check, "%s byte %zu: expected 0x%02x, got 0x%02x", what, i,
+                                 expected[i], got[i]);
+        }
+}
+
+static int check_copy(struct clmem_run *run, struct hier_state *s, int probe,
+                      struct clmem_check *check, struct clmem_error *err)
+{
+    struct clmem_ctx *ctx = run->ctx;
+    int status;
+    cl_int rc;
+    switch (probe) {
+    case H2D_PAGEABLE:
+    case H2D_PINNED:
+        if ((status = clmem_buffer_read(ctx, s->d_xfer, s->xfer, s->host_dst, err)))
+            return status;
+        check_bytes(s->host_src, s->host_dst, s->xfer, "the device's copy", check);
+        return CLMEM_OK;
+    case D2H_PAGEABLE:
+        check_bytes(s->host_src, s->host_dst, s->xfer, "host", check);
+        return CLMEM_OK;
+    case D2H_PINNED:
+        check_bytes(s->host_src, s->pinned.host, s->xfer, "pinned host", check);
+        return CLMEM_OK;
+    case D2D:
+        if ((status = clmem_buffer_read(ctx, s->d_xfer2, s->xfer, s->host_dst, err)))
+            return status;
+        check_bytes(s->host_src, s->host_dst, s->xfer, "dst", check);
+        return CLMEM_OK;
+    default: { /* MAP: the mapping shows the buffer's bytes */
+        void *p = clEnqueueMapBuffer(ctx->queue, s->d_xfer, CL_TRUE, CL_MAP_READ, 0, s->xfer, 0,
+                                     NULL, NULL, &rc);
+        if (rc != CL_SUCCESS)
+            return clmem_cl_fail(err, rc, "clEnqueueMapBuffer", __func__, __LINE__);
+        check_bytes(s->host_src, p, s->xfer, "mapped", check);
+        CLMEM_CHECK(err, clEnqueueUnmapMemObject(ctx->queue, s->d_xfer, p, 0, NULL, NULL));
+        CLMEM_CHECK(err, clFinish(ctx->queue));
+        return CLMEM_OK;
+    }
+    }
+}
+
+static int hierarchy_verify(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_check *check, struct clmem_error *err)
+{
+    struct hier_state *s = run->state;
+    int probe = probe_of(v);
+    clmem_check_init(check, 0.0);
+    switch (probe) {
+    case CHASE_GLOBAL:
+        return check_chase(run, s->d_chase_state, s->chase_perm, s->chase_n, s->chase_stride,
+                           s->chase_steps, s->chase_total, check, err);
+    case CHASE_LOCAL:
+        return check_chase(run, s->d_lchase_state, s->lchase_perm, s->lchase_n, 1, s->lchase_steps,
+                           s->lchase_total, check, err);
+    case READ_WS:
+        return check_sums(run, s, probe, s->d_read_out, s->read_out, s->read_items, check, err);
+    case IMAGE_READ:
+    case BUFFER_READ:
+        return check_sums(run, s, probe, s->d_tex_out, s->tex_out, s->tex_items, check, err);
+    case PRIVATE_DYNAMIC:
+    case PRIVATE_REGISTERS:
+    case ATOMIC_GLOBAL:
+    case ATOMIC_CONTENDED:
+    case ATOMIC_LOCAL: return check_uints(run, s, probe, check, err);
+    case LOCAL_STRIDE:
+    case LOCAL_BROADCAST:
+    case CONSTANT_BROADCAST:
+    case CONSTANT_SCATTERED:
+    case GLOBAL_BROADCAST:
+    case GLOBAL_SCATTERED:
+        return check_sums(run, s, probe, s->d_onchip_out, s->onchip_out, s->onchip_items, check,
+                          err);
+    default: return check_copy(run, s, probe, check, err);
+    }
+}
+
+/* ---- what a run does ---- */
+
+static double hierarchy_work(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    const struct hier_state *s = run->state;
+    switch (probe_of(v)) {
+    case CHASE_GLOBAL: return (double)s->chase_steps;
+    case CHASE_LOCAL: return (double)s->lchase_steps;
+    /* Bytes read (the one float written per work-item left out: a
+     * 256th of them at least). */
+    case READ_WS: return (double)s->read_items * s->read_per_item * 16;
+    case IMAGE_READ:
+    case BUFFER_READ: return (double)s->tex_items * s->tex_per_item * 16;
+    case LOCAL_STRIDE:
+    case LOCAL_BROADCAST:
+    case CONSTANT_BROADCAST:
+    case CONSTANT_SCATTERED:
+    case GLOBAL_BROADCAST:
+    case GLOBAL_SCATTERED: return (double)s->onchip_items * s->onchip_reps * sizeof(float);
+    /* Each update reads and writes a word. */
+    case PRIVATE_DYNAMIC:
+    case PRIVATE_REGISTERS: return (double)s->onchip_items * s->private_reps * PRIVATE_N * 8;
+    case ATOMIC_GLOBAL:
+    case ATOMIC_CONTENDED:
+    case ATOMIC_LOCAL: return (double)s->onchip_items * s->atomic_updates;
+    case D2D: return 2.0 * (double)s->xfer;
+    default: return (double)s->xfer;
+    }
+}
+
+/* No probe is arithmetic a roofline could place: latencies, counts, and
+ * bandwidths of caches, local memory and copies that no device-memory roof
+ * bounds. */
+static double hierarchy_intensity(const struct clmem_run *run, const struct clmem_variant *v)
+{
+    (void)run;
+    (void)v;
+    return NAN;
+}
+
+static void hierarchy_teardown(struct clmem_run *run)
+{
+    struct hier_state *s = run->state;
+    cl_mem *mems[] = {&s->d_chase,    &s->d_chase_state, &s->d_lchase, &s->d_lchase_state,
+                      &s->d_read,     &s->d_read_out,    &s->d_table,  &s->d_onchip_out,
+                      &s->d_uint_out, &s->d_image,       &s->d_texels, &s->d_tex_out,
+                      &s->d_xfer,     &s->d_xfer2};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(mems); i++)
+        clmem_release_mem(mems[i]);
+    if (s->pinned.buffer)
+        clmem_pinned_free(run->ctx, &s->pinned);
+    void *host[] = {s->chase_perm, s->chase_host, s->lchase_perm, s->read_src,
+                    s->read_out,   s->table,      s->onchip_out,  s->uint_out,
+                    s->texels,     s->tex_out,    s->host_src,    s->host_dst};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(host); i++)
+        free(host[i]);
+}
+
+/* Bench's short form: a working set in L1, one in the L2 of most devices,
+ * one in device memory (past the 50 MiB L2 of an H100, and the last-level
+ * cache of most CPUs). */
+static const char *const hierarchy_bench_sizes[] = {"16384", "4194304", "268435456", NULL};
+static const char *const hierarchy_bench_sizes_cpu[] = {"16384", "262144", "67108864", NULL};
+
+const struct clmem_workload clmem_workload_hierarchy = {
+    .name = "hierarchy",
+    .summary = "the memory hierarchy level by level: latency (a chase), bandwidth by working "
+               "set, local, constant and private memory, images, host copies, atomics",
+    .source = "hierarchy.cl",
+    .default_size = "16384",
+    .size_help = "the working set in bytes (each probe runs where its memory holds it: the "
+                 "local, constant, private and atomic probes up to 64 KiB)",
+    .max_dims = 1,
+    .check_sizes = "64",
+    .variants = hierarchy_variants,
+    .n_variants = CLMEM_ARRAY_SIZE(hierarchy_variants),
+    /* Each probe names its own; the workload's says what they are. */
+    .metric_unit = "GB/s, Gload/s, Gupdates/s",
+    .state_size = sizeof(struct hier_state),
+    .plan = hierarchy_plan,
+    .setup = hierarchy_setup,
+    .execute = hierarchy_execute,
+    .prepare = hierarchy_prepare,
+    .verify = hierarchy_verify,
+    .work = hierarchy_work,
+    .intensity = hierarchy_intensity,
+    .teardown = hierarchy_teardown,
+    .bench_sizes = hierarchy_bench_sizes,
+    .bench_sizes_cpu = hierarchy_bench_sizes_cpu,
+};

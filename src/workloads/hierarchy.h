@@ -1,0 +1,132 @@
+/* The memory hierarchy, level by level: the probes of workload
+ * `hierarchy` (hierarchy.c), the sweep over working sets that `clmem
+ * hierarchy` runs and the levels it names (hierarchy_sweep.c), and the
+ * pure pieces the tests call on their own: the single-cycle permutation,
+ * the chase's check and the level detection (hierarchy_levels.c). */
+#ifndef CLMEM_WORKLOADS_HIERARCHY_H
+#define CLMEM_WORKLOADS_HIERARCHY_H
+
+#include "harness/harness.h"
+
+extern const struct clmem_workload clmem_workload_hierarchy;
+
+/* ---- the chase (hierarchy.c) ---- */
+/* perm[i] = the element after i on one random cycle through all n >= 1
+ * elements (Sattolo's algorithm, 1986: Fisher-Yates drawing j < i instead
+ * of j <= i), from `seed`. */
+void clmem_sattolo(cl_uint *perm, size_t n, uint64_t seed);
+/* The check of a chase (the kernel hier_chase, or hier_chase_local) of
+ * `total` loads from element 0 over `perm` (n elements, `stride` words
+ * apart in the buffer), state[] = { the word it ended on, the loads until
+ * its first return to element 0, the loads it counted } as the kernel left
+ * them: the first return must come after all n loads (one cycle through
+ * every element: a permutation of several cycles comes back sooner), the
+ * end must be where `total` loads along perm lead, the count `total`
+ * (mod 2^32). Each is one value checked. */
+void clmem_chase_check(const cl_uint *perm, size_t n, size_t stride, uint64_t total,
+                       const cl_uint state[3], struct clmem_check *check);
+
+/* ---- the levels (hierarchy_levels.c) ---- */
+/* A curve over working sets, in ascending order of bytes. A latency curve
+ * rises where a working set outgrows a level; a bandwidth curve falls. */
+enum clmem_curve { CLMEM_CURVE_LATENCY, CLMEM_CURVE_BANDWIDTH };
+struct clmem_curve_point {
+    double bytes, value;
+};
+/* A plateau of the curve: points first..last (indices), its value (the
+ * median of its points), the largest working set on it (bytes of point
+ * last), and where it ends: the working set at which the curve has gone
+ * CLMEM_EDGE_FRACTION of the way (geometrically) from its value to the
+ * next plateau's, interpolated in log(bytes) between the points either
+ * side (NAN for the last plateau). That is the level's size: a chase
+ * around one fixed cycle misses an LRU cache from just past its size (a
+ * cliff), a physically indexed one a little before it (pages collide in
+ * its sets); random replacement keeps a share size / working set of hits,
+ * a slope past it, whose third of the way lies 1.2-1.4x past the size. */
+#define CLMEM_EDGE_FRACTION (1.0 / 3.0)
+struct clmem_plateau {
+    size_t first, last;
+    double bytes, value, edge_bytes;
+};
+/* A step: from one point to a later one the curve moves (up for latency,
+ * down for bandwidth) by more than CLMEM_STEP_RATIO, each point of the way
+ * by more than CLMEM_STEP_POINT_RATIO; a plateau is what lies between
+ * steps (at least one point), and plateaus whose values differ by less than
+ * CLMEM_STEP_RATIO are one (a step that came back down was noise). */
+#define CLMEM_STEP_RATIO       1.3
+#define CLMEM_STEP_POINT_RATIO 1.08
+/* The plateaus of n points (at most max, the largest working sets last);
+ * returns how many. NaN or non-positive values are left out. Pure: the
+ * tests give it made-up curves. */
+size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, enum clmem_curve kind,
+                            struct clmem_plateau *out, size_t max);
+
+/* ---- the sweep (hierarchy_sweep.c) ---- */
+#define CLMEM_MAX_LEVELS 8
+/* A level of the hierarchy as the latency staircase shows it. */
+struct clmem_level {
+    char name[40];          /* "L1", "L2", "L3 (last-level cache)", "device memory" */
+    int is_memory;          /* the last plateau, past every cache */
+    double size_bytes;      /* detected: where its plateau ends (clmem_plateau's edge); 0: memory */
+    double first_bytes;     /* the plateau's smallest working set */
+    double last_bytes;      /* and its largest */
+    double latency_ns;      /* the plateau's median */
+    double latency_cycles;  /* at the device's reported clock; NAN when it reports none */
+    double bandwidth_gbs;   /* the read-bandwidth plateau matched to it; NAN when none */
+    double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
+};
+struct clmem_hierarchy {
+    double extent;       /* the largest working set swept, bytes */
+    double cache_bytes;  /* the largest cache known before the sweep, 0 when none */
+    char cache_from[96]; /* where that came from */
+    double clock_mhz;    /* the device's reported clock (0: none) */
+    size_t n_levels;
+    struct clmem_level levels[CLMEM_MAX_LEVELS];
+    /* Read plateaus that matched no latency level (a level the chase did
+     * not resolve): each plateau's largest working set and its GB/s. */
+    size_t n_unmatched;
+    struct clmem_curve_point unmatched[CLMEM_MAX_LEVELS];
+};
+struct clmem_hierarchy_options {
+    const char *variant; /* one probe, or NULL/"all" */
+    size_t extent;       /* the largest working set; 0: the default for the device */
+    unsigned reps, warmup;
+    uint64_t seed;
+    /* Before each probe at each working set. */
+    void (*progress)(void *user, size_t step, size_t steps, const char *variant, size_t bytes);
+    void *progress_user;
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+};
+/* The default extent on a device: 4x the largest cache it (or, for a CPU,
+ * the host) reports, at least 16 MiB, at most what it can allocate (a
+ * quarter of its memory, 1 GiB; on CPUs 256 MiB, which a 2-core machine
+ * sweeps in well under 2 minutes), and where the largest cache came from. */
+size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double *cache_bytes,
+                                      char *from, size_t from_size);
+/* The sweep's steps (probe x working set) without running them: usage
+ * errors (an unknown probe, an extent too small or too large). */
+int clmem_hierarchy_plan(const struct clmem_ctx *ctx, const struct clmem_hierarchy_options *options,
+                         size_t *steps, struct clmem_error *err);
+/* Runs every probe at its working sets (results appended, each verified),
+ * then names the levels into *h from the chase's staircase and matches
+ * the read bandwidth's plateaus to them; the chase's results get their
+ * latency (and level) in their note. Status as clmem_run's: a failed check
+ * runs on and returns CLMEM_ERR_VERIFY. */
+int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_options *options,
+                        struct clmem_hierarchy *h, struct clmem_result **results, size_t *n_results,
+                        struct clmem_error *err);
+/* The levels from results that hold the chase and read probes (a sweep's,
+ * or a run file's): what clmem_hierarchy_run does after its runs. */
+void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
+                            struct clmem_hierarchy *h);
+/* The staircase and the plateaus are read from each result's fastest
+ * sample: work on other cores that shares a cache or memory only ever adds
+ * time, so on a busy machine the fastest sample is the one nearest the
+ * hardware (lmbench's rule). A result's rate at its fastest sample (its
+ * metric is its median's), NAN when it has none. */
+double clmem_result_best_rate(const struct clmem_result *r);
+/* A chase result's latency at its fastest sample, ns a load. */
+double clmem_chase_latency_ns(const struct clmem_result *r);
+
+#endif

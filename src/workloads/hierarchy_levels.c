@@ -1,0 +1,251 @@
+/* The levels of a memory hierarchy read off its curves: the latency
+ * staircase of a chase (a step up where a working set outgrows a cache)
+ * and the read bandwidth by working set (a step down there). Pure
+ * functions of the points: the tests give them made-up curves. */
+#include "workloads/hierarchy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Points inside a rising stretch; plateaus between steps with fewer are
+ * the middle of a transition, not a level. */
+#define INNER_PLATEAU_POINTS 3
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of values[first..last] of the valid points. */
+static double median_of(const double *values, size_t first, size_t last)
+{
+    size_t n = last - first + 1;
+    double *v = malloc(n * sizeof *v);
+    if (!v)
+        return values[(first + last) / 2];
+    memcpy(v, values + first, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_double);
+    double m = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    free(v);
+    return m;
+}
+
+struct segment {
+    size_t first, last; /* among the valid points */
+};
+
+size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, enum clmem_curve kind,
+                            struct clmem_plateau *out, size_t max)
+{
+    size_t m = 0;
+    size_t *index = malloc((n ? n : 1) * sizeof *index);
+    double *x = malloc((n ? n : 1) * sizeof *x), *value = malloc((n ? n : 1) * sizeof *value);
+    struct segment *seg = malloc((n ? n : 1) * sizeof *seg);
+    size_t n_seg = 0, found = 0;
+    if (!index || !x || !value || !seg)
+        goto done;
+    /* log(value), turned so that a step is a rise for either curve. */
+    for (size_t i = 0; i < n; i++)
+        if (points[i].value > 0 && isfinite(points[i].value)) {
+            index[m] = i;
+            value[m] = points[i].value;
+            x[m++] = kind == CLMEM_CURVE_LATENCY ? log(points[i].value) : -log(points[i].value);
+        }
+    if (m == 0)
+        goto done;
+    const double point_rise = log(CLMEM_STEP_POINT_RATIO), step_rise = log(CLMEM_STEP_RATIO);
+    /* Steps: runs of points each above the one before by point_rise, the
+     * run's end above its start by step_rise. Between them, plateaus. */
+    size_t start = 0;
+    for (size_t i = 0; i + 1 < m;) {
+        if (x[i + 1] - x[i] <= point_rise) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j + 1 < m && x[j + 1] - x[j] > point_rise)
+            j++;
+        if (x[j] - x[i] > step_rise) {
+            seg[n_seg++] = (struct segment){start, i};
+            start = j;
+        }
+        i = j;
+    }
+    seg[n_seg++] = (struct segment){start, m - 1};
+    /* A short plateau between two steps is the middle of one transition:
+     * the two steps are one. */
+    for (size_t s = 1; s + 1 < n_seg;) {
+        if (seg[s].last - seg[s].first + 1 < INNER_PLATEAU_POINTS) {
+            memmove(&seg[s], &seg[s + 1], (n_seg - s - 1) * sizeof *seg);
+            n_seg--;
+        } else {
+            s++;
+        }
+    }
+    /* Neighbours within step_rise of each other are one level (a step that
+     * came back down was noise): joined, the points between them too. */
+    for (size_t s = 0; s + 1 < n_seg;) {
+        double a = median_of(x, seg[s].first, seg[s].last);
+        double b = median_of(x, seg[s + 1].first, seg[s + 1].last);
+        if (fabs(b - a) <= step_rise) {
+            seg[s].last = seg[s + 1].last;
+            memmove(&seg[s + 1], &seg[s + 2], (n_seg - s - 2) * sizeof *seg);
+            n_seg--;
+        } else {
+            s++;
+        }
+    }
+    for (size_t s = 0; s < n_seg && found < max; s++) {
+        struct clmem_plateau *p = &out[found++];
+        p->first = index[seg[s].first];
+        p->last = index[seg[s].last];
+        p->bytes = points[p->last].bytes;
+        p->value = median_of(value, seg[s].first, seg[s].last);
+        p->edge_bytes = NAN;
+        if (s + 1 == n_seg)
+            continue;
+        /* A third of the way, in log terms, to the next plateau: the first
+         * point past this one's last that reaches it, and the one before. */
+        double lo = median_of(x, seg[s].first, seg[s].last);
+        double half =
+            lo + CLMEM_EDGE_FRACTION * (median_of(x, seg[s + 1].first, seg[s + 1].last) - lo);
+        size_t i = seg[s].last + 1;
+        while (i < seg[s + 1].first && x[i] < half)
+            i++;
+        double b0 = log(points[index[i - 1]].bytes), b1 = log(points[index[i]].bytes);
+        double f = x[i] > x[i - 1] ? (half - x[i - 1]) / (x[i] - x[i - 1]) : 1.0;
+        f = f < 0 ? 0 : f > 1 ? 1 : f;
+        p->edge_bytes = exp(b0 + f * (b1 - b0));
+    }
+done:
+    free(index);
+    free(x);
+    free(value);
+    free(seg);
+    return found;
+}
+
+/* log2 of how far [a0, a1] and [b0, b1] (bytes) overlap; <= 0 when apart.
+ * A single point counts as a factor sqrt(2) each way. */
+static double overlap(double a0, double a1, double b0, double b1)
+{
+    double lo = fmax(log2(a0) - 0.25, log2(b0) - 0.25);
+    double hi = fmin(log2(a1) + 0.25, log2(b1) + 0.25);
+    return hi - lo;
+}
+
+static int is_result(const struct clmem_result *r, const char *variant)
+{
+    return strcmp(r->workload, "hierarchy") == 0 && strcmp(r->variant, variant) == 0 &&
+           !r->skipped && r->verified && r->metric > 0;
+}
+
+double clmem_result_best_rate(const struct clmem_result *r)
+{
+    if (!(r->metric > 0) || !(r->min_ms > 0) || !(r->median_ms > 0))
+        return NAN;
+    return r->metric * r->median_ms / r->min_ms;
+}
+
+double clmem_chase_latency_ns(const struct clmem_result *r)
+{
+    return 1.0 / clmem_result_best_rate(r);
+}
+
+/* A curve of one variant's results (ascending working sets); n points. */
+static struct clmem_curve_point *curve_of(const struct clmem_result *results, size_t n,
+                                          const char *variant, int latency, size_t *count)
+{
+    struct clmem_curve_point *c = malloc((n ? n : 1) * sizeof *c);
+    *count = 0;
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (is_result(&results[i], variant)) {
+            double bytes = strtod(results[i].size, NULL);
+            double v =
+                latency ? clmem_chase_latency_ns(&results[i]) : clmem_result_best_rate(&results[i]);
+            size_t k = *count;
+            /* Insertion in order of bytes: a run file need not be sorted. */
+            while (k > 0 && c[k - 1].bytes > bytes) {
+                c[k] = c[k - 1];
+                k--;
+            }
+            c[k] = (struct clmem_curve_point){bytes, v};
+            (*count)++;
+        }
+    return c;
+}
+
+void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
+                            struct clmem_hierarchy *h)
+{
+    h->n_levels = h->n_unmatched = 0;
+    h->clock_mhz = clock_mhz;
+    size_t n_lat = 0, n_bw = 0;
+    struct clmem_curve_point *lat = curve_of(results, n, "chase_global", 1, &n_lat);
+    struct clmem_curve_point *bw = curve_of(results, n, "read_ws", 0, &n_bw);
+    struct clmem_plateau lp[CLMEM_MAX_LEVELS], bp[CLMEM_MAX_LEVELS];
+    size_t nl =
+        lat ? clmem_curve_plateaus(lat, n_lat, CLMEM_CURVE_LATENCY, lp, CLMEM_MAX_LEVELS) : 0;
+    size_t nb =
+        bw ? clmem_curve_plateaus(bw, n_bw, CLMEM_CURVE_BANDWIDTH, bp, CLMEM_MAX_LEVELS) : 0;
+    for (size_t k = 0; k < nl; k++) {
+        struct clmem_level *L = &h->levels[h->n_levels++];
+        memset(L, 0, sizeof *L);
+        L->is_memory = nl >= 2 && k == nl - 1;
+        if (nl == 1)
+            snprintf(L->name, sizeof L->name, "one level (no step)");
+        else if (L->is_memory)
+            snprintf(L->name, sizeof L->name, "device memory");
+        else if (k == nl - 2)
+            snprintf(L->name, sizeof L->name, "L%zu (last-level cache)", k + 1);
+        else
+            snprintf(L->name, sizeof L->name, "L%zu", k + 1);
+        L->first_bytes = lat[lp[k].first].bytes;
+        L->last_bytes = lat[lp[k].last].bytes;
+        L->size_bytes = L->is_memory ? 0 : isnan(lp[k].edge_bytes) ? lp[k].bytes : lp[k].edge_bytes;
+        /* Memory: the largest working set's, the nearest to all misses
+         * (the last caches' hits fade slowly past their size). */
+        L->latency_ns = L->is_memory ? lat[lp[k].last].value : lp[k].value;
+        L->latency_cycles = clock_mhz > 0 ? L->latency_ns * clock_mhz * 1e-3 : NAN;
+        L->bandwidth_gbs = L->bandwidth_bytes = NAN;
+    }
+    /* Each bandwidth plateau to the level its working sets overlap most. */
+    double best[CLMEM_MAX_LEVELS];
+    for (size_t k = 0; k < h->n_levels; k++)
+        best[k] = 0;
+    for (size_t p = 0; p < nb; p++) {
+        double b0 = bw[bp[p].first].bytes, b1 = bw[bp[p].last].bytes;
+        size_t at = h->n_levels;
+        double most = 0;
+        for (size_t k = 0; k < h->n_levels; k++) {
+            const struct clmem_level *L = &h->levels[k];
+            double l1 = L->is_memory || k + 1 == h->n_levels ? INFINITY : L->last_bytes;
+            double o =
+                overlap(L->first_bytes, isinf(l1) ? fmax(b1, L->first_bytes) * 2 : l1, b0, b1);
+            if (o > most) {
+                most = o;
+                at = k;
+            }
+        }
+        if (at < h->n_levels && most > best[at]) {
+            struct clmem_level *L = &h->levels[at];
+            if (!isnan(L->bandwidth_gbs) && h->n_unmatched < CLMEM_MAX_LEVELS) {
+                /* The plateau it had is left over. */
+                h->unmatched[h->n_unmatched++] =
+                    (struct clmem_curve_point){L->bandwidth_bytes, L->bandwidth_gbs};
+            }
+            best[at] = most;
+            L->bandwidth_gbs = bp[p].value;
+            L->bandwidth_bytes = bp[p].bytes;
+        } else if (h->n_unmatched < CLMEM_MAX_LEVELS) {
+            h->unmatched[h->n_unmatched++] = (struct clmem_curve_point){bp[p].bytes, bp[p].value};
+        }
+    }
+    free(lat);
+    free(bw);
+}

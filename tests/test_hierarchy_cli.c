@@ -1,0 +1,181 @@
+/* clmem hierarchy as a user runs it, on PoCL, at a small extent: the
+ * table with its named levels, CSV with the one fixed header, JSON that
+ * the schema accepts (with "hierarchy") and that diff and compare still
+ * read; one probe alone; progress; usage errors before any work; a
+ * planted kernel that drops its loads failing with exit 1; bench's short
+ * form. No figure is judged. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+#include "tmpdir.h"
+
+static void expect_code(const struct outcome *o, int code, const char *what)
+{
+    if (o->code != code)
+        fail_msg("%s: exit %d, expected %d\nstdout: %.3000s\nstderr: %.3000s", what, o->code, code,
+                 o->out, o->err);
+}
+
+/* The whole sweep up to 64 KiB in each format; the JSON file checked
+ * against schema/run.schema.json where python3 has jsonschema. */
+static void formats_and_schema(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--size", "65536", "--reps", "2", "--progress"));
+    expect_code(&o, 0, "hierarchy --size 65536");
+    static const char *const table[] = {
+        "memory hierarchy of", "level",   "L1",         "__local reads", "table reads",
+        "private array",       "atomics", "h2d_pinned", "chase_global"};
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!strstr(o.out, table[i]))
+            fail_msg("the table has no '%s':\n%.4000s", table[i], o.out);
+    if (!strstr(o.err, "clmem: [1/") || !strstr(o.err, "hierarchy chase_global at 1024 bytes"))
+        fail_msg("no progress lines: %.2000s", o.err);
+
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--size", "65536", "--reps", "1", "--format",
+                   "csv", "--quiet"));
+    expect_code(&o, 0, "hierarchy --format csv");
+    const char *header = "workload,variant,device,size,sweep,sweep_value,params,status,";
+    assert_true(strncmp(o.out, header, strlen(header)) == 0);
+    assert_non_null(strstr(o.out, "\nhierarchy,chase_global,"));
+    assert_non_null(strstr(o.out, "ns a load at best"));
+    assert_true(o.err[0] == '\0');
+
+    const char *json = test_in_dir("h.json");
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--size", "65536", "--reps", "1", "--output",
+                   json, "--quiet"));
+    expect_code(&o, 0, "hierarchy --output h.json");
+    /* The run file there, the table on stdout, as bench. */
+    assert_non_null(strstr(o.out, "memory hierarchy of"));
+    char *text = test_read_file(json);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\"hierarchy\""));
+    assert_non_null(strstr(text, "\"levels\""));
+    /* A level named, whatever the staircase looked like on a busy machine. */
+    assert_true(strstr(text, "\"L1") || strstr(text, "\"one level"));
+    free(text);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "python3 -c 'import jsonschema' 2>/dev/null || exit 77; python3 -c 'import json, "
+             "sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), "
+             "json.load(open(sys.argv[2])))' '%s' '%s'",
+             json, CLMEM_SCHEMA);
+    int rc = system(cmd);
+    assert_true(WIFEXITED(rc));
+    if (WEXITSTATUS(rc) == 77)
+        fprintf(stderr, "schema not checked: python3 has no jsonschema (python3-jsonschema)\n");
+    else if (WEXITSTATUS(rc) != 0)
+        fail_msg("%s does not follow %s", json, CLMEM_SCHEMA);
+    /* A run file like any other: diff reads it. */
+    run_clmem(&o, NULL, ARGS("diff", json, json));
+    expect_code(&o, 0, "diff h.json h.json");
+}
+
+/* --variant: one probe's sweep alone. */
+static void one_probe(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--variant", "d2d", "--size", "1048576",
+                   "--reps", "1", "--format", "csv", "--quiet"));
+    expect_code(&o, 0, "hierarchy --variant d2d");
+    /* 4 KiB, 16 KiB, ... 1 MiB: 5 rows and the header. */
+    assert_int_equal(count_lines(o.out), 6);
+    for (const char *p = strchr(o.out, '\n'); p && p[1]; p = strchr(p + 1, '\n'))
+        assert_true(strncmp(p + 1, "hierarchy,d2d,", 14) == 0);
+}
+
+/* Usage errors, before any work, exit 2, one line each. */
+static void usage_errors(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const struct {
+        const char *const *args;
+        const char *says;
+    } cases[] = {
+        {ARGS("hierarchy", "--variant", "chase"), "unknown probe 'chase'"},
+        {ARGS("hierarchy", "--size", "1000", "--device", "cpu"), "4 KiB at least"},
+        {ARGS("hierarchy", "--size", "64x64"), "one number of bytes"},
+        {ARGS("hierarchy", "--device", "cpu,cpu"), "one device"},
+        {ARGS("hierarchy", "extra"), "extra"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_clmem_within(&o, NULL, cases[i].args, REFUSAL_LIMIT_S);
+        expect_code(&o, 2, cases[i].says);
+        if (!strstr(o.err, cases[i].says))
+            fail_msg("expected '%s' on stderr, got: %s", cases[i].says, o.err);
+    }
+}
+
+/* A copy of cl/ whose read_ws never stores its sums: the sweep runs on,
+ * says the failed check and exits 1. */
+static void dropped_loads_exit_1(void **state)
+{
+    (void)state;
+    char src[2048];
+    snprintf(src, sizeof src, "%s/hierarchy.cl", getenv("CLMEM_SOURCE_CL"));
+    char *text = test_read_file(src);
+    assert_non_null(text);
+    const char *old = "out[gid] = (acc.x + acc.y) + (acc.z + acc.w);";
+    char *at = strstr(text, old);
+    assert_non_null(at);
+    const char *dir = test_in_dir("planted");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/hierarchy.cl", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, "out[gid] = 0.0f;", at + strlen(old));
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--variant", "read_ws", "--size", "16384",
+                   "--reps", "1", "--kernel-dir", dir, "--no-cache", "--format", "csv"));
+    expect_code(&o, 1, "a read_ws that drops its loads");
+    assert_non_null(strstr(o.err, "clmem: hierarchy read_ws: verification failed"));
+    assert_non_null(strstr(o.out, ",FAILED,"));
+}
+
+/* bench's short form: hierarchy at its three CPU sizes, the on-chip
+ * probes skipped past 64 KiB with their reason. */
+static void bench_short_form(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("bench", "--device", "cpu", "--workloads", "hierarchy", "--reps", "1",
+                   "--format", "csv", "--quiet"));
+    expect_code(&o, 0, "bench --workloads hierarchy");
+    static const char *const rows[] = {"\nhierarchy,chase_global,", ",16384,", ",262144,",
+                                       ",67108864,", "on-chip ones"};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        if (!strstr(o.out, rows[i]))
+            fail_msg("bench has no '%s':\n%.3000s", rows[i], o.out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(formats_and_schema), cmocka_unit_test(one_probe),
+        cmocka_unit_test(usage_errors),       cmocka_unit_test(dropped_loads_exit_1),
+        cmocka_unit_test(bench_short_form),
+    };
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
+}
