@@ -29,7 +29,7 @@ ENDS_AT(clmem_clock, why);
 ENDS_AT(clmem_ctx, clock);
 ENDS_AT(clmem_workload_info, n_variants);
 ENDS_AT(clmem_variant_info, library);
-ENDS_AT(clmem_result, demonstrates_failure);
+ENDS_AT(clmem_result, energy_na);
 ENDS_AT(clmem_run_options, cancelled_user);
 ENDS_AT(clmem_peak, launch_us);
 ENDS_AT(clmem_bench_options, cancelled_user);
