@@ -42,6 +42,14 @@ make_file sweep "$clmem" run coalescing --size 100 --variant offset_float --devi
     --reps 1 --format json
 make_file bigseed "$clmem" run transpose --size 7x5 --variant copy --device cpu \
     --seed 18446744073709551615 --reps 1 --format json
+# Energy through a RAPL counter the test makes (CLMEM_POWERCAP_DIR), which
+# stays still: each result says why it has no figures.
+mkdir -p "$dir/powercap/intel-rapl:0"
+echo package-0 >"$dir/powercap/intel-rapl:0/name"
+echo 262143328850 >"$dir/powercap/intel-rapl:0/max_energy_range_uj"
+echo 123456 >"$dir/powercap/intel-rapl:0/energy_uj"
+make_file energy env CLMEM_POWERCAP_DIR="$dir/powercap" "$clmem" run reduce --size 4099 \
+    --device cpu --reps 2 --format json
 # Named alone, a variant that cannot take the size is refused (exit 2) and
 # writes no JSON: the skipped result above comes from "all".
 if "$clmem" run matmul --size 33 --variant tiled --device cpu --format json \
@@ -53,7 +61,7 @@ make_file bench-stdout "$clmem" bench --workloads transpose,reduce --reps 1 --de
     --output "$dir/bench.json"
 make_file compare-stdout "$clmem" compare --devices pocl --workloads transpose --reps 1 \
     --output-dir "$dir/compare"
-files=(run sweep bigseed bench compare/device-0)
+files=(run sweep bigseed energy bench compare/device-0)
 if [ "${CLMEM_BUILT_WITH_MPI:-false}" = true ] && [ -x "${MPIRUN:-}" ]; then
     read -ra mpirun_args <<<"${MPIRUN_ARGS:-}"
     # In the sanitizer build, leaks are not checked under mpirun (as in
@@ -151,6 +159,11 @@ if "sweep" in docs:
         fail("sweep", f"offsets {points}, not 0..32")
     if any(r.get("flops_per_byte") != 0 for r in docs["sweep"]["results"]):
         fail("sweep", "a copy's flops_per_byte is not 0")
+if "energy" in docs:
+    for r in docs["energy"]["results"]:
+        e = r.get("energy", {})
+        if e.get("source") != "rapl" or not e.get("na"):
+            fail("energy", f"{r['variant']}: energy {e}, not rapl's with the reason it has no figures")
 if "bigseed" in docs:
     expect_results("bigseed", docs["bigseed"], 2**64 - 1, 1, 1)
 for name in ("bench", "compare/device-0", "mpi"):
@@ -191,10 +204,30 @@ if "run" in docs:
         "an unknown timer": lambda d: d["results"][0].update(timer="gpu"),
         "runs_per_sample without timer": lambda d: [
             r.pop("timer", None) for r in d["results"] if r["status"] != "skipped"],
+        "energy figures beside na": lambda d: d["results"][0].update(
+            energy={"source": "nvml", "na": "too short", "energy_j": 1.0}),
+        "energy figures without their runs": lambda d: d["results"][0].update(
+            energy={"source": "nvml", "energy_j": 1.0, "power_w": 300.0, "span_s": 1.2}),
+        "energy from an unknown counter": lambda d: d["results"][0].update(
+            energy={"source": "wattmeter", "na": "?"}),
+        "efficiency without its unit": lambda d: d["results"][0].update(
+            energy={"source": "nvml", "energy_j": 1.0, "power_w": 300.0, "span_s": 1.2,
+                    "runs": 10, "efficiency": 5.0}),
+        "a negative energy": lambda d: d["results"][0].update(
+            energy={"source": "rapl", "energy_j": -1.0, "power_w": 30.0, "span_s": 1.2,
+                    "runs": 10}),
+        "energy on a skipped result": lambda d: [
+            r.update(energy={"na": "x"}) for r in d["results"] if r["status"] == "skipped"],
     }
     for what, change in slips.items():
         if not errors(mutated(change)):
             fail("schema", f"accepts {what}")
+    # What a GPU's run writes where NVML has a counter: accepted.
+    measured = mutated(lambda d: d["results"][0].update(energy={
+        "source": "nvml", "energy_j": 0.75, "power_w": 612.5, "efficiency": 73.3,
+        "efficiency_unit": "GFLOP/J", "span_s": 1.31, "runs": 52}))
+    for e in errors(measured):
+        fail("schema", f"refuses a measured energy: {e}")
 
 for line in failures:
     print("FAIL:", line)

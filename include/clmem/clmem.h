@@ -110,13 +110,15 @@ CLMEM_API const struct clmem_result *clmem_result_at(const struct clmem_result *
                                                      size_t i);
 /* "workload", "variant", "device", "size", "params", "unit", "roof",
  * "sweep", "skip_reason", "note", "verify_scope", "verify_detail",
- * "timer" (the clock of the samples: "events" or "host"). */
+ * "timer" (the clock of the samples: "events" or "host"), "energy_source"
+ * (the counter: "nvml", "rapl", ...), "energy_na" (why there is none). */
 CLMEM_API const char *clmem_result_text(const struct clmem_result *result, const char *field);
 /* "median_ms", "min_ms", "max_ms", "metric", "baseline_fraction",
  * "peak_fraction", "looped_ms", "max_rel_error", "flops_per_byte" (NAN
  * where they mean nothing), "sweep_value", "reps", "warmup", "seed",
  * "runs_per_sample", "samples", "verified", "skipped",
- * "demonstrates_failure" (1 or 0). */
+ * "demonstrates_failure" (1 or 0), "energy_j" (a run's), "power_w",
+ * "energy_efficiency" (work per joule), "energy_span_s", "energy_runs". */
 CLMEM_API double clmem_result_number(const struct clmem_result *result, const char *field);
 /* "ok", "FAILED" or "skipped". */
 CLMEM_API const char *clmem_result_status(const struct clmem_result *result);

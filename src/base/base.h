@@ -19,8 +19,14 @@ int clmem_status_worst(int a, int b);
 /* That order as a number, 0 (ok) to 4 (an OpenCL error). */
 int clmem_status_severity(int status);
 
-/* CLMEM_DEBUG=bitmask traces to stderr: 1 builds, 2 launches, 4 timings. */
-enum { CLMEM_DEBUG_BUILD = 1, CLMEM_DEBUG_LAUNCH = 2, CLMEM_DEBUG_TIMING = 4 };
+/* CLMEM_DEBUG=bitmask traces to stderr: 1 builds, 2 launches, 4 timings,
+ * 8 energy meters and their readings. */
+enum {
+    CLMEM_DEBUG_BUILD = 1,
+    CLMEM_DEBUG_LAUNCH = 2,
+    CLMEM_DEBUG_TIMING = 4,
+    CLMEM_DEBUG_ENERGY = 8
+};
 int clmem_debug_enabled(unsigned bits);
 
 /* ---- sizes (size.c) ---- */

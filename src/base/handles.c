@@ -157,6 +157,8 @@ static const struct clmem_member result_members[] = {
     CLMEM_MEMBER(clmem_result, verify_scope, "verify_scope"),
     CLMEM_MEMBER(clmem_result, verify_detail, "verify_detail"),
     CLMEM_MEMBER(clmem_result, timer, "timer"),
+    CLMEM_MEMBER(clmem_result, energy_source, "energy_source"),
+    CLMEM_MEMBER(clmem_result, energy_na, "energy_na"),
     CLMEM_MEMBER(clmem_result, median_ms, "median_ms"),
     CLMEM_MEMBER(clmem_result, min_ms, "min_ms"),
     CLMEM_MEMBER(clmem_result, max_ms, "max_ms"),
@@ -175,6 +177,11 @@ static const struct clmem_member result_members[] = {
     CLMEM_MEMBER(clmem_result, verified, "verified"),
     CLMEM_MEMBER(clmem_result, skipped, "skipped"),
     CLMEM_MEMBER(clmem_result, demonstrates_failure, "demonstrates_failure"),
+    CLMEM_MEMBER(clmem_result, energy_j, "energy_j"),
+    CLMEM_MEMBER(clmem_result, power_w, "power_w"),
+    CLMEM_MEMBER(clmem_result, energy_efficiency, "energy_efficiency"),
+    CLMEM_MEMBER(clmem_result, energy_span_s, "energy_span_s"),
+    CLMEM_MEMBER(clmem_result, energy_runs, "energy_runs"),
 };
 
 const struct clmem_result *clmem_result_at(const struct clmem_result *results, size_t n, size_t i)

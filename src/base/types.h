@@ -138,6 +138,21 @@ struct clmem_result {
     unsigned runs_per_sample; /* back-to-back runs each sample holds (its time divided) */
     int demonstrates_failure; /* the variant shows a failure by design (atomics racy): never a
                                  device's best */
+    /* Energy: what the device's own counter read over the variant's sampled
+     * runs (every run clmem_sample made, the batches that sized them too).
+     * energy_source names the counter ("nvml", "rapl", "amdsmi", "sysman"),
+     * "" when the device has none; the figures hold where energy_na is "",
+     * else energy_na says why there are none (no counter, a span shorter
+     * than the counter resolves). Both "": not measured (skipped results,
+     * totals over devices, files written before energy was read). */
+    double energy_j;          /* per run: the span's joules over energy_runs */
+    double power_w;           /* the span's joules over its seconds */
+    double energy_efficiency; /* one run's work per joule (metric x median over energy_j:
+                                 GFLOP/J, GB/J); NAN when the metric is no rate */
+    double energy_span_s;     /* the metered span, seconds */
+    uint64_t energy_runs;     /* the runs it held */
+    char energy_source[8];
+    char energy_na[120];
 };
 
 /* ---- running one workload ---- */

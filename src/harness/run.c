@@ -1,6 +1,7 @@
 /* The one loop every workload goes through: plan, set up, warm up, time,
  * verify, summarise. Workloads only describe what differs. */
 #include "harness/harness.h"
+#include "opencl/energy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -206,12 +207,14 @@ struct batch_job {
     struct clmem_run *run;
     const struct clmem_variant *v;
     unsigned loop_reps; /* 0: the plain run */
+    unsigned long runs; /* runs made, which the energy meter divides among */
 };
 
 static int run_batch(void *user, unsigned runs, struct clmem_batch *batch, struct clmem_error *err)
 {
-    const struct batch_job *job = user;
+    struct batch_job *job = user;
     struct clmem_run *run = job->run;
+    job->runs += runs;
     /* Each run's events apart, so that each run's own span can be summed;
      * past CLMEM_MAX_RUN_SPANS runs one timing holds the batch's. */
     int apart = runs <= CLMEM_MAX_RUN_SPANS;
@@ -262,7 +265,7 @@ static int median_of_looped(struct clmem_run *run, const struct clmem_variant *v
                             const struct clmem_run_options *options, struct clmem_result *r,
                             struct clmem_error *err)
 {
-    struct batch_job job = {run, v, options->loop_reps};
+    struct batch_job job = {run, v, options->loop_reps, 0};
     struct clmem_result looped = {.n_samples = 0};
     struct clmem_sampling how;
     int status = sample_job(&job, options->reps, &looped, &how, err);
@@ -307,7 +310,8 @@ static void prepend_mismatches(struct clmem_check *check, const struct clmem_che
 }
 
 static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
-                       const struct clmem_run_options *options, struct clmem_result *r,
+                       const struct clmem_run_options *options,
+                       const struct clmem_energy_meter *meter, struct clmem_result *r,
                        struct clmem_error *err)
 {
     const struct clmem_workload *w = run->workload;
@@ -326,19 +330,25 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     int status;
     if (w->prepare && (status = w->prepare(run, v, err)))
         return status;
-    struct batch_job job = {run, v, 0};
+    struct batch_job job = {run, v, 0, 0};
     struct clmem_batch ignored;
     for (unsigned i = 0; i < options->warmup; i++)
         if ((status = run_batch(&job, 1, &ignored, err)))
             return status;
     struct clmem_sampling how;
+    /* The device's energy counter around every run the sampling makes. */
+    struct clmem_energy_reading before, after;
+    job.runs = 0;
+    clmem_energy_read(meter, &before);
     if ((status = sample_job(&job, options->reps, r, &how, err)))
         return status;
+    clmem_energy_read(meter, &after);
     snprintf(r->timer, sizeof r->timer, "%s", how.host ? "host" : "events");
     r->runs_per_sample = how.runs_per_sample;
     /* A time is never zero: sampling refuses a clock that does not advance. */
     double work = w->work ? w->work(run, v) : w->work_per_element * elements(run);
     r->metric = work / (r->median_ms * 1e-3) / 1e9;
+    clmem_energy_result(r, meter, &before, &after, job.runs);
 
     struct clmem_check check, looped_check;
     clmem_check_init(&check, 0);
@@ -467,8 +477,9 @@ static void compare_with_baseline(const char *baseline, struct clmem_result *res
     }
 }
 
-int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *given,
-                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+static int execute(struct clmem_run *run, const struct clmem_run_options *given,
+                   const struct clmem_energy_meter *meter, struct clmem_result **results,
+                   size_t *n_results, struct clmem_error *err)
 {
     const struct clmem_run_options normalised = clmem_run_options_defaults(given);
     const struct clmem_run_options *options = &normalised;
@@ -502,7 +513,7 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *giv
                 return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
             if (options->progress)
                 options->progress(options->progress_user, r, i, run->n_variants);
-            if ((status = run_variant(run, v, options, r, err))) {
+            if ((status = run_variant(run, v, options, meter, r, err))) {
                 /* A variant stopped by an error has no result: it is the
                  * error that is reported, not a failed check. */
                 clmem_result_free(r);
@@ -523,6 +534,16 @@ int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *giv
     if (interrupted)
         return clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
     return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
+}
+
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *given,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    struct clmem_energy_meter meter;
+    clmem_energy_open(&meter, &run->ctx->device);
+    int status = execute(run, given, &meter, results, n_results, err);
+    clmem_energy_close(&meter);
+    return status;
 }
 
 void clmem_result_free(struct clmem_result *result)

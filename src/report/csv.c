@@ -1,6 +1,7 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
 #include "report/csv.h"
 
+#include "opencl/energy.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -10,7 +11,8 @@
 static const char header[] =
     "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
     "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
-    "skip_reason,timer,runs_per_sample";
+    "skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,efficiency_unit,energy_source,"
+    "energy_na";
 
 void clmem_csv_field(FILE *out, const char *text)
 {
@@ -33,6 +35,24 @@ static void optional_number(FILE *out, double value, const char *format)
     if (!isnan(value))
         fprintf(out, format, value);
     fputc(',', out);
+}
+
+/* The energy's columns: its figures where measured (empty where not), the
+ * counter, and why there are no figures. */
+static void write_energy(FILE *out, const struct clmem_result *r)
+{
+    int measured = r->energy_source[0] && !r->energy_na[0];
+    char unit[24] = "";
+    if (measured && !isnan(r->energy_efficiency))
+        clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+    optional_number(out, measured ? r->energy_j : NAN, "%.9g");
+    optional_number(out, measured ? r->power_w : NAN, "%.6g");
+    optional_number(out, unit[0] ? r->energy_efficiency : NAN, "%.9g");
+    clmem_csv_field(out, unit);
+    fputc(',', out);
+    clmem_csv_field(out, r->energy_source);
+    fputc(',', out);
+    clmem_csv_field(out, r->energy_na);
 }
 
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
@@ -73,6 +93,8 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         fputc(',', out);
         if (r->timer[0])
             fprintf(out, "%u", r->runs_per_sample);
+        fputc(',', out);
+        write_energy(out, r);
         fputc('\n', out);
     }
     return CLMEM_OK;

@@ -3,6 +3,7 @@
 #include "report/json.h"
 
 #include "git_describe.h"
+#include "opencl/energy.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -15,6 +16,31 @@
 #ifndef CLMEM_VERSION
 #define CLMEM_VERSION "unknown"
 #endif
+
+/* The device's energy over the result's runs: the figures with their
+ * counter, or why there are none ("na"); nothing where it was not measured. */
+static void add_energy(cJSON *o, const struct clmem_result *r)
+{
+    if (!r->energy_source[0] && !r->energy_na[0])
+        return;
+    cJSON *e = cJSON_AddObjectToObject(o, "energy");
+    if (r->energy_source[0])
+        cJSON_AddStringToObject(e, "source", r->energy_source);
+    if (r->energy_na[0]) {
+        cJSON_AddStringToObject(e, "na", r->energy_na);
+        return;
+    }
+    cJSON_AddNumberToObject(e, "energy_j", r->energy_j);
+    cJSON_AddNumberToObject(e, "power_w", r->power_w);
+    char unit[24];
+    clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+    if (unit[0] && isfinite(r->energy_efficiency)) {
+        cJSON_AddNumberToObject(e, "efficiency", r->energy_efficiency);
+        cJSON_AddStringToObject(e, "efficiency_unit", unit);
+    }
+    cJSON_AddNumberToObject(e, "span_s", r->energy_span_s);
+    cJSON_AddNumberToObject(e, "runs", (double)r->energy_runs);
+}
 
 /* What a result that ran measured: times, metric, check. */
 static void add_measurement(cJSON *o, const struct clmem_result *r)
@@ -46,6 +72,7 @@ static void add_measurement(cJSON *o, const struct clmem_result *r)
         cJSON_AddStringToObject(o, "timer", r->timer);
         cJSON_AddNumberToObject(o, "runs_per_sample", r->runs_per_sample);
     }
+    add_energy(o, r);
 }
 
 cJSON *clmem_json_result(const struct clmem_result *r)

@@ -184,6 +184,40 @@ static int get_timer(struct reader *rd, const cJSON *o, struct clmem_result *r)
     return CLMEM_OK;
 }
 
+/* The device's energy over the result's runs (absent in files written
+ * before it was read, and where it was not): the figures and their
+ * counter, or "na" saying why there are none. */
+static int get_energy(struct reader *rd, const cJSON *o, struct clmem_result *r)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "energy");
+    r->energy_j = r->power_w = r->energy_efficiency = r->energy_span_s = NAN;
+    if (!e)
+        return CLMEM_OK;
+    if (!cJSON_IsObject(e))
+        return bad(rd, "%s", "'energy' is not an object");
+    int status;
+    if ((status = get_string(rd, e, "source", 0, r->energy_source, sizeof r->energy_source)) ||
+        (status = get_string(rd, e, "na", 0, r->energy_na, sizeof r->energy_na)))
+        return status;
+    if (r->energy_na[0])
+        return CLMEM_OK;
+    if (!r->energy_source[0])
+        return bad(rd, "%s", "'energy' has neither 'source' nor 'na'");
+    double runs = NAN;
+    if ((status = get_number(rd, e, "energy_j", 1, NAN, &r->energy_j)) ||
+        (status = get_number(rd, e, "power_w", 1, NAN, &r->power_w)) ||
+        (status = get_number(rd, e, "efficiency", 0, NAN, &r->energy_efficiency)) ||
+        (status = get_number(rd, e, "span_s", 1, NAN, &r->energy_span_s)) ||
+        (status = get_number(rd, e, "runs", 1, NAN, &runs)))
+        return status;
+    if (!(r->energy_j > 0) || !(r->power_w > 0) || !(r->energy_span_s > 0))
+        return bad(rd, "%s", "'energy' has a figure that is not a positive number");
+    if (!(runs >= 1) || runs != floor(runs) || runs >= 18446744073709551616.0)
+        return bad(rd, "%s", "'energy' 'runs' is not a whole number of at least 1");
+    r->energy_runs = (uint64_t)runs;
+    return CLMEM_OK;
+}
+
 static int get_seed(struct reader *rd, const cJSON *o, uint64_t *out)
 {
     double v = NAN;
@@ -258,7 +292,7 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_string(rd, o, "note", 0, r->note, sizeof r->note)) ||
         (status = get_string(rd, o, "verify_scope", 0, r->verify_scope, sizeof r->verify_scope)) ||
         (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)) ||
-        (status = get_timer(rd, o, r)))
+        (status = get_timer(rd, o, r)) || (status = get_energy(rd, o, r)))
         return status;
     return CLMEM_OK;
 }

@@ -1,4 +1,5 @@
 /* The human-readable table: values for people (clmem_format_metric). */
+#include "opencl/energy.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -26,7 +27,7 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
 
 /* Optional columns appear only when some result in the group has them. */
 struct columns {
-    int peak, baseline, looped, timer;
+    int peak, baseline, looped, timer, energy;
     const char *baseline_name;
 };
 
@@ -45,7 +46,44 @@ static void header(FILE *out, const struct clmem_result *r, const struct columns
         fprintf(out, " %12s", "loop-in ms");
     if (c->baseline)
         fprintf(out, " %8s", "vs base");
+    if (c->energy)
+        fprintf(out, " %10s %8s %14s", "J/run", "W", "per J");
     fprintf(out, " %11s  %s\n", "max rel err", "verified");
+}
+
+static int energy_measured(const struct clmem_result *r)
+{
+    return r->energy_source[0] && !r->energy_na[0];
+}
+
+/* Energy per run, average power and work per joule; "-" where not measured. */
+static void energy_cells(FILE *out, const struct clmem_result *r)
+{
+    if (!energy_measured(r)) {
+        fprintf(out, " %10s %8s %14s", "-", "-", "-");
+        return;
+    }
+    char unit[24], per_joule[48] = "-";
+    clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+    if (unit[0] && !isnan(r->energy_efficiency))
+        clmem_format_metric(r->energy_efficiency, unit, per_joule, sizeof per_joule);
+    fprintf(out, " %10.4g %8.4g %14s", r->energy_j, r->power_w, per_joule);
+}
+
+/* Where a group's device has an energy counter but results have no
+ * figures (runs too short for it), one line says why. */
+static void energy_footnote(FILE *out, const struct clmem_result *results, size_t first, size_t end)
+{
+    const struct clmem_result *why = NULL;
+    size_t n = 0;
+    for (size_t i = first; i < end; i++)
+        if (results[i].energy_source[0] && results[i].energy_na[0] && n++ == 0)
+            why = &results[i];
+    if (!why)
+        return;
+    char text[512];
+    fprintf(out, "energy (%s): n/a for %zu result%s: %s\n", why->energy_source, n,
+            n == 1 ? "" : "s", shown(why->energy_na, text, sizeof text));
 }
 
 static int same_group(const struct clmem_result *a, const struct clmem_result *b)
@@ -57,10 +95,14 @@ static int same_group(const struct clmem_result *a, const struct clmem_result *b
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
 {
     struct columns c = {0};
+    size_t group = 0, group_end = 0;
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = &results[i];
         if (i == 0 || !same_group(r, &results[i - 1])) {
             memset(&c, 0, sizeof c);
+            group = i;
+            for (group_end = i; group_end < n && same_group(&results[group_end], r); group_end++)
+                c.energy |= energy_measured(&results[group_end]);
             for (size_t j = i; j < n && same_group(&results[j], r); j++) {
                 c.looped |= !isnan(results[j].looped_ms);
                 c.timer |= results[j].timer[0] != '\0';
@@ -114,6 +156,8 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             else
                 fprintf(out, " %8.3f", r->baseline_fraction);
         }
+        if (c.energy)
+            energy_cells(out, r);
         shown(verified, shown_verified, sizeof shown_verified);
         if (r->skipped) {
             fprintf(out, " %11s  %s\n", "-", shown_verified);
@@ -122,6 +166,8 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             clmem_fputs_escaped(r->note, out);
             fputc('\n', out);
         }
+        if (i + 1 == group_end)
+            energy_footnote(out, results, group, group_end);
     }
     return CLMEM_OK;
 }

@@ -1,0 +1,563 @@
+/* Energy (src/opencl/energy.c and the harness around it): RAPL counters
+ * made by the test (CLMEM_POWERCAP_DIR) read, summed over the zones that
+ * count and taken once around their wrap; a result's energy, power and
+ * work per joule from two readings, and n/a with the reason where there is
+ * no counter, a run too short for it, a counter that does not move; then
+ * the harness on PoCL with a counter that the test drives (a FIFO whose
+ * writer hands out a 40 W counter that wraps between the readings); the
+ * figures through JSON (read back) and CSV, older files still loading, bad
+ * energy objects refused. */
+#include "opencl/energy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pocl.h"
+#include "tmpdir.h"
+
+/* a and b within tol of each other (cmocka's own compares floats only). */
+#define assert_close(a, b, tol)                                                                    \
+    do {                                                                                           \
+        double a_ = (a), b_ = (b), tol_ = (tol);                                                   \
+        if (!(fabs(a_ - b_) <= tol_))                                                              \
+            fail_msg("%s is %.17g, not %.17g (within %g)", #a, a_, b_, tol_);                      \
+    } while (0)
+
+/* A zone of the fake powercap tree: DIR/ZONE/{name,energy_uj,max_energy_range_uj}. */
+static void make_zone(const char *dir, const char *zone, const char *name, unsigned long long uj,
+                      unsigned long long range)
+{
+    char path[512], text[32];
+    snprintf(path, sizeof path, "%s/%s", dir, zone);
+    assert_int_equal(mkdir(path, 0755) == 0 || errno == EEXIST, 1);
+    snprintf(path, sizeof path, "%s/%s/name", dir, zone);
+    snprintf(text, sizeof text, "%s\n", name);
+    test_write_file(path, text);
+    snprintf(path, sizeof path, "%s/%s/max_energy_range_uj", dir, zone);
+    snprintf(text, sizeof text, "%llu\n", range);
+    test_write_file(path, text);
+    snprintf(path, sizeof path, "%s/%s/energy_uj", dir, zone);
+    snprintf(text, sizeof text, "%llu\n", uj);
+    test_write_file(path, text);
+}
+
+static void set_counter(const char *dir, const char *zone, unsigned long long uj)
+{
+    char path[512], text[32];
+    snprintf(path, sizeof path, "%s/%s/energy_uj", dir, zone);
+    snprintf(text, sizeof text, "%llu\n", uj);
+    test_write_file(path, text);
+}
+
+/* A fresh powercap tree in the test's directory, used by clmem from now on. */
+static const char *powercap(const char *name)
+{
+    const char *dir = test_in_dir(name);
+    test_remove_tree(dir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    setenv("CLMEM_POWERCAP_DIR", dir, 1);
+    return dir;
+}
+
+static struct clmem_device cpu_device(void)
+{
+    struct clmem_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "a CPU");
+    snprintf(d.vendor, sizeof d.vendor, "GenuineIntel");
+    d.type = CL_DEVICE_TYPE_CPU;
+    return d;
+}
+
+/* ---- the RAPL reader ---- */
+
+/* Packages and their DRAM are summed; the parts inside a package (core)
+ * and psys, which holds the packages, are not; a package whose counter
+ * wraps between two readings counts what it ran through once. */
+static void wrapped_counters_are_counted_once(void **state)
+{
+    (void)state;
+    const char *dir = powercap("wrap");
+    make_zone(dir, "intel-rapl:0", "package-0", 999000, 1000000);
+    make_zone(dir, "intel-rapl:0:0", "core", 5, 1000000);
+    make_zone(dir, "intel-rapl:0:1", "dram", 100, 65536);
+    make_zone(dir, "intel-rapl:1", "package-1", 20, 1000000);
+    make_zone(dir, "intel-rapl:2", "psys", 7, 1000000);
+    struct clmem_device d = cpu_device();
+    struct clmem_energy_meter m;
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "rapl");
+    assert_string_equal(m.why, "");
+    assert_int_equal(m.n_zones, 3);
+    struct clmem_energy_reading a, b;
+    clmem_energy_read(&m, &a);
+    assert_true(a.ok);
+    set_counter(dir, "intel-rapl:0", 500);      /* wrapped: 1000 + 500 uJ */
+    set_counter(dir, "intel-rapl:0:0", 999999); /* inside the package: not counted */
+    set_counter(dir, "intel-rapl:0:1", 300);    /* 200 uJ */
+    set_counter(dir, "intel-rapl:1", 20);       /* idle */
+    set_counter(dir, "intel-rapl:2", 999999);   /* psys: not counted */
+    clmem_energy_read(&m, &b);
+    assert_true(b.ok);
+    double joules = 0;
+    char why[128] = "";
+    assert_int_equal(clmem_energy_joules(&m, &a, &b, &joules, why, sizeof why), 0);
+    assert_close(joules, 1700e-6, 1e-12);
+    /* A counter past its own range is no wrap: refused, not guessed. */
+    b.counts[2] = 10;
+    a.counts[2] = 2000000;
+    assert_int_not_equal(clmem_energy_joules(&m, &a, &b, &joules, why, sizeof why), 0);
+    assert_non_null(strstr(why, "went backwards"));
+    clmem_energy_close(&m);
+}
+
+static void no_counter_says_why(void **state)
+{
+    (void)state;
+    struct clmem_device d = cpu_device();
+    struct clmem_energy_meter m;
+    setenv("CLMEM_POWERCAP_DIR", test_in_dir("nowhere"), 1);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "cannot open"));
+    assert_non_null(strstr(m.why, "nowhere"));
+    clmem_energy_close(&m);
+
+    /* A tree without packages (a laptop's psys alone). */
+    const char *dir = powercap("psys-only");
+    make_zone(dir, "intel-rapl:0", "psys", 1, 1000);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "no RAPL package counters"));
+    clmem_energy_close(&m);
+
+    /* A counter that cannot be read (root-only energy_uj, here a directory). */
+    dir = powercap("unreadable");
+    make_zone(dir, "intel-rapl:0", "package-0", 1, 1000);
+    char path[512];
+    snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "cannot read"));
+    clmem_energy_close(&m);
+
+    /* A device with no counter clmem knows (an accelerator). */
+    d.type = CL_DEVICE_TYPE_ACCELERATOR;
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "no energy counter known"));
+    clmem_energy_close(&m);
+}
+
+/* ---- a result's figures from two readings ---- */
+
+static struct clmem_result measured(double metric, double median_ms, const char *unit)
+{
+    struct clmem_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.workload, sizeof r.workload, "reduce");
+    snprintf(r.variant, sizeof r.variant, "coarsened");
+    snprintf(r.metric_unit, sizeof r.metric_unit, "%s", unit);
+    r.metric = metric;
+    r.median_ms = median_ms;
+    return r;
+}
+
+static void figures_from_two_readings(void **state)
+{
+    (void)state;
+    struct clmem_energy_meter m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.source, sizeof m.source, "rapl");
+    m.unit_j = 1e-6;
+    m.update_ms = 1;
+    m.n_zones = 2;
+    m.range[0] = m.range[1] = 1000000000;
+    struct clmem_energy_reading a = {.ok = 1, .t_ms = 1000, .counts = {999000000, 0}};
+    struct clmem_energy_reading b = {.ok = 1, .t_ms = 1500, .counts = {8000000, 1000000}};
+    /* 10 J over 0.5 s and 100 runs of 4 MB each (8 GB/s at 0.5 ms). */
+    struct clmem_result r = measured(8, 0.5, "GB/s");
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_string_equal(r.energy_na, "");
+    assert_string_equal(r.energy_source, "rapl");
+    assert_close(r.energy_j, 0.1, 1e-12);
+    assert_close(r.power_w, 20, 1e-9);
+    assert_close(r.energy_efficiency, 8 * 0.5e-3 / 0.1, 1e-12);
+    assert_close(r.energy_span_s, 0.5, 1e-12);
+    assert_int_equal(r.energy_runs, 100);
+    char unit[24];
+    clmem_energy_efficiency_unit("GB/s", unit, sizeof unit);
+    assert_string_equal(unit, "GB/J");
+    clmem_energy_efficiency_unit("GFLOP/s", unit, sizeof unit);
+    assert_string_equal(unit, "GFLOP/J");
+    clmem_energy_efficiency_unit("us", unit, sizeof unit);
+    assert_string_equal(unit, "");
+    /* A metric that is no rate has energy and power, no efficiency. */
+    r = measured(3, 0.5, "us");
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_string_equal(r.energy_na, "");
+    assert_true(isnan(r.energy_efficiency));
+
+    /* Shorter than 10 of the counter's updates: n/a, saying so. */
+    b.t_ms = 1009;
+    r = measured(8, 0.5, "GB/s");
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_string_equal(r.energy_source, "rapl");
+    assert_non_null(strstr(r.energy_na, "run shorter than the counter's resolution"));
+    assert_true(isnan(r.energy_j) && isnan(r.power_w));
+    m.update_ms = 100; /* NVML's: a second needed */
+    b.t_ms = 1900;
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_non_null(strstr(r.energy_na, "0.9 s metered, 1 s needed"));
+    m.update_ms = 1;
+    b.t_ms = 1500;
+
+    /* A counter that did not move. */
+    struct clmem_energy_reading still = a;
+    still.t_ms = 1500;
+    clmem_energy_result(&r, &m, &a, &still, 100);
+    assert_non_null(strstr(r.energy_na, "did not advance"));
+
+    /* A reading that failed. */
+    struct clmem_energy_reading failed = {.ok = 0, .t_ms = 1500, .why = "cannot read it"};
+    clmem_energy_result(&r, &m, &a, &failed, 100);
+    assert_string_equal(r.energy_na, "cannot read it");
+
+    /* No meter: its reason, no source. */
+    struct clmem_energy_meter no_meter;
+    memset(&no_meter, 0, sizeof no_meter);
+    snprintf(no_meter.why, sizeof no_meter.why, "no RAPL counters: nowhere");
+    clmem_energy_result(&r, &no_meter, &a, &b, 100);
+    assert_string_equal(r.energy_source, "");
+    assert_string_equal(r.energy_na, "no RAPL counters: nowhere");
+}
+
+/* ---- the harness on PoCL, with a counter the test drives ---- */
+
+#define FAKE_WATTS 40.0
+#define FAKE_RANGE 262143328850ull /* a real package's max_energy_range_uj */
+
+/* Hands out a FAKE_WATTS counter through a FIFO that this thread holds
+ * open for reading and writing: it keeps one fresh value in it, taking the
+ * old one back and writing a new one every 0.2 ms, and a value that it
+ * finds gone was read by clmem. The meter's opening reads it first (0);
+ * the variant's first reading gets a value 10 ms short of the wrap, from
+ * which the counter runs at FAKE_WATTS, so that it wraps between the
+ * variant's two readings. */
+struct fake_counter {
+    char fifo[512];
+    atomic_int stop, reads;
+    double first_s, last_s; /* when the variant's first reading was taken; the last one's value */
+    unsigned long long last;
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void *drive_counter(void *user)
+{
+    struct fake_counter *f = user;
+    const unsigned long long before = FAKE_RANGE - (unsigned long long)(FAKE_WATTS * 1e6 * 0.01);
+    int fd = open(f->fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "fake counter: %s: %s\n", f->fifo, strerror(errno));
+        return NULL;
+    }
+    unsigned long long value = 0;
+    double written_s = now_s();
+    char text[64];
+    for (int first = 1; !atomic_load(&f->stop); first = 0) {
+        if (!first && read(fd, text, sizeof text) < 0 && errno == EAGAIN) {
+            /* Gone: clmem read the value written at written_s. */
+            int reads = atomic_fetch_add(&f->reads, 1) + 1;
+            if (reads == 2)
+                f->first_s = now_s();
+            if (reads == 3) {
+                f->last_s = written_s;
+                f->last = value;
+            }
+        }
+        written_s = now_s();
+        int reads = atomic_load(&f->reads);
+        value = reads == 0 ? 0
+                : reads == 1
+                    ? before
+                    : (before + (unsigned long long)(FAKE_WATTS * 1e6 * (written_s - f->first_s))) %
+                          FAKE_RANGE;
+        int n = snprintf(text, sizeof text, "%llu\n", value);
+        if (write(fd, text, (size_t)n) != n)
+            fprintf(stderr, "fake counter: write: %s\n", strerror(errno));
+        nanosleep(&(struct timespec){0, 200000}, NULL);
+    }
+    close(fd);
+    return NULL;
+}
+
+/* The results of the run below, for the round trips that follow. */
+static struct clmem_result *results;
+static size_t n_results;
+
+static void harness_reads_the_counter_around_the_runs(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    const char *dir = powercap("driven");
+    make_zone(dir, "intel-rapl:0", "package-0", 0, FAKE_RANGE);
+    struct fake_counter f = {.stop = 0, .reads = 0};
+    snprintf(f.fifo, sizeof f.fifo, "%s/intel-rapl:0/energy_uj", dir);
+    assert_int_equal(unlink(f.fifo), 0);
+    assert_int_equal(mkfifo(f.fifo, 0644), 0);
+    pthread_t writer;
+    assert_int_equal(pthread_create(&writer, NULL, drive_counter, &f), 0);
+    struct clmem_error err = {0};
+    /* 400 samples of at least 1 ms each: a span of half a second or so. */
+    int status =
+        clmem_run_workload(ctx, "reduce", "coarsened", "1048573", 400, &results, &n_results, &err);
+    /* The writer sees the last reading gone at its next turn. */
+    for (int i = 0; i < 1000 && atomic_load(&f.reads) < 3; i++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    atomic_store(&f.stop, 1);
+    pthread_join(writer, NULL);
+    if (status != CLMEM_OK)
+        fail_msg("reduce: %s", err.message);
+    assert_int_equal(n_results, 1);
+    const struct clmem_result *r = &results[0];
+    assert_true(r->verified);
+    /* The meter's opening, the variant's readings before and after. */
+    assert_int_equal(atomic_load(&f.reads), 3);
+    assert_true(f.last < FAKE_RANGE / 2); /* it wrapped between them */
+    assert_string_equal(r->energy_source, "rapl");
+    assert_string_equal(r->energy_na, "");
+    double writer_span = f.last_s - f.first_s;
+    print_message("span %.3f s (writer %.3f s), %llu runs, %.4g J a run, %.4g W, %.4g GB/J\n",
+                  r->energy_span_s, writer_span, (unsigned long long)r->energy_runs, r->energy_j,
+                  r->power_w, r->energy_efficiency);
+    /* The span clmem measured is the one between the two readings. */
+    assert_true(fabs(r->energy_span_s - writer_span) < 0.01 + 0.02 * writer_span);
+    assert_true(fabs(r->power_w - FAKE_WATTS) < 0.05 * FAKE_WATTS);
+    /* Energy a run is the span's over every run it held: at least the
+     * samples' runs (the batches that sized them come on top). */
+    assert_true(r->energy_runs >= (uint64_t)r->n_samples * r->runs_per_sample);
+    assert_close(r->energy_j * (double)r->energy_runs, r->power_w * r->energy_span_s,
+                 1e-9 * r->power_w * r->energy_span_s);
+    double samples_ms = 0;
+    for (size_t i = 0; i < r->n_samples; i++)
+        samples_ms += r->samples_ms[i] * r->runs_per_sample;
+    assert_true(r->energy_span_s * 1e3 >= samples_ms);
+    /* One run's work (4 bytes an element) per joule. */
+    double work_gb = 1048573 * 4.0 / 1e9;
+    assert_close(r->metric * r->median_ms * 1e-3, work_gb, 1e-3 * work_gb);
+    assert_close(r->energy_efficiency, work_gb / r->energy_j, 1e-3 * work_gb / r->energy_j);
+
+    /* A counter that stays still: n/a, with the reason, in the results. */
+    dir = powercap("still");
+    make_zone(dir, "intel-rapl:0", "package-0", 12345, FAKE_RANGE);
+    assert_int_equal(
+        clmem_run_workload(ctx, "reduce", "coarsened", "4099", 50, &results, &n_results, &err),
+        CLMEM_OK);
+    r = &results[1];
+    assert_string_equal(r->energy_source, "rapl");
+    assert_true(strstr(r->energy_na, "did not advance") ||
+                strstr(r->energy_na, "shorter than the counter's resolution"));
+    assert_true(isnan(r->energy_j));
+
+    /* No counter at all. */
+    setenv("CLMEM_POWERCAP_DIR", test_in_dir("nowhere"), 1);
+    assert_int_equal(
+        clmem_run_workload(ctx, "reduce", "coarsened", "4099", 2, &results, &n_results, &err),
+        CLMEM_OK);
+    r = &results[2];
+    assert_string_equal(r->energy_source, "");
+    assert_non_null(strstr(r->energy_na, "no RAPL counters"));
+}
+
+/* ---- the figures in the reports ---- */
+
+static void energy_survives_json_and_csv(void **state)
+{
+    const struct clmem_ctx *ctx = *state;
+    const struct clmem_report_meta meta = {.device = &ctx->device};
+    assert_int_equal(n_results, 3);
+    /* A fourth result that was not measured (a total over devices). */
+    struct clmem_result *grown = realloc(results, 4 * sizeof *grown);
+    assert_non_null(grown);
+    results = grown;
+    results[3] = results[2];
+    results[3].samples_ms = NULL;
+    results[3].n_samples = 0;
+    results[3].energy_source[0] = results[3].energy_na[0] = '\0';
+    n_results = 4;
+
+    const char *path = test_in_dir("energy.json");
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_report_write(out, CLMEM_FORMAT_JSON, results, n_results, &meta, &err),
+                     CLMEM_OK);
+    assert_int_equal(fclose(out), 0);
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    if (clmem_runfile_load(path, &runs, &n, &err) != CLMEM_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(runs[0].n_results, 4);
+    const struct clmem_result *back = runs[0].results;
+    assert_string_equal(back[0].energy_source, "rapl");
+    assert_string_equal(back[0].energy_na, "");
+    assert_close(back[0].energy_j, results[0].energy_j, 1e-12 * results[0].energy_j);
+    assert_close(back[0].power_w, results[0].power_w, 1e-12 * results[0].power_w);
+    assert_close(back[0].energy_efficiency, results[0].energy_efficiency,
+                 1e-12 * results[0].energy_efficiency);
+    assert_close(back[0].energy_span_s, results[0].energy_span_s, 1e-12);
+    assert_int_equal(back[0].energy_runs, results[0].energy_runs);
+    for (size_t i = 1; i < 4; i++) {
+        assert_string_equal(back[i].energy_source, results[i].energy_source);
+        assert_string_equal(back[i].energy_na, results[i].energy_na);
+        assert_true(isnan(back[i].energy_j));
+    }
+    clmem_compare_devices_free(runs, n);
+
+    /* CSV: the energy's columns at the end of the fixed header. */
+    char *text = NULL;
+    size_t size = 0;
+    out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(clmem_report_write(out, CLMEM_FORMAT_CSV, results, n_results, NULL, &err),
+                     CLMEM_OK);
+    fclose(out);
+    const char *header_end = ",skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,"
+                             "efficiency_unit,energy_source,energy_na\n";
+    char *line = strchr(text, '\n');
+    assert_non_null(line);
+    assert_true((size_t)(line + 1 - text) > strlen(header_end));
+    assert_memory_equal(line + 1 - strlen(header_end), header_end, strlen(header_end));
+    char *row = line + 1, *end = strchr(row, '\n');
+    *end = '\0';
+    char expect[128];
+    snprintf(expect, sizeof expect, ",%.9g,%.6g,%.9g,GB/J,rapl,", results[0].energy_j,
+             results[0].power_w, results[0].energy_efficiency);
+    assert_non_null(strstr(row, expect));
+    assert_int_equal(row[strlen(row) - 1], ','); /* energy_na empty */
+    row = end + 1;
+    end = strchr(row, '\n');
+    *end = '\0';
+    assert_non_null(strstr(row, ",,,,,rapl,"));
+    assert_non_null(strstr(row, results[1].energy_na));
+    row = end + 1;
+    end = strchr(row, '\n');
+    *end = '\0';
+    assert_non_null(strstr(row, ",,,,,,no RAPL counters"));
+    row = end + 1;
+    end = strchr(row, '\n');
+    *end = '\0';
+    assert_int_equal(strcmp(row + strlen(row) - 6, ",,,,,,"), 0);
+    free(text);
+
+    /* The table: the energy's columns where a result has figures. */
+    text = NULL;
+    out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(clmem_report_write(out, CLMEM_FORMAT_TABLE, results, 1, NULL, &err), CLMEM_OK);
+    fclose(out);
+    assert_non_null(strstr(text, "J/run"));
+    assert_non_null(strstr(text, "B/J")); /* GB/J, its prefix scaled */
+    print_message("%s", text);
+    free(text);
+    clmem_results_free(results, n_results);
+    results = NULL;
+    n_results = 0;
+}
+
+static void files_without_energy_load_and_bad_energy_is_refused(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_runfile_load(test_bench_file("pocl-2core.json"), &runs, &n, &err),
+                     CLMEM_OK);
+    for (size_t i = 0; i < runs[0].n_results; i++) {
+        assert_string_equal(runs[0].results[i].energy_source, "");
+        assert_string_equal(runs[0].results[i].energy_na, "");
+    }
+    clmem_compare_devices_free(runs, n);
+    runs = NULL;
+    n = 0;
+    static const char *const bad[][2] = {
+        {"{\"source\": \"rapl\"}", "no 'energy_j'"},
+        {"{}", "neither"},
+        {"{\"source\": \"rapl\", \"energy_j\": -1, \"power_w\": 2, \"span_s\": 1, \"runs\": 3}",
+         "not a positive number"},
+        {"{\"source\": \"rapl\", \"energy_j\": 1, \"power_w\": 2, \"span_s\": 1, \"runs\": 0.5}",
+         "'runs'"},
+        {"{\"source\": \"rapl\", \"energy_j\": 1, \"power_w\": 2, \"runs\": 3}", "'span_s'"},
+        {"[1]", "'energy' is not an object"},
+    };
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(bad); i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"schema_version\": 1, \"clmem_version\": \"0.1.0\", \"created\": "
+                 "\"2026-01-01T00:00:00Z\", \"host\": {\"name\": \"h\", \"os\": \"o\", "
+                 "\"kernel\": \"k\", \"cpu\": \"c\", \"cores\": 1, \"memory_bytes\": 0}, "
+                 "\"device\": {\"name\": \"d\", \"platform\": \"p\", \"vendor\": \"v\", "
+                 "\"type\": \"cpu\", \"version\": \"v\", \"driver\": \"d\", \"compute_units\": 1, "
+                 "\"clock_mhz\": 1, \"global_mem_bytes\": 1, \"local_mem_bytes\": 1, "
+                 "\"max_work_group\": 1, \"opencl_c_version\": \"c\", \"max_alloc_bytes\": 1, "
+                 "\"base_addr_align_bits\": 8, \"fp64\": false}, "
+                 "\"results\": [{\"workload\": \"reduce\", \"variant\": \"coarsened\", "
+                 "\"device\": \"d\", \"size\": \"7\", \"params\": \"\", \"status\": \"ok\", "
+                 "\"samples_ms\": [1], \"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, "
+                 "\"metric\": 1, \"unit\": \"GB/s\", \"max_rel_error\": 0, \"verified\": true, "
+                 "\"verify_scope\": \"\", \"reps\": 1, \"warmup\": 1, \"seed\": 42, "
+                 "\"energy\": %s}]}",
+                 bad[i][0]);
+        const char *path = test_write_file(test_in_dir("bad-energy.json"), text);
+        clmem_error_clear(&err);
+        assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_ERR_USAGE);
+        if (!strstr(err.message, bad[i][1]))
+            fail_msg("energy %s: '%s' does not say '%s'", bad[i][0], err.message, bad[i][1]);
+    }
+    assert_int_equal(n, 0);
+}
+
+static int setup(void **state)
+{
+    return test_dir_setup(state) || test_setup_device(state);
+}
+
+static int teardown(void **state)
+{
+    test_teardown_device(state);
+    return test_dir_teardown(state);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(wrapped_counters_are_counted_once),
+        cmocka_unit_test(no_counter_says_why),
+        cmocka_unit_test(figures_from_two_readings),
+        cmocka_unit_test(harness_reads_the_counter_around_the_runs),
+        cmocka_unit_test(energy_survives_json_and_csv),
+        cmocka_unit_test(files_without_energy_load_and_bad_energy_is_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
