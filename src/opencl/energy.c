@@ -530,6 +530,7 @@ static int sysman_read(const struct clmem_energy_meter *m, uint64_t *counts, cha
 void clmem_energy_open(struct clmem_energy_meter *m, const struct clmem_device *device)
 {
     memset(m, 0, sizeof *m);
+    double start = clmem_now_ms();
     int gpu = (device->type & CL_DEVICE_TYPE_GPU) != 0;
     if (device->type & CL_DEVICE_TYPE_CPU)
         rapl_open(m);
@@ -543,10 +544,12 @@ void clmem_energy_open(struct clmem_energy_meter *m, const struct clmem_device *
     else
         none(m, "no energy counter known for a device of '%.60s'", device->vendor);
     if (clmem_debug_enabled(CLMEM_DEBUG_ENERGY)) {
+        double ms = clmem_now_ms() - start;
         if (m->source[0])
-            fprintf(stderr, "clmem: energy: '%s': %s\n", device->name, m->what);
+            fprintf(stderr, "clmem: energy: '%s': %s (opened in %.3g ms)\n", device->name, m->what,
+                    ms);
         else
-            fprintf(stderr, "clmem: energy: '%s': none: %s\n", device->name, m->why);
+            fprintf(stderr, "clmem: energy: '%s': none: %s (%.3g ms)\n", device->name, m->why, ms);
     }
 }
 
