@@ -8,7 +8,7 @@
 #include "base/base.h"
 #include "io/io.h"
 
-/* ---- errors (error.c) ---- */
+/* ---- errors (cl_error.c) ---- */
 /* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR" otherwise. */
 const char *clmem_cl_error_name(cl_int code);
 int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const char *func,
