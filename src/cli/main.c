@@ -147,5 +147,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    return cli_exit(close_stdout(dispatch(argc, argv)));
+    int code = close_stdout(dispatch(argc, argv));
+    cli_pocl_cache_remove();
+    return cli_exit(code);
 }

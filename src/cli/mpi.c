@@ -10,6 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
+ * launchers (srun). */
+static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+
+int cli_launched_by_mpirun(void)
+{
+    return cli_mpirun_rank() >= 0;
+}
+
+int cli_mpirun_rank(void)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rank_vars); i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v && v[0])
+            return atoi(v);
+    }
+    return -1;
+}
+
 #ifdef CLMEM_HAVE_MPI
 #include "mpi/ranks.h"
 
