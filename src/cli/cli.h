@@ -94,19 +94,33 @@ int cli_limits_check(unsigned need_mib, struct clmem_error *err);
 int cli_pocl_cache_check(struct clmem_error *err);
 void cli_pocl_cache_remove(void);
 
-/* ---- devices: listing and opening (devices.c) ---- */
+/* ---- devices: listing, choosing, opening (devices.c) ---- */
 
 /* clmem_devices_list, first refusing what the driver would crash on
  * (cli_limits_check, cli_pocl_cache_check), and keeping clmem's signal
  * handlers over those the driver installs as it loads (LLVM's). */
 int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
                      struct clmem_error *err);
+/* How cli_devices_choose takes --device. Without a flag, --device not
+ * given is the first GPU, else the first device. */
+enum {
+    CLI_CHOOSE_ONCE = 1 << 0, /* a device named twice is taken once */
+    CLI_CHOOSE_ALL = 1 << 1,  /* --device not given: every device */
+    CLI_CHOOSE_GPUS = 1 << 2, /* --device not given: every GPU, else every device */
+};
+/* The one selection of devices from --device (as cli_parse parsed it):
+ * the indexes in devices[0..count) of the devices `d` names, in its order
+ * (each spec as clmem_devices_select takes it; all: every device), at
+ * most `capacity` of them, into chosen[0..*n_chosen). */
+int cli_devices_choose(const struct cli_devices *d, unsigned flags,
+                       const struct clmem_device *devices, size_t count, size_t *chosen,
+                       size_t capacity, size_t *n_chosen, struct clmem_error *err);
 /* clmem_ctx_open, clmem's signal handlers kept; its builds are abandoned
  * when a stop is asked for (ctx->cancelled = cli_interrupted). */
 int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
                  struct clmem_error *err);
-/* Lists devices and opens the one `spec` names (exit code 3 when none). */
-int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+/* Lists devices and opens the one `d` names (exit code 3 when none). */
+int cli_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err);
 
 /* ---- signals and the process's end (stopping.c) ---- */
@@ -280,13 +294,13 @@ int ranks_is_reporter(void);
  * message of the rank that had it (clmem_mpi_agree), so that all stop
  * together even where one rank's arguments or files differ; alone, status. */
 int ranks_agree_status(int status, struct clmem_error *err);
-/* Collective: opens this process's device: alone, the one `spec` names
+/* Collective: opens this process's device: alone, the one `d` names
  * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
- * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
+ * host from `d` (a device, a list, all; not given: the host's GPUs), every
  * rank getting the worst status. Where the host's GPUs were asked for and
  * a rank found none, rank 0 warns once: the likely cause (the OpenCL
  * variables cut by mpirun) and the fix. */
-int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+int ranks_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err);
 /* Collective: under mpirun, this rank's run (device, peaks unless NULL,
  * status with err's message, results) to rank 0, which says every rank's

@@ -142,31 +142,39 @@ static void say_no_gpu(const struct clmem_mpi *m, int no_gpu, const struct clmem
 }
 #endif
 
-int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+int ranks_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err)
 {
 #ifdef CLMEM_HAVE_MPI
+    /* This rank's device among its host's: the devices `d` names (not
+     * given: the host's GPUs, else every device), the rank taking the one
+     * its rank on the host gives, modulo their number, so that ranks share
+     * devices when there are more ranks than devices. */
     const struct clmem_mpi *m = mpi();
     if (m) {
         struct clmem_device *devices = NULL;
-        size_t count = 0, chosen = 0;
+        size_t count = 0, n = 0, *chosen = NULL;
         int no_gpu = 0;
-        int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
+        int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
+        if (status == CLMEM_OK && count == 0)
+            status = clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found on %s", m->host);
+        if (status == CLMEM_OK && !(chosen = calloc(count, sizeof *chosen)))
+            status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         if (status == CLMEM_OK)
-            status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
-        if (status == CLMEM_OK)
-            status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
+            status = cli_devices_choose(d, CLI_CHOOSE_GPUS, devices, count, chosen, count, &n, err);
         if (status == CLMEM_OK) {
-            no_gpu = (!spec || !spec[0]) && !(devices[chosen].type & CL_DEVICE_TYPE_GPU);
-            status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
+            const struct clmem_device *mine = &devices[chosen[(size_t)m->local_rank % n]];
+            no_gpu = !d->text && !(mine->type & CL_DEVICE_TYPE_GPU);
+            status = cli_ctx_open(ctx, mine, kernel_dir, err);
         }
+        free(chosen);
         free(devices);
         if ((status = clmem_mpi_agree(m, status, err)) == CLMEM_OK)
             say_no_gpu(m, no_gpu, &ctx->device);
         return status;
     }
 #endif
-    return cli_open_device(spec, kernel_dir, ctx, err);
+    return cli_open_device(d, kernel_dir, ctx, err);
 }
 
 #ifdef CLMEM_HAVE_MPI

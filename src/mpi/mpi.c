@@ -1,10 +1,9 @@
-/* clmem under mpirun: starting MPI, each rank's device, and agreeing on
- * how things went, so that no rank waits in a collective the others left. */
+/* clmem under mpirun: starting MPI, and agreeing on how things went, so
+ * that no rank waits in a collective the others left. */
 #include "mpi/ranks.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* LeakSanitizer's interface in the sanitizer build (weak: NULL elsewhere).
  * Open MPI never frees what MPI_Init allocates and drops much more in
@@ -49,40 +48,6 @@ void clmem_mpi_finalize(struct clmem_mpi *m)
     if (__lsan_do_leak_check)
         __lsan_do_leak_check();
     MPI_Finalize();
-}
-
-int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
-                          const struct clmem_device *devices, size_t count, size_t *chosen,
-                          struct clmem_error *err)
-{
-    size_t *list = count ? calloc(count, sizeof *list) : NULL;
-    size_t n = 0;
-    int status = CLMEM_OK;
-    if (count == 0)
-        return clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found on %s", m->host);
-    if (!list)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    if (!spec || !spec[0] || strcasecmp(spec, "all") == 0) {
-        int gpus_only = !spec || !spec[0];
-        for (size_t i = 0; i < count; i++)
-            if (!gpus_only || (devices[i].type & CL_DEVICE_TYPE_GPU))
-                list[n++] = i;
-        for (size_t i = 0; n == 0 && i < count; i++)
-            list[n++] = i; /* no GPU on this host: every device */
-    } else {
-        char item[256];
-        for (const char *p = spec; *p && status == CLMEM_OK && n < count;) {
-            const char *end = strchr(p, ',');
-            size_t len = end ? (size_t)(end - p) : strlen(p);
-            snprintf(item, sizeof item, "%.*s", (int)len, p);
-            status = clmem_devices_select(item, devices, count, &list[n++], err);
-            p = end ? end + 1 : p + len;
-        }
-    }
-    if (status == CLMEM_OK)
-        *chosen = list[(size_t)m->local_rank % n];
-    free(list);
-    return status;
 }
 
 int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *err)

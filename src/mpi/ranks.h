@@ -25,15 +25,6 @@ struct clmem_mpi {
 int clmem_mpi_init(int *argc, char ***argv, struct clmem_mpi *m, struct clmem_error *err);
 void clmem_mpi_finalize(struct clmem_mpi *m);
 
-/* The device this rank runs on, chosen by its rank on its host: `spec`
- * NULL or "" means the host's GPUs (every device when it has none), "all"
- * every device, a comma-separated list those devices (each as --device
- * takes it); the rank takes item local_rank modulo their number, so ranks
- * share devices when there are more ranks than devices. */
-int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
-                          const struct clmem_device *devices, size_t count, size_t *chosen,
-                          struct clmem_error *err);
-
 /* Collective: the worst of every rank's status (clmem_status_worst).
  * Where it is worse than the caller's own, err is set to the first such
  * rank's message, as "rank R on HOST: MESSAGE", so that rank 0 can print
