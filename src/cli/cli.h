@@ -3,6 +3,7 @@
 #define CLMEM_CLI_H
 
 #include "harness/harness.h"
+#include "mpi/job.h"
 #include "options.h"
 #include "report/report.h"
 
@@ -186,7 +187,6 @@ int cli_exit(int code);
  * with rank 0's status. Those collectives (the ranks_ calls below) are the
  * flow's alone: a step only returns its status, and an early return in a
  * step cannot leave the other ranks waiting. */
-struct clmem_rank_report;
 /* Every rank's run, on rank 0 once gathered (empty elsewhere and alone). */
 struct cli_rank_runs {
     struct clmem_rank_report *all;
@@ -268,7 +268,7 @@ int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_de
                           size_t *n_runs, struct clmem_error *err);
 void cli_rank_runs_free(struct cli_rank_runs *g);
 
-/* ---- the ranks of an MPI job (mpi.c) ----
+/* ---- the ranks of an MPI job (ranks.c, through src/mpi/job.h) ----
  * Alone (or in a build without MPI) each is what one process does. The
  * collectives among them (marked so) are called by the flow only: every
  * rank must reach each of them at the same point. */

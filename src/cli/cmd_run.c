@@ -120,11 +120,10 @@ static int check_mpi(const struct cli_opts *o, const struct clmem_workload *w,
     if (o->given[CLI_OPT_PANEL] && !o->summa.given)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--panel is SUMMA's: use it with --summa");
     if (o->summa.given) {
-#ifndef CLMEM_HAVE_MPI
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "--summa needs clmem built with MPI ('meson configure build "
-                          "-Dmpi=enabled', docs/usage.md \"Many hosts: MPI\")");
-#endif
+        if (!clmem_mpi_built())
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--summa needs clmem built with MPI ('meson configure build "
+                              "-Dmpi=enabled', docs/usage.md \"Many hosts: MPI\")");
         if (!under_mpirun)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "--summa runs under mpirun, e.g. 'mpirun -n 4 clmem run matmul "
