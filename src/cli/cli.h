@@ -9,11 +9,14 @@
 
 #include <signal.h>
 
+/* A row of main.c's command table, the one list of the commands: 'clmem
+ * COMMAND' runs it, 'clmem --help', the man page and the completions list
+ * it (docgen.c). */
 struct cli_command {
-    const char *name;
+    const struct cli_spec *spec; /* its name, options and help (cmd_NAME.c) */
     int (*run)(int argc, char **argv);
-    const char *summary;
-    int mpi; /* runs as one job under mpirun (a device per rank, one report) */
+    const char *summary; /* its line in 'clmem --help' */
+    int mpi;             /* runs as one job under mpirun (a device per rank, one report) */
 };
 
 /* The man page and the bash or zsh completion from the command and option
