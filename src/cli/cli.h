@@ -3,14 +3,20 @@
 #define CLMEM_CLI_H
 
 #include "harness/harness.h"
+#include "mpi/job.h"
 #include "options.h"
 #include "report/report.h"
 
+#include <signal.h>
+
+/* A row of main.c's command table, the one list of the commands: 'clmem
+ * COMMAND' runs it, 'clmem --help', the man page and the completions list
+ * it (docgen.c). */
 struct cli_command {
-    const char *name;
+    const struct cli_spec *spec; /* its name, options and help (cmd_NAME.c) */
     int (*run)(int argc, char **argv);
-    const char *summary;
-    int mpi; /* runs as one job under mpirun (a device per rank, one report) */
+    const char *summary; /* its line in 'clmem --help' */
+    int mpi;             /* runs as one job under mpirun (a device per rank, one report) */
 };
 
 /* The man page and the bash or zsh completion from the command and option
@@ -34,17 +40,23 @@ extern const struct cli_spec cli_hierarchy_spec;
  * workload named on the command line); peak is run's under its own name. */
 int cli_run_command(const struct cli_spec *spec, const char *workload, int argc, char **argv);
 
+/* ---- messages on stderr (common.c) ---- */
+
 /* Set on the ranks other than 0 under mpirun: they print no errors, rank 0
  * says each once for all (the errors below are the same on every rank, or
  * gathered). */
 extern int cli_silent;
-/* Whether mpirun/mpiexec started this process (Open MPI's, MPICH's Hydra's
- * or a PMIx launcher's environment). */
-int cli_launched_by_mpirun(void);
-/* This process's rank as the launcher's environment gives it; -1 when
- * mpirun did not start it. */
-int cli_mpirun_rank(void);
-/* Feedback on stderr. cli_parse sets it from --progress and --quiet:
+/* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
+ * the status as the exit code. */
+int cli_report_error(const struct clmem_error *err);
+/* A usage error in one line, exit code 2. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints the program cache's and the tuning database's warnings, if any. */
+void cli_report_warnings(const struct clmem_ctx *ctx);
+
+/* ---- progress (progress.c) ----
+ * Feedback on stderr. cli_parse sets it from --progress and --quiet:
  * progress (steps, and a first build of the kernels) is on with --progress
  * or on a terminal, never with --quiet or on the silent ranks. */
 void cli_feedback_set(const struct cli_opts *o);
@@ -53,7 +65,9 @@ int cli_progress_on(void);
 /* "clmem: [3/41] matmul 1024 regblock (12 s elapsed, about 2 min 10 s left)":
  * the time left from the steps completed since step 1. */
 void cli_progress_step(size_t step, size_t steps, const char *what);
-/* "did you mean 'X'? " for a name close to one of the candidates (edit
+
+/* ---- did you mean (suggest.c) ----
+ * "did you mean 'X'? " for a name close to one of the candidates (edit
  * distance), or nothing. */
 struct cli_suggest {
     const char *word, *best;
@@ -66,37 +80,57 @@ void cli_suggest_try(struct cli_suggest *s, const char *candidate);
 void cli_suggest_workload(const char *name, char *hint, size_t size);
 void cli_suggest_variant(const struct clmem_workload *w, const char *name, char *hint, size_t size);
 
-/* Prints "clmem: MESSAGE" (and a build log, if any) to stderr and returns
- * the status as the exit code. */
-int cli_report_error(const struct clmem_error *err);
-/* A usage error in one line, exit code 2. */
-int cli_usage_error(const char *command, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Prints the program cache's and the tuning database's warnings, if any. */
-void cli_report_warnings(const struct clmem_ctx *ctx);
-/* The address space (ulimit -v, RLIMIT_AS) the OpenCL driver needs, in
- * MiB: a smaller limit is refused before the driver loads, where it would
- * crash. Measured with PoCL 3.1 (LLVM 15) on 2 cores, caches cold (docs/reliability.md,
- * Memory): listing the devices works from 303 MiB (PoCL aborted at
- * 254); building and running kernels, `run matmul --size 16` from 830 MiB
- * (SIGSEGV below) and a whole bench from 1.5 GiB (peak 1.46 GiB). */
-#define CLI_LIST_ADDRESS_SPACE_MIB   512
-#define CLI_DRIVER_ADDRESS_SPACE_MIB 2048
+/* ---- what the OpenCL driver needs before it loads (limits.c, pocl_cache.c) ----
+ * The address space (ulimit -v, RLIMIT_AS) the driver needs, in MiB: a
+ * smaller limit is refused before the driver loads, where it would crash.
+ * Each is PoCL's measured need with room to spare (docs/reliability.md,
+ * "Memory", has the figures). */
+#define CLI_LIST_ADDRESS_SPACE_MIB   512  /* listing the devices */
+#define CLI_DRIVER_ADDRESS_SPACE_MIB 2048 /* building and running kernels */
 /* Open files (ulimit -n) the driver needs: PoCL's compiler failed below 16
  * with caches cold (`run reduce`); four times that is asked. */
 #define CLI_DRIVER_FILE_DESCRIPTORS 64
-/* clmem_devices_list, first refusing an address-space limit below
- * need_mib (one of the above; exit code 3), and keeping clmem's signal
+/* The address-space and open-file limits checked against the driver's
+ * needs (need_mib: one of the above; exit code 3 when below), the soft
+ * open-file limit raised where it may be. */
+int cli_limits_check(unsigned need_mib, struct clmem_error *err);
+/* PoCL's kernel cache: where PoCL's own place cannot be made (it would
+ * list no device), a private temporary one (POCL_CACHE_DIR), removed by
+ * cli_pocl_cache_remove at exit; a POCL_CACHE_DIR of the user's that
+ * cannot be made is a usage error. Checked once, before the driver loads. */
+int cli_pocl_cache_check(struct clmem_error *err);
+void cli_pocl_cache_remove(void);
+
+/* ---- devices: listing, choosing, opening (devices.c) ---- */
+
+/* clmem_devices_list, first refusing what the driver would crash on
+ * (cli_limits_check, cli_pocl_cache_check), and keeping clmem's signal
  * handlers over those the driver installs as it loads (LLVM's). */
 int cli_devices_list(struct clmem_device **devices, size_t *count, unsigned need_mib,
                      struct clmem_error *err);
+/* How cli_devices_choose takes --device. Without a flag, --device not
+ * given is the first GPU, else the first device. */
+enum {
+    CLI_CHOOSE_ONCE = 1 << 0, /* a device named twice is taken once */
+    CLI_CHOOSE_ALL = 1 << 1,  /* --device not given: every device */
+    CLI_CHOOSE_GPUS = 1 << 2, /* --device not given: every GPU, else every device */
+};
+/* The one selection of devices from --device (as cli_parse parsed it):
+ * the indexes in devices[0..count) of the devices `d` names, in its order
+ * (each spec as clmem_devices_select takes it; all: every device), at
+ * most `capacity` of them, into chosen[0..*n_chosen). */
+int cli_devices_choose(const struct cli_devices *d, unsigned flags,
+                       const struct clmem_device *devices, size_t count, size_t *chosen,
+                       size_t capacity, size_t *n_chosen, struct clmem_error *err);
 /* clmem_ctx_open, clmem's signal handlers kept; its builds are abandoned
  * when a stop is asked for (ctx->cancelled = cli_interrupted). */
 int cli_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
                  struct clmem_error *err);
-/* Lists devices and opens the one `spec` names (exit code 3 when none). */
-int cli_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+/* Lists devices and opens the one `d` names (exit code 3 when none). */
+int cli_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                     struct clmem_error *err);
+
+/* ---- signals and the process's end (stopping.c) ---- */
 
 /* Signals: one rule for INT, TERM, HUP, QUIT and PIPE (docs/reliability.md,
  * Signals). From cli_signals_init, at the start, each stops clmem at
@@ -113,6 +147,12 @@ void cli_catch_interrupts(void);
 /* Puts clmem's handlers back where a driver replaced them (LLVM's, which
  * swallowed SIGQUIT and SIGUSR1); SIGUSR1 gets its first action back. */
 void cli_signals_reclaim(void);
+/* The stop signals and SIGUSR1 held while a driver loads (*old: the mask
+ * before), then released with clmem's handlers put back: what came
+ * meanwhile is handled by them, and the driver's threads started meanwhile
+ * keep them held (signals go to clmem's). */
+void cli_signals_hold(sigset_t *old);
+void cli_signals_release(const sigset_t *old);
 /* For clmem_run_options.cancelled and clmem_ctx.cancelled: whether a stop
  * was asked for (user unused); also reclaims the handlers. */
 int cli_interrupted(void *user);
@@ -153,7 +193,6 @@ int cli_exit(int code);
  * with rank 0's status. Those collectives (the ranks_ calls below) are the
  * flow's alone: a step only returns its status, and an early return in a
  * step cannot leave the other ranks waiting. */
-struct clmem_rank_report;
 /* Every rank's run, on rank 0 once gathered (empty elsewhere and alone). */
 struct cli_rank_runs {
     struct clmem_rank_report *all;
@@ -235,10 +274,17 @@ int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_de
                           size_t *n_runs, struct clmem_error *err);
 void cli_rank_runs_free(struct cli_rank_runs *g);
 
-/* ---- the ranks of an MPI job (mpi.c) ----
+/* ---- the ranks of an MPI job (ranks.c, through src/mpi/job.h) ----
  * Alone (or in a build without MPI) each is what one process does. The
  * collectives among them (marked so) are called by the flow only: every
  * rank must reach each of them at the same point. */
+
+/* Whether mpirun/mpiexec started this process (Open MPI's, MPICH's Hydra's
+ * or a PMIx launcher's environment), MPI built in or not. */
+int cli_launched_by_mpirun(void);
+/* This process's rank as the launcher's environment gives it; -1 when
+ * mpirun did not start it. */
+int cli_mpirun_rank(void);
 
 /* Under mpirun, starts MPI (main.c): the command's ranks then work as one
  * job. Returns an exit code (3: MPI would not start; 2 in a build without
@@ -254,13 +300,13 @@ int ranks_is_reporter(void);
  * message of the rank that had it (clmem_mpi_agree), so that all stop
  * together even where one rank's arguments or files differ; alone, status. */
 int ranks_agree_status(int status, struct clmem_error *err);
-/* Collective: opens this process's device: alone, the one `spec` names
+/* Collective: opens this process's device: alone, the one `d` names
  * (cli_open_device); under mpirun, this rank's, chosen by its rank on its
- * host from `spec` (a device, a list, all; NULL: the host's GPUs), every
+ * host from `d` (a device, a list, all; not given: the host's GPUs), every
  * rank getting the worst status. Where the host's GPUs were asked for and
  * a rank found none, rank 0 warns once: the likely cause (the OpenCL
  * variables cut by mpirun) and the fix. */
-int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+int ranks_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err);
 /* Collective: under mpirun, this rank's run (device, peaks unless NULL,
  * status with err's message, results) to rank 0, which says every rank's

@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #define MAX_FILES 64
@@ -88,35 +87,6 @@ static void only_workloads(const char *list, struct clmem_compare_device *runs, 
         }
         runs[d].n_results = kept;
     }
-}
-
-/* The devices named by `list` ("all" or specs), each once, in order. */
-static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
-                          size_t *chosen, size_t *n_chosen, struct clmem_error *err)
-{
-    *n_chosen = 0;
-    if (strcasecmp(list, "all") == 0) {
-        for (size_t i = 0; i < count && i < CLI_MAX_DEVICES; i++)
-            chosen[(*n_chosen)++] = i;
-        return count ? CLMEM_OK : clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
-    }
-    char spec[256];
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
-        size_t index;
-        int status = clmem_devices_select(spec, devices, count, &index, err);
-        if (status)
-            return status;
-        int seen = 0;
-        for (size_t i = 0; i < *n_chosen; i++)
-            seen |= chosen[i] == index;
-        if (!seen && *n_chosen < CLI_MAX_DEVICES)
-            chosen[(*n_chosen)++] = index;
-        p = end ? end + 1 : p + len;
-    }
-    return *n_chosen ? CLMEM_OK : clmem_fail(err, CLMEM_ERR_USAGE, "--devices names no device");
 }
 
 struct progress {
@@ -298,8 +268,8 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
     int status, live_wanted = o->n_args == 0 || o->given[CLI_OPT_DEVICE];
     if (live_wanted &&
         ((status = cli_devices_list(&self->devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err)) ||
-         (status = choose_devices(o->device ? o->device : "all", self->devices, count, chosen,
-                                  &n_chosen, err))))
+         (status = cli_devices_choose(&o->devices, CLI_CHOOSE_ONCE | CLI_CHOOSE_ALL, self->devices,
+                                      count, chosen, CLI_MAX_DEVICES, &n_chosen, err))))
         return status;
     struct clmem_compare_device *all =
         realloc(self->runs, (self->n_saved + n_chosen + 1) * sizeof *all);

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,7 +87,7 @@ static int check_devices(const struct cli_opts *o, const struct clmem_workload *
     if (o->no_overlap && !o->split.given && !o->summa.given)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--no-overlap goes with --split (a device list) or --summa (mpirun)");
-    if (!cli_is_device_list(o->device)) {
+    if (!cli_devices_several(&o->devices)) {
         if (o->split.given)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "--split needs several devices: --device all or a list (cpu,cpu)");
@@ -121,11 +120,10 @@ static int check_mpi(const struct cli_opts *o, const struct clmem_workload *w,
     if (o->given[CLI_OPT_PANEL] && !o->summa.given)
         return clmem_fail(err, CLMEM_ERR_USAGE, "--panel is SUMMA's: use it with --summa");
     if (o->summa.given) {
-#ifndef CLMEM_HAVE_MPI
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "--summa needs clmem built with MPI ('meson configure build "
-                          "-Dmpi=enabled', docs/usage.md \"Many hosts: MPI\")");
-#endif
+        if (!clmem_mpi_built())
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--summa needs clmem built with MPI ('meson configure build "
+                              "-Dmpi=enabled', docs/usage.md \"Many hosts: MPI\")");
         if (!under_mpirun)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "--summa runs under mpirun, e.g. 'mpirun -n 4 clmem run matmul "
@@ -208,32 +206,6 @@ static void show_progress(void *user, const struct clmem_result *next, size_t in
     cli_progress_step(index + 1, count, what);
 }
 
-/* The devices a list names, in order, a device named twice taken twice. */
-static int choose_devices(const char *list, const struct clmem_device *devices, size_t count,
-                          size_t *chosen, size_t *n_chosen, struct clmem_error *err)
-{
-    *n_chosen = 0;
-    if (strcasecmp(list, "all") == 0) {
-        if (count == 0)
-            return clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found");
-        for (size_t i = 0; i < count && i < CLI_MAX_DEVICES; i++)
-            chosen[(*n_chosen)++] = i;
-        return CLMEM_OK;
-    }
-    char spec[256];
-    for (const char *p = list; *p && *n_chosen < CLI_MAX_DEVICES;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
-        int status = clmem_devices_select(spec, devices, count, &chosen[*n_chosen], err);
-        if (status)
-            return status;
-        (*n_chosen)++;
-        p = end ? end + 1 : p + len;
-    }
-    return CLMEM_OK;
-}
-
 /* The scaling table of a split run, after its results: strong (speedup,
  * efficiency speedup/k) or weak (the size per point, efficiency t(1)/t(k)). */
 static void print_scaling(FILE *out, const struct clmem_result *results, size_t n,
@@ -295,7 +267,8 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
     size_t n_results = 0;
     int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
-        status = choose_devices(a->device, devices, count, chosen, &n, err);
+        status =
+            cli_devices_choose(&a->devices, 0, devices, count, chosen, CLI_MAX_DEVICES, &n, err);
     if (status == CLMEM_OK && a->split.n && a->split.n != n)
         status = clmem_fail(err, CLMEM_ERR_USAGE,
                             "--split has %zu weights for %zu devices: give one per device",
@@ -393,7 +366,7 @@ static int run_check(struct cli_flow *f, struct clmem_error *err)
 
 static int run_alone(struct cli_flow *f, struct clmem_error *err)
 {
-    return cli_is_device_list(f->o.device) ? run_several(f, err) : CLI_FLOW_ONE_DEVICE;
+    return cli_devices_several(&f->o.devices) ? run_several(f, err) : CLI_FLOW_ONE_DEVICE;
 }
 
 static int run_plan(struct cli_flow *f, struct clmem_error *err)

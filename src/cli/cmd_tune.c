@@ -107,13 +107,14 @@ static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
 }
 
 /* The device --device names (its name, as the database keys it). */
-static int device_name(const char *spec, char *name, size_t size, struct clmem_error *err)
+static int device_name(const struct cli_devices *d, char *name, size_t size,
+                       struct clmem_error *err)
 {
     struct clmem_device *devices = NULL;
-    size_t count, chosen;
+    size_t count, chosen, n;
     int status = cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, err);
     if (status == CLMEM_OK)
-        status = clmem_devices_select(spec, devices, count, &chosen, err);
+        status = cli_devices_choose(d, 0, devices, count, &chosen, 1, &n, err);
     if (status == CLMEM_OK)
         snprintf(name, size, "%s", devices[chosen].name);
     free(devices);
@@ -137,7 +138,7 @@ static int show_or_reset(const struct cli_opts *a)
         status = clmem_fail(&err, CLMEM_ERR_USAGE, "unknown workload '%s' (%stry 'clmem list')",
                             a->args[0], hint);
     } else
-        status = device_name(a->device, device, sizeof device, &err);
+        status = device_name(&a->devices, device, sizeof device, &err);
     if (status)
         goto done;
     clmem_tuning_path(path, sizeof path);
@@ -217,7 +218,7 @@ int cmd_tune(int argc, char **argv)
     if ((status =
              clmem_run_normalise(w, &(struct clmem_run_options){.size = a.size}, &checked, &err)) ||
         (status = clmem_tuning_prepare(&err)) ||
-        (status = cli_open_device(a.device, a.kernel_dir, &ctx, &err)))
+        (status = cli_open_device(&a.devices, a.kernel_dir, &ctx, &err)))
         goto cleanup;
     ctx.no_cache = a.no_cache;
     cli_catch_interrupts();

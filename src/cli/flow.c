@@ -34,7 +34,7 @@ static int open_output(struct cli_flow *f, struct clmem_error *err)
 static int run_on_device(struct cli_flow *f, int *ran, struct clmem_error *err)
 {
     const struct cli_steps *steps = f->steps;
-    int status = ranks_open_device(f->o.device, f->o.kernel_dir, &f->ctx, err);
+    int status = ranks_open_device(&f->o.devices, f->o.kernel_dir, &f->ctx, err);
     if (status)
         return status;
     f->ctx.no_cache = f->o.no_cache;

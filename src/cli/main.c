@@ -9,22 +9,28 @@
 #define CLMEM_VERSION "unknown"
 #endif
 
-/* Adding a command: its file src/cli/cmd_NAME.c (cmd_NAME and its struct
+/* Every command, in the order 'clmem --help' and the man page list them.
+ * Adding a command: its file src/cli/cmd_NAME.c (cmd_NAME and its struct
  * cli_spec, whose options come from options.c's table: a new option is one
  * entry there), cmd_NAME declared in cli.h and its spec in options.h, one
- * line here, its spec in docgen.c's specs[] (the man page and completions),
- * its file in meson.build's cli_sources, its section in docs/usage.md. */
+ * line here (the man page and the completions follow), its file in
+ * meson.build's cli_sources, its section in docs/usage.md. */
 static const struct cli_command commands[] = {
-    {"devices", cmd_devices, "list OpenCL platforms and devices with their properties", 0},
-    {"list", cmd_list, "list workloads and their variants, with the seed figure each follows", 0},
-    {"run", cmd_run, "run a workload's variants: build, time, verify, report", 1},
-    {"peak", cmd_peak, "measure the device's own copy bandwidth and FMA throughput", 0},
-    {"hierarchy", cmd_hierarchy, "the memory hierarchy level by level: latency, sizes, bandwidth",
+    {&cli_devices_spec, cmd_devices, "list OpenCL platforms and devices with their properties", 0},
+    {&cli_list_spec, cmd_list,
+     "list workloads and their variants, with the seed figure each follows", 0},
+    {&cli_run_spec, cmd_run, "run a workload's variants: build, time, verify, report", 1},
+    {&cli_peak_spec, cmd_peak, "measure the device's own copy bandwidth and FMA throughput", 0},
+    {&cli_hierarchy_spec, cmd_hierarchy,
+     "the memory hierarchy level by level: latency, sizes, bandwidth", 0},
+    {&cli_bench_spec, cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks",
+     1},
+    {&cli_tune_spec, cmd_tune, "search a workload's kernel parameters on a device, keep the best",
      0},
-    {"bench", cmd_bench, "the whole suite at benchmark sizes, beside the device's peaks", 1},
-    {"tune", cmd_tune, "search a workload's kernel parameters on a device, keep the best", 0},
-    {"compare", cmd_compare, "the suite on several devices: a report side by side, with plots", 1},
-    {"diff", cmd_diff, "two run files result by result: exit 4 on a regression (no device)", 0},
+    {&cli_compare_spec, cmd_compare,
+     "the suite on several devices: a report side by side, with plots", 1},
+    {&cli_diff_spec, cmd_diff, "two run files result by result: exit 4 on a regression (no device)",
+     0},
 };
 
 static void usage(FILE *out)
@@ -33,7 +39,7 @@ static void usage(FILE *out)
                  "OpenCL suite of the GPU memory-hierarchy designs: every kernel built for\n"
                  "your device, verified against a CPU reference and timed.\n\ncommands:\n");
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-10s %s\n", commands[i].spec->name, commands[i].summary);
     fprintf(out, "\nUnder mpirun (clmem built with MPI), run, bench and compare use a device\n"
                  "per rank and rank 0 reports for all.\n"
                  "\n'clmem help COMMAND' (or 'clmem COMMAND --help') describes a command.\n"
@@ -50,11 +56,11 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
 {
     if (cli_launched_by_mpirun()) {
         cli_silent = cli_mpirun_rank() > 0; /* one message, not one per rank */
-        if (strcmp(command->name, "tune") == 0)
+        if (strcmp(command->spec->name, "tune") == 0)
             return cli_usage_error("tune",
                                    "tune keeps one tuning database: start it without mpirun");
         if (command->mpi) {
-            int status = cli_mpi_start(command->name, &argc, &argv);
+            int status = cli_mpi_start(command->spec->name, &argc, &argv);
             if (status == CLMEM_OK)
                 status = command->run(argc - 1, argv + 1);
             cli_mpi_stop();
@@ -86,7 +92,7 @@ static int close_stdout(int code)
 static const struct cli_command *find_command(const char *name)
 {
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
-        if (strcmp(name, commands[i].name) == 0)
+        if (strcmp(name, commands[i].spec->name) == 0)
             return &commands[i];
     return NULL;
 }
@@ -96,7 +102,7 @@ static int unknown_command(const char *name)
     struct cli_suggest s;
     cli_suggest_start(&s, name);
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(commands); i++)
-        cli_suggest_try(&s, commands[i].name);
+        cli_suggest_try(&s, commands[i].spec->name);
     cli_suggest_try(&s, "help");
     if (s.best)
         fprintf(stderr, "clmem: unknown command '%s' (did you mean '%s'? see 'clmem --help')\n",
@@ -149,5 +155,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    return cli_exit(close_stdout(dispatch(argc, argv)));
+    int code = close_stdout(dispatch(argc, argv));
+    cli_pocl_cache_remove();
+    return cli_exit(code);
 }

@@ -283,24 +283,33 @@ int cli_is_device_list(const char *spec)
     return spec && (strchr(spec, ',') || strcasecmp(spec, "all") == 0);
 }
 
-/* One device spec, or a list of them ("all" alone), each checked as
- * --device checks one, at most CLI_MAX_DEVICES. */
-static int parse_devices(const char *text, struct clmem_error *err)
+int cli_devices_several(const struct cli_devices *d)
 {
-    if (!cli_is_device_list(text))
+    return d->all || d->n > 1;
+}
+
+int cli_devices_parse(const char *text, struct cli_devices *d, struct clmem_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->text = text;
+    if (!cli_is_device_list(text)) {
+        d->n = 1;
+        d->spec[0].len = strlen(text);
         return clmem_devices_parse_spec(text, err);
-    if (strcasecmp(text, "all") == 0)
+    }
+    if (strcasecmp(text, "all") == 0) {
+        d->all = 1;
         return CLMEM_OK;
-    char spec[256];
-    size_t n = 0;
-    for (const char *p = text;; n++) {
+    }
+    char spec[CLI_DEVICE_SPEC_MAX];
+    for (const char *p = text;; d->n++) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == 0 || len >= sizeof spec)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "bad device list '%s': item %zu is %s (expected specs as --device "
                               "takes, comma-separated, e.g. 'cpu,cpu' or '0:0,1:0')",
-                              text, n + 1, len ? "too long" : "empty");
+                              text, d->n + 1, len ? "too long" : "empty");
         snprintf(spec, sizeof spec, "%.*s", (int)len, p);
         if (strcasecmp(spec, "all") == 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': 'all' stands alone",
@@ -308,11 +317,15 @@ static int parse_devices(const char *text, struct clmem_error *err)
         int status = clmem_devices_parse_spec(spec, err);
         if (status)
             return status;
-        if (n + 1 > CLI_MAX_DEVICES)
+        if (d->n + 1 > CLI_MAX_DEVICES)
             return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': more than %d devices",
                               text, CLI_MAX_DEVICES);
-        if (!end)
+        d->spec[d->n].at = (size_t)(p - text);
+        d->spec[d->n].len = len;
+        if (!end) {
+            d->n++;
             return CLMEM_OK;
+        }
         p = end + 1;
     }
 }
@@ -470,7 +483,7 @@ int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struc
         break;
     case CLI_CHOICE: status = parse_choice(name, text, opt->choices, err); break;
     case CLI_SIZE: break; /* parsed with the workload's default by clmem_run_normalise */
-    case CLI_DEVICES: status = parse_devices(text, err); break;
+    case CLI_DEVICES: status = cli_devices_parse(text, &o->devices, err); break;
     case CLI_LIBRARY: status = clmem_compare_check(NULL, text, err); break;
     case CLI_TEXT:
         if (id == CLI_OPT_WORKLOADS)
@@ -565,7 +578,7 @@ static int check_one_device(const struct cli_spec *spec, const struct cli_opts *
 {
     for (size_t i = 0; i < spec->n_uses; i++) {
         unsigned flags = spec->uses[i].flags;
-        if (spec->uses[i].id != CLI_OPT_DEVICE || !cli_is_device_list(o->device))
+        if (spec->uses[i].id != CLI_OPT_DEVICE || !cli_devices_several(&o->devices))
             continue;
         if (flags & CLI_ONE_DEVICE)
             return clmem_fail(err, CLMEM_ERR_USAGE, "%s takes one device, not several ('%s')",

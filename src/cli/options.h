@@ -80,9 +80,23 @@ struct cli_grid {
     unsigned long long rows, cols;
 };
 
+/* --device as parsed, once (cli_devices_choose takes it): one spec, a
+ * list of them or all, each spec as clmem_devices_select takes one. */
+#define CLI_DEVICE_SPEC_MAX 256 /* the bytes of a list's spec, its NUL included */
+struct cli_devices {
+    const char *text; /* as given; NULL: not given (the command's default) */
+    int all;          /* "all": every device */
+    size_t n;         /* the specs: 1 (one device), 2 to CLI_MAX_DEVICES (a list); 0 with all */
+    struct {
+        size_t at, len; /* where in text */
+    } spec[CLI_MAX_DEVICES];
+};
+
 /* The values of a command's options, each at its default until given. */
 struct cli_opts {
-    const char *variant, *size, *device, *workloads, *sizes;
+    const char *variant, *size, *workloads, *sizes;
+    const char *device;         /* --device as written, as messages quote it */
+    struct cli_devices devices; /* and what it names */
     const char *output, *output_dir, *kernel_dir, *compare, *input;
     int weak, no_overlap, no_cache, peak;
     int show, reset, changes, progress, quiet;
@@ -172,6 +186,12 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
 enum clmem_format cli_output_format(const struct cli_opts *o, enum clmem_format fallback);
 /* Whether a --device value names several devices: a list or all. */
 int cli_is_device_list(const char *spec);
+/* --device's value into *d: one spec, a list or all, each spec checked
+ * as clmem_devices_parse_spec checks one (usage errors), at most
+ * CLI_MAX_DEVICES. The one place a list is split. */
+int cli_devices_parse(const char *text, struct cli_devices *d, struct clmem_error *err);
+/* Whether d names several devices: a list or all. */
+int cli_devices_several(const struct cli_devices *d);
 
 /* Each command's spec (src/cli/cmd_*.c), and the checks a command makes
  * before it opens a device, for the fuzzers (tests/fuzz/fuzz_options.c). */

@@ -1,8 +1,8 @@
 /* The harness: what runs workloads (a workload is given to it; it never
  * looks one up). One run loop (run.c), the suite at bench sizes
- * (bench.c), the device's peaks (peak.c), several devices at once
- * (multi.c), the tuning database's entries (tuning.c). Above the OpenCL
- * layer; below the workloads. */
+ * (bench.c), the device's peaks (device_peaks.c), several devices at
+ * once (multi.c), the tuning database's entries (tuning_entries.c).
+ * Above the OpenCL layer; below the workloads. */
 #ifndef CLMEM_HARNESS_H
 #define CLMEM_HARNESS_H
 
@@ -113,7 +113,7 @@ double clmem_min_sample_ms(int events, double tick_ns);
 int clmem_sample(const struct clmem_clock *clock, unsigned reps, clmem_batch_fn measure, void *user,
                  double *samples_ms, struct clmem_sampling *out, struct clmem_error *err);
 
-/* ---- the device's peaks (peak.c) ---- */
+/* ---- the device's peaks (device_peaks.c) ---- */
 /* Whether the workload's variants measure the device's peaks. */
 int clmem_workload_is_peak(const struct clmem_workload *w);
 /* Runs such a workload (every variant) and fills *peak from the variants'
@@ -151,7 +151,7 @@ int clmem_split_rows(size_t rows, size_t n, const double *weights, size_t *first
 int clmem_results_total(struct clmem_result **results, size_t *n_results, const size_t *first,
                         const size_t *n_each, size_t n_devices, struct clmem_error *err);
 
-/* ---- the tuning database's entries (tuning.c) ---- */
+/* ---- the tuning database's entries (tuning_entries.c) ---- */
 /* Keeps the best values of tunable t for this device, workload and size
  * class (the file written whole or not at all). */
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,

@@ -265,8 +265,8 @@ void clmem_run_release_guards(struct clmem_run *run);
 /* Builds, with `options` (kept in run->params for the report), each .cl
  * file that a selected variant the device can run (needs_extension) names,
  * once, and creates those variants' kernels and more kernels; the run owns
- * them (program.c). A workload's setup calls it once its parameters are
- * chosen. */
+ * them (run_programs.c). A workload's setup calls it once its parameters
+ * are chosen. */
 int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_error *err);
 /* The variant's kernel (NULL for a library's routine), and its more
  * kernel i (NULL where it names none). */
@@ -313,11 +313,11 @@ size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
 const char *clmem_param_level_name(enum clmem_param_level level);
 
 /* The tuned values of tunable t of w at this size class on this device
- * (tuning.c): 1 and values[] when found and valid on it. An unreadable
- * database is ignored and described in ctx->tuning_warning. */
+ * (tuning_entries.c): 1 and values[] when found and valid on it. An
+ * unreadable database is ignored and described in ctx->tuning_warning. */
 int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
                         const struct clmem_tunable *t, const struct clmem_size *size, int values[]);
-/* The values a run builds tunable t's variant with (tuning.c): the
+/* The values a run builds tunable t's variant with (tuning_entries.c): the
  * tuner's candidate when the run tunes that variant, else the tuning
  * database's entry unless the run ignores it (the variant's result then
  * says "tuned parameters (clmem tune)"): 1 and values[]. 0: none, the

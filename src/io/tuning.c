@@ -2,7 +2,7 @@
  * workload, variant and size class, kept as JSON (cJSON) and written whole
  * or not at all. It is read only from a file and a directory that this
  * user alone can write (io.h, state files): the parameters it holds
- * choose the kernels that run. harness/tuning.c asks it for a run. */
+ * choose the kernels that run. harness/tuning_entries.c asks it for a run. */
 #define _DEFAULT_SOURCE /* flock */
 #include "io/io.h"
 

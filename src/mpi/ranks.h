@@ -1,12 +1,11 @@
-/* clmem under MPI (an MPI build: meson setup -Dmpi=enabled): one process
- * per device, on one host or many, started by mpirun. This part of libclmem
- * exists only in an MPI build; clmem.h does not need it. */
+/* The MPI build's side of the seam (job.h): a job's communicators, for
+ * mpi.c and summa.c (and the SUMMA test), which alone include <mpi.h>.
+ * Exists only in an MPI build (meson setup -Dmpi=enabled); libclmem and
+ * clmem.h never need it. */
 #ifndef CLMEM_MPI_RANKS_H
 #define CLMEM_MPI_RANKS_H
 
-#include "harness/harness.h"
-#include "report/report.h"
-#include "workloads/matmul.h"
+#include "mpi/job.h"
 
 #include <mpi.h>
 
@@ -19,81 +18,11 @@ struct clmem_mpi {
 };
 
 /* MPI_Init_thread (only the main thread calls MPI) and the communicators
- * above. In a sanitizer build, Open MPI's own allocations are left out of
- * the leak check, which runs in clmem_mpi_finalize, before MPI_Finalize
- * (src/mpi/mpi.c says why). */
+ * above, in a job the caller holds (clmem_mpi_start allocates one). In a
+ * sanitizer build, Open MPI's own allocations are left out of the leak
+ * check, which runs in clmem_mpi_finalize, before MPI_Finalize (mpi.c
+ * says why). */
 int clmem_mpi_init(int *argc, char ***argv, struct clmem_mpi *m, struct clmem_error *err);
 void clmem_mpi_finalize(struct clmem_mpi *m);
-
-/* The device this rank runs on, chosen by its rank on its host: `spec`
- * NULL or "" means the host's GPUs (every device when it has none), "all"
- * every device, a comma-separated list those devices (each as --device
- * takes it); the rank takes item local_rank modulo their number, so ranks
- * share devices when there are more ranks than devices. */
-int clmem_mpi_pick_device(const struct clmem_mpi *m, const char *spec,
-                          const struct clmem_device *devices, size_t count, size_t *chosen,
-                          struct clmem_error *err);
-
-/* Collective: the worst of every rank's status (clmem_status_worst).
- * Where it is worse than the caller's own, err is set to the first such
- * rank's message, as "rank R on HOST: MESSAGE", so that rank 0 can print
- * one line for all. Every rank must call it at the same point. */
-int clmem_mpi_agree(const struct clmem_mpi *m, int status, struct clmem_error *err);
-
-/* What one rank ran: its host (clmem_host_describe on that rank), device,
- * peaks (has_peak) and results. */
-struct clmem_rank_report {
-    int rank;
-    struct clmem_host host;
-    struct clmem_device device; /* its OpenCL handles mean nothing off its rank */
-    int has_peak;
-    struct clmem_peak peak;
-    int status;                                           /* what the rank's run returned */
-    char error[sizeof((struct clmem_error *)0)->message]; /* and its message, when an error */
-    struct clmem_result *results;
-    size_t n_results;
-};
-/* Collective: every rank's report to rank 0, where *all gets m->size
- * reports in rank order (free with clmem_rank_reports_free); NULL
- * elsewhere. The ranks run the same build of clmem (the bytes of a result
- * travel as they are). */
-int clmem_mpi_gather(const struct clmem_mpi *m, const struct clmem_rank_report *mine,
-                     struct clmem_rank_report **all, struct clmem_error *err);
-void clmem_rank_reports_free(struct clmem_rank_report *all, size_t n);
-
-/* Several ranks' reports as one JSON document (schema/run.schema.json):
- * {"schema_version", "clmem_version", "clmem_git", "created", "ranks":
- * [{"rank", "host": {...}, "device", "peak", "status", "results"}, ...]}
- * and "interrupted": true when the run was stopped early. */
-int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
-                            int interrupted, struct clmem_error *err);
-
-/* ---- SUMMA (van de Geijn & Watts 1997): P = M x N over a 2D grid ----
- * The grid_rows x grid_cols ranks each own a block of M, N and P (rows
- * and columns split as clmem_split_rows splits them). For each panel of
- * the inner dimension, the rank owning M's panel broadcasts it along its
- * grid row and the one owning N's along its grid column; every rank
- * multiplies the two with a matmul kernel on its device and adds the
- * product into its block of P there. */
-struct clmem_summa_options {
-    const char *variant;      /* a matmul kernel variant, not a library's */
-    const char *size;         /* NULL: matmul's default */
-    int grid_rows, grid_cols; /* 0, 0: the squarest grid of every rank */
-    size_t panel;             /* a panel's width (inner dimension); 0: chosen */
-    int no_overlap;           /* each broadcast, copy and kernel waits for the one before */
-    unsigned reps, warmup;    /* as clmem_run_options */
-    uint64_t seed;
-};
-/* Collective over m->world, each rank on its open context: usage errors
- * (size, variant, grid, panel) come before any work, on every rank alike.
- * Rank 0 makes M and N from the seed, scatters the blocks, times `reps`
- * multiplications (host wall time from a barrier to the last rank's end,
- * the slowest rank's), gathers P and checks it against the CPU reference
- * as a single-device run does. On rank 0 one result is appended to
- * *results (device "SUMMA RxC grid, N ranks"; the note gives the grid,
- * the panel and the share of time spent communicating); elsewhere none. */
-int clmem_summa(const struct clmem_mpi *m, struct clmem_ctx *ctx,
-                const struct clmem_summa_options *options, struct clmem_result **results,
-                size_t *n_results, struct clmem_error *err);
 
 #endif

@@ -1,6 +1,6 @@
 /* SUMMA (van de Geijn & Watts, "SUMMA: scalable universal matrix
  * multiplication algorithm", 1997): P = M x N over a grid of MPI ranks, a
- * device each (clmem_summa, src/mpi/ranks.h). Each rank owns a block of
+ * device each (clmem_summa, src/mpi/job.h). Each rank owns a block of
  * P, of M and of N. For each piece of the inner dimension the owner of M's
  * piece broadcasts it along its grid row and the owner of N's along its grid
  * column; every rank multiplies the two on its device with one of matmul's

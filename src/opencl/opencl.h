@@ -8,7 +8,7 @@
 #include "base/base.h"
 #include "io/io.h"
 
-/* ---- errors (error.c) ---- */
+/* ---- errors (cl_error.c) ---- */
 /* "CL_INVALID_WORK_GROUP_SIZE" for -54; "CL_UNKNOWN_ERROR" otherwise. */
 const char *clmem_cl_error_name(cl_int code);
 int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const char *func,
@@ -159,9 +159,9 @@ struct clmem_timing {
     int untraced;
     /* Launches after a run's first CLMEM_EVENTED_LAUNCHES take no event
      * when the caller ends the timing with a marker (clmem_timing_end):
-     * on an H200 an event on every launch made back-to-back launches cost
-     * 13.4 us each, 4.9 without. A marker's own end read ~1.5 us late
-     * there, so runs of a few launches keep an event on each. */
+     * an event on every launch made back-to-back launches cost nearly
+     * three times as much on an H200, and a marker's own end reads late,
+     * so runs of a few launches keep an event on each (bench/launch/h200/). */
     int end_by_marker;
     unsigned evented, unevented;
 };

@@ -23,24 +23,13 @@ enum { NAIVE, TILED, COARSENED };
  * (cl/blur.cl), read as vectors at every offset of the box (STRIP_LOAD 1)
  * or as one aligned load a row (2), looked up device -> family -> vendor
  * -> any (clmem_param_rows). GPUs: 4 bytes by 4 rows, one aligned load a
- * row, what `clmem tune blur` kept on an H200 at 7680x4320 (1586 GB/s
- * where the earlier 4 x 2 with vector loads gave 1300; at 16384x16384
- * 2288 where 1606, then 2684 with the path of its own for strips inside
- * the image, bench/roofs/h200-strip/, and 2893 with a grey image's sums
- * two to a word, bench/roofs/h200-packed/). More bytes or rows a
- * work-item were slower there at 7680x4320 (4 x 8, packed: 0.89 of 4 x 4
- * there, 1.03x at 16384x16384, bench/experiments/h200-blur-packed/): the
- * kernel is bound by its arithmetic as much as by memory
- * (bench/roofs/stages.sh). CPUs: 16 bytes, a vector
- * register of them summed at once, and 8 rows (PoCL on a 2-core EPYC:
- * 3.6-5.0 GB/s at 1920x1080 where 4 rows gave 2.3-4.3 and 8 bytes by 4
- * rows 2.6-4.4, on a loaded machine; one aligned load a row there, 16 x
- * 8 with packed sums, forced with bench/experiments/lib.sh's
- * force_variant: 2.9-4.0 GB/s against 4.5-4.9). Rusticl's llvmpipe is the
- * other way: one aligned load a row with packed sums, 232-236 MB/s at
- * 1920x1080 against 57-58 with vectors at each offset, 356 against 64 at
- * 7680x4320 (constmem's aligned load there: 60 MB/s against 122 at 2048,
- * so constmem keeps the CPU row). */
+ * row, what `clmem tune blur` kept on an H200 at 7680x4320
+ * (bench/roofs/h200-strip/, h200-packed/); more bytes or rows a work-item
+ * were slower there (bench/experiments/h200-blur-packed/): the kernel is
+ * bound by its arithmetic as much as by memory (bench/roofs/stages.sh).
+ * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
+ * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
+ * faster way on each (bench/experiments/cpu-strips/). */
 enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 4, 2}},

@@ -25,11 +25,9 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
  * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
  * family -> vendor -> any (clmem_param_rows). GPUs: 4 floats by 2 rows,
  * one aligned load a row, what `clmem tune constmem` kept on an H200 at
- * 8192 (2765 GB/s where the earlier 2 x 8 with vector loads gave 2185,
- * bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8 independent
- * chains of multiply-adds (PoCL on a 2-core EPYC: 2.3-3.4 GB/s at 2048
- * where 8 x 8 gave 2.0-3.0 and 8 x 4 1.7-2.7, on a loaded machine; one
- * aligned load a row there, forced as blur's: 5.50 GB/s against 6.18). */
+ * 8192 (bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8
+ * independent chains of multiply-adds, read by vectors, the faster way on
+ * PoCL and on llvmpipe alike (bench/experiments/cpu-strips/). */
 enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2, 2}},

@@ -348,10 +348,10 @@ const struct clmem_workload clmem_workload_peak = {
     .summary = "the device's own peaks: copy and read bandwidth, FP32 FMA throughput, launch cost",
     .source = "peak.cl",
     /* 256 MiB a buffer: past the last level cache of GPUs (50 MiB on an
-     * H100), and long enough (0.1-0.2 ms there) that the start and end of a
-     * launch are a small part of it: 2^24 gave 9% less copy and 15% less
-     * read bandwidth on the H100 (bench/peak-probes). --peak and bench
-     * measure GPUs at 2^28 where it fits (clmem_peak_measure). */
+     * H100), and long enough that the start and end of a launch are a
+     * small part of it, as they are not at 2^24 (bench/peak-probes/).
+     * --peak and bench measure GPUs at 2^28 where it fits
+     * (clmem_peak_measure). */
     .default_size = "67108864",
     .size_help = "N floats to copy and to read; fma runs 16384 work-items per compute unit, at "
                  "most N rounded up to a work-group",

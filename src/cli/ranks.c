@@ -1,156 +1,149 @@
-/* The ranks of an MPI job (cli.h, "the ranks"): starting MPI, each rank's
- * device, agreeing on a status, gathering what the ranks ran for rank 0's
- * report, the exit status for all. The MPI build has them here, behind
- * CLMEM_HAVE_MPI and nowhere else, and only the flow (flow.c) calls the
- * collectives among them; alone (and in a build without MPI) each is what
- * a command does in one process. Ranks other than 0 print no errors: rank
- * 0 says each once, for all. */
+/* The ranks of an MPI job as the commands' flow (flow.c) sees them: MPI
+ * started for a command, each rank's device, agreeing on a status,
+ * gathering what the ranks ran for rank 0's report, the exit status for
+ * all. MPI itself is behind src/mpi/job.h, built with or without it; here
+ * a process alone (no job started: without mpirun, or without MPI) does
+ * what one process does. Only the flow calls the collectives. Ranks other
+ * than 0 print no errors: rank 0 says each once, for all. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef CLMEM_HAVE_MPI
-#include "mpi/ranks.h"
+/* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
+ * launchers (srun). */
+static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
 
-static struct clmem_mpi mpi_state;
-static int mpi_active;
-
-/* The MPI state under mpirun, NULL otherwise. */
-static const struct clmem_mpi *mpi(void)
+int cli_launched_by_mpirun(void)
 {
-    return mpi_active ? &mpi_state : NULL;
+    return cli_mpirun_rank() >= 0;
 }
-#endif
+
+int cli_mpirun_rank(void)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rank_vars); i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v && v[0])
+            return atoi(v);
+    }
+    return -1;
+}
+
+/* The job this process is a rank of, from cli_mpi_start to cli_mpi_stop;
+ * NULL alone. */
+static struct clmem_mpi *job;
 
 int cli_mpi_start(const char *command, int *argc, char ***argv)
 {
-#ifdef CLMEM_HAVE_MPI
-    (void)command;
+    if (!clmem_mpi_built())
+        return cli_usage_error(
+            NULL,
+            "this clmem was built without MPI: for 'mpirun ... clmem %s' build it "
+            "with 'meson configure build -Dmpi=enabled' (docs/usage.md, \"Many hosts: "
+            "MPI\")",
+            command);
     struct clmem_error err = {0};
-    if (clmem_mpi_init(argc, argv, &mpi_state, &err))
+    if (clmem_mpi_start(argc, argv, &job, &err))
         return cli_report_error(&err);
-    mpi_active = 1;
-    cli_silent = mpi_state.rank != 0;
+    cli_silent = clmem_mpi_rank(job) != 0;
     return CLMEM_OK;
-#else
-    (void)argc;
-    (void)argv;
-    return cli_usage_error(
-        NULL,
-        "this clmem was built without MPI: for 'mpirun ... clmem %s' build it "
-        "with 'meson configure build -Dmpi=enabled' (docs/usage.md, \"Many hosts: "
-        "MPI\")",
-        command);
-#endif
 }
 
 void cli_mpi_stop(void)
 {
-#ifdef CLMEM_HAVE_MPI
-    if (mpi_active)
-        clmem_mpi_finalize(&mpi_state);
-    mpi_active = 0;
-#endif
+    clmem_mpi_stop(job);
+    job = NULL;
 }
 
 int ranks_joined(void)
 {
-#ifdef CLMEM_HAVE_MPI
-    return mpi() != NULL;
-#else
-    return 0;
-#endif
+    return job != NULL;
 }
 
 int ranks_is_reporter(void)
 {
-#ifdef CLMEM_HAVE_MPI
-    return !mpi() || mpi()->rank == 0;
-#else
-    return 1;
-#endif
+    return !job || clmem_mpi_rank(job) == 0;
 }
 
 int ranks_agree_status(int status, struct clmem_error *err)
 {
-#ifdef CLMEM_HAVE_MPI
-    if (mpi())
-        return clmem_mpi_agree(mpi(), status, err);
-#else
-    (void)err;
-#endif
-    return status;
+    return job ? clmem_mpi_agree(job, status, err) : status;
 }
 
-#ifdef CLMEM_HAVE_MPI
 /* With --device left out each rank asks for its host's GPUs and takes any
  * device where it finds none: most often a CPU because the OpenCL drivers
  * the shell sees did not reach the ranks (Open MPI's mpirun has passed
  * OCL_ICD_FILENAMES cut at its first ':'). Collective: rank 0 says so once
  * for all, naming the first such rank's host, device and variable. */
-static void say_no_gpu(const struct clmem_mpi *m, int no_gpu, const struct clmem_device *device)
+static void say_no_gpu(int no_gpu, const struct clmem_device *device)
 {
-    int mine = no_gpu != 0, count = 0, candidate = no_gpu ? m->rank : m->size, first = 0;
-    MPI_Allreduce(&mine, &count, 1, MPI_INT, MPI_SUM, m->world);
+    int first, count = clmem_mpi_count(job, no_gpu, &first);
     if (count == 0)
         return;
-    MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, m->world);
     struct {
-        char host[sizeof m->host];
+        char host[256];
         char device[sizeof device->name];
         char icd[256]; /* what OCL_ICD_FILENAMES is there, quoted, or "unset" */
     } what;
     memset(&what, 0, sizeof what);
-    if (m->rank == first) {
+    if (clmem_mpi_rank(job) == first) {
         const char *icd = getenv("OCL_ICD_FILENAMES");
-        snprintf(what.host, sizeof what.host, "%s", m->host);
+        snprintf(what.host, sizeof what.host, "%s", clmem_mpi_host(job));
         snprintf(what.device, sizeof what.device, "%s", device->name);
         if (icd)
             snprintf(what.icd, sizeof what.icd, "'%.200s'", icd);
         else
             snprintf(what.icd, sizeof what.icd, "unset");
     }
-    MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->world);
-    if (m->rank == 0)
+    clmem_mpi_broadcast(job, &what, sizeof what, first);
+    if (clmem_mpi_rank(job) == 0)
         fprintf(stderr,
                 "clmem: warning: no GPU found on %s (%d of %d ranks): running on '%s' instead; "
                 "the ranks may not see the OpenCL drivers this shell sees (rank %d's "
                 "OCL_ICD_FILENAMES is %s; Open MPI passes it cut at its first ':'): pass them "
                 "explicitly, 'mpirun ... env OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES "
                 "OCL_ICD_VENDORS=$OCL_ICD_VENDORS clmem ...', or name the device (--device cpu)\n",
-                what.host, count, m->size, what.device, first, what.icd);
+                what.host, count, clmem_mpi_size(job), what.device, first, what.icd);
 }
-#endif
 
-int ranks_open_device(const char *spec, const char *kernel_dir, struct clmem_ctx *ctx,
+/* This rank's device among its host's: the devices `d` names (not given:
+ * the host's GPUs, else every device), the rank taking the one its rank
+ * on the host gives, modulo their number, so that ranks share devices
+ * when there are more ranks than devices. */
+static int open_rank_device(const struct cli_devices *d, const char *kernel_dir,
+                            struct clmem_ctx *ctx, int *no_gpu, struct clmem_error *err)
+{
+    struct clmem_device *devices = NULL;
+    size_t count = 0, n = 0, *chosen = NULL;
+    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
+    if (status == CLMEM_OK && count == 0)
+        status = clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found on %s", clmem_mpi_host(job));
+    if (status == CLMEM_OK && !(chosen = calloc(count, sizeof *chosen)))
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+    if (status == CLMEM_OK)
+        status = cli_devices_choose(d, CLI_CHOOSE_GPUS, devices, count, chosen, count, &n, err);
+    if (status == CLMEM_OK) {
+        const struct clmem_device *mine = &devices[chosen[(size_t)clmem_mpi_local_rank(job) % n]];
+        *no_gpu = !d->text && !(mine->type & CL_DEVICE_TYPE_GPU);
+        status = cli_ctx_open(ctx, mine, kernel_dir, err);
+    }
+    free(chosen);
+    free(devices);
+    return status;
+}
+
+int ranks_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
                       struct clmem_error *err)
 {
-#ifdef CLMEM_HAVE_MPI
-    const struct clmem_mpi *m = mpi();
-    if (m) {
-        struct clmem_device *devices = NULL;
-        size_t count = 0, chosen = 0;
-        int no_gpu = 0;
-        int status = clmem_devices_parse_spec(spec && strchr(spec, ',') ? NULL : spec, err);
-        if (status == CLMEM_OK)
-            status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
-        if (status == CLMEM_OK)
-            status = clmem_mpi_pick_device(m, spec, devices, count, &chosen, err);
-        if (status == CLMEM_OK) {
-            no_gpu = (!spec || !spec[0]) && !(devices[chosen].type & CL_DEVICE_TYPE_GPU);
-            status = cli_ctx_open(ctx, &devices[chosen], kernel_dir, err);
-        }
-        free(devices);
-        if ((status = clmem_mpi_agree(m, status, err)) == CLMEM_OK)
-            say_no_gpu(m, no_gpu, &ctx->device);
-        return status;
-    }
-#endif
-    return cli_open_device(spec, kernel_dir, ctx, err);
+    if (!job)
+        return cli_open_device(d, kernel_dir, ctx, err);
+    int no_gpu = 0;
+    int status = clmem_mpi_agree(job, open_rank_device(d, kernel_dir, ctx, &no_gpu, err), err);
+    if (status == CLMEM_OK)
+        say_no_gpu(no_gpu, &ctx->device);
+    return status;
 }
 
-#ifdef CLMEM_HAVE_MPI
 /* "rank R on HOST: DEVICE", a rank's name in reports; short enough for a
  * result's device field (128 bytes). */
 static void rank_label(const struct clmem_rank_report *r, char *out, size_t size)
@@ -175,7 +168,6 @@ static int say_rank_failures(const struct clmem_rank_report *all, size_t n)
     }
     return worst;
 }
-#endif
 
 int ranks_gather_runs(const struct clmem_device *device, const struct clmem_peak *peak, int status,
                       const struct clmem_result *results, size_t n_results, struct cli_rank_runs *g,
@@ -183,11 +175,9 @@ int ranks_gather_runs(const struct clmem_device *device, const struct clmem_peak
 {
     g->all = NULL;
     g->n = 0;
-#ifdef CLMEM_HAVE_MPI
-    const struct clmem_mpi *m = mpi();
-    if (!m)
+    if (!job)
         return status;
-    struct clmem_rank_report mine = {.rank = m->rank,
+    struct clmem_rank_report mine = {.rank = clmem_mpi_rank(job),
                                      .device = *device,
                                      .has_peak = peak != NULL,
                                      .status = status,
@@ -195,32 +185,23 @@ int ranks_gather_runs(const struct clmem_device *device, const struct clmem_peak
                                      .n_results = n_results};
     clmem_host_describe(&mine.host);
     /* MPI's name for the host, as every "rank R on HOST" message gives it. */
-    snprintf(mine.host.name, sizeof mine.host.name, "%.255s", m->host);
+    snprintf(mine.host.name, sizeof mine.host.name, "%.255s", clmem_mpi_host(job));
     if (peak)
         mine.peak = *peak;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY)
         snprintf(mine.error, sizeof mine.error, "%s", err->message);
     /* Said by rank 0 with the rank's name: err keeps the gather's own. */
     clmem_error_clear(err);
-    int gathered = clmem_mpi_gather(m, &mine, &g->all, err);
-    if (gathered != CLMEM_OK || m->rank != 0)
+    int gathered = clmem_mpi_gather(job, &mine, &g->all, err);
+    if (gathered != CLMEM_OK || clmem_mpi_rank(job) != 0)
         return gathered;
-    g->n = (size_t)m->size;
+    g->n = (size_t)clmem_mpi_size(job);
     return say_rank_failures(g->all, g->n);
-#else
-    (void)device;
-    (void)peak;
-    (void)results;
-    (void)n_results;
-    (void)err;
-    return status;
-#endif
 }
 
 int cli_rank_runs_results(const struct cli_rank_runs *g, int totals, struct clmem_result **results,
                           size_t *n_results, struct clmem_error *err)
 {
-#ifdef CLMEM_HAVE_MPI
     if (g->n == 0)
         return CLMEM_OK;
     size_t count = 0, n = 0, first[CLI_MPI_MAX_TOTALS], each[CLI_MPI_MAX_TOTALS];
@@ -257,20 +238,11 @@ int cli_rank_runs_results(const struct cli_rank_runs *g, int totals, struct clme
     *results = all;
     *n_results = n;
     return status;
-#else
-    (void)g;
-    (void)totals;
-    (void)results;
-    (void)n_results;
-    (void)err;
-    return CLMEM_OK;
-#endif
 }
 
 int cli_rank_runs_write(const struct cli_rank_runs *g, enum clmem_format format,
                         struct clmem_output *output, int interrupted, struct clmem_error *err)
 {
-#ifdef CLMEM_HAVE_MPI
     int status = CLMEM_OK;
     if (output->file) {
         status = clmem_report_json_ranks(output->file, g->all, g->n, interrupted, err);
@@ -294,13 +266,6 @@ int cli_rank_runs_write(const struct cli_rank_runs *g, enum clmem_format format,
         status = clmem_report_write(stdout, format, results, n_results, NULL, err);
     clmem_results_free(results, n_results);
     return status;
-#else
-    (void)g;
-    (void)format;
-    (void)output;
-    (void)interrupted;
-    return clmem_fail(err, CLMEM_ERR_USAGE, "no ranks to report (a build without MPI)");
-#endif
 }
 
 int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_device **runs,
@@ -308,7 +273,6 @@ int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_de
 {
     *runs = NULL;
     *n_runs = 0;
-#ifdef CLMEM_HAVE_MPI
     if (g->n == 0)
         return CLMEM_OK;
     if (!(*runs = calloc(g->n, sizeof **runs)))
@@ -325,60 +289,45 @@ int cli_rank_runs_devices(const struct cli_rank_runs *g, struct clmem_compare_de
         run->n_results = g->all[i].n_results;
     }
     *n_runs = g->n;
-#else
-    (void)g;
-    (void)err;
-#endif
     return CLMEM_OK;
 }
 
 void cli_rank_runs_free(struct cli_rank_runs *g)
 {
-#ifdef CLMEM_HAVE_MPI
     clmem_rank_reports_free(g->all, g->n);
-#endif
     g->all = NULL;
     g->n = 0;
 }
 
 int ranks_exit_status(int status)
 {
-#ifdef CLMEM_HAVE_MPI
-    if (mpi())
-        MPI_Bcast(&status, 1, MPI_INT, 0, mpi()->world);
-#endif
+    if (job)
+        clmem_mpi_broadcast(job, &status, sizeof status, 0);
     return status;
 }
 
 int ranks_summa(const struct cli_opts *o, struct clmem_ctx *ctx, struct clmem_result **results,
                 size_t *n_results, struct clmem_error *err)
 {
-#ifdef CLMEM_HAVE_MPI
-    if (mpi()) {
-        struct clmem_summa_options so = {.variant = o->variant,
-                                         .size = o->size,
-                                         .panel = (size_t)o->panel,
-                                         .reps = (unsigned)o->reps,
-                                         .warmup = (unsigned)o->warmup,
-                                         .seed = o->seed,
-                                         .grid_rows = (int)o->summa.rows,
-                                         .grid_cols = (int)o->summa.cols,
-                                         .no_overlap = o->no_overlap};
-        int status = clmem_summa(mpi(), ctx, &so, results, n_results, err);
-        if (status == CLMEM_ERR_VERIFY && mpi()->rank == 0)
-            for (size_t i = 0; i < *n_results; i++)
-                if (!(*results)[i].verified)
-                    fprintf(stderr, "clmem: %s %s (%s): verification failed: %s\n",
-                            (*results)[i].workload, (*results)[i].variant, (*results)[i].device,
-                            (*results)[i].verify_detail);
-        /* A usage error is the same on every rank; an OpenCL one may be a
-         * single rank's. */
-        return clmem_mpi_agree(mpi(), status, err);
-    }
-#endif
-    (void)o;
-    (void)ctx;
-    (void)results;
-    (void)n_results;
-    return clmem_fail(err, CLMEM_ERR_USAGE, "--summa runs under mpirun");
+    if (!job)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--summa runs under mpirun");
+    struct clmem_summa_options so = {.variant = o->variant,
+                                     .size = o->size,
+                                     .panel = (size_t)o->panel,
+                                     .reps = (unsigned)o->reps,
+                                     .warmup = (unsigned)o->warmup,
+                                     .seed = o->seed,
+                                     .grid_rows = (int)o->summa.rows,
+                                     .grid_cols = (int)o->summa.cols,
+                                     .no_overlap = o->no_overlap};
+    int status = clmem_summa(job, ctx, &so, results, n_results, err);
+    if (status == CLMEM_ERR_VERIFY && clmem_mpi_rank(job) == 0)
+        for (size_t i = 0; i < *n_results; i++)
+            if (!(*results)[i].verified)
+                fprintf(stderr, "clmem: %s %s (%s): verification failed: %s\n",
+                        (*results)[i].workload, (*results)[i].variant, (*results)[i].device,
+                        (*results)[i].verify_detail);
+    /* A usage error is the same on every rank; an OpenCL one may be a
+     * single rank's. */
+    return clmem_mpi_agree(job, status, err);
 }

@@ -5,11 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-/* The floats the peaks move. GPUs: 2^28 (1 GiB a buffer) where it fits:
- * on the H100, 2^24 read 19% less than 2^28, 2^26 4% less (a launch's
- * start and end are microseconds; bench/peak-probes); else the workload's
- * default, 2^26. CPUs: 2^24, their copies taking 100 times longer (every
- * test and PoCL bench measures the peak). */
+/* The floats the peaks move. GPUs: 2^28 (1 GiB a buffer) where it fits,
+ * as smaller buffers read less, a launch's start and end being
+ * microseconds (bench/README.md, "Peaks, the read roof and launches");
+ * else the workload's default, 2^26. CPUs: 2^24, their copies taking 100
+ * times longer (every test and PoCL bench measures the peak). */
 static const char *peak_size(const struct clmem_device *device)
 {
     const cl_ulong gib = 1UL << 30;

@@ -1,9 +1,21 @@
-/* The JSON report of a run under mpirun: one section per rank, each with
- * its host, device, peaks and results (schema/run.schema.json; docs/usage.md,
- * "Many hosts: MPI"). */
-#include "mpi/ranks.h"
+/* What the ranks ran, once gathered: the JSON report of a run under
+ * mpirun, one section per rank, each with its host, device, peaks and
+ * results (schema/run.schema.json; docs/usage.md, "Many hosts: MPI"), and
+ * freeing the reports. No MPI here: built with and without it. */
+#include "mpi/job.h"
 
 #include "report/json.h"
+
+#include <stdlib.h>
+
+void clmem_rank_reports_free(struct clmem_rank_report *all, size_t n)
+{
+    if (!all)
+        return;
+    for (size_t i = 0; i < n; i++)
+        clmem_results_free(all[i].results, all[i].n_results);
+    free(all);
+}
 
 int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, size_t n,
                             int interrupted, struct clmem_error *err)
