@@ -6,7 +6,10 @@
  * the harness on PoCL with a counter that the test drives (a FIFO whose
  * writer hands out a 40 W counter that wraps between the readings); the
  * figures through JSON (read back) and CSV, older files still loading, bad
- * energy objects refused. */
+ * energy objects refused. NVML's meter against a stand-in libnvidia-ml
+ * (tests/fake_nvml.c): the GPU matched by name, read in mJ, and refused
+ * where two GPUs share the name, the counter is missing, NVML does not
+ * start. */
 #include "opencl/energy.h"
 
 #include <errno.h>
@@ -163,6 +166,66 @@ static void no_counter_says_why(void **state)
     assert_string_equal(m.source, "");
     assert_non_null(strstr(m.why, "no energy counter known"));
     clmem_energy_close(&m);
+}
+
+/* ---- NVIDIA: NVML (tests/fake_nvml.c's libnvidia-ml.so.1 stands in) ---- */
+
+/* PoCL's device dressed as an NVIDIA GPU: its id reports no PCI address,
+ * so NVML's GPU is found by name. */
+static struct clmem_device nvidia_device(const struct clmem_ctx *ctx)
+{
+    struct clmem_device d = ctx->device;
+    snprintf(d.name, sizeof d.name, "NVIDIA H100 80GB HBM3");
+    snprintf(d.vendor, sizeof d.vendor, "NVIDIA Corporation");
+    d.type = CL_DEVICE_TYPE_GPU;
+    return d;
+}
+
+static void nvml_reads_the_gpu_it_matched(void **state)
+{
+    struct clmem_device d = nvidia_device(*state);
+    struct clmem_energy_meter m;
+    setenv("FAKE_NVML_GPUS", "Tesla P100-PCIE-16GB|3b|-;NVIDIA H100 80GB HBM3|19|300", 1);
+    unsetenv("FAKE_NVML_INIT");
+    clmem_energy_open(&m, &d);
+    if (strstr(m.why, "no NVML"))
+        skip(); /* run outside meson test: the stand-in is not on LD_LIBRARY_PATH */
+    assert_string_equal(m.why, "");
+    assert_string_equal(m.source, "nvml");
+    assert_non_null(strstr(m.what, "matched by name"));
+    assert_close(clmem_energy_min_span_ms(&m), 1000, 1e-9);
+    struct clmem_energy_reading a, b;
+    clmem_energy_read(&m, &a);
+    nanosleep(&(struct timespec){0, 600000000}, NULL);
+    clmem_energy_read(&m, &b);
+    assert_true(a.ok && b.ok);
+    double joules = 0;
+    char why[128];
+    assert_int_equal(clmem_energy_joules(&m, &a, &b, &joules, why, sizeof why), 0);
+    /* 300 W in steps of 20 ms: within a step or two of 0.6 s. */
+    double watts = joules / ((b.t_ms - a.t_ms) * 1e-3);
+    print_message("fake NVML: %.4g J over %.4g ms: %.4g W\n", joules, b.t_ms - a.t_ms, watts);
+    assert_true(fabs(watts - 300) < 0.1 * 300);
+    clmem_energy_close(&m);
+
+    /* Two GPUs of that name and no address to tell them apart. */
+    setenv("FAKE_NVML_GPUS", "NVIDIA H100 80GB HBM3|19|300;NVIDIA H100 80GB HBM3|1a|300", 1);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "no one NVML device is 'NVIDIA H100 80GB HBM3'"));
+    assert_non_null(strstr(m.why, "2 by name"));
+    /* A GPU without the counter (before Volta). */
+    setenv("FAKE_NVML_GPUS", "NVIDIA H100 80GB HBM3|19|-", 1);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "no energy counter"));
+    assert_non_null(strstr(m.why, "Not Supported"));
+    /* NVML that does not start (no driver loaded). */
+    setenv("FAKE_NVML_INIT", "9", 1);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "nvmlInit failed"));
+    unsetenv("FAKE_NVML_INIT");
 }
 
 /* ---- a result's figures from two readings ---- */
@@ -554,6 +617,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrapped_counters_are_counted_once),
         cmocka_unit_test(no_counter_says_why),
+        cmocka_unit_test(nvml_reads_the_gpu_it_matched),
         cmocka_unit_test(figures_from_two_readings),
         cmocka_unit_test(harness_reads_the_counter_around_the_runs),
         cmocka_unit_test(energy_survives_json_and_csv),

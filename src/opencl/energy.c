@@ -164,8 +164,9 @@ static void nvml_open(struct clmem_energy_meter *m, const struct clmem_device *d
             found_name = dev;
         }
     }
-    /* By PCI address; else by name where only one GPU has it. */
-    dev = by_pci == 1 ? found_pci : !want.known && by_name == 1 ? found_name : NULL;
+    /* By PCI address; else, where no GPU has the address OpenCL gave (or
+     * it gave none), by name where only one GPU has it. */
+    dev = by_pci == 1 ? found_pci : by_pci == 0 && by_name == 1 ? found_name : NULL;
     if (!dev) {
         char where[64];
         pci_text(&want, where, sizeof where);
