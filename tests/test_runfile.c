@@ -105,12 +105,15 @@ static void refused(const char *path, const char *reason)
     "\"local_mem_bytes\": 524288, \"max_work_group\": 4096, \"opencl_c_version\": \"OpenCL C "     \
     "1.2 PoCL\", \"max_alloc_bytes\": 2147483648, \"base_addr_align_bits\": 1024, \"fp64\": true}"
 #define PEAK "{\"bandwidth_gbs\": 28.3, \"fp32_gflops\": 116.4, \"launch_us\": 4.5}"
-#define TIMED_RESULT(variant, status, verified)                                                    \
+/* A timed result, `extra` (", \"energy\": {...}" or "") before its end. */
+#define TIMED_RESULT_WITH(variant, status, verified, extra)                                        \
     "{\"workload\": \"dot\", \"variant\": \"" variant "\", \"device\": \"pthread-EPYC\", "         \
     "\"size\": \"1001\", \"params\": \"-DWG=256\", \"status\": \"" status "\", "                   \
     "\"samples_ms\": [1.5, 1, 2], \"median_ms\": 1.5, \"min_ms\": 1, \"max_ms\": 2, "              \
     "\"metric\": 5.3, \"unit\": \"GB/s\", \"max_rel_error\": 0, \"verified\": " verified ", "      \
-    "\"verify_scope\": \"\", \"reps\": 3, \"warmup\": 1, \"seed\": 42, \"flops_per_byte\": 0.25}"
+    "\"verify_scope\": \"\", \"reps\": 3, \"warmup\": 1, \"seed\": 42, \"flops_per_byte\": 0.25" \
+    extra "}"
+#define TIMED_RESULT(variant, status, verified) TIMED_RESULT_WITH(variant, status, verified, "")
 #define SKIPPED_RESULT                                                                             \
     "{\"workload\": \"matmul\", \"variant\": \"tiled\", \"device\": \"pthread-EPYC\", \"size\": "  \
     "\"33x17x9\", \"params\": \"-DTILE_WIDTH=16\", \"status\": \"skipped\", \"skip_reason\": "     \
@@ -243,6 +246,23 @@ static const struct {
     {"single", "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK
                ", \"results\": [" TIMED_RESULT("coarsened", "ok", "true") ", " TIMED_RESULT(
                    "one_pass", "FAILED", "false") ", " SKIPPED_RESULT "]}"},
+    /* clmem hierarchy's file: the levels and the curves they came from. */
+    {"hierarchy",
+     "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK
+     ", \"results\": ["
+     TIMED_RESULT_WITH("coarsened", "ok", "true",
+                       ", \"energy\": {\"source\": \"rapl\", \"energy_j\": 0.5, \"power_w\": 40, "
+                       "\"efficiency\": 0.1, \"efficiency_unit\": \"GB/J\", \"span_s\": 1.2, "
+                       "\"runs\": 96}") ", "
+     TIMED_RESULT_WITH("one_pass", "ok", "true",
+                       ", \"energy\": {\"na\": \"no energy counter on this device\"}")
+     "], \"hierarchy\": {"
+     "\"extent_bytes\": 1048576, \"largest_cache_bytes\": 65536, "
+     "\"largest_cache_from\": \"none known\", \"levels\": [{\"name\": \"L1\", "
+     "\"memory\": false, \"first_bytes\": 1024, \"latency_ns\": 1.5}], "
+     "\"latency\": [{\"bytes\": 1024, \"ns\": 1.5}], \"local_latency\": [{\"bytes\": "
+     "1024, \"ns\": 2}], \"bandwidth\": [{\"bytes\": 4096, \"gbs\": 40}], "
+     "\"unmatched_bandwidth\": [{\"bytes\": 4096, \"gbs\": 40}]}}"},
     {"ranks", "{" HEAD "\"ranks\": [{\"rank\": 0, \"host\": " HOST ", \"device\": " DEVICE
               ", \"peak\": " PEAK ", \"status\": 0, \"results\": [" TIMED_RESULT(
                   "coarsened", "ok", "true") ", " SKIPPED_RESULT "]}]}"},
@@ -296,7 +316,12 @@ static int holds_required(const cJSON *node, const cJSON *doc)
  * document's value must equal (an absent property matches). */
 static int if_holds(const cJSON *cond, const cJSON *doc)
 {
-    const cJSON *prop;
+    const cJSON *prop, *key;
+    cJSON_ArrayForEach(key, cJSON_GetObjectItemCaseSensitive(cond, "required"))
+    {
+        if (!cJSON_GetObjectItemCaseSensitive(doc, key->valuestring))
+            return 0;
+    }
     cJSON_ArrayForEach(prop, cJSON_GetObjectItemCaseSensitive(cond, "properties"))
     {
         const cJSON *want = cJSON_GetObjectItemCaseSensitive(prop, "const"),
@@ -383,7 +408,8 @@ static cJSON *object_at(cJSON *doc, const char *at)
     return o;
 }
 
-/* Every `required` list of the schema (outside `not`, which forbids). */
+/* Every `required` list of the schema (outside `not`, which forbids, and
+ * `if`, which only chooses between `then` and `else`). */
 static size_t required_lists(const cJSON *node, const cJSON **lists, size_t n, size_t max)
 {
     if (cJSON_IsObject(node) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(node, "required"))) {
@@ -393,7 +419,8 @@ static size_t required_lists(const cJSON *node, const cJSON **lists, size_t n, s
     const cJSON *child;
     cJSON_ArrayForEach(child, node)
     {
-        if (!(child->string && strcmp(child->string, "not") == 0) &&
+        if (!(child->string &&
+              (strcmp(child->string, "not") == 0 || strcmp(child->string, "if") == 0)) &&
             (cJSON_IsObject(child) || cJSON_IsArray(child)))
             n = required_lists(child, lists, n, max);
     }

@@ -96,6 +96,13 @@ static const char *const timed_keys[] = {"samples_ms",   "median_ms", "min_ms", 
                                          "metric",       "unit",      "max_rel_error", "verified",
                                          "verify_scope", NULL};
 static const char *const skipped_keys[] = {"skip_reason", NULL};
+/* clmem hierarchy's object: its levels and the curves they were read from. */
+static const char *const hierarchy_keys[] = {
+    "extent_bytes",  "largest_cache_bytes", "largest_cache_from",  "levels", "latency",
+    "local_latency", "bandwidth",           "unmatched_bandwidth", NULL};
+static const char *const level_keys[] = {"name", "memory", "first_bytes", "latency_ns", NULL};
+static const char *const curve_ns_keys[] = {"bytes", "ns", NULL};
+static const char *const curve_gbs_keys[] = {"bytes", "gbs", NULL};
 
 /* The first of `keys` that `o` lacks, refused ("no 'os' in 'host'" when
  * `section` names it). */
@@ -111,6 +118,32 @@ static int require(struct reader *rd, const cJSON *o, const char *section, const
             return bad(rd, "%s", what);
         }
     return CLMEM_OK;
+}
+
+/* The keys the schema requires of clmem hierarchy's object and of each
+ * item of its lists, where the file has one (what it holds is not read
+ * back: compare and diff use the results). */
+static int require_hierarchy(struct reader *rd, const cJSON *root)
+{
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(root, "hierarchy");
+    static const struct {
+        const char *list;
+        const char *const *keys;
+    } lists[] = {{"levels", level_keys},
+                 {"latency", curve_ns_keys},
+                 {"local_latency", curve_ns_keys},
+                 {"bandwidth", curve_gbs_keys},
+                 {"unmatched_bandwidth", curve_gbs_keys}};
+    int status = require(rd, h, "hierarchy", hierarchy_keys);
+    for (size_t i = 0; h && status == CLMEM_OK && i < CLMEM_ARRAY_SIZE(lists); i++) {
+        const cJSON *item, *list = cJSON_GetObjectItemCaseSensitive(h, lists[i].list);
+        cJSON_ArrayForEach(item, list)
+        {
+            if ((status = require(rd, item, lists[i].list, lists[i].keys)))
+                break;
+        }
+    }
+    return status;
 }
 
 /* ---- typed fields: absent is allowed where `required` is 0 ---- */
@@ -202,7 +235,7 @@ static int get_energy(struct reader *rd, const cJSON *o, struct clmem_result *r)
     if (r->energy_na[0])
         return CLMEM_OK;
     if (!r->energy_source[0])
-        return bad(rd, "%s", "'energy' has neither 'source' nor 'na'");
+        return bad(rd, "%s", "no 'source' in 'energy' (nor 'na', why there are no figures)");
     double runs = NAN;
     if ((status = get_number(rd, e, "energy_j", 1, NAN, &r->energy_j)) ||
         (status = get_number(rd, e, "power_w", 1, NAN, &r->power_w)) ||
@@ -446,7 +479,8 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(root, "ranks");
     if (!ranks && !cJSON_GetObjectItemCaseSensitive(root, "results"))
         return bad(rd, "%s", "no 'results' list (nor 'ranks')");
-    if ((status = require(rd, root, NULL, ranks ? ranks_keys : single_keys)))
+    if ((status = require(rd, root, NULL, ranks ? ranks_keys : single_keys)) ||
+        (status = require_hierarchy(rd, root)))
         return status;
     size_t n = 1;
     if (ranks) {
