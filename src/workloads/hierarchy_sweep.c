@@ -408,9 +408,6 @@ int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_opti
     int status = make_schedule(ctx, options, &s, err);
     if (status)
         return status;
-    h->extent = (double)s.extent;
-    clmem_hierarchy_default_extent(&ctx->device, &h->cache_bytes, h->cache_from,
-                                   sizeof h->cache_from);
     struct progress progress = {options, 0, s.results};
     size_t first = *n_results;
     int worst = CLMEM_OK;
