@@ -566,7 +566,7 @@ static void files_without_energy_load_and_bad_energy_is_refused(void **state)
     n = 0;
     static const char *const bad[][2] = {
         {"{\"source\": \"rapl\"}", "no 'energy_j'"},
-        {"{}", "neither"},
+        {"{}", "no 'source' in 'energy'"},
         {"{\"source\": \"rapl\", \"energy_j\": -1, \"power_w\": 2, \"span_s\": 1, \"runs\": 3}",
          "not a positive number"},
         {"{\"source\": \"rapl\", \"energy_j\": 1, \"power_w\": 2, \"span_s\": 1, \"runs\": 0.5}",
