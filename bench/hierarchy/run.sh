@@ -47,7 +47,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,cl
 extent=()
 [ -n "${EXTENT:-}" ] && extent=(--size "$EXTENT")
 start=$SECONDS
-"$clmem" hierarchy --device "$device" "${extent[@]}" --progress --output "$out/hierarchy.json" \
+"$clmem" hierarchy --device "$device" ${extent[@]+"${extent[@]}"} --progress --format json \
+    --output "$out/hierarchy.json" \
     >"$out/hierarchy.txt" 2>"$out/progress.txt"
 code=$?
 echo "clmem hierarchy: exit $code in $((SECONDS - start)) s" | tee -a "$out/progress.txt"

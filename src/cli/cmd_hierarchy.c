@@ -19,8 +19,7 @@
 static const struct cli_use hierarchy_uses[] = {
     {.id = CLI_OPT_VARIANT},
     {.id = CLI_OPT_SIZE,
-     .def_help = "4x the largest cache the device (a CPU: the host) reports, 16 MiB to 1 GiB "
-                 "(CPUs: 256 MiB)"},
+     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB"},
     {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
     {.id = CLI_OPT_REPS},
     {.id = CLI_OPT_WARMUP},
@@ -45,9 +44,9 @@ const struct cli_spec cli_hierarchy_spec = {
              "registers and spilled; image2d_t against a buffer; copies between host and\n"
              "device from 4 KiB up (pageable, pinned, map and unmap, device to device);\n"
              "atomics. Every probe is verified. --variant runs one probe ('clmem list\n"
-             "hierarchy'); --size is the largest working set, in bytes. --output FILE also\n"
-             "writes the run file (JSON, with the levels; CSV when FILE.csv) while --format\n"
-             "chooses what stdout shows.\n",
+             "hierarchy'); --size is the largest working set, in bytes. With --output FILE\n"
+             "the report goes there (JSON by default, with the levels) and the table to\n"
+             "stdout.\n",
     .more = "Ctrl-C stops after the current probe and reports what finished.\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
             "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
@@ -446,17 +445,15 @@ static int hierarchy_report(struct cli_flow *f, int status, struct clmem_error *
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
     if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
         return status;
-    /* As bench: --output FILE gets the run file (JSON; CSV when FILE.csv),
-     * stdout what --format says, so one sweep gives both. The file first:
-     * it is what a long run is for. */
+    /* --output FILE gets the run file (--format's, else FILE's extension's,
+     * else JSON) and stdout the table, so that one sweep gives both. The
+     * file first: it is what a long run is for. */
     if (!f->output.file) {
         int write_status = write_report(stdout, o->format, f, &self->h, interrupted, err);
         return write_status ? write_status : status;
     }
-    struct cli_opts by_name = *o;
-    by_name.given[CLI_OPT_FORMAT] = 0;
-    int write_status = write_report(f->output.file, cli_output_format(&by_name, CLMEM_FORMAT_JSON),
-                                    f, &self->h, interrupted, err);
+    int write_status = write_report(f->output.file, cli_output_format(o, CLMEM_FORMAT_JSON), f,
+                                    &self->h, interrupted, err);
     if (write_status == CLMEM_ERR_USAGE) {
         int saved = errno;
         clmem_output_abort(&f->output);
@@ -469,7 +466,7 @@ static int hierarchy_report(struct cli_flow *f, int status, struct clmem_error *
     }
     write_status = clmem_output_commit(&f->output, err);
     if (write_status == CLMEM_OK)
-        write_status = write_report(stdout, o->format, f, &self->h, interrupted, err);
+        write_status = write_report(stdout, CLMEM_FORMAT_TABLE, f, &self->h, interrupted, err);
     return write_status ? write_status : status;
 }
 

@@ -98,10 +98,12 @@ struct clmem_hierarchy_options {
     int (*cancelled)(void *user);
     void *cancelled_user;
 };
-/* The default extent on a device: 4x the largest cache it (or, for a CPU,
- * the host) reports, at least 16 MiB, at most what it can allocate (a
- * quarter of its memory, 1 GiB; on CPUs 256 MiB, which a 2-core machine
- * sweeps in well under 2 minutes), and where the largest cache came from. */
+/* The default extent on a device: GPUs 1 GiB (past any GPU's last cache,
+ * whatever the driver reports); CPUs 4x the largest cache the host reports,
+ * 16 to 128 MiB (which a busy 2-core machine sweeps in under 2 minutes);
+ * either at most half of what it can allocate at once and an eighth of its
+ * memory. *cache_bytes and `from`: the largest cache known and where it
+ * came from. */
 size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double *cache_bytes,
                                       char *from, size_t from_size);
 /* The sweep's steps (probe x working set) without running them: usage
