@@ -357,6 +357,28 @@ static const char *cpu_blocked_unsupported(const struct clmem_run *run, char *wh
     return cpu_blocked_misfit(&run->ctx->device, run->size.dim, why, size);
 }
 
+static void splitk_plan_of(const struct clmem_device *device, const size_t dim[3], const int *tuned,
+                           struct splitk_plan *plan);
+
+/* splitk where no plan keeps a work-item's K steps within the device's
+ * loop limit (llvmpipe: regblock_max_steps) is skipped, saying why. */
+static const char *splitk_unsupported(const struct clmem_run *run, char *why, size_t size)
+{
+    const struct clmem_device *device = &run->ctx->device;
+    if (!clmem_device_loop_limit(device))
+        return NULL;
+    struct splitk_plan plan;
+    splitk_plan_of(device, run->size.dim, NULL, &plan);
+    if (plan.seconds >= 0 && plan.slice_steps &&
+        plan.slice_steps <= regblock_max_steps(device, plan.p))
+        return NULL;
+    snprintf(why, size,
+             "'%s' ends a work-item's loops after %lu iterations (Mesa's loop limiter: the "
+             "results would be wrong), and no split of K=%zu keeps a slice within it",
+             device->name, clmem_device_loop_limit(device), run->size.dim[2]);
+    return why;
+}
+
 static const struct clmem_variant matmul_variants[] = {
     [NAIVE] = {"naive", "one work-item per P element, all reads from global memory (Fig 4.3)",
                "MatrixMulKernel", NULL},
@@ -392,7 +414,7 @@ static const struct clmem_variant matmul_variants[] = {
                 "split-K: blocks of P by slices of K, each slice's sums in a workspace, added in "
                 "a fixed order by a second pass; tiles and slices chosen for the shape, for P of "
                 "few blocks (thin, K-heavy, small); any size (beyond the seeds)",
-                "MatrixMulSplitK", NULL, .source = "matmul_splitk.cl",
+                "MatrixMulSplitK", splitk_unsupported, .source = "matmul_splitk.cl",
                 .more_kernels = {"MatrixSumSlices"},
                 /* On Oclgrind's device (one compute unit at 1 MHz, the
                  * rows for any GPU): 7x7x7 one block, one slice; 33x65x9
@@ -756,7 +778,9 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
     for (size_t s = first; s <= last; s++) {
         size_t per;
         double seconds = splitk_seconds(device, row, dim, s, &per);
-        if ((steps + per - 1) / per != s || (plan->seconds >= 0 && seconds >= plan->seconds))
+        size_t within = regblock_max_steps(device, row); /* the device's loop limit */
+        if ((steps + per - 1) / per != s || (within && per > within) ||
+            (plan->seconds >= 0 && seconds >= plan->seconds))
             continue;
         memcpy(plan->p, row, SPL_SPLITS * sizeof(int));
         plan->p[SPL_SPLITS] = (int)s;
