@@ -8,23 +8,37 @@
 
 #include "base/base.h"
 
+#include <sys/stat.h>  /* struct stat */
 #include <sys/types.h> /* pid_t */
 
 /* ---- output files (output.c) ---- */
 /* Output files appear whole or not at all: written to .NAME.XXXXXX
- * beside the target, then renamed over it. Open checks writability early.
- * A symbolic link is followed (its target is written, the link stays); a
- * target that exists and is not a regular file (/dev/null, a pipe) is
- * written directly, never replaced, and /dev/stdout (/proc/self/fd/N) is
- * this process's own descriptor as it is (tmp_path is then ""). */
+ * beside the target, then renamed over it. Open checks writability early
+ * (a temporary file made and removed at once); the temporary file itself
+ * is made only when the first byte is written (or at commit), so a
+ * process killed before its report (SIGKILL, the OOM killer) leaves
+ * nothing behind. A symbolic link is followed (its target is written, the
+ * link stays), except another user's link in a sticky world-writable
+ * directory (/tmp), which is refused as the kernel's protected_symlinks
+ * refuses it; a target that exists and is not a regular file (/dev/null,
+ * a pipe) is written directly, never replaced, and /dev/stdout
+ * (/proc/self/fd/N) is this process's own descriptor as it is (tmp_path
+ * is then ""). A file replaced keeps its mode and, where this user may
+ * give them (root; a group it belongs to), its owner and group. */
 struct clmem_output {
-    char path[1024];   /* as given, for messages */
-    char target[1024]; /* what is written: path with its symbolic links followed */
-    char tmp_path[1100];
+    char path[1024];     /* as given, for messages */
+    char target[1024];   /* what is written: path with its symbolic links followed */
+    char tmp_path[1100]; /* the temporary file, "" until made (and when written directly) */
     FILE *file;
-    int pending; /* its slot among the files clmem_output_remove_pending removes, or -1 */
+    int pending;      /* its slot among the files clmem_output_remove_pending removes, or -1 */
+    int fd;           /* the temporary file's descriptor once made, else -1 */
+    int replace;      /* written to a temporary file renamed over target */
+    int private_file; /* a state file: this user's, 0600 (clmem_output_open_private) */
 };
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+/* The same for a state file (a program-cache entry, the tuning database):
+ * written 0600 and owned by this user, whatever it replaces. */
+int clmem_output_open_private(struct clmem_output *out, const char *path, struct clmem_error *err);
 /* Whether `path` could be opened by clmem_output_open (the same message
  * when not), leaving nothing behind and opening no device or pipe. */
 int clmem_output_check(const char *path, struct clmem_error *err);
@@ -46,6 +60,33 @@ void clmem_output_pending_release(int slot);
  * inode (through hard links, and symbolic links among the inputs; `path`'s
  * own followed with `follow`); -1 when none, or when `path` is missing. */
 int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n);
+
+/* Whether following the symbolic link `link` (lstat'd into *link_st),
+ * which lies in `dir`, is refused as the kernel's protected_symlinks
+ * refuses it: a link in a sticky world-writable directory (/tmp) that
+ * belongs neither to this user nor to the directory's owner. clmem
+ * follows the links of its outputs itself, where the kernel does not
+ * look. 1 and why (a sentence about the link) when refused, else 0. */
+int clmem_link_planted(const char *link, const struct stat *link_st, const char *dir, char *why,
+                       size_t why_size);
+
+/* ---- report directories (outdir.c): compare --output-dir ---- */
+/* A report directory holds the list of the files clmem wrote there (its
+ * manifest, CLMEM_OUTDIR_MANIFEST), so that the next report replaces
+ * those files and no others. */
+#define CLMEM_OUTDIR_MANIFEST ".clmem-manifest"
+/* Whether `dir` may take a report, before any work: not "", ".", "..",
+ * "/" (nor a path ending in . or ..); not through another user's link in
+ * a sticky world-writable directory; an existing directory this user may
+ * write that is empty or holds a manifest; or absent, in such a
+ * directory. A usage error saying why otherwise. */
+int clmem_outdir_check(const char *dir, struct clmem_error *err);
+/* Writes the manifest of the files now in `dir` (a report's temporary
+ * directory, once its files are written). */
+int clmem_outdir_manifest_write(const char *dir, struct clmem_error *err);
+/* Whether the manifest in `dir` lists `name` (the manifest itself counts):
+ * a file of an earlier report, which the next one replaces or removes. */
+int clmem_outdir_made(const char *dir, const char *name);
 
 /* ---- reading a whole file (read.c) ---- */
 /* Reads `fd` from where it stands to its end (EINTR retried; fd left

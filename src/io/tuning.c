@@ -328,9 +328,9 @@ static int write_db(const char *path, cJSON *db, struct clmem_error *err)
     if (!text)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     struct clmem_output out;
-    int status = clmem_output_open(&out, path, err);
+    /* 0600: read back only when no one else can write it. */
+    int status = clmem_output_open_private(&out, path, err);
     if (status == CLMEM_OK) {
-        fchmod(fileno(out.file), 0600); /* read back only when no one else can write it */
         fprintf(out.file, "%s\n", text);
         status = clmem_output_commit(&out, err);
     }
