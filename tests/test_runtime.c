@@ -690,6 +690,74 @@ static void tuning_database_round_trips(void **state)
     remove_tree(dir);
 }
 
+/* A tuning database that is not exactly JSON (text after the document, a
+ * number "02", a string that is not UTF-8), each of which cJSON would
+ * read: ignored with a warning, as a hand edit gone wrong, and left as it
+ * is by a store. */
+static void tuning_database_not_exactly_json_is_ignored(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-tuning-strict-XXXXXX", path[1024];
+    assert_non_null(mkdtemp(dir));
+    const char *saved_env = getenv("XDG_CACHE_HOME");
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", saved_env ? saved_env : "");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    const struct clmem_workload *w = clmem_workload_find("matmul");
+    const struct clmem_tunable *t = clmem_tunable_find(w, "regblock");
+    struct clmem_error err = {0};
+    struct clmem_size size;
+    assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
+    int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
+                     CLMEM_OK);
+    assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char good[65536];
+    size_t len = fread(good, 1, sizeof good - 1, f);
+    fclose(f);
+    good[len] = '\0';
+    assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
+    static const struct {
+        const char *what, *from, *to;
+    } edits[] = {
+        {"trailing data", "", "garbage"},
+        {"a number with a leading zero", "\"metric\":\t2", "\"metric\":\t02"},
+        {"not UTF-8", "GFLOP/s", "GFLOP/\xff"},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        static char text[65600];
+        const char *at = edits[i].from[0] ? strstr(good, edits[i].from) : good + len;
+        if (!at)
+            fail_msg("%s: no '%s' in: %s", edits[i].what, edits[i].from, good);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, edits[i].to,
+                 at + strlen(edits[i].from));
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        ctx->tuning_warning[0] = '\0';
+        if (clmem_tuning_lookup(ctx, w, t, &size, values))
+            fail_msg("%s: the database was used", edits[i].what);
+        if (!strstr(ctx->tuning_warning, "is not valid JSON"))
+            fail_msg("%s: warning '%s'", edits[i].what, ctx->tuning_warning);
+        assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                            &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                            &err),
+                         CLMEM_ERR_USAGE);
+        clmem_error_clear(&err);
+    }
+    unlink(path);
+    if (saved_env)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    remove_tree(dir);
+}
+
 static void set_cache_home(const char *dir, char *saved, size_t size, int *had)
 {
     const char *env = getenv("XDG_CACHE_HOME");
@@ -1134,6 +1202,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(program_cache_hits_and_rebuilds),
         cmocka_unit_test(included_header_is_part_of_the_program),
         cmocka_unit_test(tuning_database_round_trips),
+        cmocka_unit_test(tuning_database_not_exactly_json_is_ignored),
         cmocka_unit_test(cache_entry_special_files),
         cmocka_unit_test(untrusted_tuning_database_is_ignored),
         cmocka_unit_test(every_tunable_variant_tunes_and_applies),

@@ -96,6 +96,32 @@ int clmem_outdir_made(const char *dir, const char *name);
  * are there, ENOMEM, or read's; *len then says how much was read. */
 int clmem_read_fd(int fd, size_t cap, size_t hint, char **data, size_t *len);
 
+/* ---- JSON text (jsontext.c) ---- */
+/* What is wrong with a JSON text, and where. */
+enum clmem_json_fault {
+    CLMEM_JSON_OK,
+    CLMEM_JSON_SYNTAX,    /* not JSON here */
+    CLMEM_JSON_EARLY_END, /* cut short: a truncated file */
+    CLMEM_JSON_TRAILING,  /* something after the document (a second one, a NUL) */
+    CLMEM_JSON_NUL,       /* a NUL byte, or \u0000, inside it */
+    CLMEM_JSON_NUMBER,    /* a number JSON does not allow ("02") */
+    CLMEM_JSON_NOT_UTF8,  /* a string that is not UTF-8, an unpaired surrogate */
+    CLMEM_JSON_TOO_DEEP,  /* nested deeper than a parser should recurse */
+    CLMEM_JSON_TOO_MANY,  /* more than max_values values */
+};
+struct clmem_json_check {
+    enum clmem_json_fault fault;
+    size_t at;        /* the byte where it is */
+    const char *what; /* "a number with a leading zero", ... ("" for plain syntax) */
+    size_t values;    /* the values counted (up to the fault) */
+};
+/* Whether `text` (len bytes) is exactly one JSON document (RFC 8259),
+ * blanks around it, of at most max_values values (objects, arrays,
+ * strings, numbers, literals); with `utf8`, every string UTF-8 too. 0, or
+ * -1 with *check saying what and where. */
+int clmem_json_check(const char *text, size_t len, int utf8, size_t max_values,
+                     struct clmem_json_check *check);
+
 /* ---- state files (state.c) ---- */
 /* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,
  * else $HOME/.cache/clmem[/SUB] when HOME is an existing directory (a

@@ -55,14 +55,26 @@ static cJSON *load(const char *path, char *problem, size_t problem_size)
     } while (got == 4096);
     fclose(f);
     cJSON *db = NULL;
+    struct clmem_json_check check = {.what = ""};
     if (text) {
         text[len] = '\0';
-        db = cJSON_Parse(text);
+        /* Exactly JSON, UTF-8: what cJSON would read past (text after the
+         * document, "02", bytes that are not UTF-8) is a hand edit gone
+         * wrong, not a database. */
+        if (clmem_json_check(text, len, 1, (size_t)1 << 20, &check) == 0)
+            db = cJSON_ParseWithLength(text, len);
         free(text);
     }
     cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
     if (!cJSON_IsArray(entries)) {
-        snprintf(problem, problem_size, "tuning database '%s' is not valid JSON of clmem's", path);
+        if (check.fault != CLMEM_JSON_OK)
+            snprintf(problem, problem_size,
+                     "tuning database '%s' is not valid JSON of clmem's (%s%sat byte %zu)", path,
+                     check.fault == CLMEM_JSON_EARLY_END ? "cut short " : check.what,
+                     check.what[0] && check.fault != CLMEM_JSON_EARLY_END ? " " : "", check.at);
+        else
+            snprintf(problem, problem_size, "tuning database '%s' is not valid JSON of clmem's",
+                     path);
         cJSON_Delete(db);
         return NULL;
     }
@@ -266,7 +278,7 @@ static int store_locked(const char *path, const struct clmem_tuning_key *key,
 static void copy_text(const cJSON *e, const char *key, char *out, size_t size)
 {
     const cJSON *item = cJSON_GetObjectItem(e, key);
-    snprintf(out, size, "%s", cJSON_IsString(item) ? item->valuestring : "");
+    clmem_text_copy(out, size, cJSON_IsString(item) ? item->valuestring : "");
 }
 
 static double number_of(const cJSON *e, const char *key)
