@@ -4,6 +4,7 @@
  * where it cannot be made, a missing HOME. Each ends with its documented
  * exit code and one line saying why, leaving nothing behind. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* wait4 */
 
 #include <dirent.h>
 #include <errno.h>
@@ -583,6 +584,138 @@ static void a_killed_run_leaves_no_temporary(void **state)
     test_remove_tree(dir);
 }
 
+/* ---- the environment ---- */
+
+/* POCL_CACHE_DIR set but empty (PoCL's assertion: exit 134) or where no
+ * directory can be made (/proc: PoCL listed no device, exit 3): exit 2
+ * before the driver loads, naming the variable. */
+static void pocl_cache_dir_empty_or_unmakeable_exits_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *const values[] = {"", "/proc/clmem-no-such-dir"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *env[] = {"POCL_CACHE_DIR", values[i], NULL};
+        run_clmem_within(&o, env, ARGS("devices"), REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "POCL_CACHE_DIR"))
+            fail_msg("POCL_CACHE_DIR='%s': exit %d, stderr '%s'", values[i], o.code, o.err);
+    }
+}
+
+/* A relative XDG_CACHE_HOME is ignored (the XDG spec): PoCL's cache goes
+ * to $HOME/.cache/pocl, never below the current directory. */
+static void a_relative_xdg_cache_home_is_ignored(void **state)
+{
+    (void)state;
+    char cwd[512], home[512], rel[600], pocl[600], here[4096];
+    snprintf(cwd, sizeof cwd, "%s/xdg-cwd", test_dir());
+    snprintf(home, sizeof home, "%s/xdg-home", test_dir());
+    snprintf(rel, sizeof rel, "%s/rel", cwd);
+    snprintf(pocl, sizeof pocl, "%s/.cache/pocl", home);
+    assert_int_equal(mkdir(cwd, 0700), 0);
+    assert_int_equal(mkdir(home, 0700), 0);
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(cwd), 0);
+    static struct outcome o;
+    const char *env[] = {"XDG_CACHE_HOME", "rel", "HOME", home, "POCL_CACHE_DIR", NULL, NULL};
+    run_clmem(&o, env, ARGS("devices"));
+    assert_int_equal(chdir(here), 0);
+    if (o.code != 0)
+        fail_msg("devices: exit %d, stderr '%s'", o.code, o.err);
+    if (access(rel, F_OK) == 0)
+        fail_msg("'%s' was made: the relative XDG_CACHE_HOME was used", rel);
+    if (access(pocl, F_OK) != 0)
+        fail_msg("PoCL's cache is not in '%s'", pocl);
+    test_remove_tree(cwd);
+    test_remove_tree(home);
+}
+
+/* $CLMEM_BIN with args (env as run_clmem's), collected in *o; the child's
+ * peak resident memory in KiB. */
+static long run_measuring_memory(struct outcome *o, const char *const env[],
+                                 const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[32] = {"clmem"};
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    char err_path[] = "/tmp/clmem-hostile-err-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    assert_true(err_fd >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(err_fd, 2);
+        for (size_t i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(err_fd);
+    int wstatus = 0;
+    struct rusage usage;
+    assert_int_equal(wait4(pid, &wstatus, 0, &usage), pid);
+    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    o->out[0] = '\0';
+    slurp(err_path, o->err, sizeof o->err);
+    unlink(err_path);
+    return usage.ru_maxrss;
+}
+
+/* An --input that is no image (/dev/zero) is refused at its magic
+ * number, having read only the start of it: it read 2.1 GB before. */
+static void an_input_is_refused_at_its_header(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    long kib = run_measuring_memory(
+        &o, NULL, ARGS("run", "blur", "--device", "cpu", "--reps", "1", "--input", "/dev/zero"));
+    print_message("--input /dev/zero: exit %d, peak %ld MiB\n", o.code, kib / 1024);
+    if (o.code != 2 || !strstr(o.err, "bad magic"))
+        fail_msg("--input /dev/zero: exit %d, stderr '%s'", o.code, o.err);
+    /* The driver's own memory, not the 2 GB a whole read takes. */
+    assert_true(kib < 1024 * 1024);
+}
+
+/* The tuning database's lock a directory, or a link: refused before any
+ * measurement (no kernel launched), not after the whole search. */
+static void a_tuning_lock_that_is_no_file_is_refused_before_measuring(void **state)
+{
+    (void)state;
+    char cache[512], clmem[600], lock[700];
+    snprintf(cache, sizeof cache, "%s/tl-cache", test_dir());
+    snprintf(clmem, sizeof clmem, "%s/clmem", cache);
+    snprintf(lock, sizeof lock, "%s/tuning.json.lock", clmem);
+    assert_int_equal(mkdir(cache, 0700), 0);
+    assert_int_equal(mkdir(clmem, 0700), 0);
+    static struct outcome o;
+    for (int kind = 0; kind < 2; kind++) {
+        if (kind == 0)
+            assert_int_equal(mkdir(lock, 0700), 0);
+        else
+            assert_int_equal(symlink("/tmp/clmem-elsewhere.lock", lock), 0);
+        const char *env[] = {"XDG_CACHE_HOME", cache, "CLMEM_DEBUG", "2", NULL};
+        run_clmem_within(&o, env,
+                         ARGS("tune", "reduce", "--device", "cpu", "--variant", "one_pass",
+                              "--size", "4096", "--max-candidates", "2", "--reps", "1"),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || !strstr(o.err, "cannot lock the tuning database") ||
+            strstr(o.err, "clmem: launch "))
+            fail_msg("tuning.json.lock a %s: exit %d, stderr '%.400s'", kind ? "link" : "directory",
+                     o.code, o.err);
+        if (kind == 0)
+            rmdir(lock);
+        else
+            unlink(lock);
+    }
+    test_remove_tree(cache);
+}
+
 int main(int argc, char **argv)
 {
 #ifdef __SANITIZE_ADDRESS__
@@ -609,6 +742,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(report_dirs_that_name_no_report_are_refused),
         cmocka_unit_test(an_image_output_over_its_input_is_refused),
         cmocka_unit_test(a_killed_run_leaves_no_temporary),
+        cmocka_unit_test(pocl_cache_dir_empty_or_unmakeable_exits_2),
+        cmocka_unit_test(a_relative_xdg_cache_home_is_ignored),
+        cmocka_unit_test(an_input_is_refused_at_its_header),
+        cmocka_unit_test(a_tuning_lock_that_is_no_file_is_refused_before_measuring),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -133,6 +133,11 @@ int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why);
  * (ENOTDIR when something other than a directory is in the way). */
 int clmem_state_mkdir(const char *dir);
 
+/* Whether `dir` can hold files: made (mkdir -p, 0700) where missing, and
+ * a file made and removed in it. 0, or -1 and why ("'/home/u/f' is not a
+ * directory", "nothing can be made in '/proc' (No such file or directory)"). */
+int clmem_dir_usable(const char *dir, char *why, size_t why_size);
+
 /* 0 when `dir` is a directory of the effective user that neither group nor
  * others can write; else -1 and why ("belongs to uid 65534, not to you
  * (uid 1000)", ...). */

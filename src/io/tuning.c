@@ -158,6 +158,8 @@ static int tuning_place(char *path, size_t size, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+static int open_lock(const char *path, int *fd, struct clmem_error *err);
+
 /* A database that is there but cannot be used is left as it is: its
  * other entries may be worth more than a new one (a hand edit gone wrong),
  * and whoever made it decides. */
@@ -176,9 +178,13 @@ int clmem_tuning_prepare(struct clmem_error *err)
 {
     char path[1024];
     cJSON *db = NULL;
-    int status = tuning_place(path, sizeof path, err);
+    int status = tuning_place(path, sizeof path, err), lock = -1;
     if (status == CLMEM_OK)
         status = usable(path, &db, err);
+    /* The lock the store will take, looked at now (a link, a directory,
+     * another user's file): found after the search, the search is lost. */
+    if (status == CLMEM_OK && (status = open_lock(path, &lock, err)) == CLMEM_OK)
+        close(lock);
     cJSON_Delete(db);
     return status;
 }
@@ -188,28 +194,44 @@ int clmem_tuning_prepare(struct clmem_error *err)
  * tuning.json.lock beside it (0600, this user's, never a link), held from
  * the read to the rename, makes the second read what the first wrote. The
  * lock file stays: removing it would let a third process lock a new file
- * while the second still holds the old one. Returns the descriptor. */
-static int lock_db(const char *path, int *fd, struct clmem_error *err)
+ * while the second still holds the old one. open_lock opens it (checked:
+ * a regular file of this user's, 0600), lock_db locks it; the descriptor
+ * in *fd. */
+static int open_lock(const char *path, int *fd, struct clmem_error *err)
 {
     char lock[1100];
     struct stat st;
     snprintf(lock, sizeof lock, "%s.lock", path);
     *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (*fd < 0 && (errno == ELOOP || errno == EISDIR))
+        return clmem_fail(
+            err, CLMEM_ERR_USAGE,
+            "cannot lock the tuning database: '%s' is %s, not a private file of yours "
+            "(remove it)",
+            lock, errno == ELOOP ? "a symbolic link" : "a directory");
     if (*fd < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s", lock,
                           strerror(errno));
-    int status = CLMEM_OK, rc;
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-        (st.st_mode & 077))
-        status = clmem_fail(err, CLMEM_ERR_USAGE,
-                            "cannot lock the tuning database: '%s' is not a private file of yours "
-                            "(remove it)",
-                            lock);
+        (st.st_mode & 077)) {
+        close(*fd);
+        *fd = -1;
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "cannot lock the tuning database: '%s' is not a private file of yours "
+                          "(remove it)",
+                          lock);
+    }
+    return CLMEM_OK;
+}
+
+static int lock_db(const char *path, int *fd, struct clmem_error *err)
+{
+    int status = open_lock(path, fd, err), rc;
     while (!status && (rc = flock(*fd, LOCK_EX)) != 0)
         if (errno != EINTR)
-            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s",
-                                lock, strerror(errno));
-    if (status) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database: %s",
+                                strerror(errno));
+    if (status && *fd >= 0) {
         close(*fd);
         *fd = -1;
     }
