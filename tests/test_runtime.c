@@ -982,12 +982,17 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_int_equal(mode_of(path), 0600);
     assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
 
+    /* Group write alone counts as much as others': a check of others'
+     * write only (S_IWOTH) passes 0666 and 0777 but not 0620 and 0770. */
     static const struct {
         int what; /* 0: chown the file, 1: chmod it, 2: chmod the directory */
+        mode_t mode;
         const char *why;
-    } faults[] = {{0, "belongs to uid 65534"},
-                  {1, "is writable by group or others (mode 0666)"},
-                  {2, "which is writable by group or others (mode 0777)"}};
+    } faults[] = {{0, 0, "belongs to uid 65534"},
+                  {1, 0666, "is writable by group or others (mode 0666)"},
+                  {1, 0620, "is writable by group or others (mode 0620)"},
+                  {2, 0777, "which is writable by group or others (mode 0777)"},
+                  {2, 0770, "which is writable by group or others (mode 0770)"}};
     for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
         if (faults[i].what == 0 && chown(path, 65534, 65534) != 0) {
             print_message("skipped: a database of another user (chown to nobody failed: %s; run "
@@ -996,9 +1001,9 @@ static void untrusted_tuning_database_is_ignored(void **state)
             continue;
         }
         if (faults[i].what == 1)
-            assert_int_equal(chmod(path, 0666), 0);
+            assert_int_equal(chmod(path, faults[i].mode), 0);
         if (faults[i].what == 2)
-            assert_int_equal(chmod(sub, 0777), 0);
+            assert_int_equal(chmod(sub, faults[i].mode), 0);
         ctx->tuning_warning[0] = '\0';
         assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
         if (!strstr(ctx->tuning_warning, faults[i].why))
