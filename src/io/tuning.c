@@ -69,7 +69,7 @@ static cJSON *load(const char *path, char *problem, size_t problem_size)
     if (!cJSON_IsArray(entries)) {
         if (check.fault != CLMEM_JSON_OK)
             snprintf(problem, problem_size,
-                     "tuning database '%s' is not valid JSON of clmem's (%s%sat byte %zu)", path,
+                     "tuning database '%s' (%s%sat byte %zu) is not valid JSON of clmem's", path,
                      check.fault == CLMEM_JSON_EARLY_END ? "cut short " : check.what,
                      check.what[0] && check.fault != CLMEM_JSON_EARLY_END ? " " : "", check.at);
         else
