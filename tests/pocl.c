@@ -1,14 +1,121 @@
 #include "pocl.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+
+/* ---- the watchdog ----
+ * A wrong kernel can do worse than fail its check: one that writes out of
+ * bounds can leave PoCL's heap so that the next run hangs, and the test
+ * would wait for meson's timeout (15 minutes). Every run of a kernel made
+ * here is bounded instead: a thread ends the test, naming the run, when
+ * one variant (its build and its runs) takes longer than the limit. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int armed;
+    struct timespec deadline; /* CLOCK_MONOTONIC */
+    char what[256];
+} watch = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {0, 0}, ""};
+
+unsigned test_run_limit_s(void)
+{
+    const char *env = getenv("CLMEM_TEST_RUN_LIMIT_S");
+    long v = env ? atol(env) : 0;
+    return v > 0 ? (unsigned)v : TEST_RUN_LIMIT_S;
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&watch.lock);
+    for (;;) {
+        if (!watch.armed) {
+            pthread_cond_wait(&watch.changed, &watch.lock);
+            continue;
+        }
+        struct timespec deadline = watch.deadline;
+        int rc = pthread_cond_timedwait(&watch.changed, &watch.lock, &deadline);
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (rc == ETIMEDOUT && watch.armed &&
+            (now.tv_sec > watch.deadline.tv_sec ||
+             (now.tv_sec == watch.deadline.tv_sec && now.tv_nsec >= watch.deadline.tv_nsec))) {
+            fprintf(stderr,
+                    "test watchdog: %s ran past %u s (CLMEM_TEST_RUN_LIMIT_S): a kernel that "
+                    "hangs, or a run this slow, fails the test here\n",
+                    watch.what, test_run_limit_s());
+            fflush(stderr);
+            _exit(1);
+        }
+    }
+    return NULL;
+}
+
+static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
+static void watch_start(void)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_destroy(&watch.changed);
+    pthread_cond_init(&watch.changed, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, watchdog, NULL) == 0)
+        pthread_detach(thread);
+}
+
+/* (Re)starts the clock: the limit from now. Called with the lock held. */
+static void watch_arm_locked(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &watch.deadline);
+    watch.deadline.tv_sec += test_run_limit_s();
+    watch.armed = 1;
+    pthread_cond_signal(&watch.changed);
+}
+
+void test_watch_begin(const char *fmt, ...)
+{
+    pthread_once(&watch_once, watch_start);
+    pthread_mutex_lock(&watch.lock);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(watch.what, sizeof watch.what, fmt, ap);
+    va_end(ap);
+    watch_arm_locked();
+    pthread_mutex_unlock(&watch.lock);
+}
+
+void test_watch_end(void)
+{
+    pthread_mutex_lock(&watch.lock);
+    watch.armed = 0;
+    pthread_cond_signal(&watch.changed);
+    pthread_mutex_unlock(&watch.lock);
+}
+
+/* clmem_run's progress: a variant begins, its own limit with it. */
+static void watch_variant(void *user, const struct clmem_result *next, size_t index, size_t count)
+{
+    (void)user, (void)index, (void)count;
+    pthread_mutex_lock(&watch.lock);
+    if (watch.armed) {
+        snprintf(watch.what, sizeof watch.what, "%s %s at %s", next->workload, next->variant,
+                 next->size);
+        watch_arm_locked();
+    }
+    pthread_mutex_unlock(&watch.lock);
+}
 
 int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *variant,
                        const char *size, unsigned reps, struct clmem_result **results,
@@ -18,9 +125,16 @@ int clmem_run_workload(struct clmem_ctx *ctx, const char *workload, const char *
     if (!w)
         return clmem_fail(err, CLMEM_ERR_USAGE, "unknown workload '%s' (try 'clmem list')",
                           workload);
-    struct clmem_run_options options = {
-        .size = size, .variant = variant, .reps = reps, .warmup = 1, .seed = 42};
-    return clmem_run(ctx, w, &options, results, n_results, err);
+    struct clmem_run_options options = {.size = size,
+                                        .variant = variant,
+                                        .reps = reps,
+                                        .warmup = 1,
+                                        .seed = 42,
+                                        .progress = watch_variant};
+    test_watch_begin("%s %s at %s", workload, variant ? variant : "all", size ? size : "-");
+    int status = clmem_run(ctx, w, &options, results, n_results, err);
+    test_watch_end();
+    return status;
 }
 
 void test_open_device(struct clmem_ctx *ctx)
@@ -173,11 +287,15 @@ static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
                                         .variant = variant,
                                         .reps = 1,
                                         .seed = 42,
-                                        .tune_values = values};
+                                        .tune_values = values,
+                                        .progress = watch_variant};
     struct clmem_error err = {0};
     struct clmem_result *r = NULL;
     size_t n = 0;
+    test_watch_begin("%s %s at %s (kernels of '%s')", workload, variant, input ? input : size,
+                     kernel_dir[0] ? kernel_dir : "cl/");
     int status = clmem_run(ctx, clmem_workload_find(workload), &options, &r, &n, &err);
+    test_watch_end();
     snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", saved);
     ctx->no_cache = saved_no_cache;
     if (n != 1 || (status != CLMEM_OK && status != CLMEM_ERR_VERIFY))

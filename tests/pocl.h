@@ -52,6 +52,17 @@ void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, con
                                 const char *size, const char *input, const int *values,
                                 const char *params, const char *file, const char *old,
                                 const char *new_text);
+/* Every run of a kernel made here (clmem_run_workload, the test_expect_*
+ * and test_run_all helpers, planted kernels) is bounded: when one variant,
+ * its build and its runs, takes longer than test_run_limit_s(), the test
+ * ends at once (exit 1), naming the run, instead of waiting for meson's
+ * timeout. $CLMEM_TEST_RUN_LIMIT_S sets the limit (slow builds: ASan,
+ * valgrind), else TEST_RUN_LIMIT_S. A test that calls clmem_run itself
+ * brackets it with test_watch_begin/test_watch_end. */
+#define TEST_RUN_LIMIT_S 180
+unsigned test_run_limit_s(void);
+void test_watch_begin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void test_watch_end(void);
 /* cmocka state set-up/tear-down that open and close the device. */
 int test_setup_device(void **state);
 int test_teardown_device(void **state);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -531,7 +532,8 @@ static void control_characters_are_escaped_in_tables(void **state)
     if (raw)
         fail_msg("report.md lets 0x%02x through: '%.120s'", (unsigned char)*raw,
                  raw > md + 40 ? raw - 40 : md);
-    assert_non_null(strstr(md, "\\x1b[2J"));
+    /* Its bracket escaped too: no Markdown link can start there. */
+    assert_non_null(strstr(md, "\\x1b\\[2J"));
     free(md);
     test_remove_tree(report);
 
@@ -712,8 +714,170 @@ static void csv_and_json_read_back(void **state)
     unlink(report);
 }
 
-int main(void)
+/* A run a signal stopped early ("interrupted": true) holds only what
+ * finished: as BASE or NEW it fails the gate (exit 4), said as
+ * incomplete; compare keeps the flag in its device-N.json. */
+static void an_interrupted_run_fails_the_gate(void **state)
 {
+    (void)state;
+    const char *good = test_bench_file("pocl-2core.json");
+    cJSON *root = read_json(good);
+    cJSON_AddTrueToObject(root, "interrupted");
+    const char *stopped = write_json("interrupted.json", root);
+    cJSON_Delete(root);
+    const char *const sides[][2] = {{good, stopped}, {stopped, good}};
+    for (size_t i = 0; i < 2; i++)
+        diff_says(ARGS("diff", sides[i][0], sides[i][1]), CLMEM_DIFF_REGRESSION,
+                  ARGS("167 same: incomplete: a run was interrupted", "run was interrupted"));
+    const char *report = test_in_dir("interrupted-diff.json");
+    diff_says(ARGS("diff", good, stopped, "--format", "json", "--output", report),
+              CLMEM_DIFF_REGRESSION, ARGS("incomplete"));
+    cJSON *diff = read_json(report);
+    cJSON *summary = cJSON_GetObjectItem(diff, "summary");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(summary, "gate_fails")));
+    assert_int_equal(cJSON_GetObjectItem(summary, "interrupted_runs")->valueint, 1);
+    cJSON_Delete(diff);
+    unlink(report);
+    /* compare reads the flag and writes it back. */
+    const char *dir = test_in_dir("interrupted-report");
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("compare", stopped, "--output-dir", dir));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    char path[600];
+    snprintf(path, sizeof path, "%s/device-0.json", dir);
+    cJSON *device = read_json(path);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(device, "interrupted")));
+    cJSON_Delete(device);
+    test_remove_tree(dir);
+}
+
+/* Whether the file at `path` is UTF-8 throughout. */
+static void expect_utf8_file(const char *path)
+{
+    char *text = read_all(path);
+    size_t bad_at;
+    if (!clmem_utf8_valid(text, strlen(text), &bad_at))
+        fail_msg("'%s' is not UTF-8 at byte %zu: '%.40s'", path, bad_at,
+                 text + (bad_at > 20 ? bad_at - 20 : 0));
+    free(text);
+}
+
+/* A name longer than clmem keeps (a device's 127 bytes) is cut between
+ * characters, never inside one: diff's JSON and compare's device-N.json,
+ * results.csv and report.html stay UTF-8. */
+static void names_cut_short_stay_utf8(void **state)
+{
+    (void)state;
+    char name[300];
+    /* 126 bytes, then a euro sign (3 bytes) across the 127-byte limit. */
+    memset(name, 'a', 126);
+    snprintf(name + 126, sizeof name - 126, "\xe2\x82\xac and more");
+    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "device"), "name"), name);
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results"))
+    {
+        cJSON_SetValuestring(cJSON_GetObjectItem(r, "device"), name);
+    }
+    const char *file = write_json("long-name.json", root);
+    cJSON_Delete(root);
+    const char *report = test_in_dir("long-name-diff.json");
+    diff_says(ARGS("diff", file, file, "--format", "json", "--output", report), 0, NULL);
+    expect_utf8_file(report);
+    unlink(report);
+    const char *dir = test_in_dir("long-name-report");
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("compare", file, "--output-dir", dir));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    const char *const files[] = {"device-0.json", "results.csv", "report.html", "report.md"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        expect_utf8_file(path);
+    }
+    test_remove_tree(dir);
+    /* The helper itself: a cut lands before the character it would split. */
+    char out[8];
+    assert_int_equal(clmem_text_copy(out, 5, "abc\xe2\x82\xac"), 3);
+    assert_string_equal(out, "abc");
+    assert_int_equal(clmem_text_copy(out, 7, "abc\xe2\x82\xac"), 6);
+    assert_int_equal(clmem_text_format(out, 6, "%s", "ab\xf0\x9f\x98\x80"), 6);
+    assert_string_equal(out, "ab");
+}
+
+/* 40,000 results against the same in reverse order: matched by sorting,
+ * within a second or two of CPU (a scan of every pair took 30 s of CPU,
+ * 73 s on a loaded machine), every pair found. */
+static void matching_many_results_is_not_quadratic(void **state)
+{
+    (void)state;
+    const size_t n = 40000;
+    struct clmem_compare_device base = {.rank = -1}, newer = {.rank = -1};
+    base.results = calloc(n, sizeof *base.results);
+    newer.results = calloc(n, sizeof *newer.results);
+    assert_non_null(base.results);
+    assert_non_null(newer.results);
+    static const char *const workloads[] = {"matmul", "transpose", "reduce", "dot"};
+    for (size_t i = 0; i < n; i++) {
+        struct clmem_result *r = &base.results[i];
+        snprintf(r->workload, sizeof r->workload, "%s", workloads[i % 4]);
+        snprintf(r->variant, sizeof r->variant, "v%zu", i % 50);
+        snprintf(r->size, sizeof r->size, "%zu", 1000 + i);
+        r->verified = 1;
+        r->metric = 10;
+        r->median_ms = r->min_ms = r->max_ms = 1;
+        newer.results[n - 1 - i] = *r;
+    }
+    base.n_results = newer.n_results = n;
+    struct clmem_diff diff;
+    struct clmem_error err = {0};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    assert_int_equal(clmem_diff_runs(&base, 1, &newer, 1, 5, &diff, &err), CLMEM_OK);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    double cpu_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    print_message("%zu results matched in %.3f s of CPU\n", n, cpu_s);
+    assert_int_equal(diff.n_rows, n);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_SAME], n);
+    assert_true(cpu_s < 2.0);
+    clmem_diff_free(&diff);
+    free(base.results);
+    free(newer.results);
+}
+
+/* A name that is a Markdown link ([text](url), ![img](url)) reaches
+ * report.md as text, its brackets escaped. */
+static void markdown_links_in_names_are_escaped(void **state)
+{
+    (void)state;
+    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    const char *name = "[click me](http://evil.example/) ![x](http://evil.example/x.png)";
+    cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "device"), "name"), name);
+    const char *file = write_json("link-name.json", root);
+    cJSON_Delete(root);
+    const char *dir = test_in_dir("link-report");
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("compare", file, "--output-dir", dir));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    char path[600];
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = read_all(path);
+    const char *live = strstr(md, "](http://evil");
+    if (live && (live == md || live[-1] != '\\'))
+        fail_msg("a link reaches report.md: '%.60s'", live > md + 20 ? live - 20 : md);
+    assert_non_null(strstr(md, "\\[click me\\](http://evil.example/)"));
+    free(md);
+    test_remove_tree(dir);
+}
+
+int main(int argc, char **argv)
+{
+    /* One test by name (or a pattern): test_NAME TEST. */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_run_against_itself_is_all_same),
         cmocka_unit_test(a_planted_slowdown_is_slower_and_exits_4),
@@ -726,6 +890,10 @@ int main(void)
         cmocka_unit_test(control_characters_are_escaped_in_tables),
         cmocka_unit_test(usage_errors_exit_2_with_one_line),
         cmocka_unit_test(csv_and_json_read_back),
+        cmocka_unit_test(an_interrupted_run_fails_the_gate),
+        cmocka_unit_test(names_cut_short_stay_utf8),
+        cmocka_unit_test(matching_many_results_is_not_quadratic),
+        cmocka_unit_test(markdown_links_in_names_are_escaped),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

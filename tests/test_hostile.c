@@ -4,6 +4,7 @@
  * where it cannot be made, a missing HOME. Each ends with its documented
  * exit code and one line saying why, leaving nothing behind. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE /* wait4 */
 
 #include <dirent.h>
 #include <errno.h>
@@ -346,6 +347,375 @@ static void missing_home_is_never_created(void **state)
     rmdir(tmp);
 }
 
+/* ---- outputs and other people's files ---- */
+
+/* Whether `dir` holds a name starting with '.' (an output's temporary
+ * .NAME.XXXXXX, a report's .tmp.), other than . and .. */
+static int hidden_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int found = 0;
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            print_message("left behind: %s/%s\n", dir, e->d_name);
+            found = 1;
+        }
+    closedir(d);
+    return found;
+}
+
+/* A link that another user planted in a sticky world-writable directory
+ * (/tmp's kind) is not followed, for --output or --output-dir, as the
+ * kernel's protected_symlinks would not follow it: exit 2, the target as
+ * it was. The user's own link there is followed. Needs root (chown). */
+static void another_users_link_in_a_sticky_dir_is_refused(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("skipped: links of another user need root\n");
+        return;
+    }
+    const char *file = test_bench_file("pocl-2core.json");
+    char sticky[512], link_path[600], target[512], dir_link[600], target_dir[512], inside[600];
+    snprintf(sticky, sizeof sticky, "%s/sticky", test_dir());
+    assert_int_equal(mkdir(sticky, 0700), 0);
+    assert_int_equal(chmod(sticky, 01777), 0);
+    snprintf(target, sizeof target, "%s/victim", test_dir());
+    test_write_file(target, "precious\n");
+    snprintf(link_path, sizeof link_path, "%s/report.txt", sticky);
+    assert_int_equal(symlink(target, link_path), 0);
+    assert_int_equal(lchown(link_path, 65534, 65534), 0);
+    static struct outcome o;
+    run_clmem_within(&o, NULL, ARGS("diff", file, file, "--output", link_path), REFUSAL_LIMIT_S);
+    if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "another user (uid 65534)"))
+        fail_msg("--output through another user's link: exit %d, stderr '%s'", o.code, o.err);
+    char *after = test_read_file(target);
+    assert_string_equal(after, "precious\n");
+    free(after);
+    /* The same for a report directory. */
+    snprintf(target_dir, sizeof target_dir, "%s/victim-dir", test_dir());
+    assert_int_equal(mkdir(target_dir, 0700), 0);
+    snprintf(inside, sizeof inside, "%s/keep.svg", target_dir);
+    test_write_file(inside, "mine\n");
+    snprintf(dir_link, sizeof dir_link, "%s/report", sticky);
+    assert_int_equal(symlink(target_dir, dir_link), 0);
+    assert_int_equal(lchown(dir_link, 65534, 65534), 0);
+    run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", dir_link), REFUSAL_LIMIT_S);
+    if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "another user (uid 65534)"))
+        fail_msg("--output-dir through another user's link: exit %d, stderr '%s'", o.code, o.err);
+    after = test_read_file(inside);
+    assert_string_equal(after, "mine\n");
+    free(after);
+    /* The caller's own link in the same place is followed. */
+    unlink(link_path);
+    assert_int_equal(symlink(target, link_path), 0);
+    run_clmem_within(&o, NULL, ARGS("diff", file, file, "--output", link_path), REFUSAL_LIMIT_S);
+    if (o.code != 0)
+        fail_msg("--output through the user's own link: exit %d, stderr '%s'", o.code, o.err);
+    after = test_read_file(target);
+    assert_non_null(strstr(after, "same: no regression"));
+    free(after);
+    test_remove_tree(sticky);
+    test_remove_tree(target_dir);
+    unlink(target);
+}
+
+/* A file replaced keeps its mode, owner and group (as root, who may give
+ * them back): another user's 0640 report stays theirs. */
+static void a_replaced_file_keeps_its_owner_and_mode(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("skipped: a file of another user needs root\n");
+        return;
+    }
+    const char *file = test_bench_file("pocl-2core.json");
+    char path[512];
+    snprintf(path, sizeof path, "%s/theirs.txt", test_dir());
+    test_write_file(path, "old\n");
+    assert_int_equal(chown(path, 65534, 65534), 0);
+    assert_int_equal(chmod(path, 0640), 0);
+    static struct outcome o;
+    run_clmem_within(&o, NULL, ARGS("diff", file, file, "--output", path), REFUSAL_LIMIT_S);
+    assert_int_equal(o.code, 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    if (st.st_uid != 65534 || st.st_gid != 65534 || (st.st_mode & 07777) != 0640)
+        fail_msg("replaced: uid %u gid %u mode %04o, was 65534 65534 0640", (unsigned)st.st_uid,
+                 (unsigned)st.st_gid, (unsigned)(st.st_mode & 07777));
+    char *text = test_read_file(path);
+    assert_non_null(strstr(text, "same: no regression"));
+    free(text);
+    unlink(path);
+}
+
+/* A report replaces the files an earlier report wrote (its manifest says
+ * which), and no others: a directory that holds files but is no report is
+ * refused before any work, its files as they were; in a report's
+ * directory the user's own .svg, .dat and device-N.json stay. */
+static void a_report_dir_loses_only_what_a_report_wrote(void **state)
+{
+    (void)state;
+    const char *file = test_bench_file("pocl-2core.json");
+    char foreign[512], path[700], report[512];
+    snprintf(foreign, sizeof foreign, "%s/foreign", test_dir());
+    assert_int_equal(mkdir(foreign, 0700), 0);
+    const char *const theirs[] = {"photo.svg", "data.dat", "device-0.json"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", foreign, theirs[i]);
+        test_write_file(path, "theirs\n");
+    }
+    static struct outcome o;
+    run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", foreign), REFUSAL_LIMIT_S);
+    if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "is not a clmem report"))
+        fail_msg("a directory of other files: exit %d, stderr '%s'", o.code, o.err);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", foreign, theirs[i]);
+        char *text = test_read_file(path);
+        if (!text || strcmp(text, "theirs\n") != 0)
+            fail_msg("'%s' was changed or removed", path);
+        free(text);
+    }
+    /* A report's directory, then the user's files beside the report's. */
+    snprintf(report, sizeof report, "%s/report", test_dir());
+    run_clmem(&o, NULL, ARGS("compare", file, "--output-dir", report));
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    const char *const mine[] = {"mine.svg", "mine.dat", "device-7.json"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", report, mine[i]);
+        test_write_file(path, "mine\n");
+    }
+    run_clmem(&o, NULL, ARGS("compare", file, "--output-dir", report));
+    if (o.code != 0)
+        fail_msg("compare again: exit %d, stderr '%s'", o.code, o.err);
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", report, mine[i]);
+        char *text = test_read_file(path);
+        if (!text || strcmp(text, "mine\n") != 0)
+            fail_msg("the user's '%s' was removed or replaced by the report", path);
+        free(text);
+    }
+    snprintf(path, sizeof path, "%s/report.md", report);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    test_remove_tree(foreign);
+    test_remove_tree(report);
+}
+
+/* --output-dir "", ".", "..", "/" (and a path ending in them): refused
+ * before any work, one line, nothing left in the current directory. */
+static void report_dirs_that_name_no_report_are_refused(void **state)
+{
+    (void)state;
+    const char *file = test_bench_file("pocl-2core.json");
+    char cwd[512], here[4096];
+    snprintf(cwd, sizeof cwd, "%s/cwd", test_dir());
+    assert_int_equal(mkdir(cwd, 0700), 0);
+    assert_non_null(getcwd(here, sizeof here));
+    /* "" first: before the fix it wrote a whole report into ./.tmp.XXXXXX. */
+    const char *const dirs[] = {"", ".", "..", "./", "sub/..", "/"};
+    static struct outcome o;
+    assert_int_equal(chdir(cwd), 0);
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", dirs[i]), REFUSAL_LIMIT_S);
+        int left = hidden_in(cwd);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || left) {
+            assert_int_equal(chdir(here), 0);
+            fail_msg("--output-dir '%s': exit %d, %s, stderr '%s'", dirs[i], o.code,
+                     left ? "a file left in the current directory" : "nothing left", o.err);
+        }
+    }
+    assert_int_equal(chdir(here), 0);
+    test_remove_tree(cwd);
+}
+
+/* run blur --output naming its own --input (or a link to it): refused
+ * before any work, as diff and compare refuse it; the image as it was. */
+static void an_image_output_over_its_input_is_refused(void **state)
+{
+    (void)state;
+    char image[512], link_path[512];
+    snprintf(image, sizeof image, "%s/in.pgm", test_dir());
+    snprintf(link_path, sizeof link_path, "%s/link.pgm", test_dir());
+    test_write_file(image, "P5\n3 2\n255\nabcdef");
+    assert_int_equal(symlink(image, link_path), 0);
+    const char *const outputs[] = {image, link_path};
+    static struct outcome o;
+    for (size_t i = 0; i < 2; i++) {
+        run_clmem_within(&o, NULL,
+                         ARGS("run", "blur", "--device", "cpu", "--reps", "1", "--input", image,
+                              "--output", outputs[i]),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "would replace the input"))
+            fail_msg("--output '%s': exit %d, stderr '%s'", outputs[i], o.code, o.err);
+        char *text = test_read_file(image);
+        assert_string_equal(text, "P5\n3 2\n255\nabcdef");
+        free(text);
+    }
+    unlink(link_path);
+    unlink(image);
+}
+
+/* SIGKILL (the OOM killer's) can remove nothing: the report's temporary
+ * file exists only while the report is written, so a run killed before
+ * that leaves none. */
+static void a_killed_run_leaves_no_temporary(void **state)
+{
+    (void)state;
+    char dir[512], out[600];
+    snprintf(dir, sizeof dir, "%s/killed", test_dir());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(out, sizeof out, "%s/r.json", dir);
+    struct child c;
+    static struct outcome o;
+    const char *env[] = {"CLMEM_DEBUG", "2", NULL};
+    start_clmem(&c, env,
+                ARGS("run", "transpose", "--device", "cpu", "--size", "64", "--reps", "1",
+                     "--format", "json", "--output", out));
+    int seen = wait_for_stderr(&c, "clmem: launch ", 300);
+    kill(c.pid, SIGKILL);
+    finish_clmem(&c, &o);
+    if (!seen)
+        fail_msg("no launch seen: exit %d, stderr '%.300s'", o.code, o.err);
+    assert_int_equal(o.code, 128 + SIGKILL);
+    assert_false(hidden_in(dir));
+    test_remove_tree(dir);
+}
+
+/* ---- the environment ---- */
+
+/* POCL_CACHE_DIR set but empty (PoCL's assertion: exit 134) or where no
+ * directory can be made (/proc: PoCL listed no device, exit 3): exit 2
+ * before the driver loads, naming the variable. */
+static void pocl_cache_dir_empty_or_unmakeable_exits_2(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *const values[] = {"", "/proc/clmem-no-such-dir"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *env[] = {"POCL_CACHE_DIR", values[i], NULL};
+        run_clmem_within(&o, env, ARGS("devices"), REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "POCL_CACHE_DIR"))
+            fail_msg("POCL_CACHE_DIR='%s': exit %d, stderr '%s'", values[i], o.code, o.err);
+    }
+}
+
+/* A relative XDG_CACHE_HOME is ignored (the XDG spec): PoCL's cache goes
+ * to $HOME/.cache/pocl, never below the current directory. */
+static void a_relative_xdg_cache_home_is_ignored(void **state)
+{
+    (void)state;
+    char cwd[512], home[512], rel[600], pocl[600], here[4096];
+    snprintf(cwd, sizeof cwd, "%s/xdg-cwd", test_dir());
+    snprintf(home, sizeof home, "%s/xdg-home", test_dir());
+    snprintf(rel, sizeof rel, "%s/rel", cwd);
+    snprintf(pocl, sizeof pocl, "%s/.cache/pocl", home);
+    assert_int_equal(mkdir(cwd, 0700), 0);
+    assert_int_equal(mkdir(home, 0700), 0);
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(cwd), 0);
+    static struct outcome o;
+    const char *env[] = {"XDG_CACHE_HOME", "rel", "HOME", home, "POCL_CACHE_DIR", NULL, NULL};
+    run_clmem(&o, env, ARGS("devices"));
+    assert_int_equal(chdir(here), 0);
+    if (o.code != 0)
+        fail_msg("devices: exit %d, stderr '%s'", o.code, o.err);
+    if (access(rel, F_OK) == 0)
+        fail_msg("'%s' was made: the relative XDG_CACHE_HOME was used", rel);
+    if (access(pocl, F_OK) != 0)
+        fail_msg("PoCL's cache is not in '%s'", pocl);
+    test_remove_tree(cwd);
+    test_remove_tree(home);
+}
+
+/* $CLMEM_BIN with args (env as run_clmem's), collected in *o; the child's
+ * peak resident memory in KiB. */
+static long run_measuring_memory(struct outcome *o, const char *const env[],
+                                 const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    const char *argv[32] = {"clmem"};
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    char err_path[] = "/tmp/clmem-hostile-err-XXXXXX";
+    int err_fd = mkstemp(err_path);
+    assert_true(err_fd >= 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(err_fd, 2);
+        for (size_t i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        execv(bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(err_fd);
+    int wstatus = 0;
+    struct rusage usage;
+    assert_int_equal(wait4(pid, &wstatus, 0, &usage), pid);
+    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    o->out[0] = '\0';
+    slurp(err_path, o->err, sizeof o->err);
+    unlink(err_path);
+    return usage.ru_maxrss;
+}
+
+/* An --input that is no image (/dev/zero) is refused at its magic
+ * number, having read only the start of it: it read 2.1 GB before. */
+static void an_input_is_refused_at_its_header(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    long kib = run_measuring_memory(
+        &o, NULL, ARGS("run", "blur", "--device", "cpu", "--reps", "1", "--input", "/dev/zero"));
+    print_message("--input /dev/zero: exit %d, peak %ld MiB\n", o.code, kib / 1024);
+    if (o.code != 2 || !strstr(o.err, "bad magic"))
+        fail_msg("--input /dev/zero: exit %d, stderr '%s'", o.code, o.err);
+    /* The driver's own memory, not the 2 GB a whole read takes. */
+    assert_true(kib < 1024 * 1024);
+}
+
+/* The tuning database's lock a directory, or a link: refused before any
+ * measurement (no kernel launched), not after the whole search. */
+static void a_tuning_lock_that_is_no_file_is_refused_before_measuring(void **state)
+{
+    (void)state;
+    char cache[512], clmem[600], lock[700];
+    snprintf(cache, sizeof cache, "%s/tl-cache", test_dir());
+    snprintf(clmem, sizeof clmem, "%s/clmem", cache);
+    snprintf(lock, sizeof lock, "%s/tuning.json.lock", clmem);
+    assert_int_equal(mkdir(cache, 0700), 0);
+    assert_int_equal(mkdir(clmem, 0700), 0);
+    static struct outcome o;
+    for (int kind = 0; kind < 2; kind++) {
+        if (kind == 0)
+            assert_int_equal(mkdir(lock, 0700), 0);
+        else
+            assert_int_equal(symlink("/tmp/clmem-elsewhere.lock", lock), 0);
+        const char *env[] = {"XDG_CACHE_HOME", cache, "CLMEM_DEBUG", "2", NULL};
+        run_clmem_within(&o, env,
+                         ARGS("tune", "reduce", "--device", "cpu", "--variant", "one_pass",
+                              "--size", "4096", "--max-candidates", "2", "--reps", "1"),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || !strstr(o.err, "cannot lock the tuning database") ||
+            strstr(o.err, "clmem: launch "))
+            fail_msg("tuning.json.lock a %s: exit %d, stderr '%.400s'", kind ? "link" : "directory",
+                     o.code, o.err);
+        if (kind == 0)
+            rmdir(lock);
+        else
+            unlink(lock);
+    }
+    test_remove_tree(cache);
+}
+
 int main(int argc, char **argv)
 {
 #ifdef __SANITIZE_ADDRESS__
@@ -366,6 +736,16 @@ int main(int argc, char **argv)
         cmocka_unit_test(driver_exit_on_full_cache_exits_3),
         cmocka_unit_test(pocl_cache_unusable_names_the_cause),
         cmocka_unit_test(missing_home_is_never_created),
+        cmocka_unit_test(another_users_link_in_a_sticky_dir_is_refused),
+        cmocka_unit_test(a_replaced_file_keeps_its_owner_and_mode),
+        cmocka_unit_test(a_report_dir_loses_only_what_a_report_wrote),
+        cmocka_unit_test(report_dirs_that_name_no_report_are_refused),
+        cmocka_unit_test(an_image_output_over_its_input_is_refused),
+        cmocka_unit_test(a_killed_run_leaves_no_temporary),
+        cmocka_unit_test(pocl_cache_dir_empty_or_unmakeable_exits_2),
+        cmocka_unit_test(a_relative_xdg_cache_home_is_ignored),
+        cmocka_unit_test(an_input_is_refused_at_its_header),
+        cmocka_unit_test(a_tuning_lock_that_is_no_file_is_refused_before_measuring),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -533,8 +533,9 @@ static void a_failed_report_leaves_nothing(void **state)
     clmem_compare_devices_free(runs, n);
 }
 
-/* An existing directory is updated in place: the report's files replace
- * their namesakes, other files stay. */
+/* An existing report directory is updated in place: the report's files
+ * replace their namesakes, other files stay. A directory that holds files
+ * but no report's manifest is someone else's: refused. */
 static void an_existing_directory_is_updated(void **state)
 {
     (void)state;
@@ -545,6 +546,13 @@ static void an_existing_directory_is_updated(void **state)
     struct clmem_error err = {0};
     assert_int_equal(mkdir(dir, 0755), 0);
     char path[1300];
+    snprintf(path, sizeof path, "%s/old.txt", dir);
+    test_write_file(path, "old\n");
+    assert_int_equal(clmem_compare_dir(dir, &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "is not a clmem report"));
+    clmem_error_clear(&err);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(report(dir, runs, n), CLMEM_OK); /* the empty directory made a report's */
     static const char *const names[] = {"old.txt", "report.md"};
     for (size_t i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

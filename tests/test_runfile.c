@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -597,6 +598,100 @@ static void invalid_utf8_is_refused_naming_the_field(void **state)
     clmem_compare_devices_free(runs, n);
 }
 
+/* What JSON does not allow but cJSON reads ("cores": 02, 1., +1, .5, a
+ * \u0000), and figures no measurement gives (a metric of 0 or below, a
+ * fastest sample slower than the slowest): refused, saying what. */
+static void numbers_json_forbids_and_impossible_figures_are_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *from, *to, *reason;
+    } cases[] = {
+        {"leading-zero.json", "\"cores\": 2", "\"cores\": 02", "a number with a leading zero"},
+        {"dot-end.json", "\"metric\": 5.3", "\"metric\": 5.", "not JSON (at byte "},
+        {"plus.json", "\"metric\": 5.3", "\"metric\": +5.3", "not JSON (at byte "},
+        {"dot-start.json", "\"metric\": 5.3", "\"metric\": .5", "not JSON (at byte "},
+        {"nul-escape.json", "pthread-EPYC\", \"platform", "pth\\u0000\", \"platform",
+         "a NUL character"},
+        {"metric-zero.json", "\"metric\": 5.3", "\"metric\": 0", "'metric' is 0 or below"},
+        {"metric-negative.json", "\"metric\": 5.3", "\"metric\": -5.3", "'metric' is 0 or below"},
+        {"min-above-max.json", "\"min_ms\": 1,", "\"min_ms\": 3,", "'min_ms' is above 'max_ms'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[8192];
+        const char *good = one_result("", GOOD_RESULT), *at = strstr(good, cases[i].from);
+        if (!at)
+            fail_msg("%s: no '%s' in the fixture", cases[i].name, cases[i].from);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, cases[i].to,
+                 at + strlen(cases[i].from));
+        refused(write_file(cases[i].name, text), cases[i].reason);
+    }
+}
+
+/* A run file whose JSON would take gigabytes to hold (a 50 MB array of
+ * numbers: 13 million values, 2 GB as cJSON's nodes) is refused before it
+ * is parsed, its memory bounded. */
+static void a_huge_array_is_refused_before_it_is_parsed(void **state)
+{
+    (void)state;
+    const char *path = test_in_dir("huge.json");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"schema_version\": 1, \"results\": [{\"samples_ms\": [", f);
+    for (size_t i = 0; i < 13000000; i++)
+        fputs(i ? ",0.5" : "0.5", f);
+    fputs("]}]}", f);
+    assert_int_equal(fclose(f), 0);
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    refused(path, "more than 4194304 JSON values");
+    getrusage(RUSAGE_SELF, &after);
+    /* The 50 MB text itself, and little more (ru_maxrss: KiB). */
+    long grew_mib = (after.ru_maxrss - before.ru_maxrss) / 1024;
+    print_message("peak memory grew %ld MiB\n", grew_mib);
+    assert_true(grew_mib < 200);
+    unlink(path);
+}
+
+/* An MPI run file of `ranks` ranks, one result each, as test file `name`. */
+static const char *ranks_file(const char *name, size_t ranks)
+{
+    size_t size = ranks * 2048 + 1024, used = 0;
+    char *text = malloc(size);
+    assert_non_null(text);
+    used += (size_t)snprintf(text + used, size - used, "{" HEAD "\"ranks\": [");
+    for (size_t r = 0; r < ranks; r++)
+        used += (size_t)snprintf(text + used, size - used,
+                                 "%s{\"rank\": %zu, \"host\": " HOST ", \"device\": " DEVICE
+                                 ", \"status\": 0, \"results\": [" GOOD_RESULT "]}",
+                                 r ? ", " : "", r);
+    snprintf(text + used, size - used, "]}");
+    const char *path = write_file(name, text);
+    free(text);
+    return path;
+}
+
+/* A run file of more ranks than --device takes devices (64) is refused:
+ * one of 5000 ranks made a report of 5007 files. 64 load, and a second
+ * file that would pass 64 in all is refused too. */
+static void more_runs_than_64_are_refused(void **state)
+{
+    (void)state;
+    refused(ranks_file("ranks-65.json", 65), "more than the 64");
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    const char *path = ranks_file("ranks-64.json", 64);
+    assert_int_equal(clmem_runfile_load(path, &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(n, 64);
+    assert_int_equal(clmem_runfile_load(test_bench_file("h100.json"), &runs, &n, &err),
+                     CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "more than the 64"));
+    assert_int_equal(n, 64);
+    clmem_compare_devices_free(runs, n);
+    clmem_error_clear(&err);
+}
+
 static void metrics_read_as_people_write_them(void **state)
 {
     (void)state;
@@ -624,8 +719,11 @@ static void metrics_read_as_people_write_them(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* One test by name (or a pattern): test_NAME TEST. */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_a_bench_file),
         cmocka_unit_test(an_mpi_file_is_a_run_per_rank),
@@ -634,6 +732,9 @@ int main(void)
         cmocka_unit_test(every_key_the_schema_requires_is_required),
         cmocka_unit_test(metrics_read_as_people_write_them),
         cmocka_unit_test(trailing_data_and_duplicate_keys_are_refused),
+        cmocka_unit_test(numbers_json_forbids_and_impossible_figures_are_refused),
+        cmocka_unit_test(a_huge_array_is_refused_before_it_is_parsed),
+        cmocka_unit_test(more_runs_than_64_are_refused),
         cmocka_unit_test(invalid_utf8_is_refused_naming_the_field),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

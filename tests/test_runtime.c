@@ -300,6 +300,13 @@ static void stop_removes_every_pending_output(void **state)
     assert_int_equal(clmem_output_open(&report, path[0], &err), CLMEM_OK);
     assert_int_equal(clmem_output_open(&image, path[1], &err), CLMEM_OK);
     assert_int_equal(clmem_output_open(&done, path[2], &err), CLMEM_OK);
+    /* Nothing is made until something is written: a process killed
+     * before its report (SIGKILL, which nothing can catch) leaves nothing. */
+    assert_string_equal(report.tmp_path, "");
+    fputs("{}", report.file);
+    fputs("P5", image.file);
+    assert_int_equal(fflush(report.file), 0);
+    assert_int_equal(fflush(image.file), 0);
     assert_int_equal(clmem_output_commit(&done, &err), CLMEM_OK);
     snprintf(tmp[0], sizeof tmp[0], "%s", report.tmp_path);
     snprintf(tmp[1], sizeof tmp[1], "%s", image.tmp_path);
@@ -313,7 +320,10 @@ static void stop_removes_every_pending_output(void **state)
     clmem_output_abort(&image);
     /* Their slots are free again: a new output is removed as they were. */
     assert_int_equal(clmem_output_open(&report, path[0], &err), CLMEM_OK);
+    fputs("{}", report.file);
+    assert_int_equal(fflush(report.file), 0);
     snprintf(tmp[0], sizeof tmp[0], "%s", report.tmp_path);
+    assert_int_equal(access(tmp[0], F_OK), 0);
     clmem_output_remove_pending();
     assert_int_equal(access(tmp[0], F_OK), -1);
     clmem_output_abort(&report);
@@ -680,6 +690,74 @@ static void tuning_database_round_trips(void **state)
     remove_tree(dir);
 }
 
+/* A tuning database that is not exactly JSON (text after the document, a
+ * number "02", a string that is not UTF-8), each of which cJSON would
+ * read: ignored with a warning, as a hand edit gone wrong, and left as it
+ * is by a store. */
+static void tuning_database_not_exactly_json_is_ignored(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    char dir[] = "/tmp/clmem-tuning-strict-XXXXXX", path[1024];
+    assert_non_null(mkdtemp(dir));
+    const char *saved_env = getenv("XDG_CACHE_HOME");
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", saved_env ? saved_env : "");
+    setenv("XDG_CACHE_HOME", dir, 1);
+    const struct clmem_workload *w = clmem_workload_find("matmul");
+    const struct clmem_tunable *t = clmem_tunable_find(w, "regblock");
+    struct clmem_error err = {0};
+    struct clmem_size size;
+    assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
+    int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
+    assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &err),
+                     CLMEM_OK);
+    assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char good[65536];
+    size_t len = fread(good, 1, sizeof good - 1, f);
+    fclose(f);
+    good[len] = '\0';
+    assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
+    static const struct {
+        const char *what, *from, *to;
+    } edits[] = {
+        {"trailing data", "", "garbage"},
+        {"a number with a leading zero", "\"metric\":\t2", "\"metric\":\t02"},
+        {"not UTF-8", "GFLOP/s", "GFLOP/\xff"},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        static char text[65600];
+        const char *at = edits[i].from[0] ? strstr(good, edits[i].from) : good + len;
+        if (!at)
+            fail_msg("%s: no '%s' in: %s", edits[i].what, edits[i].from, good);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, edits[i].to,
+                 at + strlen(edits[i].from));
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+        ctx->tuning_warning[0] = '\0';
+        if (clmem_tuning_lookup(ctx, w, t, &size, values))
+            fail_msg("%s: the database was used", edits[i].what);
+        if (!strstr(ctx->tuning_warning, "is not valid JSON"))
+            fail_msg("%s: warning '%s'", edits[i].what, ctx->tuning_warning);
+        assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
+                                            &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                            &err),
+                         CLMEM_ERR_USAGE);
+        clmem_error_clear(&err);
+    }
+    unlink(path);
+    if (saved_env)
+        setenv("XDG_CACHE_HOME", saved, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    remove_tree(dir);
+}
+
 static void set_cache_home(const char *dir, char *saved, size_t size, int *had)
 {
     const char *env = getenv("XDG_CACHE_HOME");
@@ -904,12 +982,17 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_int_equal(mode_of(path), 0600);
     assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
 
+    /* Group write alone counts as much as others': a check of others'
+     * write only (S_IWOTH) passes 0666 and 0777 but not 0620 and 0770. */
     static const struct {
         int what; /* 0: chown the file, 1: chmod it, 2: chmod the directory */
+        mode_t mode;
         const char *why;
-    } faults[] = {{0, "belongs to uid 65534"},
-                  {1, "is writable by group or others (mode 0666)"},
-                  {2, "which is writable by group or others (mode 0777)"}};
+    } faults[] = {{0, 0, "belongs to uid 65534"},
+                  {1, 0666, "is writable by group or others (mode 0666)"},
+                  {1, 0620, "is writable by group or others (mode 0620)"},
+                  {2, 0777, "which is writable by group or others (mode 0777)"},
+                  {2, 0770, "which is writable by group or others (mode 0770)"}};
     for (size_t i = 0; i < sizeof faults / sizeof *faults; i++) {
         if (faults[i].what == 0 && chown(path, 65534, 65534) != 0) {
             print_message("skipped: a database of another user (chown to nobody failed: %s; run "
@@ -918,9 +1001,9 @@ static void untrusted_tuning_database_is_ignored(void **state)
             continue;
         }
         if (faults[i].what == 1)
-            assert_int_equal(chmod(path, 0666), 0);
+            assert_int_equal(chmod(path, faults[i].mode), 0);
         if (faults[i].what == 2)
-            assert_int_equal(chmod(sub, 0777), 0);
+            assert_int_equal(chmod(sub, faults[i].mode), 0);
         ctx->tuning_warning[0] = '\0';
         assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
         if (!strstr(ctx->tuning_warning, faults[i].why))
@@ -1101,8 +1184,11 @@ static void failed_calls_are_named(void **state)
         fail_msg("message '%s' does not name clCreateBuffer", err.message);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* One test by name (or a pattern): test_NAME TEST. */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(error_names_are_names),
         cmocka_unit_test(check_macro_names_call_and_error),
@@ -1121,6 +1207,7 @@ int main(void)
         cmocka_unit_test(program_cache_hits_and_rebuilds),
         cmocka_unit_test(included_header_is_part_of_the_program),
         cmocka_unit_test(tuning_database_round_trips),
+        cmocka_unit_test(tuning_database_not_exactly_json_is_ignored),
         cmocka_unit_test(cache_entry_special_files),
         cmocka_unit_test(untrusted_tuning_database_is_ignored),
         cmocka_unit_test(every_tunable_variant_tunes_and_applies),

@@ -78,14 +78,17 @@ static void scratch_make(struct scratch *s, const char *output_name)
     snprintf(s->out, sizeof s->out, "%s/%s", s->dir, output_name);
 }
 
-/* Names in `dir` that hold ".tmp.": an output's temporary file left behind. */
+/* Temporary files left behind in `dir`: an output's hidden .NAME.XXXXXX
+ * (src/io/output.c) or a report directory's NAME.tmp.XXXXXX. (Looking for
+ * ".tmp." alone, as this once did, could never see an output's.) */
 static size_t temp_files(const char *dir)
 {
     DIR *d = opendir(dir);
     size_t n = 0;
     assert_non_null(d);
     for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (strstr(e->d_name, ".tmp.")) {
+        if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) ||
+            strstr(e->d_name, ".tmp.")) {
             print_message("left behind: %s/%s\n", dir, e->d_name);
             n++;
         }

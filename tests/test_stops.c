@@ -11,7 +11,8 @@
  * an output's temporary file synced before its rename, which the preloaded
  * tests/hold_fsync.c holds ($CLMEM_TEST_HOLD_FSYNC: the output's temporary
  * name) and tells on stderr, and tells again once a signal was handled.
- * Before the signal the temporary file must be there; after it, gone. */
+ * Before the signal the temporary file must be there while the output is
+ * written, and not yet before (it is made only then); after it, gone. */
 #define _XOPEN_SOURCE 700 /* nftw */
 
 #include <dirent.h>
@@ -217,9 +218,12 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
         seen = wait_for_stderr(&c, "clmem: launch ", EVENT_TIMEOUT_S);
     else
         seen = fifo_opened(&c, in, EVENT_TIMEOUT_S, &fifo);
-    /* The output is pending: its temporary file is there. */
+    /* An output being written (held in its fsync): its temporary file is
+     * there. Before (a launch, the FIFO opened) there is none yet: it is
+     * made only when the output is written. */
     size_t pending = seen ? temporaries(temps, "pending") : 0;
-    if (seen && pending) {
+    int expected = s->when == AT_HOLD, ready = seen && (pending != 0) == expected;
+    if (ready) {
         kill(c.pid, s->first);
         if (s->second) {
             /* Not merged with the first: sent once that one was handled. */
@@ -237,10 +241,12 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
     /* What went wrong, if anything; said once the scratch directory is gone. */
     char wrong[256] = "";
     int sig = s->second ? s->second : s->first;
-    size_t left = seen && pending && ended ? temporaries(temps, "left behind") : 0;
-    if (!seen || !pending)
+    size_t left = ready && ended ? temporaries(temps, "left behind") : 0;
+    if (!ready)
         snprintf(wrong, sizeof wrong, "%s",
-                 !seen ? "the event never came" : "no temporary file pending at the event");
+                 !seen      ? "the event never came"
+                 : expected ? "no temporary file pending at the event"
+                            : "a temporary file made before the output is written");
     else if (!ended)
         snprintf(wrong, sizeof wrong, "still running %d s after the signal (killed)",
                  STOP_TIMEOUT_S);

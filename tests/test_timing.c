@@ -217,6 +217,33 @@ static void long_runs_are_one_a_sample(void **state)
         assert_true(samples[i] == 30);
 }
 
+/* A clock whose batches stay under the minimum sample even at the largest
+ * batch (CLMEM_MAX_RUNS_PER_SAMPLE runs): refused, "the clock does not
+ * advance", never a sample of what it read. By events (runs of 1e-9 ms:
+ * 2^20 of them span 0.001 ms of the 1 ms needed) and by the host (runs
+ * that take no time at all). */
+static void a_clock_that_does_not_advance_is_refused(void **state)
+{
+    (void)state;
+    const struct fake clocks[] = {
+        {.run_ms = 1e-9},                  /* events that advance, far too little */
+        {.run_ms = 0, .fault = NO_EVENTS}, /* the host's clock, standing still */
+    };
+    for (size_t i = 0; i < sizeof clocks / sizeof *clocks; i++) {
+        struct fake f = clocks[i];
+        double samples[5] = {0};
+        struct clmem_sampling how;
+        struct clmem_error err = {0};
+        int status = clmem_sample(&good, 5, fake_batch, &f, samples, &how, &err);
+        if (status != CLMEM_ERR_CL || !strstr(err.message, "the clock does not advance"))
+            fail_msg("clock %zu: status %d, '%s', first sample %g ms", i, status, err.message,
+                     samples[0]);
+        /* Refused at the largest batch, not before. */
+        assert_int_equal(f.max_runs, CLMEM_MAX_RUNS_PER_SAMPLE);
+        clmem_error_clear(&err);
+    }
+}
+
 /* Events that fail on a batch: the host's clock times every sample of it,
  * batched for its own longer minimum. */
 static void expect_host(enum fault fault, const char *why)
@@ -344,8 +371,11 @@ static void pocl_clock_passes_its_check(void **state)
     clmem_ctx_close(&ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* One test by name (or a pattern): test_NAME TEST. */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_clock_passes),
         cmocka_unit_test(counting_timestamps_fail),
@@ -357,6 +387,7 @@ int main(void)
         cmocka_unit_test(runs_spans_summed_where_each_is_long_enough),
         cmocka_unit_test(runs_that_shrink_fall_back_to_the_whole_span),
         cmocka_unit_test(long_runs_are_one_a_sample),
+        cmocka_unit_test(a_clock_that_does_not_advance_is_refused),
         cmocka_unit_test(zero_events_fall_back_to_the_host),
         cmocka_unit_test(start_after_end_falls_back_to_the_host),
         cmocka_unit_test(events_longer_than_wall_fall_back_to_the_host),

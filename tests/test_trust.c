@@ -236,8 +236,11 @@ static void group_writable_tuning_database_is_ignored(void **state)
     place_remove(&p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* One test by name (or a pattern): test_NAME TEST. */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(group_writable_cache_is_not_loaded),
         cmocka_unit_test(group_writable_tuning_database_is_ignored),

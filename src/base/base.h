@@ -79,6 +79,19 @@ size_t clmem_utf8_next(const char *text, size_t len, uint32_t *code_point);
 /* Whether text's len bytes are UTF-8; if not, *bad_at (unless NULL) is
  * the offset of the first bad byte. */
 int clmem_utf8_valid(const char *text, size_t len, size_t *bad_at);
+/* The longest start of `text` (len bytes) of at most `max` bytes that does
+ * not end inside a UTF-8 character: where text that does not fit is cut, so
+ * that a name cut short stays UTF-8 (bytes that are not UTF-8 count as a
+ * character each). */
+size_t clmem_utf8_cut(const char *text, size_t len, size_t max);
+/* `text` into out (size bytes, NUL-terminated), cut by clmem_utf8_cut
+ * when it does not fit: how every string is copied into a buffer of fixed
+ * size. Returns the bytes copied. */
+size_t clmem_text_copy(char *out, size_t size, const char *text);
+/* snprintf into out, the result cut by clmem_utf8_cut when it does not
+ * fit; returns what snprintf returns. */
+int clmem_text_format(char *out, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Text from a file or a driver made safe for a terminal or a table, the
  * one way clmem shows such text to people: control characters (C0, DEL:
  * ESC, CR, LF, ...) as \xHH, C1 ones as \uHHHH, bytes that are not UTF-8

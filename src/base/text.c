@@ -3,6 +3,7 @@
 #include "base/base.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +81,64 @@ int clmem_utf8_valid(const char *text, size_t len, size_t *bad_at)
         i += n;
     }
     return 1;
+}
+
+static int continuation(char c)
+{
+    return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* The length a lead byte announces (1 for a byte that leads nothing). */
+static size_t announced(char c)
+{
+    unsigned char lead = (unsigned char)c;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 4;
+    if (lead >= 0xe0 && lead <= 0xef)
+        return 3;
+    return lead >= 0xc2 && lead <= 0xdf ? 2 : 1;
+}
+
+/* Where to cut the first `kept` bytes of a text that goes on past them:
+ * before the character that begins in them and ends past them, if any. */
+static size_t cut_before_partial(const char *text, size_t kept)
+{
+    size_t start = kept;
+    while (start > 0 && kept - start < 3 && continuation(text[start - 1]))
+        start--;
+    if (start > 0 && !continuation(text[start - 1]) && announced(text[start - 1]) > 1 &&
+        start - 1 + announced(text[start - 1]) > kept)
+        return start - 1;
+    return kept;
+}
+
+size_t clmem_utf8_cut(const char *text, size_t len, size_t max)
+{
+    if (len <= max)
+        return len;
+    return continuation(text[max]) ? cut_before_partial(text, max) : max;
+}
+
+size_t clmem_text_copy(char *out, size_t size, const char *text)
+{
+    if (size == 0)
+        return 0;
+    size_t n = clmem_utf8_cut(text, strlen(text), size - 1);
+    memmove(out, text, n);
+    out[n] = '\0';
+    return n;
+}
+
+int clmem_text_format(char *out, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, size, fmt, ap);
+    va_end(ap);
+    /* Cut short: what was lost is not known, only that something was. */
+    if (n >= 0 && size > 0 && (size_t)n >= size)
+        out[cut_before_partial(out, size - 1)] = '\0';
+    return n;
 }
 
 /* How `text` (n bytes at most) shows: a character as it is, or an escape

@@ -40,7 +40,8 @@ const struct cli_spec cli_diff_spec = {
              "summary line; with --output, stdout shows it. --workloads gates on those\n"
              "workloads alone.\n",
     .more = "exit codes: 0 no regression, 2 usage error or a file that cannot be read or\n"
-            "written, 4 a regression: a result slower, failed or gone\n",
+            "written, 4 a regression: a result slower, failed or gone, or a run file\n"
+            "marked interrupted (incomplete)\n",
     .uses = diff_uses,
     .n_uses = CLMEM_ARRAY_SIZE(diff_uses),
     .min_args = 2,
@@ -102,8 +103,7 @@ int cmd_diff(int argc, char **argv)
     if (a.output) {
         char summary[256];
         clmem_diff_summary(&diff, summary, sizeof summary);
-        printf("%s: %s (report in '%s')\n", summary,
-               clmem_diff_regressed(&diff) ? "a regression" : "no regression", a.output);
+        printf("%s: %s (report in '%s')\n", summary, clmem_diff_outcome(&diff), a.output);
     }
     status = clmem_diff_regressed(&diff) ? CLMEM_DIFF_REGRESSION : CLMEM_OK;
 

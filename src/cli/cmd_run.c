@@ -177,6 +177,12 @@ static int check_run(const struct cli_opts *o, const char *name,
     if (o->input && stat(o->input, &st) == 0 && S_ISDIR(st.st_mode))
         return clmem_fail(err, CLMEM_ERR_USAGE, "--input '%s' is a directory, not a file",
                           o->input);
+    /* Written over the file it reads (or a link to it), the input is lost. */
+    const char *const input[] = {o->input};
+    if (o->input && o->output && clmem_file_among(o->output, 1, input, 1) == 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--output '%s' is the --input '%s': writing it would replace the input",
+                          o->output, o->input);
     struct clmem_run_options given = run_options(o);
     int status = clmem_compare_check(w, o->compare, err);
     if (status == CLMEM_OK)

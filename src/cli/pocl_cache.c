@@ -82,8 +82,14 @@ int cli_pocl_cache_check(struct clmem_error *err)
     checked = 1;
     char place[PATH_MAX], why[PATH_MAX + 64];
     const char *set = getenv("POCL_CACHE_DIR");
-    if (set && set[0]) {
-        if (!dir_can_be_made(set, why, sizeof why))
+    /* Set but empty, PoCL stops the process (an assertion: exit 134);
+     * one it cannot make, it lists no device. */
+    if (set && !set[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "POCL_CACHE_DIR is set but empty, which stops PoCL (unset it, or point "
+                          "it at a writable directory)");
+    if (set) {
+        if (clmem_dir_usable(set, why, sizeof why) != 0)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "POCL_CACHE_DIR '%s' cannot be made: %s (PoCL would list no device; "
                               "point it at a writable directory)",
@@ -92,19 +98,25 @@ int cli_pocl_cache_check(struct clmem_error *err)
     }
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     struct stat st;
-    int missing_home = 0;
-    if (xdg && xdg[0]) {
+    /* A relative XDG_CACHE_HOME is to be ignored (the XDG spec); PoCL
+     * would make its cache below the current directory. */
+    int xdg_relative = xdg && xdg[0] && xdg[0] != '/', missing_home = 0;
+    if (xdg && xdg[0] == '/') {
         snprintf(place, sizeof place, "%s/pocl", xdg);
     } else if (home && home[0]) {
         missing_home = stat(home, &st) != 0 && errno == ENOENT;
         snprintf(place, sizeof place, "%s/.cache/pocl", home);
-    } else {
+    } else if (!xdg_relative) {
         return CLMEM_OK; /* PoCL's own fallback */
+    } else {
+        snprintf(place, sizeof place, "%s/pocl", xdg);
     }
     if (missing_home)
         snprintf(why, sizeof why, "HOME '%s' does not exist", home);
+    else if (xdg_relative && !(home && home[0]))
+        snprintf(why, sizeof why, "XDG_CACHE_HOME '%s' is not an absolute path", xdg);
     else if (dir_can_be_made(place, why, sizeof why))
-        return CLMEM_OK;
+        return xdg_relative ? (setenv("POCL_CACHE_DIR", place, 1), CLMEM_OK) : CLMEM_OK;
     const char *tmp = getenv("TMPDIR");
     if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof pocl_tmp_cache - 24)
         tmp = "/tmp";

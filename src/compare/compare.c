@@ -31,48 +31,9 @@ static void trimmed(const char *dir, char *out, size_t size)
         out[len - 1] = '\0';
 }
 
-static void parent_of(const char *dir, char *out, size_t size)
-{
-    trimmed(dir, out, size);
-    char *slash = strrchr(out, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == out)
-        out[1] = '\0';
-    else
-        *slash = '\0';
-}
-
 int clmem_compare_dir(const char *dir, struct clmem_error *err)
 {
-    char parent[1024];
-    struct stat st;
-    if (strlen(dir) > 900)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "report directory '%.60s...' is too long", dir);
-    if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                              dir, strerror(ENOTDIR));
-        if (access(dir, W_OK | X_OK) != 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                              dir, strerror(errno));
-        return CLMEM_OK;
-    }
-    int why = dir[0] ? errno : ENOENT;
-    if (why == ENOENT) {
-        /* Absent: its parent must be a directory this user can write. */
-        parent_of(dir, parent, sizeof parent);
-        if (stat(parent, &st) != 0)
-            why = errno;
-        else if (!S_ISDIR(st.st_mode))
-            why = ENOTDIR;
-        else if (access(parent, W_OK | X_OK) != 0)
-            why = errno;
-        else
-            return CLMEM_OK;
-    }
-    return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
-                      strerror(why));
+    return clmem_outdir_check(dir, err);
 }
 
 /* The process's umask (umask() reads it only by setting it back). */
@@ -321,7 +282,7 @@ static int publish(const char *tmp, const char *dir, const char *given, struct c
             continue;
         }
         /* The old report's files that the new one does not have go with it. */
-        if (report_name(names[i]) && !S_ISDIR(entry.st_mode))
+        if (clmem_outdir_made(dir, names[i]) && !S_ISDIR(entry.st_mode))
             continue;
         later[i] = S_ISDIR(entry.st_mode) || linkat(AT_FDCWD, from, AT_FDCWD, to, 0) != 0;
     }
@@ -498,7 +459,8 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
                                 .plots = &plots,
                                 .plotted = plotted,
                                 .plots_note = plots_note};
-    if ((status = person_files(tmp, &view, err)))
+    if ((status = person_files(tmp, &view, err)) ||
+        (status = clmem_outdir_manifest_write(tmp, err)))
         goto cleanup;
     sigset_t old;
     hold_stops(&old);

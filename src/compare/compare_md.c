@@ -1,6 +1,6 @@
 /* The comparison document as Markdown (report.md). Text from files (device
  * names, paths) is escaped so it can neither break a table (|) nor become
- * HTML (<, >, &) where the Markdown is rendered. */
+ * HTML (<, >, &) or a link ([, ]) where the Markdown is rendered. */
 #include "compare/model.h"
 
 #include <string.h>
@@ -14,10 +14,13 @@ static void md_text(FILE *out, const char *text, int in_table)
         case '&': fputs("&amp;", out); break;
         case '\\': fputs("\\\\", out); break;
         case '|': fputs(in_table ? "\\|" : "|", out); break;
+        /* No link or image ([text](url), ![x](y)) made of a name. */
+        case '[': fputs("\\[", out); break;
+        case ']': fputs("\\]", out); break;
         case '\n': fputc(' ', out); break;
         default: {
             /* Control characters escaped as in every table (base/text.c). */
-            size_t n = strcspn(c, "<>&\\|\n");
+            size_t n = strcspn(c, "<>&\\|\n[]");
             clmem_fwrite_escaped(c, n, out);
             c += n - 1;
         }

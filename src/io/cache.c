@@ -141,11 +141,10 @@ int clmem_cache_write(const struct clmem_cache_entry *entry, const unsigned char
         return -1;
     struct clmem_output out;
     struct clmem_error err = {0};
-    if (clmem_output_open(&out, entry->path, &err) != CLMEM_OK) {
+    if (clmem_output_open_private(&out, entry->path, &err) != CLMEM_OK) {
         clmem_error_clear(&err);
         return -1;
     }
-    fchmod(fileno(out.file), 0600);
     uint64_t key_len = strlen(entry->key), size64 = size, sum = fnv1a(bin, size, FNV_BASIS);
     fwrite(magic, 1, sizeof magic, out.file);
     fwrite(&key_len, 8, 1, out.file);

@@ -8,23 +8,37 @@
 
 #include "base/base.h"
 
+#include <sys/stat.h>  /* struct stat */
 #include <sys/types.h> /* pid_t */
 
 /* ---- output files (output.c) ---- */
 /* Output files appear whole or not at all: written to .NAME.XXXXXX
- * beside the target, then renamed over it. Open checks writability early.
- * A symbolic link is followed (its target is written, the link stays); a
- * target that exists and is not a regular file (/dev/null, a pipe) is
- * written directly, never replaced, and /dev/stdout (/proc/self/fd/N) is
- * this process's own descriptor as it is (tmp_path is then ""). */
+ * beside the target, then renamed over it. Open checks writability early
+ * (a temporary file made and removed at once); the temporary file itself
+ * is made only when the first byte is written (or at commit), so a
+ * process killed before its report (SIGKILL, the OOM killer) leaves
+ * nothing behind. A symbolic link is followed (its target is written, the
+ * link stays), except another user's link in a sticky world-writable
+ * directory (/tmp), which is refused as the kernel's protected_symlinks
+ * refuses it; a target that exists and is not a regular file (/dev/null,
+ * a pipe) is written directly, never replaced, and /dev/stdout
+ * (/proc/self/fd/N) is this process's own descriptor as it is (tmp_path
+ * is then ""). A file replaced keeps its mode and, where this user may
+ * give them (root; a group it belongs to), its owner and group. */
 struct clmem_output {
-    char path[1024];   /* as given, for messages */
-    char target[1024]; /* what is written: path with its symbolic links followed */
-    char tmp_path[1100];
+    char path[1024];     /* as given, for messages */
+    char target[1024];   /* what is written: path with its symbolic links followed */
+    char tmp_path[1100]; /* the temporary file, "" until made (and when written directly) */
     FILE *file;
-    int pending; /* its slot among the files clmem_output_remove_pending removes, or -1 */
+    int pending;      /* its slot among the files clmem_output_remove_pending removes, or -1 */
+    int fd;           /* the temporary file's descriptor once made, else -1 */
+    int replace;      /* written to a temporary file renamed over target */
+    int private_file; /* a state file: this user's, 0600 (clmem_output_open_private) */
 };
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err);
+/* The same for a state file (a program-cache entry, the tuning database):
+ * written 0600 and owned by this user, whatever it replaces. */
+int clmem_output_open_private(struct clmem_output *out, const char *path, struct clmem_error *err);
 /* Whether `path` could be opened by clmem_output_open (the same message
  * when not), leaving nothing behind and opening no device or pipe. */
 int clmem_output_check(const char *path, struct clmem_error *err);
@@ -47,6 +61,33 @@ void clmem_output_pending_release(int slot);
  * own followed with `follow`); -1 when none, or when `path` is missing. */
 int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n);
 
+/* Whether following the symbolic link `link` (lstat'd into *link_st),
+ * which lies in `dir`, is refused as the kernel's protected_symlinks
+ * refuses it: a link in a sticky world-writable directory (/tmp) that
+ * belongs neither to this user nor to the directory's owner. clmem
+ * follows the links of its outputs itself, where the kernel does not
+ * look. 1 and why (a sentence about the link) when refused, else 0. */
+int clmem_link_planted(const char *link, const struct stat *link_st, const char *dir, char *why,
+                       size_t why_size);
+
+/* ---- report directories (outdir.c): compare --output-dir ---- */
+/* A report directory holds the list of the files clmem wrote there (its
+ * manifest, CLMEM_OUTDIR_MANIFEST), so that the next report replaces
+ * those files and no others. */
+#define CLMEM_OUTDIR_MANIFEST ".clmem-manifest"
+/* Whether `dir` may take a report, before any work: not "", ".", "..",
+ * "/" (nor a path ending in . or ..); not through another user's link in
+ * a sticky world-writable directory; an existing directory this user may
+ * write that is empty or holds a manifest; or absent, in such a
+ * directory. A usage error saying why otherwise. */
+int clmem_outdir_check(const char *dir, struct clmem_error *err);
+/* Writes the manifest of the files now in `dir` (a report's temporary
+ * directory, once its files are written). */
+int clmem_outdir_manifest_write(const char *dir, struct clmem_error *err);
+/* Whether the manifest in `dir` lists `name` (the manifest itself counts):
+ * a file of an earlier report, which the next one replaces or removes. */
+int clmem_outdir_made(const char *dir, const char *name);
+
 /* ---- reading a whole file (read.c) ---- */
 /* Reads `fd` from where it stands to its end (EINTR retried; fd left
  * open) into *data, malloc'd and NUL-terminated, *len bytes. `hint` is
@@ -54,6 +95,32 @@ int clmem_file_among(const char *path, int follow, const char *const inputs[], s
  * go; 0: 64 KiB). 0; or -1 with errno: EFBIG when more than `cap` bytes
  * are there, ENOMEM, or read's; *len then says how much was read. */
 int clmem_read_fd(int fd, size_t cap, size_t hint, char **data, size_t *len);
+
+/* ---- JSON text (jsontext.c) ---- */
+/* What is wrong with a JSON text, and where. */
+enum clmem_json_fault {
+    CLMEM_JSON_OK,
+    CLMEM_JSON_SYNTAX,    /* not JSON here */
+    CLMEM_JSON_EARLY_END, /* cut short: a truncated file */
+    CLMEM_JSON_TRAILING,  /* something after the document (a second one, a NUL) */
+    CLMEM_JSON_NUL,       /* a NUL byte, or \u0000, inside it */
+    CLMEM_JSON_NUMBER,    /* a number JSON does not allow ("02") */
+    CLMEM_JSON_NOT_UTF8,  /* a string that is not UTF-8, an unpaired surrogate */
+    CLMEM_JSON_TOO_DEEP,  /* nested deeper than a parser should recurse */
+    CLMEM_JSON_TOO_MANY,  /* more than max_values values */
+};
+struct clmem_json_check {
+    enum clmem_json_fault fault;
+    size_t at;        /* the byte where it is */
+    const char *what; /* "a number with a leading zero", ... ("" for plain syntax) */
+    size_t values;    /* the values counted (up to the fault) */
+};
+/* Whether `text` (len bytes) is exactly one JSON document (RFC 8259),
+ * blanks around it, of at most max_values values (objects, arrays,
+ * strings, numbers, literals); with `utf8`, every string UTF-8 too. 0, or
+ * -1 with *check saying what and where. */
+int clmem_json_check(const char *text, size_t len, int utf8, size_t max_values,
+                     struct clmem_json_check *check);
 
 /* ---- state files (state.c) ---- */
 /* $XDG_CACHE_HOME/clmem[/SUB] when XDG_CACHE_HOME is an absolute path,
@@ -65,6 +132,11 @@ int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why);
 /* mkdir -p of `dir`, each directory it makes 0700; 0, or -1 with errno
  * (ENOTDIR when something other than a directory is in the way). */
 int clmem_state_mkdir(const char *dir);
+
+/* Whether `dir` can hold files: made (mkdir -p, 0700) where missing, and
+ * a file made and removed in it. 0, or -1 and why ("'/home/u/f' is not a
+ * directory", "nothing can be made in '/proc' (No such file or directory)"). */
+int clmem_dir_usable(const char *dir, char *why, size_t why_size);
 
 /* 0 when `dir` is a directory of the effective user that neither group nor
  * others can write; else -1 and why ("belongs to uid 65534, not to you

@@ -26,15 +26,20 @@ static int is_space(int c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-/* The image's bytes as read, and where the parser is. */
+/* The image's bytes as read, and where the parser is; ran_out: it looked
+ * past them (more may come, from a file still being read). */
 struct cursor {
     const unsigned char *data;
     size_t size, at;
+    int ran_out;
 };
 
 static int next(struct cursor *c)
 {
-    return c->at < c->size ? c->data[c->at++] : EOF;
+    if (c->at < c->size)
+        return c->data[c->at++];
+    c->ran_out = 1;
+    return EOF;
 }
 
 static void back(struct cursor *c, int ch)
@@ -150,6 +155,43 @@ static int read_header(struct cursor *f, const char *path, struct clmem_image *i
 /* The most read of one file: more than any image the kernels take (their
  * int indices), with room for a header. */
 #define MOST_READ ((size_t)INT_MAX + ((size_t)1 << 20))
+/* The longest header read (comments included) before it must have ended. */
+#define MOST_HEADER ((size_t)1 << 20)
+
+/* Reads from fd into *buf (grown as needed, one byte spare for a NUL)
+ * until *len reaches `want` or the end: 0, or -1 with errno (ENOMEM, or
+ * read's). *eof when the end came. */
+static int read_until(int fd, char **buf, size_t *cap, size_t *len, size_t want, int *eof)
+{
+    while (*len < want && !*eof) {
+        if (*len + 1 >= *cap) {
+            size_t grown = *cap ? 2 * *cap : (size_t)1 << 16;
+            if (grown > want + 1)
+                grown = want + 1;
+            if (grown <= *len + 1)
+                grown = *len + 2;
+            char *more = realloc(*buf, grown);
+            if (!more) {
+                errno = ENOMEM;
+                return -1;
+            }
+            *buf = more;
+            *cap = grown;
+        }
+        size_t room = *cap - 1 - *len;
+        if (room > want - *len)
+            room = want - *len;
+        ssize_t got = read(fd, *buf + *len, room);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            *eof = 1;
+        *len += (size_t)got;
+    }
+    return 0;
+}
 
 int clmem_input_read(const char *path, unsigned char **data, size_t *size, struct clmem_error *err)
 {
@@ -171,26 +213,73 @@ int clmem_input_read(const char *path, unsigned char **data, size_t *size, struc
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
                           strerror(EISDIR));
     }
-    /* A regular file's size is known; a pipe's, a FIFO's, /dev/stdin's is
-     * found by reading: either way it is read once, here. */
-    size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size < MOST_READ
-                      ? (size_t)st.st_size + 1
-                      : 0;
-    char *buf;
-    size_t len;
-    int failed = clmem_read_fd(fd, MOST_READ, hint, &buf, &len);
+    /* Read once (a pipe, a FIFO, /dev/stdin can be read only once), and
+     * only what the header says: the header first, a little at a time, so
+     * that a file that is no image (/dev/zero) is refused at its magic
+     * number, then the pixels it announces, and nothing after them. */
+    char *buf = NULL;
+    size_t cap = 0, len = 0, want = 64, header = 0;
+    int eof = 0, status = CLMEM_OK, failed = 0;
+    struct clmem_image image;
+    for (;;) {
+        if ((failed = read_until(fd, &buf, &cap, &len, want, &eof)) != 0)
+            break;
+        struct cursor f = {(const unsigned char *)buf, len, 0, 0};
+        struct clmem_error header_err = {0};
+        memset(&image, 0, sizeof image);
+        int bad = read_header(&f, path, &image, &header_err);
+        if (!bad) {
+            header = f.at;
+            clmem_error_clear(&header_err);
+            break;
+        }
+        /* Cut short where more may come: read more of the header. */
+        if (f.ran_out && !eof && len < MOST_HEADER) {
+            clmem_error_clear(&header_err);
+            want = len * 2 < MOST_HEADER ? len * 2 : MOST_HEADER;
+            continue;
+        }
+        status = clmem_fail(err, header_err.status, "%s", header_err.message);
+        clmem_error_clear(&header_err);
+        if (f.ran_out && !eof)
+            status =
+                clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad header: longer than %zu bytes",
+                           path, (size_t)MOST_HEADER);
+        break;
+    }
+    if (!failed && !status) {
+        /* The pixels it announces; one that claims more than the kernels
+         * take is read to the end or to the limit, to say which. */
+        size_t bytes, total = MOST_READ + 1;
+        if (clmem_mul_size(image.width, image.height, &bytes) &&
+            clmem_mul_size(bytes, image.channels, &bytes) && bytes <= MOST_READ - header)
+            total = header + bytes;
+        failed = read_until(fd, &buf, &cap, &len, total, &eof);
+        if (!failed && len > MOST_READ) {
+            errno = EFBIG;
+            failed = 1;
+        }
+    }
     int saved = errno;
     close(fd);
-    if (failed && saved == EFBIG)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "image '%s' is larger than %zu bytes, more than the kernels can take",
-                          path, MOST_READ);
-    if (failed && saved == ENOMEM)
-        return clmem_fail(err, CLMEM_ERR_CL,
-                          "out of host memory reading image '%s' (%zu bytes so far)", path, len);
-    if (failed)
+    if (status) {
+        free(buf);
+        return status;
+    }
+    if (failed) {
+        free(buf);
+        if (saved == EFBIG)
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "image '%s' is larger than %zu bytes, more than the kernels can take",
+                              path, MOST_READ);
+        if (saved == ENOMEM)
+            return clmem_fail(err, CLMEM_ERR_CL,
+                              "out of host memory reading image '%s' (%zu bytes so far)", path,
+                              len);
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read image '%s': %s", path,
                           strerror(saved));
+    }
+    buf[len] = '\0';
     *data = (unsigned char *)buf;
     *size = len;
     return CLMEM_OK;
@@ -200,7 +289,7 @@ int clmem_netpbm_parse(const char *path, const unsigned char *data, size_t size,
                        struct clmem_image *image, struct clmem_error *err)
 {
     memset(image, 0, sizeof *image);
-    struct cursor f = {data, size, 0};
+    struct cursor f = {data, size, 0, 0};
     int status = read_header(&f, path, image, err);
     size_t bytes = 0;
     if (status)

@@ -36,11 +36,27 @@ static int is_own_fd_dir(const char *dir)
     return strcmp(dir, "fd") == 0;
 }
 
+int clmem_link_planted(const char *link, const struct stat *link_st, const char *dir, char *why,
+                       size_t why_size)
+{
+    struct stat d;
+    if (stat(dir, &d) != 0 || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
+        link_st->st_uid == geteuid() || link_st->st_uid == d.st_uid)
+        return 0;
+    snprintf(why, why_size,
+             "'%s' is a symbolic link of another user (uid %u) in the sticky world-writable "
+             "directory '%s': not followed",
+             link, (unsigned)link_st->st_uid, dir);
+    return 1;
+}
+
 /* Follows the symbolic links of `path` to the file it names in the end,
  * which may not exist yet (its directory does): that file's path in
  * `target`, or in *fd_no the descriptor when the chain leads to one of this
- * process's own (/dev/stdout: /proc/self/fd/1), else -1. 0 or an errno. */
-static int resolve(const char *path, char *target, size_t size, int *fd_no)
+ * process's own (/dev/stdout: /proc/self/fd/1), else -1. 0 or an errno;
+ * -1 with `why` for a link that is not to be followed (clmem_link_planted). */
+static int resolve(const char *path, char *target, size_t size, int *fd_no, char *why,
+                   size_t why_size)
 {
     char cur[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], link[PATH_MAX];
     *fd_no = -1;
@@ -68,6 +84,8 @@ static int resolve(const char *path, char *target, size_t size, int *fd_no)
             return errno == ENOENT ? 0 : errno; /* a new file */
         if (!S_ISLNK(st.st_mode))
             return 0;
+        if (clmem_link_planted(target, &st, real, why, why_size))
+            return -1;
         ssize_t len = readlink(target, link, sizeof link - 1);
         if (len < 0)
             return errno;
@@ -246,19 +264,105 @@ static mode_t process_umask(void)
     return umask_value;
 }
 
+/* The temporary file beside the target, hidden, its name within NAME_MAX
+ * however long the target's: .NAME.XXXXXX, NAME cut short. 0, or an errno. */
+static int temp_name(const struct clmem_output *out, char *tmp, size_t size)
+{
+    const char *slash = strrchr(out->target, '/');
+    int dir_len = (int)(slash - out->target), name_len = (int)strlen(slash + 1);
+    if (name_len > NAME_MAX - 8)
+        name_len = NAME_MAX - 8;
+    if (snprintf(tmp, size, "%.*s/.%.*s.XXXXXX", dir_len, out->target, name_len, slash + 1) >=
+        (int)size)
+        return ENAMETOOLONG;
+    return 0;
+}
+
+/* Makes the temporary file, as the file it replaces was: its mode (never a
+ * setuid, setgid or sticky bit) and, where this user may give them, its
+ * owner and group; a new file gets a new file's mode (0666 less the
+ * umask); a state file is this user's, 0600. 0, or an errno. */
+static int make_temp(struct clmem_output *out)
+{
+    char tmp[sizeof out->tmp_path];
+    int e = temp_name(out, tmp, sizeof tmp);
+    if (e)
+        return e;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return errno;
+    /* Registered at once: a signal from here on removes it. */
+    snprintf(out->tmp_path, sizeof out->tmp_path, "%s", tmp);
+    out->pending = pending_add(out->tmp_path);
+    out->fd = fd;
+    struct stat st;
+    mode_t mode = 0666 & ~process_umask();
+    if (out->private_file) {
+        mode = 0600;
+    } else if (stat(out->target, &st) == 0 && S_ISREG(st.st_mode)) {
+        mode = st.st_mode & 0777;
+        /* Root gives the owner back; others may give a group they are in
+         * (fchown refuses the rest: the file is then theirs). */
+        if (st.st_uid != geteuid() || st.st_gid != getegid())
+            if (fchown(fd, geteuid() == 0 ? st.st_uid : (uid_t)-1, st.st_gid) != 0 &&
+                geteuid() == 0)
+                return errno;
+    }
+    return fchmod(fd, mode) != 0 ? errno : 0;
+}
+
+/* The stream's writes (fopencookie): the temporary file is made by the
+ * first. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
+{
+    struct clmem_output *out = cookie;
+    if (out->fd < 0) {
+        int e = make_temp(out);
+        if (e) {
+            errno = e;
+            return -1;
+        }
+    }
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(out->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return done ? (ssize_t)done : -1;
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+static int cookie_close(void *cookie)
+{
+    struct clmem_output *out = cookie;
+    int rc = 0;
+    if (out->fd >= 0)
+        rc = close(out->fd);
+    out->fd = -1;
+    return rc;
+}
+
 /* Opens the output, or with `check` only finds whether it could be
  * written, opening nothing that another process would see (a FIFO's
  * reader, a terminal). */
-static int output_open(struct clmem_output *out, const char *path, int check,
+static int output_open(struct clmem_output *out, const char *path, int check, int private_file,
                        struct clmem_error *err)
 {
     memset(out, 0, sizeof *out);
     out->pending = -1;
+    out->fd = -1;
+    out->private_file = private_file;
     if (strlen(path) >= sizeof out->path)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
     strcpy(out->path, path);
     /* Through symbolic links: the link stays, its target is written. */
-    int fd_no, e = resolve(path, out->target, sizeof out->target, &fd_no);
+    char why[PATH_MAX + 256];
+    int fd_no, e = resolve(path, out->target, sizeof out->target, &fd_no, why, sizeof why);
+    if (e < 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, why);
     if (e)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(e));
     if (fd_no >= 0) {
@@ -301,62 +405,44 @@ static int output_open(struct clmem_output *out, const char *path, int check,
      * compiled-program cache replaces an entry it does not trust.) */
     if (exists && st.st_uid == geteuid() && access(out->target, W_OK) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
-    /* The temporary file beside the target, hidden, its name within
-     * NAME_MAX however long the target's: .NAME.XXXXXX, NAME cut short. */
+    /* Whether the temporary file can be made there: made and removed now,
+     * made for good when the output is written. */
+    char probe[sizeof out->tmp_path];
     const char *slash = strrchr(out->target, '/');
-    int dir_len = (int)(slash - out->target), name_len = (int)strlen(slash + 1);
-    if (name_len > NAME_MAX - 8)
-        name_len = NAME_MAX - 8;
-    if (snprintf(out->tmp_path, sizeof out->tmp_path, "%.*s/.%.*s.XXXXXX", dir_len, out->target,
-                 name_len, slash + 1) >= (int)sizeof out->tmp_path) {
-        out->tmp_path[0] = '\0';
+    int dir_len = (int)(slash - out->target);
+    if (temp_name(out, probe, sizeof probe) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
-    }
-    int fd = mkstemp(out->tmp_path);
-    if (fd < 0) {
-        int saved = errno;
-        out->tmp_path[0] = '\0';
+    int fd = mkstemp(probe);
+    if (fd < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
-                          dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(saved));
-    }
-    /* Registered at once: a signal from here on removes it. */
-    out->pending = pending_add(out->tmp_path);
-    /* mkstemp makes it 0600: the output keeps the permissions of the file
-     * it replaces (a 0600 report stays private; never a setuid, setgid or
-     * sticky bit), else gets a new file's (0666 less the umask), as if
-     * written in place. */
-    if (fchmod(fd, exists ? st.st_mode & 0777 : 0666 & ~process_umask()) != 0) {
-        int saved = errno;
-        close(fd);
-        unlink(out->tmp_path);
-        pending_drop(out);
-        out->tmp_path[0] = '\0';
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
-    }
-    out->file = check ? NULL : fdopen(fd, "w");
-    if (!out->file) {
-        int saved = errno;
-        close(fd);
-        unlink(out->tmp_path);
-        pending_drop(out);
-        out->tmp_path[0] = '\0';
-        if (check)
-            return CLMEM_OK;
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(saved));
-    }
+                          dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(errno));
+    close(fd);
+    unlink(probe);
+    if (check)
+        return CLMEM_OK;
+    out->replace = 1;
+    static const cookie_io_functions_t io = {.write = cookie_write, .close = cookie_close};
+    out->file = fopencookie(out, "w", io);
+    if (!out->file)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
     return CLMEM_OK;
 }
 
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err)
 {
-    return output_open(out, path, 0, err);
+    return output_open(out, path, 0, 0, err);
+}
+
+int clmem_output_open_private(struct clmem_output *out, const char *path, struct clmem_error *err)
+{
+    return output_open(out, path, 0, 1, err);
 }
 
 int clmem_output_check(const char *path, struct clmem_error *err)
 {
     struct clmem_output out;
-    return output_open(&out, path, 1, err);
+    return output_open(&out, path, 1, 0, err);
 }
 
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
@@ -364,8 +450,11 @@ int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
     int saved = 0;
     if (fflush(out->file) != 0 || ferror(out->file))
         saved = errno ? errno : EIO;
+    /* An empty report: its (empty) file is made now. */
+    if (!saved && out->replace && out->fd < 0)
+        saved = make_temp(out);
     /* fsync only a regular file: a pipe or a terminal cannot. */
-    if (!saved && out->tmp_path[0] && fsync(fileno(out->file)) != 0)
+    if (!saved && out->fd >= 0 && fsync(out->fd) != 0)
         saved = errno;
     if (fclose(out->file) != 0 && !saved)
         saved = errno;

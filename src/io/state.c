@@ -66,6 +66,42 @@ int clmem_state_mkdir(const char *dir)
     return 0;
 }
 
+int clmem_dir_usable(const char *dir, char *why, size_t why_size)
+{
+    char probe[1100];
+    if (clmem_state_mkdir(dir) != 0) {
+        /* Said of the deepest part that exists: "'/home/u/f' is not a
+         * directory", or why nothing can be made in it. */
+        int e = errno;
+        struct stat st;
+        snprintf(probe, sizeof probe, "%s", dir);
+        for (char *slash; (slash = strrchr(probe, '/')) && slash != probe;) {
+            *slash = '\0';
+            if (stat(probe, &st) != 0)
+                continue;
+            if (!S_ISDIR(st.st_mode))
+                snprintf(why, why_size, "'%s' is not a directory", probe);
+            else
+                snprintf(why, why_size, "nothing can be made in '%s' (%s)", probe, strerror(e));
+            return -1;
+        }
+        snprintf(why, why_size, "%s", strerror(e));
+        return -1;
+    }
+    if (snprintf(probe, sizeof probe, "%s/.clmem-probe.XXXXXX", dir) >= (int)sizeof probe) {
+        snprintf(why, why_size, "%s", strerror(ENAMETOOLONG));
+        return -1;
+    }
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(why, why_size, "no file can be made in it (%s)", strerror(errno));
+        return -1;
+    }
+    close(fd);
+    unlink(probe);
+    return 0;
+}
+
 const char *clmem_state_kind(unsigned mode)
 {
     switch (mode & S_IFMT) {

@@ -55,14 +55,26 @@ static cJSON *load(const char *path, char *problem, size_t problem_size)
     } while (got == 4096);
     fclose(f);
     cJSON *db = NULL;
+    struct clmem_json_check check = {.what = ""};
     if (text) {
         text[len] = '\0';
-        db = cJSON_Parse(text);
+        /* Exactly JSON, UTF-8: what cJSON would read past (text after the
+         * document, "02", bytes that are not UTF-8) is a hand edit gone
+         * wrong, not a database. */
+        if (clmem_json_check(text, len, 1, (size_t)1 << 20, &check) == 0)
+            db = cJSON_ParseWithLength(text, len);
         free(text);
     }
     cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
     if (!cJSON_IsArray(entries)) {
-        snprintf(problem, problem_size, "tuning database '%s' is not valid JSON of clmem's", path);
+        if (check.fault != CLMEM_JSON_OK)
+            snprintf(problem, problem_size,
+                     "tuning database '%s' (%s%sat byte %zu) is not valid JSON of clmem's", path,
+                     check.fault == CLMEM_JSON_EARLY_END ? "cut short " : check.what,
+                     check.what[0] && check.fault != CLMEM_JSON_EARLY_END ? " " : "", check.at);
+        else
+            snprintf(problem, problem_size, "tuning database '%s' is not valid JSON of clmem's",
+                     path);
         cJSON_Delete(db);
         return NULL;
     }
@@ -146,6 +158,8 @@ static int tuning_place(char *path, size_t size, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+static int open_lock(const char *path, int *fd, struct clmem_error *err);
+
 /* A database that is there but cannot be used is left as it is: its
  * other entries may be worth more than a new one (a hand edit gone wrong),
  * and whoever made it decides. */
@@ -164,9 +178,13 @@ int clmem_tuning_prepare(struct clmem_error *err)
 {
     char path[1024];
     cJSON *db = NULL;
-    int status = tuning_place(path, sizeof path, err);
+    int status = tuning_place(path, sizeof path, err), lock = -1;
     if (status == CLMEM_OK)
         status = usable(path, &db, err);
+    /* The lock the store will take, looked at now (a link, a directory,
+     * another user's file): found after the search, the search is lost. */
+    if (status == CLMEM_OK && (status = open_lock(path, &lock, err)) == CLMEM_OK)
+        close(lock);
     cJSON_Delete(db);
     return status;
 }
@@ -176,28 +194,44 @@ int clmem_tuning_prepare(struct clmem_error *err)
  * tuning.json.lock beside it (0600, this user's, never a link), held from
  * the read to the rename, makes the second read what the first wrote. The
  * lock file stays: removing it would let a third process lock a new file
- * while the second still holds the old one. Returns the descriptor. */
-static int lock_db(const char *path, int *fd, struct clmem_error *err)
+ * while the second still holds the old one. open_lock opens it (checked:
+ * a regular file of this user's, 0600), lock_db locks it; the descriptor
+ * in *fd. */
+static int open_lock(const char *path, int *fd, struct clmem_error *err)
 {
     char lock[1100];
     struct stat st;
     snprintf(lock, sizeof lock, "%s.lock", path);
     *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (*fd < 0 && (errno == ELOOP || errno == EISDIR))
+        return clmem_fail(
+            err, CLMEM_ERR_USAGE,
+            "cannot lock the tuning database: '%s' is %s, not a private file of yours "
+            "(remove it)",
+            lock, errno == ELOOP ? "a symbolic link" : "a directory");
     if (*fd < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s", lock,
                           strerror(errno));
-    int status = CLMEM_OK, rc;
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-        (st.st_mode & 077))
-        status = clmem_fail(err, CLMEM_ERR_USAGE,
-                            "cannot lock the tuning database: '%s' is not a private file of yours "
-                            "(remove it)",
-                            lock);
+        (st.st_mode & 077)) {
+        close(*fd);
+        *fd = -1;
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "cannot lock the tuning database: '%s' is not a private file of yours "
+                          "(remove it)",
+                          lock);
+    }
+    return CLMEM_OK;
+}
+
+static int lock_db(const char *path, int *fd, struct clmem_error *err)
+{
+    int status = open_lock(path, fd, err), rc;
     while (!status && (rc = flock(*fd, LOCK_EX)) != 0)
         if (errno != EINTR)
-            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database ('%s'): %s",
-                                lock, strerror(errno));
-    if (status) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot lock the tuning database: %s",
+                                strerror(errno));
+    if (status && *fd >= 0) {
         close(*fd);
         *fd = -1;
     }
@@ -266,7 +300,7 @@ static int store_locked(const char *path, const struct clmem_tuning_key *key,
 static void copy_text(const cJSON *e, const char *key, char *out, size_t size)
 {
     const cJSON *item = cJSON_GetObjectItem(e, key);
-    snprintf(out, size, "%s", cJSON_IsString(item) ? item->valuestring : "");
+    clmem_text_copy(out, size, cJSON_IsString(item) ? item->valuestring : "");
 }
 
 static double number_of(const cJSON *e, const char *key)
@@ -328,9 +362,9 @@ static int write_db(const char *path, cJSON *db, struct clmem_error *err)
     if (!text)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     struct clmem_output out;
-    int status = clmem_output_open(&out, path, err);
+    /* 0600: read back only when no one else can write it. */
+    int status = clmem_output_open_private(&out, path, err);
     if (status == CLMEM_OK) {
-        fchmod(fileno(out.file), 0600); /* read back only when no one else can write it */
         fprintf(out.file, "%s\n", text);
         status = clmem_output_commit(&out, err);
     }

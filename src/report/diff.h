@@ -18,8 +18,8 @@ enum clmem_verdict {
     CLMEM_VERDICT_NOT_RUN, /* only in BASE, NEW's run having run none of its workload */
     CLMEM_N_VERDICTS
 };
-/* clmem diff's exit status when a result is slower, failed or gone; the
- * statuses of enum clmem_status never take it. */
+/* clmem diff's exit status when a result is slower, failed or gone, or a
+ * run was interrupted; the statuses of enum clmem_status never take it. */
 #define CLMEM_DIFF_REGRESSION 4
 /* --threshold's range, in percent, and its default. */
 #define CLMEM_DIFF_MAX_THRESHOLD     1000.0
@@ -58,7 +58,8 @@ struct clmem_diff {
     struct clmem_diff_row *rows;
     size_t n_rows;
     size_t counts[CLMEM_N_VERDICTS];
-    int changes_only; /* the writers show only the rows that changed (clmem_diff_changed) */
+    size_t interrupted; /* runs of either file that a signal stopped early: incomplete */
+    int changes_only;   /* the writers show only the rows that changed (clmem_diff_changed) */
 };
 /* Pairs the runs (each file one run: those two, whatever their devices;
  * else by MPI rank, then by device name) and their results (by workload,
@@ -72,8 +73,14 @@ void clmem_diff_free(struct clmem_diff *diff);
 void clmem_diff_only(struct clmem_diff *diff, const char *workloads);
 /* Whether a verdict is a change: faster, slower, new, gone, failed. */
 int clmem_diff_changed(enum clmem_verdict verdict);
-/* Whether a result is slower, failed or gone. */
+/* Whether the gate fails (clmem diff exits CLMEM_DIFF_REGRESSION): a
+ * result slower, failed or gone, or a run of either file interrupted
+ * ("interrupted": true), whose missing results say nothing. */
 int clmem_diff_regressed(const struct clmem_diff *diff);
+/* The outcome in words: "no regression", "a regression (slower, failed or
+ * gone)", or "incomplete: N run(s) interrupted" (with or without a
+ * regression besides). */
+const char *clmem_diff_outcome(const struct clmem_diff *diff);
 /* "12 same, 1 slower, 2 new": the verdicts that occur, in enum order. */
 void clmem_diff_summary(const struct clmem_diff *diff, char *out, size_t size);
 /* The report in one format; a failed write is a usage error (as

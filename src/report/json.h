@@ -7,6 +7,10 @@
 
 #include <cJSON.h>
 
+/* The device runs read from run files at once (ranks included): as many
+ * as --device takes devices, each a device-N.json and plots of a report. */
+#define CLMEM_MAX_RUNS 64
+
 /* schema_version (CLMEM_SCHEMA_VERSION, clmem.h), clmem_version, clmem_git
  * (in a git build) and created: what every run file starts with. `created`
  * is when the results were measured (UTC, ISO 8601); NULL or "": now. */

@@ -15,6 +15,11 @@
 
 /* Larger than any run file clmem writes (a whole bench is about 100 KiB). */
 #define MAX_RUN_FILE_BYTES (256u << 20)
+/* The JSON values read at most, each a node of cJSON's (about 100 bytes
+ * with its key): 4 Mi of them take about 400 MiB. A result holds about
+ * 35, so this is over 100,000 results; a 50 MB array of numbers (12
+ * million of them, 2 GB parsed) is refused before it is parsed. */
+#define MAX_RUN_FILE_VALUES ((size_t)4 << 20)
 
 /* What a problem in the file is reported against. */
 struct reader {
@@ -50,7 +55,7 @@ static int read_whole(struct reader *rd, char **text, size_t *len)
     int saved = errno;
     close(fd);
     if (failed && saved == ENOMEM)
-        return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s'", rd->path);
     if (failed && saved == EFBIG)
         return clmem_fail(rd->err, CLMEM_ERR_USAGE,
                           "cannot read '%s': larger than %u MiB, not a run file", rd->path,
@@ -156,7 +161,7 @@ static int get_string(struct reader *rd, const cJSON *o, const char *key, int re
         return required ? bad(rd, "no '%s'", key) : CLMEM_OK;
     if (!cJSON_IsString(v))
         return bad(rd, "'%s' is not a string", key);
-    snprintf(out, size, "%s", v->valuestring);
+    clmem_text_copy(out, size, v->valuestring);
     return CLMEM_OK;
 }
 
@@ -327,6 +332,12 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
         (status = get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)) ||
         (status = get_timer(rd, o, r)) || (status = get_energy(rd, o, r)))
         return status;
+    /* Figures that no measurement gives: a file edited by hand, or forged
+     * to pass a gate (a metric of 0 makes no ratio, so no verdict). */
+    if (r->metric <= 0)
+        return bad(rd, "%s", "'metric' is 0 or below, which no measurement gives");
+    if (r->min_ms > r->max_ms)
+        return bad(rd, "%s", "'min_ms' is above 'max_ms'");
     return CLMEM_OK;
 }
 
@@ -412,6 +423,19 @@ static int parse_host(struct reader *rd, const cJSON *o, struct clmem_host *h)
     return parse_fields(rd, o, &clmem_json_host_fields, h);
 }
 
+/* A result as clmem_result_append makes one (its defaults kept in one
+ * place), in an array the reader sized itself. */
+static int result_init(struct clmem_result *r)
+{
+    struct clmem_result *one = NULL;
+    size_t n = 0;
+    if (!clmem_result_append(&one, &n, "", "", "", ""))
+        return -1;
+    *r = *one;
+    free(one);
+    return 0;
+}
+
 /* One device's section: the whole file, or one rank of an MPI file. */
 static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
                      struct clmem_compare_device *run)
@@ -421,21 +445,29 @@ static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
         (status = parse_peak(rd, cJSON_GetObjectItemCaseSensitive(o, "peak"), &run->peak)) ||
         (status = parse_host(rd, host, &run->host_info)))
         return status;
-    snprintf(run->host, sizeof run->host, "%s", run->host_info.name);
+    clmem_text_copy(run->host, sizeof run->host, run->host_info.name);
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "results");
     if (!cJSON_IsArray(list))
         return bad(rd, "%s", "no 'results' list");
-    size_t prefix = strlen(rd->where);
+    size_t prefix = strlen(rd->where), count = 0;
     const cJSON *item;
+    cJSON_ArrayForEach(item, list)
+    {
+        count++;
+    }
+    /* Allocated once: grown one result at a time, 40,000 results (120 MB)
+     * spent their time moving the array. */
+    if (count && !(run->results = calloc(count, sizeof *run->results)))
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s' (%zu results)",
+                          rd->path, count);
     cJSON_ArrayForEach(item, list)
     {
         snprintf(rd->where + prefix, sizeof rd->where - prefix, "%sresult %zu", prefix ? " " : "",
                  run->n_results + 1);
         /* Counted even when half-read, so that it is freed. */
-        struct clmem_result *r =
-            clmem_result_append(&run->results, &run->n_results, "", "", "", "");
-        if (!r)
-            return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
+        struct clmem_result *r = &run->results[run->n_results++];
+        if (result_init(r) != 0)
+            return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s'", rd->path);
         if ((status = parse_result(rd, item, r)))
             return status;
     }
@@ -482,12 +514,22 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
     if ((status = require(rd, root, NULL, ranks ? ranks_keys : single_keys)) ||
         (status = require_hierarchy(rd, root)))
         return status;
+    const cJSON *stopped = cJSON_GetObjectItemCaseSensitive(root, "interrupted");
+    if (stopped && !cJSON_IsBool(stopped))
+        return bad(rd, "%s", "'interrupted' is not true or false");
     size_t n = 1;
     if (ranks) {
         if (!cJSON_IsArray(ranks))
             return bad(rd, "%s", "'ranks' is not a list");
         n = (size_t)cJSON_GetArraySize(ranks);
     }
+    /* As many runs as --device takes devices: each becomes files of a
+     * report (device-N.json, its plots). */
+    if (*n_runs + n > CLMEM_MAX_RUNS)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
+                          "'%s' holds %zu runs, which with the %zu before it is more than the %d "
+                          "clmem reads at once",
+                          rd->path, n, *n_runs, CLMEM_MAX_RUNS);
     struct clmem_compare_device *found = calloc(n ? n : 1, sizeof *found);
     if (!found)
         return clmem_fail(rd->err, CLMEM_ERR_CL, "out of host memory");
@@ -513,9 +555,10 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
                 continue;
         }
         status = parse_run(rd, section, cJSON_GetObjectItemCaseSensitive(section, "host"), run);
-        snprintf(run->origin, sizeof run->origin, "%s", rd->path);
-        snprintf(run->created, sizeof run->created, "%s", created);
-        snprintf(run->clmem_version, sizeof run->clmem_version, "%s", version);
+        clmem_text_copy(run->origin, sizeof run->origin, rd->path);
+        clmem_text_copy(run->created, sizeof run->created, created);
+        clmem_text_copy(run->clmem_version, sizeof run->clmem_version, version);
+        run->interrupted = cJSON_IsTrue(stopped);
         results += run->n_results;
         kept++;
     }
@@ -610,25 +653,6 @@ static int check_tree(struct reader *rd, const cJSON *node, const char *place)
     return CLMEM_OK;
 }
 
-/* After the document: blanks only (not a second document, nor a NUL and
- * what follows it); and no NUL inside it. */
-static int check_text(struct reader *rd, const char *text, size_t len, const char *end)
-{
-    size_t at = (size_t)(end - text);
-    while (at < len && strchr(" \t\r\n", text[at]) && text[at] != '\0')
-        at++;
-    if (at < len)
-        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
-                          "'%s' is not a clmem run file: not JSON (trailing data at byte %zu)",
-                          rd->path, at);
-    const char *nul = memchr(text, '\0', len);
-    if (nul)
-        return clmem_fail(rd->err, CLMEM_ERR_USAGE,
-                          "'%s' is not a clmem run file: not JSON (a NUL byte at byte %zu)",
-                          rd->path, (size_t)(nul - text));
-    return CLMEM_OK;
-}
-
 int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, size_t *n_runs,
                        struct clmem_error *err)
 {
@@ -646,22 +670,34 @@ int clmem_runfile_load(const char *path, struct clmem_compare_device **runs, siz
         free(text);
         return clmem_fail(err, CLMEM_ERR_USAGE, "'%s' is empty, not a clmem run file", path);
     }
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        size_t at = end && end >= text ? (size_t)(end - text) : 0, content = len;
-        while (content > 0 && strchr(" \t\r\n", text[content - 1]))
-            content--;
-        /* cJSON stops at the last character it read: the end, when cut short. */
-        if (at + 1 >= content)
+    /* The text checked before cJSON reads it: one document, JSON's own
+     * numbers, no more values than a run file holds. Its strings' UTF-8
+     * is checked in the tree, where each has a name. */
+    struct clmem_json_check check;
+    cJSON *root = NULL;
+    if (clmem_json_check(text, len, 0, MAX_RUN_FILE_VALUES, &check) != 0) {
+        switch (check.fault) {
+        case CLMEM_JSON_EARLY_END:
             status =
                 clmem_fail(err, CLMEM_ERR_USAGE,
                            "'%s' is not a clmem run file: the JSON ends early (truncated?)", path);
-        else
+            break;
+        case CLMEM_JSON_TOO_MANY:
             status = clmem_fail(err, CLMEM_ERR_USAGE,
-                                "'%s' is not a clmem run file: not JSON (at byte %zu)", path, at);
-    } else if ((status = check_text(&rd, text, len, end)) == CLMEM_OK &&
-               (status = check_tree(&rd, root, "")) == CLMEM_OK) {
+                                "'%s' is not a clmem run file: more than %zu JSON values (a run "
+                                "file of 100,000 results holds 3.5 million)",
+                                path, MAX_RUN_FILE_VALUES);
+            break;
+        default:
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "'%s' is not a clmem run file: not JSON (%s%sat byte %zu)", path,
+                                check.what, check.what[0] ? " " : "", check.at);
+        }
+    } else if (!(root = cJSON_ParseWithLength(text, len))) {
+        /* Valid JSON that cJSON could not hold. */
+        status = clmem_fail(err, CLMEM_ERR_USAGE, "out of memory reading '%s' (%zu JSON values)",
+                            path, check.values);
+    } else if ((status = check_tree(&rd, root, "")) == CLMEM_OK) {
         status = parse_file(&rd, root, runs, n_runs);
     }
     cJSON_Delete(root);
