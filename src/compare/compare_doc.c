@@ -73,11 +73,31 @@ void doc_text(struct doc *d, const char *fmt, ...)
     va_end(ap);
 }
 
-void doc_picture(struct doc *d, const char *file)
+void doc_picture(struct doc *d, const char *file, const char *note)
 {
     struct doc_block *b = new_block(d, DOC_PICTURE);
-    if (b && !(b->text = strdup(file)))
+    if (b && (!(b->text = strdup(file)) || (note && note[0] && !(b->note = strdup(note)))))
         d->failed = 1;
+}
+
+void doc_contents(struct doc *d)
+{
+    new_block(d, DOC_CONTENTS);
+}
+
+void doc_anchor(const char *heading, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = heading; *c && n + 1 < size; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u >= 'A' && u <= 'Z')
+            out[n++] = (char)(u - 'A' + 'a');
+        else if ((u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '-' || u == '_')
+            out[n++] = (char)u;
+        else if (u == ' ')
+            out[n++] = '-';
+    }
+    out[n] = '\0';
 }
 
 void doc_table(struct doc *d, size_t cols)
@@ -85,6 +105,21 @@ void doc_table(struct doc *d, size_t cols)
     struct doc_block *b = new_block(d, DOC_TABLE);
     if (b)
         b->cols = cols;
+}
+
+void doc_units_by_row(struct doc *d)
+{
+    if (!d->failed && d->n && d->blocks[d->n - 1].kind == DOC_TABLE)
+        d->blocks[d->n - 1].units_by = UNITS_BY_ROW;
+}
+
+void doc_mark(struct doc *d, enum doc_mark mark)
+{
+    if (d->failed || !d->n || d->blocks[d->n - 1].kind != DOC_TABLE)
+        return;
+    struct doc_block *t = &d->blocks[d->n - 1];
+    if (t->n_cells > t->cols)
+        t->cells[t->n_cells - 1].mark = mark;
 }
 
 void doc_cell(struct doc *d, double key, const char *fmt, ...)
@@ -131,30 +166,76 @@ void doc_metric(struct doc *d, double key, double metric, const char *unit, cons
         return;
     }
     struct doc_cell *c = &t->cells[t->n_cells - 1];
-    c->metric = metric;
-    snprintf(c->unit, sizeof c->unit, "%s", unit);
+    const char *rest;
+    int e = clmem_unit_prefix(unit, &rest);
+    if (strcmp(rest, "launch/s") == 0) {
+        /* A rate of launches: the time of one, lower being better. */
+        c->metric = metric > 0 ? 1e6 / (metric * pow(1000, e)) : NAN;
+        snprintf(c->unit, sizeof c->unit, "%s", "\u00b5s");
+    } else {
+        c->metric = metric;
+        snprintf(c->unit, sizeof c->unit, "%s", unit);
+    }
     c->suffix = suffix;
 }
 
-/* The prefix of column `col` for the unit `rest` (without its prefix):
- * the one its largest value calls for. */
-static int column_exponent(const struct doc_block *t, size_t col, const char *rest)
+/* The prefix of the cells of unit `rest` (without its prefix) in cell i's
+ * column (by column: the one its largest value calls for) or row (by
+ * row: the one its smallest value calls for, so that none reads 0.00x;
+ * one prefix up where the largest would need five digits and the
+ * smallest still reads 0.1 or more: 444 GB/s beside 0.57 GB/s). */
+static int group_exponent(const struct doc_block *t, size_t i, const char *rest)
 {
-    double largest = 0;
-    for (size_t i = t->cols + col; i < t->n_cells; i += t->cols) {
-        const struct doc_cell *c = &t->cells[i];
+    int by_row = t->units_by == UNITS_BY_ROW;
+    size_t first = by_row ? i - i % t->cols : t->cols + i % t->cols;
+    size_t end = by_row ? first + t->cols : t->n_cells, step = by_row ? 1 : t->cols;
+    double smallest = 0, largest = 0;
+    for (size_t k = first; k < end && k < t->n_cells; k += step) {
+        const struct doc_cell *c = &t->cells[k];
         const char *r;
-        if (!c->suffix || !isfinite(c->metric))
+        if (!c->suffix || !isfinite(c->metric) || c->metric == 0)
             continue;
         int e = clmem_unit_prefix(c->unit, &r);
-        if (strcmp(r, rest) == 0)
-            largest = fmax(largest, fabs(c->metric) * pow(1000, e));
+        double v = fabs(c->metric) * pow(1000, e);
+        if (strcmp(r, rest) != 0)
+            continue;
+        smallest = smallest == 0 ? v : fmin(smallest, v);
+        largest = fmax(largest, v);
     }
     if (largest == 0)
         return -100; /* none: each cell its own */
     char unit[20];
-    snprintf(unit, sizeof unit, "G%s", rest); /* the largest in base units, as G... */
-    return clmem_unit_choose(largest / 1e9, unit);
+    snprintf(unit, sizeof unit, "G%s", rest); /* in base units, as G... */
+    if (!by_row)
+        return clmem_unit_choose(largest / 1e9, unit);
+    int e = clmem_unit_choose(smallest / 1e9, unit);
+    if (largest / pow(1000, e) >= 9999.5 && smallest / pow(1000, e + 1) >= 0.1)
+        e++;
+    return e;
+}
+
+/* A figure of five digits or more before its point grouped by threes
+ * with narrow no-break spaces (48 729 GFLOP/s), as a row's unit can call
+ * for beside a smaller figure. */
+static void group_digits(char *value, size_t size)
+{
+    static const char gap[] = "\u202f";
+    size_t digits = strspn(value + (value[0] == '-'), "0123456789");
+    size_t start = value[0] == '-';
+    if (digits < 5)
+        return;
+    char out[128];
+    size_t n = 0;
+    for (size_t i = 0; value[i] && n + sizeof gap < sizeof out; i++) {
+        if (i > start && i < start + digits && (start + digits - i) % 3 == 0) {
+            memcpy(out + n, gap, sizeof gap - 1);
+            n += sizeof gap - 1;
+        }
+        out[n++] = value[i];
+    }
+    out[n] = '\0';
+    if (n < size)
+        memcpy(value, out, n + 1);
 }
 
 void doc_units(struct doc *d)
@@ -170,11 +251,12 @@ void doc_units(struct doc *d)
             const char *rest;
             char value[64];
             int own = clmem_unit_prefix(c->unit, &rest);
-            int e = own ? column_exponent(t, i % t->cols, rest) : 0;
+            int e = own ? group_exponent(t, i, rest) : 0;
             if (own && e != -100)
                 clmem_format_at(c->metric, c->unit, e, value, sizeof value);
             else
                 clmem_format_metric(c->metric, c->unit, value, sizeof value);
+            group_digits(value, sizeof value);
             size_t len = strlen(value) + strlen(c->suffix) + 1;
             char *text = malloc(len);
             if (!text) {
@@ -192,6 +274,7 @@ void doc_free(struct doc *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         free(d->blocks[i].text);
+        free(d->blocks[i].note);
         for (size_t c = 0; c < d->blocks[i].n_cells; c++) {
             free(d->blocks[i].cells[c].text);
             free(d->blocks[i].cells[c].suffix);
@@ -371,12 +454,19 @@ static void row_label(const struct clmem_result *r, char *out, size_t size)
         snprintf(out, size, "%s @ %s", r->variant, human);
 }
 
+/* " (0.76 of peak)"; two significant digits below 0.1 (0.0016), never
+ * "0.00"; nothing where no peak was measured. */
 static void fraction_text(const struct clmem_result *r, char *out, size_t size)
 {
-    if (isnan(r->peak_fraction))
+    double f = r->peak_fraction;
+    if (isnan(f) || f < 0)
         out[0] = '\0';
+    else if (f >= 0.095 || f == 0)
+        snprintf(out, size, " (%.2f of peak)", f);
+    else if (f >= 0.0001)
+        snprintf(out, size, " (%.2g of peak)", f);
     else
-        snprintf(out, size, " (%.2f of peak)", r->peak_fraction);
+        snprintf(out, size, " (under 0.0001 of peak)");
 }
 
 static void result_cell(struct doc *d, const struct clmem_result *r)
@@ -422,6 +512,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Devices");
     doc_table(d, 10);
+    doc_units_by_row(d);
     static const char *const head[] = {"device",    "platform",    "driver",    "host",
                                        "created",   "source file", "peak copy", "peak read",
                                        "peak FP32", "launch"};
@@ -429,7 +520,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         doc_cell(d, NAN, "%s", head[c]);
     for (size_t i = 0; i < v->n_devs; i++) {
         const struct clmem_compare_device *dev = &v->devs[i];
-        doc_cell(d, NAN, "%s", v->labels[i]);
+        doc_cell(d, NAN, "%s%s", v->labels[i], i == v->baseline ? " (baseline)" : "");
         doc_cell(d, NAN, "%s", dev->device.platform_name);
         doc_cell(d, NAN, "%s", dev->device.driver);
         doc_cell(d, NAN, "%s", dev->host[0] ? dev->host : "unknown");
@@ -438,12 +529,47 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         peak_cell(d, dev->peak.bandwidth, "GB/s");
         peak_cell(d, dev->peak.read_bandwidth, "GB/s");
         peak_cell(d, dev->peak.flops, "GFLOP/s");
-        /* Microseconds: lower is better, as the column's name says. */
-        char us[32] = "not measured";
+        /* The time of one launch: lower is better. */
         if (dev->peak.launch_us > 0)
-            snprintf(us, sizeof us, "%.3g us", dev->peak.launch_us);
-        doc_cell(d, dev->peak.launch_us > 0 ? dev->peak.launch_us : NAN, "%s", us);
+            doc_cell(d, dev->peak.launch_us, "%.3g \u00b5s", dev->peak.launch_us);
+        else
+            doc_cell(d, NAN, "not measured");
     }
+}
+
+int compare_usable(const struct clmem_result *r)
+{
+    return !r->skipped && r->verified && !r->demonstrates_failure && r->metric > 0 &&
+           isfinite(r->metric);
+}
+
+int compare_is_peak(const char *workload)
+{
+    return strcmp(workload, "peak") == 0;
+}
+
+double compare_linear_size(const char *size)
+{
+    double product = 1, log_sum = 0;
+    int dims = 0;
+    for (const char *p = size;; p++) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0) || !isfinite(v))
+            return NAN;
+        product *= v;
+        log_sum += log(v);
+        dims++;
+        if (*end != '\0' && *end != 'x')
+            return NAN;
+        if (*end == '\0')
+            break;
+        p = end;
+    }
+    /* Exact for N, NxN and NxNxN (the root of an exact product). */
+    if (isfinite(product) && dims <= 3)
+        return dims == 1 ? product : dims == 2 ? sqrt(product) : cbrt(product);
+    return exp(log_sum / dims);
 }
 
 const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
@@ -463,14 +589,31 @@ const struct clmem_result *compare_best_of(const struct clmem_compare_device *de
     return best;
 }
 
+/* Where a workload measures in several units (peak: GB/s, GFLOP/s and
+ * launches), its row names the unit; a rate of launches as the time of
+ * one. */
+static void unit_label(const char *workload, const char *unit, int several, char *out, size_t size)
+{
+    const char *rest;
+    clmem_unit_prefix(unit, &rest);
+    if (!several)
+        snprintf(out, size, "%s", workload);
+    else if (strcmp(rest, "launch/s") == 0)
+        snprintf(out, size, "%s (launch, \u00b5s)", workload);
+    else
+        snprintf(out, size, "%s (%s)", workload, unit);
+}
+
 static void glance_section(struct doc *d, const struct compare_view *v, const struct row *rows,
                            size_t n_rows)
 {
     doc_heading(d, 2, "At a glance");
     doc_text(d, "Each workload's best verified result on each device, at whatever size that "
-                "device ran it: the highest value among its results that ran and passed their "
-                "check, with the variant and size that gave it.");
+                "device ran it (a CPU's at its CPU sizes, a GPU's at its GPU sizes: for ratios "
+                "at the same size see the summary and the ratios to the baseline), with the "
+                "variant and size that gave it.");
     doc_table(d, 1 + v->n_devs);
+    doc_units_by_row(d);
     doc_cell(d, NAN, "workload");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
@@ -508,18 +651,19 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
     for (size_t f = 0; f < n_firsts; f++) {
         const struct clmem_result *key = rows[firsts[f]].key;
         int units = 0;
+        char label[96];
         for (size_t g = 0; g < n_firsts; g++)
             units += strcmp(rows[firsts[g]].key->workload, key->workload) == 0;
-        if (units > 1)
-            doc_cell(d, NAN, "%s (%s)", key->workload, key->metric_unit);
-        else
-            doc_cell(d, NAN, "%s", key->workload);
+        unit_label(key->workload, key->metric_unit, units > 1, label, sizeof label);
+        doc_cell(d, NAN, "%s", label);
         for (size_t dv = 0; dv < v->n_devs; dv++) {
             size_t ran;
             const struct clmem_result *b =
                 compare_best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
             if (!b) {
                 doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
+                if (ran)
+                    doc_mark(d, MARK_FAILED);
                 continue;
             }
             char human[64], fraction[48], sweep[48] = "";
@@ -527,31 +671,29 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
             fraction_text(b, fraction, sizeof fraction);
             if (b->sweep[0])
                 snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
-            doc_metric(d, b->metric, b->metric, b->metric_unit, " %s%s @%s%s", b->variant, sweep,
+            /* The figure on its line, how it was reached under it. */
+            doc_metric(d, b->metric, b->metric, b->metric_unit, "\n%s%s @%s%s", b->variant, sweep,
                        human, fraction);
         }
     }
     free(firsts);
-    const struct compare_plots *p = v->plots;
-    for (size_t i = 0; v->plotted && i < p->n; i++)
-        if (p->pictures[i].glance) {
-            doc_picture(d, p->pictures[i].file);
-            if (p->pictures[i].note[0])
-                doc_text(d, "%s", p->pictures[i].note);
-        }
 }
 
 /* Each lesson the seeds teach, as the ratio of its two variants measured
- * on each device (at the largest size the device ran both). */
+ * on each device (at the largest size the device ran both): whether the
+ * design paid off there, by mark and colour. */
 static void lessons_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Lessons");
     doc_text(d, "What each design the course material teaches gains on each device: the first "
-                "variant's result over the second's at the largest size the device ran both "
-                "(above 1x: the design pays off there).");
+                "variant's result over the second's at the largest size the device ran both. "
+                "\u2713 the design pays off there (1x or above), \u2717 it does not (below 1x). "
+                "Sources: Kirk and Hwu, Programming Massively Parallel Processors, chapters 4 and "
+                "5 (figures); a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, "
+                "by slide title).");
     doc_table(d, 3 + v->n_devs);
     doc_cell(d, NAN, "lesson");
-    doc_cell(d, NAN, "seed figure");
+    doc_cell(d, NAN, "source");
     doc_cell(d, NAN, "ratio");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
@@ -568,12 +710,15 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 continue;
             }
             char ratio[32];
+            const char *mark = g.ratio >= 1 ? "\u2713 " : "\u2717 ";
             clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
-                doc_cell(d, g.ratio, "%s (%s %u) @%s", ratio, lesson->sweep, g.versus_value, human);
+                doc_cell(d, g.ratio, "%s%s (%s %u) @%s", mark, ratio, lesson->sweep, g.versus_value,
+                         human);
             else
-                doc_cell(d, g.ratio, "%s @%s", ratio, human);
+                doc_cell(d, g.ratio, "%s%s @%s", mark, ratio, human);
+            doc_mark(d, g.ratio >= 1 ? MARK_BETTER : MARK_WORSE);
         }
     }
 }
@@ -583,13 +728,9 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     const struct compare_plots *p = v->plots;
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
-        for (size_t i = 0; i < p->n; i++) {
-            if (p->pictures[i].glance)
-                continue;
-            doc_picture(d, p->pictures[i].file);
-            if (p->pictures[i].note[0])
-                doc_text(d, "%s", p->pictures[i].note);
-        }
+        for (size_t i = 0; i < p->n; i++)
+            if (!p->pictures[i].glance && !p->pictures[i].portability)
+                doc_picture(d, p->pictures[i].file, p->pictures[i].note);
     } else {
         doc_text(d, "Note: %s.", v->plots_note);
     }
@@ -680,8 +821,12 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
                      "Interrupted: a signal stopped the run of %s early; its results are those "
                      "that finished.",
                      v->labels[i]);
+    doc_contents(d);
+    compare_summary_section(d, v);
     devices_section(d, v);
     glance_section(d, v, rows, n_rows);
+    compare_ratios_section(d, v);
+    compare_pp_section(d, v);
     lessons_section(d, v);
     plots_section(d, v);
 
