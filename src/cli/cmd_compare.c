@@ -16,6 +16,7 @@
 static const struct cli_use compare_uses[] = {
     {.id = CLI_OPT_DEVICE, .def_help = "all without FILE, none with"},
     {.id = CLI_OPT_SIZES},
+    {.id = CLI_OPT_BASELINE},
     {.id = CLI_OPT_OUTPUT_DIR},
     {.id = CLI_OPT_WORKLOADS},
     {.id = CLI_OPT_REPS},
@@ -245,7 +246,17 @@ static int write_report(struct cli_flow *f, int worst, struct clmem_error *err)
     for (size_t i = self->n_saved; i < n; i++)
         self->runs[i].interrupted = interrupted;
     char note[1300];
-    int status = clmem_compare_report(f->o.output_dir, self->runs, n, note, sizeof note, err);
+    size_t baseline;
+    /* A live baseline that never ran (interrupted first): the default. */
+    int status = clmem_compare_baseline(f->o.baseline, self->runs, n, &baseline, err);
+    if (status && interrupted) {
+        clmem_error_clear(err);
+        status = clmem_compare_baseline(NULL, self->runs, n, &baseline, err);
+    }
+    if (status)
+        return status;
+    status =
+        clmem_compare_report_at(f->o.output_dir, self->runs, n, baseline, note, sizeof note, err);
     if (status)
         return status;
     printf("clmem: report for %zu %s in '%s/report.md'\n", n, f->joined ? "rank(s)" : "device(s)",
@@ -307,6 +318,13 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     self->runs = all;
     memset(self->runs + self->n_saved, 0, (n_chosen + 1) * sizeof *self->runs);
+    /* --baseline names an entry before any device runs. */
+    size_t baseline;
+    for (size_t i = 0; i < n_chosen; i++)
+        self->runs[self->n_saved + i].device = self->devices[chosen[i]];
+    if ((status = clmem_compare_baseline(o->baseline, self->runs, self->n_saved + n_chosen,
+                                         &baseline, err)))
+        return status;
     /* With devices to run, the first INT, TERM or HUP lets the variant
      * finish and the report covers what finished; with files alone
      * nothing runs that is worth waiting for: every signal stops at once

@@ -27,6 +27,7 @@ enum cli_opt {
     CLI_OPT_NO_OVERLAP,
     CLI_OPT_WORKLOADS,
     CLI_OPT_SIZES,
+    CLI_OPT_BASELINE,
     CLI_OPT_MAX_CANDIDATES,
     CLI_OPT_SHOW,
     CLI_OPT_RESET,
@@ -82,7 +83,7 @@ struct cli_grid {
 
 /* The values of a command's options, each at its default until given. */
 struct cli_opts {
-    const char *variant, *size, *device, *workloads, *sizes;
+    const char *variant, *size, *device, *workloads, *sizes, *baseline;
     const char *output, *output_dir, *kernel_dir, *compare, *input;
     int weak, no_overlap, no_cache, peak;
     int show, reset, changes, progress, quiet;
