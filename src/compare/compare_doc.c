@@ -604,8 +604,7 @@ static void unit_label(const char *workload, const char *unit, int several, char
         snprintf(out, size, "%s (%s)", workload, unit);
 }
 
-static void glance_section(struct doc *d, const struct compare_view *v, const struct row *rows,
-                           size_t n_rows)
+static void glance_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "At a glance");
     doc_text(d, "Each workload's best verified result on each device, at whatever size that "
@@ -618,51 +617,29 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
     /* One row per workload, one per (workload, unit) where a workload
-     * measures in several units (peak: GB/s and GFLOP/s): the (workload,
-     * unit) pairs in the order they come, found through a hash table, and
-     * how many units each workload has. */
-    size_t cap = 16;
-    while (cap < 2 * n_rows)
-        cap *= 2;
-    size_t *table = malloc(cap * sizeof *table), *firsts = malloc((n_rows + 1) * sizeof *firsts);
-    if (!table || !firsts) {
-        free(table);
-        free(firsts);
+     * measures in several units (peak: GB/s and GFLOP/s). */
+    size_t total = 0;
+    for (size_t i = 0; i < v->n_devs; i++)
+        total += v->devs[i].n_results;
+    struct compare_group *groups = malloc((total + 1) * sizeof *groups);
+    if (!groups) {
         d->failed = 1;
         return;
     }
-    for (size_t i = 0; i < cap; i++)
-        table[i] = SIZE_MAX;
-    size_t n_firsts = 0;
-    for (size_t i = 0; i < n_rows; i++) {
-        const struct clmem_result *key = rows[i].key;
-        uint64_t h = hash_text(hash_text(0xcbf29ce484222325ull, key->workload), key->metric_unit);
-        size_t at = (size_t)h & (cap - 1);
-        while (table[at] != SIZE_MAX &&
-               (strcmp(rows[table[at]].key->workload, key->workload) != 0 ||
-                strcmp(rows[table[at]].key->metric_unit, key->metric_unit) != 0))
-            at = (at + 1) & (cap - 1);
-        if (table[at] == SIZE_MAX) {
-            table[at] = i;
-            firsts[n_firsts++] = i;
-        }
-    }
-    free(table);
-    for (size_t f = 0; f < n_firsts; f++) {
-        const struct clmem_result *key = rows[firsts[f]].key;
-        int units = 0;
+    size_t n_groups = compare_groups(v->devs, v->n_devs, groups, total + 1);
+    for (size_t g = 0; g < n_groups; g++) {
         char label[96];
-        for (size_t g = 0; g < n_firsts; g++)
-            units += strcmp(rows[firsts[g]].key->workload, key->workload) == 0;
-        unit_label(key->workload, key->metric_unit, units > 1, label, sizeof label);
+        unit_label(groups[g].workload, groups[g].unit, groups[g].several, label, sizeof label);
         doc_cell(d, NAN, "%s", label);
         for (size_t dv = 0; dv < v->n_devs; dv++) {
             size_t ran;
             const struct clmem_result *b =
-                compare_best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
+                compare_best_of(&v->devs[dv], groups[g].workload, groups[g].unit, &ran);
             if (!b) {
-                doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
-                if (ran)
+                const char *none =
+                    compare_none_text(&v->devs[dv], groups[g].workload, groups[g].unit);
+                doc_cell(d, NAN, "%s", none);
+                if (strcmp(none, "none verified") == 0)
                     doc_mark(d, MARK_FAILED);
                 continue;
             }
@@ -676,7 +653,7 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
                        human, fraction);
         }
     }
-    free(firsts);
+    free(groups);
 }
 
 /* Each lesson the seeds teach, as the ratio of its two variants measured
@@ -824,7 +801,7 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     doc_contents(d);
     compare_summary_section(d, v);
     devices_section(d, v);
-    glance_section(d, v, rows, n_rows);
+    glance_section(d, v);
     compare_ratios_section(d, v);
     compare_pp_section(d, v);
     lessons_section(d, v);

@@ -194,6 +194,21 @@ const struct clmem_result *compare_best_of(const struct clmem_compare_device *de
 double compare_ratio_to(const struct clmem_compare_device *dev,
                         const struct clmem_compare_device *base, const char *workload,
                         const char *unit, size_t *rows);
+/* The (workload, unit) pairs of the entries' results, in the order they
+ * come: a workload's skipped results (which have no unit) join its pair
+ * of a unit, or make one of no unit where it has none. `several`: the
+ * workload measures in several units (peak: GB/s, GFLOP/s, launches).
+ * Their number (at most max). */
+struct compare_group {
+    const char *workload, *unit;
+    int several;
+};
+size_t compare_groups(const struct clmem_compare_device *devs, size_t n_devs,
+                      struct compare_group *groups, size_t max);
+/* What a cell says where an entry has no usable result of a workload in a
+ * unit: "none verified" (some ran and failed), "skipped" or "not run". */
+const char *compare_none_text(const struct clmem_compare_device *dev, const char *workload,
+                              const char *unit);
 /* Whether a result counts as a measure of its workload: ran, verified,
  * a finite metric above 0, and not a variant that shows a failure by
  * design. */

@@ -164,7 +164,9 @@ int compare_pp_build(struct pp_table *t, const struct clmem_compare_device *devs
     for (size_t d = 0; d < n_devs; d++)
         for (size_t i = 0; i < devs[d].n_results; i++) {
             const struct clmem_result *r = &devs[d].results[i];
-            if (compare_is_peak(r->workload))
+            /* A skipped result has no unit: it counts in its workload's
+             * unit as not run (variant_result). */
+            if (compare_is_peak(r->workload) || !r->metric_unit[0])
                 continue;
             /* The group's rows once, where it first appears. */
             int seen = 0;
@@ -259,13 +261,19 @@ void compare_pp_section(struct doc *d, const struct compare_view *v)
             doc_mark(d, MARK_WORSE);
         for (size_t i = 0; i < t->n_devs; i++) {
             if (!a->on[i]) {
-                int ran = 0;
-                for (size_t j = 0; j < v->devs[i].n_results && !ran; j++) {
+                int ran = 0, skipped = 0;
+                for (size_t j = 0; j < v->devs[i].n_results; j++) {
                     const struct clmem_result *r = &v->devs[i].results[j];
-                    ran = of_group(r, a->workload, a->unit) &&
-                          (!a->variant || strcmp(r->variant, a->variant) == 0) && !r->skipped;
+                    if (strcmp(r->workload, a->workload) != 0 ||
+                        (a->variant && strcmp(r->variant, a->variant) != 0))
+                        continue;
+                    skipped |= r->skipped;
+                    ran |= !r->skipped && strcmp(r->metric_unit, a->unit) == 0;
                 }
-                doc_cell(d, NAN, "%s", ran ? "FAILED (0)" : "not run (0)");
+                doc_cell(d, NAN, "%s",
+                         ran       ? "FAILED (0)"
+                         : skipped ? "skipped (0)"
+                                   : "not run (0)");
                 if (ran)
                     doc_mark(d, MARK_FAILED);
                 continue;

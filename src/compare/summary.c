@@ -101,30 +101,45 @@ static const struct clmem_result *index_find(const struct index *x, const struct
 
 /* ---- an entry against the baseline, per workload ---- */
 
-/* The (workload, unit) groups of every entry, in the order they come. */
-struct group {
-    const char *workload, *unit;
-    int several; /* the workload measures in several units */
-};
-
-static size_t groups_of(const struct compare_view *v, struct group *g, size_t max)
+size_t compare_groups(const struct clmem_compare_device *devs, size_t n_devs,
+                      struct compare_group *g, size_t max)
 {
     size_t n = 0;
-    for (size_t d = 0; d < v->n_devs; d++)
-        for (size_t i = 0; i < v->devs[d].n_results; i++) {
-            const struct clmem_result *r = &v->devs[d].results[i];
-            size_t k = 0;
-            while (k < n && !(strcmp(g[k].workload, r->workload) == 0 &&
-                              strcmp(g[k].unit, r->metric_unit) == 0))
-                k++;
-            if (k == n && n < max)
-                g[n++] = (struct group){r->workload, r->metric_unit, 0};
-        }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t d = 0; d < n_devs; d++)
+            for (size_t i = 0; i < devs[d].n_results; i++) {
+                const struct clmem_result *r = &devs[d].results[i];
+                /* First the pairs of a unit; then the workloads of none. */
+                if ((r->metric_unit[0] == '\0') != pass)
+                    continue;
+                size_t k = 0;
+                while (k < n && !(strcmp(g[k].workload, r->workload) == 0 &&
+                                  (pass || strcmp(g[k].unit, r->metric_unit) == 0)))
+                    k++;
+                if (k == n && n < max)
+                    g[n++] = (struct compare_group){r->workload, r->metric_unit, 0};
+            }
     for (size_t k = 0; k < n; k++)
         for (size_t j = 0; j < n; j++)
             if (j != k && strcmp(g[j].workload, g[k].workload) == 0)
                 g[k].several = 1;
     return n;
+}
+
+const char *compare_none_text(const struct clmem_compare_device *dev, const char *workload,
+                              const char *unit)
+{
+    int failed = 0, skipped = 0;
+    for (size_t i = 0; i < dev->n_results; i++) {
+        const struct clmem_result *r = &dev->results[i];
+        if (strcmp(r->workload, workload) != 0)
+            continue;
+        if (r->skipped)
+            skipped = 1;
+        else if (strcmp(r->metric_unit, unit) == 0 && !compare_usable(r))
+            failed = 1;
+    }
+    return failed ? "none verified" : skipped ? "skipped" : "not run";
 }
 
 double compare_ratio_to(const struct clmem_compare_device *dev,
@@ -241,8 +256,8 @@ static double per_joule(const struct clmem_result *r)
 
 /* Where runs measured the energy their results took: a row per group of
  * each entry's best work per joule (GFLOP/J, GB/J). */
-static void energy_rows(struct doc *d, const struct compare_view *v, const struct group *groups,
-                        size_t n_groups)
+static void energy_rows(struct doc *d, const struct compare_view *v,
+                        const struct compare_group *groups, size_t n_groups)
 {
     for (size_t g = 0; g < n_groups; g++) {
         const char *rest;
@@ -312,7 +327,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
     size_t n_groups = 0, cap = 0;
     for (size_t i = 0; i < v->n_devs; i++)
         cap += v->devs[i].n_results;
-    struct group *groups = malloc((cap + 1) * sizeof *groups);
+    struct compare_group *groups = malloc((cap + 1) * sizeof *groups);
     double *overall = calloc(v->n_devs + 1, sizeof *overall);
     size_t *overall_n = calloc(v->n_devs + 1, sizeof *overall_n);
     int *overall_best = calloc(v->n_devs + 1, sizeof *overall_best);
@@ -320,7 +335,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
         d->failed = 1;
         goto done;
     }
-    n_groups = groups_of(v, groups, cap + 1);
+    n_groups = compare_groups(v->devs, v->n_devs, groups, cap + 1);
 
     doc_heading(d, 2, "Summary");
     doc_text(d,
@@ -360,7 +375,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
     int best_vs_best = 0;
     for (size_t g = 0; g < n_groups; g++) {
         char label[96];
-        const struct group *grp = &groups[g];
+        const struct compare_group *grp = &groups[g];
         if (grp->several && is_launch(grp->unit))
             snprintf(label, sizeof label, "%s (launch)", grp->workload);
         else if (grp->several)
@@ -374,12 +389,14 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
                 size_t ran;
                 const struct clmem_result *b =
                     compare_best_of(&v->devs[i], grp->workload, grp->unit, &ran);
-                if (b) {
+                const char *none = compare_none_text(&v->devs[i], grp->workload, grp->unit);
+                if (b)
                     doc_metric(d, b->metric, b->metric, b->metric_unit, " best");
-                } else {
-                    doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
-                }
-                doc_mark(d, b ? MARK_BASE : ran ? MARK_FAILED : MARK_NONE);
+                else
+                    doc_cell(d, NAN, "%s", none);
+                doc_mark(d, b                                    ? MARK_BASE
+                            : strcmp(none, "none verified") == 0 ? MARK_FAILED
+                                                                 : MARK_NONE);
                 continue;
             }
             size_t rows;
@@ -387,12 +404,11 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
                                             grp->unit, &rows);
             size_t ran;
             if (isnan(ratio)) {
-                doc_cell(d, NAN, "%s",
-                         compare_best_of(&v->devs[i], grp->workload, grp->unit, &ran)
-                             ? "baseline has none"
-                         : ran ? "none verified"
-                               : "not run");
-                if (!compare_best_of(&v->devs[i], grp->workload, grp->unit, &ran) && ran)
+                const char *none = compare_none_text(&v->devs[i], grp->workload, grp->unit);
+                if (compare_best_of(&v->devs[i], grp->workload, grp->unit, &ran))
+                    none = "baseline has none";
+                doc_cell(d, NAN, "%s", none);
+                if (strcmp(none, "none verified") == 0)
                     doc_mark(d, MARK_FAILED);
                 continue;
             }
