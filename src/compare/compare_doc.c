@@ -181,9 +181,8 @@ void doc_metric(struct doc *d, double key, double metric, const char *unit, cons
 
 /* The prefix of the cells of unit `rest` (without its prefix) in cell i's
  * column (by column: the one its largest value calls for) or row (by
- * row: the one its smallest value calls for, so that none reads 0.00x;
- * one prefix up where the largest would need five digits and the
- * smallest still reads 0.1 or more: 444 GB/s beside 0.57 GB/s). */
+ * row: the one that reads both its ends best: 444 GB/s beside 0.57 GB/s,
+ * 63.9 TFLOP/s beside 0.12 TFLOP/s, never 0.0016 TB/s). */
 static int group_exponent(const struct doc_block *t, size_t i, const char *rest)
 {
     int by_row = t->units_by == UNITS_BY_ROW;
@@ -208,10 +207,36 @@ static int group_exponent(const struct doc_block *t, size_t i, const char *rest)
     snprintf(unit, sizeof unit, "G%s", rest); /* in base units, as G... */
     if (!by_row)
         return clmem_unit_choose(largest / 1e9, unit);
-    int e = clmem_unit_choose(smallest / 1e9, unit);
-    if (largest / pow(1000, e) >= 9999.5 && smallest / pow(1000, e + 1) >= 0.1)
-        e++;
-    return e;
+    /* The prefix that keeps both ends readable: the fewest digits past
+     * four before the point on the largest, and the fewest zeros after
+     * it on the smallest, the larger prefix among equals. */
+    int best = clmem_unit_choose(largest / 1e9, unit);
+    double best_cost = INFINITY;
+    for (int e = 6; e >= 0; e--) {
+        double big = log10(largest / pow(1000, e)), small = log10(smallest / pow(1000, e));
+        double cost = fmax(fmax(0, big - 3), fmax(0, -small));
+        if (cost < best_cost - 1e-9) {
+            best_cost = cost;
+            best = e;
+        }
+    }
+    return best;
+}
+
+/* `value` in `unit` written with the prefix of power `e` (0: none):
+ * three significant digits from 1 up, two below (0.10, 0.043). */
+static void format_in(double value, const char *unit, int e, char *out, size_t size)
+{
+    const char *rest;
+    int base = clmem_unit_prefix(unit, &rest);
+    double m = fabs(value) * pow(1000, base - e);
+    char prefix[2] = {e > 0 && e <= 6 ? "kMGTPE"[e - 1] : '\0', '\0'};
+    snprintf(out, size,
+             m >= 99.95 || m == 0 ? "%s%.0f %s%s"
+             : m >= 9.995         ? "%s%.1f %s%s"
+             : m >= 0.9995        ? "%s%.2f %s%s"
+                                  : "%s%#.2g %s%s",
+             value < 0 ? "-" : "", m, prefix, rest);
 }
 
 /* A figure of five digits or more before its point grouped by threes
@@ -252,8 +277,14 @@ void doc_units(struct doc *d)
             char value[64];
             int own = clmem_unit_prefix(c->unit, &rest);
             int e = own ? group_exponent(t, i, rest) : 0;
-            if (own && e != -100)
-                clmem_format_at(c->metric, c->unit, e, value, sizeof value);
+            if (own && e != -100 && isfinite(c->metric))
+                format_in(c->metric, c->unit, e, value, sizeof value);
+            else if (isfinite(c->metric) && c->metric >= 0 && !own)
+                snprintf(value, sizeof value,
+                         c->metric >= 99.95   ? "%.0f %s"
+                         : c->metric >= 9.995 ? "%.1f %s"
+                                              : "%.2f %s",
+                         c->metric, c->unit); /* no prefix: 1658 µs, never 1.66e+03 µs */
             else
                 clmem_format_metric(c->metric, c->unit, value, sizeof value);
             group_digits(value, sizeof value);
@@ -531,7 +562,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         peak_cell(d, dev->peak.flops, "GFLOP/s");
         /* The time of one launch: lower is better. */
         if (dev->peak.launch_us > 0)
-            doc_cell(d, dev->peak.launch_us, "%.3g \u00b5s", dev->peak.launch_us);
+            doc_metric(d, dev->peak.launch_us, dev->peak.launch_us, "\u00b5s", "%s", "");
         else
             doc_cell(d, NAN, "not measured");
     }

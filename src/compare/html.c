@@ -39,9 +39,9 @@ static const char style[] =
     "nav.contents{font-size:0.9em;margin:0.4em 0 0.8em}\n"
     "nav.contents a{margin-right:0.9em;white-space:nowrap}\n"
     ".scroll{overflow-x:auto;max-width:100%;margin:0.8em 0}\n"
-    "table{border-collapse:collapse;font-size:0.88em}\n"
-    "th,td{border:1px solid #ccc;padding:0.2em 0.5em;text-align:left;vertical-align:top}\n"
-    "th{background:#f0f0f0;min-width:7em;max-width:14em;font-weight:600}\n"
+    "table{border-collapse:collapse;font-size:0.85em}\n"
+    "th,td{border:1px solid #ccc;padding:0.2em 0.45em;text-align:left;vertical-align:top}\n"
+    "th{background:#f0f0f0;min-width:6em;max-width:11em;font-weight:600}\n"
     "td[data-v]{text-align:right;white-space:nowrap}\n"
     "tbody tr{background:#fff}tbody tr:nth-child(even){background:#f7f7f7}\n"
     /* The first column stays in view while a wide table scrolls. */

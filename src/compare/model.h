@@ -272,7 +272,8 @@ void compare_ratios_section(struct doc *d, const struct compare_view *v);
 /* The performance-portability section (portability.c): the table, and
  * the cascade pictures that plots.c drew. */
 void compare_pp_section(struct doc *d, const struct compare_view *v);
-/* A ratio for people: "2.23x", "17.1x", "0.61x", "0.0021x". */
+/* A ratio for people: "2.23x", "17.1x", "0.61x", and far below 1x how
+ * many times slower: "1/470". */
 void compare_ratio_text(double ratio, char *out, size_t size);
 /* Writes the document; ferror on `out` says whether that worked. */
 void compare_md_write(FILE *out, const struct doc *d);

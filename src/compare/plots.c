@@ -841,6 +841,14 @@ done:
  * highest PP (application); the table holds every one. */
 #define CASCADE_LINES 4
 
+static double mean_of(const double *e, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += e[i] > 0 ? e[i] : 0;
+    return n ? sum / (double)n : 0;
+}
+
 struct ranked_eff {
     double e;
     size_t entry;
@@ -871,7 +879,9 @@ static int cascade_pictures(struct plotter *pl, const struct pp_table *t)
     for (size_t w = 0; w < t->n && !status && t->n_devs >= 2; w++) {
         if (t->apps[w].variant)
             continue;
-        /* The workload's variants, the highest PP first. */
+        /* The workload's variants, the highest PP first; among equals
+         * (0 where some device did not run them), the highest mean
+         * efficiency. */
         size_t n_chosen = 0, n_variants = 0;
         for (size_t k = w + 1; k < t->n && t->apps[k].variant; k++)
             n_variants++;
@@ -881,7 +891,10 @@ static int cascade_pictures(struct plotter *pl, const struct pp_table *t)
                 int taken = 0;
                 for (size_t c = 0; c < n_chosen; c++)
                     taken |= chosen[c] == k;
-                if (!taken && t->apps[k].ran && (!top || t->apps[k].pp_app > t->apps[top].pp_app))
+                if (!taken && t->apps[k].ran &&
+                    (!top || t->apps[k].pp_app > t->apps[top].pp_app ||
+                     (t->apps[k].pp_app == t->apps[top].pp_app &&
+                      mean_of(t->apps[k].app, t->n_devs) > mean_of(t->apps[top].app, t->n_devs))))
                     top = k;
             }
             if (!top)

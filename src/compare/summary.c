@@ -18,16 +18,33 @@
 
 void compare_ratio_text(double ratio, char *out, size_t size)
 {
-    if (!isfinite(ratio) || ratio <= 0)
+    if (!isfinite(ratio) || ratio <= 0) {
         snprintf(out, size, "-");
-    else if (ratio >= 99.5)
+    } else if (ratio >= 99.5) {
         snprintf(out, size, "%.0fx", ratio);
-    else if (ratio >= 9.95)
+    } else if (ratio >= 9.95) {
         snprintf(out, size, "%.1fx", ratio);
-    else if (ratio >= 0.0995)
+    } else if (ratio >= 0.0995) {
         snprintf(out, size, "%.2fx", ratio);
-    else
-        snprintf(out, size, "%.2gx", ratio);
+    } else {
+        /* Far below 1x: how many times slower, as 1/N (1/370, never
+         * 0.0027x or 8.2e-05x), N to two significant digits, its
+         * thousands apart. */
+        double n = 1 / ratio, scale = pow(10, floor(log10(n)) - 1);
+        unsigned long long whole = (unsigned long long)(round(n / scale) * scale);
+        char digits[32], grouped[48];
+        snprintf(digits, sizeof digits, "%llu", whole);
+        size_t len = strlen(digits), k = 0;
+        for (size_t i = 0; i < len && k + 4 < sizeof grouped; i++) {
+            if (i && (len - i) % 3 == 0 && len > 4) {
+                memcpy(grouped + k, "\u202f", 3);
+                k += 3;
+            }
+            grouped[k++] = digits[i];
+        }
+        grouped[k] = '\0';
+        snprintf(out, size, "1/%s", grouped);
+    }
 }
 
 static enum doc_mark ratio_mark(double ratio)
@@ -339,11 +356,11 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
 
     doc_heading(d, 2, "Summary");
     doc_text(d,
-             "%zu device%s; the baseline is %s. Below the clock, each cell is a device's "
-             "results over the baseline's at the same workload, variant and size: the geometric "
-             "mean of those ratios (above 1x: faster than the baseline; a launch: more launches "
-             "a second).",
-             v->n_devs, v->n_devs == 1 ? "" : "s", v->labels[v->baseline]);
+             "%zu devices. Baseline: %s (its column: its best result of each workload). Other "
+             "cells: a device's results over the baseline's at the same workload, variant and "
+             "size, their geometric mean: above 1x faster, 1/370 = 370 times slower (a launch: "
+             "more launches a second).",
+             v->n_devs, v->labels[v->baseline]);
     doc_table(d, 1 + v->n_devs);
     doc_units_by_row(d);
     doc_cell(d, NAN, "device");
@@ -369,7 +386,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
     /* Every workload's ratio, and the geometric mean of them (the peaks
      * are the devices' roofs, not workloads: outside it). */
     size_t first_row = d->n ? d->blocks[d->n - 1].n_cells : 0;
-    doc_cell(d, NAN, "all workloads");
+    doc_cell(d, NAN, "all workloads (how many)");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", ""); /* filled once every workload is measured */
     int best_vs_best = 0;
@@ -391,7 +408,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
                     compare_best_of(&v->devs[i], grp->workload, grp->unit, &ran);
                 const char *none = compare_none_text(&v->devs[i], grp->workload, grp->unit);
                 if (b)
-                    doc_metric(d, b->metric, b->metric, b->metric_unit, " best");
+                    doc_metric(d, b->metric, b->metric, b->metric_unit, "%s", "");
                 else
                     doc_cell(d, NAN, "%s", none);
                 doc_mark(d, b                                    ? MARK_BASE
@@ -440,8 +457,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
             double ratio = exp(overall[i] / (double)overall_n[i]);
             char r[48];
             compare_ratio_text(ratio, r, sizeof r);
-            snprintf(text, sizeof text, "%s%s (%zu workloads)", r, overall_best[i] ? "*" : "",
-                     overall_n[i]);
+            snprintf(text, sizeof text, "%s%s (%zu)", r, overall_best[i] ? "*" : "", overall_n[i]);
             c->key = ratio;
             c->mark = ratio_mark(ratio);
         } else {
