@@ -2,6 +2,9 @@
  * types and what its files share, each file including this header and
  * none including compare.h, the header of the file that puts the report
  * together (compare.c: the directory, the machine-readable files):
+ * doc.c         the document: headings, paragraphs, tables, units, marks
+ * results.c     what the parts read results by: usable, a device's best,
+ *               the (workload, unit) rows, sizes as one number
  * compare_doc.c what the report says, once: device labels, the tables
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)

@@ -118,47 +118,6 @@ static const struct clmem_result *index_find(const struct index *x, const struct
 
 /* ---- an entry against the baseline, per workload ---- */
 
-size_t compare_groups(const struct clmem_compare_device *devs, size_t n_devs,
-                      struct compare_group *g, size_t max)
-{
-    size_t n = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t d = 0; d < n_devs; d++)
-            for (size_t i = 0; i < devs[d].n_results; i++) {
-                const struct clmem_result *r = &devs[d].results[i];
-                /* First the pairs of a unit; then the workloads of none. */
-                if ((r->metric_unit[0] == '\0') != pass)
-                    continue;
-                size_t k = 0;
-                while (k < n && !(strcmp(g[k].workload, r->workload) == 0 &&
-                                  (pass || strcmp(g[k].unit, r->metric_unit) == 0)))
-                    k++;
-                if (k == n && n < max)
-                    g[n++] = (struct compare_group){r->workload, r->metric_unit, 0};
-            }
-    for (size_t k = 0; k < n; k++)
-        for (size_t j = 0; j < n; j++)
-            if (j != k && strcmp(g[j].workload, g[k].workload) == 0)
-                g[k].several = 1;
-    return n;
-}
-
-const char *compare_none_text(const struct clmem_compare_device *dev, const char *workload,
-                              const char *unit)
-{
-    int failed = 0, skipped = 0;
-    for (size_t i = 0; i < dev->n_results; i++) {
-        const struct clmem_result *r = &dev->results[i];
-        if (strcmp(r->workload, workload) != 0)
-            continue;
-        if (r->skipped)
-            skipped = 1;
-        else if (strcmp(r->metric_unit, unit) == 0 && !compare_usable(r))
-            failed = 1;
-    }
-    return failed ? "none verified" : skipped ? "skipped" : "not run";
-}
-
 double compare_ratio_to(const struct clmem_compare_device *dev,
                         const struct clmem_compare_device *base, const char *workload,
                         const char *unit, size_t *rows)
