@@ -36,11 +36,13 @@ const struct cli_spec cli_compare_spec = {
              "giving one per rank) and live ones, on which it runs 'clmem bench' first.\n"
              "With no FILE it runs every device of this machine; with files, only the\n"
              "devices named by --device (each device once). The report: report.md and\n"
-             "report.html (the best result per workload and device at a glance, then a\n"
-             "table per workload of the rows every device has, then the rows only some\n"
-             "have), results.csv, one JSON per device, and with gnuplot installed SVG\n"
-             "pictures (coalescing curves, transpose bars, matmul against size, a\n"
-             "roofline per device).\n",
+             "report.html (first a summary: each device's failures and clock, and its\n"
+             "results over the baseline's at the same workload, variant and size; then\n"
+             "the devices, each workload's best at a glance, the ratios to the baseline\n"
+             "row by row, performance portability, the lessons, the pictures, a table\n"
+             "per workload), results.csv, one JSON per device, and with gnuplot\n"
+             "installed SVG pictures (coalescing curves, transpose and matmul bars,\n"
+             "matmul against size, a roofline per device and one of all).\n",
     .more = "Every FILE is read and checked before any work: a file that cannot be\n"
             "read, is empty, not JSON, of a newer schema or holds no results is a\n"
             "usage error (exit 2) and nothing is written.\n"

@@ -339,10 +339,11 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
     doc_heading(d, 2, "Lessons");
     doc_text(d, "What each design the course material teaches gains on each device: the first "
                 "variant's result over the second's at the largest size the device ran both. "
-                "\u2713 the design pays off there (1x or above), \u2717 it does not (below 1x). "
-                "Sources: Kirk and Hwu, Programming Massively Parallel Processors, chapters 4 and "
-                "5 (figures); a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, "
-                "by slide title).");
+                "\u2713 the design pays off there (above 1.05x), \u2717 it costs there (below "
+                "0.95x), \u2248 no gain either way (within 5%%, the noise of a run). Sources: Kirk "
+                "and Hwu, Programming Massively Parallel Processors, chapters 4 and 5 (figures); "
+                "a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, by slide "
+                "title).");
     doc_table(d, 3 + v->n_devs);
     doc_cell(d, NAN, "lesson");
     doc_cell(d, NAN, "source");
@@ -362,7 +363,9 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 continue;
             }
             char ratio[32];
-            const char *mark = g.ratio >= 1 ? "\u2713 " : "\u2717 ";
+            /* Within the noise of a run (5%): neither. */
+            int pays = g.ratio > 1.05, costs = g.ratio < 0.95;
+            const char *mark = pays ? "\u2713 " : costs ? "\u2717 " : "\u2248 ";
             clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
@@ -370,7 +373,7 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                          human);
             else
                 doc_cell(d, g.ratio, "%s%s @%s", mark, ratio, human);
-            doc_mark(d, g.ratio >= 1 ? MARK_BETTER : MARK_WORSE);
+            doc_mark(d, pays ? MARK_BETTER : costs ? MARK_WORSE : MARK_NONE);
         }
     }
 }
