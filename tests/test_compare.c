@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -74,11 +75,12 @@ static void live_devices_join_saved_files(void **state)
 {
     (void)state;
     const char *out = test_in_dir("mixed");
-    /* The live device's JSON: the CPU sizes of transpose. */
+    /* The live device's JSON, first (live devices before saved runs):
+     * the CPU sizes of transpose. */
     char *json = compared(NULL,
                           ARGS("compare", test_bench_file("h100.json"), "--devices", "cpu",
                                "--workloads", "transpose", "--reps", "1", "--output-dir", out),
-                          out, 2, "device-1.json");
+                          out, 2, "device-0.json");
     assert_non_null(strstr(json, "\"transpose\""));
     assert_non_null(strstr(json, "\"2048\""));
     free(json);
@@ -459,6 +461,262 @@ static void bench_takes_the_sizes_it_is_given(void **state)
     assert_int_equal(gpu, cpu + 2);
 }
 
+/* ---- the summary, the baseline, units and performance portability ---- */
+
+/* A result of a made-up run file: status ok, FAILED or skipped; timer ""
+ * for none; fraction NAN for none. */
+struct made {
+    const char *workload, *variant, *size;
+    double metric;
+    const char *unit, *status, *timer;
+    double fraction;
+};
+
+/* A run file of one GPU named `device` (its peaks where `bw` > 0)
+ * holding these results; its path. */
+static const char *made_file(const char *name, const char *device, double bw, double flops,
+                             const struct made *r, size_t n)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"schema_version\": 1, \"clmem_version\": \"0.3.0\", \"created\": "
+            "\"2026-11-27T10:00:00Z\", \"host\": {\"name\": \"\", \"os\": \"\", \"kernel\": \"\", "
+            "\"cpu\": \"\", \"cores\": 1, \"memory_bytes\": 0}, \"device\": {\"name\": \"%s\", "
+            "\"platform\": \"p\", \"vendor\": \"v\", \"type\": \"gpu\", \"version\": \"OpenCL "
+            "3.0\", \"driver\": \"1\", \"compute_units\": 1, \"clock_mhz\": 1, "
+            "\"global_mem_bytes\": 1, \"local_mem_bytes\": 1, \"max_work_group\": 1, "
+            "\"opencl_c_version\": \"OpenCL C 1.2\", \"max_alloc_bytes\": 1, "
+            "\"base_addr_align_bits\": 8, \"fp64\": false}, ",
+            device);
+    if (bw > 0)
+        fprintf(f, "\"peak\": {\"bandwidth_gbs\": %g, \"fp32_gflops\": %g}, ", bw, flops);
+    fprintf(f, "\"results\": [\n");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f,
+                "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", \"device\": \"\", "
+                "\"params\": \"\", \"status\": \"%s\", \"reps\": 1, \"warmup\": 0, \"seed\": 42",
+                i ? ",\n" : "", r[i].workload, r[i].variant, r[i].size, r[i].status);
+        if (strcmp(r[i].status, "skipped") == 0) {
+            fprintf(f, ", \"skip_reason\": \"too big\"}");
+            continue;
+        }
+        fprintf(f,
+                ", \"samples_ms\": [1], \"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, "
+                "\"metric\": %.17g, \"unit\": \"%s\", \"max_rel_error\": 0, \"verified\": %s, "
+                "\"verify_scope\": \"\"",
+                r[i].metric, r[i].unit, strcmp(r[i].status, "ok") == 0 ? "true" : "false");
+        if (r[i].timer[0])
+            fprintf(f, ", \"timer\": \"%s\", \"runs_per_sample\": 1", r[i].timer);
+        if (!isnan(r[i].fraction))
+            fprintf(f, ", \"peak_fraction\": %.17g", r[i].fraction);
+        fputc('}', f);
+    }
+    fprintf(f, "\n]}\n");
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* The two devices of the summary's test: A the baseline, B faster at w
+ * (3x and 1x at the same sizes: 1.73x), at x only at another size (its
+ * best over A's: 0.50x*), with a failure, a skip and two clocks. */
+static const char *summary_files(const char **b_path)
+{
+    // clang-format off
+    static const struct made a[] = {
+        {"w", "v1", "64", 10, "GB/s", "ok", "events", NAN},
+        {"w", "v2", "64", 20, "GB/s", "ok", "events", NAN},
+        {"x", "big", "1024", 100, "GB/s", "ok", "events", 0.0016},
+        {"peak", "copy", "16777216", 500, "GB/s", "ok", "events", 1},
+        {"peak", "launch", "16777216", 0.0002, "Glaunch/s", "ok", "host", NAN},
+    };
+    static const struct made b[] = {
+        {"w", "v1", "64", 30, "GB/s", "ok", "events", NAN},
+        {"w", "v2", "64", 20, "GB/s", "ok", "host", NAN},
+        {"w", "v3", "64", 5, "GB/s", "FAILED", "events", NAN},
+        {"w", "v4", "64", 0, "GB/s", "skipped", "", NAN},
+        {"x", "big", "512", 50, "GB/s", "ok", "events", 0.2},
+    };
+    // clang-format on
+    *b_path = made_file("b.json", "dev B", 0, 0, b, CLMEM_ARRAY_SIZE(b));
+    return made_file("a.json", "dev A", 0, 0, a, CLMEM_ARRAY_SIZE(a));
+}
+
+/* The first section answers who is faster at what, by how much and with
+ * how many failures: ratios at the same variant and size (never a best at
+ * one size over a best at another, unless no size is shared, and then
+ * marked), failures counted and named, the clock that timed each device. */
+static void the_summary_leads(void **state)
+{
+    (void)state;
+    const char *b, *a = summary_files(&b), *out = test_in_dir("summary");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", a, b, "--output-dir", out), out, 2, "report.md");
+    /* The summary before the devices, after the contents. */
+    const char *contents = strstr(md, "Contents: [Summary](#summary)");
+    const char *summary = strstr(md, "## Summary"), *devices = strstr(md, "## Devices");
+    assert_non_null(contents);
+    assert_true(contents < summary && summary && summary < devices);
+    assert_non_null(strstr(summary, "2 devices. Baseline: dev A (its column"));
+    assert_non_null(strstr(summary, "| device | dev A (baseline) | dev B |"));
+    assert_non_null(strstr(summary, "| results | 5 ok | 3 ok, 1 FAILED, 1 skipped |"));
+    assert_non_null(strstr(summary, "| timed by | events 4, host 1 | events 3, host 1 |"));
+    assert_non_null(strstr(summary, "| w | 20.0 GB/s | 1.73x |"));
+    assert_non_null(strstr(summary, "| x | 100 GB/s | 0.50x* |"));
+    assert_non_null(strstr(summary, "| all workloads (how many) | 1x (baseline) | 0.93x* (2) |"));
+    assert_non_null(strstr(summary, "FAILED on dev B: w v3 @64."));
+    /* Every row the baseline shares, as ratios. */
+    char *ratios = strstr(md, "## Ratios to the baseline");
+    assert_non_null(ratios);
+    assert_non_null(strstr(ratios, "| w: v1 @ 64 | 10.0 GB/s | 3.00x |"));
+    assert_non_null(strstr(ratios, "| w: v2 @ 64 | 20.0 GB/s | 1.00x |"));
+    /* Units: a launch as its time, no fraction of peak as 0.00. */
+    assert_non_null(strstr(md, "| peak (launch, \u00b5s) | 5.00 \u00b5s launch @16 Mi |"));
+    assert_null(strstr(md, "launch/s"));
+    assert_non_null(strstr(md, "(0.0016 of peak)"));
+    assert_null(strstr(md, "0.00 of peak"));
+    free(md);
+    /* The page colours what the figures say. */
+    char path[1300];
+    snprintf(path, sizeof path, "%s/report.html", out);
+    char *html = test_read_file(path);
+    assert_non_null(html);
+    assert_non_null(
+        strstr(html, "<td class=\"failed\" data-v=\"1\">3 ok, 1 FAILED, 1 skipped</td>"));
+    assert_non_null(strstr(html, "<td class=\"better\" data-v=\"3.0000000000000004\">3.00x</td>"));
+    assert_non_null(strstr(html, "<td class=\"worse\" data-v=\"0.5\">0.50x*</td>"));
+    assert_non_null(strstr(html, "<h2 id=\"summary\">Summary</h2>"));
+    assert_non_null(strstr(html, "<a href=\"#summary\">Summary</a>"));
+    free(html);
+}
+
+/* --baseline names a file or a device; the baseline comes first
+ * (device-0.json); a name that matches nothing is refused before anything
+ * is written. */
+static void the_baseline_is_chosen(void **state)
+{
+    (void)state;
+    const char *b, *a = summary_files(&b), *out = test_in_dir("baseline");
+    static const char *const specs[] = {"b.json", "dev B", "DEV b"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(specs); i++) {
+        char *json = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                              ARGS("compare", a, b, "--baseline", specs[i], "--output-dir", out),
+                              out, 2, "device-0.json");
+        assert_non_null(strstr(json, "\"dev B\""));
+        free(json);
+        char path[1300];
+        snprintf(path, sizeof path, "%s/report.md", out);
+        char *md = test_read_file(path);
+        assert_non_null(md);
+        assert_non_null(strstr(md, "Baseline: dev B (its column"));
+        /* A's figures over B's now: 1/3 and 1. */
+        assert_non_null(strstr(md, "| w: v1 @ 64 | 30.0 GB/s | 0.33x |"));
+        free(md);
+    }
+    struct outcome o;
+    const char *never = test_in_dir("never-baseline");
+    run_clmem(&o, ARGS("OCL_ICD_VENDORS", empty_vendors),
+              ARGS("compare", a, b, "--baseline", "cpu", "--output-dir", never));
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "--baseline 'cpu' names no run file or device"));
+    assert_int_equal(count_lines(o.err), 1);
+    assert_false(exists(never));
+}
+
+/* Performance portability: each variant's architectural efficiency (its
+ * result over the device's own roof), application efficiency (over the
+ * workload's best on that device at that size) and PP, their harmonic
+ * mean over the devices, 0 where one did not run it. */
+static void performance_portability(void **state)
+{
+    (void)state;
+    static const struct made p1[] = {
+        {"pp", "a", "64", 50, "GB/s", "ok", "events", NAN},
+        {"pp", "b", "64", 100, "GB/s", "ok", "events", NAN},
+    };
+    static const struct made p2[] = {
+        {"pp", "a", "64", 100, "GB/s", "ok", "events", NAN},
+        {"pp", "b", "64", 50, "GB/s", "ok", "events", NAN},
+    };
+    static const struct made p3[] = {{"pp", "a", "64", 25, "GB/s", "ok", "events", NAN}};
+    const char *f1 = made_file("p1.json", "dev 1", 100, 1000, p1, 2);
+    const char *f2 = made_file("p2.json", "dev 2", 200, 2000, p2, 2);
+    const char *out = test_in_dir("pp");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", f1, f2, "--output-dir", out), out, 2, "report.md");
+    char *pp = strstr(md, "## Performance portability");
+    assert_non_null(pp);
+    /* a: arch 0.5 and 0.5; app 0.5 and 1: PP 2 / (2 + 1). */
+    assert_non_null(strstr(pp, "| pp: a | 0.50 | 0.67 | 2 of 2 | 0.50 / 0.50 | 0.50 / 1.00 |"));
+    /* b: arch 1 and 0.25: PP 2 / (1 + 4). */
+    assert_non_null(strstr(pp, "| pp: b | 0.40 | 0.67 | 2 of 2 | 1.00 / 1.00 | 0.25 / 0.50 |"));
+    assert_non_null(strstr(pp, "| pp (GB/s): best on each | 0.67 | 1.00 | 2 of 2 |"));
+    assert_null(strstr(pp, "0 of 2"));
+    free(md);
+    /* A third device that ran a alone: b's PP is 0. */
+    const char *f3 = made_file("p3.json", "dev 3", 100, 1000, p3, 1);
+    md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                  ARGS("compare", f1, f2, f3, "--output-dir", out), out, 3, "report.md");
+    pp = strstr(md, "## Performance portability");
+    assert_non_null(pp);
+    assert_non_null(strstr(pp, "| pp: a | 0.38 | 0.75 | 3 of 3 |"));
+    assert_non_null(strstr(pp, "| pp: b | 0 | 0 | 2 of 3 | 1.00 / 1.00 | 0.25 / 0.50 | "
+                               "not run (0) |"));
+    free(md);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        char path[1300];
+        snprintf(path, sizeof path, "%s/pp-pp.svg", out);
+        assert_true(exists(path));
+        snprintf(path, sizeof path, "%s/roofline-all.svg", out);
+        assert_true(exists(path));
+    }
+}
+
+/* Past the palette's colours, devices still differ: eight devices have
+ * eight colours, and no two have the same colour, dashes and point. */
+static void every_device_its_own_style(void **state)
+{
+    (void)state;
+    static const struct made r[] = {{"w", "v1", "64", 10, "GB/s", "ok", "events", NAN}};
+    const char *args[20] = {"compare"};
+    size_t n = 1;
+    char names[14][32];
+    for (size_t d = 0; d < 14; d++) {
+        char device[32];
+        snprintf(names[d], sizeof names[d], "s%zu.json", d);
+        snprintf(device, sizeof device, "dev %zu", d);
+        args[n++] = strdup(made_file(names[d], device, 0, 0, r, 1));
+    }
+    const char *out = test_in_dir("styles");
+    args[n++] = "--output-dir";
+    args[n++] = out;
+    args[n] = NULL;
+    char *gp = compared(ARGS("OCL_ICD_VENDORS", empty_vendors), (const char *const *)args, out, 14,
+                        "plots.gp");
+    char seen[14][128];
+    for (size_t d = 0; d < 14; d++) {
+        char head[32];
+        snprintf(head, sizeof head, "set linetype %zu linecolor", d + 1);
+        const char *at = strstr(gp, head);
+        assert_non_null(at);
+        const char *end = strchr(at, '\n');
+        assert_non_null(end);
+        snprintf(seen[d], sizeof seen[d], "%.*s", (int)(end - at - strlen(head)),
+                 at + strlen(head));
+        for (size_t e = 0; e < d; e++)
+            if (strcmp(seen[e], seen[d]) == 0)
+                fail_msg("devices %zu and %zu drawn alike:%s", e + 1, d + 1, seen[d]);
+        /* The first eight each a colour of their own. */
+        for (size_t e = 0; d < 8 && e < d; e++)
+            if (strncmp(seen[e], seen[d], 17) == 0)
+                fail_msg("devices %zu and %zu share a colour:%s", e + 1, d + 1, seen[d]);
+    }
+    free(gp);
+    for (size_t i = 1; i < 15; i++)
+        free((void *)args[i]);
+}
+
 static int setup(void **state)
 {
     if (test_dir_setup(state))
@@ -480,6 +738,10 @@ int main(void)
         cmocka_unit_test(workloads_are_checked_and_applied),
         cmocka_unit_test(huge_figures_still_plot_and_failures_are_said),
         cmocka_unit_test(an_interrupted_live_compare_says_so),
+        cmocka_unit_test(the_summary_leads),
+        cmocka_unit_test(the_baseline_is_chosen),
+        cmocka_unit_test(performance_portability),
+        cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),
     };

@@ -9,11 +9,24 @@
 - Every relative link of README.md, CHANGELOG.md, docs/*.md and
   bench/README.md names a file that exists, and a link to a heading of a
   Markdown file (FILE.md#anchor, #anchor) names a heading that exists.
+- Every JSON file under bench/ is a run file that clmem reads (or a tuning
+  database): the files the docs point at load with the clmem built.
+- Every example command in the code blocks of README.md and docs/*.md and
+  in the man page's EXAMPLES runs: without a device where it needs none
+  (exit 0; diff 0 or 4), else up to the device (exit 3 with no OpenCL
+  driver: its options and files were all accepted); under mpirun, named
+  and left out. The run files an example names as a user's own
+  (my-gpu.json, base.json) stand for files of bench/runs/.
+- The man page has EXAMPLES and a SEE ALSO whose documentation files are
+  those docs/meson.build installs; the bash completion completes by context
+  (the named workload's variants, tune's tunable workloads, run files for
+  compare and diff, the item after a comma).
 
 Usage: test_docs.py SOURCE_DIR CLMEM MAN_PAGE BASH_COMPLETION ZSH_COMPLETION
 """
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -140,14 +153,198 @@ def check_links(src):
     print("docs: %d relative links checked" % count)
 
 
+def check_run_files(src, clmem):
+    """Every JSON of bench/: a tuning database, or a run file clmem reads."""
+    count = 0
+    for root, _, names in os.walk(os.path.join(src, "bench")):
+        for name in sorted(names):
+            if not name.endswith(".json"):
+                continue
+            path = os.path.join(root, name)
+            where = os.path.relpath(path, src)
+            try:
+                head = json.load(open(path, encoding="utf-8"))
+            except ValueError as e:
+                fail("%s is not JSON: %s" % (where, e))
+                continue
+            if isinstance(head, dict) and "clmem_tuning" in head:
+                continue  # a tuning database (clmem tune), not a run file
+            got = subprocess.run([clmem, "diff", path, path], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, universal_newlines=True)
+            if got.returncode != 0:
+                fail("%s does not load (clmem diff exit %d): %s"
+                     % (where, got.returncode, got.stderr.strip()))
+            count += 1
+    print("docs: %d run files under bench/ load" % count)
+
+
+# The run files an example names as a user's own, and the bench/ files that
+# stand for them.
+STAND_INS = {
+    "my-gpu.json": "bench/runs/pocl-2core.json",
+    "other-gpu.json": "bench/runs/h200.json",
+    "base.json": "bench/runs/h100-a.json",
+    "new.json": "bench/runs/h100-b.json",
+    "bench/baseline.json": "bench/runs/h100-a.json",
+    "new-coalescing.json": "bench/runs/h100-b.json",
+    "bench/baseline-coalescing.json": "bench/runs/h100-a.json",
+}
+# Commands that open no device: run for real.
+NO_DEVICE = ("list", "diff", "help", "--help", "--version")
+OUTPUTS = ("--output", "--output-dir")
+
+
+def example_lines(src):
+    """(file, command line) of every example in README.md's and docs/*.md's
+    code blocks, variables of the block expanded."""
+    files = ["README.md"] + sorted(os.path.join("docs", f)
+                                   for f in os.listdir(os.path.join(src, "docs"))
+                                   if f.endswith(".md"))
+    for f in files:
+        text = open(os.path.join(src, f), encoding="utf-8").read()
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.S | re.M):
+            variables = {}
+            for line in block.splitlines():
+                line = line.strip()
+                m = re.match(r"([A-Za-z_]\w*)=(\S+)$", line)
+                if m:
+                    variables[m.group(1)] = m.group(2)
+                    continue
+                line = re.sub(r"^\$ ", "", line)
+                line = re.sub(r"\s+#.*$", "", line)
+                line = re.sub(r"\s*\|\|\s*exit\s*$", "", line)
+                for part in line.split("&&"):
+                    part = part.strip()
+                    if re.match(r"(mpirun\s.*\s)?(\./)?(build/)?clmem(\s|$)", part):
+                        for k, v in variables.items():
+                            part = part.replace("$" + k, v)
+                        yield f, part
+
+
+def man_examples(man_text):
+    section = re.search(r"^\.SH EXAMPLES\n(.*?)^\.SH ", man_text, re.S | re.M)
+    if not section:
+        fail("the man page has no EXAMPLES")
+        return []
+    return [line[3:].replace("\\-", "-") for line in section.group(1).splitlines()
+            if line.startswith(".B ")]
+
+
+def synopsis(words):
+    """A usage line rather than an example: [options], A|B, WORKLOAD."""
+    return any("[" in w or "|" in w or re.match(r"[A-Z][A-Z_]*(\.json)?$", w)
+               for w in words[1:])
+
+
+def run_example(src, clmem, where, line, work, no_driver):
+    """Runs one example; returns how ('ran', 'device', 'mpi', 'usage')."""
+    words = line.split()
+    if words[0] == "mpirun":
+        return "mpi"
+    if synopsis(words):
+        return "usage"
+    args = []
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w in OUTPUTS and i + 1 < len(words):
+            args += [w, os.path.join(work, "out-%d" % len(args))]
+            i += 2
+            continue
+        w = STAND_INS.get(w, w)
+        # A file of the source tree (the command's first word is no file).
+        if args and ("/" in w or w.endswith(".json")) and os.path.exists(os.path.join(src, w)):
+            w = os.path.join(src, w)
+        args.append(w)
+        i += 1
+    command = args[0] if args else "--help"
+    files = [a for a in args[1:] if a.endswith(".json") and not a.startswith("-")]
+    needs_device = not (command in NO_DEVICE or
+                        (command == "compare" and files and "--device" not in args
+                         and "--devices" not in args))
+    env = dict(os.environ)
+    if needs_device:
+        env["OCL_ICD_VENDORS"] = no_driver
+    got = subprocess.run([clmem] + args, cwd=work, env=env, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    allowed = (3,) if needs_device else (0, 4) if command == "diff" else (0,)
+    if got.returncode not in allowed:
+        fail("%s: the example '%s' exits %d (expected %s): %s"
+             % (where, line, got.returncode, " or ".join(map(str, allowed)),
+                got.stderr.strip()[:300]))
+    return "device" if needs_device else "ran"
+
+
+def check_examples(src, clmem, man):
+    import tempfile
+    man_text = open(man, encoding="utf-8").read()
+    examples = list(example_lines(src)) + [("the man page", l) for l in man_examples(man_text)]
+    counts = {}
+    with tempfile.TemporaryDirectory() as work:
+        no_driver = os.path.join(work, "no-driver")
+        os.mkdir(no_driver)
+        for where, line in examples:
+            how = run_example(src, clmem, where, line, work, no_driver)
+            counts[how] = counts.get(how, 0) + 1
+    print("docs: %d examples: %d ran, %d accepted up to the device, %d under mpirun left out, "
+          "%d usage lines" % (len(examples), counts.get("ran", 0), counts.get("device", 0),
+                              counts.get("mpi", 0), counts.get("usage", 0)))
+
+
+def check_man_and_completion(src, man, bash):
+    man_text = open(man, encoding="utf-8").read()
+    see = re.search(r"^\.SH SEE ALSO\n(.*)", man_text, re.S | re.M)
+    installed = open(os.path.join(src, "docs", "meson.build"), encoding="utf-8").read()
+    if not see:
+        fail("the man page has no SEE ALSO")
+    else:
+        for doc in re.findall(r"([A-Za-z]+\.md)", re.sub(r"\\f[BIR]", " ", see.group(1))):
+            if "'%s'" % doc not in installed:
+                fail("the man page's SEE ALSO names %s, which docs/meson.build does not install"
+                     % doc)
+    import tempfile
+
+    def complete(words, cwd):
+        script = ('source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); '
+                  '_clmem; printf "%s\\n" "${COMPREPLY[@]}"')
+        out = subprocess.run(["bash", "-c", script, "_", bash] + words, cwd=cwd,
+                             stdout=subprocess.PIPE, universal_newlines=True).stdout
+        return sorted(w for w in out.split("\n") if w)
+
+    with tempfile.TemporaryDirectory() as work:
+        for name in ("a.json", "b.txt"):
+            open(os.path.join(work, name), "w").close()
+        cases = [
+            (["clmem", "run", "matmul", "--variant", "re"], ["regblock", "regblock_padded"]),
+            (["clmem", "run", "transpose", "--variant", "c"], ["coalesced", "copy"]),
+            (["clmem", "tune", "matmul", "--variant", ""], ["cpu_blocked", "panel", "regblock"]),
+            (["clmem", "tune", "p"], []),
+            (["clmem", "tune", "m"], ["matmul"]),
+            (["clmem", "bench", "--workloads", "matmul,tr"], ["matmul,transpose"]),
+            (["clmem", "compare", "--devices", "gpu,c"], ["gpu,cpu"]),
+            (["clmem", "compare", ""], ["a.json"]),
+            (["clmem", "diff", "a.json", ""], ["a.json"]),
+        ]
+        for words, want in cases:
+            got = complete(words, work)
+            if got != want:
+                fail("the bash completion of '%s' offered %s, not %s"
+                     % (" ".join(words), got, want))
+    print("docs: the man page's EXAMPLES and SEE ALSO; %d completions by context" % len(cases))
+
+
 def main():
     if len(sys.argv) != 6:
         print(__doc__)
         return 2
     src, clmem, man, bash, zsh = sys.argv[1:]
+    src, clmem, man, bash, zsh = (os.path.abspath(p) for p in (src, clmem, man, bash, zsh))
     check_options(src, man, bash, zsh)
     check_workloads(src, clmem)
     check_links(src)
+    check_run_files(src, clmem)
+    check_examples(src, clmem, man)
+    check_man_and_completion(src, man, bash)
     return 1 if failures else 0
 
 

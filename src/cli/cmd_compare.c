@@ -15,6 +15,7 @@
 static const struct cli_use compare_uses[] = {
     {.id = CLI_OPT_DEVICE, .def_help = "all without FILE, none with"},
     {.id = CLI_OPT_SIZES},
+    {.id = CLI_OPT_BASELINE},
     {.id = CLI_OPT_OUTPUT_DIR},
     {.id = CLI_OPT_WORKLOADS},
     {.id = CLI_OPT_REPS},
@@ -34,11 +35,13 @@ const struct cli_spec cli_compare_spec = {
              "giving one per rank) and live ones, on which it runs 'clmem bench' first.\n"
              "With no FILE it runs every device of this machine; with files, only the\n"
              "devices named by --device (each device once). The report: report.md and\n"
-             "report.html (the best result per workload and device at a glance, then a\n"
-             "table per workload of the rows every device has, then the rows only some\n"
-             "have), results.csv, one JSON per device, and with gnuplot installed SVG\n"
-             "pictures (coalescing curves, transpose bars, matmul against size, a\n"
-             "roofline per device).\n",
+             "report.html (first a summary: each device's failures and clock, and its\n"
+             "results over the baseline's at the same workload, variant and size; then\n"
+             "the devices, each workload's best at a glance, the ratios to the baseline\n"
+             "row by row, performance portability, the lessons, the pictures, a table\n"
+             "per workload), results.csv, one JSON per device, and with gnuplot\n"
+             "installed SVG pictures (coalescing curves, transpose and matmul bars,\n"
+             "matmul against size, a roofline per device and one of all).\n",
     .more = "Every FILE is read and checked before any work: a file that cannot be\n"
             "read, is empty, not JSON, of a newer schema or holds no results is a\n"
             "usage error (exit 2) and nothing is written.\n"
@@ -215,7 +218,17 @@ static int write_report(struct cli_flow *f, int worst, struct clmem_error *err)
     for (size_t i = self->n_saved; i < n; i++)
         self->runs[i].interrupted = interrupted;
     char note[1300];
-    int status = clmem_compare_report(f->o.output_dir, self->runs, n, note, sizeof note, err);
+    size_t baseline;
+    /* A live baseline that never ran (interrupted first): the default. */
+    int status = clmem_compare_baseline(f->o.baseline, self->runs, n, &baseline, err);
+    if (status && interrupted) {
+        clmem_error_clear(err);
+        status = clmem_compare_baseline(NULL, self->runs, n, &baseline, err);
+    }
+    if (status)
+        return status;
+    status =
+        clmem_compare_report_at(f->o.output_dir, self->runs, n, baseline, note, sizeof note, err);
     if (status)
         return status;
     printf("clmem: report for %zu %s in '%s/report.md'\n", n, f->joined ? "rank(s)" : "device(s)",
@@ -277,6 +290,13 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     self->runs = all;
     memset(self->runs + self->n_saved, 0, (n_chosen + 1) * sizeof *self->runs);
+    /* --baseline names an entry before any device runs. */
+    size_t baseline;
+    for (size_t i = 0; i < n_chosen; i++)
+        self->runs[self->n_saved + i].device = self->devices[chosen[i]];
+    if ((status = clmem_compare_baseline(o->baseline, self->runs, self->n_saved + n_chosen,
+                                         &baseline, err)))
+        return status;
     /* With devices to run, the first INT, TERM or HUP lets the variant
      * finish and the report covers what finished; with files alone
      * nothing runs that is worth waiting for: every signal stops at once

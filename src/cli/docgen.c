@@ -58,6 +58,32 @@ static void roff_paragraph(FILE *out, const char *text)
     }
 }
 
+#ifndef CLMEM_INSTALLED_KERNEL_DIR
+#define CLMEM_INSTALLED_KERNEL_DIR "/usr/local/share/clmem/cl"
+#endif
+
+/* The man page's examples: each a command that runs as written (the run
+ * files named are a user's own), and what it does. */
+static const struct {
+    const char *command, *what;
+} examples[] = {
+    {"clmem devices", "the platforms and devices, with the properties that matter here"},
+    {"clmem run transpose --size 4096 --device gpu",
+     "the lecture's transpose variants on the first GPU, each verified and timed"},
+    {"clmem run matmul --variant all --compare clblast",
+     "every matmul variant beside CLBlast's SGEMM, with each one's ratio to it"},
+    {"clmem bench --output my-gpu.json", "the whole suite, saved as a run file"},
+    {"clmem compare my-gpu.json other-gpu.json --baseline my-gpu.json",
+     "two machines' run files side by side: report.md, report.html and plots in clmem-report"},
+    {"clmem compare --devices all",
+     "every device of this machine benched at the same sizes, then compared"},
+    {"clmem diff base.json new.json --threshold 5", "exit 4 on a regression (a CI gate)"},
+    {"clmem tune matmul --variant regblock --size 2048",
+     "search regblock's tile sizes on the device; later runs use the best"},
+    {"mpirun -n 2 clmem compare --devices nvidia,pocl --output-dir report",
+     "a device per rank, one report (clmem built with MPI)"},
+};
+
 int cli_write_man(FILE *out, const struct cli_command *commands, size_t n)
 {
     char head[64], text[1024];
@@ -136,9 +162,35 @@ int cli_write_man(FILE *out, const struct cli_command *commands, size_t n)
           ".TP\n.B CLMEM_DEBUG\na bitmask: trace builds, enqueues and timings to stderr\n"
           ".TP\n.B XDG_CACHE_HOME\nthe compiled\\-program cache and the tuning database go to "
           "\\fI$XDG_CACHE_HOME/clmem\\fR (else \\fI~/.cache/clmem\\fR)\n"
-          ".SH SEE ALSO\n"
-          "\\fBclinfo\\fR(1); the documentation in docs/usage.md of the source tree\n",
+          ".SH EXAMPLES\n",
           out);
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(examples); i++) {
+        fputs(".TP\n.B ", out);
+        roff_line(out, examples[i].command);
+        roff_line(out, examples[i].what);
+    }
+    /* What an installed clmem has beside it: the kernels' directory, and
+     * the documentation in the data directory's doc/clmem (docs/meson.build
+     * installs it), both under the data directory the kernels' is in. */
+    char docs[1024];
+    snprintf(docs, sizeof docs, "%s", CLMEM_INSTALLED_KERNEL_DIR);
+    char *tail = strstr(docs, "/clmem/cl");
+    if (tail && !tail[9])
+        snprintf(tail, sizeof docs - (size_t)(tail - docs), "/doc/clmem");
+    fputs(".SH SEE ALSO\n\\fBclmem help\\fR \\fICOMMAND\\fR (each command's options); "
+          "\\fBclinfo\\fR(1), \\fBgnuplot\\fR(1), \\fBmpirun\\fR(1).\n.PP\n",
+          out);
+    if (tail) {
+        fputs("The documentation: \\fI", out);
+        roff(out, docs);
+        fputs("/usage.md\\fR (every option, the comparison report), \\fIworkloads.md\\fR (the "
+              "workloads and the lessons they measure), \\fIperformance.md\\fR, "
+              "\\fIreliability.md\\fR, \\fIdevelopment.md\\fR, \\fIREADME.md\\fR there.\n.PP\n",
+              out);
+    }
+    fputs("The kernels' sources: \\fI", out);
+    roff(out, CLMEM_INSTALLED_KERNEL_DIR);
+    fputs("\\fR.\n", out);
     return CLMEM_OK;
 }
 
@@ -179,11 +231,73 @@ static int takes_value(const struct cli_option *opt)
     return opt->type != CLI_FLAG && !opt->optional;
 }
 
+/* Whether the command searches parameters (tune): its workloads and
+ * variants are the tunable ones alone. */
+static int tunes(const struct cli_spec *spec)
+{
+    for (size_t u = 0; u < spec->n_uses; u++)
+        if (spec->uses[u].id == CLI_OPT_MAX_CANDIDATES)
+            return 1;
+    return 0;
+}
+
+/* The workloads with a tunable variant. */
+static void tunable_names(FILE *out)
+{
+    size_t count = 0, n = 0;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    for (size_t i = 0; i < count; i++)
+        if (all[i]->n_tunables)
+            fprintf(out, "%s%s", n++ ? " " : "", all[i]->name);
+}
+
+/* A workload's variants (all of them, or its tunable ones), "all" first
+ * unless tunable (tune takes one). */
+static void variants_of(FILE *out, const struct clmem_workload *w, int tunable)
+{
+    if (!tunable)
+        fputs("all", out);
+    if (tunable)
+        for (size_t t = 0; t < w->n_tunables; t++)
+            fprintf(out, "%s%s", t ? " " : "", w->tunables[t].variant);
+    else
+        for (size_t v = 0; v < w->n_variants; v++)
+            fprintf(out, " %s", w->variants[v].name);
+}
+
+/* bash: _clmem_variants KIND WORKLOAD prints the variants of the workload
+ * named after the command (KIND tune: its tunable ones); an unknown one's,
+ * every variant. */
+static void bash_variants(FILE *out)
+{
+    size_t count = 0;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    fputs("_clmem_variants()\n{\n    case $1:$2 in\n", out);
+    for (int tunable = 1; tunable >= 0; tunable--)
+        for (size_t i = 0; i < count; i++) {
+            if (tunable && !all[i]->n_tunables)
+                continue;
+            fprintf(out, "    %s:%s) echo \"", tunable ? "tune" : "*", all[i]->name);
+            variants_of(out, all[i], tunable);
+            fputs("\" ;;\n", out);
+        }
+    fputs("    *) echo \"", out);
+    value_words(out, cli_option(CLI_OPT_VARIANT));
+    fputs("\" ;;\n    esac\n}\n", out);
+    /* Lists: the item after the last comma, the ones before kept. */
+    fputs("_clmem_list()\n{\n    local before=\n"
+          "    [[ $cur == *,* ]] && before=${cur%,*},\n"
+          "    COMPREPLY=($(compgen -P \"$before\" -W \"$1\" -- \"${cur##*,}\"))\n}\n",
+          out);
+}
+
 static void bash_completion(FILE *out, const struct cli_command *commands, size_t n)
 {
     fputs("# bash completion for clmem. Generated by 'clmem --completion bash' from\n"
-          "# src/cli/options.c; do not edit.\n"
-          "_clmem()\n{\n"
+          "# src/cli/options.c; do not edit.\n",
+          out);
+    bash_variants(out);
+    fputs("_clmem()\n{\n"
           "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
           "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
           "        COMPREPLY=($(compgen -W \"",
@@ -203,16 +317,29 @@ static void bash_completion(FILE *out, const struct cli_command *commands, size_
         else if (opt->type == CLI_DIR || strcmp(opt->name, "output-dir") == 0)
             fputs("        COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", out);
         else if (strcmp(opt->name, "workloads") == 0) {
-            fputs("        COMPREPLY=($(compgen -W \"", out);
+            fputs("        _clmem_list \"", out);
             workload_names(out);
-            fputs("\" -- \"$cur\")); return ;;\n", out);
+            fputs("\"; return ;;\n", out);
+        } else if (opt->type == CLI_DEVICES) {
+            fputs("        _clmem_list \"", out);
+            value_words(out, opt);
+            fputs("\"; return ;;\n", out);
+        } else if (opt == cli_option(CLI_OPT_VARIANT)) {
+            fputs("        COMPREPLY=($(compgen -W \"$(_clmem_variants ${COMP_WORDS[1]} "
+                  "${COMP_WORDS[2]})\" -- \"$cur\")); return ;;\n",
+                  out);
+        } else if (opt == cli_option(CLI_OPT_BASELINE)) {
+            /* A run file, or a device. */
+            fputs("        COMPREPLY=($(compgen -f -X '!*.json' -- \"$cur\") $(compgen -d -- "
+                  "\"$cur\") $(compgen -W \"gpu cpu accelerator\" -- \"$cur\")); return ;;\n",
+                  out);
         } else {
             fputs("        COMPREPLY=($(compgen -W \"", out);
             value_words(out, opt);
             fputs("\" -- \"$cur\")); return ;;\n", out);
         }
     }
-    fputs("    esac\n    local opts words\n    case ${COMP_WORDS[1]} in\n", out);
+    fputs("    esac\n    local opts words files\n    case ${COMP_WORDS[1]} in\n", out);
     char head[64];
     for (size_t i = 0; i < n; i++) {
         const struct cli_spec *spec = commands[i].spec;
@@ -227,8 +354,13 @@ static void bash_completion(FILE *out, const struct cli_command *commands, size_
         fputs("\"", out);
         if (strstr(spec->synopsis, "WORKLOAD")) {
             fputs(" words=\"", out);
-            workload_names(out);
+            if (tunes(spec))
+                tunable_names(out);
+            else
+                workload_names(out);
             fputs("\"", out);
+        } else if (strstr(spec->synopsis, ".json")) {
+            fputs(" files=json", out);
         }
         fputs(" ;;\n", out);
     }
@@ -238,6 +370,8 @@ static void bash_completion(FILE *out, const struct cli_command *commands, size_
     fputs("\" ;;\n    esac\n"
           "    if [[ $cur == -* ]]; then\n"
           "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+          "    elif [ \"$files\" = json ]; then\n"
+          "        COMPREPLY=($(compgen -f -X '!*.json' -- \"$cur\") $(compgen -d -- \"$cur\"))\n"
           "    elif [ -n \"$words\" ]; then\n"
           "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
           "    else\n"
@@ -262,6 +396,27 @@ static void zsh_text(FILE *out, const char *text)
     }
 }
 
+/* zsh: _clmem_variants prints into $reply the variants of the workload
+ * named after the command ($words[2] once the command is shifted off), the
+ * tunable ones for tune. */
+static void zsh_variants(FILE *out)
+{
+    size_t count = 0;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    fputs("_clmem_variants() {\n    local -a v\n    case $clmem_cmd:$words[2] in\n", out);
+    for (int tunable = 1; tunable >= 0; tunable--)
+        for (size_t i = 0; i < count; i++) {
+            if (tunable && !all[i]->n_tunables)
+                continue;
+            fprintf(out, "    %s:%s) v=(", tunable ? "tune" : "*", all[i]->name);
+            variants_of(out, all[i], tunable);
+            fputs(") ;;\n", out);
+        }
+    fputs("    *) v=(", out);
+    value_words(out, cli_option(CLI_OPT_VARIANT));
+    fputs(") ;;\n    esac\n    compadd -a v\n}\n", out);
+}
+
 static void zsh_option(FILE *out, const struct cli_option *opt, const char *name)
 {
     fprintf(out, "            '--%s", name);
@@ -281,8 +436,14 @@ static void zsh_option(FILE *out, const struct cli_option *opt, const char *name
         else if (strcmp(opt->name, "workloads") == 0) {
             fputs("_sequence compadd - ", out);
             workload_names(out);
-        } else if (opt->choices || opt->type == CLI_FORMAT || opt->type == CLI_LIBRARY ||
-                   opt->type == CLI_DEVICES) {
+        } else if (opt->type == CLI_DEVICES) {
+            fputs("_sequence compadd - ", out);
+            value_words(out, opt);
+        } else if (opt == cli_option(CLI_OPT_VARIANT)) {
+            fputs("_clmem_variants", out);
+        } else if (opt == cli_option(CLI_OPT_BASELINE)) {
+            fputs("_files -g \"*.json\"", out);
+        } else if (opt->choices || opt->type == CLI_FORMAT || opt->type == CLI_LIBRARY) {
             fputs("(", out);
             value_words(out, opt);
             fputs(")", out);
@@ -295,9 +456,12 @@ static void zsh_completion(FILE *out, const struct cli_command *commands, size_t
 {
     fputs("#compdef clmem\n"
           "# zsh completion for clmem. Generated by 'clmem --completion zsh' from\n"
-          "# src/cli/options.c; do not edit.\n"
-          "_clmem() {\n"
+          "# src/cli/options.c; do not edit.\n",
+          out);
+    zsh_variants(out);
+    fputs("_clmem() {\n"
           "    local -a commands\n"
+          "    local clmem_cmd\n"
           "    commands=(\n",
           out);
     for (size_t i = 0; i < n; i++) {
@@ -312,6 +476,7 @@ static void zsh_completion(FILE *out, const struct cli_command *commands, size_t
           "        return\n"
           "    fi\n"
           "    local cmd=$words[2]\n"
+          "    clmem_cmd=$cmd\n"
           "    shift words\n"
           "    (( CURRENT-- ))\n"
           "    case $cmd in\n",
@@ -328,9 +493,14 @@ static void zsh_completion(FILE *out, const struct cli_command *commands, size_t
         }
         if (strstr(spec->synopsis, "WORKLOAD")) {
             fputs("            '1:workload:(", out);
-            workload_names(out);
+            if (tunes(spec))
+                tunable_names(out);
+            else
+                workload_names(out);
             fputs(")'\n", out);
-        } else if (spec->max_args > 0)
+        } else if (strstr(spec->synopsis, ".json"))
+            fputs("            '*:run file:_files -g \"*.json\"'\n", out);
+        else if (spec->max_args > 0)
             fputs("            '*:file:_files'\n", out);
         else
             fputs("            \n", out);

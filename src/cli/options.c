@@ -97,6 +97,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                        .help = "live devices' bench sizes: common (every device at the smallest "
                                "device's sizes, the CPU ones when any device compared, live or "
                                "saved, is a CPU), own (each device its own), cpu or gpu"},
+    [CLI_OPT_BASELINE] = {.name = "baseline",
+                          .type = CLI_TEXT,
+                          .argh = "FILE|DEVICE",
+                          .def_help = "the first live device, else the first file",
+                          .offset = AT(baseline),
+                          .help = "the device the others are measured against: a run file "
+                                  "(its path or file name) or a device as --device names it"},
     [CLI_OPT_MAX_CANDIDATES] = {.name = "max-candidates",
                                 .type = CLI_UINT,
                                 .argh = "N",

@@ -27,6 +27,7 @@ enum cli_opt {
     CLI_OPT_NO_OVERLAP,
     CLI_OPT_WORKLOADS,
     CLI_OPT_SIZES,
+    CLI_OPT_BASELINE,
     CLI_OPT_MAX_CANDIDATES,
     CLI_OPT_SHOW,
     CLI_OPT_RESET,
@@ -94,7 +95,7 @@ struct cli_devices {
 
 /* The values of a command's options, each at its default until given. */
 struct cli_opts {
-    const char *variant, *size, *workloads, *sizes;
+    const char *variant, *size, *workloads, *sizes, *baseline;
     const char *device;         /* --device as written, as messages quote it */
     struct cli_devices devices; /* and what it names */
     const char *output, *output_dir, *kernel_dir, *compare, *input;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -411,32 +412,148 @@ static void hold_stops(sigset_t *old)
     pthread_sigmask(SIG_BLOCK, &held, old);
 }
 
+/* ---- the baseline and the order of the entries ---- */
+
+static int contains_nocase(const char *text, const char *part)
+{
+    size_t n = strlen(part);
+    if (!n)
+        return 0;
+    for (; *text; text++)
+        if (strncasecmp(text, part, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether `spec` names the entry as a device: its type (gpu, cpu,
+ * accelerator) or part of its name, platform, vendor, version or host. */
+static int names_device(const char *spec, const struct clmem_compare_device *dev)
+{
+    static const struct {
+        const char *name;
+        cl_device_type type;
+    } types[] = {{"gpu", CL_DEVICE_TYPE_GPU},
+                 {"cpu", CL_DEVICE_TYPE_CPU},
+                 {"accelerator", CL_DEVICE_TYPE_ACCELERATOR}};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(types); i++)
+        if (strcasecmp(spec, types[i].name) == 0)
+            return (dev->device.type & types[i].type) != 0;
+    return contains_nocase(dev->device.name, spec) ||
+           contains_nocase(dev->device.platform_name, spec) ||
+           contains_nocase(dev->device.vendor, spec) ||
+           contains_nocase(dev->device.version, spec) || contains_nocase(dev->host, spec);
+}
+
+static const char *file_part(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int clmem_compare_baseline(const char *spec, const struct clmem_compare_device *devs, size_t n,
+                           size_t *index, struct clmem_error *err)
+{
+    *index = 0;
+    if (!n)
+        return CLMEM_OK;
+    if (!spec) {
+        /* The first live device, else the first file. */
+        for (size_t i = 0; i < n; i++)
+            if (!devs[i].origin[0]) {
+                *index = i;
+                return CLMEM_OK;
+            }
+        return CLMEM_OK;
+    }
+    if (!spec[0])
+        return clmem_fail(err, CLMEM_ERR_USAGE, "--baseline needs a run file or a device");
+    /* A run file, by its path as given or its file name; then a live
+     * device, then a saved one, by what --device matches. */
+    for (size_t i = 0; i < n; i++)
+        if (devs[i].origin[0] &&
+            (strcmp(devs[i].origin, spec) == 0 || strcmp(file_part(devs[i].origin), spec) == 0)) {
+            *index = i;
+            return CLMEM_OK;
+        }
+    for (int live = 1; live >= 0; live--)
+        for (size_t i = 0; i < n; i++)
+            if ((devs[i].origin[0] == '\0') == live && names_device(spec, &devs[i])) {
+                *index = i;
+                return CLMEM_OK;
+            }
+    for (size_t i = 0; i < n; i++)
+        if (devs[i].origin[0] && contains_nocase(file_part(devs[i].origin), spec)) {
+            *index = i;
+            return CLMEM_OK;
+        }
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "--baseline '%s' names no run file or device of the comparison", spec);
+}
+
+/* The entries as the report shows them: the baseline first, then the
+ * live devices, then the saved runs, each in the order given. */
+static void report_order(const struct clmem_compare_device *devs, size_t n, size_t baseline,
+                         struct clmem_compare_device *out, size_t *n_live)
+{
+    size_t k = 0;
+    out[k++] = devs[baseline];
+    *n_live = !devs[baseline].origin[0];
+    for (int live = 1; live >= 0; live--)
+        for (size_t i = 0; i < n; i++)
+            if (i != baseline && (devs[i].origin[0] == '\0') == live) {
+                out[k++] = devs[i];
+                *n_live += live;
+            }
+}
+
 int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
                          char *plots_note, size_t note_size, struct clmem_error *err)
 {
     CLMEM_REFUSE_NULL(err, err);
-    CLMEM_REFUSE_NULL(dir, err);
     CLMEM_REFUSE_IF(!devs && n_devs, err, "%s: 'devs' is NULL, n_devs %zu", __func__, n_devs);
+    size_t baseline;
+    clmem_compare_baseline(NULL, devs, n_devs, &baseline, err);
+    return clmem_compare_report_at(dir, devs, n_devs, baseline, plots_note, note_size, err);
+}
+
+int clmem_compare_report_at(const char *dir, const struct clmem_compare_device *given,
+                            size_t n_devs, size_t baseline, char *plots_note, size_t note_size,
+                            struct clmem_error *err)
+{
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(dir, err);
+    CLMEM_REFUSE_IF(!given && n_devs, err, "%s: 'devs' is NULL, n_devs %zu", __func__, n_devs);
     CLMEM_REFUSE_IF(!plots_note && note_size, err, "%s: 'plots_note' is NULL, note_size %zu",
                     __func__, note_size);
     char tmp[1100], real[1024];
     struct compare_plots plots = {0};
+    struct pp_table pp = {0};
     int status = clmem_compare_dir(dir, err);
     if (status)
         return status;
+    if (n_devs && baseline >= n_devs)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "baseline %zu of %zu entries", baseline, n_devs);
     real_dir(dir, real, sizeof real);
     if ((status = make_temp(real, tmp, sizeof tmp, err)))
         return status;
     /* A stop at once removes it, with what is in it. */
     int slot = clmem_output_pending_dir(tmp);
     compare_label *labels = calloc(n_devs ? n_devs : 1, sizeof *labels);
-    if (!labels) {
+    struct clmem_compare_device *devs = calloc(n_devs ? n_devs : 1, sizeof *devs);
+    size_t n_live = 0;
+    if (!labels || !devs) {
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         goto cleanup;
     }
+    if (n_devs)
+        report_order(given, n_devs, baseline, devs, &n_live);
     compare_labels(devs, n_devs, labels);
+    if (compare_pp_build(&pp, devs, n_devs) != 0) {
+        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+        goto cleanup;
+    }
     if ((status = machine_files(tmp, devs, n_devs, err)) ||
-        (status = compare_plots_write(tmp, devs, n_devs, labels, &plots, err)))
+        (status = compare_plots_write(tmp, devs, n_devs, labels, 0, &pp, &plots, err)))
         goto cleanup;
 
     int found = compare_gnuplot_found();
@@ -455,6 +572,9 @@ int clmem_compare_report(const char *dir, const struct clmem_compare_device *dev
 
     struct compare_view view = {.devs = devs,
                                 .n_devs = n_devs,
+                                .baseline = 0,
+                                .n_live = n_live,
+                                .pp = &pp,
                                 .labels = labels,
                                 .plots = &plots,
                                 .plotted = plotted,
@@ -482,6 +602,8 @@ cleanup:
     clmem_output_pending_release(slot);
 done:
     compare_plots_free(&plots);
+    compare_pp_free(&pp);
+    free(devs);
     free(labels);
     return status;
 }

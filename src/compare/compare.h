@@ -18,4 +18,20 @@ int clmem_compare_dir(const char *dir, struct clmem_error *err);
 int clmem_compare_inputs_check(const char *dir, const char *const files[], size_t n,
                                struct clmem_error *err);
 
+/* Which entry `spec` (--baseline) names: a run file (its path as given, or
+ * its file name), else a live device, else a saved one, as --device names
+ * devices (a type, or part of the name, platform, vendor, version or
+ * host), else a run file whose name holds it; the first that matches.
+ * NULL: the first live device, else the first file. A usage error when it
+ * names none. */
+int clmem_compare_baseline(const char *spec, const struct clmem_compare_device *devs, size_t n,
+                           size_t *index, struct clmem_error *err);
+/* The report (as clmem_compare_report, whose baseline is the default)
+ * with entry `baseline` as the one the others are measured against. The
+ * report shows the baseline first, then the live devices, then the saved
+ * runs (device-N.json in that order). */
+int clmem_compare_report_at(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
+                            size_t baseline, char *plots_note, size_t note_size,
+                            struct clmem_error *err);
+
 #endif

@@ -1,9 +1,11 @@
 /* What the comparison report says, built once for report.md and
- * report.html: the devices, each workload's best at a glance, a table per
- * workload of the rows every device ran, and at the end the rows only some
- * devices ran, each group with only the devices that have it (never a grid
- * of dashes). Numbers for people (clmem_format_metric); results.csv keeps
- * them at full precision. */
+ * report.html (the document: doc.c): the contents, the summary and the
+ * ratios to the baseline (summary.c), the devices, each workload's best at
+ * a glance, performance portability (portability.c), the lessons, the
+ * pictures, a table per workload of the rows every device ran, and at the
+ * end the rows only some devices ran, each group with only the devices
+ * that have it (never a grid of dashes). Numbers for people; results.csv
+ * keeps them at full precision. */
 #include "compare/lessons.h"
 #include "compare/model.h"
 
@@ -12,195 +14,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- the document ---- */
-
-static char *vformat(const char *fmt, va_list ap)
-{
-    va_list again;
-    va_copy(again, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    char *text = len < 0 ? NULL : malloc((size_t)len + 1);
-    if (text)
-        vsnprintf(text, (size_t)len + 1, fmt, again);
-    va_end(again);
-    return text;
-}
-
-static struct doc_block *new_block(struct doc *d, enum doc_kind kind)
-{
-    if (d->failed)
-        return NULL;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 32;
-        struct doc_block *b = realloc(d->blocks, cap * sizeof *b);
-        if (!b) {
-            d->failed = 1;
-            return NULL;
-        }
-        d->blocks = b;
-        d->cap = cap;
-    }
-    struct doc_block *b = &d->blocks[d->n++];
-    memset(b, 0, sizeof *b);
-    b->kind = kind;
-    return b;
-}
-
-static void text_block(struct doc *d, enum doc_kind kind, int level, const char *fmt, va_list ap)
-{
-    struct doc_block *b = new_block(d, kind);
-    if (!b)
-        return;
-    b->level = level;
-    if (!(b->text = vformat(fmt, ap)))
-        d->failed = 1;
-}
-
-void doc_heading(struct doc *d, int level, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    text_block(d, DOC_HEADING, level, fmt, ap);
-    va_end(ap);
-}
-
-void doc_text(struct doc *d, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    text_block(d, DOC_TEXT, 0, fmt, ap);
-    va_end(ap);
-}
-
-void doc_picture(struct doc *d, const char *file)
-{
-    struct doc_block *b = new_block(d, DOC_PICTURE);
-    if (b && !(b->text = strdup(file)))
-        d->failed = 1;
-}
-
-void doc_table(struct doc *d, size_t cols)
-{
-    struct doc_block *b = new_block(d, DOC_TABLE);
-    if (b)
-        b->cols = cols;
-}
-
-void doc_cell(struct doc *d, double key, const char *fmt, ...)
-{
-    if (d->failed || !d->n || d->blocks[d->n - 1].kind != DOC_TABLE)
-        return;
-    struct doc_block *t = &d->blocks[d->n - 1];
-    if (t->n_cells == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        struct doc_cell *c = realloc(t->cells, cap * sizeof *c);
-        if (!c) {
-            d->failed = 1;
-            return;
-        }
-        t->cells = c;
-        t->cap = cap;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    char *text = vformat(fmt, ap);
-    va_end(ap);
-    if (!text) {
-        d->failed = 1;
-        return;
-    }
-    t->cells[t->n_cells++] = (struct doc_cell){.text = text, .key = key};
-}
-
-void doc_metric(struct doc *d, double key, double metric, const char *unit, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *suffix = vformat(fmt, ap);
-    va_end(ap);
-    if (!suffix) {
-        d->failed = 1;
-        return;
-    }
-    size_t before = d->n ? d->blocks[d->n - 1].n_cells : 0;
-    doc_cell(d, key, "%s", "");
-    struct doc_block *t = d->n ? &d->blocks[d->n - 1] : NULL;
-    if (!t || t->kind != DOC_TABLE || t->n_cells == before) {
-        free(suffix);
-        return;
-    }
-    struct doc_cell *c = &t->cells[t->n_cells - 1];
-    c->metric = metric;
-    snprintf(c->unit, sizeof c->unit, "%s", unit);
-    c->suffix = suffix;
-}
-
-/* The prefix of column `col` for the unit `rest` (without its prefix):
- * the one its largest value calls for. */
-static int column_exponent(const struct doc_block *t, size_t col, const char *rest)
-{
-    double largest = 0;
-    for (size_t i = t->cols + col; i < t->n_cells; i += t->cols) {
-        const struct doc_cell *c = &t->cells[i];
-        const char *r;
-        if (!c->suffix || !isfinite(c->metric))
-            continue;
-        int e = clmem_unit_prefix(c->unit, &r);
-        if (strcmp(r, rest) == 0)
-            largest = fmax(largest, fabs(c->metric) * pow(1000, e));
-    }
-    if (largest == 0)
-        return -100; /* none: each cell its own */
-    char unit[20];
-    snprintf(unit, sizeof unit, "G%s", rest); /* the largest in base units, as G... */
-    return clmem_unit_choose(largest / 1e9, unit);
-}
-
-void doc_units(struct doc *d)
-{
-    for (size_t b = 0; b < d->n && !d->failed; b++) {
-        struct doc_block *t = &d->blocks[b];
-        if (t->kind != DOC_TABLE || !t->cols)
-            continue;
-        for (size_t i = t->cols; i < t->n_cells; i++) {
-            struct doc_cell *c = &t->cells[i];
-            if (!c->suffix)
-                continue;
-            const char *rest;
-            char value[64];
-            int own = clmem_unit_prefix(c->unit, &rest);
-            int e = own ? column_exponent(t, i % t->cols, rest) : 0;
-            if (own && e != -100)
-                clmem_format_at(c->metric, c->unit, e, value, sizeof value);
-            else
-                clmem_format_metric(c->metric, c->unit, value, sizeof value);
-            size_t len = strlen(value) + strlen(c->suffix) + 1;
-            char *text = malloc(len);
-            if (!text) {
-                d->failed = 1;
-                return;
-            }
-            snprintf(text, len, "%s%s", value, c->suffix);
-            free(c->text);
-            c->text = text;
-        }
-    }
-}
-
-void doc_free(struct doc *d)
-{
-    for (size_t i = 0; i < d->n; i++) {
-        free(d->blocks[i].text);
-        for (size_t c = 0; c < d->blocks[i].n_cells; c++) {
-            free(d->blocks[i].cells[c].text);
-            free(d->blocks[i].cells[c].suffix);
-        }
-        free(d->blocks[i].cells);
-    }
-    free(d->blocks);
-    memset(d, 0, sizeof *d);
-}
 
 /* ---- labels ---- */
 
@@ -371,12 +184,19 @@ static void row_label(const struct clmem_result *r, char *out, size_t size)
         snprintf(out, size, "%s @ %s", r->variant, human);
 }
 
+/* " (0.76 of peak)"; two significant digits below 0.1 (0.0016), never
+ * "0.00"; nothing where no peak was measured. */
 static void fraction_text(const struct clmem_result *r, char *out, size_t size)
 {
-    if (isnan(r->peak_fraction))
+    double f = r->peak_fraction;
+    if (isnan(f) || f < 0)
         out[0] = '\0';
+    else if (f >= 0.095 || f == 0)
+        snprintf(out, size, " (%.2f of peak)", f);
+    else if (f >= 0.0001)
+        snprintf(out, size, " (%.2g of peak)", f);
     else
-        snprintf(out, size, " (%.2f of peak)", r->peak_fraction);
+        snprintf(out, size, " (under 0.0001 of peak)");
 }
 
 static void result_cell(struct doc *d, const struct clmem_result *r)
@@ -422,6 +242,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Devices");
     doc_table(d, 10);
+    doc_units_by_row(d);
     static const char *const head[] = {"device",    "platform",    "driver",    "host",
                                        "created",   "source file", "peak copy", "peak read",
                                        "peak FP32", "launch"};
@@ -429,7 +250,7 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         doc_cell(d, NAN, "%s", head[c]);
     for (size_t i = 0; i < v->n_devs; i++) {
         const struct clmem_compare_device *dev = &v->devs[i];
-        doc_cell(d, NAN, "%s", v->labels[i]);
+        doc_cell(d, NAN, "%s%s", v->labels[i], i == v->baseline ? " (baseline)" : "");
         doc_cell(d, NAN, "%s", dev->device.platform_name);
         doc_cell(d, NAN, "%s", dev->device.driver);
         doc_cell(d, NAN, "%s", dev->host[0] ? dev->host : "unknown");
@@ -438,88 +259,63 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         peak_cell(d, dev->peak.bandwidth, "GB/s");
         peak_cell(d, dev->peak.read_bandwidth, "GB/s");
         peak_cell(d, dev->peak.flops, "GFLOP/s");
-        /* Microseconds: lower is better, as the column's name says. */
-        char us[32] = "not measured";
+        /* The time of one launch: lower is better. */
         if (dev->peak.launch_us > 0)
-            snprintf(us, sizeof us, "%.3g us", dev->peak.launch_us);
-        doc_cell(d, dev->peak.launch_us > 0 ? dev->peak.launch_us : NAN, "%s", us);
+            doc_metric(d, dev->peak.launch_us, dev->peak.launch_us, "\u00b5s", "%s", "");
+        else
+            doc_cell(d, NAN, "not measured");
     }
 }
 
-const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
-                                           const char *workload, const char *unit, size_t *ran)
+static void unit_label(const char *workload, const char *unit, int several, char *out, size_t size)
 {
-    const struct clmem_result *best = NULL;
-    *ran = 0;
-    for (size_t i = 0; i < dev->n_results; i++) {
-        const struct clmem_result *r = &dev->results[i];
-        if (strcmp(r->workload, workload) != 0 || strcmp(r->metric_unit, unit) != 0)
-            continue;
-        (*ran)++;
-        if (!r->skipped && r->verified && !r->demonstrates_failure && !isnan(r->metric) &&
-            (!best || r->metric > best->metric))
-            best = r;
-    }
-    return best;
+    const char *rest;
+    clmem_unit_prefix(unit, &rest);
+    if (!several)
+        snprintf(out, size, "%s", workload);
+    else if (strcmp(rest, "launch/s") == 0)
+        snprintf(out, size, "%s (launch, \u00b5s)", workload);
+    else
+        snprintf(out, size, "%s (%s)", workload, unit);
 }
 
-static void glance_section(struct doc *d, const struct compare_view *v, const struct row *rows,
-                           size_t n_rows)
+static void glance_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "At a glance");
     doc_text(d, "Each workload's best verified result on each device, at whatever size that "
-                "device ran it: the highest value among its results that ran and passed their "
-                "check, with the variant and size that gave it.");
+                "device ran it (a CPU's at its CPU sizes, a GPU's at its GPU sizes: for ratios "
+                "at the same size see the summary and the ratios to the baseline), with the "
+                "variant and size that gave it.");
     doc_table(d, 1 + v->n_devs);
+    doc_units_by_row(d);
     doc_cell(d, NAN, "workload");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
     /* One row per workload, one per (workload, unit) where a workload
-     * measures in several units (peak: GB/s and GFLOP/s): the (workload,
-     * unit) pairs in the order they come, found through a hash table, and
-     * how many units each workload has. */
-    size_t cap = 16;
-    while (cap < 2 * n_rows)
-        cap *= 2;
-    size_t *table = malloc(cap * sizeof *table), *firsts = malloc((n_rows + 1) * sizeof *firsts);
-    if (!table || !firsts) {
-        free(table);
-        free(firsts);
+     * measures in several units (peak: GB/s and GFLOP/s). */
+    size_t total = 0;
+    for (size_t i = 0; i < v->n_devs; i++)
+        total += v->devs[i].n_results;
+    struct compare_group *groups = malloc((total + 1) * sizeof *groups);
+    if (!groups) {
         d->failed = 1;
         return;
     }
-    for (size_t i = 0; i < cap; i++)
-        table[i] = SIZE_MAX;
-    size_t n_firsts = 0;
-    for (size_t i = 0; i < n_rows; i++) {
-        const struct clmem_result *key = rows[i].key;
-        uint64_t h = hash_text(hash_text(0xcbf29ce484222325ull, key->workload), key->metric_unit);
-        size_t at = (size_t)h & (cap - 1);
-        while (table[at] != SIZE_MAX &&
-               (strcmp(rows[table[at]].key->workload, key->workload) != 0 ||
-                strcmp(rows[table[at]].key->metric_unit, key->metric_unit) != 0))
-            at = (at + 1) & (cap - 1);
-        if (table[at] == SIZE_MAX) {
-            table[at] = i;
-            firsts[n_firsts++] = i;
-        }
-    }
-    free(table);
-    for (size_t f = 0; f < n_firsts; f++) {
-        const struct clmem_result *key = rows[firsts[f]].key;
-        int units = 0;
-        for (size_t g = 0; g < n_firsts; g++)
-            units += strcmp(rows[firsts[g]].key->workload, key->workload) == 0;
-        if (units > 1)
-            doc_cell(d, NAN, "%s (%s)", key->workload, key->metric_unit);
-        else
-            doc_cell(d, NAN, "%s", key->workload);
+    size_t n_groups = compare_groups(v->devs, v->n_devs, groups, total + 1);
+    for (size_t g = 0; g < n_groups; g++) {
+        char label[96];
+        unit_label(groups[g].workload, groups[g].unit, groups[g].several, label, sizeof label);
+        doc_cell(d, NAN, "%s", label);
         for (size_t dv = 0; dv < v->n_devs; dv++) {
             size_t ran;
             const struct clmem_result *b =
-                compare_best_of(&v->devs[dv], key->workload, key->metric_unit, &ran);
+                compare_best_of(&v->devs[dv], groups[g].workload, groups[g].unit, &ran);
             if (!b) {
-                doc_cell(d, NAN, "%s", ran ? "none verified" : "not run");
+                const char *none =
+                    compare_none_text(&v->devs[dv], groups[g].workload, groups[g].unit);
+                doc_cell(d, NAN, "%s", none);
+                if (strcmp(none, "none verified") == 0)
+                    doc_mark(d, MARK_FAILED);
                 continue;
             }
             char human[64], fraction[48], sweep[48] = "";
@@ -527,31 +323,30 @@ static void glance_section(struct doc *d, const struct compare_view *v, const st
             fraction_text(b, fraction, sizeof fraction);
             if (b->sweep[0])
                 snprintf(sweep, sizeof sweep, " %s=%u", b->sweep, b->sweep_value);
-            doc_metric(d, b->metric, b->metric, b->metric_unit, " %s%s @%s%s", b->variant, sweep,
+            /* The figure on its line, how it was reached under it. */
+            doc_metric(d, b->metric, b->metric, b->metric_unit, "\n%s%s @%s%s", b->variant, sweep,
                        human, fraction);
         }
     }
-    free(firsts);
-    const struct compare_plots *p = v->plots;
-    for (size_t i = 0; v->plotted && i < p->n; i++)
-        if (p->pictures[i].glance) {
-            doc_picture(d, p->pictures[i].file);
-            if (p->pictures[i].note[0])
-                doc_text(d, "%s", p->pictures[i].note);
-        }
+    free(groups);
 }
 
 /* Each lesson the seeds teach, as the ratio of its two variants measured
- * on each device (at the largest size the device ran both). */
+ * on each device (at the largest size the device ran both): whether the
+ * design paid off there, by mark and colour. */
 static void lessons_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Lessons");
     doc_text(d, "What each design the course material teaches gains on each device: the first "
-                "variant's result over the second's at the largest size the device ran both "
-                "(above 1x: the design pays off there).");
+                "variant's result over the second's at the largest size the device ran both. "
+                "\u2713 the design pays off there (above 1.05x), \u2717 it costs there (below "
+                "0.95x), \u2248 no gain either way (within 5%%, the noise of a run). Sources: Kirk "
+                "and Hwu, Programming Massively Parallel Processors, chapters 4 and 5 (figures); "
+                "a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, by slide "
+                "title).");
     doc_table(d, 3 + v->n_devs);
     doc_cell(d, NAN, "lesson");
-    doc_cell(d, NAN, "seed figure");
+    doc_cell(d, NAN, "source");
     doc_cell(d, NAN, "ratio");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", v->labels[i]);
@@ -568,12 +363,17 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 continue;
             }
             char ratio[32];
+            /* Within the noise of a run (5%): neither. */
+            int pays = g.ratio > 1.05, costs = g.ratio < 0.95;
+            const char *mark = pays ? "\u2713 " : costs ? "\u2717 " : "\u2248 ";
             clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
-                doc_cell(d, g.ratio, "%s (%s %u) @%s", ratio, lesson->sweep, g.versus_value, human);
+                doc_cell(d, g.ratio, "%s%s (%s %u) @%s", mark, ratio, lesson->sweep, g.versus_value,
+                         human);
             else
-                doc_cell(d, g.ratio, "%s @%s", ratio, human);
+                doc_cell(d, g.ratio, "%s%s @%s", mark, ratio, human);
+            doc_mark(d, pays ? MARK_BETTER : costs ? MARK_WORSE : MARK_NONE);
         }
     }
 }
@@ -583,13 +383,9 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     const struct compare_plots *p = v->plots;
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
-        for (size_t i = 0; i < p->n; i++) {
-            if (p->pictures[i].glance)
-                continue;
-            doc_picture(d, p->pictures[i].file);
-            if (p->pictures[i].note[0])
-                doc_text(d, "%s", p->pictures[i].note);
-        }
+        for (size_t i = 0; i < p->n; i++)
+            if (!p->pictures[i].glance && !p->pictures[i].portability)
+                doc_picture(d, p->pictures[i].file, p->pictures[i].note);
     } else {
         doc_text(d, "Note: %s.", v->plots_note);
     }
@@ -680,8 +476,12 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
                      "Interrupted: a signal stopped the run of %s early; its results are those "
                      "that finished.",
                      v->labels[i]);
+    doc_contents(d);
+    compare_summary_section(d, v);
     devices_section(d, v);
-    glance_section(d, v, rows, n_rows);
+    glance_section(d, v);
+    compare_ratios_section(d, v);
+    compare_pp_section(d, v);
     lessons_section(d, v);
     plots_section(d, v);
 

@@ -49,6 +49,24 @@ static void md_table(FILE *out, const struct doc_block *t)
     }
 }
 
+/* The level-2 headings as one line of links to them. */
+static void md_contents(FILE *out, const struct doc *d)
+{
+    char anchor[256];
+    size_t n = 0;
+    fputs("Contents:", out);
+    for (size_t i = 0; i < d->n; i++) {
+        const struct doc_block *b = &d->blocks[i];
+        if (b->kind != DOC_HEADING || b->level != 2)
+            continue;
+        doc_anchor(b->text, anchor, sizeof anchor);
+        fputs(n++ ? " \u00b7 [" : " [", out);
+        md_text(out, b->text, 0);
+        fprintf(out, "](#%s)", anchor);
+    }
+    fputc('\n', out);
+}
+
 void compare_md_write(FILE *out, const struct doc *d)
 {
     for (size_t i = 0; i < d->n; i++) {
@@ -71,7 +89,13 @@ void compare_md_write(FILE *out, const struct doc *d)
             /* plots.c makes the file names of letters, digits, - and _
              * (transpose.svg, roofline-0.svg): nothing to escape. */
             fprintf(out, "![%s](%s)\n", b->text, b->text);
+            if (b->note) {
+                fputc('\n', out);
+                md_text(out, b->note, 0);
+                fputc('\n', out);
+            }
             break;
+        case DOC_CONTENTS: md_contents(out, d); break;
         case DOC_TABLE: md_table(out, b); break;
         }
     }

@@ -15,25 +15,59 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The pictures' common settings: a size whose text stays readable when
- * the page scales a picture down to a phone's width, and a colour-blind-
- * safe palette (Okabe and Ito's, without its yellow, which vanishes on
- * white): an entry keeps its colour (linetype) in every picture. */
-static const char plot_preamble[] =
-    "set terminal svg size 640,460 dynamic noenhanced font 'sans,13' linewidth 1.5\n"
-    "set grid\nset key below maxrows 6\n"
-    "set linetype 1 linecolor rgb '#0072B2' pointsize 1\n"
-    "set linetype 2 linecolor rgb '#D55E00' pointsize 1\n"
-    "set linetype 3 linecolor rgb '#009E73' pointsize 1\n"
-    "set linetype 4 linecolor rgb '#CC79A7' pointsize 1\n"
-    "set linetype 5 linecolor rgb '#E69F00' pointsize 1\n"
-    "set linetype 6 linecolor rgb '#56B4E9' pointsize 1\n"
-    "set linetype 7 linecolor rgb '#000000' pointsize 1\n"
-    "set linetype cycle 7\n";
+/* Every entry's colour: Okabe and Ito's colour-blind-safe palette
+ * (without its yellow, which vanishes on white), then Paul Tol's muted
+ * one for the entries beyond it; past these an entry's colour repeats
+ * with other dashes and points. */
+static const char *const palette[PLOT_COLOURS] = {
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+    "#000000", "#882255", "#44AA99", "#999933", "#332288", "#AA4499",
+};
 
-void plot_script_start(FILE *gp)
+const char *plot_colour(size_t d)
 {
-    fputs(plot_preamble, gp);
+    return palette[d % PLOT_COLOURS];
+}
+
+/* The pictures' common settings: a size whose text stays readable when
+ * the page scales a picture down to a phone's width. Linetype d+1 is
+ * entry d's in every picture: its colour, its dashes (where a picture's
+ * dashes do not tell variants apart) and its point; no two entries share
+ * all three. */
+static const char terminal[] = "set terminal svg size %zu,%zu dynamic noenhanced font 'sans,13' "
+                               "linewidth 1.5\n";
+
+void plot_script_start(FILE *gp, size_t n_entries)
+{
+    fprintf(gp, terminal, (size_t)720, (size_t)520);
+    fputs("set grid\nset key below maxrows 6\nset style fill solid 0.85 noborder\n", gp);
+    /* Point types that read apart in SVG: circle, square, triangles,
+     * diamond, filled and open, then the crosses. */
+    static const int points[] = {7, 5, 9, 11, 13, 6, 4, 8, 10, 12, 1, 2, 3};
+    /* Dashes: solid, then patterns of dash and gap lengths that differ. */
+    static const char *const dashes[] = {"1",         "(8,4)",     "(2,3)",          "(10,3,2,3)",
+                                         "(4,4)",     "(16,5)",    "(10,3,2,3,2,3)", "(1,2)",
+                                         "(6,2,1,2)", "(20,4,4,4)"};
+    size_t n = n_entries > PLOT_COLOURS ? n_entries : PLOT_COLOURS;
+    for (size_t d = 0; d < n; d++)
+        fprintf(gp, "set linetype %zu linecolor rgb '%s' dashtype %s pointtype %d pointsize 1\n",
+                d + 1, plot_colour(d), dashes[(d + d / PLOT_COLOURS) % CLMEM_ARRAY_SIZE(dashes)],
+                points[(d + d / PLOT_COLOURS) % CLMEM_ARRAY_SIZE(points)]);
+    fprintf(gp, "set linetype cycle %zu\n", n);
+}
+
+void plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest)
+{
+    /* About 7.5 pixels a character at 13 points, the sample before the
+     * text: as many columns as fit across, as many rows as it takes, and
+     * the picture taller by those rows so that the plot keeps its room. */
+    size_t column = (size_t)((double)longest * 7.5) + 80;
+    size_t cols = width > 40 ? (width - 40) / column : 1;
+    cols = cols ? cols : 1;
+    size_t rows = (key_entries + cols - 1) / cols;
+    fprintf(gp, terminal, width, (size_t)420 + 21 * rows);
+    fprintf(gp, "set key below horizontal maxcols %zu maxrows %zu\nset output '%s'\n", cols,
+            rows ? rows : 1, svg);
 }
 
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err)
@@ -92,6 +126,7 @@ int plot_add_picture(struct compare_plots *p, const char *file, const char *text
     snprintf(more[p->n].file, sizeof more[p->n].file, "%s", file);
     snprintf(more[p->n].note, sizeof more[p->n].note, "%s", text ? text : "");
     more[p->n].glance = 0;
+    more[p->n].portability = 0;
     p->n++;
     return CLMEM_OK;
 }

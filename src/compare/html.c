@@ -20,6 +20,7 @@ static void esc(FILE *out, const char *text)
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&#39;", out); break;
+        case '\n': fputs("<br>", out); break;
         default: fputc(*c, out);
         }
     }
@@ -31,18 +32,34 @@ static void esc(FILE *out, const char *text)
 static const char style[] =
     "html{-webkit-text-size-adjust:100%}\n"
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1em auto;"
-    "max-width:80em;padding:0 1em;color:#222;line-height:1.4}\n"
+    "max-width:100em;padding:0 1em;color:#222;line-height:1.4}\n"
     "h1,h2,h3,p,figcaption{overflow-wrap:anywhere}\n"
-    "h1,h2,h3{line-height:1.2}h2{margin-top:2em;border-bottom:1px solid #ccc}\n"
-    ".scroll{overflow-x:auto;max-width:100%;margin:1em 0}\n"
-    "table{border-collapse:collapse;font-size:0.9em}\n"
-    "th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top}\n"
-    "th{background:#f0f0f0}td[data-v]{text-align:right;white-space:nowrap}\n"
-    "tbody tr:nth-child(even){background:#fafafa}\n"
+    "h1{font-size:1.6em;margin:0.3em 0}\n"
+    "h1,h2,h3{line-height:1.2}h2{margin-top:1.6em;border-bottom:1px solid #ccc}\n"
+    "nav.contents{font-size:0.9em;margin:0.4em 0 0.8em}\n"
+    "nav.contents a{margin-right:0.9em;white-space:nowrap}\n"
+    ".scroll{overflow-x:auto;max-width:100%;margin:0.8em 0}\n"
+    "table{border-collapse:collapse;font-size:0.85em}\n"
+    "th,td{border:1px solid #ccc;padding:0.2em 0.45em;text-align:left;vertical-align:top}\n"
+    "th{background:#f0f0f0;min-width:6em;max-width:11em;font-weight:600}\n"
+    "td[data-v]{text-align:right;white-space:nowrap}\n"
+    "tbody tr{background:#fff}tbody tr:nth-child(even){background:#f7f7f7}\n"
+    /* The first column stays in view while a wide table scrolls. */
+    "th:first-child,td:first-child{position:sticky;left:0;z-index:1;background:inherit;"
+    "max-width:18em;box-shadow:1px 0 0 #bbb}\n"
+    "thead th:first-child{background:#f0f0f0}\n"
+    "td.better{background:#dff0d8}td.worse{background:#fbe3d6}\n"
+    "td.failed{background:#f2b8b5;color:#7a0000;font-weight:600}\n"
+    "td.base{background:#e8eef7}\n"
     "table.sortable th{cursor:pointer}\n"
-    "figure{margin:1em 0;max-width:100%}svg{max-width:100%;height:auto;display:block}\n"
-    "figure.wide svg{width:100%;max-width:60em}\n"
-    "figcaption,.note{color:#555;font-size:0.9em}\n";
+    /* Pictures side by side where the window is wide enough. */
+    ".figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,34em),1fr));"
+    "gap:1em;margin:1em 0}\n"
+    "figure{margin:0;max-width:100%;min-width:0}svg{max-width:100%;height:auto;display:block}\n"
+    "figure.wide svg{width:100%}\n"
+    "figcaption,.note{color:#555;font-size:0.9em}\n"
+    "@media (max-width:40em){body{padding:0 0.5em}th{min-width:5em}"
+    "th:first-child,td:first-child{max-width:9em}}\n";
 
 /* Sorting by a column: its cells' data-v where they have one (numbers),
  * else their text; a second click reverses. */
@@ -83,12 +100,18 @@ static void html_table(FILE *out, const struct doc_block *t)
         int head = i < t->cols;
         if (col == 0)
             fputs("<tr>", out);
+        static const char *const classes[] = {[MARK_NONE] = "",
+                                              [MARK_BETTER] = " class=\"better\"",
+                                              [MARK_WORSE] = " class=\"worse\"",
+                                              [MARK_FAILED] = " class=\"failed\"",
+                                              [MARK_BASE] = " class=\"base\""};
+        const char *cls = classes[t->cells[i].mark];
         if (head) {
             fputs("<th>", out);
         } else if (t->cells[i].key == t->cells[i].key) { /* not NAN */
-            fprintf(out, "<td data-v=\"%.17g\">", t->cells[i].key);
+            fprintf(out, "<td%s data-v=\"%.17g\">", cls, t->cells[i].key);
         } else {
-            fputs("<td>", out);
+            fprintf(out, "<td%s>", cls);
         }
         esc(out, t->cells[i].text);
         fputs(head ? "</th>" : "</td>", out);
@@ -188,7 +211,8 @@ static void inline_svg(FILE *out, const char *svg, const char *prefix)
     fputc('\n', out);
 }
 
-static void html_picture(FILE *out, const char *dir, const char *file, size_t index)
+static void html_picture(FILE *out, const char *dir, const char *file, const char *note,
+                         size_t index)
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -214,7 +238,14 @@ static void html_picture(FILE *out, const char *dir, const char *file, size_t in
         inline_svg(out, start, prefix);
     }
     fputs("<figcaption>", out);
-    esc(out, file);
+    if (note) {
+        esc(out, note);
+        fputs(" (", out);
+        esc(out, file);
+        fputs(")", out);
+    } else {
+        esc(out, file);
+    }
     fputs("</figcaption>\n</figure>\n", out);
     free(svg);
 }
@@ -233,24 +264,46 @@ void compare_html_write(FILE *out, const struct doc *d, const char *dir)
     esc(out, title);
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
     size_t pictures = 0;
+    char anchor[256];
     for (size_t i = 0; i < d->n; i++) {
         const struct doc_block *b = &d->blocks[i];
+        /* Consecutive pictures share a grid. */
+        int first = b->kind == DOC_PICTURE && (i == 0 || d->blocks[i - 1].kind != DOC_PICTURE);
+        int last =
+            b->kind == DOC_PICTURE && (i + 1 == d->n || d->blocks[i + 1].kind != DOC_PICTURE);
+        if (first)
+            fputs("<div class=\"figures\">\n", out);
         switch (b->kind) {
         case DOC_HEADING: {
             int level = b->level < 1 ? 1 : b->level > 6 ? 6 : b->level;
-            fprintf(out, "<h%d>", level);
+            doc_anchor(b->text, anchor, sizeof anchor);
+            fprintf(out, "<h%d id=\"%s\">", level, anchor);
             esc(out, b->text);
             fprintf(out, "</h%d>\n", level);
             break;
         }
+        case DOC_CONTENTS:
+            fputs("<nav class=\"contents\">", out);
+            for (size_t h = 0; h < d->n; h++) {
+                if (d->blocks[h].kind != DOC_HEADING || d->blocks[h].level != 2)
+                    continue;
+                doc_anchor(d->blocks[h].text, anchor, sizeof anchor);
+                fprintf(out, "<a href=\"#%s\">", anchor);
+                esc(out, d->blocks[h].text);
+                fputs("</a> ", out);
+            }
+            fputs("</nav>\n", out);
+            break;
         case DOC_TEXT:
             fputs("<p>", out);
             esc(out, b->text);
             fputs("</p>\n", out);
             break;
-        case DOC_PICTURE: html_picture(out, dir, b->text, pictures++); break;
+        case DOC_PICTURE: html_picture(out, dir, b->text, b->note, pictures++); break;
         case DOC_TABLE: html_table(out, b); break;
         }
+        if (last)
+            fputs("</div>\n", out);
     }
     fprintf(out, "<script>\n%s</script>\n</body>\n</html>\n", script);
 }

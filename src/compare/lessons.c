@@ -1,7 +1,9 @@
 /* The lessons the seeds teach as data: each a workload, the variant that
- * shows the design, the one it improves on, and the seed figure both
- * follow (the variants' summaries in src/workloads name the same
- * figures). The report's "Lessons" table and `clmem run`'s lesson lines
+ * shows the design, the one it improves on, and the source both follow,
+ * named as a reader can find it: Kirk and Hwu's figures (Programming
+ * Massively Parallel Processors, chapters 4 and 5) or the CUDA course's
+ * day 2 slides by their titles (the variants' summaries in src/workloads
+ * name the same figures). The report's "Lessons" table and `clmem run`'s lesson lines
  * read this one table. */
 #include "compare/lessons.h"
 
@@ -12,34 +14,34 @@
 // clang-format off
 const struct clmem_lesson clmem_lessons[] = {
     {"coalesced writes beat strided ones", "transpose", "coalesced", "naive", NULL, 0, 0,
-     "seed 003, slides 'Naive Transpose' and 'Coalesced Transpose'", "coalesced / naive"},
+     "CUDA course, day 2, slides 'Naive Transpose' and 'Coalesced Transpose'", "coalesced / naive"},
     {"padding removes bank conflicts", "transpose", "padded", "coalesced", NULL, 0, 0,
-     "seed 003, slide 'Avoiding Bank Conflict'", "padded / coalesced"},
+     "CUDA course, day 2, slide 'Avoiding Bank Conflict'", "padded / coalesced"},
     {"tiling replaces global reads with local ones", "matmul", "tiled", "naive", NULL, 0, 0,
-     "Fig 4.16 against Fig 4.3", "tiled / naive"},
+     "Kirk & Hwu Fig. 4.16 against Fig. 4.3", "tiled / naive"},
     {"sequential addressing cuts divergence", "reduce", "sequential", "interleaved", NULL, 0, 0,
-     "Fig 5.15 against Fig 5.13", "sequential / interleaved"},
+     "Kirk & Hwu Fig. 5.15 against Fig. 5.13", "sequential / interleaved"},
     {"coarsening: more work per work-item (reduction)", "reduce", "coarsened", "sequential", NULL,
-     0, 0, "Fig 5.17's idea on Fig 5.15", "coarsened / sequential"},
+     0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 5.15", "coarsened / sequential"},
     {"coarsening: more work per work-item (matmul)", "matmul", "coarsened", "tiled", NULL, 0, 0,
-     "Fig 5.17 against Fig 4.16", "coarsened / tiled"},
+     "Kirk & Hwu Fig. 5.17 against Fig. 4.16", "coarsened / tiled"},
     {"constant memory for coefficients every work-item reads", "constmem", "constant_filter",
-     "global_filter", NULL, 0, 0, "seed 003, slide 'Constant Memory in CUDA'",
+     "global_filter", NULL, 0, 0, "CUDA course, day 2, slide 'Constant Memory in CUDA'",
      "constant_filter / global_filter"},
     {"coarsening and vectors: each input row loaded once (blur)", "blur", "coarsened", "naive",
-     NULL, 0, 0, "Fig 5.17's idea on Fig 4.1", "coarsened / naive"},
+     NULL, 0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 4.1", "coarsened / naive"},
     {"coarsening and vectors: each input row loaded once (convolution)", "constmem", "coarsened",
-     "constant_filter", NULL, 0, 0, "Fig 5.17's idea on the slide 'Constant Memory in CUDA'",
+     "constant_filter", NULL, 0, 0, "Kirk & Hwu Fig. 5.17's idea on the CUDA course's 'Constant Memory in CUDA'",
      "coarsened / constant_filter"},
     {"16-byte accesses keep more bytes in flight", "pitched", "vec4", "pitched", NULL, 0, 0,
-     "seed 003, slides on cudaMallocPitch, with float4s", "vec4 / pitched"},
+     "CUDA course, day 2, slides on cudaMallocPitch, with float4s", "vec4 / pitched"},
     {"local atomics before global ones", "atomics", "atomic_local", "atomic_global", NULL, 0, 0,
-     "seed 003, slide 'Atomic Operation'", "atomic_local / atomic_global"},
+     "CUDA course, day 2, slide 'Atomic Operation'", "atomic_local / atomic_global"},
     {"aligned accesses coalesce", "coalescing", "offset_float", "offset_float", "offset", 0,
-     CLMEM_LESSON_WORST, "seed 003, plot 'Effective Bandwidth vs. Offset for Single Precision'",
+     CLMEM_LESSON_WORST, "CUDA course, day 2, plot 'Effective Bandwidth vs. Offset for Single Precision'",
      "offset 0 / the slowest offset"},
     {"unit stride coalesces", "coalescing", "stride_float", "stride_float", "stride", 1, 32,
-     "seed 003, plot 'Effective Bandwidth vs. Stride for Single Precision'",
+     "CUDA course, day 2, plot 'Effective Bandwidth vs. Stride for Single Precision'",
      "stride 1 / stride 32"},
 };
 // clang-format on

@@ -21,7 +21,7 @@ struct clmem_lesson {
     const char *sweep;     /* NULL, or the swept parameter both are read at */
     unsigned value;        /* the sweep point of `variant` */
     unsigned versus_value; /* of `versus`, or CLMEM_LESSON_WORST */
-    const char *figure;    /* the seed figure it follows */
+    const char *figure;    /* the source it follows: a book's figure, a course's slide */
     const char *reads;     /* how its ratio reads */
 };
 extern const struct clmem_lesson clmem_lessons[];

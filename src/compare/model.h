@@ -2,6 +2,9 @@
  * types and what its files share, each file including this header and
  * none including compare.h, the header of the file that puts the report
  * together (compare.c: the directory, the machine-readable files):
+ * doc.c         the document: headings, paragraphs, tables, units, marks
+ * results.c     what the parts read results by: usable, a device's best,
+ *               the (workload, unit) rows, sizes as one number
  * compare_doc.c what the report says, once: device labels, the tables
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
@@ -11,6 +14,10 @@
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
  * lessons.c     the lessons measured in the results (lessons.h)
+ * summary.c     what leads: each entry's failures and clock, its ratio to
+ *               the baseline per workload, the ratios row by row
+ * portability.c performance portability (Pennycook, Sewall and Lee): each
+ *               workload's and variant's efficiencies and PP over the entries
  * Numbers are written by the report layer's units (report/model.h).
  * Not part of the public interface. */
 #ifndef CLMEM_COMPARE_MODEL_H
@@ -25,7 +32,17 @@
  * Built once; report.md and report.html are two renderings of it. Text is
  * plain (the user's device and file names included): each writer escapes
  * it for its own format. */
-enum doc_kind { DOC_HEADING, DOC_TEXT, DOC_TABLE, DOC_PICTURE };
+enum doc_kind { DOC_HEADING, DOC_TEXT, DOC_TABLE, DOC_PICTURE, DOC_CONTENTS };
+
+/* What a cell's figure means for the reader, shown by colour in the page
+ * (the text says it too where it matters: "FAILED", a lesson's mark). */
+enum doc_mark {
+    MARK_NONE,
+    MARK_BETTER, /* above 1x: faster than the baseline, the design pays off */
+    MARK_WORSE,  /* below 1x */
+    MARK_FAILED, /* a failure: results that did not verify */
+    MARK_BASE,   /* the baseline's own column */
+};
 
 struct doc_cell {
     char *text;
@@ -36,13 +53,22 @@ struct doc_cell {
     double metric;
     char unit[16];
     char *suffix; /* NULL: not a metric cell */
+    enum doc_mark mark;
 };
+
+/* How a table's metric cells share units (doc_units): a column of one
+ * device's results (the default), or a row of one quantity on every
+ * device, in the prefix that keeps the row's smallest value at 1 or more
+ * (1.93 GB/s beside 3540 GB/s, never 0.0016 TB/s beside 1.93 GB/s). */
+enum doc_units_by { UNITS_BY_COLUMN, UNITS_BY_ROW };
 
 struct doc_block {
     enum doc_kind kind;
     int level;   /* a heading's: 1 to 3 */
     char *text;  /* a heading, a paragraph, a picture's file name */
+    char *note;  /* said under a picture, or NULL */
     size_t cols; /* a table's: the header row is its first `cols` cells */
+    enum doc_units_by units_by;
     size_t n_cells, cap;
     struct doc_cell *cells;
 };
@@ -56,10 +82,21 @@ struct doc {
 void doc_heading(struct doc *d, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void doc_text(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void doc_picture(struct doc *d, const char *file);
+/* A picture and what is said under it (NULL or "": nothing). */
+void doc_picture(struct doc *d, const char *file, const char *note);
+/* The list of the document's level-2 headings, as links to them. */
+void doc_contents(struct doc *d);
+/* A heading's anchor: lowercase letters, digits and -, as GitHub makes
+ * them for Markdown headings. */
+void doc_anchor(const char *heading, char *out, size_t size);
 /* Starts a table of `cols` columns; doc_cell then fills it row by row, the
- * header first, until the next block. */
+ * header first, until the next block. A line break in a cell's text is a
+ * line break in the page, a space in Markdown. */
 void doc_table(struct doc *d, size_t cols);
+/* The table being filled takes its units by row. */
+void doc_units_by_row(struct doc *d);
+/* The last cell given takes a mark. */
+void doc_mark(struct doc *d, enum doc_mark mark);
 void doc_cell(struct doc *d, double key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A cell of `metric` in `unit` followed by the text of fmt; its figure
@@ -68,7 +105,9 @@ void doc_metric(struct doc *d, double key, double metric, const char *unit, cons
     __attribute__((format(printf, 5, 6)));
 /* One unit a column: every metric cell of every table written with the SI
  * prefix its column's largest value of that unit calls for (2.55 GB/s
- * above 0.88 GB/s, never 880 MB/s beside GB/s). */
+ * above 0.88 GB/s, never 880 MB/s beside GB/s); one unit a row in the
+ * tables that take theirs by row. A rate of launches (Glaunch/s) is
+ * written as the time of one launch, in microseconds. */
 void doc_units(struct doc *d);
 void doc_free(struct doc *d);
 
@@ -82,10 +121,12 @@ typedef char compare_label[COMPARE_LABEL_MAX];
 void compare_labels(const struct clmem_compare_device *devs, size_t n, compare_label *labels);
 
 /* ---- pictures ---- */
+struct pp_table; /* performance portability, below */
 struct compare_picture {
     char file[64];   /* NAME.svg, in the report directory */
     char note[2048]; /* said under it ("" for none) */
     int glance;      /* shown beside the at-a-glance table, not among the plots */
+    int portability; /* shown in the performance-portability section */
 };
 struct compare_plots {
     struct compare_picture *pictures; /* that have data, in order */
@@ -94,20 +135,39 @@ struct compare_plots {
     char no_roofline[1024]; /* entries without measured peaks */
 };
 /* Writes the plot data and plots.gp into `dir` (the pictures to be drawn
- * are listed in *plots); every file whole or not at all. */
+ * are listed in *plots); every file whole or not at all. Entry `baseline`
+ * is the one glance.svg measures the others against; `pp` gives the
+ * cascade pictures of performance portability (per workload, its
+ * variants' application efficiency on each entry, most efficient first,
+ * and PP over the first k entries). */
 int compare_plots_write(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
-                        const compare_label *labels, struct compare_plots *plots,
-                        struct clmem_error *err);
+                        const compare_label *labels, size_t baseline, const struct pp_table *pp,
+                        struct compare_plots *plots, struct clmem_error *err);
 /* Entry `index`'s roofline into gp (roofline-INDEX.dat and .svg). */
 int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
                      const struct clmem_compare_device *dev, const char *label, size_t index,
                      struct clmem_error *err);
+/* Every entry's roofs in one picture (roofline-all.svg), each in its
+ * colour and dashes, and each workload's best verified result on each
+ * entry as a point of the entry's colour, the workload told by its shape. */
+int compare_roofline_all(FILE *gp, struct compare_plots *p, const char *dir,
+                         const struct clmem_compare_device *devs, const compare_label *labels,
+                         size_t n, struct clmem_error *err);
 /* What plots.c and roofline.c share (gnuplot.c): the script's first
  * lines (the SVG terminal, an entry's colours); dir/NAME opened as an
  * output file; text inside a gnuplot '...' string and as a data file's
  * string column; whether a result ran and verified; a picture added to the
  * report's list (text: its caption, or NULL). */
-void plot_script_start(FILE *gp);
+void plot_script_start(FILE *gp, size_t n_entries);
+
+/* Entry d's colour, as gnuplot's rgb text ('#0072B2'), and the number of
+ * distinct colours before they repeat (with other dashes and points). */
+const char *plot_colour(size_t d);
+#define PLOT_COLOURS 12
+/* A picture's start: the SVG `width` pixels wide and tall enough for
+ * its plot and a key below of `key_entries` labels of at most `longest`
+ * characters, in as many columns as fit; then "set output 'svg'". */
+void plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest);
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err);
 const char *plot_quoted(const char *text, char *out, size_t size);
 void plot_data_string(FILE *f, const char *text);
@@ -130,10 +190,76 @@ int compare_gnuplot_run(const char *dir);
 const struct clmem_result *compare_best_of(const struct clmem_compare_device *dev,
                                            const char *workload, const char *unit, size_t *ran);
 
+/* Entry `dev` against entry `base` in one workload and unit: the
+ * geometric mean of its results over base's at the same variant, size
+ * and sweep point (*rows of them); with none in common, its best over
+ * base's best (*rows 0); NAN when either has no usable result. */
+double compare_ratio_to(const struct clmem_compare_device *dev,
+                        const struct clmem_compare_device *base, const char *workload,
+                        const char *unit, size_t *rows);
+/* The (workload, unit) pairs of the entries' results, in the order they
+ * come: a workload's skipped results (which have no unit) join its pair
+ * of a unit, or make one of no unit where it has none. `several`: the
+ * workload measures in several units (peak: GB/s, GFLOP/s, launches).
+ * Their number (at most max). */
+struct compare_group {
+    const char *workload, *unit;
+    int several;
+};
+size_t compare_groups(const struct clmem_compare_device *devs, size_t n_devs,
+                      struct compare_group *groups, size_t max);
+/* What a cell says where an entry has no usable result of a workload in a
+ * unit: "none verified" (some ran and failed), "skipped" or "not run". */
+const char *compare_none_text(const struct clmem_compare_device *dev, const char *workload,
+                              const char *unit);
+/* Whether a result counts as a measure of its workload: ran, verified,
+ * a finite metric above 0, and not a variant that shows a failure by
+ * design. */
+int compare_usable(const struct clmem_result *r);
+/* A size as one number: the geometric mean of its dimensions ("4096":
+ * 4096, "1024x512x256": 512); NAN when it is not positive numbers joined
+ * by x. */
+double compare_linear_size(const char *size);
+/* Whether a workload is the device's peaks: its results are the roofs,
+ * not workloads measured against them. */
+int compare_is_peak(const char *workload);
+
+/* ---- performance portability (portability.c) ----
+ * For an application (a workload's variant, or a workload's best on each
+ * device) on each entry: its architectural efficiency (its result over
+ * the entry's own measured roof at its intensity) and its application
+ * efficiency (over the best result of the workload on that entry at that
+ * size, vendor libraries included); PP over the entries is the harmonic
+ * mean of one of them, 0 where an entry did not run it or it failed there
+ * (Pennycook, Sewall and Lee, 2017). */
+struct pp_app {
+    const char *workload, *variant; /* variant NULL: the workload's best on each entry */
+    const char *unit;
+    double *arch, *app; /* per entry; 0: not run or failed; NAN: no roof measured (arch) */
+    const struct clmem_result **on; /* per entry: the result read, or NULL */
+    double pp_arch, pp_app;         /* NAN where some entry's efficiency is unknown */
+    size_t ran;                     /* entries with a usable result */
+};
+struct pp_table {
+    struct pp_app *apps;
+    size_t n;
+    size_t n_devs;
+};
+/* Every workload (its best on each entry, then each of its variants) of
+ * the entries' results; 0, or -1 out of memory. */
+int compare_pp_build(struct pp_table *t, const struct clmem_compare_device *devs, size_t n_devs);
+void compare_pp_free(struct pp_table *t);
+/* The harmonic mean of n efficiencies, 0 when one is 0 or below, NAN when
+ * one is NAN. */
+double compare_pp_mean(const double *e, size_t n);
+
 /* ---- the report a person reads ---- */
 struct compare_view {
     const struct clmem_compare_device *devs;
     size_t n_devs;
+    size_t baseline; /* the entry the others are measured against */
+    size_t n_live;   /* the first n_live entries are live devices */
+    const struct pp_table *pp;
     const compare_label *labels;
     const struct compare_plots *plots;
     int plotted;            /* the pictures were drawn */
@@ -141,6 +267,17 @@ struct compare_view {
 };
 /* Fills `d` (empty on entry); d->failed says it ran out of memory. */
 void compare_doc_build(struct doc *d, const struct compare_view *v);
+/* The sections that lead (summary.c): each entry's results, failures and
+ * clock and its ratio to the baseline per workload; the failures named;
+ * and the ratios of every row the baseline shares. */
+void compare_summary_section(struct doc *d, const struct compare_view *v);
+void compare_ratios_section(struct doc *d, const struct compare_view *v);
+/* The performance-portability section (portability.c): the table, and
+ * the cascade pictures that plots.c drew. */
+void compare_pp_section(struct doc *d, const struct compare_view *v);
+/* A ratio for people: "2.23x", "17.1x", "0.61x", and far below 1x how
+ * many times slower: "1/470". */
+void compare_ratio_text(double ratio, char *out, size_t size);
 /* Writes the document; ferror on `out` says whether that worked. */
 void compare_md_write(FILE *out, const struct doc *d);
 /* One self-contained page; the pictures are read from `dir` and put in

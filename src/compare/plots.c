@@ -56,33 +56,6 @@ static int ran(const struct clmem_result *r)
     return !r->skipped;
 }
 
-/* A size as one number: the geometric mean of its dimensions ("4096":
- * 4096, "1024x512x256": 512, "8191x8191": 8191); NAN when it is not
- * positive numbers joined by x. */
-static double linear_size(const char *size)
-{
-    double product = 1, log_sum = 0;
-    int dims = 0;
-    for (const char *p = size;; p++) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !(v > 0) || !isfinite(v))
-            return NAN;
-        product *= v;
-        log_sum += log(v);
-        dims++;
-        if (*end != '\0' && *end != 'x')
-            return NAN;
-        if (*end == '\0')
-            break;
-        p = end;
-    }
-    /* Exact for N, NxN and NxNxN (the root of an exact product). */
-    if (isfinite(product) && dims <= 3)
-        return dims == 1 ? product : dims == 2 ? sqrt(product) : cbrt(product);
-    return exp(log_sum / dims);
-}
-
 /* ---- what the pictures are made of ---- */
 
 /* The results a picture draws: those of one workload in one unit, swept
@@ -123,7 +96,9 @@ struct plotter {
     unsigned char *entry_drawn;
     char (*styles)[128];
     size_t n_styles;
-    double scale; /* the picture's values times this: its unit without prefix */
+    double scale;    /* the picture's values times this: its unit without prefix */
+    size_t baseline; /* the entry glance.svg measures the others against */
+    size_t longest;  /* the longest label's length, for the key's columns */
 };
 
 /* The groups (first) or a group's variants: the first result of each, among
@@ -166,7 +141,7 @@ static size_t points_of(struct plotter *pl, size_t d, const struct clmem_result 
         if (!keep(r) || !in_group(r, group) || strcmp(r->variant, variant) != 0 ||
             (size && strcmp(r->size, size) != 0))
             continue;
-        double x = by_size ? linear_size(r->size) : (double)r->sweep_value;
+        double x = by_size ? compare_linear_size(r->size) : (double)r->sweep_value;
         if (!isnan(x))
             pts[n++] = (struct xy){x, r->metric};
     }
@@ -285,22 +260,23 @@ static size_t style_of(struct plotter *pl, const char *name)
     return pl->n_styles++;
 }
 
-/* The key below a picture of lines: one entry per device (its colour) and
- * one per style (dashes and points, in grey), never one per line. */
+/* The key below a picture of lines: one entry per device (its colour and
+ * points) and one per style (a variant's dashes, in grey), never one per
+ * line. */
 static void key_clauses(struct plotter *pl, size_t clauses)
 {
     char name[COMPARE_LABEL_MAX * 2];
     for (size_t d = 0; d < pl->n_devs; d++)
         if (pl->entry_drawn[d])
-            fprintf(pl->gp, "%sNaN with lines linecolor %zu linewidth 3 title '%s'",
+            fprintf(pl->gp, "%sNaN with linespoints linetype %zu dashtype 1 linewidth 3 title '%s'",
                     clauses++ ? ", \\\n  " : "", d + 1,
                     plot_quoted(pl->labels[d], name, sizeof name));
     if (pl->n_styles > 1)
         for (size_t v = 0; v < pl->n_styles; v++)
             fprintf(pl->gp,
-                    "%sNaN with linespoints linecolor rgb '#555555' dashtype %zu pointtype %zu "
+                    "%sNaN with lines linecolor rgb '#555555' dashtype %zu linewidth 2 "
                     "title '%s'",
-                    clauses++ ? ", \\\n  " : "", v + 1, v + 1,
+                    clauses++ ? ", \\\n  " : "", v + 1,
                     plot_quoted(pl->styles[v], name, sizeof name));
 }
 
@@ -308,12 +284,13 @@ static void key_clauses(struct plotter *pl, size_t clauses)
  * devices differ by orders of magnitude, and it keeps every curve readable.
  * logx 2: sizes, ticks at powers of two as 64 Mi. */
 static void lines_head(struct plotter *pl, const char *svg, const char *title, const char *xlabel,
-                       const char *unit, int logx)
+                       const char *unit, int logx, size_t key_entries)
 {
     char t[512], x[256];
     key_reset(pl);
-    fprintf(pl->gp, "set output '%s'\nset title '%s'\nset xlabel '%s'\n", svg,
-            plot_quoted(title, t, sizeof t), plot_quoted(xlabel, x, sizeof x));
+    plot_begin(pl->gp, svg, 720, key_entries, pl->longest);
+    fprintf(pl->gp, "set title '%s'\nset xlabel '%s'\n", plot_quoted(title, t, sizeof t),
+            plot_quoted(xlabel, x, sizeof x));
     y_axis(pl, unit);
     if (logx)
         fprintf(pl->gp, "set logscale x 2\n%s", logx == 2 ? "set format x '%.0b %B'\n" : "");
@@ -321,15 +298,15 @@ static void lines_head(struct plotter *pl, const char *svg, const char *title, c
 }
 
 /* One line of a picture: the block `index` of `dat`, in the entry's
- * colour, the style's dashes and points; named in the key by them. */
+ * colour and points, the style's dashes; named in the key by them. */
 static void line(struct plotter *pl, size_t clause, const char *dat, size_t index, size_t entry,
                  size_t style)
 {
     pl->entry_drawn[entry] = 1;
     fprintf(pl->gp,
-            "%s'%s' index %zu using 1:($2*%g) with linespoints linecolor %zu dashtype %zu "
-            "pointtype %zu notitle",
-            clause ? ", \\\n  " : "", dat, index, pl->scale, entry + 1, style + 1, style + 1);
+            "%s'%s' index %zu using 1:($2*%g) with linespoints linetype %zu dashtype %zu "
+            "notitle",
+            clause ? ", \\\n  " : "", dat, index, pl->scale, entry + 1, style + 1);
 }
 
 /* A block of a data file (gnuplot's index): a comment naming it, x y a line. */
@@ -372,7 +349,8 @@ static int sweep_picture(struct plotter *pl, const struct clmem_result *group)
              group->sweep);
     /* Values over orders of magnitude (1, 2, 4, ... 1024) read best on a
      * log scale, a few steps from 0 on a plain one. */
-    lines_head(pl, svg, title, group->sweep, group->metric_unit, lo > 0 && hi / lo >= 64);
+    lines_head(pl, svg, title, group->sweep, group->metric_unit, lo > 0 && hi / lo >= 64,
+               pl->n_devs + pl->variants.n);
     size_t n_drawn = 0;
     for (size_t v = 0; v < pl->variants.n; v++)
         for (size_t d = 0; d < pl->n_devs; d++)
@@ -502,7 +480,7 @@ static const char *common_size(const struct plotter *pl, const struct clmem_resu
                 continue;
             const char *size = r->size;
             int everywhere = bsearch(&size, common, n_common, sizeof *common, by_size) != NULL;
-            double x = linear_size(r->size);
+            double x = compare_linear_size(r->size);
             if (everywhere && (!best || (isnan(best_x) ? !isnan(x) : x > best_x))) {
                 best = r->size;
                 best_x = x;
@@ -569,54 +547,73 @@ static int bars_picture(struct plotter *pl, const struct clmem_result *group)
         free(has);
         return status;
     }
-    char where[128] = ", best size each", against[64] = "";
-    if (size)
-        snprintf(where, sizeof where, " at %s, the largest size every entry ran", size);
+    char where[96] = ", each variant at its best size", against[128] = "", note[256];
+    if (size) {
+        char human[64];
+        clmem_human_size(size, human, sizeof human);
+        snprintf(where, sizeof where, " at %s", human);
+    }
     if (baseline)
-        snprintf(against, sizeof against, "; baseline %s", baseline);
-    snprintf(title, sizeof title, "%s variants (%s%s%s)", group->workload, group->metric_unit,
-             where, against);
+        snprintf(against, sizeof against, " The variants' results are measured against %s.",
+                 baseline);
+    snprintf(title, sizeof title, "%s variants%s (%s)", group->workload, where, group->metric_unit);
+    snprintf(note, sizeof note, "%s%s", size ? "At the largest size every device ran." : "",
+             against);
+    /* Wide enough for a bar of each entry in each cluster, the variants'
+     * names slanted under them. */
+    size_t drawn_entries = 0;
+    for (size_t d = 0; d < pl->n_devs; d++)
+        drawn_entries += has[d] != 0;
+    size_t width = 120 + pl->variants.n * (drawn_entries + 1) * 10;
+    width = width < 720 ? 720 : width > 1400 ? 1400 : width;
+    plot_begin(pl->gp, svg, width, drawn_entries, pl->longest);
     /* Log scale: the bars start a power of two below the lowest. */
-    fprintf(pl->gp, "set output '%s'\nset title '%s'\nset xlabel ''\n", svg,
-            plot_quoted(title, t, sizeof t));
+    fprintf(pl->gp, "set title '%s'\nset xlabel ''\n", plot_quoted(title, t, sizeof t));
     y_axis(pl, group->metric_unit);
     fprintf(pl->gp,
             "set yrange [%g:*]\nset style data histograms\n"
-            "set style histogram clustered\nset style fill solid 0.8\nplot ",
+            "set style histogram clustered gap 1\nset style fill solid 0.8\n"
+            "set xtics rotate by -35 left\nplot ",
             plot_axis(pow(10, floor(log10(low * pl->scale)))));
-    /* The variants' names under the first entry's bars. */
+    /* The variants' names under the first entry's bars; an entry whose
+     * colour repeats an earlier one's is hatched. */
     size_t clauses = 0;
     for (size_t d = 0; d < pl->n_devs; d++) {
         if (!has[d])
             continue;
-        fprintf(pl->gp, "%s'%s' using ($%zu*%g)%s linecolor %zu title '%s'",
+        char fill[48] = "";
+        if (d >= PLOT_COLOURS)
+            snprintf(fill, sizeof fill, " fillstyle pattern %zu", d / PLOT_COLOURS + 3);
+        fprintf(pl->gp, "%s'%s' using ($%zu*%g)%s linecolor %zu%s title '%s'",
                 clauses ? ", \\\n  " : "", dat, d + 2, pl->scale, clauses ? "" : ":xtic(1)", d + 1,
-                plot_quoted(pl->labels[d], name, sizeof name));
+                fill, plot_quoted(pl->labels[d], name, sizeof name));
         clauses++;
     }
-    fprintf(pl->gp,
-            "\nunset logscale xy\nset autoscale xy\nset format xy\nset style data linespoints\n");
+    fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate "
+                    "center\nset style data linespoints\n");
     free(has);
-    return plot_add_picture(pl->p, svg, NULL, pl->err);
+    return plot_add_picture(pl->p, svg, note, pl->err);
 }
 
-/* ---- at a glance: each device's best against the first device's ---- */
+/* ---- the summary: each device against the baseline ---- */
 
-/* glance.svg: per workload (and unit), each entry's best verified result
- * over the first entry's, as bars (ratios are what a comparison of
- * vendors is about); beside the at-a-glance table. */
+/* glance.svg: per workload (and unit), each entry's results over the
+ * baseline's at the same variant and size (their bests where they share
+ * none), as bars (ratios are what a comparison of vendors is about);
+ * under the summary's table. */
 static int glance_picture(struct plotter *pl, const struct picks *groups)
 {
     char dat[64], svg[64], t[1024], name[COMPARE_LABEL_MAX * 2];
     struct clmem_output out;
     int status;
+    const struct clmem_compare_device *base = &pl->devs[pl->baseline];
     if (pl->n_devs < 2)
         return CLMEM_OK;
     if ((status = file_name(pl, "glance", NULL, "dat", dat)) ||
         (status = file_name(pl, "glance", NULL, "svg", svg)) ||
         (status = plot_open(&out, pl->dir, dat, pl->err)))
         return status;
-    fprintf(out.file, "# workload, then each entry's best over the first entry's (NaN: none)\n");
+    fprintf(out.file, "# workload, then each entry's results over the baseline's (NaN: none)\n");
     double lo = 1, hi = 1;
     size_t rows = 0;
     for (size_t g = 0; g < groups->n; g++) {
@@ -627,9 +624,7 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
             k++;
         if (k < g)
             continue; /* a sweep of a workload already drawn */
-        const struct clmem_result *first =
-            compare_best_of(&pl->devs[0], key->workload, key->metric_unit, &ran);
-        if (!first || !(first->metric > 0) || !isfinite(first->metric))
+        if (!compare_best_of(base, key->workload, key->metric_unit, &ran))
             continue;
         size_t units = 0;
         for (size_t j = 0; j < groups->n; j++)
@@ -640,9 +635,9 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
                  units ? key->metric_unit : "", units ? ")" : "");
         plot_data_string(out.file, label);
         for (size_t d = 0; d < pl->n_devs; d++) {
-            const struct clmem_result *b =
-                compare_best_of(&pl->devs[d], key->workload, key->metric_unit, &ran);
-            double ratio = b && b->metric > 0 ? b->metric / first->metric : NAN;
+            size_t same;
+            double ratio =
+                compare_ratio_to(&pl->devs[d], base, key->workload, key->metric_unit, &same);
             if (isfinite(ratio) && ratio > 0) {
                 lo = fmin(lo, ratio);
                 hi = fmax(hi, ratio);
@@ -656,21 +651,36 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
     }
     if ((status = clmem_output_commit(&out, pl->err)) || !rows)
         return status;
+    plot_begin(pl->gp, svg, 720, pl->n_devs - 1, pl->longest);
     fprintf(pl->gp,
-            "set output '%s'\nset title 'each device''s best, relative to %s'\nset xlabel ''\n"
-            "set ylabel 'ratio (log scale)'\nset logscale y 10\nset format y '%%gx'\n"
-            "set yrange [%g:%g]\nset style data histograms\nset style histogram clustered\n"
-            "set style fill solid 0.8\nset xtics rotate by -40\nset datafile missing 'NaN'\nplot ",
-            svg, plot_quoted(pl->labels[0], t, sizeof t), plot_axis(pow(10, floor(log10(lo)))),
-            plot_axis(pow(10, ceil(log10(hi * 1.5)))));
-    for (size_t d = 0; d < pl->n_devs; d++)
-        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu title '%s'", d ? ", \\\n  " : "", dat,
-                d + 2, d ? "" : ":xtic(1)", d + 1, plot_quoted(pl->labels[d], name, sizeof name));
-    fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate\n"
-                    "set style data linespoints\n");
+            "set title 'each device against %s'\nset xlabel ''\n"
+            "set ylabel 'ratio to the baseline (log scale)'\nset logscale y 10\n"
+            "set format y '%%gx'\nset yrange [%g:%g]\nset style data histograms\n"
+            "set style histogram clustered gap 1\nset style fill solid 0.8\n"
+            "set xtics rotate by -35 left\nset datafile missing 'NaN'\n",
+            plot_quoted(pl->labels[pl->baseline], t, sizeof t),
+            plot_axis(pow(10, floor(log10(lo)))), plot_axis(pow(10, ceil(log10(hi * 1.5)))));
+    fputs("plot ", pl->gp);
+    size_t clauses = 0;
+    for (size_t d = 0; d < pl->n_devs; d++) {
+        if (d == pl->baseline)
+            continue;
+        char fill[48] = "";
+        if (d >= PLOT_COLOURS)
+            snprintf(fill, sizeof fill, " fillstyle pattern %zu", d / PLOT_COLOURS + 3);
+        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu%s title '%s'", clauses ? ", \\\n  " : "",
+                dat, d + 2, clauses ? "" : ":xtic(1)", d + 1, fill,
+                plot_quoted(pl->labels[d], name, sizeof name));
+        clauses++;
+    }
+    fprintf(pl->gp, ", \\\n  1 with lines linecolor rgb '#000000' dashtype 2 notitle\n"
+                    "unset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate "
+                    "center\nset style data linespoints\n");
     if ((status = plot_add_picture(pl->p, svg,
-                                   "The bars: each device's best above over the first device's "
-                                   "(1x: the same; a missing bar: not run or none verified).",
+                                   "Each bar: a device's results over the baseline's at the same "
+                                   "variant and size (their geometric mean), or its best over the "
+                                   "baseline's best where they share no size; above the dashed "
+                                   "line, faster than the baseline.",
                                    pl->err)))
         return status;
     pl->p->pictures[pl->p->n - 1].glance = 1;
@@ -794,7 +804,7 @@ static int size_picture(struct plotter *pl, const struct clmem_result *group)
     /* Sizes on powers of two as 64 Mi (not 6.71089e+07 or 67108864). */
     fprintf(pl->gp, "set rmargin 4\n");
     lines_head(pl, svg, title, dims ? "size (geometric mean of the dimensions)" : "size",
-               group->metric_unit, 2);
+               group->metric_unit, 2, pl->n_devs + SIZE_LINES);
     fprintf(out.file, "# x the size, y %s\n", group->metric_unit);
     size_t clauses = 0, drawn_variants = 0;
     for (size_t v = 0; v < pl->variants.n; v++) {
@@ -825,13 +835,167 @@ done:
     return status;
 }
 
+/* ---- performance portability: cascades ---- */
+
+/* Up to this many variants of a workload in its cascade, those of the
+ * highest PP (application); the table holds every one. */
+#define CASCADE_LINES 4
+
+static double mean_of(const double *e, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += e[i] > 0 ? e[i] : 0;
+    return n ? sum / (double)n : 0;
+}
+
+struct ranked_eff {
+    double e;
+    size_t entry;
+};
+
+static int by_efficiency(const void *a, const void *b)
+{
+    double x = ((const struct ranked_eff *)a)->e, y = ((const struct ranked_eff *)b)->e;
+    return x > y ? -1 : x < y;
+}
+
+/* WORKLOAD-pp.svg for each workload of `t` of two variants or more run
+ * on two entries or more:
+ * for each of its variants of the highest PP, its application efficiency
+ * on each entry, most efficient first (a point in the entry's colour),
+ * and PP over the first k entries (its line, the variant's dashes):
+ * where the line falls, the next entry costs portability. */
+static int cascade_pictures(struct plotter *pl, const struct pp_table *t)
+{
+    int status = CLMEM_OK;
+    struct ranked_eff *order = calloc(t->n_devs + 1, sizeof *order);
+    size_t *chosen = calloc(t->n + 1, sizeof *chosen);
+    double *prefix = calloc(t->n_devs + 1, sizeof *prefix);
+    if (!order || !chosen || !prefix) {
+        status = clmem_fail(pl->err, CLMEM_ERR_CL, "out of host memory");
+        goto done;
+    }
+    for (size_t w = 0; w < t->n && !status && t->n_devs >= 2; w++) {
+        if (t->apps[w].variant)
+            continue;
+        /* The workload's variants, the highest PP first; among equals
+         * (0 where some device did not run them), the highest mean
+         * efficiency. */
+        size_t n_chosen = 0, n_variants = 0;
+        for (size_t k = w + 1; k < t->n && t->apps[k].variant; k++)
+            n_variants++;
+        for (size_t pick = 0; pick < CASCADE_LINES; pick++) {
+            size_t top = 0;
+            for (size_t k = w + 1; k < t->n && t->apps[k].variant; k++) {
+                int taken = 0;
+                for (size_t c = 0; c < n_chosen; c++)
+                    taken |= chosen[c] == k;
+                if (!taken && t->apps[k].ran &&
+                    (!top || t->apps[k].pp_app > t->apps[top].pp_app ||
+                     (t->apps[k].pp_app == t->apps[top].pp_app &&
+                      mean_of(t->apps[k].app, t->n_devs) > mean_of(t->apps[top].app, t->n_devs))))
+                    top = k;
+            }
+            if (!top)
+                break;
+            chosen[n_chosen++] = top;
+        }
+        /* One variant is its workload's best everywhere: nothing to rank. */
+        if (n_variants < 2 || !n_chosen)
+            continue;
+        char dat[64], svg[64], title[256], q[512], name[COMPARE_LABEL_MAX * 2];
+        struct clmem_output out;
+        if ((status = file_name(pl, t->apps[w].workload, "pp", "dat", dat)) ||
+            (status = file_name(pl, t->apps[w].workload, "pp", "svg", svg)) ||
+            (status = plot_open(&out, pl->dir, dat, pl->err)))
+            break;
+        fprintf(out.file, "# per variant: k, its application efficiency on the k-th most "
+                          "efficient entry, PP over the first k, that entry's linetype\n");
+        for (size_t c = 0; c < n_chosen; c++) {
+            const struct pp_app *a = &t->apps[chosen[c]];
+            fputs("# ", out.file);
+            plot_data_string(out.file, a->variant);
+            fputc('\n', out.file);
+            for (size_t d = 0; d < t->n_devs; d++)
+                order[d] = (struct ranked_eff){a->app[d], d};
+            qsort(order, t->n_devs, sizeof *order, by_efficiency);
+            for (size_t k = 0; k < t->n_devs; k++) {
+                prefix[k] = order[k].e;
+                fprintf(out.file, "%zu %.17g %.17g %zu\n", k + 1, order[k].e,
+                        compare_pp_mean(prefix, k + 1), order[k].entry + 1);
+            }
+            fputs("\n\n", out.file);
+        }
+        if ((status = clmem_output_commit(&out, pl->err)))
+            break;
+        snprintf(title, sizeof title, "%s: application efficiency, most efficient device first",
+                 t->apps[w].workload);
+        key_reset(pl);
+        size_t longest = pl->longest;
+        for (size_t c = 0; c < n_chosen; c++)
+            longest = strlen(t->apps[chosen[c]].variant) + 10 > longest
+                          ? strlen(t->apps[chosen[c]].variant) + 10
+                          : longest;
+        plot_begin(pl->gp, svg, 720, pl->n_devs + n_chosen, longest);
+        fprintf(pl->gp,
+                "set title '%s'\nset xlabel 'devices, most efficient first'\n"
+                "set ylabel 'efficiency; PP of the first k (lines)'\nset xrange [0.5:%zu.5]\n"
+                "set yrange [0:1.05]\nset xtics 1\n",
+                plot_quoted(title, q, sizeof q), t->n_devs);
+        fputs("plot ", pl->gp);
+        size_t clauses = 0;
+        for (size_t c = 0; c < n_chosen; c++) {
+            fprintf(pl->gp,
+                    "%s'%s' index %zu using 1:3 with lines linecolor rgb '#333333' dashtype %zu "
+                    "linewidth 2 notitle, \\\n  '' index %zu using 1:2:4 with points "
+                    "linecolor variable pointtype 7 pointsize 1.3 notitle",
+                    clauses++ ? ", \\\n  " : "", dat, c, c + 1, c);
+        }
+        /* The key: the entries' colours (points), the variants' dashes. */
+        for (size_t d = 0; d < pl->n_devs; d++)
+            fprintf(pl->gp, ", \\\n  NaN with points linecolor %zu pointtype 7 title '%s'", d + 1,
+                    plot_quoted(pl->labels[d], name, sizeof name));
+        for (size_t c = 0; c < n_chosen; c++) {
+            char pp[32];
+            const struct pp_app *a = &t->apps[chosen[c]];
+            snprintf(pp, sizeof pp, isnan(a->pp_app) ? "n/a" : "%.2f", a->pp_app);
+            fprintf(pl->gp,
+                    ", \\\n  NaN with lines linecolor rgb '#333333' dashtype %zu linewidth 2 "
+                    "title '%s (PP %s)'",
+                    c + 1, plot_quoted(a->variant, name, sizeof name), pp);
+        }
+        fputs("\nunset xrange\nunset yrange\nset xtics autofreq\nset autoscale xy\n", pl->gp);
+        char note[512] = "";
+        if (n_variants > n_chosen)
+            snprintf(note, sizeof note,
+                     "The %zu variants of the highest PP of %zu; every one is in the table.",
+                     n_chosen, n_variants);
+        if ((status = plot_add_picture(pl->p, svg, note, pl->err)))
+            break;
+        pl->p->pictures[pl->p->n - 1].portability = 1;
+    }
+done:
+    free(order);
+    free(chosen);
+    free(prefix);
+    return status;
+}
+
 int compare_plots_write(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
-                        const compare_label *labels, struct compare_plots *p,
-                        struct clmem_error *err)
+                        const compare_label *labels, size_t baseline, const struct pp_table *pp,
+                        struct compare_plots *p, struct clmem_error *err)
 {
     memset(p, 0, sizeof *p);
-    struct plotter pl = {
-        .p = p, .dir = dir, .devs = devs, .n_devs = n_devs, .labels = labels, .err = err};
+    struct plotter pl = {.p = p,
+                         .dir = dir,
+                         .devs = devs,
+                         .n_devs = n_devs,
+                         .labels = labels,
+                         .err = err,
+                         .baseline = baseline};
+    for (size_t d = 0; d < n_devs; d++)
+        pl.longest = strlen(labels[d]) > pl.longest ? strlen(labels[d]) : pl.longest;
     struct picks groups = {0};
     size_t total = 0, most = 0;
     for (size_t d = 0; d < n_devs; d++) {
@@ -854,9 +1018,12 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         goto fail;
     }
     /* The rooflines' names are theirs, whatever a workload is called. */
-    for (size_t d = 0; d < n_devs && !status; d++) {
+    for (size_t d = 0; d <= n_devs && !status; d++) {
         char name[64], file[64];
-        snprintf(name, sizeof name, "roofline-%zu", d);
+        if (d < n_devs)
+            snprintf(name, sizeof name, "roofline-%zu", d);
+        else
+            snprintf(name, sizeof name, "roofline-all");
         if (!(status = file_name(&pl, name, NULL, "dat", file)))
             status = file_name(&pl, name, NULL, "svg", file);
     }
@@ -864,7 +1031,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         goto fail;
     /* noenhanced: names are text, not gnuplot's markup (tiled_bounds). No
      * 'mouse' or 'jsdir': the SVGs refer to no script outside. */
-    plot_script_start(pl.gp);
+    plot_script_start(pl.gp, n_devs);
     pick(&pl, NULL, &groups);
     status = glance_picture(&pl, &groups);
     /* Sweeps, then bars, then sizes, each in the order the results come. */
@@ -877,12 +1044,18 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
     for (size_t g = 0; g < groups.n && !status; g++)
         if (!groups.r[g]->sweep[0])
             status = size_picture(&pl, groups.r[g]);
+    size_t roofs = 0;
     for (size_t d = 0; d < n_devs && !status; d++) {
         if (devs[d].peak.bandwidth <= 0 || devs[d].peak.flops <= 0)
             plot_note(p->no_roofline, sizeof p->no_roofline, labels[d]);
         else
             status = compare_roofline(pl.gp, p, dir, &devs[d], labels[d], d, err);
+        roofs += devs[d].peak.bandwidth > 0 && devs[d].peak.flops > 0;
     }
+    if (!status && roofs >= 2)
+        status = compare_roofline_all(pl.gp, p, dir, devs, labels, n_devs, err);
+    if (!status && pp)
+        status = cascade_pictures(&pl, pp);
     if (status || (status = clmem_output_commit(&gp, err)))
         goto fail;
     free(groups.r);
