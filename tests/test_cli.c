@@ -315,19 +315,18 @@ static void compare_writes_the_report(void **state)
     assert_non_null(strstr(o.err, "nosuchdevice"));
 }
 
-/* tune searches a small space on PoCL, stores the best (the built-in
- * parameters when nothing beats them), and run then says it uses them; a corrupt database
- * is ignored with a warning. */
-static void tune_stores_and_run_uses(void **state)
+/* tune searches a small space of matmul's `variant` on PoCL, stores the
+ * best (the built-in parameters when nothing beats them), and run then
+ * says it uses them; a corrupt database is ignored with a warning. */
+static void expect_tune_stores_and_run_uses(const char *variant)
 {
-    (void)state;
     static struct outcome o;
     char dir[] = "/tmp/clmem-tune-XXXXXX", path[128], cmd[160];
     assert_non_null(mkdtemp(dir));
     const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
     run_clmem(&o, env,
-              ARGS("tune", "matmul", "--variant", "regblock", "--device", "cpu", "--size",
-                   "33x40x24", "--max-candidates", "2", "--reps", "1"));
+              ARGS("tune", "matmul", "--variant", variant, "--device", "cpu", "--size", "33x40x24",
+                   "--max-candidates", "2", "--reps", "1"));
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "built-in"));
     snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
@@ -336,9 +335,8 @@ static void tune_stores_and_run_uses(void **state)
     /* The built-in parameters winning is recorded, not applied. */
     int builtin = strstr(o.out, "recorded, not applied") != NULL;
     assert_int_equal(stat(path, &st), 0);
-    run_clmem(
-        &o, env,
-        ARGS("run", "matmul", "--variant", "regblock", "--size", "33x40x24", "--device", "cpu"));
+    run_clmem(&o, env,
+              ARGS("run", "matmul", "--variant", variant, "--size", "33x40x24", "--device", "cpu"));
     assert_int_equal(o.code, 0);
     assert_int_equal(strstr(o.out, "tuned parameters (clmem tune)") != NULL, !builtin);
     /* Whatever it held, a corrupt database is ignored with a warning. */
@@ -346,15 +344,15 @@ static void tune_stores_and_run_uses(void **state)
         FILE *f = fopen(path, "w");
         fputs("not json", f);
         fclose(f);
-        run_clmem(&o, env,
-                  ARGS("run", "matmul", "--variant", "regblock", "--size", "33x40x24", "--device",
-                       "cpu"));
+        run_clmem(
+            &o, env,
+            ARGS("run", "matmul", "--variant", variant, "--size", "33x40x24", "--device", "cpu"));
         assert_int_equal(o.code, 0);
         assert_null(strstr(o.out, "tuned parameters"));
         assert_non_null(strstr(o.err, "clmem: warning: tuning database"));
         /* tune refuses it before measuring: its entries are not lost. */
         run_clmem(&o, env,
-                  ARGS("tune", "matmul", "--variant", "regblock", "--device", "cpu", "--size",
+                  ARGS("tune", "matmul", "--variant", variant, "--device", "cpu", "--size",
                        "33x40x24", "--max-candidates", "2", "--reps", "1"));
         assert_int_equal(o.code, 2);
         assert_non_null(strstr(o.err, "is not valid JSON of clmem's: tune would replace it"));
@@ -371,6 +369,20 @@ static void tune_stores_and_run_uses(void **state)
     assert_non_null(strstr(o.err, "variant 'naive' of 'matmul' has nothing to tune"));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* panel's space (PANEL_ROWS) builds in seconds; regblock's candidates take
+ * a minute each on 2 cores (suite long). */
+static void tune_stores_and_run_uses(void **state)
+{
+    (void)state;
+    expect_tune_stores_and_run_uses("panel");
+}
+
+static void tune_stores_and_run_uses_regblock(void **state)
+{
+    (void)state;
+    expect_tune_stores_and_run_uses("regblock");
 }
 
 /* Issue 16 item 3: one option table. The same spelling, range and message
@@ -508,9 +520,6 @@ static void help_and_version(void **state)
 
 int main(int argc, char **argv)
 {
-    /* test_cli PATTERN: only the tests whose name matches (cmocka's *). */
-    if (argc > 1)
-        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_inputs_get_one_line_and_exit_2),
         cmocka_unit_test(size_beyond_allocation_exits_2),
@@ -521,10 +530,21 @@ int main(int argc, char **argv)
         cmocka_unit_test(formats_and_output_file),
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(cache_warns_on_damaged_entry),
-        cmocka_unit_test(compare_writes_the_report),
         cmocka_unit_test(tune_stores_and_run_uses),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
     };
+    /* Minutes on 2 cores: compare's bench of two workloads at the CPU
+     * sizes, and regblock's tune (meson test cli_long, suite long). */
+    const struct CMUnitTest long_tests[] = {
+        cmocka_unit_test(compare_writes_the_report),
+        cmocka_unit_test(tune_stores_and_run_uses_regblock),
+    };
+    /* test_cli long: the long ones; test_cli PATTERN: only the tests whose
+     * name matches (cmocka's *). */
+    if (argc > 1 && strcmp(argv[1], "long") == 0)
+        return cmocka_run_group_tests_name("cli, long", long_tests, NULL, NULL);
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,17 @@
 /* matmul: every variant against the CPU reference on PoCL, square and
- * rectangular, tile multiples and not. */
+ * rectangular, tile multiples and not.
+ *
+ * usage: test_matmul [long]
+ * PoCL takes a minute or more on 2 cores to build matmul_regblock.cl, once
+ * for each set of the flags that the variants run and the size give it
+ * (REGBLOCK_DIRECT, REGBLOCK_PADDED, FULL_TILES, K_FULL, VEC_ALIGNED).
+ * Without an argument (meson test matmul) every variant is checked at
+ * sizes off every tile, regblock alone and all variants at once: two
+ * builds. 'long' (meson test matmul_long, suite long) checks regblock at
+ * whole tiles, regblock_padded alone and each stream-K case (a build for
+ * each other set of flags), and splitk cut as tuning databases say (a
+ * build for each cut).
+ */
 #include "pocl.h"
 #include "workloads/matmul.h"
 
@@ -48,16 +60,22 @@ static void coarsened_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "coarsened", "20x300x40");
 }
 
-static void regblock_verifies_any_size(void **state)
+/* regblock at sizes that no tile divides, K and N no multiples of 4 either
+ * (FULL_TILES, K_FULL and VEC_ALIGNED 0: one build for them all). */
+static void regblock_verifies_off_tile(void **state)
 {
-    for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
-        test_expect_verified(*state, "matmul", "regblock", any_sizes[i]);
-    /* Full tiles (the vector-load path without bounds checks) and ragged
-     * ones; "16" (16x16x16: K and N multiples of 4, the tiles cut) checks
-     * its float4s whole. */
-    test_expect_verified(*state, "matmul", "regblock", "32x128x16");
-    test_expect_verified(*state, "matmul", "regblock", "256x256x64");
-    test_expect_verified(*state, "matmul", "regblock", "130x66x35");
+    static const char *const sizes[] = {"1", "7", "33", "100x37x65", "5x1x9", "130x66x35"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(*state, "matmul", "regblock", sizes[i]);
+}
+
+/* Full tiles (the vector-load path without bounds checks); "16" (16x16x16:
+ * K and N multiples of 4, the tiles cut) checks its float4s whole. */
+static void regblock_verifies_whole_tiles(void **state)
+{
+    static const char *const sizes[] = {"16", "256", "32x128x16", "256x256x64"};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        test_expect_verified(*state, "matmul", "regblock", sizes[i]);
 }
 
 /* regblock on copies padded to whole tiles (this PoCL's row: 16 x 64 by
@@ -73,17 +91,13 @@ static void regblock_padded_verifies_any_size(void **state)
     test_expect_verified(*state, "matmul", "regblock_padded", "128x128x35");
 }
 
-/* `variant` at `size` ('blocks' blocks of this PoCL's row, 16 x 64, a
- * work-group per core) verifies in every block, and its note says that the
- * stream-K plan ran, or that none did where the waves are whole. */
-static void expect_stream_k(struct clmem_ctx *ctx, const char *variant, const char *size,
-                            size_t blocks)
+/* `variant`'s result among the n of a run at `size` ('blocks' blocks of
+ * this PoCL's row, 16 x 64, a work-group per core) verified in every block,
+ * and its note says that the stream-K plan ran, or that none did where the
+ * waves are whole. */
+static void check_stream_k(const struct clmem_ctx *ctx, const struct clmem_result *results,
+                           size_t n, const char *variant, const char *size, size_t blocks)
 {
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    struct clmem_error err = {0};
-    if (clmem_run_workload(ctx, "matmul", variant, size, 1, &results, &n, &err) != CLMEM_OK)
-        fail_msg("%s %s: %s", variant, size, err.message);
     const struct clmem_result *r = test_find_result(results, n, variant);
     assert_true(r->verified);
     char expected[96];
@@ -93,6 +107,24 @@ static void expect_stream_k(struct clmem_ctx *ctx, const char *variant, const ch
     if (blocks % units ? !strstr(r->note, expected) : strstr(r->note, "stream-K") != NULL)
         fail_msg("%s %s: note '%s', expected '%s'", variant, size, r->note,
                  blocks % units ? expected : "no stream-K");
+}
+
+/* Runs `variant` (or all, checking regblock and regblock_padded) at
+ * `size` and checks its stream-K as check_stream_k does. */
+static void expect_stream_k(struct clmem_ctx *ctx, const char *variant, const char *size,
+                            size_t blocks)
+{
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    if (clmem_run_workload(ctx, "matmul", variant, size, 1, &results, &n, &err) != CLMEM_OK)
+        fail_msg("%s %s: %s", variant, size, err.message);
+    if (strcmp(variant, "all") == 0) {
+        check_stream_k(ctx, results, n, "regblock", size, blocks);
+        check_stream_k(ctx, results, n, "regblock_padded", size, blocks);
+    } else {
+        check_stream_k(ctx, results, n, variant, size, blocks);
+    }
     clmem_results_free(results, n);
     clmem_error_clear(&err);
 }
@@ -203,6 +235,17 @@ static void splitk_slices_verify(void **state)
     size_t removed = 0;
     assert_int_equal(clmem_tuning_db_remove(ctx->device.name, "matmul", &removed, &err), CLMEM_OK);
     assert_true(removed >= 1);
+}
+
+/* Both stream-K kernels in one run of every variant, at a size whose flags
+ * are those of the other runs of every variant here (regblock_stream_k_
+ * verifies's last but one size: 1263 blocks, rows, K and columns not whole
+ * tiles, K not a multiple of 4). */
+static void stream_k_verifies_beside_every_variant(void **state)
+{
+    if (((struct clmem_ctx *)*state)->device.compute_units < 2)
+        skip();
+    expect_stream_k(*state, "all", "6735x130x290", 1263);
 }
 
 /* Copies padded to any tile (up to 256 rows and columns more) of a P of
@@ -516,22 +559,32 @@ static void tiled_refused_alone_off_tile(void **state)
     test_expect_refused(*state, "matmul", "tiled", "1000x777x333", "tiled_bounds");
 }
 
+/* --variant all at sizes off every tile, K and N no multiples of 4 either:
+ * tiled is skipped and every other variant verifies; each file is built
+ * once for all of them (the flags of such sizes are all 0). */
 static void tiled_skipped_under_all_off_tile(void **state)
 {
-    struct clmem_error err = {0};
-    struct clmem_result *results = NULL;
-    size_t n = 0;
-    int status = clmem_run_workload(*state, "matmul", "all", "100x37x65", 1, &results, &n, &err);
-    assert_int_equal(status, CLMEM_OK);
-    assert_int_equal(n, kernel_variants());
-    const struct clmem_result *tiled = test_find_result(results, n, "tiled");
-    assert_true(tiled->skipped);
-    for (size_t i = 0; i < n; i++) {
-        assert_true(&results[i] == tiled || results[i].verified);
-        /* auto would run one of them a second time. */
-        assert_string_not_equal(results[i].variant, "auto");
+    static const char *const sizes[] = {"1", "7", "33", "100x37x65", "5x1x9", "130x66x35"};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        struct clmem_error err = {0};
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        int status = clmem_run_workload(*state, "matmul", "all", sizes[k], 1, &results, &n, &err);
+        if (status != CLMEM_OK)
+            fail_msg("all at %s: status %d: %s", sizes[k], status, err.message);
+        assert_int_equal(n, kernel_variants());
+        const struct clmem_result *tiled = test_find_result(results, n, "tiled");
+        assert_true(tiled->skipped);
+        for (size_t i = 0; i < n; i++) {
+            if (&results[i] != tiled && !results[i].verified)
+                fail_msg("%s at %s (all): not verified: %s", results[i].variant, sizes[k],
+                         results[i].verify_detail);
+            /* auto would run one of them a second time. */
+            assert_string_not_equal(results[i].variant, "auto");
+        }
+        clmem_results_free(results, n);
+        clmem_error_clear(&err);
     }
-    clmem_results_free(results, n);
 }
 
 /* A textbook variant builds the textbook file alone (issue 16): one
@@ -741,19 +794,17 @@ static void large_fills_go_by_writes_in_pieces(void **state)
     clmem_release_mem(&buffer);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(naive_verifies_any_size),
         cmocka_unit_test(tiled_bounds_verifies_any_size),
         cmocka_unit_test(coarsened_verifies_any_size),
-        cmocka_unit_test(regblock_verifies_any_size),
-        cmocka_unit_test(regblock_padded_verifies_any_size),
-        cmocka_unit_test(regblock_padded_stream_k_verifies),
-        cmocka_unit_test(regblock_stream_k_verifies),
+        cmocka_unit_test(regblock_verifies_off_tile),
+        cmocka_unit_test(tiled_skipped_under_all_off_tile),
+        cmocka_unit_test(stream_k_verifies_beside_every_variant),
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(splitk_verifies_any_size),
-        cmocka_unit_test(splitk_slices_verify),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(auto_verifies_and_names_its_choice),
@@ -762,7 +813,6 @@ int main(void)
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),
-        cmocka_unit_test(tiled_skipped_under_all_off_tile),
         cmocka_unit_test(a_variant_builds_its_own_file_only),
         cmocka_unit_test(params_name_the_tile),
         cmocka_unit_test(clblast_compared_on_same_buffers),
@@ -772,5 +822,15 @@ int main(void)
         cmocka_unit_test(openblas_refused_beside_a_gpu),
         cmocka_unit_test(large_fills_go_by_writes_in_pieces),
     };
+    const struct CMUnitTest long_tests[] = {
+        cmocka_unit_test(regblock_verifies_whole_tiles),
+        cmocka_unit_test(regblock_padded_verifies_any_size),
+        cmocka_unit_test(regblock_padded_stream_k_verifies),
+        cmocka_unit_test(regblock_stream_k_verifies),
+        cmocka_unit_test(splitk_slices_verify),
+    };
+    if (argc > 1 && strcmp(argv[1], "long") == 0)
+        return cmocka_run_group_tests_name("matmul, long", long_tests, test_setup_device,
+                                           test_teardown_device);
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }
