@@ -125,6 +125,7 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             }
             struct clmem_run_options given = {.size = sizes[s],
                                               .reps = options->reps,
+                                              .energy = options->energy,
                                               .warmup = CLMEM_DEFAULT_WARMUP,
                                               .seed = options->seed,
                                               .cancelled = options->cancelled,
