@@ -129,6 +129,7 @@ static const struct clmem_json_field device_fields[] = {
     FIELD(clmem_device, base_addr_align_bits, "base_addr_align_bits", CLMEM_JSON_WHOLE, 0),
     FIELD(clmem_device, has_fp64, "fp64", CLMEM_JSON_BOOL, 0),
     FIELD(clmem_device, timer_resolution_ns, "timer_resolution_ns", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, global_mem_cache, "global_mem_cache_bytes", CLMEM_JSON_WHOLE, 0),
 };
 const struct clmem_json_fields clmem_json_device_fields = {device_fields,
                                                            CLMEM_ARRAY_SIZE(device_fields)};
