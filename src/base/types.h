@@ -239,19 +239,23 @@ struct clmem_report_meta {
     const struct clmem_host *host; /* NULL: this machine */
     const char *created;           /* NULL/"": now */
     int interrupted;               /* JSON says "interrupted": true */
+    /* clmem hierarchy's levels read back from a run file, written again
+     * as its "hierarchy" (compare's device-N.json); NULL: none. */
+    const struct clmem_saved_hierarchy *hierarchy;
 };
 /* What `clmem hierarchy` saved in its run file ("hierarchy"), as compare
  * reads it back: the levels named from the chase's staircase and the
  * curves they came from (schema/run.schema.json). */
 #define CLMEM_SAVED_LEVELS 8
 struct clmem_saved_level {
-    char name[40];         /* "L1", "L2 (last-level cache)", "device memory" */
-    int is_memory;         /* the last plateau, past every cache */
-    double size_bytes;     /* detected size; 0 for memory */
-    double first_bytes;    /* the plateau's smallest working set */
-    double latency_ns;     /* the plateau's median (memory: at the largest working set) */
-    double latency_cycles; /* NAN when the clock is unknown */
-    double bandwidth_gbs;  /* the read plateau matched to it; NAN when none */
+    char name[40];          /* "L1", "L2 (last-level cache)", "device memory" */
+    int is_memory;          /* the last plateau, past every cache */
+    double size_bytes;      /* detected size; 0 for memory */
+    double first_bytes;     /* the plateau's smallest working set */
+    double latency_ns;      /* the plateau's median (memory: at the largest working set) */
+    double latency_cycles;  /* NAN when the clock is unknown */
+    double bandwidth_gbs;   /* the read plateau matched to it; NAN when none */
+    double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
 };
 struct clmem_saved_point {
     double bytes, value; /* a working set and its ns (latency) or GB/s (bandwidth) */
@@ -263,8 +267,9 @@ struct clmem_saved_hierarchy {
     double clock_mhz;    /* 0: none */
     size_t n_levels;
     struct clmem_saved_level levels[CLMEM_SAVED_LEVELS];
-    struct clmem_saved_point *latency, *local_latency, *bandwidth; /* ascending bytes */
-    size_t n_latency, n_local_latency, n_bandwidth;
+    /* Ascending bytes; unmatched: read plateaus that matched no level. */
+    struct clmem_saved_point *latency, *local_latency, *bandwidth, *unmatched;
+    size_t n_latency, n_local_latency, n_bandwidth, n_unmatched;
 };
 /* A device's run, live or read back from a run file (clmem compare, diff). */
 struct clmem_compare_device {

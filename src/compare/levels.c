@@ -95,16 +95,30 @@ int compare_above_roof(const struct clmem_compare_device *dev, const struct clme
                        char *why, size_t size)
 {
     why[0] = '\0';
-    if (r->skipped || !r->verified || !(r->peak_fraction > 1) || !(r->median_ms > 0))
+    if (r->skipped || !r->verified || !(r->median_ms > 0) || compare_is_peak(r->workload))
         return 0;
+    /* Its fraction of the entry's roof, as the harness reckons it (a file
+     * may not say it). */
+    double fraction = r->peak_fraction, roof = 0;
+    if (!(fraction > 0)) {
+        if (strcmp(r->roof, "none") == 0)
+            roof = 0;
+        else if (strcmp(r->metric_unit, "GB/s") == 0)
+            roof = strcmp(r->roof, "read") == 0 && dev->peak.read_bandwidth > 0
+                       ? dev->peak.read_bandwidth
+                       : dev->peak.bandwidth;
+        else if (strcmp(r->metric_unit, "GFLOP/s") == 0)
+            roof = dev->peak.flops;
+        fraction = roof > 0 ? r->metric / roof : NAN;
+    }
     /* Above by more than its samples' spread (and 5%), as the harness
      * flags it: within that, it is the roof measured to its noise. */
     double spread = (r->max_ms - r->min_ms) / r->median_ms;
-    if (r->peak_fraction <= 1 + (spread > 0.05 ? spread : 0.05))
+    if (!(fraction > 1 + (spread > 0.05 ? spread : 0.05)))
         return 0;
     char moved[32], cache[32];
     double bytes = moved_bytes(r);
-    int n = snprintf(why, size, "above its roof, %.2fx: ", r->peak_fraction);
+    int n = snprintf(why, size, "above its roof, %.2fx: ", fraction);
     if (n < 0 || (size_t)n >= size)
         return 1;
     why += n;

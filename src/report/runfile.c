@@ -482,6 +482,7 @@ static void hierarchy_free(struct clmem_saved_hierarchy *h)
     free(h->latency);
     free(h->local_latency);
     free(h->bandwidth);
+    free(h->unmatched);
     free(h);
 }
 
@@ -565,13 +566,14 @@ static int parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_saved
         struct clmem_saved_level *L = &h->levels[h->n_levels];
         const cJSON *memory = cJSON_GetObjectItemCaseSensitive(item, "memory");
         L->size_bytes = 0;
-        L->latency_cycles = L->bandwidth_gbs = NAN;
+        L->latency_cycles = L->bandwidth_gbs = L->bandwidth_bytes = NAN;
         if ((status = get_string(rd, item, "name", 1, L->name, sizeof L->name)) ||
             (status = get_number(rd, item, "size_bytes", 0, 0, &L->size_bytes)) ||
             (status = get_number(rd, item, "first_bytes", 1, NAN, &L->first_bytes)) ||
             (status = get_number(rd, item, "latency_ns", 1, NAN, &L->latency_ns)) ||
             (status = get_number(rd, item, "latency_cycles", 0, NAN, &L->latency_cycles)) ||
-            (status = get_number(rd, item, "bandwidth_gbs", 0, NAN, &L->bandwidth_gbs)))
+            (status = get_number(rd, item, "bandwidth_gbs", 0, NAN, &L->bandwidth_gbs)) ||
+            (status = get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)))
             goto fail;
         if (!cJSON_IsBool(memory)) {
             status = bad(rd, "%s", "'hierarchy.levels[].memory' is not true or false");
@@ -583,7 +585,8 @@ static int parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_saved
     if ((status = parse_curve(rd, o, "latency", "ns", &h->latency, &h->n_latency)) ||
         (status =
              parse_curve(rd, o, "local_latency", "ns", &h->local_latency, &h->n_local_latency)) ||
-        (status = parse_curve(rd, o, "bandwidth", "gbs", &h->bandwidth, &h->n_bandwidth)))
+        (status = parse_curve(rd, o, "bandwidth", "gbs", &h->bandwidth, &h->n_bandwidth)) ||
+        (status = parse_curve(rd, o, "unmatched_bandwidth", "gbs", &h->unmatched, &h->n_unmatched)))
         goto fail;
     *out = h;
     return CLMEM_OK;
