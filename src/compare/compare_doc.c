@@ -369,7 +369,7 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 "0.95x), \u2248 no gain either way (within 5%%, the noise of a run). Sources: Kirk "
                 "and Hwu, Programming Massively Parallel Processors, chapters 4 and 5 (figures); "
                 "a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, by slide "
-                "title). Where a device's results also hold `clmem hierarchy`'s probes, the "
+                "title). Where a device's results also hold the probes of clmem hierarchy, the "
                 "ratio of the memory level the design relies on follows (level: ...), measured "
                 "on that device: tiling against __local over __global reads, padding against "
                 "__local reads at stride 1 over the slowest stride (bank conflicts), constant "

@@ -91,6 +91,12 @@ static double moved_bytes(const struct clmem_result *r)
     return r->metric * 1e9 * r->median_ms * 1e-3;
 }
 
+double compare_above_threshold(const struct clmem_result *r)
+{
+    double spread = r->median_ms > 0 ? (r->max_ms - r->min_ms) / r->median_ms : 0;
+    return 1 + (spread > 0.05 ? spread : 0.05);
+}
+
 int compare_above_roof(const struct clmem_compare_device *dev, const struct clmem_result *r,
                        char *why, size_t size)
 {
@@ -111,10 +117,7 @@ int compare_above_roof(const struct clmem_compare_device *dev, const struct clme
             roof = dev->peak.flops;
         fraction = roof > 0 ? r->metric / roof : NAN;
     }
-    /* Above by more than its samples' spread (and 5%), as the harness
-     * flags it: within that, it is the roof measured to its noise. */
-    double spread = (r->max_ms - r->min_ms) / r->median_ms;
-    if (!(fraction > 1 + (spread > 0.05 ? spread : 0.05)))
+    if (!(fraction > compare_above_threshold(r)))
         return 0;
     char moved[32], cache[32];
     double bytes = moved_bytes(r);
@@ -335,7 +338,7 @@ void compare_levels_section(struct doc *d, const struct compare_view *v)
     if (!with)
         return;
     doc_heading(d, 2, "Memory hierarchy");
-    doc_text(d, "The levels `clmem hierarchy` found on each device whose run file holds them: the "
+    doc_text(d, "The levels clmem hierarchy found on each device whose run file holds them: the "
                 "latency of a dependent load over one random cycle (a pointer chase) by working "
                 "set, its steps named L1, L2, ..., the last-level cache and device memory, and "
                 "each level's read bandwidth. Detected sizes are where the latency has gone a "
@@ -396,19 +399,22 @@ void compare_levels_section(struct doc *d, const struct compare_view *v)
     for (size_t i = 0; i < v->n_devs; i++) {
         if (!compare_has_levels(&v->devs[i]))
             continue;
+        /* What the sweep knew (the device's figure, or a CPU's host's),
+         * and the device's own where it says another. */
         const struct clmem_saved_hierarchy *h = v->devs[i].hierarchy;
-        double reported = v->devs[i].device.global_mem_cache > 0
-                              ? (double)v->devs[i].device.global_mem_cache
-                              : h->cache_bytes;
-        char s[32];
-        if (reported > 0) {
-            bytes_text(reported, s, sizeof s);
-            doc_cell(d, reported, "%s (%s)", s,
-                     h->cache_bytes > 0 && h->cache_from[0] ? h->cache_from
-                                                            : "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
-        } else {
-            doc_cell(d, NAN, "none reported");
+        double device = (double)v->devs[i].device.global_mem_cache;
+        char known[160] = "none reported", own[96] = "";
+        if (h->cache_bytes > 0) {
+            char s[32];
+            bytes_text(h->cache_bytes, s, sizeof s);
+            snprintf(known, sizeof known, "%s (%s)", s, h->cache_from);
         }
+        if (device > 0 && device != h->cache_bytes) {
+            char s[32];
+            bytes_text(device, s, sizeof s);
+            snprintf(own, sizeof own, "; CL_DEVICE_GLOBAL_MEM_CACHE_SIZE %s", s);
+        }
+        doc_cell(d, h->cache_bytes > 0 ? h->cache_bytes : NAN, "%s%s", known, own);
     }
     doc_cell(d, NAN, "__local memory reported");
     for (size_t i = 0; i < v->n_devs; i++) {

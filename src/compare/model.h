@@ -243,6 +243,10 @@ int compare_levels_plots(FILE *gp, struct compare_plots *p, const char *dir,
  * else the cache the device reports. */
 int compare_above_roof(const struct clmem_compare_device *dev, const struct clmem_result *r,
                        char *why, size_t size);
+/* How far above its roof r must read to be said above it: its samples'
+ * spread, at least 5% (within that it is the roof measured to its noise),
+ * as the harness's note reckons it. */
+double compare_above_threshold(const struct clmem_result *r);
 /* The section "Memory hierarchy": the pictures and a table of the levels
  * beside what each device reports; nothing when no entry has levels. */
 struct compare_view;

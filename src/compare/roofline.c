@@ -188,7 +188,7 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
                      best->variant, value);
         const char *roof;
         double limit = roof_at(dev, best, pt->x, &roof);
-        if (pt->y > limit * 1.01) {
+        if (pt->y > limit * compare_above_threshold(best)) {
             over[n] = 1;
             size_t len = strlen(pt->label);
             snprintf(pt->label + len, sizeof pt->label - len, " (above its roof)");
@@ -197,9 +197,10 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
             if (!compare_above_roof(dev, best, why, sizeof why))
                 snprintf(why, sizeof why, "%s",
                          strcmp(roof, "copy") == 0 && !(dev->peak.read_bandwidth > 0)
-                             ? "within its samples' spread, or the read roof, which bounds "
-                               "reads alone, was not measured"
-                             : "within its samples' spread");
+                             ? "above the bandwidth roof at its intensity: the read roof, which "
+                               "bounds reads alone, was not measured"
+                             : "above the bandwidth roof at its intensity: its roof was measured "
+                               "at another size");
             len = strlen(above);
             snprintf(above + len, sizeof above - len, "%s%s %s: %.2fx the %s roof (%s)",
                      len ? "; " : "", best->workload, best->variant, pt->y / limit, roof, why);
