@@ -70,7 +70,8 @@ static void bytes_text(double bytes, char *out, size_t size)
 {
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
     size_t u = 0;
-    while (bytes >= 1024 && u + 1 < CLMEM_ARRAY_SIZE(units)) {
+    /* 1023.9 MiB is "1 GiB", never "1024 MiB". */
+    while (bytes >= 1023.5 && u + 1 < CLMEM_ARRAY_SIZE(units)) {
         bytes /= 1024;
         u++;
     }

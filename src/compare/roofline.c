@@ -196,7 +196,10 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
             char why[256];
             if (!compare_above_roof(dev, best, why, sizeof why))
                 snprintf(why, sizeof why, "%s",
-                         strcmp(roof, "copy") == 0 && !(dev->peak.read_bandwidth > 0)
+                         strcmp(roof, "FMA") == 0
+                             ? "above the FMA roof at its flops per byte: the FMA peak reads "
+                               "below what this device computes"
+                         : strcmp(roof, "copy") == 0 && !(dev->peak.read_bandwidth > 0)
                              ? "above the bandwidth roof at its intensity: the read roof, which "
                                "bounds reads alone, was not measured"
                              : "above the bandwidth roof at its intensity: its roof was measured "
