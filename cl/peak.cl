@@ -95,7 +95,17 @@ typedef float4 fvec;
  * steps each per iteration: 16 vector fma, 8 * FMA_WIDTH * 4 flops per
  * iteration (peak.c counts the same). fma() is exact, so the host computes
  * the same values bit for bit. */
+#ifndef FMA_MAD
+#define FMA_MAD 0
+#endif
+/* FMA_MAD 1 where the device reports no hardware fma (CL_FP_FMA): its
+ * fma() is rounded once in software, far below its throughput; mad() is
+ * computed the fastest way it has (the host then checks within 1e-3). */
+#if FMA_MAD
+#define STEP(x) x = mad(x, a, b)
+#else
 #define STEP(x) x = fma(x, a, b)
+#endif
 #define STEP8                                                                                     \
     STEP(x0);                                                                                     \
     STEP(x1);                                                                                     \

@@ -820,6 +820,88 @@ static const char *json_file(const char *name, const char *device, const char *p
     "\"workload\": \"" w "\", \"variant\": \"" v "\", \"size\": \"" size                           \
     "\", \"metric\": " #metric ", \"unit\": \"" unit "\""
 
+/* The memory hierarchy of bench/hierarchy's run files: every device's
+ * staircase in one picture (a block of hierarchy-staircase.dat each, named
+ * by its label), the levels as bars, and the table of levels beside the
+ * sizes each device reports. */
+static void hierarchy_from_the_bench_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "hierarchy/h100/hierarchy.json", "hierarchy/h200/hierarchy.json",
+        "hierarchy/pocl-2core/hierarchy.json", "hierarchy/rusticl-2core/hierarchy.json"};
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++)
+        assert_int_equal(clmem_runfile_load(test_bench_file(files[i]), &runs, &n, &err), CLMEM_OK);
+    assert_int_equal(n, 4);
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(runs[i].hierarchy);
+        assert_true(runs[i].hierarchy->n_latency > 10);
+    }
+    const char *dir = test_in_dir("levels");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md"), *gp = slurp_in(dir, "plots.gp");
+    char *dat = slurp_in(dir, "hierarchy-staircase.dat");
+    char *bars = slurp_in(dir, "hierarchy-levels-latency.dat");
+    char *levels = section(md, "## Memory hierarchy", "\n## ");
+    /* One picture, a line per device, each in its own linetype. */
+    assert_int_equal(count(gp, "set output 'hierarchy-staircase.svg'"), 1);
+    assert_int_equal(count(gp, "'hierarchy-staircase.dat' index "), 2 * n);
+    for (size_t d = 0; d < n; d++) {
+        char lt[64];
+        snprintf(lt, sizeof lt, "using 1:2 with linespoints linetype %zu ", d + 1);
+        assert_non_null(strstr(gp, lt));
+    }
+    assert_non_null(strstr(gp, "set output 'hierarchy-levels-latency.svg'"));
+    assert_non_null(strstr(gp, "set output 'hierarchy-levels-bandwidth.svg'"));
+    static const char *const names[] = {"NVIDIA H100 80GB HBM3", "NVIDIA H200",
+                                        "pthread-skylake-avx512-AMD EPYC", "llvmpipe"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(names); i++) {
+        char block[128];
+        snprintf(block, sizeof block, "# \"%s", names[i]);
+        if (!strstr(dat, block))
+            fail_msg("no staircase of '%s' in hierarchy-staircase.dat", names[i]);
+        if (!strstr(levels, names[i]))
+            fail_msg("no column of '%s' in the hierarchy section", names[i]);
+    }
+    /* A cluster per level, a bar per device. */
+    assert_non_null(strstr(bars, "\"L1\" "));
+    assert_non_null(strstr(bars, "\"device memory\" "));
+    /* The levels found beside the sizes reported: the H100's L2 is its
+     * last level (26.7 MiB found, 4.12 MiB of L1s reported). */
+    assert_non_null(strstr(levels, "| L1 | 218 KiB, 21.8 ns (43 cycles); 18.0 TB/s |"));
+    assert_non_null(strstr(levels, "| last-level cache | L2: 26.7 MiB, 145 ns (287 cycles)"));
+    assert_non_null(strstr(levels, "| largest cache reported | 4.12 MiB "
+                                   "(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) |"));
+    if (gnuplot_installed()) {
+        assert_non_null(strstr(levels, "![hierarchy-staircase.svg](hierarchy-staircase.svg)"));
+        assert_non_null(strstr(levels, "![hierarchy-levels-latency.svg]"));
+        char path[1400];
+        snprintf(path, sizeof path, "%s/hierarchy-staircase.svg", dir);
+        assert_true(exists(path));
+    }
+    /* The report's run files keep the levels: compared again, the same. */
+    struct clmem_compare_device *again = NULL;
+    size_t n_again = 0;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/device-0.json", dir);
+    assert_int_equal(clmem_runfile_load(path, &again, &n_again, &err), CLMEM_OK);
+    assert_non_null(again[0].hierarchy);
+    assert_int_equal(again[0].hierarchy->n_levels, runs[0].hierarchy->n_levels);
+    assert_int_equal(again[0].hierarchy->n_latency, runs[0].hierarchy->n_latency);
+    assert_string_equal(again[0].hierarchy->levels[1].name, runs[0].hierarchy->levels[1].name);
+    clmem_compare_devices_free(again, n_again);
+    free(levels);
+    free(bars);
+    free(dat);
+    free(gp);
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
 /* Every table's column in one unit, chosen from its largest value (0.88
  * GB/s under 2.55 GB/s, never 880 MB/s); sizes for people (64 Mi). */
 static void one_unit_a_column(void **state)
@@ -862,6 +944,14 @@ static void lessons_from_a_made_up_run(void **state)
         R("matmul", "coarsened", "1024", 20.5, "GFLOP/s"),
         R("reduce", "interleaved", "64", 10, "GB/s"),
         R("reduce", "sequential", "64", 9, "GB/s"),
+        /* The levels the designs use, as clmem hierarchy measures them. */
+        R("hierarchy", "local_stride", "32768", 80, "GB/s") ", \"sweep\": \"stride\", "
+                                                            "\"sweep_value\": 1",
+        R("hierarchy", "local_stride", "32768", 20, "GB/s") ", \"sweep\": \"stride\", "
+                                                            "\"sweep_value\": 32",
+        R("hierarchy", "local_stride", "32768", 40, "GB/s") ", \"sweep\": \"stride\", "
+                                                            "\"sweep_value\": 2",
+        R("hierarchy", "global_scattered", "32768", 16, "GB/s"),
     };
     struct clmem_compare_device *runs = NULL;
     size_t n = 0;
@@ -877,11 +967,18 @@ static void lessons_from_a_made_up_run(void **state)
                            "| coalesced writes beat strided ones | CUDA course, day 2, slides "
                            "'Naive Transpose' and 'Coalesced Transpose' | transpose coalesced / "
                            "naive | \u2713 3.00x @64 |"));
+    /* Beside the lessons whose design a level measures, that level's ratio
+     * on the same device: bank conflicts at the slowest stride (32), and
+     * __local against __global. */
     assert_non_null(strstr(lessons, "| padding removes bank conflicts | CUDA course, day 2, slide "
                                     "'Avoiding Bank Conflict' | transpose padded / coalesced | "
-                                    "\u2713 2.00x @64 |"));
+                                    "\u2713 2.00x @64; level: __local stride 1 / the slowest "
+                                    "stride 4.00x (stride 32) |"));
     assert_non_null(strstr(lessons, "| Kirk &amp; Hwu Fig. 4.16 against Fig. 4.3 | matmul tiled / "
-                                    "naive | \u2713 4.00x @1024 |"));
+                                    "naive | \u2713 4.00x @1024; level: __local / __global "
+                                    "5.00x |"));
+    /* No constmem results: the lesson is not run, level or none. */
+    assert_non_null(strstr(lessons, "| constmem constant_filter / global_filter | not run |"));
     /* Below 0.95x it costs; within 5% of 1x, no gain either way. */
     assert_non_null(strstr(lessons, "| reduce sequential / interleaved | \u2717 0.90x @64 |"));
     assert_non_null(strstr(lessons, "| matmul coarsened / tiled | \u2248 1.02x @1024 |"));
@@ -956,6 +1053,64 @@ static void roofline_fits_and_racy_is_never_best(void **state)
     clmem_compare_devices_free(runs, n);
 }
 
+/* A result above its device-memory roof is explained by the level its
+ * data fits in, in the same words in the table and under the roofline:
+ * the level clmem hierarchy measured, else the cache the device reports. */
+static void above_the_roof_the_level_says_why(void **state)
+{
+    (void)state;
+    static const char *const a[] = {
+        R("peak", "copy", "16777216", 100, "GB/s"),
+        R("peak", "fma", "16777216", 1000, "GFLOP/s"),
+        R("reduce", "coarsened", "64", 300, "GB/s") ", \"flops_per_byte\": 0.25",
+        R("coalescing", "offset_float", "1048576", 250, "GB/s") ", \"sweep\": \"offset\", "
+                                                                "\"sweep_value\": 0",
+        R("coalescing", "offset_float", "1048576", 90, "GB/s") ", \"sweep\": \"offset\", "
+                                                               "\"sweep_value\": 1",
+        R("hierarchy", "chase_global", "1024", 0.5, "Gload/s"),
+    };
+    const char *peak_and_levels =
+        "\"peak\": {\"bandwidth_gbs\": 100, \"fp32_gflops\": 1000}, \"hierarchy\": "
+        "{\"extent_bytes\": 8e9, \"largest_cache_bytes\": 0, \"largest_cache_from\": \"none "
+        "known\", \"levels\": [{\"name\": \"L1\", \"memory\": false, \"size_bytes\": 65536, "
+        "\"first_bytes\": 1024, \"latency_ns\": 2}, {\"name\": \"L2 (last-level cache)\", "
+        "\"memory\": false, \"size_bytes\": 4e9, \"first_bytes\": 131072, \"latency_ns\": 20}, "
+        "{\"name\": \"device memory\", \"memory\": true, \"first_bytes\": 8e9, \"latency_ns\": "
+        "200}], \"latency\": [{\"bytes\": 1024, \"ns\": 2}, {\"bytes\": 1e9, \"ns\": 20}, "
+        "{\"bytes\": 8e9, \"ns\": 200}], \"local_latency\": [], \"bandwidth\": [], "
+        "\"unmatched_bandwidth\": []}, ";
+    const char *peak = "\"peak\": {\"bandwidth_gbs\": 100, \"fp32_gflops\": 1000}, ";
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(json_file("a.json", "dev A", peak_and_levels, a, 6), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(clmem_runfile_load(json_file("b.json", "dev B", peak, a, 5), &runs, &n, &err),
+                     CLMEM_OK);
+    assert_int_equal(n, 2);
+    assert_non_null(runs[0].hierarchy);
+    assert_null(runs[1].hierarchy);
+    /* B measured no levels: the cache it reports. */
+    runs[1].device.global_mem_cache = 512u << 20;
+    const char *dir = test_in_dir("above");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    /* 250 GB/s for 1 ms: 238 MiB a run, inside A's 3.73 GiB L2. */
+    assert_non_null(strstr(md, "250 GB/s; above its roof, 2.50x: its 238 MiB a run fits in L2 "
+                               "(3.73 GiB, measured) |"));
+    assert_non_null(strstr(md, "250 GB/s; above its roof, 2.50x: its 238 MiB a run fits in the "
+                               "device's 512 MiB cache (reported) |"));
+    /* The roofline says the same. */
+    assert_non_null(strstr(md, "reduce coarsened: 3.00x the copy roof (above its roof, 3.00x: its "
+                               "286 MiB a run fits in L2 (3.73 GiB, measured))"));
+    /* Within the roof: nothing said. */
+    assert_null(strstr(md, "90.0 GB/s; above"));
+    free(md);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
 /* A new report directory follows the umask as ordinary outputs do. */
 static void the_directory_follows_the_umask(void **state)
 {
@@ -1017,6 +1172,8 @@ int main(void)
         cmocka_unit_test(one_unit_a_column),
         cmocka_unit_test(lessons_from_a_made_up_run),
         cmocka_unit_test(roofline_fits_and_racy_is_never_best),
+        cmocka_unit_test(above_the_roof_the_level_says_why),
+        cmocka_unit_test(hierarchy_from_the_bench_files),
         cmocka_unit_test(the_directory_follows_the_umask),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, teardown);

@@ -28,6 +28,8 @@ struct clmem_device {
     cl_uint clock_mhz;
     cl_ulong global_mem;
     cl_ulong local_mem;
+    cl_ulong global_mem_cache; /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as reported; 0: none (NVIDIA's
+                                  is its L1s' total, not its L2) */
     cl_ulong max_alloc;
     size_t max_work_group;
     cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
@@ -243,6 +245,37 @@ struct clmem_report_meta {
     const struct clmem_host *host; /* NULL: this machine */
     const char *created;           /* NULL/"": now */
     int interrupted;               /* JSON says "interrupted": true */
+    /* clmem hierarchy's levels read back from a run file, written again
+     * as its "hierarchy" (compare's device-N.json); NULL: none. */
+    const struct clmem_saved_hierarchy *hierarchy;
+};
+/* What `clmem hierarchy` saved in its run file ("hierarchy"), as compare
+ * reads it back: the levels named from the chase's staircase and the
+ * curves they came from (schema/run.schema.json). */
+#define CLMEM_SAVED_LEVELS 8
+struct clmem_saved_level {
+    char name[40];          /* "L1", "L2 (last-level cache)", "device memory" */
+    int is_memory;          /* the last plateau, past every cache */
+    double size_bytes;      /* detected size; 0 for memory */
+    double first_bytes;     /* the plateau's smallest working set */
+    double latency_ns;      /* the plateau's median (memory: at the largest working set) */
+    double latency_cycles;  /* NAN when the clock is unknown */
+    double bandwidth_gbs;   /* the read plateau matched to it; NAN when none */
+    double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
+};
+struct clmem_saved_point {
+    double bytes, value; /* a working set and its ns (latency) or GB/s (bandwidth) */
+};
+struct clmem_saved_hierarchy {
+    double extent;       /* the largest working set swept */
+    double cache_bytes;  /* the largest cache known before the sweep (reported); 0: none */
+    char cache_from[96]; /* where that came from */
+    double clock_mhz;    /* 0: none */
+    size_t n_levels;
+    struct clmem_saved_level levels[CLMEM_SAVED_LEVELS];
+    /* Ascending bytes; unmatched: read plateaus that matched no level. */
+    struct clmem_saved_point *latency, *local_latency, *bandwidth, *unmatched;
+    size_t n_latency, n_local_latency, n_bandwidth, n_unmatched;
 };
 /* A device's run, live or read back from a run file (clmem compare, diff). */
 struct clmem_compare_device {
@@ -257,6 +290,9 @@ struct clmem_compare_device {
     char clmem_version[64];
     int rank;        /* an MPI file's rank, else -1 */
     int interrupted; /* a signal stopped its run early: what finished */
+    /* The file's "hierarchy" (clmem hierarchy's run files), owned by the
+     * entry (clmem_compare_devices_free); NULL when it has none. */
+    struct clmem_saved_hierarchy *hierarchy;
 };
 
 /* ---- fields by name (handles.c) ---- */

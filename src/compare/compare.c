@@ -350,7 +350,8 @@ static int machine_files(const char *dir, const struct clmem_compare_device *dev
                                          .peak = &devs[d].peak,
                                          .host = devs[d].host[0] ? &devs[d].host_info : NULL,
                                          .created = devs[d].created,
-                                         .interrupted = devs[d].interrupted};
+                                         .interrupted = devs[d].interrupted,
+                                         .hierarchy = devs[d].hierarchy};
         if ((status = open_in(&out, dir, name, err)))
             return status;
         if ((status =

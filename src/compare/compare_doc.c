@@ -199,16 +199,22 @@ static void fraction_text(const struct clmem_result *r, char *out, size_t size)
         snprintf(out, size, " (under 0.0001 of peak)");
 }
 
-static void result_cell(struct doc *d, const struct clmem_result *r)
+/* A result on its entry; one above its roof says why (compare_above_roof,
+ * the words the roofline uses). */
+static void result_cell(struct doc *d, const struct clmem_compare_device *dev,
+                        const struct clmem_result *r)
 {
-    char fraction[48];
+    char fraction[48], why[256];
     if (r->skipped) {
         doc_cell(d, NAN, "skipped");
     } else if (!r->verified) {
         doc_cell(d, NAN, "FAILED");
     } else {
         fraction_text(r, fraction, sizeof fraction);
-        doc_metric(d, r->metric, r->metric, r->metric_unit, "%s", fraction);
+        if (compare_above_roof(dev, r, why, sizeof why))
+            doc_metric(d, r->metric, r->metric, r->metric_unit, "%s; %s", fraction, why);
+        else
+            doc_metric(d, r->metric, r->metric, r->metric_unit, "%s", fraction);
     }
 }
 
@@ -331,6 +337,26 @@ static void glance_section(struct doc *d, const struct compare_view *v)
     free(groups);
 }
 
+/* Beside a lesson's ratio on a device: the ratio of the memory level its
+ * design relies on, as that device's hierarchy probes measured it
+ * ("; level: __local / __global 4.95x"); "" where it has none. */
+static void level_text(const struct clmem_lesson *lesson, const struct clmem_compare_device *dev,
+                       char *out, size_t size)
+{
+    struct clmem_lesson_gain g;
+    const struct clmem_lesson *level = lesson->level;
+    out[0] = '\0';
+    if (!level || !clmem_lesson_measure(level, dev->results, dev->n_results, &g))
+        return;
+    char ratio[32];
+    clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
+    if (level->sweep && level->versus_value == CLMEM_LESSON_WORST)
+        snprintf(out, size, "; level: %s %s (%s %u)", level->reads, ratio, level->sweep,
+                 g.versus_value);
+    else
+        snprintf(out, size, "; level: %s %s", level->reads, ratio);
+}
+
 /* Each lesson the seeds teach, as the ratio of its two variants measured
  * on each device (at the largest size the device ran both): whether the
  * design paid off there, by mark and colour. */
@@ -343,7 +369,11 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 "0.95x), \u2248 no gain either way (within 5%%, the noise of a run). Sources: Kirk "
                 "and Hwu, Programming Massively Parallel Processors, chapters 4 and 5 (figures); "
                 "a CUDA course's day 2 slides (GPU Programming in CUDA, Giorno 2, by slide "
-                "title).");
+                "title). Where a device's results also hold the probes of clmem hierarchy, the "
+                "ratio of the memory level the design relies on follows (level: ...), measured "
+                "on that device: tiling against __local over __global reads, padding against "
+                "__local reads at stride 1 over the slowest stride (bank conflicts), constant "
+                "memory against the constant cache's broadcast over __global's.");
     doc_table(d, 3 + v->n_devs);
     doc_cell(d, NAN, "lesson");
     doc_cell(d, NAN, "source");
@@ -368,11 +398,13 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
             const char *mark = pays ? "\u2713 " : costs ? "\u2717 " : "\u2248 ";
             clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
+            char level[160] = "";
+            level_text(lesson, &v->devs[i], level, sizeof level);
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
-                doc_cell(d, g.ratio, "%s%s (%s %u) @%s", mark, ratio, lesson->sweep, g.versus_value,
-                         human);
+                doc_cell(d, g.ratio, "%s%s (%s %u) @%s%s", mark, ratio, lesson->sweep,
+                         g.versus_value, human, level);
             else
-                doc_cell(d, g.ratio, "%s%s @%s", mark, ratio, human);
+                doc_cell(d, g.ratio, "%s%s @%s%s", mark, ratio, human, level);
             doc_mark(d, pays ? MARK_BETTER : costs ? MARK_WORSE : MARK_NONE);
         }
     }
@@ -384,7 +416,7 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
         for (size_t i = 0; i < p->n; i++)
-            if (!p->pictures[i].glance && !p->pictures[i].portability)
+            if (!p->pictures[i].glance && !p->pictures[i].portability && !p->pictures[i].hierarchy)
                 doc_picture(d, p->pictures[i].file, p->pictures[i].note);
     } else {
         doc_text(d, "Note: %s.", v->plots_note);
@@ -414,7 +446,7 @@ static void row_cells(struct doc *d, const struct compare_view *v, const struct 
     doc_cell(d, NAN, "%s", label);
     for (size_t i = 0; i < v->n_devs; i++)
         if (r->on[i])
-            result_cell(d, r->on[i]);
+            result_cell(d, &v->devs[i], r->on[i]);
 }
 
 static int same_devices(const struct compare_view *v, const struct row *a, const struct row *b)
@@ -483,6 +515,7 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     compare_ratios_section(d, v);
     compare_pp_section(d, v);
     lessons_section(d, v);
+    compare_levels_section(d, v);
     plots_section(d, v);
 
     /* A table per workload: the rows every device has. */

@@ -12,37 +12,50 @@
 #include <string.h>
 
 // clang-format off
+/* What the hierarchy probes measure of the level a lesson's design uses
+ * (`clmem hierarchy`, workload hierarchy's variants): shown beside the
+ * lesson where a device's results hold both. */
+static const struct clmem_lesson level_local = {
+    "__local reads against __global ones", "hierarchy", "local_stride", "global_scattered",
+    "stride", 1, CLMEM_LESSON_UNSWEPT, "clmem hierarchy", "__local / __global", NULL};
+static const struct clmem_lesson level_conflicts = {
+    "__local bank conflicts", "hierarchy", "local_stride", "local_stride", "stride", 1,
+    CLMEM_LESSON_WORST, "clmem hierarchy", "__local stride 1 / the slowest stride", NULL};
+static const struct clmem_lesson level_constant = {
+    "the constant cache's broadcast", "hierarchy", "constant_broadcast", "global_broadcast", NULL,
+    0, 0, "clmem hierarchy", "__constant / __global broadcast", NULL};
+
 const struct clmem_lesson clmem_lessons[] = {
     {"coalesced writes beat strided ones", "transpose", "coalesced", "naive", NULL, 0, 0,
-     "CUDA course, day 2, slides 'Naive Transpose' and 'Coalesced Transpose'", "coalesced / naive"},
+     "CUDA course, day 2, slides 'Naive Transpose' and 'Coalesced Transpose'", "coalesced / naive", NULL},
     {"padding removes bank conflicts", "transpose", "padded", "coalesced", NULL, 0, 0,
-     "CUDA course, day 2, slide 'Avoiding Bank Conflict'", "padded / coalesced"},
+     "CUDA course, day 2, slide 'Avoiding Bank Conflict'", "padded / coalesced", &level_conflicts},
     {"tiling replaces global reads with local ones", "matmul", "tiled", "naive", NULL, 0, 0,
-     "Kirk & Hwu Fig. 4.16 against Fig. 4.3", "tiled / naive"},
+     "Kirk & Hwu Fig. 4.16 against Fig. 4.3", "tiled / naive", &level_local},
     {"sequential addressing cuts divergence", "reduce", "sequential", "interleaved", NULL, 0, 0,
-     "Kirk & Hwu Fig. 5.15 against Fig. 5.13", "sequential / interleaved"},
+     "Kirk & Hwu Fig. 5.15 against Fig. 5.13", "sequential / interleaved", NULL},
     {"coarsening: more work per work-item (reduction)", "reduce", "coarsened", "sequential", NULL,
-     0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 5.15", "coarsened / sequential"},
+     0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 5.15", "coarsened / sequential", NULL},
     {"coarsening: more work per work-item (matmul)", "matmul", "coarsened", "tiled", NULL, 0, 0,
-     "Kirk & Hwu Fig. 5.17 against Fig. 4.16", "coarsened / tiled"},
+     "Kirk & Hwu Fig. 5.17 against Fig. 4.16", "coarsened / tiled", NULL},
     {"constant memory for coefficients every work-item reads", "constmem", "constant_filter",
      "global_filter", NULL, 0, 0, "CUDA course, day 2, slide 'Constant Memory in CUDA'",
-     "constant_filter / global_filter"},
+     "constant_filter / global_filter", &level_constant},
     {"coarsening and vectors: each input row loaded once (blur)", "blur", "coarsened", "naive",
-     NULL, 0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 4.1", "coarsened / naive"},
+     NULL, 0, 0, "Kirk & Hwu Fig. 5.17's idea on Fig. 4.1", "coarsened / naive", NULL},
     {"coarsening and vectors: each input row loaded once (convolution)", "constmem", "coarsened",
      "constant_filter", NULL, 0, 0, "Kirk & Hwu Fig. 5.17's idea on the CUDA course's 'Constant Memory in CUDA'",
-     "coarsened / constant_filter"},
+     "coarsened / constant_filter", NULL},
     {"16-byte accesses keep more bytes in flight", "pitched", "vec4", "pitched", NULL, 0, 0,
-     "CUDA course, day 2, slides on cudaMallocPitch, with float4s", "vec4 / pitched"},
+     "CUDA course, day 2, slides on cudaMallocPitch, with float4s", "vec4 / pitched", NULL},
     {"local atomics before global ones", "atomics", "atomic_local", "atomic_global", NULL, 0, 0,
-     "CUDA course, day 2, slide 'Atomic Operation'", "atomic_local / atomic_global"},
+     "CUDA course, day 2, slide 'Atomic Operation'", "atomic_local / atomic_global", NULL},
     {"aligned accesses coalesce", "coalescing", "offset_float", "offset_float", "offset", 0,
      CLMEM_LESSON_WORST, "CUDA course, day 2, plot 'Effective Bandwidth vs. Offset for Single Precision'",
-     "offset 0 / the slowest offset"},
+     "offset 0 / the slowest offset", NULL},
     {"unit stride coalesces", "coalescing", "stride_float", "stride_float", "stride", 1, 32,
      "CUDA course, day 2, plot 'Effective Bandwidth vs. Stride for Single Precision'",
-     "stride 1 / stride 32"},
+     "stride 1 / stride 32", NULL},
 };
 // clang-format on
 const size_t clmem_n_lessons = sizeof clmem_lessons / sizeof clmem_lessons[0];
@@ -82,7 +95,7 @@ static const struct clmem_result *find(const struct clmem_lesson *l, const char 
         if (!usable(r) || strcmp(r->workload, l->workload) != 0 ||
             strcmp(r->variant, variant) != 0 || strcmp(r->size, size) != 0)
             continue;
-        if (l->sweep) {
+        if (l->sweep && value != CLMEM_LESSON_UNSWEPT) {
             if (strcmp(r->sweep, l->sweep) != 0)
                 continue;
             if (value == CLMEM_LESSON_WORST) {

@@ -12,6 +12,8 @@
 
 /* A lesson's versus_value: the sweep point where `versus` is slowest. */
 #define CLMEM_LESSON_WORST 0xffffffffu
+/* A lesson's versus_value: `versus` is read where it sweeps nothing. */
+#define CLMEM_LESSON_UNSWEPT 0xfffffffeu
 
 struct clmem_lesson {
     const char *title;     /* what it teaches: "padding removes bank conflicts" */
@@ -23,6 +25,9 @@ struct clmem_lesson {
     unsigned versus_value; /* of `versus`, or CLMEM_LESSON_WORST */
     const char *figure;    /* the source it follows: a book's figure, a course's slide */
     const char *reads;     /* how its ratio reads */
+    /* The memory level the design relies on, as the hierarchy probes
+     * measure it (a lesson of workload hierarchy's variants), or NULL. */
+    const struct clmem_lesson *level;
 };
 extern const struct clmem_lesson clmem_lessons[];
 extern const size_t clmem_n_lessons;

@@ -14,6 +14,8 @@
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
  * lessons.c     the lessons measured in the results (lessons.h)
+ * levels.c      the memory hierarchy: staircases, levels, the level a
+ *               result's data fits in
  * summary.c     what leads: each entry's failures and clock, its ratio to
  *               the baseline per workload, the ratios row by row
  * portability.c performance portability (Pennycook, Sewall and Lee): each
@@ -127,6 +129,7 @@ struct compare_picture {
     char note[2048]; /* said under it ("" for none) */
     int glance;      /* shown beside the at-a-glance table, not among the plots */
     int portability; /* shown in the performance-portability section */
+    int hierarchy;   /* shown in the memory-hierarchy section (levels.c) */
 };
 struct compare_plots {
     struct compare_picture *pictures; /* that have data, in order */
@@ -223,6 +226,31 @@ double compare_linear_size(const char *size);
 /* Whether a workload is the device's peaks: its results are the roofs,
  * not workloads measured against them. */
 int compare_is_peak(const char *workload);
+
+/* ---- the memory hierarchy (levels.c) ---- */
+/* Whether the entry holds clmem hierarchy's levels and staircase (its run
+ * file's "hierarchy", with the probes' results). */
+int compare_has_levels(const struct clmem_compare_device *dev);
+/* The staircase of every entry that has one in one log-log picture, and
+ * its levels as bars (latency, bandwidth); none when no entry has levels. */
+int compare_levels_plots(FILE *gp, struct compare_plots *p, const char *dir,
+                         const struct clmem_compare_device *devs, const compare_label *labels,
+                         size_t n, struct clmem_error *err);
+/* Whether r reads above its roof by more than its samples' spread (and
+ * 5%); *why then says why, the same words wherever the report says it:
+ * "1.83x its roof: its 24 MiB a run fits in L2 (27 MiB, measured by clmem
+ * hierarchy), ...": the data's level from the entry's measured levels,
+ * else the cache the device reports. */
+int compare_above_roof(const struct clmem_compare_device *dev, const struct clmem_result *r,
+                       char *why, size_t size);
+/* How far above its roof r must read to be said above it: its samples'
+ * spread, at least 5% (within that it is the roof measured to its noise),
+ * as the harness's note reckons it. */
+double compare_above_threshold(const struct clmem_result *r);
+/* The section "Memory hierarchy": the pictures and a table of the levels
+ * beside what each device reports; nothing when no entry has levels. */
+struct compare_view;
+void compare_levels_section(struct doc *d, const struct compare_view *v);
 
 /* ---- performance portability (portability.c) ----
  * For an application (a workload's variant, or a workload's best on each

@@ -1017,7 +1017,15 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         goto fail;
     }
-    /* The rooflines' names are theirs, whatever a workload is called. */
+    /* The rooflines' and the hierarchy's names are theirs, whatever a
+     * workload is called. */
+    static const char *const levels_names[] = {"hierarchy-staircase", "hierarchy-levels-latency",
+                                               "hierarchy-levels-bandwidth"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(levels_names) && !status; i++) {
+        char file[64];
+        if (!(status = file_name(&pl, levels_names[i], NULL, "dat", file)))
+            status = file_name(&pl, levels_names[i], NULL, "svg", file);
+    }
     for (size_t d = 0; d <= n_devs && !status; d++) {
         char name[64], file[64];
         if (d < n_devs)
@@ -1056,6 +1064,8 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         status = compare_roofline_all(pl.gp, p, dir, devs, labels, n_devs, err);
     if (!status && pp)
         status = cascade_pictures(&pl, pp);
+    if (!status)
+        status = compare_levels_plots(pl.gp, p, dir, devs, labels, n_devs, err);
     if (status || (status = clmem_output_commit(&gp, err)))
         goto fail;
     free(groups.r);

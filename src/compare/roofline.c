@@ -188,19 +188,25 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
                      best->variant, value);
         const char *roof;
         double limit = roof_at(dev, best, pt->x, &roof);
-        if (pt->y > limit * 1.01) {
+        if (pt->y > limit * compare_above_threshold(best)) {
             over[n] = 1;
             size_t len = strlen(pt->label);
             snprintf(pt->label + len, sizeof pt->label - len, " (above its roof)");
-            const char *why = strstr(best->note, "above its roof");
+            /* Why, in the words the tables use (compare_above_roof). */
+            char why[256];
+            if (!compare_above_roof(dev, best, why, sizeof why))
+                snprintf(why, sizeof why, "%s",
+                         strcmp(roof, "FMA") == 0
+                             ? "above the FMA roof at its flops per byte: the FMA peak reads "
+                               "below what this device computes"
+                         : strcmp(roof, "copy") == 0 && !(dev->peak.read_bandwidth > 0)
+                             ? "above the bandwidth roof at its intensity: the read roof, which "
+                               "bounds reads alone, was not measured"
+                             : "above the bandwidth roof at its intensity: its roof was measured "
+                               "at another size");
             len = strlen(above);
             snprintf(above + len, sizeof above - len, "%s%s %s: %.2fx the %s roof (%s)",
-                     len ? "; " : "", best->workload, best->variant, pt->y / limit, roof,
-                     why ? best->note
-                     : strcmp(roof, "copy") == 0 && !(dev->peak.read_bandwidth > 0)
-                         ? "no note in the run file: the peak was measured at another size, "
-                           "and the read roof, which bounds reads alone, was not measured"
-                         : "no note in the run file: the peak was measured at another size");
+                     len ? "; " : "", best->workload, best->variant, pt->y / limit, roof, why);
         }
         y_low = fmin(y_low, pt->y);
         n++;

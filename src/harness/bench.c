@@ -83,6 +83,28 @@ static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_worklo
     return CLMEM_OK;
 }
 
+/* Of one workload's results (from `first` on): a variant skipped at one
+ * bench size but run at another is left out where it was skipped. A short
+ * form chooses its sizes for the probes it has (hierarchy's on-chip probes
+ * run at the smallest working set alone): the table shows what ran, and a
+ * variant that ran nowhere keeps its skips, with their reasons. */
+static void drop_skips_that_ran(struct clmem_result *results, size_t *n_results, size_t first)
+{
+    size_t kept = first;
+    for (size_t i = first; i < *n_results; i++) {
+        struct clmem_result *r = &results[i];
+        int ran = 0;
+        for (size_t j = first; r->skipped && j < *n_results && !ran; j++)
+            ran = !results[j].skipped && strcmp(results[j].variant, r->variant) == 0;
+        if (ran) {
+            clmem_result_free(r);
+            continue;
+        }
+        results[kept++] = *r;
+    }
+    *n_results = kept;
+}
+
 int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                     const struct clmem_bench_options *options, struct clmem_peak *peak,
                     struct clmem_result **results, size_t *n_results, struct clmem_error *err)
@@ -118,6 +140,7 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             sizes = no_sizes;
             n_sizes = 1;
         }
+        size_t first = *n_results;
         for (size_t s = 0; s < n_sizes; s++) {
             if (options->cancelled && options->cancelled(options->cancelled_user)) {
                 interrupted = 1;
@@ -167,6 +190,7 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                 worst = CLMEM_ERR_VERIFY;
             }
         }
+        drop_skips_that_ran(*results, n_results, first);
     }
     clmem_error_clear(&step_err);
     clmem_results_apply_peak(*results, *n_results, peak);

@@ -58,9 +58,10 @@ int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_work
 }
 
 /* A figure above its own roof by more than its samples' spread (and 5%)
- * cannot be right as it stands: the peak was measured at another size, or
- * too low, or the time is wrong. It is said in the note, never passed off
- * as plain. */
+ * is not bounded by it: a bandwidth whose bytes a run fit in a cache (the
+ * roof is device memory's), or a peak that reads below the device. It is
+ * said in the note with the bytes a run moves, never passed off as plain;
+ * clmem compare names the cache level from the device's measured levels. */
 static void flag_above_roof(struct clmem_result *r)
 {
     if (!(r->peak_fraction > 1) || !(r->median_ms > 0))
@@ -69,12 +70,18 @@ static void flag_above_roof(struct clmem_result *r)
     if (r->peak_fraction <= 1 + (spread > 0.05 ? spread : 0.05))
         return;
     size_t len = strlen(r->note);
-    snprintf(r->note + len, sizeof r->note - len,
-             "%sabove its roof: %.2fx the %s peak measured at another size", len ? "; " : "",
-             r->peak_fraction,
-             strcmp(r->metric_unit, "GFLOP/s") == 0 ? "FMA"
-             : strcmp(r->roof, "read") == 0         ? "read"
-                                                    : "copy");
+    if (strcmp(r->metric_unit, "GB/s") == 0) {
+        double mib = r->metric * 1e9 * r->median_ms * 1e-3 / (1 << 20);
+        snprintf(r->note + len, sizeof r->note - len,
+                 "%sabove its roof: %.2fx the %s peak: its %.3g MiB a run may sit in a cache",
+                 len ? "; " : "", r->peak_fraction, strcmp(r->roof, "read") == 0 ? "read" : "copy",
+                 mib);
+    } else {
+        snprintf(r->note + len, sizeof r->note - len,
+                 "%sabove its roof: %.2fx the %s peak, which reads below this kernel",
+                 len ? "; " : "", r->peak_fraction,
+                 strcmp(r->metric_unit, "GFLOP/s") == 0 ? "FMA" : "device's");
+    }
 }
 
 int clmem_results_apply_peak(struct clmem_result *results, size_t n, const struct clmem_peak *peak)

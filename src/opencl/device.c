@@ -66,6 +66,10 @@ static int describe(struct clmem_device *d, struct clmem_error *err)
                                      &d->global_mem, NULL));
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_LOCAL_MEM_SIZE, sizeof d->local_mem,
                                      &d->local_mem, NULL));
+    /* Optional: a device that will not say has none known. */
+    if (clGetDeviceInfo(d->id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof d->global_mem_cache,
+                        &d->global_mem_cache, NULL) != CL_SUCCESS)
+        d->global_mem_cache = 0;
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof d->max_alloc,
                                      &d->max_alloc, NULL));
     CLMEM_CHECK(err, clGetDeviceInfo(d->id, CL_DEVICE_PROFILING_TIMER_RESOLUTION,

@@ -129,6 +129,7 @@ static const struct clmem_json_field device_fields[] = {
     FIELD(clmem_device, base_addr_align_bits, "base_addr_align_bits", CLMEM_JSON_WHOLE, 0),
     FIELD(clmem_device, has_fp64, "fp64", CLMEM_JSON_BOOL, 0),
     FIELD(clmem_device, timer_resolution_ns, "timer_resolution_ns", CLMEM_JSON_WHOLE, 0),
+    FIELD(clmem_device, global_mem_cache, "global_mem_cache_bytes", CLMEM_JSON_WHOLE, 0),
 };
 const struct clmem_json_fields clmem_json_device_fields = {device_fields,
                                                            CLMEM_ARRAY_SIZE(device_fields)};
@@ -246,6 +247,57 @@ int clmem_json_print(FILE *out, cJSON *root, struct clmem_error *err)
     return CLMEM_OK;
 }
 
+/* A curve of the hierarchy: {bytes, KEY} objects. */
+static cJSON *saved_curve(const struct clmem_saved_point *c, size_t n, const char *key)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < n; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "bytes", c[i].bytes);
+        cJSON_AddNumberToObject(p, key, c[i].value);
+        cJSON_AddItemToArray(list, p);
+    }
+    return list;
+}
+
+/* clmem hierarchy's object as a run file read it (schema: "hierarchy"). */
+static cJSON *saved_hierarchy(const struct clmem_saved_hierarchy *h)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddNumberToObject(o, "extent_bytes", h->extent);
+    cJSON_AddNumberToObject(o, "largest_cache_bytes", h->cache_bytes);
+    cJSON_AddStringToObject(o, "largest_cache_from", h->cache_from);
+    if (h->clock_mhz > 0)
+        cJSON_AddNumberToObject(o, "clock_mhz", h->clock_mhz);
+    cJSON *levels = cJSON_AddArrayToObject(o, "levels");
+    for (size_t k = 0; levels && k < h->n_levels; k++) {
+        const struct clmem_saved_level *L = &h->levels[k];
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddStringToObject(l, "name", L->name);
+        cJSON_AddBoolToObject(l, "memory", L->is_memory);
+        if (!L->is_memory && L->size_bytes > 0)
+            cJSON_AddNumberToObject(l, "size_bytes", L->size_bytes);
+        cJSON_AddNumberToObject(l, "first_bytes", L->first_bytes);
+        cJSON_AddNumberToObject(l, "latency_ns", L->latency_ns);
+        if (L->latency_cycles > 0)
+            cJSON_AddNumberToObject(l, "latency_cycles", L->latency_cycles);
+        if (L->bandwidth_gbs > 0)
+            cJSON_AddNumberToObject(l, "bandwidth_gbs", L->bandwidth_gbs);
+        if (L->bandwidth_bytes > 0)
+            cJSON_AddNumberToObject(l, "bandwidth_bytes", L->bandwidth_bytes);
+        cJSON_AddItemToArray(levels, l);
+    }
+    cJSON_AddItemToObject(o, "latency", saved_curve(h->latency, h->n_latency, "ns"));
+    cJSON_AddItemToObject(o, "local_latency",
+                          saved_curve(h->local_latency, h->n_local_latency, "ns"));
+    cJSON_AddItemToObject(o, "bandwidth", saved_curve(h->bandwidth, h->n_bandwidth, "gbs"));
+    cJSON_AddItemToObject(o, "unmatched_bandwidth",
+                          saved_curve(h->unmatched, h->n_unmatched, "gbs"));
+    return o;
+}
+
 int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
                       const struct clmem_report_meta *meta, struct clmem_error *err)
 {
@@ -268,5 +320,7 @@ int clmem_report_json(FILE *out, const struct clmem_result *results, size_t n,
     cJSON *list = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(list, clmem_json_result(&results[i]));
+    if (meta && meta->hierarchy)
+        cJSON_AddItemToObject(root, "hierarchy", saved_hierarchy(meta->hierarchy));
     return clmem_json_print(out, root, err);
 }

@@ -475,11 +475,124 @@ static int parse_run(struct reader *rd, const cJSON *o, const cJSON *host,
     return CLMEM_OK;
 }
 
+static void hierarchy_free(struct clmem_saved_hierarchy *h)
+{
+    if (!h)
+        return;
+    free(h->latency);
+    free(h->local_latency);
+    free(h->bandwidth);
+    free(h->unmatched);
+    free(h);
+}
+
 void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n)
 {
-    for (size_t i = 0; runs && i < n; i++)
+    for (size_t i = 0; runs && i < n; i++) {
         clmem_results_free(runs[i].results, runs[i].n_results);
+        hierarchy_free(runs[i].hierarchy);
+    }
     free(runs);
+}
+
+/* One of the hierarchy's curves: points of `bytes` and `value_key`, kept
+ * in ascending order of bytes (a file need not be sorted); points whose
+ * figures are not above 0 are left out. */
+static int parse_curve(struct reader *rd, const cJSON *h, const char *key, const char *value_key,
+                       struct clmem_saved_point **out, size_t *n)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(h, key), *item;
+    *out = NULL;
+    *n = 0;
+    if (!cJSON_IsArray(list))
+        return bad(rd, "'hierarchy.%s' is not a list", key);
+    size_t count = (size_t)cJSON_GetArraySize(list);
+    if (!count)
+        return CLMEM_OK;
+    struct clmem_saved_point *c = calloc(count, sizeof *c);
+    if (!c)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s'", rd->path);
+    cJSON_ArrayForEach(item, list)
+    {
+        double bytes = NAN, v = NAN;
+        int status;
+        if ((status = get_number(rd, item, "bytes", 1, NAN, &bytes)) ||
+            (status = get_number(rd, item, value_key, 1, NAN, &v))) {
+            free(c);
+            return status;
+        }
+        if (!(bytes > 0) || !(v > 0) || !isfinite(bytes) || !isfinite(v))
+            continue;
+        size_t k = *n;
+        while (k > 0 && c[k - 1].bytes > bytes) {
+            c[k] = c[k - 1];
+            k--;
+        }
+        c[k] = (struct clmem_saved_point){bytes, v};
+        (*n)++;
+    }
+    *out = c;
+    return CLMEM_OK;
+}
+
+/* clmem hierarchy's object, where the file has one (its keys checked by
+ * require_hierarchy). */
+static int parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_saved_hierarchy **out)
+{
+    *out = NULL;
+    if (!o)
+        return CLMEM_OK;
+    if (!cJSON_IsObject(o))
+        return bad(rd, "%s", "'hierarchy' is not an object");
+    struct clmem_saved_hierarchy *h = calloc(1, sizeof *h);
+    if (!h)
+        return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s'", rd->path);
+    int status;
+    const cJSON *levels = cJSON_GetObjectItemCaseSensitive(o, "levels"), *item;
+    if ((status = get_number(rd, o, "extent_bytes", 1, 0, &h->extent)) ||
+        (status = get_number(rd, o, "largest_cache_bytes", 1, 0, &h->cache_bytes)) ||
+        (status =
+             get_string(rd, o, "largest_cache_from", 1, h->cache_from, sizeof h->cache_from)) ||
+        (status = get_number(rd, o, "clock_mhz", 0, 0, &h->clock_mhz)))
+        goto fail;
+    if (!cJSON_IsArray(levels)) {
+        status = bad(rd, "%s", "'hierarchy.levels' is not a list");
+        goto fail;
+    }
+    cJSON_ArrayForEach(item, levels)
+    {
+        if (h->n_levels == CLMEM_SAVED_LEVELS)
+            break;
+        struct clmem_saved_level *L = &h->levels[h->n_levels];
+        const cJSON *memory = cJSON_GetObjectItemCaseSensitive(item, "memory");
+        L->size_bytes = 0;
+        L->latency_cycles = L->bandwidth_gbs = L->bandwidth_bytes = NAN;
+        if ((status = get_string(rd, item, "name", 1, L->name, sizeof L->name)) ||
+            (status = get_number(rd, item, "size_bytes", 0, 0, &L->size_bytes)) ||
+            (status = get_number(rd, item, "first_bytes", 1, NAN, &L->first_bytes)) ||
+            (status = get_number(rd, item, "latency_ns", 1, NAN, &L->latency_ns)) ||
+            (status = get_number(rd, item, "latency_cycles", 0, NAN, &L->latency_cycles)) ||
+            (status = get_number(rd, item, "bandwidth_gbs", 0, NAN, &L->bandwidth_gbs)) ||
+            (status = get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)))
+            goto fail;
+        if (!cJSON_IsBool(memory)) {
+            status = bad(rd, "%s", "'hierarchy.levels[].memory' is not true or false");
+            goto fail;
+        }
+        L->is_memory = cJSON_IsTrue(memory);
+        h->n_levels++;
+    }
+    if ((status = parse_curve(rd, o, "latency", "ns", &h->latency, &h->n_latency)) ||
+        (status =
+             parse_curve(rd, o, "local_latency", "ns", &h->local_latency, &h->n_local_latency)) ||
+        (status = parse_curve(rd, o, "bandwidth", "gbs", &h->bandwidth, &h->n_bandwidth)) ||
+        (status = parse_curve(rd, o, "unmatched_bandwidth", "gbs", &h->unmatched, &h->n_unmatched)))
+        goto fail;
+    *out = h;
+    return CLMEM_OK;
+fail:
+    hierarchy_free(h);
+    return status;
 }
 
 static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare_device **runs,
@@ -559,6 +672,9 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
         clmem_text_copy(run->created, sizeof run->created, created);
         clmem_text_copy(run->clmem_version, sizeof run->clmem_version, version);
         run->interrupted = cJSON_IsTrue(stopped);
+        if (status == CLMEM_OK && !ranks)
+            status = parse_hierarchy(rd, cJSON_GetObjectItemCaseSensitive(root, "hierarchy"),
+                                     &run->hierarchy);
         results += run->n_results;
         kept++;
     }
