@@ -55,6 +55,16 @@ static const struct {
     {ARGS("compare", "--output-dir", "/nonexistent-dir/report"), 2,
      "cannot create report directory '/nonexistent-dir/report'"},
     {ARGS("tune", "matmul", "--max-candidates", "0"), 2, "--max-candidates '0' is out of range"},
+    /* --help and --version take nothing after them; help CMD parses CMD's
+     * line (each was exit 0, its text printed). */
+    {ARGS("--help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("-h", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("--version", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("-V", "x"), 2, "unexpected argument 'x' after '-V'"},
+    {ARGS("help", "run", "--bogus"), 2, "unknown option '--bogus' (see 'clmem run --help')"},
+    {ARGS("help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("help", "peak", "extra"), 2, "unexpected argument 'extra' (see 'clmem peak --help')"},
+    {ARGS("peak", "extra", "--help"), 2, "unexpected argument 'extra'"},
 };
 
 static void bad_inputs_get_one_line_and_exit_2(void **state)

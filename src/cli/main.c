@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef CLMEM_VERSION
 #define CLMEM_VERSION "unknown"
@@ -112,6 +114,15 @@ static int unknown_command(const char *name)
     return CLMEM_ERR_USAGE;
 }
 
+/* A word after --version, which takes none, or an option after help:
+ * refused, as a command refuses what it does not take (exit 2). */
+static int top_level_extra(const char *top, const char *word)
+{
+    if (word[0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", word);
+    return cli_usage_error(NULL, "unexpected argument '%s' after '%s'", word, top);
+}
+
 static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
@@ -123,19 +134,36 @@ static int dispatch(int argc, char **argv)
         return CLMEM_ERR_USAGE;
     }
     const char *name = argv[1];
-    /* clmem help CMD is clmem CMD --help. */
-    if (strcmp(name, "help") == 0 && argc >= 3) {
+    int help = strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0;
+    /* clmem help CMD [ARGS] (or --help CMD ...) is clmem CMD [ARGS]
+     * --help: the command parses the whole line, so that an option it
+     * does not know is refused there too. */
+    if (help && argc >= 3) {
+        if (argv[2][0] == '-')
+            return top_level_extra(name, argv[2]);
         const struct cli_command *command = find_command(argv[2]);
         if (!command)
             return unknown_command(argv[2]);
-        char *help_argv[] = {argv[0], argv[2], "--help", NULL};
-        return run_command(command, 3, help_argv);
+        char **help_argv = calloc((size_t)argc + 1, sizeof *help_argv);
+        if (!help_argv) {
+            fprintf(stderr, "clmem: out of memory\n");
+            return CLMEM_ERR_USAGE;
+        }
+        help_argv[0] = argv[0];
+        for (int i = 2; i < argc; i++)
+            help_argv[i - 1] = argv[i];
+        help_argv[argc - 1] = "--help";
+        int status = run_command(command, argc, help_argv);
+        free(help_argv);
+        return status;
     }
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    if (help) {
         usage(stdout);
         return CLMEM_OK;
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        if (argc > 2)
+            return top_level_extra(name, argv[2]);
         printf("clmem %s\n", CLMEM_VERSION);
         return CLMEM_OK;
     }
