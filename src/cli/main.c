@@ -1,4 +1,5 @@
 /* clmem: the command table and the top-level options. */
+#define _GNU_SOURCE /* fopencookie */
 #include "cli.h"
 
 #include <errno.h>
@@ -72,6 +73,48 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
     return command->run(argc - 1, argv + 1);
 }
 
+/* The first error writing stdout. The stream drops what it could not
+ * write, so by the last flush there may be nothing left to write and no
+ * errno to tell why ("Input/output error" for a full disk): the writes
+ * keep it here. */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+{
+    (void)cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            if (!stdout_errno)
+                stdout_errno = errno;
+            break;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+/* stdout as a stream whose writes keep their errno (glibc lets a program
+ * replace stdout; elsewhere a lost errno says "Input/output error").
+ * Buffered as stdio buffers it: by line on a terminal, else by block. */
+static void stdout_keep_errno(void)
+{
+#ifdef __GLIBC__
+    static const cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return;
+    if (isatty(STDOUT_FILENO))
+        setvbuf(f, NULL, _IOLBF, BUFSIZ);
+    stdout = f;
+#else
+    (void)stdout_write;
+#endif
+}
+
 /* Every command's last step: what it printed must have reached stdout (a
  * full disk, /dev/full), or the exit code says it did not (2), with one
  * line. A command that stopped on an error of its own, or on a failed
@@ -83,7 +126,7 @@ static int close_stdout(int code)
      * a closed stdout was written after it was freed: heap corruption). */
     errno = 0;
     int failed = fflush(stdout) != 0 || ferror(stdout);
-    int saved = errno;
+    int saved = stdout_errno ? stdout_errno : errno;
     if (!failed || (code != CLMEM_OK && code != CLMEM_ERR_VERIFY && code != CLMEM_DIFF_REGRESSION))
         return code;
     if (!cli_silent)
@@ -183,6 +226,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    stdout_keep_errno();
     int code = close_stdout(dispatch(argc, argv));
     cli_pocl_cache_remove();
     return cli_exit(code);
