@@ -65,6 +65,9 @@ static const struct {
     {ARGS("help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
     {ARGS("help", "peak", "extra"), 2, "unexpected argument 'extra' (see 'clmem peak --help')"},
     {ARGS("peak", "extra", "--help"), 2, "unexpected argument 'extra'"},
+    {ARGS("tune", "pi"), 2,
+     "workload 'pi' has nothing to tune (tunable: matmul, transpose, reduce, dot, blur, "
+     "constmem)"},
 };
 
 static void bad_inputs_get_one_line_and_exit_2(void **state)

@@ -317,7 +317,7 @@ def check_man_and_completion(src, man, bash):
         cases = [
             (["clmem", "run", "matmul", "--variant", "re"], ["regblock", "regblock_padded"]),
             (["clmem", "run", "transpose", "--variant", "c"], ["coalesced", "copy"]),
-            (["clmem", "tune", "matmul", "--variant", ""], ["cpu_blocked", "panel", "regblock"]),
+            (["clmem", "tune", "matmul", "--variant", ""], ["cpu_blocked", "panel", "regblock", "splitk"]),
             (["clmem", "tune", "p"], []),
             (["clmem", "tune", "m"], ["matmul"]),
             (["clmem", "bench", "--workloads", "matmul,tr"], ["matmul,transpose"]),
