@@ -65,6 +65,9 @@ static const struct {
     {ARGS("help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
     {ARGS("help", "peak", "extra"), 2, "unexpected argument 'extra' (see 'clmem peak --help')"},
     {ARGS("peak", "extra", "--help"), 2, "unexpected argument 'extra'"},
+    /* A device that names none of this machine's is a usage error, as an
+     * unknown name is; 3 is for no OpenCL device at all. */
+    {ARGS("run", "dot", "--device", "accelerator"), 2, "no accelerator device"},
     {ARGS("tune", "pi"), 2,
      "workload 'pi' has nothing to tune (tunable: matmul, transpose, reduce, dot, blur, "
      "constmem)"},
@@ -506,6 +509,25 @@ static void options_are_the_same_in_every_command(void **state)
     assert_non_null(strstr(o.out, "\npeak,copy,"));
 }
 
+/* --device gpu where there is no GPU (PoCL alone): exit 2 as the exit-code
+ * table says of a device that names none here, not 3 (no OpenCL device at
+ * all). Skipped on a machine with a GPU. */
+static void no_gpu_here_is_a_usage_error(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("devices", "--format", "csv"));
+    assert_int_equal(o.code, 0);
+    if (strstr(o.out, ",gpu,")) {
+        printf("skipped: this machine has a GPU\n");
+        return;
+    }
+    run_clmem_within(&o, NULL, ARGS("run", "dot", "--device", "gpu"), REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, "no gpu device (see 'clmem devices')") ||
+        count_lines(o.err) != 1 || o.out[0])
+        fail_msg("run dot --device gpu: exit %d, stderr '%s'", o.code, o.err);
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -546,6 +568,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tune_stores_and_run_uses),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
+        cmocka_unit_test(no_gpu_here_is_a_usage_error),
     };
     /* Minutes on 2 cores: compare's bench of two workloads at the CPU
      * sizes, and regblock's tune (meson test cli_long, suite long). */

@@ -40,8 +40,9 @@ const struct cli_spec cli_tune_spec = {
              "and its slowest sample is faster than the built-in's fastest (diff's rule).\n"
              "--show lists what the database holds for the device, --reset removes it\n"
              "(WORKLOAD's entries only, when named); neither measures anything.\n",
-    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or\n"
-            "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n",
+    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no OpenCL\n"
+            "device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is\n"
+            "stored)\n",
     .uses = tune_uses,
     .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
     .min_args = 0,

@@ -46,9 +46,10 @@ static void usage(FILE *out)
     fprintf(out, "\nUnder mpirun (clmem built with MPI), run, bench and compare use a device\n"
                  "per rank and rank 0 reports for all.\n"
                  "\n'clmem help COMMAND' (or 'clmem COMMAND --help') describes a command.\n"
-                 "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
-                 "cannot be written,\n"
-                 "3 no device or OpenCL error, 4 a regression (diff), 128+N stopped by signal N\n"
+                 "exit codes: 0 ok, 1 verification failed, 2 usage error (a --device that "
+                 "names\n"
+                 "none here too) or a file that cannot be written, 3 no OpenCL device or OpenCL\n"
+                 "error, 4 a regression (diff), 128+N stopped by signal N\n"
                  "(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, 141 SIGPIPE)\n");
 }
 
