@@ -470,15 +470,24 @@ static void assert_no_output(const char *path)
 }
 
 /* The first byte of `text` that would drive a terminal: a C0 control
- * other than the line feed, DEL, a C1 control (raw, or UTF-8's C2 80..9F);
- * NULL when none. */
+ * other than the line feed, DEL, a C1 control (U+0080..U+009F, UTF-8's
+ * C2 80..9F), or a byte outside a UTF-8 sequence (a raw C1 among them);
+ * NULL when none. Characters of two to four bytes (the report's ≈, ▲) are
+ * stepped over whole. */
 static const char *terminal_control(const char *text)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        if ((*p < 0x20 && *p != '\n') || *p == 0x7f ||
-            (*p >= 0x80 && *p <= 0x9f && (p == (const unsigned char *)text || p[-1] != 0xc2)) ||
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        size_t len = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3
+                                 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+        if (!len || (len == 1 && ((*p < 0x20 && *p != '\n') || *p == 0x7f)) ||
             (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
             return (const char *)p;
+        for (size_t i = 1; i < len; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                return (const char *)p;
+        p += len;
+    }
     return NULL;
 }
 

@@ -15,6 +15,11 @@
 #   torch.txt          PyTorch's copies (pinned and pageable, host to device
 #                      and back, device to device) timed with CUDA events:
 #                      the anchor of the copy probes (torch_copies.py)
+#   clpeak.txt, .json  clpeak's global, local, image and transfer bandwidth
+#                      and kernel latency on every OpenCL device (where
+#                      CLPEAK names its binary, or .carry/bin/clpeak is
+#                      there: clpeak built from krrishnarraj/clpeak with
+#                      only its OpenCL backend, carried as build-gpu is)
 # DEVICE (default gpu) and EXTENT (default: clmem's, 1 GiB on GPUs) pass to
 # clmem; TORCH=0 leaves PyTorch out.
 set -uo pipefail
@@ -56,5 +61,12 @@ echo "clmem hierarchy: exit $code in $((SECONDS - start)) s" | tee -a "$out/prog
 if [ "${TORCH:-1}" != 0 ]; then
     python3 bench/hierarchy/torch_copies.py >"$out/torch.txt" 2>&1 ||
         echo "torch_copies.py failed (is torch installed?)" >>"$out/torch.txt"
+fi
+clpeak=${CLPEAK:-}
+[ -z "$clpeak" ] && [ -x .carry/bin/clpeak ] && clpeak=.carry/bin/clpeak
+if [ -n "$clpeak" ]; then
+    "$clpeak" --version >"$out/clpeak.txt" 2>&1
+    "$clpeak" --opencl --bandwidth --latency --json-file "$out/clpeak.json" \
+        >>"$out/clpeak.txt" 2>&1 || echo "clpeak: exit $?" >>"$out/clpeak.txt"
 fi
 exit $code

@@ -142,8 +142,10 @@ CLMEM_API int clmem_run_options_create(struct clmem_run_options **options, struc
 /* One option by its name in 'clmem run', the value as its command line
  * takes it, in its range: "variant" (a name or "all"), "size" ("N",
  * "MxN", "MxNxK"), "reps" (1 to 100000), "warmup" (0 to 100), "seed",
- * "compare" ("clblast", "openblas"), "input" (an image file: blur). The
- * text is copied; NULL resets a text option to its default. */
+ * "compare" ("clblast", "openblas"), "input" (an image file: blur),
+ * "energy" (0 or 1: each variant runs on, untimed, until the device's
+ * energy counter has had the span it reads well). The text is copied;
+ * NULL resets a text option to its default. */
 CLMEM_API int clmem_run_options_set(struct clmem_run_options *options, const char *name,
                                     const char *value, struct clmem_error *err);
 /* Either callback may be NULL. */
@@ -184,7 +186,8 @@ CLMEM_API int clmem_bench_options_create(struct clmem_bench_options **options,
                                          struct clmem_error *err);
 /* As clmem_run_options_set, by 'clmem bench' option names: "reps",
  * "seed", "compare", "workloads" (comma-separated: those alone), "sizes"
- * ("gpu", "cpu", "accelerator": whose bench sizes; NULL: the device's). */
+ * ("gpu", "cpu", "accelerator": whose bench sizes; NULL: the device's),
+ * "energy" (0 or 1, as a run's). */
 CLMEM_API int clmem_bench_options_set(struct clmem_bench_options *options, const char *name,
                                       const char *value, struct clmem_error *err);
 CLMEM_API int clmem_bench_options_set_callbacks(struct clmem_bench_options *options,

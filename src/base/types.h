@@ -168,6 +168,11 @@ struct clmem_run_options {
     const char *compare;      /* a library to run beside the kernels ("clblast") or NULL */
     const int *tune_values;   /* clmem tune: the candidate to run */
     int ignore_tuning;        /* the built-in parameters, not the tuning database's */
+    /* 1: each variant runs on, untimed, until the device's energy counter
+     * has had the span it reads well (clmem_energy_min_span_ms: 1 s with
+     * NVML), so that every result has its energy where there is a counter;
+     * 0: energy only where the timed runs were that long. */
+    unsigned energy;
     clmem_progress_fn *progress;
     void *progress_user;
     clmem_cancelled_fn *cancelled; /* polled before each variant */
@@ -188,6 +193,7 @@ struct clmem_bench_options {
     const char *compare; /* as clmem_run_options.compare */
     uint64_t seed;
     const char *only; /* comma-separated workloads, or NULL for all */
+    unsigned energy;  /* as clmem_run_options.energy */
     /* Whose bench sizes: 0, the device's own; else this type's. */
     cl_device_type sizes;
     clmem_bench_progress_fn *progress; /* before each workload and size */

@@ -18,6 +18,7 @@ static const struct cli_use bench_uses[] = {
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
     {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_ENERGY},
     {.id = CLI_OPT_PROGRESS},
     {.id = CLI_OPT_QUIET},
 };
@@ -76,6 +77,7 @@ static int bench_plan(struct cli_flow *f, struct clmem_error *err)
         .seed = f->o.seed,
         .compare = f->o.compare,
         .only = f->o.workloads,
+        .energy = (unsigned)f->o.energy,
         .progress = cli_progress_on() ? show_progress : NULL,
         .cancelled = cli_interrupted,
     };

@@ -18,8 +18,8 @@ static const struct cli_use run_uses[] = {
     {.id = CLI_OPT_PANEL},    {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
     {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
     {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_COMPARE},    {.id = CLI_OPT_INPUT},
-    {.id = CLI_OPT_PROGRESS}, {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_INPUT},    {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_run_spec = {
@@ -56,7 +56,7 @@ struct run_self {
 };
 
 /* The options every run takes from the command line (size, variant, reps,
- * warm-up, seed, compare, --input; Ctrl-C polled); callers add their own. */
+ * warm-up, seed, compare, --input, --energy; Ctrl-C polled); callers add their own. */
 static struct clmem_run_options run_options(const struct cli_opts *o)
 {
     return (struct clmem_run_options){.size = o->size,
@@ -66,6 +66,7 @@ static struct clmem_run_options run_options(const struct cli_opts *o)
                                       .seed = o->seed,
                                       .compare = o->compare,
                                       .input = o->input,
+                                      .energy = (unsigned)o->energy,
                                       .cancelled = cli_interrupted};
 }
 

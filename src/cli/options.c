@@ -204,6 +204,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                       .offset = AT(peak),
                       .help = "measure the device's peaks first (as 'clmem peak') and give each "
                               "result its fraction of them"},
+    [CLI_OPT_ENERGY] = {.name = "energy",
+                        .type = CLI_FLAG,
+                        .offset = AT(energy),
+                        .help = "every result's energy where the device has a counter (NVML, "
+                                "RAPL): each variant runs on, untimed, until the counter has "
+                                "had the span it reads well (1 s with NVML); without it, only "
+                                "results whose timed runs were that long have it"},
     [CLI_OPT_COMPARE] = {.name = "compare",
                          .type = CLI_LIBRARY,
                          .argh = "LIB",

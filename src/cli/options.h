@@ -44,6 +44,7 @@ enum cli_opt {
     CLI_OPT_PROGRESS,
     CLI_OPT_QUIET,
     CLI_OPT_PEAK,
+    CLI_OPT_ENERGY,
     CLI_OPT_COMPARE,
     CLI_OPT_INPUT,
     CLI_OPT_COUNT
@@ -99,7 +100,7 @@ struct cli_opts {
     const char *device;         /* --device as written, as messages quote it */
     struct cli_devices devices; /* and what it names */
     const char *output, *output_dir, *kernel_dir, *compare, *input;
-    int weak, no_overlap, no_cache, peak;
+    int weak, no_overlap, no_cache, peak, energy;
     int show, reset, changes, progress, quiet;
     struct cli_weights split;
     struct cli_grid summa;

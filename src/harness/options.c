@@ -14,6 +14,7 @@ static const struct clmem_member run_members[] = {
     CLMEM_OPTION(clmem_run_options, seed, "seed", 0, UINT64_MAX),
     CLMEM_MEMBER(clmem_run_options, compare, "compare"),
     CLMEM_MEMBER(clmem_run_options, input, "input"),
+    CLMEM_OPTION(clmem_run_options, energy, "energy", 0, 1),
 };
 static const struct clmem_run_options run_defaults = {
     .reps = CLMEM_DEFAULT_REPS, .warmup = CLMEM_DEFAULT_WARMUP, .seed = CLMEM_DEFAULT_SEED};
@@ -24,6 +25,7 @@ static const struct clmem_member bench_members[] = {
     CLMEM_MEMBER(clmem_bench_options, compare, "compare"),
     CLMEM_MEMBER(clmem_bench_options, only, "workloads"),
     CLMEM_MEMBER_AS(CLMEM_MEMBER_DEVICE_TYPE, clmem_bench_options, sizes, "sizes", 0, 0),
+    CLMEM_OPTION(clmem_bench_options, energy, "energy", 0, 1),
 };
 static const struct clmem_bench_options bench_defaults = {.reps = CLMEM_DEFAULT_REPS,
                                                           .seed = CLMEM_DEFAULT_SEED};

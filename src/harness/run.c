@@ -309,6 +309,33 @@ static void prepend_mismatches(struct clmem_check *check, const struct clmem_che
     check->checked += first->checked;
 }
 
+/* --energy: the variant's runs go on, untimed, until the counter has had
+ * the span it reads well since `before`, each batch twice the last (the
+ * first as many runs as the sampling made, at most 64); a stop asked for
+ * ends it between batches, the result kept. `after` is read again after
+ * each batch. The energy per run is the span's over
+ * every run, timed or not: they are the same kernel at the same size. */
+static int energy_top_up(struct batch_job *job, const struct clmem_run_options *options,
+                         const struct clmem_energy_meter *meter,
+                         const struct clmem_energy_reading *before,
+                         struct clmem_energy_reading *after, struct clmem_error *err)
+{
+    double need_ms = clmem_energy_min_span_ms(meter);
+    unsigned batch = job->runs > 0 && job->runs < 64 ? (unsigned)job->runs : 64;
+    struct clmem_batch ignored;
+    while (meter->source[0] && before->ok && after->ok && after->t_ms - before->t_ms < need_ms) {
+        if (options->cancelled && options->cancelled(options->cancelled_user))
+            break; /* the result is kept, its energy n/a; the run stops before the next */
+        int status = run_batch(job, batch, &ignored, err);
+        if (status)
+            return status;
+        clmem_energy_read(meter, after);
+        if (batch < 1u << 16)
+            batch *= 2;
+    }
+    return CLMEM_OK;
+}
+
 static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
                        const struct clmem_run_options *options,
                        const struct clmem_energy_meter *meter, struct clmem_result *r,
@@ -343,6 +370,8 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
     if ((status = sample_job(&job, options->reps, r, &how, err)))
         return status;
     clmem_energy_read(meter, &after);
+    if (options->energy && (status = energy_top_up(&job, options, meter, &before, &after, err)))
+        return status;
     snprintf(r->timer, sizeof r->timer, "%s", how.host ? "host" : "events");
     r->runs_per_sample = how.runs_per_sample;
     /* A time is never zero: sampling refuses a clock that does not advance. */

@@ -635,7 +635,7 @@ void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter
     else if (runs == 0 || !(span_ms >= need_ms))
         snprintf(r->energy_na, sizeof r->energy_na,
                  "run shorter than the counter's resolution: %.3g s metered, %.3g s needed "
-                 "(more --reps)",
+                 "(--energy runs on for it)",
                  span_ms * 1e-3, need_ms * 1e-3);
     else if (clmem_energy_joules(m, before, after, &joules, why, sizeof why))
         snprintf(r->energy_na, sizeof r->energy_na, "%s", why);
