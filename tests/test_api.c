@@ -484,6 +484,39 @@ static void every_function_has_a_case(void **state)
     assert_int_equal(declared, sizeof misuse_cases / sizeof misuse_cases[0]);
 }
 
+/* Without an error record (err NULL) as well: each status function called
+ * with NULL for every pointer answers CLMEM_ERR_USAGE, and none crashes. */
+static void misuse_without_an_error_record(void **state)
+{
+    UNUSED;
+    enum clmem_format format;
+    size_t n, chosen;
+    const int status[] = {
+        clmem_devices_list(NULL, NULL, NULL),
+        clmem_devices_select("cpu", NULL, 3, &chosen, NULL),
+        clmem_ctx_create(NULL, NULL, NULL, NULL),
+        clmem_run_options_create(NULL, NULL),
+        clmem_run_options_set(NULL, "reps", "5", NULL),
+        clmem_run_options_set_callbacks(NULL, NULL, NULL, NULL, NULL),
+        clmem_run(NULL, NULL, NULL, NULL, NULL, NULL),
+        clmem_peak_create(NULL, NULL),
+        clmem_peak_measure(NULL, 5, NULL, NULL, NULL, NULL),
+        clmem_bench_options_create(NULL, NULL),
+        clmem_bench_options_set(NULL, "reps", "5", NULL),
+        clmem_bench_options_set_callbacks(NULL, NULL, NULL, NULL, NULL),
+        clmem_bench_plan(NULL, NULL, &n, NULL),
+        clmem_bench_run(NULL, NULL, NULL, NULL, NULL, NULL),
+        clmem_format_parse(NULL, &format, NULL),
+        clmem_report_meta_create(NULL, NULL, NULL, NULL),
+        clmem_report_write(NULL, CLMEM_FORMAT_CSV, NULL, 0, NULL, NULL),
+        clmem_runfile_load(NULL, NULL, NULL, NULL),
+        clmem_compare_report(NULL, NULL, 0, NULL, 0, NULL),
+    };
+    for (size_t i = 0; i < sizeof status / sizeof *status; i++)
+        if (status[i] != CLMEM_ERR_USAGE)
+            fail_msg("call %zu with err NULL: status %d", i, status[i]);
+}
+
 /* ---- a program's run on PoCL ---- */
 struct fixture {
     struct clmem_device *devices;
@@ -637,7 +670,8 @@ static void bench_plan_through_handles(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest header[] = {cmocka_unit_test(every_function_has_a_case)};
+    const struct CMUnitTest header[] = {cmocka_unit_test(every_function_has_a_case),
+                                        cmocka_unit_test(misuse_without_an_error_record)};
     const struct CMUnitTest device[] = {
         cmocka_unit_test(run_through_handles),
         cmocka_unit_test(bench_plan_through_handles),

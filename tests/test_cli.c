@@ -55,6 +55,22 @@ static const struct {
     {ARGS("compare", "--output-dir", "/nonexistent-dir/report"), 2,
      "cannot create report directory '/nonexistent-dir/report'"},
     {ARGS("tune", "matmul", "--max-candidates", "0"), 2, "--max-candidates '0' is out of range"},
+    /* --help and --version take nothing after them; help CMD parses CMD's
+     * line (each was exit 0, its text printed). */
+    {ARGS("--help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("-h", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("--version", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("-V", "x"), 2, "unexpected argument 'x' after '-V'"},
+    {ARGS("help", "run", "--bogus"), 2, "unknown option '--bogus' (see 'clmem run --help')"},
+    {ARGS("help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
+    {ARGS("help", "peak", "extra"), 2, "unexpected argument 'extra' (see 'clmem peak --help')"},
+    {ARGS("peak", "extra", "--help"), 2, "unexpected argument 'extra'"},
+    /* A device that names none of this machine's is a usage error, as an
+     * unknown name is; 3 is for no OpenCL device at all. */
+    {ARGS("run", "dot", "--device", "accelerator"), 2, "no accelerator device"},
+    {ARGS("tune", "pi"), 2,
+     "workload 'pi' has nothing to tune (tunable: matmul, transpose, reduce, dot, blur, "
+     "constmem)"},
 };
 
 static void bad_inputs_get_one_line_and_exit_2(void **state)
@@ -493,6 +509,25 @@ static void options_are_the_same_in_every_command(void **state)
     assert_non_null(strstr(o.out, "\npeak,copy,"));
 }
 
+/* --device gpu where there is no GPU (PoCL alone): exit 2 as the exit-code
+ * table says of a device that names none here, not 3 (no OpenCL device at
+ * all). Skipped on a machine with a GPU. */
+static void no_gpu_here_is_a_usage_error(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("devices", "--format", "csv"));
+    assert_int_equal(o.code, 0);
+    if (strstr(o.out, ",gpu,")) {
+        printf("skipped: this machine has a GPU\n");
+        return;
+    }
+    run_clmem_within(&o, NULL, ARGS("run", "dot", "--device", "gpu"), REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, "no gpu device (see 'clmem devices')") ||
+        count_lines(o.err) != 1 || o.out[0])
+        fail_msg("run dot --device gpu: exit %d, stderr '%s'", o.code, o.err);
+}
+
 static void help_and_version(void **state)
 {
     (void)state;
@@ -533,6 +568,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(tune_stores_and_run_uses),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
+        cmocka_unit_test(no_gpu_here_is_a_usage_error),
     };
     /* Minutes on 2 cores: compare's bench of two workloads at the CPU
      * sizes, and regblock's tune (meson test cli_long, suite long). */

@@ -196,6 +196,28 @@ static void diff_gates_on_workloads_and_shows_changes(void **state)
     free(text);
 }
 
+/* --workloads that leave no result: refused before anything is written
+ * (diff passed the gate on an empty table, compare wrote a report of the
+ * peaks alone; both exit 0). */
+static void workloads_that_leave_nothing_are_refused(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *matmul = h100_edited("matmul-alone.json", "matmul", NULL);
+    const char *out = test_in_dir("nothing.json");
+    refused_with(ARGS("diff", matmul, matmul, "--workloads", "transpose,dot", "--output", out),
+                 "--workloads 'transpose,dot' leaves nothing to compare: neither");
+    assert_int_equal(access(out, F_OK), -1);
+    const char *dir = test_in_dir("nothing-report");
+    refused_with(ARGS("compare", matmul, "--workloads", "transpose", "--output-dir", dir),
+                 "--workloads 'transpose' leaves nothing to compare: no run file has a result");
+    assert_int_equal(access(dir, F_OK), -1);
+    /* One workload of the list there is enough. */
+    run_clmem(&o, NULL, ARGS("diff", matmul, matmul, "--workloads", "transpose,matmul"));
+    if (o.code != 0 || !strstr(o.out, "\nmatmul "))
+        fail_msg("--workloads transpose,matmul: exit %d, stderr '%s'", o.code, o.err);
+}
+
 /* ---- tune ---- */
 
 static void tune_keeps_only_a_gain_beyond_both_spreads(void **state)
@@ -321,6 +343,7 @@ int main(void)
         cmocka_unit_test(list_and_devices_write_json_and_csv),
         cmocka_unit_test(diff_of_a_partial_run_says_not_run),
         cmocka_unit_test(diff_gates_on_workloads_and_shows_changes),
+        cmocka_unit_test(workloads_that_leave_nothing_are_refused),
         cmocka_unit_test(tune_keeps_only_a_gain_beyond_both_spreads),
         cmocka_unit_test(tune_show_and_reset),
         cmocka_unit_test(progress_lines_off_a_terminal_and_quiet),

@@ -99,6 +99,10 @@ static void unwritable_stdout_exits_2(void **state)
         ARGS("--version"),
         ARGS("list"),
         ARGS("list", "--help"),
+        /* Longer than stdio's buffer: the write that failed was the first,
+         * the errno lost by the last flush ("Input/output error"). */
+        ARGS("help", "run"),
+        ARGS("run", "--help"),
         ARGS("devices"),
         ARGS("run", "pi", "--size", "4096", "--device", "cpu", "--reps", "1"),
         ARGS("tune", "reduce", "--device", "cpu", "--variant", "one_pass", "--size", "4096",
@@ -680,6 +684,20 @@ static void an_input_is_refused_at_its_header(void **state)
         fail_msg("--input /dev/zero: exit %d, stderr '%s'", o.code, o.err);
     /* The driver's own memory, not the 2 GB a whole read takes. */
     assert_true(kib < 1024 * 1024);
+    /* A NUL in the header is shown, not the end of the message (it read
+     * "bad width: unexpected '" and stopped). */
+    char nul[600];
+    snprintf(nul, sizeof nul, "%s/nul.pgm", test_dir());
+    static const char header[] = "P5\n4\0 4\n255\n0123456789abcdef";
+    FILE *f = fopen(nul, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(header, 1, sizeof header - 1, f), sizeof header - 1);
+    assert_int_equal(fclose(f), 0);
+    run_clmem(&o, NULL, ARGS("run", "blur", "--device", "cpu", "--reps", "1", "--input", nul));
+    if (o.code != 2 || clmem_lines(o.err) != 1 ||
+        !strstr(o.err, "bad width: unexpected '\\x00' after 4\n"))
+        fail_msg("--input with a NUL in its header: exit %d, stderr '%s'", o.code, o.err);
+    unlink(nul);
 }
 
 /* The tuning database's lock a directory, or a link: refused before any

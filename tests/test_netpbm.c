@@ -174,6 +174,14 @@ static const struct {
     BAD("P5\n-1 1\n255\n\x01", "bad width: expected a decimal number, got '-'"),
     BAD("P5\n3x 1\n255\n\x01", "bad width: unexpected 'x' after 3"),
     BAD("P5\n1 y\n255\n\x01", "bad height: expected a decimal number"),
+    /* Bytes that are no text shown escaped: a NUL once ended the message. */
+    BAD("P5\n4\0 4\n255\n0123456789abcdef", "bad width: unexpected '\\x00' after 4"),
+    BAD("P5\n\0"
+        "4 4\n255\n0123456789abcdef",
+        "bad width: expected a decimal number, got '\\x00'"),
+    BAD("P5\n4 4\x1b\n255\n0123456789abcdef", "bad height: unexpected '\\x1b' after 4"),
+    BAD("P\0\n4 4\n255\n", "bad magic 'P\\x00' (expected binary P5 grey or P6 RGB)"),
+    BAD("\xff\xd8\xff", "bad magic '\\xff\\xd8'"),
     BAD("P5\n0 1\n255\n", "width 0"),
     BAD("P5\n1 0\n255\n", "height 0"),
     BAD("P6\n00 5\n255\n", "width 0"),

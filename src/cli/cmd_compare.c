@@ -51,7 +51,7 @@ const struct cli_spec cli_compare_spec = {
             "Ctrl-C stops after the current variant; the report then covers what\n"
             "finished.\n\n"
             "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
-            "3 no device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
+            "3 no OpenCL device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
     .uses = compare_uses,
     .n_uses = CLMEM_ARRAY_SIZE(compare_uses),
     .min_args = 0,
@@ -90,6 +90,16 @@ static void only_workloads(const char *list, struct clmem_compare_device *runs, 
         }
         runs[d].n_results = kept;
     }
+}
+
+/* Whether a run holds a result of a workload the list names. */
+static int has_workloads(const char *list, const struct clmem_compare_device *runs, size_t n)
+{
+    for (size_t d = 0; d < n; d++)
+        for (size_t i = 0; i < runs[d].n_results; i++)
+            if (clmem_list_has(list, runs[d].results[i].workload))
+                return 1;
+    return 0;
 }
 
 struct progress {
@@ -255,8 +265,17 @@ static int compare_check(struct cli_flow *f, struct clmem_error *err)
     for (size_t i = 0; i < o->n_args; i++)
         if ((status = clmem_runfile_load(o->args[i], &self->runs, &self->n_saved, err)))
             return status;
-    if (o->workloads)
+    if (o->workloads) {
         only_workloads(o->workloads, self->runs, self->n_saved);
+        /* Files alone (no live device to run the list): a report of
+         * nothing but the peaks is refused before its directory is made. */
+        if (o->n_args && !o->given[CLI_OPT_DEVICE] &&
+            !has_workloads(o->workloads, self->runs, self->n_saved))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "--workloads '%s' leaves nothing to compare: no run file has a "
+                              "result of these workloads",
+                              o->workloads);
+    }
     f->output_path = o->output_dir;
     return CLMEM_OK;
 }

@@ -85,8 +85,17 @@ int cmd_diff(int argc, char **argv)
         (status = check_output(&a, &err)) ||
         (status = clmem_diff_runs(base, n_base, newer, n_newer, a.threshold, &diff, &err)))
         goto cleanup;
-    if (a.workloads)
+    if (a.workloads) {
         clmem_diff_only(&diff, a.workloads);
+        /* An empty table would pass the gate on nothing. */
+        if (diff.n_rows == 0) {
+            status = clmem_fail(&err, CLMEM_ERR_USAGE,
+                                "--workloads '%s' leaves nothing to compare: neither '%s' nor '%s' "
+                                "has a result of these workloads",
+                                a.workloads, base_file, new_file);
+            goto cleanup;
+        }
+    }
     diff.changes_only = a.changes;
     enum clmem_format format = cli_output_format(&a, a.format);
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))

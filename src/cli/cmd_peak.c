@@ -21,8 +21,8 @@ const struct cli_spec cli_peak_spec = {
              "each result its fraction of these. It is 'clmem run peak': a device list\n"
              "measures every device at once, with totals.\n",
     .more = "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
-            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
-            "Ctrl-C)\n",
+            "be written, 3 no OpenCL device or OpenCL error, 128+N stopped by signal N\n"
+            "(130: Ctrl-C)\n",
     .uses = peak_uses,
     .n_uses = CLMEM_ARRAY_SIZE(peak_uses),
     .min_args = 0,

@@ -36,9 +36,9 @@ const struct cli_spec cli_run_spec = {
             "rank's results and their total.\n"
             "Ctrl-C (SIGTERM, SIGHUP) stops after the current variant and reports those\n"
             "that finished; a second one, SIGQUIT or SIGPIPE stop at once.\n"
-            "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
-            "be written, 3 no device or OpenCL error, 128+N stopped by signal N (130:\n"
-            "Ctrl-C)\n",
+            "exit codes: 0 ok, 1 verification failed, 2 usage error (a --device that\n"
+            "names none here too) or a file that cannot be written, 3 no OpenCL device\n"
+            "or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
     .uses = run_uses,
     .n_uses = CLMEM_ARRAY_SIZE(run_uses),
     .min_args = 1,

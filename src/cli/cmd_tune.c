@@ -26,21 +26,23 @@ const struct cli_spec cli_tune_spec = {
     .name = "tune",
     .synopsis = "WORKLOAD [options] | --show [--device D] | --reset [WORKLOAD] [--device D]",
     .about = "Searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
-             "one --variant names (matmul: regblock, panel and cpu_blocked; transpose:\n"
-             "padded, whose tile every transpose variant uses; reduce and dot:\n"
-             "one_pass, whose work-group every variant uses) on the device: the\n"
-             "built-in setting first, then candidates from the search space that the\n"
-             "device can run (work-group and local-memory limits), each built at --size,\n"
-             "run --reps times and verified. The best is kept in\n"
-             "$XDG_CACHE_HOME/clmem/tuning.json (else ~/.cache/clmem), per device,\n"
-             "driver, workload, variant and size class; 'run' and 'bench' then use it\n"
-             "and say so in the result's note. It tunes one device (no list).\n"
+             "one --variant names (matmul: regblock, panel, cpu_blocked and splitk;\n"
+             "transpose: padded, whose tile every transpose variant uses, and vec4;\n"
+             "reduce and dot: one_pass, whose work-group every variant uses; blur and\n"
+             "constmem: coarsened) on the device: the built-in setting first, then\n"
+             "candidates from the search space that the device can run (work-group\n"
+             "and local-memory limits), each built at --size, run --reps times and\n"
+             "verified. The best is kept in $XDG_CACHE_HOME/clmem/tuning.json (else\n"
+             "~/.cache/clmem), per device, driver, workload, variant and size class;\n"
+             "'run' and 'bench' then use it and say so in the result's note. It tunes\n"
+             "one device (no list).\n"
              "A candidate is kept only when it beats the built-in setting by more than 5%\n"
              "and its slowest sample is faster than the built-in's fastest (diff's rule).\n"
              "--show lists what the database holds for the device, --reset removes it\n"
              "(WORKLOAD's entries only, when named); neither measures anything.\n",
-    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no device or\n"
-            "OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is stored)\n",
+    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no OpenCL\n"
+            "device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is\n"
+            "stored)\n",
     .uses = tune_uses,
     .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
     .min_args = 0,
@@ -74,6 +76,23 @@ static void show_candidate(void *user, size_t index, size_t count,
         printf("%-12zu %-10s %12s  %s\n", index, mark, "-", c->params);
     else
         printf("%-12zu %-10s %12.3f  %s\n", index, mark, c->metric, c->params);
+}
+
+/* The workloads with a tunable variant, from the workload table, in its
+ * order: "matmul, transpose, ...". */
+static void tunable_workloads(char *out, size_t size)
+{
+    size_t count, at = 0;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    out[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        if (!all[i]->n_tunables)
+            continue;
+        int n = snprintf(out + at, size - at, "%s%s", at ? ", " : "", all[i]->name);
+        if (n < 0 || (size_t)n >= size - at)
+            break;
+        at += (size_t)n;
+    }
 }
 
 /* Tunes one tunable variant; prints its table and what was kept. */
@@ -202,9 +221,10 @@ int cmd_tune(int argc, char **argv)
         return cli_report_error(&err);
     }
     if (!w->n_tunables) {
-        clmem_fail(&err, CLMEM_ERR_USAGE,
-                   "workload '%s' has nothing to tune (tunable: matmul, transpose, reduce, dot)",
-                   w->name);
+        char tunable[256];
+        tunable_workloads(tunable, sizeof tunable);
+        clmem_fail(&err, CLMEM_ERR_USAGE, "workload '%s' has nothing to tune (tunable: %s)",
+                   w->name, tunable);
         return cli_report_error(&err);
     }
     const struct clmem_tunable *only = NULL;

@@ -151,8 +151,9 @@ int cli_write_man(FILE *out, const struct cli_command *commands, size_t n)
     }
     fputs(".SH EXIT STATUS\n"
           ".TP\n0\nsuccess\n.TP\n1\na result failed verification\n"
-          ".TP\n2\nusage error, or a file that cannot be read or written\n"
-          ".TP\n3\nno OpenCL device, or an OpenCL error\n"
+          ".TP\n2\nusage error (a \\fB\\-\\-device\\fR that names none of this machine's "
+          "devices included), or a file that cannot be read or written\n"
+          ".TP\n3\nno OpenCL device at all, or an OpenCL error\n"
           ".TP\n4\na regression (\\fBclmem diff\\fR)\n"
           ".TP\n128+N\nstopped by signal N (130 Ctrl\\-C, 143 SIGTERM, 129 SIGHUP, 131 "
           "SIGQUIT, 141 SIGPIPE)\n"

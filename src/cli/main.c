@@ -1,9 +1,12 @@
 /* clmem: the command table and the top-level options. */
+#define _GNU_SOURCE /* fopencookie */
 #include "cli.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef CLMEM_VERSION
 #define CLMEM_VERSION "unknown"
@@ -43,9 +46,10 @@ static void usage(FILE *out)
     fprintf(out, "\nUnder mpirun (clmem built with MPI), run, bench and compare use a device\n"
                  "per rank and rank 0 reports for all.\n"
                  "\n'clmem help COMMAND' (or 'clmem COMMAND --help') describes a command.\n"
-                 "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that "
-                 "cannot be written,\n"
-                 "3 no device or OpenCL error, 4 a regression (diff), 128+N stopped by signal N\n"
+                 "exit codes: 0 ok, 1 verification failed, 2 usage error (a --device that "
+                 "names\n"
+                 "none here too) or a file that cannot be written, 3 no OpenCL device or OpenCL\n"
+                 "error, 4 a regression (diff), 128+N stopped by signal N\n"
                  "(130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, 141 SIGPIPE)\n");
 }
 
@@ -70,6 +74,48 @@ static int run_command(const struct cli_command *command, int argc, char **argv)
     return command->run(argc - 1, argv + 1);
 }
 
+/* The first error writing stdout. The stream drops what it could not
+ * write, so by the last flush there may be nothing left to write and no
+ * errno to tell why ("Input/output error" for a full disk): the writes
+ * keep it here. */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+{
+    (void)cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(STDOUT_FILENO, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            if (!stdout_errno)
+                stdout_errno = errno;
+            break;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+/* stdout as a stream whose writes keep their errno (glibc lets a program
+ * replace stdout; elsewhere a lost errno says "Input/output error").
+ * Buffered as stdio buffers it: by line on a terminal, else by block. */
+static void stdout_keep_errno(void)
+{
+#ifdef __GLIBC__
+    static const cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return;
+    if (isatty(STDOUT_FILENO))
+        setvbuf(f, NULL, _IOLBF, BUFSIZ);
+    stdout = f;
+#else
+    (void)stdout_write;
+#endif
+}
+
 /* Every command's last step: what it printed must have reached stdout (a
  * full disk, /dev/full), or the exit code says it did not (2), with one
  * line. A command that stopped on an error of its own, or on a failed
@@ -81,7 +127,7 @@ static int close_stdout(int code)
      * a closed stdout was written after it was freed: heap corruption). */
     errno = 0;
     int failed = fflush(stdout) != 0 || ferror(stdout);
-    int saved = errno;
+    int saved = stdout_errno ? stdout_errno : errno;
     if (!failed || (code != CLMEM_OK && code != CLMEM_ERR_VERIFY && code != CLMEM_DIFF_REGRESSION))
         return code;
     if (!cli_silent)
@@ -112,6 +158,15 @@ static int unknown_command(const char *name)
     return CLMEM_ERR_USAGE;
 }
 
+/* A word after --version, which takes none, or an option after help:
+ * refused, as a command refuses what it does not take (exit 2). */
+static int top_level_extra(const char *top, const char *word)
+{
+    if (word[0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", word);
+    return cli_usage_error(NULL, "unexpected argument '%s' after '%s'", word, top);
+}
+
 static int dispatch(int argc, char **argv)
 {
     /* INT, TERM, HUP, QUIT, PIPE: stop at once until a command says that
@@ -123,19 +178,36 @@ static int dispatch(int argc, char **argv)
         return CLMEM_ERR_USAGE;
     }
     const char *name = argv[1];
-    /* clmem help CMD is clmem CMD --help. */
-    if (strcmp(name, "help") == 0 && argc >= 3) {
+    int help = strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0;
+    /* clmem help CMD [ARGS] (or --help CMD ...) is clmem CMD [ARGS]
+     * --help: the command parses the whole line, so that an option it
+     * does not know is refused there too. */
+    if (help && argc >= 3) {
+        if (argv[2][0] == '-')
+            return top_level_extra(name, argv[2]);
         const struct cli_command *command = find_command(argv[2]);
         if (!command)
             return unknown_command(argv[2]);
-        char *help_argv[] = {argv[0], argv[2], "--help", NULL};
-        return run_command(command, 3, help_argv);
+        char **help_argv = calloc((size_t)argc + 1, sizeof *help_argv);
+        if (!help_argv) {
+            fprintf(stderr, "clmem: out of memory\n");
+            return CLMEM_ERR_USAGE;
+        }
+        help_argv[0] = argv[0];
+        for (int i = 2; i < argc; i++)
+            help_argv[i - 1] = argv[i];
+        help_argv[argc - 1] = "--help";
+        int status = run_command(command, argc, help_argv);
+        free(help_argv);
+        return status;
     }
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+    if (help) {
         usage(stdout);
         return CLMEM_OK;
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        if (argc > 2)
+            return top_level_extra(name, argv[2]);
         printf("clmem %s\n", CLMEM_VERSION);
         return CLMEM_OK;
     }
@@ -155,6 +227,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    stdout_keep_errno();
     int code = close_stdout(dispatch(argc, argv));
     cli_pocl_cache_remove();
     return cli_exit(code);

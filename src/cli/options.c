@@ -662,13 +662,15 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     o->args = argv + optind;
     o->n_args = optind < argc ? (size_t)(argc - optind) : 0;
     cli_feedback_set(o);
+    /* An argument too many is refused with --help too ("peak extra
+     * --help", "help peak extra"); one missing is what --help is for. */
+    if (o->n_args > spec->max_args)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem %s --help')",
+                          o->args[spec->max_args], spec->name);
     if (o->help)
         return CLMEM_OK;
     if (o->n_args < spec->min_args)
         return clmem_fail(err, CLMEM_ERR_USAGE, "%s", spec->missing);
-    if (o->n_args > spec->max_args)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "unexpected argument '%s' (see 'clmem %s --help')",
-                          o->args[spec->max_args], spec->name);
     return check_one_device(spec, o, err);
 }
 

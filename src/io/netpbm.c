@@ -68,6 +68,18 @@ static int skip_separator(struct cursor *f)
     return 0;
 }
 
+/* A header byte as a message shows it: printable ASCII as it is, any
+ * other (a NUL, which would end the message there, an ESC, a byte above
+ * 0x7e) as \xHH. */
+static const char *shown_byte(int c, char out[8])
+{
+    if (c >= 0x20 && c <= 0x7e)
+        snprintf(out, 8, "%c", c);
+    else
+        snprintf(out, 8, "\\x%02x", (unsigned)c & 0xffu);
+    return out;
+}
+
 /* Reads the header field `name` (width, height, maxval) after its separator. */
 static int read_field(struct cursor *f, const char *path, const char *name, size_t *value,
                       struct clmem_error *err)
@@ -80,10 +92,12 @@ static int read_field(struct cursor *f, const char *path, const char *name, size
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "image '%s': bad header: no whitespace before the %s", path, name);
     }
+    char shown[8];
     int c = next(f);
     if (c < '0' || c > '9')
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "image '%s': bad %s: expected a decimal number, got '%c'", path, name, c);
+                          "image '%s': bad %s: expected a decimal number, got '%s'", path, name,
+                          shown_byte(c, shown));
     size_t v = 0;
     int too_large = 0;
     for (; c >= '0' && c <= '9'; c = next(f)) {
@@ -100,8 +114,8 @@ static int read_field(struct cursor *f, const char *path, const char *name, size
         return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': truncated header after the %s", path,
                           name);
     if (!is_space(c) && c != '#')
-        return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad %s: unexpected '%c' after %zu",
-                          path, name, c, v);
+        return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad %s: unexpected '%s' after %zu",
+                          path, name, shown_byte(c, shown), v);
     back(f, c);
     *value = v;
     return CLMEM_OK;
@@ -114,13 +128,10 @@ static int read_header(struct cursor *f, const char *path, struct clmem_image *i
     if (m0 == EOF)
         return clmem_fail(err, CLMEM_ERR_USAGE, "image '%s': bad magic: the file is empty", path);
     if (m0 != 'P' || (m1 != '5' && m1 != '6')) {
-        char magic[3] = {(char)m0, m1 == EOF ? '\0' : (char)m1, '\0'};
-        for (int i = 0; i < 2; i++)
-            if (magic[i] && (magic[i] < 0x20 || magic[i] > 0x7e))
-                magic[i] = '?';
+        char first[8], second[8];
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "image '%s': bad magic '%s' (expected binary P5 grey or P6 RGB)", path,
-                          magic);
+                          "image '%s': bad magic '%s%s' (expected binary P5 grey or P6 RGB)", path,
+                          shown_byte(m0, first), m1 == EOF ? "" : shown_byte(m1, second));
     }
     image->channels = m1 == '5' ? 1 : 3;
     size_t width, height, maxval;
