@@ -1,5 +1,5 @@
 /* A stop at once leaves no temporary file, whatever output is pending
- * (src/cli/common.c: the stop's handler removes them before the process
+ * (src/cli/stopping.c: the stop's handler removes them before the process
  * ends). Each kind of output clmem writes through a temporary file renamed
  * over it (src/io/output.c): a report's --output, blur's image --output, a
  * compiled-program cache entry, the tuning database; each stopped at once

@@ -1,5 +1,5 @@
 /* clmem compare: saved run files of any machines and the suite on live
- * devices, in one report side by side with pictures (src/report/compare.c);
+ * devices, in one report side by side with pictures (src/compare/compare.c);
  * under mpirun a column per rank. Its steps go through the one flow
  * (flow.c): check the files, the report's directory, then alone the live
  * devices one by one, under mpirun the suite on each rank's device. */

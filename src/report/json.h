@@ -1,5 +1,5 @@
 /* The JSON report's parts, for the reports that assemble them differently
- * (src/mpi/report.c: one section per rank). Not libclmem's interface. */
+ * (src/mpi/rank_report.c: one section per rank). Not libclmem's interface. */
 #ifndef CLMEM_REPORT_JSON_H
 #define CLMEM_REPORT_JSON_H
 
