@@ -368,7 +368,6 @@ static void auto_chooser_follows_the_rules(void **state)
     /* Whole tiles: regblock, the same kernel without copies. */
     expect_choice(&h100, 4096, 4096, 4096, "regblock", "whole 256x128x8 tiles");
     expect_choice(&h100, 8192, 8192, 8192, "regblock", "whole");
-    expect_choice(&h100, 1024, 1024, 1024, "regblock", "whole 64x128x8 tiles");
     expect_choice(&h100, 16384, 256, 4096, "regblock", "whole");
     expect_choice(&h100, 256, 16384, 4096, "regblock", "whole");
     /* Rows of M or N off float4s: padded, while padding costs less than
@@ -391,17 +390,22 @@ static void auto_chooser_follows_the_rules(void **state)
      * model finds it faster (the thin, K-heavy, small and odd shapes the
      * issue measured at 0.16-0.84 of cuBLAS). */
     expect_choice(&h100, 64, 8192, 8192, "splitk", "64 blocks of 64x128 for 132 compute units");
-    expect_choice(&h100, 64, 8192, 8192, "splitk", "K slices");
+    expect_choice(&h100, 64, 8192, 8192, "splitk", "64x256 tiles in 8 K slices");
+    expect_choice(&h100, 128, 8192, 8192, "splitk", "128x256 tiles in 4 K slices");
     expect_choice(&h100, 777, 1234, 5678, "splitk", "70 blocks of 128x128");
     expect_choice(&h100, 1536, 1536, 1536, "splitk", "72 blocks of 256x128");
+    expect_choice(&h100, 1536, 1536, 1536, "splitk", "256x128 tiles in 5 K slices");
+    /* 1024: 128 of regblock's 64x128 blocks, one a unit, where 256x128
+     * in 4 slices ran 8% faster (bench/sgemm/shapes/h200-sweep/). */
+    expect_choice(&h100, 1024, 1024, 1024, "splitk", "256x128 tiles in 4 K slices");
     expect_choice(&h100, 512, 512, 16384, "splitk", "K slices");
     expect_choice(&h100, 128, 8192, 8192, "splitk", NULL);
     expect_choice(&h100, 8192, 32, 8192, "splitk", NULL);
     expect_choice(&h100, 100, 100, 100, "splitk", "2 blocks of 64x128");
     expect_choice(&h100, 8192, 5, 8192, "splitk", NULL);
     /* Where splitk's plan is regblock's own kernel (2001, 2048: 128
-     * blocks of 256x128, one slice) or not clearly faster (1024: 128 of
-     * 64x128), regblock's rules; as where its blocks fill the units. */
+     * blocks of 256x128, one slice), regblock's rules; as where its
+     * blocks fill the units. */
     expect_choice(&h100, 2001, 2001, 2001, "regblock_padded", NULL);
     expect_choice(&h100, 2048, 2048, 2048, "regblock", "whole 256x128x8 tiles");
     /* The H200 is an sm_90 of 132 units too: the same choices. */
@@ -457,7 +461,9 @@ static void splitk_plan_follows_the_shape(void **state)
     (void)state;
     struct clmem_device h100 =
         made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
-    expect_plan(&h100, 64, 8192, 8192, 0, "64x128 tiles, 64 blocks");
+    expect_plan(&h100, 64, 8192, 8192, 0, "64x256 tiles, 32 blocks");
+    expect_plan(&h100, 128, 8192, 8192, 4, "128x256 tiles, 32 blocks");
+    expect_plan(&h100, 1024, 1024, 1024, 4, "256x128 tiles, 32 blocks");
     expect_plan(&h100, 32, 8192, 8192, 0, "32x128 tiles");
     expect_plan(&h100, 8192, 32, 8192, 0, "128x32 tiles");
     expect_plan(&h100, 512, 512, 16384, 0, NULL);

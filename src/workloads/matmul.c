@@ -146,18 +146,27 @@ static const struct clmem_param_row cpu_blocked_params[] = {
  * SGEMM rate on the H100 (splitk_gpu_rates). Measured on the H100 (one
  * work-group a unit, every group at once: bench/sgemm/h100-padded/):
  * 256x128 at 2048 (128 blocks) 47511 GFLOP/s, 980; 128x128 at
- * 8192x256x8192 (128 blocks) 42341, 870; 64x128 at 1024 (128 blocks)
- * 33214, 680. The other figures are estimates, not measured: several
- * work-groups a unit hide the latency that one leaves bare (the 256x128
- * tile fills a unit's registers alone: regblock's SK_UNITS 1), smaller
- * tiles reuse each value read less. regblock's own rows are among them,
- * so that auto can set its time beside splitk's. */
+ * 8192x256x8192 (128 blocks) 42341, 870. On the H200, each tile forced in
+ * 1 to 32 slices (bench/sgemm/shapes/h200-sweep/: the rate each run
+ * implies under this model): 128x256 917-970 (one group a unit, as
+ * 256x128: 128 accumulators a work-item), 128x128 810-930 with two a
+ * unit, 64x256 800 with one, 880-940 with two or more, run two at a
+ * time (64x4096x4096: 256 groups 32.1 TFLOP/s, 512 groups in half the
+ * steps each 28.2; 33x4097x6001: three a unit 553, as two waves);
+ * 64x128 574-876 however many (its rate swings with the slices: 26.4
+ * TFLOP/s in 8 at 64x8192x8192, 37.7 in 4), 627 at 1024, so 650-750
+ * here, and 128x64 as it. The narrow tiles' figures are estimates, not measured: several
+ * work-groups a unit hide the latency that one leaves bare, smaller tiles
+ * reuse each value read less. regblock's own rows are among them, so
+ * that auto can set its time beside splitk's. */
 enum { SPL_RATE1 = SPL_WPTN + 1, SPL_RATEU, SPL_UNITS };
 static const struct clmem_param_row splitk_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 980, 980, 1}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 880, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 256, 8, 8, 16, 950, 950, 1}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 900, 2}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 256, 8, 8, 16, 800, 930, 2}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 650, 750, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 750, 4}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 450, 800, 8}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 600, 16}},
@@ -754,7 +763,10 @@ static double splitk_seconds(const struct clmem_device *device, const int *row, 
     double r1 = row[SPL_RATE1] / 1000.0, ru = row[SPL_RATEU] / 1000.0,
            u = row[SPL_UNITS] > 1 ? (double)row[SPL_UNITS] : 1.0;
     double rate = busiest >= u ? ru : r1 + (ru - r1) * ((double)busiest - 1.0) / (u - 1.0);
-    double seconds = (double)busiest * 2.0 * (double)(tsm * tsn * per * tsk) / (rate * unit_flops);
+    /* Past UNITS a unit runs its groups in waves of UNITS: a part-full
+     * last wave takes as long as a full one. */
+    double waves = busiest > u ? ceil((double)busiest / u) * u : (double)busiest;
+    double seconds = waves * 2.0 * (double)(tsm * tsn * per * tsk) / (rate * unit_flops);
     if (splits > 1)
         seconds += launch_s + (2.0 * (double)splits + 1.0) * (double)dim[0] * (double)dim[1] *
                                   sizeof(float) / bytes;

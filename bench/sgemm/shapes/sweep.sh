@@ -3,7 +3,8 @@
 # with each tile of TILES in each number of K slices of SPLITS, each forced
 # through a tuning database (bench/experiments/lib.sh's force_variant, as a
 # tune result would be), beside splitk's own plan; one line each (shape,
-# tile, slices, work-groups, GFLOP/s, status, note) in OUTDIR/sweep.txt.
+# label TSMxTSN-wWPTMxWPTN-tTSK-kSLICES, GFLOP/s, status, note) in
+# OUTDIR/sweep.txt.
 # What it is for: the model's rates in src/workloads/matmul.c
 # (splitk_params: RATE1 a unit running one work-group of the tile, RATEU
 # running UNITS) are measured only for 256x128, 128x128 and 64x128 at one
@@ -22,7 +23,7 @@ export CLMEM=${CLMEM:-./build-gpu/clmem} DEVICE=${DEVICE:-nvidia}
 reps=${REPS:-10}
 budget=${BUDGET_S:-480}
 read -r -a shapes <<<"${SHAPES:-64x8192x8192 512x512x16384 1536 777x1234x5678}"
-read -r -a tiles <<<"${TILES:-256x128:16x8:8 128x128:8x8:8 64x128:8x8:8 128x64:8x8:8 32x128:4x8:8 128x32:8x4:8 32x32:4x4:8}"
+read -r -a tiles <<<"${TILES:-256x128:16x8:8 128x256:8x16:8 128x128:8x8:8 64x256:8x16:8 64x128:8x8:8 128x64:8x8:8 32x128:4x8:8 128x32:8x4:8 32x32:4x4:8}"
 read -r -a splits <<<"${SPLITS:-1 2 4 8 16 32}"
 # shellcheck source=../../experiments/lib.sh
 source "$here/../../experiments/lib.sh"
@@ -61,7 +62,7 @@ PY
                 db="$cache/$tsm-$tsn-$wptm-$wptn-$tsk-$k"
                 force_variant "$db" matmul splitk GFLOP/s SPLITK_TSM="$tsm" SPLITK_TSN="$tsn" \
                     SPLITK_TSK="$tsk" SPLITK_WPTM="$wptm" SPLITK_WPTN="$wptn" SPLITK_SPLITS="$k"
-                one "$s" "${tsm}x${tsn}-k$k" "$db"
+                one "$s" "${tsm}x${tsn}-w${wptm}x${wptn}-t${tsk}-k$k" "$db"
             done
         done
     done
