@@ -15,8 +15,8 @@ set linetype 10 linecolor rgb '#999933' dashtype (20,4,4,4) pointtype 12 pointsi
 set linetype 11 linecolor rgb '#332288' dashtype 1 pointtype 1 pointsize 1
 set linetype 12 linecolor rgb '#AA4499' dashtype (8,4) pointtype 2 pointsize 1
 set linetype cycle 12
-set terminal svg size 720,567 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 7
+set terminal svg size 720,609 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 9
 set output 'glance.svg'
 set title 'each device against NVIDIA H100 80GB HBM3 on vm (h100-a.json)'
 set xlabel ''
@@ -32,18 +32,20 @@ set datafile missing 'NaN'
 plot 'glance.dat' using 3:xtic(1) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   'glance.dat' using 4 linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   'glance.dat' using 5 linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'glance.dat' using 6 linecolor 5 title 'NVIDIA H200 on vm', \
-  'glance.dat' using 7 linecolor 6 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  'glance.dat' using 8 linecolor 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  'glance.dat' using 9 linecolor 8 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  'glance.dat' using 6 linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  'glance.dat' using 7 linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  'glance.dat' using 8 linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  'glance.dat' using 9 linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  'glance.dat' using 10 linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  'glance.dat' using 11 linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   1 with lines linecolor rgb '#000000' dashtype 2 notitle
 unset logscale xy
 set autoscale xy
 set format xy
 set xtics norotate center
 set style data linespoints
-set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 10
+set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 12
 set output 'coalescing-offset.svg'
 set title 'coalescing: GB/s against offset'
 set xlabel 'offset'
@@ -54,31 +56,34 @@ plot 'coalescing-offset_float.dat' index 0 using 1:($2*1e+09) with linespoints l
   'coalescing-offset_float.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
   'coalescing-offset_float.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
   'coalescing-offset_float.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
-  'coalescing-offset_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
-  'coalescing-offset_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
-  'coalescing-offset_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
-  'coalescing-offset_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 8 using 1:($2*1e+09) with linespoints linetype 10 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
   'coalescing-offset_double.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
   'coalescing-offset_double.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
   'coalescing-offset_double.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
-  'coalescing-offset_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
-  'coalescing-offset_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
-  'coalescing-offset_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 2 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with linespoints linetype 4 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm', \
-  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with linespoints linetype 8 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with linespoints linetype 8 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with linespoints linetype 9 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with linespoints linetype 10 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'offset_float', \
   NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'offset_double'
 unset logscale xy
 set format xy
-set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 10
+set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 12
 set output 'coalescing-stride.svg'
 set title 'coalescing: GB/s against stride'
 set xlabel 'stride'
@@ -89,31 +94,46 @@ plot 'coalescing-stride_float.dat' index 0 using 1:($2*1e+09) with linespoints l
   'coalescing-stride_float.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
-  'coalescing-stride_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
-  'coalescing-stride_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
-  'coalescing-stride_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
-  'coalescing-stride_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 8 using 1:($2*1e+09) with linespoints linetype 10 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
   'coalescing-stride_double.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
   'coalescing-stride_double.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
   'coalescing-stride_double.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
-  'coalescing-stride_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
-  'coalescing-stride_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
-  'coalescing-stride_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 2 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with linespoints linetype 4 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm', \
-  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with linespoints linetype 8 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with linespoints linetype 8 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with linespoints linetype 9 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with linespoints linetype 10 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'stride_float', \
   NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'stride_double'
 unset logscale xy
 set format xy
-set terminal svg size 720,546 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 6
+set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 11
+set output 'hierarchy-stride.svg'
+set title 'hierarchy: GB/s against stride'
+set xlabel 'stride'
+set ylabel 'GB/s (log scale)'
+set logscale y 10
+set format y '%.0s %cB/s'
+plot 'hierarchy-local_stride.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)'
+unset logscale xy
+set format xy
+set terminal svg size 1020,588 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 8
 set output 'matmul.svg'
 set title 'matmul variants at 1024 (GFLOP/s)'
 set xlabel ''
@@ -129,15 +149,17 @@ plot 'matmul.dat' using ($2*1e+09):xtic(1) linecolor 1 title 'NVIDIA H100 80GB H
   'matmul.dat' using ($3*1e+09) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   'matmul.dat' using ($4*1e+09) linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   'matmul.dat' using ($5*1e+09) linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'matmul.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H200 on vm', \
-  'matmul.dat' using ($7*1e+09) linecolor 6 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
+  'matmul.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  'matmul.dat' using ($7*1e+09) linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  'matmul.dat' using ($8*1e+09) linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  'matmul.dat' using ($9*1e+09) linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
 unset logscale xy
 set autoscale xy
 set format xy
 set xtics norotate center
 set style data linespoints
-set terminal svg size 720,588 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 8
+set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 10
 set output 'transpose.svg'
 set title 'transpose variants, each variant at its best size (GB/s)'
 set xlabel ''
@@ -153,18 +175,20 @@ plot 'transpose.dat' using ($2*1e+09):xtic(1) linecolor 1 title 'NVIDIA H100 80G
   'transpose.dat' using ($3*1e+09) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   'transpose.dat' using ($4*1e+09) linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   'transpose.dat' using ($5*1e+09) linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'transpose.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H200 on vm', \
-  'transpose.dat' using ($7*1e+09) linecolor 6 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  'transpose.dat' using ($8*1e+09) linecolor 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  'transpose.dat' using ($9*1e+09) linecolor 8 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm'
+  'transpose.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  'transpose.dat' using ($7*1e+09) linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  'transpose.dat' using ($8*1e+09) linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  'transpose.dat' using ($9*1e+09) linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  'transpose.dat' using ($10*1e+09) linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  'transpose.dat' using ($11*1e+09) linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm'
 unset logscale xy
 set autoscale xy
 set format xy
 set xtics norotate center
 set style data linespoints
 set rmargin 4
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'matmul-size.svg'
 set title 'matmul: GFLOP/s against size'
 set xlabel 'size'
@@ -179,33 +203,35 @@ plot 'matmul-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 da
   'matmul-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
   'matmul-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
   'matmul-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
-  'matmul-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
-  'matmul-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
-  'matmul-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
-  'matmul-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
-  'matmul-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
-  'matmul-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
-  'matmul-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 1 dashtype 3 notitle, \
-  'matmul-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 2 dashtype 3 notitle, \
-  'matmul-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 3 dashtype 3 notitle, \
-  'matmul-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 4 dashtype 3 notitle, \
+  'matmul-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'matmul-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'matmul-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'matmul-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'matmul-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'matmul-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'matmul-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'matmul-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'matmul-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'matmul-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
   'matmul-size.dat' index 16 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
   'matmul-size.dat' index 17 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with linespoints linetype 4 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm', \
-  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with linespoints linetype 8 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'regblock', \
   NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'panel', \
-  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'clblast'
+  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'regblock_padded'
 unset logscale xy
 set format xy
 set rmargin -1
 set rmargin 4
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'reduce-size.svg'
 set title 'reduce: GB/s against size'
 set xlabel 'size'
@@ -219,30 +245,33 @@ plot 'reduce-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 da
   'reduce-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
   'reduce-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
   'reduce-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
-  'reduce-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
-  'reduce-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
-  'reduce-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
-  'reduce-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
-  'reduce-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
-  'reduce-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 1 dashtype 3 notitle, \
-  'reduce-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 2 dashtype 3 notitle, \
-  'reduce-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 3 dashtype 3 notitle, \
-  'reduce-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 4 dashtype 3 notitle, \
+  'reduce-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'reduce-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'reduce-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'reduce-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'reduce-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'reduce-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'reduce-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'reduce-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'reduce-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
   'reduce-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'reduce-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with linespoints linetype 4 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm', \
-  NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'interleaved', \
-  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'sequential', \
-  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'coarsened'
+  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'sequential', \
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'coarsened', \
+  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'one_pass'
 unset logscale xy
 set format xy
 set rmargin -1
 set rmargin 4
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'dot-size.svg'
 set title 'dot: GB/s against size'
 set xlabel 'size'
@@ -256,18 +285,89 @@ plot 'dot-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dasht
   'dot-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
   'dot-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
   'dot-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
-  'dot-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
-  'dot-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
-  'dot-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
-  'dot-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
-  'dot-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'dot-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'dot-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'dot-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'dot-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'dot-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'dot-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'dot-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'dot-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'dot-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'dot-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'dot-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with linespoints linetype 4 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm', \
+  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with linespoints linetype 7 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200.json)', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'local_sums', \
-  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'coarsened'
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'coarsened', \
+  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'one_pass'
+unset logscale xy
+set format xy
+set rmargin -1
+set rmargin 4
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
+set output 'blur-size.svg'
+set title 'blur: GB/s against size'
+set xlabel 'size (geometric mean of the dimensions)'
+set ylabel 'GB/s (log scale)'
+set logscale y 10
+set format y '%.0s %cB/s'
+set logscale x 2
+set format x '%.0b %B'
+plot 'blur-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
+  'blur-size.dat' index 1 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'blur-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'blur-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'blur-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'blur-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'naive', \
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'tiled', \
+  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'coarsened'
+unset logscale xy
+set format xy
+set rmargin -1
+set rmargin 4
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
+set output 'hierarchy-size.svg'
+set title 'hierarchy: Gload/s against size'
+set xlabel 'size'
+set ylabel 'Gload/s (log scale)'
+set logscale y 10
+set format y '%.0s %cload/s'
+set logscale x 2
+set format x '%.0b %B'
+plot 'hierarchy-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)'
+unset logscale xy
+set format xy
+set rmargin -1
+set rmargin 4
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
+set output 'hierarchy-size-2.svg'
+set title 'hierarchy: GB/s against size'
+set xlabel 'size'
+set ylabel 'GB/s (log scale)'
+set logscale y 10
+set format y '%.0s %cB/s'
+set logscale x 2
+set format x '%.0b %B'
+plot 'hierarchy-size-2.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'hierarchy-size-2.dat' index 1 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'hierarchy-size-2.dat' index 2 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'read_ws', \
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'image_read', \
+  NaN with lines linecolor rgb '#555555' dashtype 3 linewidth 2 title 'buffer_read'
 unset logscale xy
 set format xy
 set rmargin -1
@@ -362,7 +462,7 @@ set format xy
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-4.svg'
-set title 'roofline: NVIDIA H200 on vm'
+set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-energy.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale x 2
@@ -371,9 +471,10 @@ set xrange [0.0625:4096]
 set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
-plot (x * 3542.4864864864862 < 64115.820905893073 ? x * 3542.4864864864862 : 64115.820905893073) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 3.54 TB/s, FMA 64.1 TFLOP/s', \
+plot (x * 3010.7837322506111 < 63920.582808982283 ? x * 3010.7837322506111 : 63920.582808982283) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 3.01 TB/s, FMA 63.9 TFLOP/s', \
+  (x * 2985.3678193644469 < 63920.582808982283 ? x * 2985.3678193644469 : 63920.582808982283) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 2.99 TB/s', \
   'roofline-4.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
   '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
   'roofline-4.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
   '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
@@ -384,16 +485,17 @@ set format xy
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-5.svg'
-set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
+set title 'roofline: NVIDIA H200 on vm (h200-b.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale x 2
 set logscale y 10
-set xrange [0.0625:512]
-set yrange [2.5e+08:5.12e+11]
+set xrange [0.0625:4096]
+set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
-plot (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 58.2 GB/s, FMA 107 GFLOP/s', \
+plot (x * 4259.2576796141166 < 64228.321113689097 ? x * 4259.2576796141166 : 64228.321113689097) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 4.26 TB/s, FMA 64.2 TFLOP/s', \
+  (x * 4256.6475143642274 < 64228.321113689097 ? x * 4256.6475143642274 : 64228.321113689097) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 4.26 TB/s', \
   'roofline-5.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
   '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
   '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
@@ -406,17 +508,16 @@ set format xy
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-6.svg'
-set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)'
+set title 'roofline: NVIDIA H200 on vm (h200.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
 set logscale x 2
 set logscale y 10
-set xrange [0.0625:32]
-set yrange [3.125e+07:2.56e+11]
+set xrange [0.0625:4096]
+set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
-plot (x * 4.8148292651008369 < 51.680669318737465 ? x * 4.8148292651008369 : 51.680669318737465) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 4.81 GB/s, FMA 51.7 GFLOP/s', \
-  (x * 39.179318796892211 < 51.680669318737465 ? x * 39.179318796892211 : 51.680669318737465) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 39.2 GB/s', \
+plot (x * 3542.4864864864862 < 64115.820905893073 ? x * 3542.4864864864862 : 64115.820905893073) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 3.54 TB/s, FMA 64.1 TFLOP/s', \
   'roofline-6.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
   '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
   '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
@@ -429,6 +530,51 @@ set format xy
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-7.svg'
+set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
+set xlabel 'flops per byte (log scale)'
+set ylabel 'GFLOP/s (log scale)'
+set logscale x 2
+set logscale y 10
+set xrange [0.0625:512]
+set yrange [2.5e+08:5.12e+11]
+set samples 400
+set format y '%.0s %cFLOP/s'
+plot (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 58.2 GB/s, FMA 107 GFLOP/s', \
+  'roofline-7.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
+  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
+  'roofline-7.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
+  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
+  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+unset logscale xy
+set autoscale xy
+set format xy
+set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 3
+set output 'roofline-8.svg'
+set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)'
+set xlabel 'flops per byte (log scale)'
+set ylabel 'GFLOP/s (log scale)'
+set logscale x 2
+set logscale y 10
+set xrange [0.0625:32]
+set yrange [3.125e+07:2.56e+11]
+set samples 400
+set format y '%.0s %cFLOP/s'
+plot (x * 4.8148292651008369 < 51.680669318737465 ? x * 4.8148292651008369 : 51.680669318737465) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 4.81 GB/s, FMA 51.7 GFLOP/s', \
+  (x * 39.179318796892211 < 51.680669318737465 ? x * 39.179318796892211 : 51.680669318737465) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 39.2 GB/s', \
+  'roofline-8.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
+  'roofline-8.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
+  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
+  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+unset logscale xy
+set autoscale xy
+set format xy
+set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 3
+set output 'roofline-9.svg'
 set title 'roofline: llvmpipe (LLVM 15.0.6, 256 bits) on vm'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -440,17 +586,17 @@ set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 0.29177731689551134 < 0.060484065099895741 ? x * 0.29177731689551134 : 0.060484065099895741) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 292 MB/s, FMA 60.5 MFLOP/s', \
   (x * 0.46074217671978562 < 0.060484065099895741 ? x * 0.46074217671978562 : 0.060484065099895741) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 461 MB/s', \
-  'roofline-7.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  'roofline-9.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
   '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
   '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-7.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
+  'roofline-9.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
   '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
   '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
-set terminal svg size 720,756 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 16
+set terminal svg size 720,798 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 18
 set output 'roofline-all.svg'
 set title 'every device''s roofline'
 set xlabel 'flops per byte (log scale)'
@@ -469,14 +615,18 @@ plot (x * 2626.3644333124607 < 64210.629669899528 ? x * 2626.3644333124607 : 642
   'roofline-all.dat' index 2 using 1:($2*1e9):3 with points linecolor 3 pointtype variable pointsize 1.2 notitle, \
   (x * 2589.0765432098765 < 64173.41636361002 ? x * 2589.0765432098765 : 64173.41636361002) * 1e9 with lines linetype 4 linewidth 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
   'roofline-all.dat' index 3 using 1:($2*1e9):3 with points linecolor 4 pointtype variable pointsize 1.2 notitle, \
-  (x * 3542.4864864864862 < 64115.820905893073 ? x * 3542.4864864864862 : 64115.820905893073) * 1e9 with lines linetype 5 linewidth 2 title 'NVIDIA H200 on vm', \
+  (x * 3010.7837322506111 < 63920.582808982283 ? x * 3010.7837322506111 : 63920.582808982283) * 1e9 with lines linetype 5 linewidth 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
   'roofline-all.dat' index 4 using 1:($2*1e9):3 with points linecolor 5 pointtype variable pointsize 1.2 notitle, \
-  (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) * 1e9 with lines linetype 6 linewidth 2 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  (x * 4259.2576796141166 < 64228.321113689097 ? x * 4259.2576796141166 : 64228.321113689097) * 1e9 with lines linetype 6 linewidth 2 title 'NVIDIA H200 on vm (h200-b.json)', \
   'roofline-all.dat' index 5 using 1:($2*1e9):3 with points linecolor 6 pointtype variable pointsize 1.2 notitle, \
-  (x * 4.8148292651008369 < 51.680669318737465 ? x * 4.8148292651008369 : 51.680669318737465) * 1e9 with lines linetype 7 linewidth 2 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  (x * 3542.4864864864862 < 64115.820905893073 ? x * 3542.4864864864862 : 64115.820905893073) * 1e9 with lines linetype 7 linewidth 2 title 'NVIDIA H200 on vm (h200.json)', \
   'roofline-all.dat' index 6 using 1:($2*1e9):3 with points linecolor 7 pointtype variable pointsize 1.2 notitle, \
-  (x * 0.29177731689551134 < 0.060484065099895741 ? x * 0.29177731689551134 : 0.060484065099895741) * 1e9 with lines linetype 8 linewidth 2 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) * 1e9 with lines linetype 8 linewidth 2 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
   'roofline-all.dat' index 7 using 1:($2*1e9):3 with points linecolor 8 pointtype variable pointsize 1.2 notitle, \
+  (x * 4.8148292651008369 < 51.680669318737465 ? x * 4.8148292651008369 : 51.680669318737465) * 1e9 with lines linetype 9 linewidth 2 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  'roofline-all.dat' index 8 using 1:($2*1e9):3 with points linecolor 9 pointtype variable pointsize 1.2 notitle, \
+  (x * 0.29177731689551134 < 0.060484065099895741 ? x * 0.29177731689551134 : 0.060484065099895741) * 1e9 with lines linetype 10 linewidth 2 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  'roofline-all.dat' index 9 using 1:($2*1e9):3 with points linecolor 10 pointtype variable pointsize 1.2 notitle, \
   NaN with points linecolor rgb '#555555' pointtype 7 title 'matmul', \
   NaN with points linecolor rgb '#555555' pointtype 5 title 'transpose', \
   NaN with points linecolor rgb '#555555' pointtype 9 title 'reduce', \
@@ -488,13 +638,13 @@ plot (x * 2626.3644333124607 < 64210.629669899528 ? x * 2626.3644333124607 : 642
 unset logscale xy
 set autoscale xy
 set format xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'matmul-pp.svg'
 set title 'matmul: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'matmul-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -509,25 +659,27 @@ plot 'matmul-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashty
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'regblock (PP 0.00)', \
   NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'clblast (PP 0.00)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'panel (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'coarsened (PP 0.00)'
+  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'regblock_padded (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'transpose-pp.svg'
 set title 'transpose: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'transpose-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -542,25 +694,27 @@ plot 'transpose-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' das
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'copy (PP 0.82)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'padded (PP 0.39)', \
-  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'coalesced (PP 0.34)', \
-  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'naive (PP 0.20)'
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'padded (PP 0.45)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'coalesced (PP 0.36)', \
+  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'naive (PP 0.18)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'pi-pp.svg'
 set title 'pi: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'pi-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -573,24 +727,26 @@ plot 'pi-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'host_rng_global (PP 0.76)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'local_reduce (PP 0.23)', \
-  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'device_rng (PP 0.07)'
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'host_rng_global (PP 0.75)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'local_reduce (PP 0.26)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'device_rng (PP 0.09)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 10
+set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 12
 set output 'atomics-pp.svg'
 set title 'atomics: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'atomics-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -601,23 +757,25 @@ plot 'atomics-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dasht
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'atomic_local (PP 0.96)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'atomic_global (PP 0.17)'
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'atomic_local (PP 0.97)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'atomic_global (PP 0.16)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'reduce-pp.svg'
 set title 'reduce: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'reduce-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -632,25 +790,27 @@ plot 'reduce-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashty
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'coarsened (PP 0.92)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'sequential (PP 0.19)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'coarsened (PP 0.94)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'sequential (PP 0.20)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'interleaved (PP 0.12)', \
   NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'one_pass (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'dot-pp.svg'
 set title 'dot: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'dot-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -663,10 +823,12 @@ plot 'dot-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'coarsened (PP 1.00)', \
   NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'local_sums (PP 0.42)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'one_pass (PP 0.00)'
@@ -674,40 +836,45 @@ unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 10
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'blur-pp.svg'
 set title 'blur: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'blur-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
   '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
   'blur-pp.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
   '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'blur-pp.dat' index 2 using 1:3 with lines linecolor rgb '#333333' dashtype 3 linewidth 2 notitle, \
+  '' index 2 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
   NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'naive (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'tiled (PP 0.00)'
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'tiled (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'coarsened (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'constmem-pp.svg'
 set title 'constmem: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'constmem-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -720,24 +887,26 @@ plot 'constmem-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dash
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'global_filter (PP 0.26)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'constant_filter (PP 0.24)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'global_filter (PP 0.27)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'constant_filter (PP 0.25)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'coarsened (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'coalescing-pp.svg'
 set title 'coalescing: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'coalescing-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -752,25 +921,27 @@ plot 'coalescing-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' da
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'offset_float (PP 0.92)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'stride_float (PP 0.76)', \
-  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'offset_double (PP 0.00)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'offset_float (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'offset_double (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'stride_float (PP 0.00)', \
   NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'stride_double (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
 set autoscale xy
-set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 11
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'pitched-pp.svg'
 set title 'pitched: application efficiency, most efficient device first'
 set xlabel 'devices, most efficient first'
 set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:8.5]
+set xrange [0.5:10.5]
 set yrange [0:1.05]
 set xtics 1
 plot 'pitched-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
@@ -783,13 +954,111 @@ plot 'pitched-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dasht
   NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
   NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H200 on vm', \
-  NaN with points linecolor 6 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'pitched (PP 0.97)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'unpadded (PP 0.90)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'pitched (PP 0.89)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'unpadded (PP 0.83)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'vec4 (PP 0.00)'
+unset xrange
+unset yrange
+set xtics autofreq
+set autoscale xy
+set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 12
+set output 'hierarchy-pp.svg'
+set title 'hierarchy: application efficiency, most efficient device first'
+set xlabel 'devices, most efficient first'
+set ylabel 'efficiency; PP of the first k (lines)'
+set xrange [0.5:10.5]
+set yrange [0:1.05]
+set xtics 1
+plot 'hierarchy-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
+  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
+  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
+  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'chase_global (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'chase_local (PP 0.00)'
+unset xrange
+unset yrange
+set xtics autofreq
+set autoscale xy
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
+set output 'hierarchy-pp-2.svg'
+set title 'hierarchy: application efficiency, most efficient device first'
+set xlabel 'devices, most efficient first'
+set ylabel 'efficiency; PP of the first k (lines)'
+set xrange [0.5:10.5]
+set yrange [0:1.05]
+set xtics 1
+plot 'hierarchy-pp-2.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
+  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp-2.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
+  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp-2.dat' index 2 using 1:3 with lines linecolor rgb '#333333' dashtype 3 linewidth 2 notitle, \
+  '' index 2 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp-2.dat' index 3 using 1:3 with lines linecolor rgb '#333333' dashtype 4 linewidth 2 notitle, \
+  '' index 3 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
+  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'private_registers (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'd2d (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'buffer_read (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'read_ws (PP 0.00)'
+unset xrange
+unset yrange
+set xtics autofreq
+set autoscale xy
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
+set output 'hierarchy-pp-3.svg'
+set title 'hierarchy: application efficiency, most efficient device first'
+set xlabel 'devices, most efficient first'
+set ylabel 'efficiency; PP of the first k (lines)'
+set xrange [0.5:10.5]
+set yrange [0:1.05]
+set xtics 1
+plot 'hierarchy-pp-3.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
+  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp-3.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
+  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  'hierarchy-pp-3.dat' index 2 using 1:3 with lines linecolor rgb '#333333' dashtype 3 linewidth 2 notitle, \
+  '' index 2 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
+  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
+  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
+  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
+  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'atomic_local (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'atomic_global (PP 0.00)', \
+  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'atomic_contended (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
