@@ -6,10 +6,8 @@
  * between host and device, atomics. Its steps go through the one flow
  * (flow.c): check, plan, run, report. */
 #include "cli.h"
-#include "report/json.h"
+#include "report/report.h"
 #include "workloads/hierarchy.h"
-
-#include <cJSON.h>
 
 #include <errno.h>
 #include <math.h>
@@ -334,85 +332,66 @@ static void print_summary(FILE *out, const struct clmem_hierarchy *h,
 
 /* ---- JSON: the run file, and the levels ---- */
 
-static void add_number(cJSON *o, const char *key, double v)
+/* A curve as the run file keeps it: the usable results of `variant`, in
+ * the order they ran (*count of them); NULL when out of memory. */
+static struct clmem_saved_point *saved_curve(const struct clmem_result *r, size_t n,
+                                             const char *variant, int latency, size_t *count)
 {
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, key, v);
+    struct clmem_saved_point *c = malloc((n ? n : 1) * sizeof *c);
+    *count = 0;
+    for (size_t i = 0; c && i < n; i++)
+        if (strcmp(r[i].workload, "hierarchy") == 0 && strcmp(r[i].variant, variant) == 0 &&
+            usable(&r[i]))
+            c[(*count)++] = (struct clmem_saved_point){strtod(r[i].size, NULL),
+                                                       latency ? clmem_chase_latency_ns(&r[i])
+                                                               : clmem_result_best_rate(&r[i])};
+    return c;
 }
 
-static cJSON *curve_json(const struct clmem_result *r, size_t n, const char *variant,
-                         const char *value_key, int latency)
-{
-    cJSON *list = cJSON_CreateArray();
-    for (size_t i = 0; list && i < n; i++) {
-        if (strcmp(r[i].workload, "hierarchy") != 0 || strcmp(r[i].variant, variant) != 0 ||
-            !usable(&r[i]))
-            continue;
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "bytes", strtod(r[i].size, NULL));
-        cJSON_AddNumberToObject(
-            p, value_key, latency ? clmem_chase_latency_ns(&r[i]) : clmem_result_best_rate(&r[i]));
-        cJSON_AddItemToArray(list, p);
-    }
-    return list;
-}
-
-static cJSON *hierarchy_json(const struct clmem_hierarchy *h, const struct clmem_result *r,
-                             size_t n)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "extent_bytes", h->extent);
-    cJSON_AddNumberToObject(o, "largest_cache_bytes", h->cache_bytes);
-    cJSON_AddStringToObject(o, "largest_cache_from", h->cache_from);
-    if (h->clock_mhz > 0)
-        cJSON_AddNumberToObject(o, "clock_mhz", h->clock_mhz);
-    cJSON *levels = cJSON_AddArrayToObject(o, "levels");
-    for (size_t k = 0; k < h->n_levels; k++) {
-        const struct clmem_level *L = &h->levels[k];
-        cJSON *l = cJSON_CreateObject();
-        cJSON_AddStringToObject(l, "name", L->name);
-        cJSON_AddBoolToObject(l, "memory", L->is_memory);
-        if (!L->is_memory)
-            cJSON_AddNumberToObject(l, "size_bytes", L->size_bytes);
-        cJSON_AddNumberToObject(l, "first_bytes", L->first_bytes);
-        add_number(l, "latency_ns", L->latency_ns);
-        add_number(l, "latency_cycles", L->latency_cycles);
-        add_number(l, "bandwidth_gbs", L->bandwidth_gbs);
-        add_number(l, "bandwidth_bytes", L->bandwidth_bytes);
-        cJSON_AddItemToArray(levels, l);
-    }
-    cJSON_AddItemToObject(o, "latency", curve_json(r, n, "chase_global", "ns", 1));
-    cJSON_AddItemToObject(o, "local_latency", curve_json(r, n, "chase_local", "ns", 1));
-    cJSON_AddItemToObject(o, "bandwidth", curve_json(r, n, "read_ws", "gbs", 0));
-    cJSON *unmatched = cJSON_AddArrayToObject(o, "unmatched_bandwidth");
-    for (size_t u = 0; u < h->n_unmatched; u++) {
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "bytes", h->unmatched[u].bytes);
-        cJSON_AddNumberToObject(p, "gbs", h->unmatched[u].value);
-        cJSON_AddItemToArray(unmatched, p);
-    }
-    return o;
-}
-
-/* A run file as `run --format json` writes it, with "hierarchy" added. */
+/* A run file as `run --format json` writes it, with "hierarchy" added:
+ * the sweep's levels and curves as a run file saves them, written by the
+ * report layer's one writer of run files (which compare's device-N.json
+ * goes through too). */
 static int write_json(FILE *out, const struct cli_flow *f, const struct clmem_hierarchy *h,
                       int interrupted, struct clmem_error *err)
 {
-    cJSON *root = cJSON_CreateObject();
-    if (!root)
-        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    clmem_json_add_header(root, NULL);
-    struct clmem_host host;
-    clmem_host_describe(&host);
-    cJSON_AddItemToObject(root, "host", clmem_json_host(&host));
-    if (interrupted)
-        cJSON_AddTrueToObject(root, "interrupted");
-    cJSON_AddItemToObject(root, "device", clmem_json_device(&f->ctx.device));
-    cJSON *list = cJSON_AddArrayToObject(root, "results");
-    for (size_t i = 0; i < f->n_results; i++)
-        cJSON_AddItemToArray(list, clmem_json_result(&f->results[i]));
-    cJSON_AddItemToObject(root, "hierarchy", hierarchy_json(h, f->results, f->n_results));
-    return clmem_json_print(out, root, err);
+    struct clmem_saved_hierarchy s = {.extent = h->extent,
+                                      .cache_bytes = h->cache_bytes,
+                                      .clock_mhz = h->clock_mhz,
+                                      .n_levels = h->n_levels,
+                                      .n_unmatched = h->n_unmatched};
+    snprintf(s.cache_from, sizeof s.cache_from, "%s", h->cache_from);
+    for (size_t k = 0; k < h->n_levels; k++) {
+        const struct clmem_level *L = &h->levels[k];
+        s.levels[k] = (struct clmem_saved_level){.is_memory = L->is_memory,
+                                                 .size_bytes = L->size_bytes,
+                                                 .first_bytes = L->first_bytes,
+                                                 .latency_ns = L->latency_ns,
+                                                 .latency_cycles = L->latency_cycles,
+                                                 .bandwidth_gbs = L->bandwidth_gbs,
+                                                 .bandwidth_bytes = L->bandwidth_bytes};
+        snprintf(s.levels[k].name, sizeof s.levels[k].name, "%s", L->name);
+    }
+    struct clmem_saved_point unmatched[CLMEM_MAX_LEVELS];
+    for (size_t u = 0; u < h->n_unmatched; u++)
+        unmatched[u] = (struct clmem_saved_point){h->unmatched[u].bytes, h->unmatched[u].value};
+    s.unmatched = unmatched;
+    const struct clmem_result *r = f->results;
+    size_t n = f->n_results;
+    s.latency = saved_curve(r, n, "chase_global", 1, &s.n_latency);
+    s.local_latency = saved_curve(r, n, "chase_local", 1, &s.n_local_latency);
+    s.bandwidth = saved_curve(r, n, "read_ws", 0, &s.n_bandwidth);
+    int status = !s.latency || !s.local_latency || !s.bandwidth
+                     ? clmem_fail(err, CLMEM_ERR_CL, "out of host memory")
+                     : clmem_report_json(out, r, n,
+                                         &(struct clmem_report_meta){.device = &f->ctx.device,
+                                                                     .interrupted = interrupted,
+                                                                     .hierarchy = &s},
+                                         err);
+    free(s.latency);
+    free(s.local_latency);
+    free(s.bandwidth);
+    return status;
 }
 
 static int write_report(FILE *out, enum clmem_format format, const struct cli_flow *f,

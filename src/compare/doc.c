@@ -10,7 +10,9 @@
 
 /* ---- the document ---- */
 
-static char *vformat(const char *fmt, va_list ap)
+/* The document's texts, formatted; NULL, and the document failed, when
+ * out of memory. */
+static char *vformat(struct doc *d, const char *fmt, va_list ap)
 {
     va_list again;
     va_copy(again, ap);
@@ -19,6 +21,8 @@ static char *vformat(const char *fmt, va_list ap)
     if (text)
         vsnprintf(text, (size_t)len + 1, fmt, again);
     va_end(again);
+    if (!text)
+        d->failed = 1;
     return text;
 }
 
@@ -48,8 +52,7 @@ static void text_block(struct doc *d, enum doc_kind kind, int level, const char 
     if (!b)
         return;
     b->level = level;
-    if (!(b->text = vformat(fmt, ap)))
-        d->failed = 1;
+    b->text = vformat(d, fmt, ap);
 }
 
 void doc_heading(struct doc *d, int level, const char *fmt, ...)
@@ -134,25 +137,20 @@ void doc_cell(struct doc *d, double key, const char *fmt, ...)
     }
     va_list ap;
     va_start(ap, fmt);
-    char *text = vformat(fmt, ap);
+    char *text = vformat(d, fmt, ap);
     va_end(ap);
-    if (!text) {
-        d->failed = 1;
-        return;
-    }
-    t->cells[t->n_cells++] = (struct doc_cell){.text = text, .key = key};
+    if (text)
+        t->cells[t->n_cells++] = (struct doc_cell){.text = text, .key = key};
 }
 
 void doc_metric(struct doc *d, double key, double metric, const char *unit, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *suffix = vformat(fmt, ap);
+    char *suffix = vformat(d, fmt, ap);
     va_end(ap);
-    if (!suffix) {
-        d->failed = 1;
+    if (!suffix)
         return;
-    }
     size_t before = d->n ? d->blocks[d->n - 1].n_cells : 0;
     doc_cell(d, key, "%s", "");
     struct doc_block *t = d->n ? &d->blocks[d->n - 1] : NULL;

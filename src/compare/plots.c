@@ -1015,7 +1015,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
     pl.styles = calloc(total + 1, sizeof *pl.styles);
     if (!groups.r || !pl.variants.r || !pl.points || !pl.sizes || !pl.entry_drawn || !pl.styles) {
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-        goto fail;
+        goto done;
     }
     /* The rooflines' and the hierarchy's names are theirs, whatever a
      * workload is called. */
@@ -1036,7 +1036,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
             status = file_name(&pl, name, NULL, "svg", file);
     }
     if (status)
-        goto fail;
+        goto done;
     /* noenhanced: names are text, not gnuplot's markup (tiled_bounds). No
      * 'mouse' or 'jsdir': the SVGs refer to no script outside. */
     plot_script_start(pl.gp, n_devs);
@@ -1066,8 +1066,11 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
         status = cascade_pictures(&pl, pp);
     if (!status)
         status = compare_levels_plots(pl.gp, p, dir, devs, labels, n_devs, err);
-    if (status || (status = clmem_output_commit(&gp, err)))
-        goto fail;
+    if (!status)
+        status = clmem_output_commit(&gp, err);
+done:
+    if (status)
+        clmem_output_abort(&gp);
     free(groups.r);
     free(pl.variants.r);
     free(pl.points);
@@ -1075,16 +1078,7 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
     free(pl.entry_drawn);
     free(pl.styles);
     free(pl.files);
-    return CLMEM_OK;
-fail:
-    clmem_output_abort(&gp);
-    free(groups.r);
-    free(pl.variants.r);
-    free(pl.points);
-    free(pl.sizes);
-    free(pl.entry_drawn);
-    free(pl.styles);
-    free(pl.files);
-    compare_plots_free(p);
+    if (status)
+        compare_plots_free(p);
     return status;
 }

@@ -178,6 +178,26 @@ static int literal(struct scan *p, const char *word)
 
 static int value(struct scan *p);
 
+/* The fault of a character no rule expects here: a NUL byte is named. */
+static int unexpected(struct scan *p)
+{
+    return p->s[p->at] ? fault(p, CLMEM_JSON_SYNTAX, "") : fault(p, CLMEM_JSON_NUL, "a NUL byte");
+}
+
+/* After blanks: 1 where the bracket `close` ends the object or array (it
+ * is read), 0 where something else follows, -1 where the text ends. */
+static int closes(struct scan *p, unsigned char close)
+{
+    blanks(p);
+    if (more(p))
+        return -1;
+    if (p->s[p->at] != close)
+        return 0;
+    p->at++;
+    p->depth--;
+    return 1;
+}
+
 /* An object's or an array's members, from after its opening bracket. */
 static int members(struct scan *p, int object)
 {
@@ -185,22 +205,16 @@ static int members(struct scan *p, int object)
     if (++p->depth > MAX_DEPTH)
         return fault(p, CLMEM_JSON_TOO_DEEP, "nesting deeper than 512");
     p->at++;
-    blanks(p);
-    if (more(p))
-        return -1;
-    if (p->s[p->at] == close) {
-        p->at++;
-        p->depth--;
-        return 0;
-    }
+    int end = closes(p, close);
+    if (end)
+        return end < 0 ? -1 : 0;
     for (;;) {
         if (object) {
             blanks(p);
             if (more(p))
                 return -1;
             if (p->s[p->at] != '"')
-                return fault(p, p->s[p->at] ? CLMEM_JSON_SYNTAX : CLMEM_JSON_NUL,
-                             p->s[p->at] ? "" : "a NUL byte");
+                return unexpected(p);
             if (string(p))
                 return -1;
             blanks(p);
@@ -212,17 +226,10 @@ static int members(struct scan *p, int object)
         }
         if (value(p))
             return -1;
-        blanks(p);
-        if (more(p))
-            return -1;
-        if (p->s[p->at] == close) {
-            p->at++;
-            p->depth--;
-            return 0;
-        }
+        if ((end = closes(p, close)))
+            return end < 0 ? -1 : 0;
         if (p->s[p->at] != ',')
-            return fault(p, p->s[p->at] ? CLMEM_JSON_SYNTAX : CLMEM_JSON_NUL,
-                         p->s[p->at] ? "" : "a NUL byte");
+            return unexpected(p);
         p->at++;
     }
 }

@@ -6,7 +6,7 @@
  * is written there. Beside the figure's kernel and its local-memory tile,
  * `coarsened` shows how far the design goes: strips of VEC bytes by ROWS
  * rows a work-item, vector loads, no edge checks inside the image. */
-#include "harness/workload.h"
+#include "strips.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ enum { NAIVE, TILED, COARSENED };
 /* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
  * (cl/blur.cl), read as vectors at every offset of the box (STRIP_LOAD 1)
  * or as one aligned load a row (2), looked up device -> family -> vendor
- * -> any (clmem_param_rows). GPUs: 4 bytes by 4 rows, one aligned load a
+ * -> any (clmem_param_rows, strips.h). GPUs: 4 bytes by 4 rows, one aligned load a
  * row, what `clmem tune blur` kept on an H200 at 7680x4320
  * (bench/roofs/h200-strip/, h200-packed/); more bytes or rows a work-item
  * were slower there (bench/experiments/h200-blur-packed/): the kernel is
@@ -30,7 +30,6 @@ enum { NAIVE, TILED, COARSENED };
  * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
  * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
  * faster way on each (bench/experiments/cpu-strips/). */
-enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 4, 2}},
     {CLMEM_PARAM_DEVICE, "llvmpipe", CL_DEVICE_TYPE_CPU, {16, 8, 2}},
@@ -38,15 +37,12 @@ static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };
 
-/* Any strip runs everywhere (no local memory); VEC a vector width;
- * STRIP_LOAD 2 (one aligned load a row) only where a strip holds whole
- * 32-bit words. */
+/* Up to 32 rows; STRIP_LOAD 2 (one aligned load a row) only where a
+ * strip holds whole 32-bit words. */
 static int coarsened_valid(const struct clmem_device *device, const int v[])
 {
     (void)device;
-    int vec = v[P_VEC], rows = v[P_ROWS], load = v[P_STRIP_LOAD];
-    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 && rows <= 32 &&
-           (load == 1 || (load == 2 && vec >= 4));
+    return strips_valid(v, 32, 4);
 }
 
 static const struct clmem_tune_param coarsened_space[] = {
@@ -60,9 +56,8 @@ static const struct clmem_tunable blur_tunables[] = {
 
 struct blur_state {
     size_t width, height, tile;
-    int coarse[3];          /* coarsened's VEC, ROWS and STRIP_LOAD */
-    size_t coarse_local[2]; /* its work-group */
-    struct clmem_image in;  /* generated, or read from --input */
+    struct strips strips;  /* coarsened's */
+    struct clmem_image in; /* generated, or read from --input */
     unsigned char *ref, *out;
     int image_written;
     /* The output's poison: a byte value the reference does not hold, so an
@@ -201,23 +196,12 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     s->poison_used = seen[s->poison] != 0;
 
     s->tile = pick_tile(&run->ctx->device, s->in.channels);
-    if (!clmem_run_tuned(run, &blur_tunables[0], s->coarse)) {
-        const struct clmem_param_row *row;
-        enum clmem_param_level level;
-        clmem_param_rows(coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params), &run->ctx->device,
-                         &row, 1, &level);
-        s->coarse[P_VEC] = row->values[P_VEC];
-        s->coarse[P_ROWS] = row->values[P_ROWS];
-        s->coarse[P_STRIP_LOAD] = row->values[P_STRIP_LOAD];
-    }
-    s->coarse_local[0] = clmem_pick_group(&run->ctx->device, 64);
-    s->coarse_local[1] = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE) / s->coarse_local[0];
-    char options[192];
-    snprintf(options, sizeof options,
-             "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu -DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d "
-             "-DALIGNED=%d",
-             BLUR_SIZE, s->in.channels, s->tile, s->coarse[P_VEC], s->coarse[P_ROWS],
-             s->coarse[P_STRIP_LOAD], row_bytes(s) % (size_t)s->coarse[P_VEC] == 0);
+    strips_choose(run, &blur_tunables[0], coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params),
+                  &s->strips);
+    char strip_options[96], options[192];
+    strips_options(&s->strips, row_bytes(s), strip_options, sizeof strip_options);
+    snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu %s", BLUR_SIZE,
+             s->in.channels, s->tile, strip_options);
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||
@@ -236,12 +220,8 @@ static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
                                    CLMEM_ARG(w), CLMEM_ARG(h));
     if (status)
         return status;
-    if (v == &blur_variants[COARSENED]) {
-        /* One work-item per strip of VEC bytes by ROWS rows. */
-        size_t vec = (size_t)s->coarse[P_VEC], rows = (size_t)s->coarse[P_ROWS];
-        size_t global[2] = {(row_bytes(s) + vec - 1) / vec, (s->height + rows - 1) / rows};
-        return clmem_launch(run->ctx, kernel, 2, global, s->coarse_local, timing, err);
-    }
+    if (v == &blur_variants[COARSENED]) /* strips of VEC bytes by ROWS rows */
+        return strips_launch(run, kernel, &s->strips, row_bytes(s), s->height, timing, err);
     /* One work-item per output byte (pixel and channel), TILE x TILE groups. */
     size_t global[2] = {row_bytes(s), s->height};
     size_t local[2] = {s->tile, s->tile};

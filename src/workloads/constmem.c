@@ -7,7 +7,7 @@
  * kernels, `coarsened` shows how far the design goes: strips of VEC
  * outputs by ROWS rows a work-item, each input row loaded once as vectors,
  * no edge checks inside the image. */
-#include "harness/workload.h"
+#include "strips.h"
 
 #include <limits.h>
 #include <math.h>
@@ -23,28 +23,24 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
 /* coarsened's strip: VEC outputs of a row by ROWS rows a work-item
  * (cl/constmem.cl), read as vectors at every offset of the filter
  * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
- * family -> vendor -> any (clmem_param_rows). GPUs: 4 floats by 2 rows,
+ * family -> vendor -> any (clmem_param_rows, strips.h). GPUs: 4 floats by 2 rows,
  * one aligned load a row, what `clmem tune constmem` kept on an H200 at
  * 8192 (bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8
  * independent chains of multiply-adds, read by vectors, the faster way on
  * PoCL and on llvmpipe alike (bench/experiments/cpu-strips/). */
-enum { P_VEC, P_ROWS, P_STRIP_LOAD };
 static const struct clmem_param_row coarsened_params[] = {
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2, 2}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };
 
-/* Any strip runs everywhere (no local memory); VEC a vector width. Up to
- * 16 rows: the unrolled kernel grows with ROWS * (ROWS + 4), and 32 rows'
- * sums spill out of any device's registers. STRIP_LOAD 2 (one aligned
- * load a row) needs a vector. */
+/* Up to 16 rows: the unrolled kernel grows with ROWS * (ROWS + 4), and 32
+ * rows' sums spill out of any device's registers. STRIP_LOAD 2 (one
+ * aligned load a row) needs a vector. */
 static int coarsened_valid(const struct clmem_device *device, const int v[])
 {
     (void)device;
-    int vec = v[P_VEC], rows = v[P_ROWS], load = v[P_STRIP_LOAD];
-    return (vec == 1 || vec == 2 || vec == 4 || vec == 8 || vec == 16) && rows >= 1 &&
-           rows <= 16 && (load == 1 || (load == 2 && vec >= 2));
+    return strips_valid(v, 16, 2);
 }
 
 static const struct clmem_tune_param coarsened_space[] = {
@@ -58,8 +54,7 @@ static const struct clmem_tunable constmem_tunables[] = {
 
 struct constmem_state {
     size_t width, height, tile;
-    int coarse[3];          /* coarsened's VEC, ROWS and STRIP_LOAD */
-    size_t coarse_local[2]; /* its work-group */
+    struct strips strips; /* coarsened's */
     float filter[FILTER_WIDTH * FILTER_WIDTH];
     float *in, *ref, *out;
     cl_mem d_in, d_out, d_filter;
@@ -162,22 +157,11 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
     convolve_reference(s);
 
     s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
-    if (!clmem_run_tuned(run, &constmem_tunables[0], s->coarse)) {
-        const struct clmem_param_row *row;
-        enum clmem_param_level level;
-        clmem_param_rows(coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params), &run->ctx->device,
-                         &row, 1, &level);
-        s->coarse[P_VEC] = row->values[P_VEC];
-        s->coarse[P_ROWS] = row->values[P_ROWS];
-        s->coarse[P_STRIP_LOAD] = row->values[P_STRIP_LOAD];
-    }
-    s->coarse_local[0] = clmem_pick_group(&run->ctx->device, 64);
-    s->coarse_local[1] = clmem_pick_group(&run->ctx->device, CLMEM_GROUP_SIZE) / s->coarse_local[0];
-    char options[128];
-    snprintf(options, sizeof options,
-             "-DFILTER_RADIUS=%d -DVEC=%d -DROWS=%d -DSTRIP_LOAD=%d -DALIGNED=%d", FILTER_RADIUS,
-             s->coarse[P_VEC], s->coarse[P_ROWS], s->coarse[P_STRIP_LOAD],
-             s->width % (size_t)s->coarse[P_VEC] == 0);
+    strips_choose(run, &constmem_tunables[0], coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params),
+                  &s->strips);
+    char strip_options[96], options[128];
+    strips_options(&s->strips, s->width, strip_options, sizeof strip_options);
+    snprintf(options, sizeof options, "-DFILTER_RADIUS=%d %s", FILTER_RADIUS, strip_options);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
@@ -199,12 +183,8 @@ static int constmem_execute(struct clmem_run *run, const struct clmem_variant *v
                                    CLMEM_ARG(s->d_filter), CLMEM_ARG(w), CLMEM_ARG(h));
     if (status)
         return status;
-    if (v == &constmem_variants[COARSENED]) {
-        /* One work-item per strip of VEC outputs by ROWS rows. */
-        size_t vec = (size_t)s->coarse[P_VEC], rows = (size_t)s->coarse[P_ROWS];
-        size_t global[2] = {(s->width + vec - 1) / vec, (s->height + rows - 1) / rows};
-        return clmem_launch(run->ctx, kernel, 2, global, s->coarse_local, timing, err);
-    }
+    if (v == &constmem_variants[COARSENED]) /* strips of VEC outputs by ROWS rows */
+        return strips_launch(run, kernel, &s->strips, s->width, s->height, timing, err);
     size_t global[2] = {s->width, s->height};
     size_t local[2] = {s->tile, s->tile};
     return clmem_launch(run->ctx, kernel, 2, global, local, timing, err);

@@ -305,16 +305,22 @@ static size_t ws(const struct clmem_run *run)
 
 /* ---- why a probe skips a working set ---- */
 
+/* NULL where the working set is 4 bytes to `limit`, the on-chip memory's
+ * size (at most 64 KiB); else why not: "`what` 4 bytes to LIMIT (the
+ * device's `memory`, ...)". */
+static const char *onchip_range_why(const struct clmem_run *run, size_t limit, const char *what,
+                                    const char *memory, char *why, size_t size)
+{
+    if (ws(run) >= sizeof(cl_uint) && ws(run) <= limit)
+        return NULL;
+    snprintf(why, size, "%s 4 bytes to %zu (the device's %s, at most 64 KiB)", what, limit, memory);
+    return why;
+}
+
 static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size)
 {
-    size_t limit = local_limit(&run->ctx->device);
-    if (ws(run) < sizeof(cl_uint) || ws(run) > limit)
-        return snprintf(why, size,
-                        "a __local working set is 4 bytes to %zu (the device's local memory, "
-                        "at most 64 KiB)",
-                        limit),
-               why;
-    return NULL;
+    return onchip_range_why(run, local_limit(&run->ctx->device), "a __local working set is",
+                            "local memory", why, size);
 }
 
 static const char *float4_why(const struct clmem_run *run, char *why, size_t size)
@@ -326,26 +332,15 @@ static const char *float4_why(const struct clmem_run *run, char *why, size_t siz
 
 static const char *local_why(const struct clmem_run *run, char *why, size_t size)
 {
-    size_t limit = local_limit(&run->ctx->device);
-    if (ws(run) < sizeof(cl_float) || ws(run) > limit)
-        return snprintf(why, size,
-                        "the __local probes run at working sets of 4 bytes to %zu (the "
-                        "device's local memory, at most 64 KiB)",
-                        limit),
-               why;
-    return NULL;
+    return onchip_range_why(run, local_limit(&run->ctx->device),
+                            "the __local probes run at working sets of", "local memory", why, size);
 }
 
 static const char *constant_why(const struct clmem_run *run, char *why, size_t size)
 {
-    size_t limit = constant_limit(&run->ctx->device);
-    if (ws(run) < sizeof(cl_float) || ws(run) > limit)
-        return snprintf(why, size,
-                        "the __constant probes and their __global twins run at tables of 4 "
-                        "bytes to %zu (the device's constant buffer, at most 64 KiB)",
-                        limit),
-               why;
-    return NULL;
+    return onchip_range_why(run, constant_limit(&run->ctx->device),
+                            "the __constant probes and their __global twins run at tables of",
+                            "constant buffer", why, size);
 }
 
 static const char *onchip_why(const struct clmem_run *run, char *why, size_t size)
