@@ -46,6 +46,13 @@ static void unknown_names_get_a_suggestion(void **state)
     refused_with(ARGS("bench", "--workloads", "dott"), "(did you mean 'dot'?");
     /* Nothing close: no guess. */
     refused_with(ARGS("frob"), "unknown command 'frob' (see 'clmem --help')");
+    /* rusticl's llvmpipe, asked for without RUSTICL_ENABLE: how to list it. */
+    static struct outcome o;
+    const char *no_rusticl[] = {"RUSTICL_ENABLE", NULL, NULL};
+    run_clmem_within(&o, no_rusticl, ARGS("run", "pi", "--device", "llvmpipe"), REFUSAL_LIMIT_S);
+    if (o.code != 2 || !strstr(o.err, "with RUSTICL_ENABLE=llvmpipe in the environment") ||
+        count_lines(o.err) != 1)
+        fail_msg("--device llvmpipe: exit %d, stderr '%s'", o.code, o.err);
 }
 
 static void help_cmd_is_cmd_help(void **state)

@@ -240,6 +240,16 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
             *chosen = i;
             return CLMEM_OK;
         }
+    /* Mesa's rusticl lists its devices only where RUSTICL_ENABLE names
+     * their drivers: a newcomer asking for llvmpipe sees no such device. */
+    const char *enabled = getenv("RUSTICL_ENABLE");
+    if ((clmem_contains_nocase("llvmpipe", spec) || clmem_contains_nocase(spec, "llvmpipe") ||
+         clmem_contains_nocase(spec, "rusticl")) &&
+        (!enabled || !enabled[0]))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unknown device '%s' (Mesa's rusticl lists llvmpipe only with "
+                          "RUSTICL_ENABLE=llvmpipe in the environment; see 'clmem devices')",
+                          spec);
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%s' (see 'clmem devices')", spec);
 }
 
