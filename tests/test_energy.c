@@ -376,6 +376,20 @@ static void *drive_counter(void *user)
     return NULL;
 }
 
+/* A powercap tree `name` of one package whose energy_uj is a FIFO that a
+ * thread drives (drive_counter), CLMEM_POWERCAP_DIR pointed at it. */
+static pthread_t drive_counter_in(const char *name, struct fake_counter *f)
+{
+    const char *dir = powercap(name);
+    make_zone(dir, "intel-rapl:0", "package-0", 0, FAKE_RANGE);
+    snprintf(f->fifo, sizeof f->fifo, "%s/intel-rapl:0/energy_uj", dir);
+    assert_int_equal(unlink(f->fifo), 0);
+    assert_int_equal(mkfifo(f->fifo, 0644), 0);
+    pthread_t writer;
+    assert_int_equal(pthread_create(&writer, NULL, drive_counter, f), 0);
+    return writer;
+}
+
 /* The results of the run below, for the round trips that follow. */
 static struct clmem_result *results;
 static size_t n_results;
@@ -383,14 +397,8 @@ static size_t n_results;
 static void harness_reads_the_counter_around_the_runs(void **state)
 {
     struct clmem_ctx *ctx = *state;
-    const char *dir = powercap("driven");
-    make_zone(dir, "intel-rapl:0", "package-0", 0, FAKE_RANGE);
     struct fake_counter f = {.stop = 0, .reads = 0};
-    snprintf(f.fifo, sizeof f.fifo, "%s/intel-rapl:0/energy_uj", dir);
-    assert_int_equal(unlink(f.fifo), 0);
-    assert_int_equal(mkfifo(f.fifo, 0644), 0);
-    pthread_t writer;
-    assert_int_equal(pthread_create(&writer, NULL, drive_counter, &f), 0);
+    pthread_t writer = drive_counter_in("driven", &f);
     struct clmem_error err = {0};
     /* 400 samples of at least 1 ms each: a span of half a second or so. */
     int status =
@@ -432,7 +440,7 @@ static void harness_reads_the_counter_around_the_runs(void **state)
     assert_close(r->energy_efficiency, work_gb / r->energy_j, 1e-3 * work_gb / r->energy_j);
 
     /* A counter that stays still: n/a, with the reason, in the results. */
-    dir = powercap("still");
+    const char *dir = powercap("still");
     make_zone(dir, "intel-rapl:0", "package-0", 12345, FAKE_RANGE);
     assert_int_equal(
         clmem_run_workload(ctx, "reduce", "coarsened", "4099", 50, &results, &n_results, &err),
@@ -461,14 +469,8 @@ static void harness_reads_the_counter_around_the_runs(void **state)
 static void energy_option_runs_on_for_the_counter(void **state)
 {
     struct clmem_ctx *ctx = *state;
-    const char *dir = powercap("topped");
-    make_zone(dir, "intel-rapl:0", "package-0", 0, FAKE_RANGE);
     struct fake_counter f = {.stop = 0, .reads = 0};
-    snprintf(f.fifo, sizeof f.fifo, "%s/intel-rapl:0/energy_uj", dir);
-    assert_int_equal(unlink(f.fifo), 0);
-    assert_int_equal(mkfifo(f.fifo, 0644), 0);
-    pthread_t writer;
-    assert_int_equal(pthread_create(&writer, NULL, drive_counter, &f), 0);
+    pthread_t writer = drive_counter_in("topped", &f);
     const struct clmem_workload *w = clmem_workload_find("reduce");
     struct clmem_result *mine = NULL;
     size_t n = 0;
