@@ -202,9 +202,9 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
         else if (L->is_memory)
             snprintf(L->name, sizeof L->name, "device memory");
         else if (k == nl - 2)
-            snprintf(L->name, sizeof L->name, "L%zu (last-level cache)", k + 1);
+            snprintf(L->name, sizeof L->name, "L%u (last-level cache)", (unsigned)(k + 1));
         else
-            snprintf(L->name, sizeof L->name, "L%zu", k + 1);
+            snprintf(L->name, sizeof L->name, "L%u", (unsigned)(k + 1));
         L->first_bytes = lat[lp[k].first].bytes;
         L->last_bytes = lat[lp[k].last].bytes;
         L->size_bytes = L->is_memory ? 0 : isnan(lp[k].edge_bytes) ? lp[k].bytes : lp[k].edge_bytes;
