@@ -87,7 +87,8 @@ static double pow2_floor(double v)
 
 /* The entry's best verified result per workload and unit that has a
  * place on a roofline (GFLOP/s at a positive intensity, GB/s at any),
- * in the order the workloads come, into bests; the others said in `off`.
+ * in the order the workloads come, into bests; the others said in `off`
+ * (NULL: not said).
  * lo, hi: widened to their intensities; *edge: some move data alone. */
 static size_t roof_bests(const struct clmem_compare_device *dev, const struct clmem_result **bests,
                          char *off, size_t off_size, double *lo, double *hi, int *edge)
@@ -116,8 +117,8 @@ static size_t roof_bests(const struct clmem_compare_device *dev, const struct cl
         char value[64];
         clmem_format_metric(best->metric, best->metric_unit, value, sizeof value);
         if (!((flops || bytes) && fpb >= 0 && !(flops && fpb == 0) && isfinite(fpb))) {
-            size_t len = strlen(off);
-            if (off_size)
+            size_t len = off ? strlen(off) : 0;
+            if (off && off_size)
                 snprintf(off + len, off_size - len, "%s%s %s @%s %s", len ? "; " : "",
                          best->workload, best->variant, best->size, value);
             continue;
