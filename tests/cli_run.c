@@ -1,6 +1,9 @@
 /* Running the clmem binary from a test (cli_run.h). */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "cli_run.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -27,6 +30,12 @@ void slurp(const char *path, char *buf, size_t size)
 void start_program(struct child *c, const char *const env[], const char *path,
                    const char *const argv[])
 {
+    start_program_to(c, env, path, argv, NULL);
+}
+
+void start_program_to(struct child *c, const char *const env[], const char *path,
+                      const char *const argv[], const char *stdout_path)
+{
     strcpy(c->out_path, "/tmp/clmem-test-out-XXXXXX");
     strcpy(c->err_path, "/tmp/clmem-test-err-XXXXXX");
     int out_fd = mkstemp(c->out_path), err_fd = mkstemp(c->err_path);
@@ -34,6 +43,8 @@ void start_program(struct child *c, const char *const env[], const char *path,
     c->pid = fork();
     assert_true(c->pid >= 0);
     if (c->pid == 0) {
+        if (stdout_path && (out_fd = open(stdout_path, O_WRONLY)) < 0)
+            _exit(126);
         dup2(out_fd, 1);
         dup2(err_fd, 2);
         for (size_t i = 0; env && env[i]; i += 2)
@@ -67,6 +78,12 @@ void start_program(struct child *c, const char *const env[], const char *path,
  * files; env: NAME, VALUE, ..., NULL. */
 void start_clmem(struct child *c, const char *const env[], const char *const args[])
 {
+    start_clmem_to(c, env, args, NULL);
+}
+
+void start_clmem_to(struct child *c, const char *const env[], const char *const args[],
+                    const char *stdout_path)
+{
     const char *bin = getenv("CLMEM_BIN");
     assert_non_null(bin);
     const char *argv[32] = {"clmem"};
@@ -74,25 +91,38 @@ void start_clmem(struct child *c, const char *const env[], const char *const arg
     for (; args[n - 1] && n < 31; n++)
         argv[n] = args[n - 1];
     argv[n] = NULL;
-    start_program(c, env, bin, argv);
+    start_program_to(c, env, bin, argv, stdout_path);
 }
 
 void finish_clmem(struct child *c, struct outcome *o)
 {
+    finish_clmem_measuring(c, o);
+}
+
+long finish_clmem_measuring(struct child *c, struct outcome *o)
+{
     int wstatus;
-    assert_int_equal(waitpid(c->pid, &wstatus, 0), c->pid);
+    struct rusage usage;
+    assert_int_equal(wait4(c->pid, &wstatus, 0, &usage), c->pid);
     o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
     slurp(c->out_path, o->out, sizeof o->out);
     slurp(c->err_path, o->err, sizeof o->err);
     unlink(c->out_path);
     unlink(c->err_path);
+    return usage.ru_maxrss;
 }
 
 void run_clmem_within(struct outcome *o, const char *const env[], const char *const args[],
                       unsigned limit_s)
 {
+    run_clmem_to_within(o, env, args, NULL, limit_s);
+}
+
+void run_clmem_to_within(struct outcome *o, const char *const env[], const char *const args[],
+                         const char *stdout_path, unsigned limit_s)
+{
     struct child c;
-    start_clmem(&c, env, args);
+    start_clmem_to(&c, env, args, stdout_path);
     const struct timespec tick = {0, 20 * 1000000L};
     int killed = 0;
     for (unsigned long waited_ms = 0;; waited_ms += 20) {

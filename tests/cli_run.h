@@ -26,12 +26,21 @@ void slurp(const char *path, char *buf, size_t size);
  * included), stdout and stderr to temporary files; env as below. */
 void start_program(struct child *c, const char *const env[], const char *path,
                    const char *const argv[]);
+/* The same with stdout opened from stdout_path for writing (/dev/full,
+ * /dev/null; NULL: a temporary file, as start_program), so o->out stays
+ * empty. */
+void start_program_to(struct child *c, const char *const env[], const char *path,
+                      const char *const argv[], const char *stdout_path);
 /* Starts $CLMEM_BIN with args, stdout and stderr to temporary files; env:
  * NAME, VALUE, ..., NULL (or NULL), a NULL VALUE unsetting NAME (the
  * tests' shared POCL_CACHE_DIR, where a test needs PoCL's own default). */
 void start_clmem(struct child *c, const char *const env[], const char *const args[]);
-/* Waits for it and collects its outcome. */
+void start_clmem_to(struct child *c, const char *const env[], const char *const args[],
+                    const char *stdout_path);
+/* Waits for it and collects its outcome; _measuring also gives the
+ * child's peak resident memory, in KiB. */
 void finish_clmem(struct child *c, struct outcome *o);
+long finish_clmem_measuring(struct child *c, struct outcome *o);
 void run_clmem(struct outcome *o, const char *const env[], const char *const args[]);
 /* run_clmem for a run that must end quickly (a refusal before any work):
  * past limit_s it is killed (SIGKILL, code 137) and stderr ends with a
@@ -39,6 +48,9 @@ void run_clmem(struct outcome *o, const char *const env[], const char *const arg
  * seconds instead of computing until the test's timeout. */
 void run_clmem_within(struct outcome *o, const char *const env[], const char *const args[],
                       unsigned limit_s);
+/* run_clmem_within with stdout opened from stdout_path (start_clmem_to). */
+void run_clmem_to_within(struct outcome *o, const char *const env[], const char *const args[],
+                         const char *stdout_path, unsigned limit_s);
 /* The limit for runs expected to be refused: opening PoCL on a loaded
  * 2-core machine takes a few seconds, never a minute. */
 #define REFUSAL_LIMIT_S 60

@@ -36,54 +36,6 @@ static size_t clmem_lines(const char *s)
     return n;
 }
 
-/* $CLMEM_BIN with args, stdout to `out_path` (opened for writing), stderr
- * collected in o->err; killed past limit_s. */
-static void run_stdout_to(struct outcome *o, const char *out_path, const char *const env[],
-                          const char *const args[], unsigned limit_s)
-{
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    const char *argv[32] = {"clmem"};
-    size_t n = 1;
-    for (; args[n - 1] && n < 31; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    char err_path[] = "/tmp/clmem-hostile-err-XXXXXX";
-    int err_fd = mkstemp(err_path);
-    assert_true(err_fd >= 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int fd = open(out_path, O_WRONLY);
-        if (fd < 0)
-            _exit(126);
-        dup2(fd, 1);
-        dup2(err_fd, 2);
-        for (size_t i = 0; env && env[i]; i += 2)
-            setenv(env[i], env[i + 1], 1);
-        execv(bin, (char *const *)argv);
-        _exit(127);
-    }
-    close(err_fd);
-    const struct timespec tick = {0, 20 * 1000000L};
-    int wstatus = 0;
-    for (unsigned long waited_ms = 0;; waited_ms += 20) {
-        pid_t done = waitpid(pid, &wstatus, WNOHANG);
-        if (done == pid)
-            break;
-        if (waited_ms >= limit_s * 1000UL) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &wstatus, 0);
-            break;
-        }
-        nanosleep(&tick, NULL);
-    }
-    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-    o->out[0] = '\0';
-    slurp(err_path, o->err, sizeof o->err);
-    unlink(err_path);
-}
-
 /* ---- stdout that cannot be written ---- */
 
 /* stdout on a full disk (/dev/full): exit 2 and one line for every
@@ -111,7 +63,7 @@ static void unwritable_stdout_exits_2(void **state)
         ARGS("diff", test_bench_file("pocl-2core.json"), test_bench_file("pocl-2core.json")),
     };
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
-        run_stdout_to(&o, "/dev/full", NULL, commands[i], 300);
+        run_clmem_to_within(&o, NULL, commands[i], "/dev/full", 300);
         if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "No space left on device"))
             fail_msg("'%s %s' > /dev/full: exit %d, stderr '%s'", commands[i][0],
                      commands[i][1] ? commands[i][1] : "", o.code, o.err);
@@ -634,41 +586,14 @@ static void a_relative_xdg_cache_home_is_ignored(void **state)
     test_remove_tree(home);
 }
 
-/* $CLMEM_BIN with args (env as run_clmem's), collected in *o; the child's
- * peak resident memory in KiB. */
+/* $CLMEM_BIN with args (env as run_clmem's), stdout to /dev/null,
+ * collected in *o; the child's peak resident memory in KiB. */
 static long run_measuring_memory(struct outcome *o, const char *const env[],
                                  const char *const args[])
 {
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    const char *argv[32] = {"clmem"};
-    size_t n = 1;
-    for (; args[n - 1] && n < 31; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    char err_path[] = "/tmp/clmem-hostile-err-XXXXXX";
-    int err_fd = mkstemp(err_path);
-    assert_true(err_fd >= 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, 1);
-        dup2(err_fd, 2);
-        for (size_t i = 0; env && env[i]; i += 2)
-            setenv(env[i], env[i + 1], 1);
-        execv(bin, (char *const *)argv);
-        _exit(127);
-    }
-    close(err_fd);
-    int wstatus = 0;
-    struct rusage usage;
-    assert_int_equal(wait4(pid, &wstatus, 0, &usage), pid);
-    o->code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-    o->out[0] = '\0';
-    slurp(err_path, o->err, sizeof o->err);
-    unlink(err_path);
-    return usage.ru_maxrss;
+    struct child c;
+    start_clmem_to(&c, env, args, "/dev/null");
+    return finish_clmem_measuring(&c, o);
 }
 
 /* An --input that is no image (/dev/zero) is refused at its magic
