@@ -28,56 +28,60 @@ const struct cli_spec cli_list_spec = {
     .max_args = 1,
 };
 
+/* A variant's fields in the order CSV and JSON give them, after the
+ * workload's name: empty where it has none (a library variant has no
+ * kernel; a variant without sizes of its own checks at the workload's). */
+static const char *const variant_names[] = {"variant", "kernel",      "source",
+                                            "library", "check_sizes", "summary"};
+#define N_VARIANT_FIELDS CLMEM_ARRAY_SIZE(variant_names)
+
+static void variant_fields(const struct clmem_workload *w, const struct clmem_variant *var,
+                           const char *fields[N_VARIANT_FIELDS])
+{
+    fields[0] = var->name;
+    fields[1] = var->kernel ? var->kernel : "";
+    fields[2] = var->kernel ? (var->source ? var->source : w->source) : "";
+    fields[3] = var->library ? var->library : "";
+    fields[4] = var->check_sizes ? var->check_sizes : w->check_sizes ? w->check_sizes : "";
+    fields[5] = var->summary;
+}
+
 static void print_csv(const struct clmem_workload *w)
 {
     for (size_t v = 0; v < w->n_variants; v++) {
-        const struct clmem_variant *var = &w->variants[v];
-        const char *fields[] = {
-            w->name,
-            var->name,
-            var->kernel ? var->kernel : "",
-            var->kernel ? (var->source ? var->source : w->source) : "",
-            var->library ? var->library : "",
-            var->check_sizes ? var->check_sizes
-            : w->check_sizes ? w->check_sizes
-                             : "",
-            var->summary,
-        };
-        for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
-            if (f)
-                putchar(',');
+        const char *fields[N_VARIANT_FIELDS];
+        variant_fields(w, &w->variants[v], fields);
+        clmem_csv_field(stdout, w->name);
+        for (size_t f = 0; f < N_VARIANT_FIELDS; f++) {
+            putchar(',');
             clmem_csv_field(stdout, fields[f]);
         }
         putchar('\n');
     }
 }
 
-/* The same fields as CSV, a workload with its variants. */
+/* The same fields as CSV, a workload with its variants; the workload's
+ * own by the names clmem.h reads them by (the JSON name first). */
 static int print_json(const struct clmem_workload *const *all, size_t n, struct clmem_error *err)
 {
+    static const char *const workload_names[][2] = {
+        {"workload", "name"},       {"summary", "summary"}, {"default_size", "default_size"},
+        {"size_help", "size_help"}, {"unit", "unit"},
+    };
     cJSON *root = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++) {
         const struct clmem_workload *w = all[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "workload", w->name);
-        cJSON_AddStringToObject(o, "summary", w->summary);
-        cJSON_AddStringToObject(o, "default_size", w->default_size);
-        cJSON_AddStringToObject(o, "size_help", w->size_help);
-        cJSON_AddStringToObject(o, "unit", w->metric_unit);
+        for (size_t f = 0; f < CLMEM_ARRAY_SIZE(workload_names); f++)
+            cJSON_AddStringToObject(o, workload_names[f][0],
+                                    clmem_workload_text(w, workload_names[f][1]));
         cJSON *variants = cJSON_AddArrayToObject(o, "variants");
         for (size_t v = 0; v < w->n_variants; v++) {
-            const struct clmem_variant *var = &w->variants[v];
+            const char *fields[N_VARIANT_FIELDS];
+            variant_fields(w, &w->variants[v], fields);
             cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "variant", var->name);
-            cJSON_AddStringToObject(x, "kernel", var->kernel ? var->kernel : "");
-            cJSON_AddStringToObject(x, "source",
-                                    var->kernel ? (var->source ? var->source : w->source) : "");
-            cJSON_AddStringToObject(x, "library", var->library ? var->library : "");
-            cJSON_AddStringToObject(x, "check_sizes",
-                                    var->check_sizes ? var->check_sizes
-                                    : w->check_sizes ? w->check_sizes
-                                                     : "");
-            cJSON_AddStringToObject(x, "summary", var->summary);
+            for (size_t f = 0; f < N_VARIANT_FIELDS; f++)
+                cJSON_AddStringToObject(x, variant_names[f], fields[f]);
             cJSON_AddItemToArray(variants, x);
         }
         cJSON_AddItemToArray(root, o);
