@@ -41,8 +41,7 @@ const struct cli_spec cli_bench_spec = {
             "exit codes: 0 ok, 1 a verification failed, 2 usage error or a file that\n"
             "cannot be written, 3 no OpenCL device or OpenCL error, 128+N stopped by\n"
             "signal N (130: Ctrl-C)\n",
-    .uses = bench_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(bench_uses),
+    CLI_USES(bench_uses),
     .min_args = 0,
     .max_args = 0,
 };

@@ -52,8 +52,7 @@ const struct cli_spec cli_compare_spec = {
             "finished.\n\n"
             "exit codes: 0 ok, 1 a live verification failed, 2 usage error or bad file,\n"
             "3 no OpenCL device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
-    .uses = compare_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(compare_uses),
+    CLI_USES(compare_uses),
     .min_args = 0,
     .max_args = (size_t)-1,
 };

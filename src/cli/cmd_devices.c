@@ -124,8 +124,7 @@ const struct cli_spec cli_devices_spec = {
              "or part of the name selects a device in 'clmem run --device'. CSV and JSON\n"
              "give the same properties, numbers in full (bytes, MHz, ns), for tools; the\n"
              "event clock's check (a kernel build) is the table's alone.\n",
-    .uses = devices_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(devices_uses),
+    CLI_USES(devices_uses),
     .max_args = 0,
 };
 

@@ -42,8 +42,7 @@ const struct cli_spec cli_diff_spec = {
     .more = "exit codes: 0 no regression, 2 usage error or a file that cannot be read or\n"
             "written, 4 a regression: a result slower, failed or gone, or a run file\n"
             "marked interrupted (incomplete)\n",
-    .uses = diff_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(diff_uses),
+    CLI_USES(diff_uses),
     .min_args = 2,
     .max_args = 2,
     .missing = "diff needs two run files, BASE and NEW (see 'clmem diff --help')",

@@ -23,8 +23,7 @@ const struct cli_spec cli_list_spec = {
              "routine), check_sizes (small sizes that reach every edge of its kernels;\n"
              "the Oclgrind tests run them), summary. JSON has the same fields, a workload\n"
              "with its variants.\n",
-    .uses = list_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(list_uses),
+    CLI_USES(list_uses),
     .max_args = 1,
 };
 

@@ -23,8 +23,7 @@ const struct cli_spec cli_peak_spec = {
     .more = "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
             "be written, 3 no OpenCL device or OpenCL error, 128+N stopped by signal N\n"
             "(130: Ctrl-C)\n",
-    .uses = peak_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(peak_uses),
+    CLI_USES(peak_uses),
     .min_args = 0,
     .max_args = 0,
 };

@@ -39,8 +39,7 @@ const struct cli_spec cli_run_spec = {
             "exit codes: 0 ok, 1 verification failed, 2 usage error (a --device that\n"
             "names none here too) or a file that cannot be written, 3 no OpenCL device\n"
             "or OpenCL error, 128+N stopped by signal N (130: Ctrl-C)\n",
-    .uses = run_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(run_uses),
+    CLI_USES(run_uses),
     .min_args = 1,
     .max_args = 1,
     .missing = "run needs a workload (try 'clmem list', 'clmem run --help')",

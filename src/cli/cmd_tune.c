@@ -43,8 +43,7 @@ const struct cli_spec cli_tune_spec = {
     .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no OpenCL\n"
             "device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is\n"
             "stored)\n",
-    .uses = tune_uses,
-    .n_uses = CLMEM_ARRAY_SIZE(tune_uses),
+    CLI_USES(tune_uses),
     .min_args = 0,
     .max_args = 1,
 };

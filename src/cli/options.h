@@ -159,6 +159,9 @@ struct cli_spec {
     size_t min_args, max_args; /* (size_t)-1: no limit */
     const char *missing;       /* the usage error when fewer arguments are given */
 };
+/* A spec's table of options and its length, which cannot then disagree:
+ * `CLI_USES(run_uses),` in a cli_spec initialiser. */
+#define CLI_USES(table) .uses = (table), .n_uses = CLMEM_ARRAY_SIZE(table)
 /* Parses argv[1..argc) (argv[0] is the command's name) as `spec` says:
  * every option's value checked by its type (a usage error, exit 2, naming
  * the option and what it expects), the arguments that are not options in
