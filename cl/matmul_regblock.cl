@@ -19,9 +19,13 @@
  * runs nearly as fast as one that is. The checks are uniform over a
  * work-group: no divergence. The host compiles away what it knows cannot
  * happen: FULL_TILES=1 (every dimension a multiple of the tiles) every check,
- * K_FULL=1 (K a multiple of TSK) the last K step's; VEC_ALIGNED=1 (K and N
+ * K_FULL=1 (K a multiple of TSK) the last K step's; VEC_ALIGNED=4 (K and N
  * multiples of 4) makes every load and store an aligned float4, the checked
- * ones too (a float4 then lies wholly inside a row or wholly past its end).
+ * ones too (a float4 then lies wholly inside a row or wholly past its end);
+ * VEC_ALIGNED=2 (K and N even) two aligned float2s, each wholly inside or
+ * past; 1, four floats (a GPU's vload4 from an address that is not a
+ * float4's is four loads: float2s halve them, 1.14x at 776x1236x5680
+ * against 777x1234x5678 on an H100, bench/sgemm/shapes/).
  * MatrixMulPaddedRegisterBlocked is the same body with every check compiled
  * away, for matrices the host padded to whole tiles (MatrixPad, MatrixUnpad
  * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one);
@@ -48,7 +52,7 @@
 #define FULL_TILES 0
 #endif
 #ifndef VEC_ALIGNED
-#define VEC_ALIGNED FULL_TILES
+#define VEC_ALIGNED (FULL_TILES ? 4 : 1)
 #endif
 #ifndef K_FULL
 #define K_FULL FULL_TILES
@@ -74,20 +78,29 @@
 #define A_PER_ITEM ((A_VECS + WG_SIZE - 1) / WG_SIZE)
 #define B_PER_ITEM ((B_VECS + WG_SIZE - 1) / WG_SIZE)
 
-/* Four values of `row` from `col` on. `whole`: the four lie inside the
- * matrix (the caller knows it for a whole work-group at once), so they are
- * read without checks, as one float4 when `aligned` says rows start on a
- * float4 boundary (col is a multiple of 4); otherwise they are checked and
- * those outside read 0: the float4 at once when aligned, else each. */
+/* Four values of `row` from `col` on (col a multiple of 4). `aligned`: the
+ * widest vector every row starts on (4, 2 or 1: ncols a multiple of it).
+ * `whole`: the four lie inside the matrix (the caller knows it for a whole
+ * work-group at once), so they are read without checks, as one float4 or
+ * two float2s where rows start on them; otherwise they are checked and
+ * those outside read 0: each vector at once, wholly inside or past the
+ * row's end, else each float. */
 static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole,
                     int aligned)
 {
     __global const float *p = X + (size_t)row * ncols + col;
-    if (whole)
-        return aligned ? *(__global const float4 *)p : vload4(0, p);
-    if (aligned)
+    if (whole && aligned != 2)
+        return aligned == 4 ? *(__global const float4 *)p : vload4(0, p);
+    if (aligned == 4)
         return row < nrows && col < ncols ? *(__global const float4 *)p : (float4)(0.0f);
     float4 v = (float4)(0.0f);
+    if (aligned == 2) {
+        if (whole || (row < nrows && col < ncols))
+            v.xy = *(__global const float2 *)p;
+        if (whole || (row < nrows && col + 2 < ncols))
+            v.zw = *(__global const float2 *)(p + 2);
+        return v;
+    }
     if (row < nrows) {
         v.x = col < ncols ? p[0] : 0.0f;
         v.y = col + 1 < ncols ? p[1] : 0.0f;
@@ -189,20 +202,32 @@ static inline void regblock_store(__global float *P, int rows, int cols, int off
             const int row = offsetM + (g * RTSM + tidm) * 4 + e;
             for (int h = 0; h < WPTN / 4; h++) {
                 const int col = offsetN + (h * RTSN + tidn) * 4;
-                if (whole || (aligned && row < rows && col < cols)) {
-                    if (aligned)
-                        *(__global float4 *)(P + (size_t)row * cols + col) = acc[g * 4 + e][h];
-                    else
-                        vstore4(acc[g * 4 + e][h], 0, P + (size_t)row * cols + col);
+                __global float *q = P + (size_t)row * cols + col;
+                if (whole || (aligned == 4 && row < rows && col < cols)) {
+                    if (aligned == 4) {
+                        *(__global float4 *)q = acc[g * 4 + e][h];
+                    } else if (aligned == 2) {
+                        *(__global float2 *)q = acc[g * 4 + e][h].xy;
+                        *(__global float2 *)(q + 2) = acc[g * 4 + e][h].zw;
+                    } else {
+                        vstore4(acc[g * 4 + e][h], 0, q);
+                    }
                     continue;
                 }
-                if (aligned)
+                if (aligned == 4)
                     continue; /* past P's edge */
+                if (aligned == 2) {
+                    if (row < rows && col < cols)
+                        *(__global float2 *)q = acc[g * 4 + e][h].xy;
+                    if (row < rows && col + 2 < cols)
+                        *(__global float2 *)(q + 2) = acc[g * 4 + e][h].zw;
+                    continue;
+                }
                 const float v[4] = {acc[g * 4 + e][h].x, acc[g * 4 + e][h].y,
                                     acc[g * 4 + e][h].z, acc[g * 4 + e][h].w};
                 for (int c = 0; c < 4; c++)
                     if (row < rows && col + c < cols)
-                        P[(size_t)row * cols + col + c] = v[c];
+                        q[c] = v[c];
             }
         }
 }
@@ -244,7 +269,7 @@ MatrixMulPaddedRegisterBlocked(__global const float *M, __global const float *N,
 {
     __local float4 Msub[2][TSK][TSM / 4];
     __local float4 Nsub[2][TSK][TSN / 4];
-    regblock(M, N, P, rows, cols, inner, Msub, Nsub, 1, 1, 1);
+    regblock(M, N, P, rows, cols, inner, Msub, Nsub, 1, 1, 4);
 }
 
 #endif
@@ -421,7 +446,7 @@ STREAM_K_KERNEL(MatrixMulStreamKChecked, FULL_TILES, K_FULL, VEC_ALIGNED)
 #endif
 #if REGBLOCK_PADDED
 /* regblock_padded's: rows, cols and inner multiples of TSM, TSN and TSK. */
-STREAM_K_KERNEL(MatrixMulStreamKPadded, 1, 1, 1)
+STREAM_K_KERNEL(MatrixMulStreamKPadded, 1, 1, 4)
 
 /* X (rows x cols) into Xp (prows x pcols, prows >= rows, pcols >= cols),
  * zeros past X's edges, so that zero terms fill K's padding and P's padded

@@ -15,8 +15,9 @@
  * host passes P as W and runs no second pass (smaller tiles alone).
  * Any size: blocks across P's edges and the last K step check their
  * bounds as regblock's do; SPLITK_K_FULL (K a multiple of the K step) and
- * SPLITK_ALIGNED (K and N multiples of 4: every row starts on a float4)
- * compile checks away, as regblock's K_FULL and VEC_ALIGNED. */
+ * SPLITK_ALIGNED (4: K and N multiples of 4, every row starts on a float4;
+ * 2: on a float2; 1: neither) compile checks away and widen the loads, as
+ * regblock's K_FULL and VEC_ALIGNED. */
 #ifndef SPLITK_TSM
 #define SPLITK_TSM 32
 #endif
@@ -36,7 +37,7 @@
 #define SPLITK_K_FULL 0
 #endif
 #ifndef SPLITK_ALIGNED
-#define SPLITK_ALIGNED 0
+#define SPLITK_ALIGNED 1
 #endif
 
 /* regblock's body with these tiles, and none of its kernels (the build

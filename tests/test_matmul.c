@@ -64,10 +64,13 @@ static void coarsened_verifies_any_size(void **state)
 }
 
 /* regblock at sizes that no tile divides, K and N no multiples of 4 either
- * (FULL_TILES, K_FULL and VEC_ALIGNED 0: one build for them all). */
+ * (FULL_TILES and K_FULL 0, VEC_ALIGNED 1: one build for them all); then
+ * K and N even, not multiples of 4 (VEC_ALIGNED 2: float2s, checked where
+ * a block crosses P's edge). */
 static void regblock_verifies_off_tile(void **state)
 {
-    static const char *const sizes[] = {"1", "7", "33", "100x37x65", "5x1x9", "130x66x35"};
+    static const char *const sizes[] = {"1",     "7",         "33",       "100x37x65",
+                                        "5x1x9", "130x66x35", "130x66x34"};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         test_expect_verified(*state, "matmul", "regblock", sizes[i]);
 }
@@ -167,15 +170,17 @@ static void regblock_stream_k_verifies(void **state)
 /* splitk at any size, as its plan takes each on this PoCL (its CPU row,
  * 16 x 64, mostly one K slice: a core a block is as fast), beside sizes
  * that reach the kernel's edges: blocks across both of P's edges and
- * inside it, K not a multiple of 4 (vload4) nor of the K step, a thin M
- * and N, whole tiles; and K-heavy ones, which it splits on two cores or
- * more (one block: a slice a core), so that the second pass runs. */
+ * inside it, K not a multiple of 4 (vload4) nor of the K step, K and N
+ * even (float2s: 34x66x70, and 6x10x4098 in slices), a thin M and N,
+ * whole tiles; and K-heavy ones, which it splits on two cores or more
+ * (one block: a slice a core), so that the second pass runs. */
 static void splitk_verifies_any_size(void **state)
 {
     for (size_t i = 0; i < sizeof any_sizes / sizeof *any_sizes; i++)
         test_expect_verified(*state, "matmul", "splitk", any_sizes[i]);
-    static const char *const sizes[] = {"33x65x1031", "7x1000x333", "3x200x700", "130x66x35",
-                                        "64x64x64",   "16x16x4096", "5x3x2000"};
+    static const char *const sizes[] = {"33x65x1031", "7x1000x333", "3x200x700",
+                                        "130x66x35",  "64x64x64",   "16x16x4096",
+                                        "5x3x2000",   "34x66x70",   "6x10x4098"};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         test_expect_verified(*state, "matmul", "splitk", sizes[i]);
 }

@@ -404,10 +404,11 @@ static const struct clmem_variant matmul_variants[] = {
                   "MatrixMulRegisterBlocked", regblock_unsupported, .source = "matmul_regblock.cl",
                   .more_kernels = {"MatrixMulStreamKChecked"},
                   /* Also where some work-groups' blocks lie wholly inside P
-                   * and take the unchecked float4 path: 130x66x35 (rows not
-                   * float4-aligned, so vload4; K's last step partial) and
-                   * 132x68x36 (aligned float4s). */
-                  .check_sizes = "7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 132x68x36"},
+                   * and take the unchecked vector path: 130x66x35 (rows not
+                   * float4-aligned, so vload4; K's last step partial),
+                   * 130x66x34 (K and N even: float2s) and 132x68x36
+                   * (aligned float4s). */
+                  .check_sizes = "7x7x7 33x17x9 66x34x18 35x19x11 130x66x35 130x66x34 132x68x36"},
     [REGBLOCK_PADDED] = {"regblock_padded",
                          "regblock on copies of M, N and P padded to whole tiles, every check "
                          "compiled away, the copies timed with it; any size (beyond the seeds: "
@@ -431,9 +432,9 @@ static const struct clmem_variant matmul_variants[] = {
                  * across both, in two K slices (K 1 mod 4 and not whole K
                  * steps: vload4, the last step checked, the slices'
                  * sums added one by one); 32x32x264 a whole block in two
-                 * slices, aligned (tests/test_matmul.c checks that these
-                 * split). */
-                .check_sizes = "7x7x7 33x65x9 7x9x301 32x32x264"},
+                 * slices, aligned; 6x10x302 the same with K and N even
+                 * (float2s; tests/test_matmul.c checks that these split). */
+                .check_sizes = "7x7x7 33x65x9 7x9x301 32x32x264 6x10x302"},
     [PANEL] = {"panel",
                "for CPUs: row panels of 16-wide vector accumulators, no local memory, any size "
                "(beyond the seeds)",
@@ -1354,6 +1355,14 @@ static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size
     return chosen;
 }
 
+/* The widest float vector every row of M (K floats) and N (cols) starts
+ * on: regblock's and splitk's loads and stores (VEC_ALIGNED,
+ * SPLITK_ALIGNED in cl/matmul_regblock.cl). */
+static int row_vector(size_t inner, size_t cols)
+{
+    return inner % 4 == 0 && cols % 4 == 0 ? 4 : inner % 2 == 0 && cols % 2 == 0 ? 2 : 1;
+}
+
 /* clmem_run_build makes the kernels of the run's selected variants: auto
  * has none of its own, so its choice stands in its place while they are
  * made. */
@@ -1412,7 +1421,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
              "-DCPU_NV=%d -DCPU_MT=%d -DCPU_WG=%d",
              s->tile, COARSE_FACTOR, s->rb[P_TSM], s->rb[P_TSN], s->rb[P_TSK], s->rb[P_WPTM],
              s->rb[P_WPTN], direct, padded, full_tiles, direct && s->host.inner % s->rb[P_TSK] == 0,
-             direct && s->host.inner % 4 == 0 && s->host.cols % 4 == 0, s->panel_rows,
+             direct ? row_vector(s->host.inner, s->host.cols) : 1, s->panel_rows,
              panel && s->host.rows % (size_t)s->panel_rows == 0 && s->host.cols % 16 == 0,
              s->cb[CB_VEC], s->cb[CB_MR], s->cb[CB_NV], s->cb[CB_MT], s->cb[CB_WG]);
     int split = variant_selected(run, SPLITK);
@@ -1427,8 +1436,7 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
                  " -DSPLITK_TSM=%d -DSPLITK_TSN=%d -DSPLITK_TSK=%d -DSPLITK_WPTM=%d "
                  "-DSPLITK_WPTN=%d -DSPLITK_SPLITS=%d -DSPLITK_K_FULL=%d -DSPLITK_ALIGNED=%d",
                  k[SPL_TSM], k[SPL_TSN], k[SPL_TSK], k[SPL_WPTM], k[SPL_WPTN], k[SPL_SPLITS],
-                 s->host.inner % (size_t)k[SPL_TSK] == 0,
-                 s->host.inner % 4 == 0 && s->host.cols % 4 == 0);
+                 s->host.inner % (size_t)k[SPL_TSK] == 0, row_vector(s->host.inner, s->host.cols));
     }
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float),
                                       s->host.M, &s->dM, err)) ||
