@@ -1,7 +1,8 @@
 /* SUMMA (clmem_summa) under mpirun -n 2 and -n 4 (tests/meson.build), every
  * rank on PoCL's CPU device: odd sizes that are multiples of neither the
  * tile, the grid nor the panel verify on several grids, with the pieces
- * copied from shared memory (the ranks share this host) and broadcast
+ * copied up from pinned shared memory (the ranks share this host), copied
+ * on the host first (CLMEM_SUMMA_EXCHANGE=copy) and broadcast
  * (CLMEM_SUMMA_EXCHANGE=mpi), and every usage
  * error comes alike on every rank before any work. clmem_summa is
  * collective, so every rank runs the same cases in the same order, one
@@ -111,8 +112,13 @@ static void expect_result(const struct summa_case *c, const struct clmem_summa_o
     /* One share per rank: "...per rank: 3% 4%; exchanging...". */
     const char *shares = strstr(r->note, "not computing per rank:"),
                *end = strstr(r->note, "; exchanging up to");
-    /* Every rank runs on this host: all shared, or all broadcast. */
-    const char *exchange = getenv("CLMEM_SUMMA_EXCHANGE") ? "MPI;" : "shared memory;";
+    /* Every rank runs on this host: all up from pinned shared memory (PoCL
+     * takes any memory for a CL_MEM_USE_HOST_PTR buffer), all copied on
+     * the host first, or all broadcast. */
+    const char *way = getenv("CLMEM_SUMMA_EXCHANGE");
+    const char *exchange = !way                       ? ", pinned shared memory;"
+                           : strcmp(way, "copy") == 0 ? ", shared memory;"
+                                                      : ", MPI;";
     if (!shares || !end || !strstr(r->note, o->no_overlap ? "no overlap," : "overlapped,") ||
         !strstr(r->note, exchange))
         fail_msg("%s: note '%s' (expected '%s')", c->name, r->note, exchange);
@@ -191,6 +197,12 @@ static void run_case_broadcast(void **state)
     run_exchange_case(*state, "mpi", 0);
 }
 
+/* Shared, each piece copied on the host into the pinned panels first. */
+static void run_case_copied(void **state)
+{
+    run_exchange_case(*state, "copy", 0);
+}
+
 /* Each piece's exchange, copies and kernels waited for in turn. */
 static void run_case_without_overlap(void **state)
 {
@@ -223,13 +235,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_summa: %s\n", err.message);
         return 1;
     }
-    /* Each exchange case under each of three ways, named "WAY: CASE". */
+    /* Each exchange case under each of the ways, named "WAY: CASE". */
     static const struct {
         const char *name;
         void (*run)(void **state);
     } ways[] = {
         {"shared", run_case_shared},
         {"broadcast", run_case_broadcast},
+        {"shared, copied", run_case_copied},
         {"shared, no overlap", run_case_without_overlap},
         {"broadcast, no overlap", run_case_broadcast_without_overlap},
     };

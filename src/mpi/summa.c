@@ -9,10 +9,12 @@
  * Pipelined: while the device multiplies piece i, the next pieces are
  * exchanged and copied up (a queue of its own, into other device panels).
  * Where a grid row's ranks share a host, M's pieces are not broadcast:
- * each rank copies them on the host from the owner's block in shared
- * memory (MPI_Win_allocate_shared), with a few threads; likewise N's along
- * a grid column. Elsewhere they are broadcast (MPI_Ibcast). The pieces
- * take their owners in turn, so that no rank receives a long run of them. */
+ * each rank copies them up from the owner's block in shared memory
+ * (MPI_Win_allocate_shared), pinned for the device where the driver pins
+ * memory it did not allocate (pin_window), else copied on the host into
+ * pinned panels first, with a few threads; likewise N's along a grid
+ * column. Elsewhere they are broadcast (MPI_Ibcast). The pieces take their
+ * owners in turn, so that no rank receives a long run of them. */
 #include "harness/harness.h"
 #include "mpi/ranks.h"
 
@@ -115,8 +117,13 @@ struct summa_rank {
     int m_shared, n_shared;
     MPI_Win window;
     const float **m_from, **n_from;
+    /* m_from's and n_from's blocks pinned (pin_window): a buffer over each
+     * (none over the rank's own), never used in a command; pinned, whether
+     * all were made, so that pieces go up from there. */
+    cl_mem *m_pins, *n_pins;
+    int pinned;
     size_t copy_threads;
-    int *shared_all;              /* on rank 0, every rank's m_shared and n_shared */
+    int *shared_all;              /* on rank 0, every rank's m_shared, n_shared and pinned */
     struct clmem_timing *kernels; /* each piece's multiply and accumulate */
     cl_event *ups;                /* each piece's two copies up, the current run */
     struct clmem_run run;         /* matmul rows x cols x panel; its dP takes each product */
@@ -373,7 +380,7 @@ static int setup_rank(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         return err->status;
     if (m->rank == 0 &&
         (!(me->all = clmem_alloc_array((size_t)m->size, sizeof *me->all, err)) ||
-         !(me->shared_all = clmem_alloc_array(2 * (size_t)m->size, sizeof(int), err))))
+         !(me->shared_all = clmem_alloc_array(3 * (size_t)m->size, sizeof(int), err))))
         return err->status;
     /* Threads to copy pieces from shared memory: the host's cores shared
      * among its ranks, at least two. */
@@ -539,6 +546,59 @@ static void share_blocks(const struct clmem_mpi *m, const struct summa_plan *p,
                         p->p_rows[r].count * p->m_inner[me->grid_col].count;
 }
 
+/* A buffer over `elems` floats of shared memory from `part` on, made only
+ * to pin them: NVIDIA's driver page-locks the memory of a
+ * CL_MEM_USE_HOST_PTR buffer, and a copy up from that memory then runs at
+ * the pinned rate (one H100: 55 GB/s, against 8 from memory it did not
+ * pin and 54 from its own pinned memory; bench/multi-gpu/host-ptr/).
+ * Whether it was made (no elements: nothing to pin). */
+static int pin_part(struct clmem_ctx *ctx, const float *part, size_t elems, cl_mem *pin)
+{
+    cl_int rc = CL_SUCCESS;
+    if (elems)
+        *pin = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                              elems * sizeof(float), (void *)part, &rc);
+    return rc == CL_SUCCESS;
+}
+
+static void unpin_window(const struct summa_plan *p, struct summa_rank *me)
+{
+    for (int c = 0; me->m_pins && c < p->grid_cols; c++)
+        clmem_release_mem(&me->m_pins[c]);
+    for (int r = 0; me->n_pins && r < p->grid_rows; r++)
+        clmem_release_mem(&me->n_pins[r]);
+    free(me->m_pins);
+    free(me->n_pins);
+    me->m_pins = me->n_pins = NULL;
+    me->pinned = 0;
+}
+
+/* The other ranks' blocks this rank reads from shared memory, pinned, so
+ * that their pieces go up from there with no copy on the host (one pass
+ * over the host's memory a byte instead of three: at 16384 on 4 GPUs the
+ * copies had the host's memory at its rate, bench/multi-gpu/MODEL.md).
+ * Where a buffer cannot be made, none is kept and pieces are copied into
+ * the pinned panels as before; CLMEM_SUMMA_EXCHANGE=copy does that too,
+ * to compare the two. Nothing collective: each rank decides alone. */
+static void pin_window(struct clmem_ctx *ctx, const struct summa_plan *p, struct summa_rank *me)
+{
+    const char *env = getenv("CLMEM_SUMMA_EXCHANGE");
+    if ((env && strcmp(env, "copy") == 0) || !(me->m_shared || me->n_shared))
+        return;
+    me->m_pins = calloc((size_t)p->grid_cols, sizeof *me->m_pins);
+    me->n_pins = calloc((size_t)p->grid_rows, sizeof *me->n_pins);
+    int ok = me->m_pins && me->n_pins;
+    for (int c = 0; ok && me->m_shared && c < p->grid_cols; c++)
+        ok = c == me->grid_col ||
+             pin_part(ctx, me->m_from[c], me->rows * p->m_inner[c].count, &me->m_pins[c]);
+    for (int r = 0; ok && me->n_shared && r < p->grid_rows; r++)
+        ok = r == me->grid_row ||
+             pin_part(ctx, me->n_from[r], p->n_inner[r].count * me->cols, &me->n_pins[r]);
+    if (!ok)
+        unpin_window(p, me);
+    me->pinned = ok;
+}
+
 /* Whether this rank sends piece i's part of M (of N) from its block as
  * it is, copied up from there too: it owns the part and the part is as
  * wide as the panel (a narrower one is padded in the host panel). */
@@ -563,6 +623,40 @@ static float *m_in_block(const struct piece *pc, const struct summa_rank *me)
 static float *n_in_block(const struct piece *pc, const struct summa_rank *me)
 {
     return me->N + (pc->first - me->n_k.first) * me->cols;
+}
+
+/* Where piece i's part of M goes up from as it is, *pitch floats a row:
+ * this rank's block (it owns the part), or its owner's in pinned shared
+ * memory; NULL where it goes up from the host panel (received or copied
+ * there, or narrower than the panel: padded there). */
+static const float *m_source(const struct summa_plan *p, const struct piece *pc,
+                             const struct summa_rank *me, size_t *pitch)
+{
+    if (pc->width != p->panel)
+        return NULL;
+    if (me->grid_col == pc->m_owner) {
+        *pitch = me->m_k.count;
+        return m_in_block(pc, me);
+    }
+    if (!me->m_shared || !me->pinned)
+        return NULL;
+    struct span k = p->m_inner[pc->m_owner];
+    *pitch = k.count;
+    return me->m_from[pc->m_owner] + (pc->first - k.first);
+}
+
+/* The same for N's part (rows of this grid column's width). */
+static const float *n_source(const struct summa_plan *p, const struct piece *pc,
+                             const struct summa_rank *me)
+{
+    if (pc->width != p->panel)
+        return NULL;
+    if (me->grid_row == pc->n_owner)
+        return n_in_block(pc, me);
+    if (!me->n_shared || !me->pinned)
+        return NULL;
+    struct span k = p->n_inner[pc->n_owner];
+    return me->n_from[pc->n_owner] + (pc->first - k.first) * me->cols;
 }
 
 /* Posts piece i's broadcasts, from their owners to the grid row (M's) and
@@ -666,8 +760,9 @@ static int fetch_piece(const struct summa_plan *p, size_t i, struct summa_rank *
 {
     const struct piece *pc = &p->pieces[i];
     int slot = (int)(i % SLOTS), status;
-    int m_copy = me->m_shared && !sends_m_from_block(p, pc, me);
-    int n_copy = me->n_shared && !sends_n_from_block(p, pc, me);
+    size_t pitch;
+    int m_copy = me->m_shared && !m_source(p, pc, me, &pitch);
+    int n_copy = me->n_shared && !n_source(p, pc, me);
     if (!m_copy && !n_copy)
         return CLMEM_OK;
     if ((status = wait_uploaded(me, slot, t, err)))
@@ -726,15 +821,17 @@ static int enqueue_piece(const struct summa_plan *p, size_t i, struct summa_rank
            n_bytes = p->panel * me->cols * sizeof(float);
     struct clmem_block m = {me->dM[slot], me->m_panel[slot], 1, m_bytes, m_bytes, m_bytes};
     struct clmem_block n = {me->dN[slot], me->n_panel[slot], 1, n_bytes, n_bytes, n_bytes};
-    if (sends_m_from_block(p, pc, me))
+    size_t pitch;
+    const float *m_from = m_source(p, pc, me, &pitch), *n_from = n_source(p, pc, me);
+    if (m_from)
         m = (struct clmem_block){me->dM[slot],
-                                 m_in_block(pc, me),
+                                 (void *)m_from,
                                  me->rows,
                                  p->panel * sizeof(float),
                                  p->panel * sizeof(float),
-                                 me->m_k.count * sizeof(float)};
-    if (sends_n_from_block(p, pc, me))
-        n.host = n_in_block(pc, me);
+                                 pitch * sizeof(float)};
+    if (n_from)
+        n.host = (void *)n_from;
     /* The queue is in order: N's copy ends after M's. */
     cl_event *ups = &me->ups[2 * i], done;
     if ((status = clmem_enqueue_block(me->up, 1, &m, &me->multiplied[slot], 1, &ups[0], err)) ||
@@ -917,9 +1014,9 @@ static int measure(const struct clmem_mpi *m, const struct summa_plan *p, struct
 /* Every rank's sums to rank 0's me->all. */
 static void gather_times(const struct clmem_mpi *m, struct summa_rank *me)
 {
-    int shared[2] = {me->m_shared, me->n_shared};
+    int shared[3] = {me->m_shared, me->n_shared, me->pinned};
     MPI_Gather(&me->sum, (int)N_TIMES, MPI_DOUBLE, me->all, (int)N_TIMES, MPI_DOUBLE, 0, m->world);
-    MPI_Gather(shared, 2, MPI_INT, me->shared_all, 2, MPI_INT, 0, m->world);
+    MPI_Gather(shared, 3, MPI_INT, me->shared_all, 3, MPI_INT, 0, m->world);
 }
 
 /* A rank's share of its time not computing (its time less its device's
@@ -968,15 +1065,21 @@ static int gather_p(const struct clmem_mpi *m, const struct summa_plan *p, struc
 }
 
 /* How the pieces went between the ranks: "shared memory" (every rank
- * copied them from its neighbours' blocks), "MPI" (broadcast), or
- * "shared memory and MPI" (some of each: grid rows on one host, columns
- * across hosts, or the other way round). */
+ * copied them from its neighbours' blocks), "pinned shared memory" (every
+ * rank copied them up from there), "MPI" (broadcast), or "shared memory
+ * and MPI" (some of each: grid rows on one host, columns across hosts, or
+ * the other way round). */
 static const char *exchange_name(const struct clmem_mpi *m, const struct summa_rank *me)
 {
-    int shared = 0;
-    for (int i = 0; i < 2 * m->size; i++)
-        shared += me->shared_all[i];
-    return shared == 0 ? "MPI" : shared == 2 * m->size ? "shared memory" : "shared memory and MPI";
+    int shared = 0, pinned = 0;
+    for (int r = 0; r < m->size; r++) {
+        shared += me->shared_all[3 * r] + me->shared_all[3 * r + 1];
+        pinned += me->shared_all[3 * r + 2];
+    }
+    return shared == 0             ? "MPI"
+           : shared != 2 * m->size ? "shared memory and MPI"
+           : pinned == m->size     ? "pinned shared memory"
+                                   : "shared memory";
 }
 
 /* "grid 1x2, panel 256, 64 pieces, overlapped, shared memory; not
@@ -1005,7 +1108,8 @@ static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *
 
 /* CLMEM_DEBUG=4: where each rank's time went, per timed run (the mean),
  * one line a rank, on rank 0's stderr. M and N say how each rank got
- * those pieces (shm: copied from shared memory, mpi: broadcast). */
+ * those pieces (pin: up from pinned shared memory, shm: copied from shared
+ * memory on the host, mpi: broadcast). */
 static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
                         const struct summa_rank *me, unsigned reps)
 {
@@ -1013,8 +1117,8 @@ static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
         return;
     fprintf(stderr,
             "clmem: summa %dx%d grid, %s, panel %zu, %zu pieces, %d in flight, %zu copy threads "
-            "on rank 0; per rank, the mean of %u timed runs; P read back after them in %.1f ms "
-            "on rank 0\n",
+            "on rank 0 (where a piece is copied on the host); per rank, the mean of %u timed "
+            "runs; P read back after them in %.1f ms on rank 0\n",
             p->grid_rows, p->grid_cols, p->size_text, p->panel, p->n_pieces, SLOTS,
             me->copy_threads, reps, me->read_p * 1e3);
     fprintf(stderr, "clmem: summa rank  grid    M   N    wall ms  kernels ms  idle ms     up ms  "
@@ -1025,11 +1129,13 @@ static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
         for (size_t i = 0; i < N_TIMES; i++)
             v[i] /= reps;
         double other = t.wall - t.bcast - t.copy - t.wait;
+        static const char *const how[] = {"mpi", "shm", "pin"};
+        int pin = me->shared_all[3 * r + 2] ? 2 : 1;
         fprintf(stderr,
                 "clmem: summa %4d %3d,%-3d %3s %3s %10.2f %11.2f %8.2f %9.2f %8.1f %9.2f %9.2f "
                 "%9.2f %9.2f %9.1f %13.0f%%\n",
-                r, r / p->grid_cols, r % p->grid_cols, me->shared_all[2 * r] ? "shm" : "mpi",
-                me->shared_all[2 * r + 1] ? "shm" : "mpi", t.wall * 1e3, t.kernels * 1e3,
+                r, r / p->grid_cols, r % p->grid_cols, how[me->shared_all[3 * r] ? pin : 0],
+                how[me->shared_all[3 * r + 1] ? pin : 0], t.wall * 1e3, t.kernels * 1e3,
                 t.idle * 1e3, t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0,
                 t.bcast * 1e3, t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
                 not_computing(&t) * 100.0);
@@ -1105,6 +1211,7 @@ static void release_all(struct summa_plan *p, struct summa_rank *me)
         clmem_event_release(&me->multiplied[i]);
     }
     clmem_release_queue(&me->up);
+    unpin_window(p, me);
     if (me->window != MPI_WIN_NULL) {
         MPI_Win_unlock_all(me->window);
         MPI_Win_free(&me->window);
@@ -1166,6 +1273,7 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         return status;
     scatter_inputs(m, p, me);
     share_blocks(m, p, me);
+    pin_window(ctx, p, me);
     return CLMEM_OK;
 }
 
