@@ -155,10 +155,15 @@ static const struct clmem_param_row cpu_blocked_params[] = {
  * steps each 28.2; 33x4097x6001: three a unit 553, as two waves);
  * 64x128 574-876 however many (its rate swings with the slices: 26.4
  * TFLOP/s in 8 at 64x8192x8192, 37.7 in 4), 627 at 1024, so 650-750
- * here, and 128x64 as it. The narrow tiles' figures are estimates, not measured: several
- * work-groups a unit hide the latency that one leaves bare, smaller tiles
- * reuse each value read less. regblock's own rows are among them, so
- * that auto can set its time beside splitk's. */
+ * here, and 128x64 as it. On the H100, 32x128 and 128x32 forced in 4 to
+ * 32 slices at 32x8192x8192 and 8192x32x8192 (bench/sgemm/shapes/
+ * h100-even/sweep-thin/): 32x128 500 with two groups a unit, 665 with
+ * four and with eight; 128x32 460, 580, 520: four a unit is their best,
+ * not eight; 32x32 470 with eight a unit, 494 with sixteen (RATEU 500;
+ * its RATE1 is an estimate). The other narrow rows' figures are
+ * estimates: several work-groups a unit hide the latency that one leaves
+ * bare, smaller tiles reuse each value read less. regblock's own rows
+ * are among them, so that auto can set its time beside splitk's. */
 enum { SPL_RATE1 = SPL_WPTN + 1, SPL_RATEU, SPL_UNITS };
 static const struct clmem_param_row splitk_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 980, 980, 1}},
@@ -167,9 +172,9 @@ static const struct clmem_param_row splitk_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 256, 8, 8, 16, 800, 930, 2}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 650, 750, 4}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 750, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 450, 800, 8}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 600, 16}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 420, 665, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 400, 580, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 500, 16}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
