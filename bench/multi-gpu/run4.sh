@@ -20,7 +20,11 @@
 # left out, and said so) tune it; ICD= (empty) keeps the OpenCL drivers as
 # they are (a try on PoCL: ICD= CLMEM=build/clmem SIZES="256 384" GPUS=2
 # DEVICES=0:0,0:0 PANEL=32 WIDE_PANEL=64). The most telling commands run
-# first.
+# first. PLAN=pinned runs only SUMMA on GPUS ranks at each size, its
+# pieces up from pinned shared memory (the default) and copied on the
+# host first (CLMEM_SUMMA_EXCHANGE=copy) one after the other, --split at
+# the first size (its one-device kernels: the best single GPU), and the
+# wide panel.
 set -uo pipefail
 usage="usage: bench/multi-gpu/run4.sh OUTDIR"
 out=${1:?$usage}
@@ -104,6 +108,31 @@ split() { # split SIZE: one result per device count, 1 to GPUS
         --device "$devices" --split --reps "$reps" --warmup 1
 }
 
+first=${sizes%% *}
+wide() {
+    measure "summa-$gpus-$first-panel$wide_panel" mpirun -n "$gpus" --bind-to none \
+        "${rank_env[@]}" "$clmem" run matmul --variant regblock --summa --size "$first" \
+        --panel "$wide_panel" --reps "$reps" --warmup 1
+}
+# One line per result, for a quick look; the exit status.
+finish() {
+    grep -H -E '^matmul ' "$out"/*.txt >"$out/summary.txt" 2>/dev/null
+    say "done in $((SECONDS - start)) s: $out ($failed failed, $skipped left out)"
+    [ "$failed" -eq 0 ]
+    exit
+}
+if [ "${PLAN:-full}" = pinned ]; then
+    for size in $sizes; do
+        summa "$gpus" "$size"
+        summa "$gpus" "$size" copy
+        if [ "$size" = "$first" ]; then
+            split "$size"
+            wide
+        fi
+    done
+    finish
+fi
+
 # The 4-GPU figures first, then what they are compared with.
 for size in $sizes; do
     summa "$gpus" "$size"
@@ -119,12 +148,5 @@ for size in $sizes; do
 done
 # A wider panel at the smaller size, where the pieces are shortest: half
 # as many accumulations and exchanges, a longer fill.
-first=${sizes%% *}
-measure "summa-$gpus-$first-panel$wide_panel" mpirun -n "$gpus" --bind-to none "${rank_env[@]}" \
-    "$clmem" run matmul --variant regblock --summa --size "$first" --panel "$wide_panel" \
-    --reps "$reps" --warmup 1
-
-# One line per result, for a quick look.
-grep -H -E '^matmul ' "$out"/*.txt >"$out/summary.txt" 2>/dev/null
-say "done in $((SECONDS - start)) s: $out ($failed failed, $skipped left out)"
-[ "$failed" -eq 0 ]
+wide
+finish
