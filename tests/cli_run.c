@@ -181,6 +181,43 @@ size_t count_lines(const char *s)
     return n;
 }
 
+/* Whether the line at `line` (up to its newline) is a finished result's:
+ * "clmem: [i/n] WHAT on DEVICE: median X ms, METRIC, verified" (FAILED),
+ * or "...: skipped: REASON". */
+static int is_result_line(const char *line, size_t len)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%.*s", (int)len, line);
+    if (strncmp(text, "clmem: [", 8) != 0 || !strstr(text, "] ") || !strstr(text, " on "))
+        return 0;
+    if (strstr(text, ": skipped: "))
+        return 1;
+    size_t n = strlen(text);
+    int ends_ok = (n > 10 && strcmp(text + n - 10, ", verified") == 0) ||
+                  (n > 8 && strcmp(text + n - 8, ", FAILED") == 0);
+    return strstr(text, ": median ") && strstr(text, " ms, ") && ends_ok;
+}
+
+const char *other_lines(const char *err, size_t *results)
+{
+    static char rest[sizeof((struct outcome *)0)->err];
+    size_t kept = 0;
+    *results = 0;
+    for (const char *line = err; *line;) {
+        size_t len = strcspn(line, "\n");
+        size_t whole = len + (line[len] == '\n');
+        if (is_result_line(line, len)) {
+            ++*results;
+        } else if (kept + whole < sizeof rest) {
+            memcpy(rest + kept, line, whole);
+            kept += whole;
+        }
+        line += whole;
+    }
+    rest[kept] = '\0';
+    return rest;
+}
+
 int wait_for_stderr(const struct child *c, const char *text, unsigned timeout_s)
 {
     static char err[1 << 20];

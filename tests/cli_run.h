@@ -64,6 +64,12 @@ unsigned long long device_bytes(const char *devices, const char *label);
  * (under `env`) can allocate at once, derived from what it reports. */
 void matmul_size_beyond_alloc(const char *const env[], char *size, size_t len);
 size_t count_lines(const char *s);
+/* stderr without the lines that say a finished result ("clmem: [i/n] WHAT
+ * on DEVICE: median X ms, METRIC, verified", FAILED, "skipped: REASON"),
+ * which run, peak, bench and compare print as each result finishes: the
+ * rest, in a buffer of its own (the next call's), and how many results'
+ * lines there were. */
+const char *other_lines(const char *err, size_t *results);
 /* How many variants the workload's table lists (what `run --variant all`
  * runs), so a test follows the table as variants are added. */
 size_t variant_count(const char *workload);

@@ -204,6 +204,13 @@ MISUSE(clmem_run_options_set_callbacks)
     refused(clmem_run_options_set_callbacks(NULL, NULL, NULL, NULL, &err), &err, "options");
 }
 
+MISUSE(clmem_run_options_set_done)
+{
+    UNUSED;
+    struct clmem_error err = {0};
+    refused(clmem_run_options_set_done(NULL, NULL, NULL, &err), &err, "options");
+}
+
 MISUSE(clmem_run_options_release)
 {
     UNUSED;
@@ -294,6 +301,13 @@ MISUSE(clmem_bench_options_set_callbacks)
     UNUSED;
     struct clmem_error err = {0};
     refused(clmem_bench_options_set_callbacks(NULL, NULL, NULL, NULL, &err), &err, "options");
+}
+
+MISUSE(clmem_bench_options_set_done)
+{
+    UNUSED;
+    struct clmem_error err = {0};
+    refused(clmem_bench_options_set_done(NULL, NULL, NULL, &err), &err, "options");
 }
 
 MISUSE(clmem_bench_options_release)
@@ -414,6 +428,7 @@ static const struct CMUnitTest misuse_cases[] = {
     CASE(clmem_run_options_create),
     CASE(clmem_run_options_set),
     CASE(clmem_run_options_set_callbacks),
+    CASE(clmem_run_options_set_done),
     CASE(clmem_run_options_release),
     CASE(clmem_run),
     CASE(clmem_peak_create),
@@ -424,6 +439,7 @@ static const struct CMUnitTest misuse_cases[] = {
     CASE(clmem_bench_options_create),
     CASE(clmem_bench_options_set),
     CASE(clmem_bench_options_set_callbacks),
+    CASE(clmem_bench_options_set_done),
     CASE(clmem_bench_options_release),
     CASE(clmem_bench_plan),
     CASE(clmem_bench_run),
@@ -498,12 +514,14 @@ static void misuse_without_an_error_record(void **state)
         clmem_run_options_create(NULL, NULL),
         clmem_run_options_set(NULL, "reps", "5", NULL),
         clmem_run_options_set_callbacks(NULL, NULL, NULL, NULL, NULL),
+        clmem_run_options_set_done(NULL, NULL, NULL, NULL),
         clmem_run(NULL, NULL, NULL, NULL, NULL, NULL),
         clmem_peak_create(NULL, NULL),
         clmem_peak_measure(NULL, 5, NULL, NULL, NULL, NULL),
         clmem_bench_options_create(NULL, NULL),
         clmem_bench_options_set(NULL, "reps", "5", NULL),
         clmem_bench_options_set_callbacks(NULL, NULL, NULL, NULL, NULL),
+        clmem_bench_options_set_done(NULL, NULL, NULL, NULL),
         clmem_bench_plan(NULL, NULL, &n, NULL),
         clmem_bench_run(NULL, NULL, NULL, NULL, NULL, NULL),
         clmem_format_parse(NULL, &format, NULL),
@@ -551,17 +569,34 @@ static int close_device(void **state)
     return test_dir_teardown(state);
 }
 
+/* The calls a run made: each variant announced, then done, before the next. */
 struct progress {
-    size_t calls, count;
+    size_t calls, done, count;
 };
 
 static void on_progress(void *user, const struct clmem_result *next, size_t index, size_t count)
 {
     struct progress *p = user;
     assert_int_equal(index, p->calls);
+    assert_int_equal(p->done, p->calls);
     assert_string_equal(clmem_result_text(next, "workload"), "dot");
+    assert_true(clmem_result_number(next, "samples") == 0);
     p->calls++;
     p->count = count;
+}
+
+static void on_done(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    struct progress *p = user;
+    assert_int_equal(index, p->done);
+    assert_int_equal(p->calls, p->done + 1);
+    assert_int_equal(count, p->count);
+    assert_string_equal(clmem_result_text(done, "workload"), "dot");
+    /* Finished: measured and checked. */
+    assert_string_equal(clmem_result_status(done), "ok");
+    assert_true(clmem_result_number(done, "samples") == 2);
+    assert_true(clmem_result_number(done, "median_ms") > 0);
+    p->done++;
 }
 
 /* dot's variants at a prime size, read back field by field; the peaks
@@ -578,6 +613,7 @@ static void run_through_handles(void **state)
     assert_int_equal(clmem_run_options_set(options, "seed", "7", &err), CLMEM_OK);
     assert_int_equal(clmem_run_options_set_callbacks(options, on_progress, NULL, &progress, &err),
                      CLMEM_OK);
+    assert_int_equal(clmem_run_options_set_done(options, on_done, &progress, &err), CLMEM_OK);
     const struct clmem_workload *w = clmem_workload_find("dot");
     struct clmem_result *results = NULL;
     size_t n = 0;
@@ -589,6 +625,7 @@ static void run_through_handles(void **state)
         fail_msg("run: %s", err.message);
     assert_int_equal(n, clmem_workload_variants(w));
     assert_int_equal(progress.calls, n);
+    assert_int_equal(progress.done, n);
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = clmem_result_at(results, n, i);
         assert_string_equal(clmem_result_status(r), "ok");
@@ -668,6 +705,52 @@ static void bench_plan_through_handles(void **state)
     clmem_bench_options_release(options);
 }
 
+/* What a suite's done callback saw: each result once, the peaks' first. */
+struct suite_done {
+    size_t results, peaks;
+};
+
+static void on_suite_done(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    struct suite_done *d = user;
+    const char *workload = clmem_result_text(done, "workload");
+    assert_true(index < count);
+    if (strcmp(workload, "peak") == 0) {
+        assert_int_equal(d->results, d->peaks); /* every peak before the workloads */
+        d->peaks++;
+    } else {
+        assert_string_equal(workload, "dot");
+    }
+    assert_string_equal(clmem_result_status(done), "ok");
+    assert_true(clmem_result_number(done, "median_ms") > 0);
+    d->results++;
+}
+
+/* The suite with a done callback: one call per result it returns. */
+static void bench_done_through_handles(void **state)
+{
+    UNUSED;
+    struct clmem_error err = {0};
+    struct clmem_bench_options *options = NULL;
+    struct suite_done seen = {0};
+    assert_int_equal(clmem_bench_options_create(&options, &err), CLMEM_OK);
+    assert_int_equal(clmem_bench_options_set(options, "workloads", "dot", &err), CLMEM_OK);
+    assert_int_equal(clmem_bench_options_set(options, "reps", "1", &err), CLMEM_OK);
+    assert_int_equal(clmem_bench_options_set_done(options, on_suite_done, &seen, &err), CLMEM_OK);
+    struct clmem_peak *peak = NULL;
+    assert_int_equal(clmem_peak_create(&peak, &err), CLMEM_OK);
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    int status = clmem_bench_run(fx.ctx, options, peak, &results, &n, &err);
+    clmem_bench_options_release(options);
+    clmem_peak_release(peak);
+    if (status)
+        fail_msg("bench: %s", err.message);
+    assert_int_equal(seen.results, n);
+    assert_true(seen.peaks > 0 && seen.peaks < n);
+    clmem_results_free(results, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest header[] = {cmocka_unit_test(every_function_has_a_case),
@@ -675,6 +758,7 @@ int main(void)
     const struct CMUnitTest device[] = {
         cmocka_unit_test(run_through_handles),
         cmocka_unit_test(bench_plan_through_handles),
+        cmocka_unit_test(bench_done_through_handles),
     };
     int failed = cmocka_run_group_tests_name("header", header, NULL, NULL);
     failed += cmocka_run_group_tests_name("misuse", misuse_cases, NULL, NULL);

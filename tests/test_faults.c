@@ -65,17 +65,28 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-/* Asserts exit code, one "clmem:" line holding `message`, and that the
- * scratch directory `dir` holds `files` entries (no output, no temporary). */
-static void expect(const struct outcome *o, int code, const char *message, const char *dir,
-                   size_t files)
+/* Asserts exit code, one "clmem:" line holding `message` besides the
+ * lines of `results` finished results, and that the scratch directory
+ * `dir` holds `files` entries (no output, no temporary). */
+static void expect_after(const struct outcome *o, int code, const char *message, const char *dir,
+                         size_t files, size_t results)
 {
-    if (o->code != code || !strstr(o->err, message) || clmem_lines(o->err) != 1)
-        fail_msg("expected exit %d and one line with '%s'; got exit %d, stderr '%s'", code, message,
-                 o->code, o->err);
+    size_t said;
+    const char *rest = other_lines(o->err, &said);
+    if (o->code != code || !strstr(rest, message) || clmem_lines(rest) != 1 || said != results)
+        fail_msg("expected exit %d and one line with '%s' after %zu results' lines; got exit %d, "
+                 "stderr '%s'",
+                 code, message, results, o->code, o->err);
     if (dir && dir_entries(dir) != files)
         fail_msg("'%s' holds %zu entries, expected %zu (a partial or temporary file?)", dir,
                  dir_entries(dir), files);
+}
+
+/* The same where nothing ran to the end: no result's line. */
+static void expect(const struct outcome *o, int code, const char *message, const char *dir,
+                   size_t files)
+{
+    expect_after(o, code, message, dir, files, 0);
 }
 
 static int running_as_root(void)
@@ -259,16 +270,18 @@ static void build_failure_exits_3_with_log(void **state)
     run_clmem(&o, NULL,
               ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads", "atomics,pi",
                    "--kernel-dir", dir, "--output", out));
-    expect(&o, 3, "clmem: atomics at ", dir, 4);
-    assert_non_null(strstr(o.err, "build log:\n"));
-    assert_non_null(strstr(o.err, "no_such_thing"));
-    assert_non_null(strstr(o.out, "device_rng"));
     static char json[65536];
     slurp(out, json, sizeof json);
     cJSON *root = cJSON_Parse(json);
     assert_non_null(root);
-    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(root, "results")) > 0);
+    int results = cJSON_GetArraySize(cJSON_GetObjectItem(root, "results"));
+    assert_true(results > 0);
     cJSON_Delete(root);
+    /* The peaks' and pi's results said as they finished; atomics' none. */
+    expect_after(&o, 3, "clmem: atomics at ", dir, 4, (size_t)results);
+    assert_non_null(strstr(o.err, "build log:\n"));
+    assert_non_null(strstr(o.err, "no_such_thing"));
+    assert_non_null(strstr(o.out, "device_rng"));
     remove_dir(dir);
 }
 
@@ -378,7 +391,11 @@ static void unwritable_output_exits_2_and_leaves_nothing(void **state)
             run_clmem(&o, NULL, args);
             char message[200];
             snprintf(message, sizeof message, "cannot write '%s': No space left on device", full);
-            expect(&o, 2, message, dir, full == node ? 1 : 0);
+            /* The results were said as they finished: matmul's one, or
+             * the peaks' and pi's. */
+            size_t results =
+                strcmp(args[0], "bench") == 0 ? variant_count("peak") + variant_count("pi") : 1;
+            expect_after(&o, 2, message, dir, full == node ? 1 : 0, results);
             struct stat st;
             assert_int_equal(stat(full, &st), 0);
             assert_true(S_ISCHR(st.st_mode));
@@ -753,16 +770,19 @@ static void interrupt_at_launch(struct outcome *o, const char *const args[], int
         fail_msg("no kernel launch seen: exit %d, stderr '%.300s'", o->code, o->err);
 }
 
-/* As expect(), the launch lines of CLMEM_DEBUG=2 left out. */
-static void expect_interrupted(const struct outcome *o, int code, const char *dir, size_t files)
+/* As expect_after(), the launch lines of CLMEM_DEBUG=2 left out. */
+static void expect_interrupted(const struct outcome *o, int code, const char *dir, size_t files,
+                               size_t results)
 {
-    size_t lines = clmem_lines(o->err);
-    for (const char *p = o->err; (p = strstr(p, "clmem: launch ")) != NULL; p++)
-        lines -= p == o->err || p[-1] == '\n';
-    if (o->code != code || !strstr(o->err, "clmem: interrupted: ") || lines != 1)
-        fail_msg("expected exit %d and one line 'clmem: interrupted: ...'; got exit %d, stderr "
-                 "'%s'",
-                 code, o->code, o->err);
+    size_t said;
+    const char *rest = other_lines(o->err, &said);
+    size_t lines = clmem_lines(rest);
+    for (const char *p = rest; (p = strstr(p, "clmem: launch ")) != NULL; p++)
+        lines -= p == rest || p[-1] == '\n';
+    if (o->code != code || !strstr(rest, "clmem: interrupted: ") || lines != 1 || said != results)
+        fail_msg("expected exit %d and one line 'clmem: interrupted: ...' after %zu results' "
+                 "lines; got exit %d, stderr '%s'",
+                 code, results, o->code, o->err);
     if (dir && dir_entries(dir) != files)
         fail_msg("'%s' holds %zu entries, expected %zu (a partial or temporary file?)", dir,
                  dir_entries(dir), files);
@@ -810,9 +830,10 @@ static void interrupt_keeps_finished_results(void **state)
                              "transpose,pi,atomics,reduce,dot,constmem,coalescing,pitched",
                              "--output", out),
                         SIGINT);
-    expect_interrupted(&o, 130, dir, 1);
-    assert_non_null(strstr(o.err, "that finished (in '"));
     size_t n = check_interrupted_json(out, "pitched");
+    /* Each result kept was said as it finished. */
+    expect_interrupted(&o, 130, dir, 1, n);
+    assert_non_null(strstr(o.err, "that finished (in '"));
     print_message("bench interrupted at its first launch kept %zu results\n", n);
     unlink(out);
 
@@ -822,14 +843,18 @@ static void interrupt_keeps_finished_results(void **state)
                         ARGS("run", "coalescing", "--device", "cpu", "--reps", "1", "--format",
                              "json", "--output", out),
                         SIGINT);
-    expect_interrupted(&o, 130, dir, 1);
     n = check_interrupted_json(out, NULL);
+    expect_interrupted(&o, 130, dir, 1, n);
     assert_true(n < 132);
     print_message("run interrupted at its first launch kept %zu of 132 results\n", n);
     unlink(out);
 
     interrupt_at_launch(&o, ARGS("run", "coalescing", "--device", "cpu", "--reps", "1"), SIGTERM);
-    expect_interrupted(&o, 143, dir, 0);
+    /* The table's rows, one per result kept. */
+    size_t rows = 0;
+    for (const char *p = o.out; (p = strstr(p, "\ncoalescing ")) != NULL; p++)
+        rows++;
+    expect_interrupted(&o, 143, dir, 0, rows);
     assert_non_null(strstr(o.out, "offset_float"));
     remove_dir(dir);
 }
@@ -853,7 +878,7 @@ static void interrupted_tune_says_nothing_kept(void **state)
     finish_clmem(&c, &o);
     if (!launched)
         fail_msg("no kernel launch seen: exit %d, stderr '%.300s'", o.code, o.err);
-    expect_interrupted(&o, 130, NULL, 0);
+    expect_interrupted(&o, 130, NULL, 0, 0);
     assert_non_null(strstr(o.err, "clmem: interrupted: nothing kept for the variant being tuned"));
     snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
     assert_int_equal(access(path, F_OK), -1);

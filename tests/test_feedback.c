@@ -1,10 +1,12 @@
 /* What users read besides results: progress lines off a terminal and the
- * first-build note, --quiet, diff's subsets and changes-only view, tune's
- * rule and its database commands, the formats of devices and list,
- * --output's format from its extension, 'clmem help CMD' and "did you
- * mean". The runs are small; nothing is timed. */
+ * first-build note, each result's line as it finishes, --quiet, diff's
+ * subsets and changes-only view, tune's rule and its database commands,
+ * the formats of devices and list, --output's format from its extension,
+ * 'clmem help CMD' and "did you mean". The runs are small; nothing is
+ * timed. */
 #include "harness/harness.h"
 #include "io/io.h"
+#include "report/model.h"
 
 #include <cJSON.h>
 #include <setjmp.h>
@@ -309,6 +311,147 @@ static void tune_show_and_reset(void **state)
 
 /* ---- progress ---- */
 
+/* The lines clmem prints on stderr as each result of its JSON report on
+ * stdout finishes, in the report's order, each with its newline: "clmem:
+ * [i/n] WORKLOAD SIZE VARIANT on DEVICE: median X ms, METRIC, verified"
+ * (FAILED; "skipped: REASON"). A run's step is the variant's (i of n, the
+ * report's results one each); a bench's, 0 for the peaks and 1 of 1 for
+ * the one workload at its one size. Returns how many; fails the test on
+ * a report it cannot read. */
+#define MAX_RESULT_LINES 16
+static size_t result_lines(const char *json, int bench, char lines[][512])
+{
+    cJSON *root = cJSON_Parse(json);
+    cJSON *results = cJSON_GetObjectItem(root, "results");
+    if (!cJSON_IsArray(results))
+        fail_msg("no results in the report: %.2000s", json);
+    size_t n = (size_t)cJSON_GetArraySize(results);
+    assert_true(n > 0 && n <= MAX_RESULT_LINES);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *r = cJSON_GetArrayItem(results, (int)i);
+        const char *workload = cJSON_GetObjectItem(r, "workload")->valuestring;
+        const char *status = cJSON_GetObjectItem(r, "status")->valuestring;
+        char outcome[400];
+        if (strcmp(status, "skipped") == 0) {
+            snprintf(outcome, sizeof outcome, "skipped: %s",
+                     cJSON_GetObjectItem(r, "skip_reason")->valuestring);
+        } else {
+            char metric[64];
+            clmem_format_metric(cJSON_GetObjectItem(r, "metric")->valuedouble,
+                                cJSON_GetObjectItem(r, "unit")->valuestring, metric, sizeof metric);
+            snprintf(outcome, sizeof outcome, "median %.4f ms, %s, %s",
+                     cJSON_GetObjectItem(r, "median_ms")->valuedouble, metric,
+                     strcmp(status, "ok") == 0 ? "verified" : status);
+        }
+        size_t step = bench ? strcmp(workload, "peak") != 0 : i + 1, steps = bench ? 1 : n;
+        snprintf(lines[i], 512, "clmem: [%zu/%zu] %s %s %s on %s: %s\n", step, steps, workload,
+                 cJSON_GetObjectItem(r, "size")->valuestring,
+                 cJSON_GetObjectItem(r, "variant")->valuestring,
+                 cJSON_GetObjectItem(r, "device")->valuestring, outcome);
+    }
+    cJSON_Delete(root);
+    return n;
+}
+
+/* Off a terminal stderr is the results' lines, one each in the report's
+ * order, then what starts with `after` (NULL: nothing), no other result's
+ * line: plain text, no escapes. */
+static void stderr_is_result_lines(const struct outcome *o, int bench, const char *after)
+{
+    static char lines[MAX_RESULT_LINES][512];
+    size_t n = result_lines(o->out, bench, lines);
+    const char *at = o->err;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(at, lines[i], strlen(lines[i])) != 0)
+            fail_msg("result %zu: expected\n%sin stderr:\n%s", i + 1, lines[i], o->err);
+        at += strlen(lines[i]);
+    }
+    if (after ? strncmp(at, after, strlen(after)) != 0 || strstr(at, "clmem: [") : at[0] != '\0')
+        fail_msg("after the %zu results' lines, expected '%s':\n%s", n, after ? after : "", o->err);
+    if (strchr(o->err, '\r') || strchr(o->err, '\033'))
+        fail_msg("escapes or carriage returns off a terminal:\n%s", o->err);
+}
+
+/* A copy of reduce's kernels whose interleaved variant adds 1 to the last
+ * input, as test_planted's row does: its directory. */
+static const char *reduce_planted(void)
+{
+    const char *dir = test_in_dir("reduce-planted");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    static const char *const files[] = {"reduce.cl", "sum_coarsened.cl", "group_sum.h"};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
+        char from[2048], to[2048];
+        snprintf(from, sizeof from, "%s/%s", getenv("CLMEM_SOURCE_CL"), files[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, files[i]);
+        char *text = test_read_file(from);
+        if (!text)
+            fail_msg("cannot read '%s'", from);
+        const char *old = "partialSum[get_local_id(0)] = i < n ? X[i] : 0.0f;";
+        char *kernel = strstr(text, "reduceInterleaved(");
+        char *at = kernel ? strstr(kernel, old) : NULL;
+        if (i == 0 && !at)
+            fail_msg("no '%s' in reduceInterleaved of %s", old, from);
+        FILE *f = fopen(to, "w");
+        assert_non_null(f);
+        if (i == 0)
+            fprintf(f, "%.*s%s%s", (int)(at - text), text,
+                    "partialSum[get_local_id(0)] = i < n ? X[i] + (i == n - 1 ? 1.0f : 0.0f) : "
+                    "0.0f;",
+                    at + strlen(old));
+        else
+            fputs(text, f);
+        assert_int_equal(fclose(f), 0);
+        free(text);
+    }
+    return dir;
+}
+
+/* Off a terminal (stderr a file, as in a CI log), each variant's result
+ * on its own line as it finishes: verified, or FAILED for a planted
+ * kernel; none with --quiet. bench's the same, the peaks' first. */
+static void result_lines_off_a_terminal(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL,
+              ARGS("run", "reduce", "--variant", "all", "--size", "1001", "--reps", "2", "--format",
+                   "json"));
+    assert_int_equal(o.code, 0);
+    assert_int_equal(count_lines(o.err), variant_count("reduce"));
+    stderr_is_result_lines(&o, 0, NULL);
+
+    run_clmem(&o, NULL,
+              ARGS("run", "reduce", "--variant", "all", "--size", "1001", "--reps", "2", "--format",
+                   "json", "--quiet"));
+    if (o.code != 0 || o.err[0])
+        fail_msg("--quiet: exit %d, stderr '%s'", o.code, o.err);
+
+    const char *dir = reduce_planted();
+    run_clmem(&o, NULL,
+              ARGS("run", "reduce", "--variant", "all", "--size", "1001", "--reps", "1", "--format",
+                   "json", "--kernel-dir", dir, "--no-cache"));
+    assert_int_equal(o.code, 1);
+    stderr_is_result_lines(&o, 0, "clmem: reduce interleaved: verification failed: ");
+    if (!strstr(o.err, " interleaved on ") ||
+        !strstr(strstr(o.err, " interleaved on "), ", FAILED\n") ||
+        !strstr(o.err, " sequential on ") ||
+        !strstr(strstr(o.err, " sequential on "), ", verified\n"))
+        fail_msg("the planted variant's line is not FAILED, or the others' not verified:\n%s",
+                 o.err);
+
+    run_clmem(&o, NULL,
+              ARGS("bench", "--workloads", "constmem", "--reps", "1", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    stderr_is_result_lines(&o, 1, NULL);
+    assert_non_null(strstr(o.err, "clmem: [0/1] peak "));
+    assert_non_null(strstr(o.err, "clmem: [1/1] constmem "));
+    run_clmem(
+        &o, NULL,
+        ARGS("bench", "--workloads", "constmem", "--reps", "1", "--format", "json", "--quiet"));
+    if (o.code != 0 || o.err[0])
+        fail_msg("bench --quiet: exit %d, stderr '%s'", o.code, o.err);
+}
+
 static void progress_lines_off_a_terminal_and_quiet(void **state)
 {
     (void)state;
@@ -336,10 +479,32 @@ static void progress_lines_off_a_terminal_and_quiet(void **state)
               ARGS("run", "dot", "--size", "1000", "--reps", "1", "--progress", "--quiet"));
     if (o.code != 0 || o.err[0])
         fail_msg("--quiet: exit %d, stderr '%s'", o.code, o.err);
-    /* Off a terminal without --progress: silent, as before. */
-    run_clmem(&o, env, ARGS("run", "dot", "--size", "1000", "--reps", "1", "--no-cache"));
-    if (o.code != 0 || o.err[0])
-        fail_msg("no --progress: exit %d, stderr '%s'", o.code, o.err);
+    /* Off a terminal without --progress: the results alone, no steps. */
+    run_clmem(
+        &o, env,
+        ARGS("run", "dot", "--size", "1000", "--reps", "1", "--no-cache", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    stderr_is_result_lines(&o, 0, NULL);
+    /* With --progress each step's line, then its result's. */
+    run_clmem(
+        &o, env,
+        ARGS("run", "dot", "--size", "1000", "--reps", "1", "--progress", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    static char lines[MAX_RESULT_LINES][512];
+    size_t n = result_lines(o.out, 0, lines);
+    assert_int_equal(count_lines(o.err), 2 * n);
+    const char *at = o.err;
+    for (size_t i = 0; i < n; i++) {
+        /* "clmem: [i/n] dot 1000 VARIANT on DEVICE" and its times, then the result. */
+        const char *figures = strstr(lines[i], ": median ");
+        assert_non_null(figures);
+        size_t named = (size_t)(figures - lines[i]);
+        const char *next = strchr(at, '\n') + 1;
+        if (strncmp(at, lines[i], named) != 0 || strncmp(at + named, " (", 2) != 0 ||
+            strncmp(next, lines[i], strlen(lines[i])) != 0)
+            fail_msg("step %zu: expected its line, then\n%sin:\n%s", i + 1, lines[i], o.err);
+        at = next + strlen(lines[i]);
+    }
 }
 
 int main(void)
@@ -354,6 +519,7 @@ int main(void)
         cmocka_unit_test(tune_keeps_only_a_gain_beyond_both_spreads),
         cmocka_unit_test(tune_show_and_reset),
         cmocka_unit_test(progress_lines_off_a_terminal_and_quiet),
+        cmocka_unit_test(result_lines_off_a_terminal),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -86,7 +86,8 @@ static void temp_path(char *path, size_t size, const char *name)
     snprintf(path, size, "/tmp/clmem-test-mpi-%d-%s", (int)getpid(), name);
 }
 
-/* bench: one JSON with a section per rank, each verified, peaks beside. */
+/* bench: one JSON with a section per rank, each verified, peaks beside;
+ * no result's line on stderr. */
 static void bench_gathers_every_rank(void **state)
 {
     (void)state;
@@ -97,6 +98,11 @@ static void bench_gathers_every_rank(void **state)
     expect_code(&o, 0);
     assert_non_null(strstr(o.out, "rank 0 on "));
     assert_non_null(strstr(o.out, "rank 1 on "));
+    /* No rank says its results as they finish: rank 0 reports them all. */
+    size_t said;
+    other_lines(o.err, &said);
+    if (said)
+        fail_msg("%zu results' lines under mpirun:\n%s", said, o.err);
     cJSON *root = read_json(path);
     const cJSON *ranks = cJSON_GetObjectItem(root, "ranks");
     assert_int_equal(cJSON_GetArraySize(ranks), 2);
@@ -124,7 +130,8 @@ static void bench_gathers_every_rank(void **state)
     unlink(path);
 }
 
-/* run on 4 ranks: each rank's line and their total, every one verified. */
+/* run on 4 ranks: each rank's line and their total, every one verified;
+ * no result's line on stderr. */
 static void run_four_ranks_and_total(void **state)
 {
     (void)state;
@@ -143,6 +150,10 @@ static void run_four_ranks_and_total(void **state)
     assert_int_equal(occurrences(o.out, "reduce,coarsened,"), 5);
     assert_int_equal(occurrences(o.out, ",ok,"), 5);
     assert_null(strstr(o.out, "FAILED"));
+    size_t said;
+    other_lines(o.err, &said);
+    if (said)
+        fail_msg("%zu results' lines under mpirun:\n%s", said, o.err);
 }
 
 /* Runs SUMMA and checks rank 0's one result. */

@@ -127,12 +127,18 @@ CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
 /* Callbacks a run takes: before each variant, its result named but not yet
  * measured (index of count); polled before each variant, non-zero stops
  * there with CLMEM_ERR_INTERRUPTED, keeping what finished (the CLI's
- * Ctrl-C); the suite's, before each workload and size. */
+ * Ctrl-C); the suite's, before each workload and size; once a result is
+ * finished (measured and checked, FAILED, or skipped with its reason; its
+ * baseline and peak fractions not yet set), that result and the index of
+ * count its variant had in the progress callback. A result stopped by an
+ * error or by `cancelled` is never done. On a list of devices each
+ * device's thread calls them. */
 typedef void clmem_progress_fn(void *user, const struct clmem_result *next, size_t index,
                                size_t count);
 typedef int clmem_cancelled_fn(void *user);
 typedef void clmem_bench_progress_fn(void *user, size_t step, size_t steps, const char *workload,
                                      const char *size);
+typedef void clmem_done_fn(void *user, const struct clmem_result *done, size_t index, size_t count);
 
 /* ---- running one workload ---- */
 struct clmem_run_options;
@@ -153,6 +159,9 @@ CLMEM_API int clmem_run_options_set_callbacks(struct clmem_run_options *options,
                                               clmem_progress_fn *progress,
                                               clmem_cancelled_fn *cancelled, void *user,
                                               struct clmem_error *err);
+/* Called with each result once it is done (NULL: none), with its own user. */
+CLMEM_API int clmem_run_options_set_done(struct clmem_run_options *options, clmem_done_fn *done,
+                                         void *user, struct clmem_error *err);
 CLMEM_API void clmem_run_options_release(struct clmem_run_options *options);
 /* Plans (usage errors before anything is allocated), sets up, runs every
  * selected variant (warm-up, timed runs, verification against the CPU
@@ -194,6 +203,11 @@ CLMEM_API int clmem_bench_options_set_callbacks(struct clmem_bench_options *opti
                                                 clmem_bench_progress_fn *progress,
                                                 clmem_cancelled_fn *cancelled, void *user,
                                                 struct clmem_error *err);
+/* As clmem_run_options_set_done, for every result of the suite, the
+ * peaks' first: index of count among its workload's variants at its size
+ * (a size the device cannot hold: one skipped result, 0 of 1). */
+CLMEM_API int clmem_bench_options_set_done(struct clmem_bench_options *options, clmem_done_fn *done,
+                                           void *user, struct clmem_error *err);
 CLMEM_API void clmem_bench_options_release(struct clmem_bench_options *options);
 /* Counts the steps (workload x size) and validates the workloads (usage
  * errors). options NULL: the defaults, in both. */

@@ -179,6 +179,8 @@ struct clmem_run_options {
     void *progress_user;
     clmem_cancelled_fn *cancelled; /* polled before each variant */
     void *cancelled_user;
+    clmem_done_fn *done; /* after each result is finished */
+    void *done_user;
 };
 
 /* ---- the device's own peaks (workload "peak") ---- */
@@ -202,6 +204,8 @@ struct clmem_bench_options {
     void *progress_user;
     clmem_cancelled_fn *cancelled; /* as clmem_run_options.cancelled */
     void *cancelled_user;
+    clmem_done_fn *done; /* as clmem_run_options.done, for every result */
+    void *done_user;
 };
 
 /* ---- several devices of one host at once ---- */

@@ -46,13 +46,32 @@ const struct cli_spec cli_bench_spec = {
     .max_args = 0,
 };
 
+/* What bench keeps between its steps: the suite's options, and the step
+ * its results belong to. */
+struct bench_self {
+    struct clmem_bench_options options;
+    size_t step, steps;
+};
+
 static void show_progress(void *user, size_t step, size_t steps, const char *workload,
                           const char *size)
 {
-    (void)user;
+    struct bench_self *self = user;
+    self->step = step;
+    self->steps = steps;
+    if (!cli_progress_on())
+        return;
     char what[200];
     snprintf(what, sizeof what, "%s %s", workload, size[0] ? size : "(the device's peaks)");
     cli_progress_step(step, steps, what);
+}
+
+static void show_result(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    (void)index;
+    (void)count;
+    const struct bench_self *self = user;
+    cli_progress_result(self->step, self->steps, done);
 }
 
 /* The --output file: JSON (what compare and diff read), CSV when named
@@ -69,23 +88,31 @@ static enum clmem_format bench_file_format(struct cli_opts *o)
 /* The suite's options: its workloads and sizes checked on the device. */
 static int bench_plan(struct cli_flow *f, struct clmem_error *err)
 {
-    struct clmem_bench_options *options = f->self;
+    struct bench_self *self = f->self;
     size_t steps;
-    *options = (struct clmem_bench_options){
+    /* The steps are followed whenever the results are shown; under
+     * mpirun one rank's results are not the job's. */
+    int shown = !cli_quiet() && !f->joined;
+    self->options = (struct clmem_bench_options){
         .reps = (unsigned)f->o.reps,
         .seed = f->o.seed,
         .compare = f->o.compare,
         .only = f->o.workloads,
         .energy = (unsigned)f->o.energy,
-        .progress = cli_progress_on() ? show_progress : NULL,
+        .progress = shown || cli_progress_on() ? show_progress : NULL,
+        .progress_user = self,
         .cancelled = cli_interrupted,
+        .done = shown ? show_result : NULL,
+        .done_user = self,
     };
-    return clmem_bench_plan(&f->ctx, options, &steps, err);
+    return clmem_bench_plan(&f->ctx, &self->options, &steps, err);
 }
 
 static int bench_run(struct cli_flow *f, struct clmem_error *err)
 {
-    int status = clmem_bench_run(&f->ctx, f->self, &f->peak, &f->results, &f->n_results, err);
+    struct bench_self *self = f->self;
+    int status =
+        clmem_bench_run(&f->ctx, &self->options, &f->peak, &f->results, &f->n_results, err);
     /* Stopped before the peaks were measured: none to report. */
     f->has_peak = f->peak.bandwidth > 0 || f->peak.flops > 0;
     return status;
@@ -124,6 +151,6 @@ int cmd_bench(int argc, char **argv)
                                     .plan = bench_plan,
                                     .run = bench_run,
                                     .report = bench_report};
-    struct clmem_bench_options options;
-    return cli_flow_run(&steps, &options, argc, argv);
+    struct bench_self self = {0};
+    return cli_flow_run(&steps, &self, argc, argv);
 }

@@ -101,19 +101,34 @@ static int has_workloads(const char *list, const struct clmem_compare_device *ru
     return 0;
 }
 
+/* Where a live device's bench is: its place among the devices, and the
+ * step its results belong to. */
 struct progress {
     size_t device, devices;
     const char *name;
+    size_t step, steps;
 };
 
 static void show_progress(void *user, size_t step, size_t steps, const char *workload,
                           const char *size)
 {
-    const struct progress *p = user;
+    struct progress *p = user;
+    p->step = step;
+    p->steps = steps;
+    if (!cli_progress_on())
+        return;
     char what[400];
     snprintf(what, sizeof what, "%s %s on device %zu/%zu (%s)", workload,
              size[0] ? size : "(the device's peaks)", p->device + 1, p->devices, p->name);
     cli_progress_step(step, steps, what);
+}
+
+static void show_result(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    (void)index;
+    (void)count;
+    const struct progress *p = user;
+    cli_progress_result(p->step, p->steps, done);
 }
 
 /* Whose bench sizes the live devices run (--sizes): common is the CPU
@@ -157,8 +172,10 @@ static struct clmem_bench_options bench_options(const struct cli_opts *o, cl_dev
         .compare = o->compare,
         .only = o->workloads,
         .sizes = sizes,
-        .progress = progress && cli_progress_on() ? show_progress : NULL,
+        .progress = progress && !cli_quiet() ? show_progress : NULL,
         .progress_user = progress,
+        .done = progress && !cli_quiet() ? show_result : NULL,
+        .done_user = progress,
         .cancelled = cli_interrupted,
     };
 }
@@ -189,7 +206,7 @@ static int run_live(const struct cli_opts *o, const struct clmem_device *devices
     clmem_host_describe(&host);
     for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
         struct clmem_ctx ctx;
-        struct progress progress = {i, n_chosen, devices[chosen[i]].name};
+        struct progress progress = {i, n_chosen, devices[chosen[i]].name, 0, 0};
         live[i].device = devices[chosen[i]];
         live[i].rank = -1;
         live[i].host_info = host;

@@ -212,6 +212,12 @@ static void show_progress(void *user, const struct clmem_result *next, size_t in
     cli_progress_step(index + 1, count, what);
 }
 
+static void show_result(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    (void)user;
+    cli_progress_result(index + 1, count, done);
+}
+
 /* The scaling table of a split run, after its results: strong (speedup,
  * efficiency speedup/k) or weak (the size per point, efficiency t(1)/t(k)). */
 static void print_scaling(FILE *out, const struct clmem_result *results, size_t n,
@@ -305,6 +311,7 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
     } else {
         struct clmem_run_options options = self->settings.options;
         options.progress = cli_progress_on() ? show_progress : NULL;
+        options.done = cli_quiet() ? NULL : show_result;
         status = clmem_run_multi(self->workload, ctxs, n, &options, &results, &n_results, err);
     }
     status = cli_stop_status(status);
@@ -378,8 +385,9 @@ static int run_alone(struct cli_flow *f, struct clmem_error *err)
 static int run_plan(struct cli_flow *f, struct clmem_error *err)
 {
     struct run_self *self = f->self;
-    /* Under mpirun one rank's progress is not the job's. */
+    /* Under mpirun one rank's progress and results are not the job's. */
     self->settings.options.progress = cli_progress_on() && !f->joined ? show_progress : NULL;
+    self->settings.options.done = !cli_quiet() && !f->joined ? show_result : NULL;
     return clmem_run_plan_normalised(&self->run, self->workload, &f->ctx, &self->settings, err);
 }
 

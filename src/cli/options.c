@@ -193,12 +193,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                           .type = CLI_FLAG,
                           .offset = AT(progress),
                           .help = "progress lines on stderr (step, elapsed time, time left) even "
-                                  "off a terminal; on a terminal they are on by default"},
+                                  "off a terminal, before each result's line; on a terminal "
+                                  "they are on by default"},
     [CLI_OPT_QUIET] = {.name = "quiet",
                        .type = CLI_FLAG,
                        .offset = AT(quiet),
-                       .help = "no progress or other informational lines on stderr (errors "
-                               "still)"},
+                       .help = "no progress, results' or other informational lines on "
+                               "stderr (errors still)"},
     [CLI_OPT_PEAK] = {.name = "peak",
                       .type = CLI_FLAG,
                       .offset = AT(peak),

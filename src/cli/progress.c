@@ -1,5 +1,6 @@
 /* Progress and informational lines on stderr: on with --progress or on a
- * terminal, never with --quiet or on the silent ranks. */
+ * terminal, never with --quiet or on the silent ranks; each result's line
+ * wherever stderr goes, but with --quiet or on the silent ranks. */
 #include "cli.h"
 
 #include <time.h>
@@ -67,5 +68,27 @@ void cli_progress_step(size_t step, size_t steps, const char *what)
         snprintf(left, sizeof left, ", about %s left", eta);
     }
     fprintf(stderr, "clmem: [%zu/%zu] %s (%s elapsed%s)\n", step, steps, what, elapsed, left);
+    fflush(stderr);
+}
+
+void cli_progress_result(size_t step, size_t steps, const struct clmem_result *r)
+{
+    if (cli_quiet())
+        return;
+    char variant[200], outcome[400];
+    if (r->sweep[0])
+        snprintf(variant, sizeof variant, "%s %s=%u", r->variant, r->sweep, r->sweep_value);
+    else
+        snprintf(variant, sizeof variant, "%s", r->variant);
+    if (r->skipped) {
+        snprintf(outcome, sizeof outcome, "skipped: %s", r->skip_reason);
+    } else {
+        char metric[64];
+        clmem_format_metric(r->metric, r->metric_unit, metric, sizeof metric);
+        snprintf(outcome, sizeof outcome, "median %.4f ms, %s, %s", r->median_ms, metric,
+                 r->verified ? "verified" : "FAILED");
+    }
+    fprintf(stderr, "clmem: [%zu/%zu] %s %s %s on %s: %s\n", step, steps, r->workload, r->size,
+            variant, r->device, outcome);
     fflush(stderr);
 }

@@ -120,8 +120,11 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             continue;
         if (options->progress)
             options->progress(options->progress_user, 0, steps, all[i]->name, "");
+        size_t first = *n_results;
         if ((status = clmem_peak_run(ctx, all[i], options->reps, peak, results, n_results, err)))
             return status;
+        for (size_t r = first; options->done && r < *n_results; r++)
+            options->done(options->done_user, &(*results)[r], r - first, *n_results - first);
     }
 
     int worst = CLMEM_OK, interrupted = 0;
@@ -152,7 +155,9 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                                               .warmup = CLMEM_DEFAULT_WARMUP,
                                               .seed = options->seed,
                                               .cancelled = options->cancelled,
-                                              .cancelled_user = options->cancelled_user};
+                                              .cancelled_user = options->cancelled_user,
+                                              .done = options->done,
+                                              .done_user = options->done_user};
             /* Only the workloads that can run the library compare with it. */
             if (options->compare && clmem_workload_has_library(w, options->compare))
                 given.compare = options->compare;
@@ -177,6 +182,8 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                 status = skipped_result(ctx, w, &ro, step_err.message, results, n_results, err);
                 if (status)
                     return status;
+                if (options->done)
+                    options->done(options->done_user, &(*results)[*n_results - 1], 0, 1);
             }
             if (status == CLMEM_ERR_CL && worst != CLMEM_ERR_CL) {
                 clmem_fail(err, CLMEM_ERR_CL, "%s at %s: %s", w->name, ro.size_text,

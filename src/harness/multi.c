@@ -128,10 +128,31 @@ struct multi_job {
     struct clmem_error *errs;
 };
 
+/* A device's results are done under the name the report gives them. */
+struct multi_done {
+    const struct clmem_run_options *options;
+    size_t device;
+    const char *name;
+};
+
+static void multi_done(void *user, const struct clmem_result *done, size_t index, size_t count)
+{
+    const struct multi_done *d = user;
+    struct clmem_result named = *done;
+    snprintf(named.device, sizeof named.device, "#%zu %.100s", d->device + 1, d->name);
+    d->options->done(d->options->done_user, &named, index, count);
+}
+
 static int multi_execute(void *arg, size_t i)
 {
     struct multi_job *job = arg;
-    return clmem_run_execute(&job->runs[i], job->options, &job->results[i], &job->n_results[i],
+    struct clmem_run_options options = *job->options;
+    struct multi_done done = {job->options, i, job->runs[i].ctx->device.name};
+    if (options.done) {
+        options.done = multi_done;
+        options.done_user = &done;
+    }
+    return clmem_run_execute(&job->runs[i], &options, &job->results[i], &job->n_results[i],
                              &job->errs[i]);
 }
 
@@ -185,7 +206,7 @@ int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctx
             goto cleanup;
         }
         *results = grown;
-        /* "#2 NAME": the same device may be in the list twice. */
+        /* "#2 NAME": the same device may be in the list twice (as multi_done). */
         for (size_t j = 0; j < n_each[i]; j++) {
             grown[*n_results + j] = each[i][j];
             snprintf(grown[*n_results + j].device, sizeof grown->device, "#%zu %.100s", i + 1,

@@ -94,6 +94,16 @@ int clmem_run_options_set_callbacks(struct clmem_run_options *options, clmem_pro
     return CLMEM_OK;
 }
 
+int clmem_run_options_set_done(struct clmem_run_options *options, clmem_done_fn *done, void *user,
+                               struct clmem_error *err)
+{
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(options, err);
+    options->done = done;
+    options->done_user = user;
+    return CLMEM_OK;
+}
+
 void clmem_run_options_release(struct clmem_run_options *options)
 {
     release(options);
@@ -129,6 +139,16 @@ int clmem_bench_options_set_callbacks(struct clmem_bench_options *options,
     options->progress = progress;
     options->cancelled = cancelled;
     options->progress_user = options->cancelled_user = user;
+    return CLMEM_OK;
+}
+
+int clmem_bench_options_set_done(struct clmem_bench_options *options, clmem_done_fn *done,
+                                 void *user, struct clmem_error *err)
+{
+    CLMEM_REFUSE_NULL(err, err);
+    CLMEM_REFUSE_NULL(options, err);
+    options->done = done;
+    options->done_user = user;
     return CLMEM_OK;
 }
 

@@ -551,6 +551,8 @@ static int execute(struct clmem_run *run, const struct clmem_run_options *given,
             }
             /* Parameters are known once set-up has built the program. */
             snprintf(r->params, sizeof r->params, "%s", run->params);
+            if (options->done)
+                options->done(options->done_user, r, i, run->n_variants);
             if (!r->skipped && !r->verified)
                 verify_failed = 1;
             /* A sweep the device cannot run is one skipped result, not one per point. */
