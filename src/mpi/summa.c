@@ -753,8 +753,9 @@ static void copy_in_parts(struct copy_job *c, size_t threads)
 
 /* Piece i's parts that come from shared memory into slot i % SLOTS's
  * host panels, once the slot's last copy up is done: from the owner's
- * block in shared memory, or an owner's own narrow part from its block
- * (one as wide as the panel goes up from the block as it is). */
+ * block in shared memory, or an owner's own narrow part from its block.
+ * None where the part goes up from a block as it is (m_source, n_source:
+ * its own, or pinned shared memory). */
 static int fetch_piece(const struct summa_plan *p, size_t i, struct summa_rank *me,
                        struct summa_times *t, struct clmem_error *err)
 {
