@@ -97,8 +97,10 @@ run_variant() {
     else
         flags=("${checks[@]}")
     fi
+    # --quiet: stderr is Oclgrind's reports and clmem's errors alone, not
+    # each result's line.
     local args=(run "$workload" --variant "$variant" --size "$size" --device oclgrind
-        --reps 1 --warmup 0 --format csv)
+        --reps 1 --warmup 0 --format csv --quiet)
     [ -n "$dir" ] && args+=(--kernel-dir "$dir")
     out=$(timeout "$limit" "$OCLGRIND" "${flags[@]}" "$clmem" "${args[@]}" 2>"$tmp/err")
     code=$?

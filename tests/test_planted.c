@@ -77,9 +77,8 @@ static const struct plant plants[] = {
      {"P[row 32][col 16]"}},
     {{"matmul", "regblock", "33x17x9"},
      {"matmul_regblock.cl", "static inline void regblock_store("},
-     "P[(size_t)row * cols + col + c] = v[c];",
-     "P[(size_t)row * cols + col + c] = v[c] + " ONE_IF(
-         "row == rows - 1 && col + c == cols - 1") ";",
+     "q[c] = v[c];",
+     "q[c] = v[c] + " ONE_IF("row == rows - 1 && col + c == cols - 1") ";",
      {"P[row 32][col 16]"}},
     /* regblock_padded at 33x17x9 multiplies padded copies (48x64x16 on
      * this PoCL's row): P's values reach it through MatrixUnpad. */
