@@ -133,6 +133,10 @@ struct summa_rank {
     struct summa_times sum;  /* over the timed runs */
     struct summa_times *all; /* on rank 0, every rank's sum (gather_times) */
     double read_p;           /* seconds to read P back after the timed runs (not timed) */
+    /* Its device's event times pass the clock check (clmem_clock_check):
+     * else kernels, idle and copies up are not measured (NaN; llvmpipe's
+     * events read 0 for every command). */
+    int events_ok;
 };
 
 /* The variant: one of matmul's kernels, named. */
@@ -911,6 +915,8 @@ static int drain(const struct summa_plan *p, struct summa_rank *me, int status,
     }
     t->idle = span_ms * 1e-3 > t->kernels ? span_ms * 1e-3 - t->kernels : 0.0;
     status = event_seconds(me->ups, 2 * p->n_pieces, status, &t->up, err);
+    if (!me->events_ok)
+        t->kernels = t->idle = t->up = NAN;
     for (int i = 0; i < SLOTS; i++) {
         clmem_event_release(&me->uploaded[i]);
         clmem_event_release(&me->multiplied[i]);
@@ -1025,6 +1031,8 @@ static void gather_times(const struct clmem_mpi *m, struct summa_rank *me)
  * spent exchanging panels on the host (waiting for broadcasts, copying). */
 static double not_computing(const struct summa_times *t)
 {
+    if (isnan(t->kernels))
+        return NAN;
     return t->wall > t->kernels ? (t->wall - t->kernels) / t->wall : 0.0;
 }
 
@@ -1096,9 +1104,11 @@ static void describe_shares(const struct clmem_mpi *m, const struct summa_plan *
         exchange_name(m, me));
     double most = 0.0;
     for (int r = 0; r < m->size; r++) {
+        double share = not_computing(&me->all[r]);
         if (len < size)
-            len += (size_t)snprintf(note + len, size - len, " %.0f%%",
-                                    not_computing(&me->all[r]) * 100.0);
+            len +=
+                (size_t)(isnan(share) ? snprintf(note + len, size - len, " -")
+                                      : snprintf(note + len, size - len, " %.0f%%", share * 100.0));
         if (exchanging(&me->all[r]) > most)
             most = exchanging(&me->all[r]);
     }
@@ -1137,7 +1147,10 @@ static void trace_times(const struct clmem_mpi *m, const struct summa_plan *p,
                 "%9.2f %9.2f %9.1f %13.0f%%\n",
                 r, r / p->grid_cols, r % p->grid_cols, how[me->shared_all[3 * r] ? pin : 0],
                 how[me->shared_all[3 * r + 1] ? pin : 0], t.wall * 1e3, t.kernels * 1e3,
-                t.idle * 1e3, t.up * 1e3, t.up > 0.0 ? t.bytes_up / t.up * 1e-9 : 0.0,
+                t.idle * 1e3, t.up * 1e3,
+                isnan(t.up)  ? NAN
+                : t.up > 0.0 ? t.bytes_up / t.up * 1e-9
+                             : 0.0,
                 t.bcast * 1e3, t.copy * 1e3, t.wait * 1e3, other * 1e3, t.bytes_in * 1e-6,
                 not_computing(&t) * 100.0);
     }
@@ -1268,6 +1281,9 @@ static int prepare(const struct clmem_mpi *m, struct clmem_ctx *ctx,
         MPI_Barrier(m->local);
     if (!status)
         status = setup_rank(m, ctx, o, p, me, err);
+    if (!status && !ctx->clock.checked)
+        status = clmem_clock_check(ctx, err);
+    me->events_ok = ctx->clock.checked && ctx->clock.events_ok;
     if (in_turn && m->local_rank == 0)
         MPI_Barrier(m->local);
     if ((status = clmem_mpi_agree(m, status, err)))

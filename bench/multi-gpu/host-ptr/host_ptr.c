@@ -42,6 +42,16 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* 256 MiB written up from `src`, REPS times, each timed alone. */
+static void time_writes(cl_command_queue q, cl_mem d, const void *src, double *s)
+{
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now();
+        CHECK(clEnqueueWriteBuffer(q, d, CL_TRUE, 0, BYTES, src, 0, NULL, NULL));
+        s[r] = now() - t0;
+    }
+}
+
 static void report(const char *what, double *s)
 {
     qsort(s, REPS, sizeof *s, cmp);
@@ -75,11 +85,7 @@ int main(void)
 
     char *pageable = malloc(BYTES);
     memset(pageable, 1, BYTES);
-    for (int r = 0; r < REPS; r++) {
-        double t0 = now();
-        CHECK(clEnqueueWriteBuffer(q, d, CL_TRUE, 0, BYTES, pageable, 0, NULL, NULL));
-        s[r] = now() - t0;
-    }
+    time_writes(q, d, pageable, s);
     report("pageable", s);
 
     cl_mem pin = clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR, BYTES, NULL, &e);
@@ -87,11 +93,7 @@ int main(void)
     char *pinned = clEnqueueMapBuffer(q, pin, CL_TRUE, CL_MAP_WRITE, 0, BYTES, 0, NULL, NULL, &e);
     CHECK(e);
     memset(pinned, 2, BYTES);
-    for (int r = 0; r < REPS; r++) {
-        double t0 = now();
-        CHECK(clEnqueueWriteBuffer(q, d, CL_TRUE, 0, BYTES, pinned, 0, NULL, NULL));
-        s[r] = now() - t0;
-    }
+    time_writes(q, d, pinned, s);
     report("pinned", s);
 
     float *shm = mmap(NULL, BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -114,11 +116,7 @@ int main(void)
     report("use_ptr", s);
     printf("use_ptr: %d of %d copies showed a value from before the host's write\n", stale, REPS);
 
-    for (int r = 0; r < REPS; r++) {
-        double t0 = now();
-        CHECK(clEnqueueWriteBuffer(q, d, CL_TRUE, 0, BYTES, shm, 0, NULL, NULL));
-        s[r] = now() - t0;
-    }
+    time_writes(q, d, shm, s);
     report("shm", s);
     return 0;
 }
