@@ -290,10 +290,11 @@ static void rowSums(__global const uchar *restrict p, uint s[ACROSS])
 }
 #endif
 
-/* Output row r of a strip from BOX rows of horizontal sums: the integer
- * average of each byte's box, stored at q as aligned words. Packed, each
- * lane is summed down the box, then divided alone. */
-static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][ACROSS], int r, __global uchar *restrict q)
+/* An output row of a strip from the BOX rows of horizontal sums of its
+ * boxes (win[b]: those of the input row b - BLUR_SIZE rows from it): the
+ * integer average of each byte's box, stored at q as aligned words. Packed, each lane is
+ * summed down the box, then divided alone. */
+static void storeRow(uint win[BOX][ACROSS], __global uchar *restrict q)
 {
     uint wv[WORDS];
 #pragma unroll
@@ -302,11 +303,18 @@ static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][ACROSS], int r, __global 
         uint ve = 0, vo = 0; /* bytes (4k, 4k+2) and (4k+1, 4k+3) */
 #pragma unroll
         for (int b = 0; b < BOX; b++) {
-            ve += across[r + b][2 * k];
-            vo += across[r + b][2 * k + 1];
+            ve += win[b][2 * k];
+            vo += win[b][2 * k + 1];
         }
-        wv[k] = (ve & 0xffffu) / (BOX * BOX) | ((vo & 0xffffu) / (BOX * BOX)) << 8 |
-                ((ve >> 16) / (BOX * BOX)) << 16 | ((vo >> 16) / (BOX * BOX)) << 24;
+        /* Each lane's sum S (at most 9 * 255 = 2295) over 9, as floor(S *
+         * 7282 / 2^16), which equals floor(S / 9) for S <= 2295 (the error,
+         * S * (7282 / 2^16 - 1/9) < 0.008, stays below 1/9): the lane
+         * shifted to the top half, one multiply-high each (mul_hi(S << 16,
+         * 7282) is S * 7282 >> 16). What the compiler makes of S / 9 is a
+         * mask or shift, a multiply-high and a shift: 1.04x on an H200 at
+         * 16384x16384 (bench/roofs/h200-strips/3-division-groups/). */
+        wv[k] = mul_hi(ve << 16, 7282u) | mul_hi(vo << 16, 7282u) << 8 |
+                mul_hi(ve & 0xffff0000u, 7282u) << 16 | mul_hi(vo & 0xffff0000u, 7282u) << 24;
 #else
         uint word = 0;
 #pragma unroll
@@ -314,7 +322,7 @@ static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][ACROSS], int r, __global 
             uint pixVal = 0;
 #pragma unroll
             for (int b = 0; b < BOX; b++)
-                pixVal += across[r + b][4 * k + n];
+                pixVal += win[b][4 * k + n];
             word |= (pixVal / (BOX * BOX)) << (8 * n);
         }
         wv[k] = word;
@@ -329,50 +337,77 @@ static void storeRow(uint across[ROWS + 2 * BLUR_SIZE][ACROSS], int r, __global 
 #endif
 }
 
-/* An interior strip (its box inside the row) of the aligned, wide kind:
- * first every input row's horizontal sums (all the loads, issued together:
- * no store comes between them), then each output row from BOX of them,
- * the integer average stored as aligned words. A strip whose rows and
+/* The window moves a row down: win[b] takes win[b + 1]'s sums. */
+static void slideWindow(uint win[BOX][ACROSS])
+{
+#pragma unroll
+    for (int b = 0; b < BOX - 1; b++)
+#pragma unroll
+        for (int j = 0; j < ACROSS; j++)
+            win[b][j] = win[b + 1][j];
+}
+
+/* rowSums of input row curRow, or 0 where it is outside the image. */
+static void rowSumsChecked(__global const uchar *restrict in, int rowBytes, int h, int x,
+                           int curRow, uint s[ACROSS])
+{
+    if (curRow > -1 && curRow < h) {
+        rowSums(in + curRow * rowBytes + x, s);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < ACROSS; j++)
+        s[j] = 0;
+}
+
+/* A strip whose box stays inside the row, of the aligned, wide kind. It
+ * walks down its ROWS rows with a window of the BOX rows of horizontal
+ * sums that the current output row needs: each input row is loaded and
+ * summed across once, when the window reaches it (ROWS + 2*BLUR_SIZE rows
+ * for ROWS outputs), and the registers hold BOX rows of sums whatever
+ * ROWS is, so a work-item can take a tall strip (the window's moves are
+ * renamed registers once the loop is unrolled). A strip whose rows and
  * boxes are all inside the image (all but the first and last strip of a
  * column) checks no row and steps from row to row by adding rowBytes: on
  * an H200 1.17x the checked path at 16384x16384
- * (bench/experiments/h200-blur-interior/). In the others, the rows whose
- * box the image's top or bottom cuts are left to Fig 4.1, after the
- * others, in a loop not unrolled (one copy of its code, not ROWS). */
+ * (bench/experiments/h200-blur-interior/). In the others, rows outside
+ * the image sum to 0, and the rows whose box the image's top or bottom
+ * cuts are left to Fig 4.1, after the others; their loops are not
+ * unrolled (one copy of their code, not ROWS). */
 static void blurStripWide(__global const uchar *restrict in, __global uchar *restrict out, int w,
                           int h, int x, int row0)
 {
     int rowBytes = w * CHANNELS;
-    uint across[ROWS + 2 * BLUR_SIZE][ACROSS];
+    uint win[BOX][ACROSS];
     if (row0 >= BLUR_SIZE && row0 + ROWS + BLUR_SIZE <= h) {
         /* Every row of the strip and of its boxes inside the image: no
          * check a row, the rows reached by adding rowBytes. */
         __global const uchar *p = in + (row0 - BLUR_SIZE) * rowBytes + x;
 #pragma unroll
-        for (int i = 0; i < ROWS + 2 * BLUR_SIZE; i++, p += rowBytes)
-            rowSums(p, across[i]);
+        for (int b = 1; b < BOX; b++, p += rowBytes)
+            rowSums(p, win[b]);
         __global uchar *q = out + row0 * rowBytes + x;
 #pragma unroll
-        for (int r = 0; r < ROWS; r++, q += rowBytes)
-            storeRow(across, r, q);
+        for (int r = 0; r < ROWS; r++, p += rowBytes, q += rowBytes) {
+            slideWindow(win);
+            rowSums(p, win[BOX - 1]);
+            storeRow(win, q);
+        }
         return;
     }
+    /* At output row r, win[b] holds the sums of input row row0 + r -
+     * BLUR_SIZE + b, 0 where that row is outside the image. */
 #pragma unroll
-    for (int i = 0; i < ROWS + 2 * BLUR_SIZE; i++) {
-        int curRow = row0 - BLUR_SIZE + i;
-        if (curRow > -1 && curRow < h)
-            rowSums(in + curRow * rowBytes + x, across[i]);
-        else
-#pragma unroll
-            for (int j = 0; j < ACROSS; j++)
-                across[i][j] = 0;
-    }
-#pragma unroll
+    for (int b = 1; b < BOX; b++)
+        rowSumsChecked(in, rowBytes, h, x, row0 - BLUR_SIZE + b - 1, win[b]);
+#pragma unroll 1
     for (int r = 0; r < ROWS; r++) {
+        slideWindow(win);
+        rowSumsChecked(in, rowBytes, h, x, row0 + r + BLUR_SIZE, win[BOX - 1]);
         int Row = row0 + r;
-        if (Row < BLUR_SIZE || Row >= h - BLUR_SIZE)
-            continue; /* cut by the image's top or bottom (or past it): below */
-        storeRow(across, r, out + Row * rowBytes + x);
+        if (Row >= BLUR_SIZE && Row < h - BLUR_SIZE)
+            storeRow(win, out + Row * rowBytes + x);
+        /* else: cut by the image's top or bottom (or past it): below */
     }
     if (row0 >= BLUR_SIZE && row0 + ROWS <= h - BLUR_SIZE)
         return;

@@ -275,11 +275,12 @@ static void grey_input_blurred_to_pgm(void **state)
 static void coarsened_every_strip_shape(void **state)
 {
     struct fixture *f = *state;
-    static const int shapes[][3] = {{1, 3, 1},  {2, 8, 1}, {4, 2, 1}, {8, 1, 1},
-                                    {16, 3, 1}, {4, 2, 2}, {8, 1, 2}, {16, 3, 2}};
+    static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 2, 1},  {8, 1, 1},  {16, 3, 1},
+                                    {4, 2, 2}, {8, 1, 2}, {16, 3, 2}, {16, 12, 2}};
     static const struct {
         size_t w, h;
-    } images[] = {{1, 1}, {7, 3}, {37, 11}, {70, 9}, {48, 5}}; /* 48: rows of whole vectors */
+    } images[] = {{1, 1},  {7, 3}, {37, 11}, {70, 9}, {48, 5}, /* 48: rows of whole vectors */
+                  {48, 40}}; /* tall: strips of 12 rows inside the image, one cut short */
     struct clmem_error err = {0};
     for (unsigned channels = 1; channels <= 3; channels += 2) {
         const char *ext = channels == 1 ? "pgm" : "ppm";
@@ -333,7 +334,7 @@ static void aligned_path_bugs_are_caught(void **state)
     /* A grey image: the packed sums (an output byte one too large, the
      * right halo read one byte off). */
     static const char *const grey_bugs[][2] = {
-        {"((vo >> 16) / (BOX * BOX)) << 24;", "((vo >> 16) / (BOX * BOX) + 1) << 24;"},
+        {"mul_hi(vo & 0xffff0000u, 7282u) << 24;", "(mul_hi(vo & 0xffff0000u, 7282u) + 1) << 24;"},
         {"uint before = p[-1], after = p[VEC];", "uint before = p[-1], after = p[VEC - 1];"},
     };
     for (size_t i = 0; i < sizeof grey_bugs / sizeof *grey_bugs; i++)

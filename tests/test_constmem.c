@@ -67,14 +67,14 @@ static void coarsened_every_strip_shape(void **state)
 
 /* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
  * other, so test_planted does not reach it) with a bug planted in it: the
- * right halo read one float to the left, the strip's last row stored one
- * too large. Each must fail the check, the kernel without it verify. */
+ * right halo's first float taken from the second, the strip's last row
+ * stored one too large. Each must fail the check, the kernel without it
+ * verify. */
 static void aligned_path_bugs_are_caught(void **state)
 {
     static const int shape[] = {4, 2, 2};
     static const char *const bugs[][2] = {
-        {"e[FILTER_RADIUS + VEC + k] = p[VEC + k];",
-         "e[FILTER_RADIUS + VEC + k] = p[VEC + k - 1];"},
+        {"e[FILTER_RADIUS + VEC + k] = right.x;", "e[FILTER_RADIUS + VEC + k] = right.y;"},
         {"*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r];",
          "*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r] + (r == ROWS - 1);"},
     };

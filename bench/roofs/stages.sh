@@ -40,7 +40,7 @@ open(path, "w").write(s)
 PY
 }
 div_old='word |= (pixVal / (BOX * BOX)) << (8 * n);'
-div_new='word |= (across[r + 1][4 * k + n] & 0xffu) << (8 * n);'
+div_new='word |= (win[BLUR_SIZE][4 * k + n] & 0xffu) << (8 * n);'
 sum_old='            sum += e[j + b * CHANNELS];'
 sum_new='            sum = e[HALO + j];'
 halo_old='        e[k] = p[k - HALO];

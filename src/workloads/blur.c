@@ -22,11 +22,14 @@ enum { NAIVE, TILED, COARSENED };
 /* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
  * (cl/blur.cl), read as vectors at every offset of the box (STRIP_LOAD 1)
  * or as one aligned load a row (2), looked up device -> family -> vendor
- * -> any (clmem_param_rows, strips.h). GPUs: 4 bytes by 4 rows, one aligned load a
- * row, what `clmem tune blur` kept on an H200 at 7680x4320
- * (bench/roofs/h200-strip/, h200-packed/); more bytes or rows a work-item
- * were slower there (bench/experiments/h200-blur-packed/): the kernel is
- * bound by its arithmetic as much as by memory (bench/roofs/stages.sh).
+ * -> any (clmem_param_rows, strips.h). GPUs: 4 bytes by 4 rows, one
+ * aligned load a row. On an H200 (bench/roofs/h200-strips/) wider strips
+ * were slower, even as a bare copy of the strip (16 bytes by 8 rows: 0.64
+ * of the copy peak, 4 by 8: 0.87). 4 by 8 reads 1.00-1.03x 4 by 4 at
+ * 16384x16384 on the H200 (0.98x on an H100) but 0.86x at 7680x4320, half
+ * the work-items for an image of 33 MB (bench/roofs/h200-final/); `clmem
+ * tune blur` can keep it for large images alone (a size class). The
+ * kernel is bound by its arithmetic as much as by memory.
  * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
  * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
  * faster way on each (bench/experiments/cpu-strips/). */
@@ -83,7 +86,8 @@ static const struct clmem_variant blur_variants[] = {
                     * aligned load a row): at 17x9, strips at both edges,
                     * whole ones, one cut by the right edge, a strip row
                     * cut short; at 32x9 (rows of whole words) the aligned
-                    * loads, their halo bytes, the top and bottom rows. */
+                    * loads, their halo bytes, the top and bottom rows, and
+                    * a strip (rows 4 to 7) with its boxes inside the image. */
                    "blurCoarsened", NULL, .check_sizes = "17x9 32x9"},
 };
 

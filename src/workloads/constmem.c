@@ -23,13 +23,15 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
 /* coarsened's strip: VEC outputs of a row by ROWS rows a work-item
  * (cl/constmem.cl), read as vectors at every offset of the filter
  * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
- * family -> vendor -> any (clmem_param_rows, strips.h). GPUs: 4 floats by 2 rows,
- * one aligned load a row, what `clmem tune constmem` kept on an H200 at
- * 8192 (bench/roofs/h200-strip/); CPUs: 16 floats by 8 rows, 8
- * independent chains of multiply-adds, read by vectors, the faster way on
- * PoCL and on llvmpipe alike (bench/experiments/cpu-strips/). */
+ * family -> vendor -> any (clmem_param_rows, strips.h). GPUs: 4 floats by
+ * 3 rows, one aligned load a row, the best of bench/roofs/strips.sh's
+ * shapes on an H200 at 16384 (bench/roofs/h200-strips/: 1.04x the 4 by 2
+ * that `clmem tune constmem` kept at 8192, bench/roofs/h200-strip/); CPUs:
+ * 16 floats by 8 rows, 8 independent chains of multiply-adds, read by
+ * vectors, the faster way on PoCL and on llvmpipe alike
+ * (bench/experiments/cpu-strips/). */
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 2, 2}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 3, 2}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };
@@ -73,7 +75,7 @@ static const struct clmem_variant constmem_variants[] = {
                    "beyond the slides: the __constant filter, strips of VEC outputs by ROWS rows "
                    "a work-item, each input row loaded once (one aligned load on GPUs), no edge "
                    "checks inside",
-                   /* Oclgrind builds it as a GPU (4 x 2 strips, one
+                   /* Oclgrind builds it as a GPU (4 x 3 strips, one
                     * aligned load a row): at 17x9, strips at both edges
                     * and inside, a strip row cut short, filters past
                     * every edge; at 24x9 (rows of whole vectors) the
