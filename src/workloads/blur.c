@@ -27,8 +27,7 @@ enum { NAIVE, TILED, COARSENED };
  * were slower, even as a bare copy of the strip (16 bytes by 8 rows: 0.64
  * of the copy peak, 4 by 8: 0.87). 4 by 8 reads 1.00-1.03x 4 by 4 at
  * 16384x16384 on the H200 (0.98x on an H100) but 0.86x at 7680x4320, half
- * the work-items for an image of 33 MB (bench/roofs/h200-final/); `clmem
- * tune blur` can keep it for large images alone (a size class). The
+ * the work-items for an image of 33 MB (bench/roofs/h200-final/). The
  * kernel is bound by its arithmetic as much as by memory.
  * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
  * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
