@@ -72,14 +72,14 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * (VEC 16) each vector is one or two unaligned loads.
  * The host sets VEC (1, 2, 4, 8 or 16), ROWS, ALIGNED (w a multiple of
  * VEC) and STRIP_LOAD (a tuning parameter): 1 reads each row as above,
- * FILTER_WIDTH vectors at every horizontal offset; 2 (with ALIGNED and VEC
- * 2 to 16) reads it as ONE aligned load of the strip's VEC floats plus the
- * FILTER_RADIUS floats on either side, the shifted vectors taken out of
- * registers. On a GPU an unaligned vector load is one load per float (a
- * strip of 4 at radius 2: 8 loads of a float a row); the aligned one is one
- * 16-byte load and, at an even radius, 2 loads of two floats (half the
- * load instructions of 4 floats; as fast on an H200 with 4 x 2 strips,
- * 0.727 of the copy peak against 0.730, bench/roofs/h200-strips/).
+ * FILTER_WIDTH vectors at every horizontal offset; 2 (with ALIGNED, VEC
+ * 2 to 16 and an even radius) reads it as ONE aligned load of the strip's
+ * VEC floats plus the FILTER_RADIUS floats on either side as float2s, the
+ * shifted vectors taken out of registers. On a GPU an unaligned vector
+ * load is one load per float (a strip of 4 at radius 2: 8 loads of a float
+ * a row); the aligned one is one 16-byte load and 2 loads of two floats
+ * (half the load instructions of 4 floats; as fast on an H200 with 4 x 2
+ * strips, 0.727 of the copy peak against 0.730, bench/roofs/h200-strips/).
  * in and out are two buffers (restrict): the compiler may order loads and
  * stores as it likes. */
 #ifndef VEC
@@ -94,7 +94,9 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
 #ifndef ALIGNED
 #define ALIGNED 0
 #endif
-#if STRIP_LOAD == 2 && VEC > 1 && ALIGNED
+/* The aligned path reads the halo as float2s: an even radius keeps them
+ * aligned (an odd one takes the vector loads of STRIP_LOAD 1). */
+#if STRIP_LOAD == 2 && VEC > 1 && ALIGNED && FILTER_RADIUS % 2 == 0
 #define WIDE 1
 #else
 #define WIDE 0
@@ -175,7 +177,6 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
 #pragma unroll
             for (int k = 0; k < VEC; k++)
                 e[FILTER_RADIUS + k] = centre.f[k];
-#if FILTER_RADIUS % 2 == 0
             /* The halo two floats a load: p - FILTER_RADIUS and p + VEC
              * are 8-byte aligned (VEC and FILTER_RADIUS even). */
 #pragma unroll
@@ -187,13 +188,6 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
                 e[FILTER_RADIUS + VEC + k] = right.x;
                 e[FILTER_RADIUS + VEC + k + 1] = right.y;
             }
-#else
-#pragma unroll
-            for (int k = 0; k < FILTER_RADIUS; k++) {
-                e[k] = p[k - FILTER_RADIUS];
-                e[FILTER_RADIUS + VEC + k] = p[VEC + k];
-            }
-#endif
 #endif
 #pragma unroll
             for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
