@@ -197,7 +197,10 @@ static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const 
  * than the 9 K steps of 4, so one a step; 36x68x1536: aligned, whole
  * blocks and blocks across the edges, 12 slices of 8 steps of 16; 5x9x2001:
  * 45 values (the second pass's float-by-float tail), 32 slices; 64x64x64:
- * whole tiles everywhere, 3 slices of 3, 3 and 2 steps. */
+ * whole tiles everywhere, 3 slices of 3, 3 and 2 steps; 33x97x601: a
+ * tile cut to a thin P's 36 rows (9 work-items down, as splitk_fitted cuts
+ * it), 41x33x301: 36 columns (9 across, as a tuned tile may have), K and N
+ * odd in both. */
 static void splitk_slices_verify(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -223,6 +226,12 @@ static void splitk_slices_verify(void **state)
         {"64x64x64",
          {64, 64, 8, 8, 8, 3},
          "split-K: 64x64 tiles, 1 block, K in 3 slices of 3 steps: 3 work-groups"},
+        {"33x97x601",
+         {36, 64, 8, 4, 4, 3},
+         "split-K: 36x64 tiles, 2 blocks, K in 3 slices of 26 steps: 6 work-groups"},
+        {"41x33x301",
+         {32, 36, 8, 4, 4, 2},
+         "split-K: 32x36 tiles, 2 blocks, K in 2 slices of 19 steps: 4 work-groups"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         store_tuned(ctx, "splitk", cases[i].size, names, cases[i].values, 6, 1.0);
@@ -474,6 +483,13 @@ static void splitk_plan_follows_the_shape(void **state)
     expect_plan(&h100, 8192, 32, 8192, 8, "128x32 tiles, 64 blocks");
     expect_plan(&h100, 512, 512, 16384, 0, NULL);
     expect_plan(&h100, 777, 1234, 5678, 0, NULL);
+    /* P's 33 rows fill half of a 64-row tile, 48 three quarters: the tile
+     * cut to 36 and 48 rows. 100 rows fill 0.78 of 128, and P's columns
+     * are never cut: not faster on an H200. */
+    expect_plan(&h100, 33, 4097, 6001, 15, "36x256 tiles, 17 blocks");
+    expect_plan(&h100, 48, 8192, 8192, 8, "48x256 tiles, 32 blocks");
+    expect_plan(&h100, 100, 8192, 8192, 4, "128x256 tiles");
+    expect_plan(&h100, 4097, 33, 6001, 16, "128x64 tiles, 33 blocks");
     expect_plan(&h100, 4096, 4096, 4096, 1, "256x128 tiles, 512 blocks, K in one slice");
     /* K too short to split (a slice takes 128 of it at least). */
     expect_plan(&h100, 64, 64, 200, 1, NULL);

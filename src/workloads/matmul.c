@@ -810,6 +810,41 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
     }
 }
 
+/* A thin P's tile: where P's rows fill at most 3/4 of the rows of the
+ * smallest tile that holds them all, row i of `rows` (when it is such a
+ * tile) with its rows cut to P's rounded up to 4, a work-item taking 4 of
+ * them, so that its work-groups compute no rows that P lacks. Only on
+ * GPUs (the model's CPU row is one work-group a core), and only where a
+ * work-group keeps 128 work-items or more. Measured on an H200
+ * (bench/sgemm/shapes/h200-fitted/): at 33x4097x6001, 36x256 tiles of
+ * 144 work-items ran 17.0 TFLOP/s where 64x256 ran 14.2 (15 K slices
+ * each; cuBLAS 16.1), 40x256 tiles of 80 work-items (8 rows each) 10.7;
+ * at 48x8192x8192 48x256 34.6, 64x256 30.0 (8 slices). Not where P's
+ * rows fill more: at 100x8192x8192 (0.78 of 128) 100- and 104-row tiles
+ * ran no faster than 128. Not P's columns: at 4097x33x6001 128x36 tiles
+ * ran 13.2, 128x64 15.7 (16 slices). The cut tile keeps its row's
+ * rates, so the model counts only the rows it no longer computes. The
+ * fitted row in *out; 0 where there is none. */
+static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
+                         const struct clmem_param_row *const rows[], size_t n, size_t i, int *out)
+{
+    if (splitk_cpu(device))
+        return 0;
+    size_t smallest = 0; /* the fewest rows of a tile that holds P's */
+    for (size_t j = 0; j < n; j++) {
+        size_t t = (size_t)rows[j]->values[SPL_TSM];
+        if (splitk_row_kind(device, rows[j]) && t >= dim[0] && (!smallest || t < smallest))
+            smallest = t;
+    }
+    if (!smallest || (size_t)rows[i]->values[SPL_TSM] != smallest || 4 * dim[0] > 3 * smallest)
+        return 0;
+    memcpy(out, rows[i]->values, CLMEM_MAX_PARAMS * sizeof(int));
+    out[SPL_TSM] = (int)((dim[0] + 3) / 4 * 4);
+    out[SPL_WPTM] = 4;
+    size_t items = (size_t)(out[SPL_TSM] / 4) * (size_t)(out[SPL_TSN] / out[SPL_WPTN]);
+    return items >= 128 && regblock_valid(device, out);
+}
+
 /* The plan: with `tuned` (the tuning database's or the tuner's tile and
  * slices), those, the slices cut to whole K steps each and to what the
  * workspace allows; else, of the device's rows that it can run, the tile
@@ -839,6 +874,9 @@ static void splitk_plan_of(const struct clmem_device *device, const size_t dim[3
     for (size_t i = 0; i < n; i++)
         if (regblock_valid(device, rows[i]->values) && splitk_row_kind(device, rows[i]))
             splitk_consider(device, dim, rows[i]->values, 1, cap ? cap : 1, plan);
+    for (size_t i = 0; i < n; i++)
+        if (splitk_row_kind(device, rows[i]) && splitk_fitted(device, dim, rows, n, i, row))
+            splitk_consider(device, dim, row, 1, cap ? cap : 1, plan);
     if (plan->seconds >= 0 || n == 0)
         return;
     memcpy(row, rows[n - 1]->values, sizeof row);
