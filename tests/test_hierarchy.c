@@ -303,14 +303,13 @@ static size_t sys_cache(int level, const char *type)
 /* The chase from 1 KiB to 4x the L2 the OS reports, 9 samples a working
  * set (the fastest of them read): the first level found within 2x of the
  * L1, and a later one within 2x of the L2. Not always the second: a
- * random chase over 4 KiB pages leaves the first-level TLB's reach
- * before it leaves the L2, and that step can be steep enough to count as
- * a level (on the 2-core CI kind, 5.4 ns a load up to 384 KiB, 7.3 ns
- * from 512 KiB, 19 ns at the 2 MiB L2 and 37-42 ns past it: "L2" found at
- * 421 KiB, the next level at 1.5 MiB). Where /sys
- * says nothing (a VM without cache topology), glibc's sysconf, which reads
- * cpuid; with neither, skipped, saying so; skipped too on a device whose
- * chase is far slower than an L1 (llvmpipe). */
+ * random chase over 4 KiB pages leaves the first-level TLB's reach (384
+ * KiB on the CI kind's cores, inferred) before it leaves the L2, and that
+ * step can be steep enough to count as a level (on the 2-core CI kind, 5.4 ns a load up to 384
+ * KiB, 7.3 ns from 512 KiB, 19 ns at the 2 MiB L2 and 37-42 ns past it: "L2" found at 421 KiB, the
+ * next level at 1.5 MiB). Where /sys says nothing (a VM without cache topology), glibc's sysconf,
+ * which reads cpuid; with neither, skipped, saying so; skipped too on a device whose chase is far
+ * slower than an L1 (llvmpipe). */
 static void detected_sizes_match_the_os(void **state)
 {
     struct clmem_ctx *ctx = *state;

@@ -147,7 +147,8 @@ for size in sizes:
                  "cublas_first_gflops": cublas_first.get(size, math.nan)})
 with open(f"{out}/table.csv", "w", newline="") as f:
     fields = ["size", "auto_choice", "auto_gflops", "best_variant", "best_gflops", "cublas_gflops",
-              "auto_over_cublas", "best_over_cublas", "auto_over_best", "goals", "auto_note", "rounds", "cublas_first_gflops"]
+              "auto_over_cublas", "best_over_cublas", "auto_over_best", "goals", "auto_note",
+              "rounds", "cublas_first_gflops"]
     w = csv.DictWriter(f, fieldnames=fields)
     w.writeheader()
     for r in rows:
