@@ -46,7 +46,10 @@ CONVOLUTION_KERNEL(convolutionGlobal, __global const float)
 
 /* The same with the filter in __constant memory: every work-item of a
  * group reads the same coefficient at the same time, one broadcast from
- * the constant cache. */
+ * the constant cache. Not on NVIDIA's OpenCL: its PTX reads a __constant
+ * argument with ld.const through the argument's pointer, which ptxas
+ * makes a load of the read-only global path, as for a const __global
+ * pointer (bench/roofs/h200-coefficients/); both kernels read as fast. */
 CONVOLUTION_KERNEL(convolutionConstant, __constant float)
 
 /* Beyond the slides: the convolution with the filter in __constant,
@@ -62,8 +65,8 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * 2*FILTER_RADIUS) / ROWS loads instead of 25, no edge check in the loop,
  * and the same 25 multiply-adds in the same order as the CPU reference
  * (rows of the filter, then columns). Every loop is unrolled: the filter's
- * indices are constants, which a GPU takes straight from its constant
- * cache, and the sums stay in registers. Input rows above or below the
+ * indices are constants, its coefficients read once into registers, and
+ * the sums stay in registers. Input rows above or below the
  * image add nothing (zero outside, as above). Strips that touch the left or
  * right edge (their filter would read outside the row: the first and last
  * FILTER_RADIUS columns, and the columns past the last whole vector of a
@@ -153,10 +156,22 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
     }
 
     /* The filter once into registers: each coefficient is used by up to
-     * ROWS output rows; one load of the constant cache each. */
+     * ROWS output rows. Four coefficients a load (the buffer starts
+     * aligned): on NVIDIA's OpenCL each is a load instruction (see
+     * convolutionConstant), which its compiler repeats between the
+     * multiply-adds where registers run short; four a load, 1.02x on an
+     * H200 (bench/roofs/h200-coefficients/). */
     float f[FILTER_WIDTH * FILTER_WIDTH];
 #pragma unroll
-    for (int k = 0; k < FILTER_WIDTH * FILTER_WIDTH; k++)
+    for (int k = 0; k < FILTER_WIDTH * FILTER_WIDTH / 4; k++) {
+        float4 c = ((__constant float4 *)filter)[k];
+        f[4 * k] = c.x;
+        f[4 * k + 1] = c.y;
+        f[4 * k + 2] = c.z;
+        f[4 * k + 3] = c.w;
+    }
+#pragma unroll
+    for (int k = FILTER_WIDTH * FILTER_WIDTH / 4 * 4; k < FILTER_WIDTH * FILTER_WIDTH; k++)
         f[k] = filter[k];
     FLOATV sum[ROWS];
 #pragma unroll

@@ -68,8 +68,10 @@ static void coarsened_every_strip_shape(void **state)
 /* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
  * other, so test_planted does not reach it) with a bug planted in it: the
  * right halo's first float taken from the second, the strip's last row
- * stored one too large. Each must fail the check, the kernel without it
- * verify. */
+ * stored one too large; and in the filter's coefficients, read four a load
+ * by every strip inside the image: the last of each four taken from the
+ * third, the filter's last one from the one before. Each must fail the
+ * check, the kernel without it verify. */
 static void aligned_path_bugs_are_caught(void **state)
 {
     static const int shape[] = {4, 2, 2};
@@ -77,6 +79,8 @@ static void aligned_path_bugs_are_caught(void **state)
         {"e[FILTER_RADIUS + VEC + k] = right.x;", "e[FILTER_RADIUS + VEC + k] = right.y;"},
         {"*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r];",
          "*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r] + (r == ROWS - 1);"},
+        {"f[4 * k + 3] = c.w;", "f[4 * k + 3] = c.z;"},
+        {"        f[k] = filter[k];\n    FLOATV", "        f[k] = filter[k - 1];\n    FLOATV"},
     };
     for (size_t i = 0; i < sizeof bugs / sizeof *bugs; i++)
         test_expect_planted_caught(*state, "constmem", "coarsened", "24x9", NULL, shape,
