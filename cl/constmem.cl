@@ -82,9 +82,10 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * load is one load per float (a strip of 4 at radius 2: 8 loads of a float
  * a row); the aligned one is one 16-byte load and 2 loads of two floats
  * (half the load instructions of 4 floats; as fast on an H200 with 4 x 2
- * strips, 0.727 of the copy peak against 0.730, bench/roofs/h200-strips/).
- * in and out are two buffers (restrict): the compiler may order loads and
- * stores as it likes. */
+ * strips, 0.727 of the copy peak against 0.730, bench/roofs/h200-strips/),
+ * and it loads every row of the strip before its first multiply-add
+ * (loadRows). in and out are two buffers (restrict): the compiler may
+ * order loads and stores as it likes. */
 #ifndef VEC
 #define VEC 1
 #endif
@@ -139,6 +140,47 @@ static float convolveOne(__global const float *in, __constant float *filter, int
     return sum;
 }
 
+#if WIDE
+/* The aligned path's rows: e[i][k] is the float x - FILTER_RADIUS + k of
+ * input row row0 - FILTER_RADIUS + i, the strip's VEC of them from one
+ * aligned load, the halo two floats a load (p - FILTER_RADIUS and p + VEC
+ * are 8-byte aligned: VEC and FILTER_RADIUS even); rows outside the image
+ * are zeros (their multiply-adds add +0.0: each sum is the one that
+ * leaves those terms out, as the reference does). Every row is loaded
+ * before the first multiply-add:
+ * loaded row by row, NVIDIA's compiler put each row's loads after the
+ * multiply-adds of the row before, a row of loads in flight at a time;
+ * all first, 1.09x on an H200 (bench/roofs/h200-coefficients/). */
+static void loadRows(__global const float *restrict in, int w, int h, int x, int row0,
+                     float e[ROWS + 2 * FILTER_RADIUS][VEC + 2 * FILTER_RADIUS])
+{
+#pragma unroll
+    for (int i = 0; i < ROWS + 2 * FILTER_RADIUS; i++) {
+        int curRow = row0 - FILTER_RADIUS + i;
+        if (curRow < 0 || curRow >= h) {
+#pragma unroll
+            for (int k = 0; k < VEC + 2 * FILTER_RADIUS; k++)
+                e[i][k] = 0.0f;
+            continue;
+        }
+        __global const float *p = in + curRow * w + x;
+        union floatv centre = {*(__global const FLOATV *)p};
+#pragma unroll
+        for (int k = 0; k < VEC; k++)
+            e[i][FILTER_RADIUS + k] = centre.f[k];
+#pragma unroll
+        for (int k = 0; k < FILTER_RADIUS; k += 2) {
+            float2 left = *(__global const float2 *)(p + k - FILTER_RADIUS);
+            float2 right = *(__global const float2 *)(p + VEC + k);
+            e[i][k] = left.x;
+            e[i][k + 1] = left.y;
+            e[i][FILTER_RADIUS + VEC + k] = right.x;
+            e[i][FILTER_RADIUS + VEC + k + 1] = right.y;
+        }
+    }
+}
+#endif
+
 __kernel void convolutionCoarsened(__global const float *restrict in, __global float *restrict out,
                                    __constant float *filter, int w, int h)
 {
@@ -177,50 +219,36 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
 #pragma unroll
     for (int r = 0; r < ROWS; r++)
         sum[r] = (FLOATV)(0.0f);
-        /* Input row row0 - FILTER_RADIUS + i is row fRow = i - r of the filter
-         * of output row row0 + r. */
+#if WIDE
+    float e[ROWS + 2 * FILTER_RADIUS][VEC + 2 * FILTER_RADIUS];
+    loadRows(in, w, h, x, row0, e);
+#endif
+    /* Input row row0 - FILTER_RADIUS + i is row fRow = i - r of the filter
+     * of output row row0 + r. */
 #pragma unroll
     for (int i = 0; i < ROWS + 2 * FILTER_RADIUS; i++) {
+#if !WIDE
         int curRow = row0 - FILTER_RADIUS + i;
-        if (curRow > -1 && curRow < h) {
-            __global const float *p = in + curRow * w + x;
+        if (curRow < 0 || curRow >= h)
+            continue; /* outside the image: adds nothing */
+        __global const float *p = in + curRow * w + x;
+#endif
+#pragma unroll
+        for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
 #if WIDE
-            /* e[k]: the row's float x - FILTER_RADIUS + k, the strip's
-             * VEC of them from one aligned load. */
-            float e[VEC + 2 * FILTER_RADIUS];
-            union floatv centre = {*(__global const FLOATV *)p};
+            union floatv shifted;
 #pragma unroll
             for (int k = 0; k < VEC; k++)
-                e[FILTER_RADIUS + k] = centre.f[k];
-            /* The halo two floats a load: p - FILTER_RADIUS and p + VEC
-             * are 8-byte aligned (VEC and FILTER_RADIUS even). */
-#pragma unroll
-            for (int k = 0; k < FILTER_RADIUS; k += 2) {
-                float2 left = *(__global const float2 *)(p + k - FILTER_RADIUS);
-                float2 right = *(__global const float2 *)(p + VEC + k);
-                e[k] = left.x;
-                e[k + 1] = left.y;
-                e[FILTER_RADIUS + VEC + k] = right.x;
-                e[FILTER_RADIUS + VEC + k + 1] = right.y;
-            }
-#endif
-#pragma unroll
-            for (int fCol = -FILTER_RADIUS; fCol < FILTER_RADIUS + 1; ++fCol) {
-#if WIDE
-                union floatv shifted;
-#pragma unroll
-                for (int k = 0; k < VEC; k++)
-                    shifted.f[k] = e[FILTER_RADIUS + fCol + k];
-                FLOATV v = shifted.v;
+                shifted.f[k] = e[i][FILTER_RADIUS + fCol + k];
+            FLOATV v = shifted.v;
 #else
-                FLOATV v = LOADV(p + fCol);
+            FLOATV v = LOADV(p + fCol);
 #endif
 #pragma unroll
-                for (int r = 0; r < ROWS; r++) {
-                    int fRow = i - r;
-                    if (fRow >= 0 && fRow < FILTER_WIDTH)
-                        sum[r] += f[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;
-                }
+            for (int r = 0; r < ROWS; r++) {
+                int fRow = i - r;
+                if (fRow >= 0 && fRow < FILTER_WIDTH)
+                    sum[r] += f[fRow * FILTER_WIDTH + fCol + FILTER_RADIUS] * v;
             }
         }
     }

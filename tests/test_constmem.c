@@ -67,8 +67,9 @@ static void coarsened_every_strip_shape(void **state)
 
 /* The aligned path (STRIP_LOAD 2, a GPU's; PoCL's built-in row takes the
  * other, so test_planted does not reach it) with a bug planted in it: the
- * right halo's first float taken from the second, the strip's last row
- * stored one too large; and in the filter's coefficients, read four a load
+ * right halo's first float taken from the second, rows above and below
+ * the image read as ones instead of zeros, the strip's last row stored one
+ * too large; and in the filter's coefficients, read four a load
  * by every strip inside the image: the last of each four taken from the
  * third, the filter's last one from the one before. Each must fail the
  * check, the kernel without it verify. */
@@ -76,7 +77,8 @@ static void aligned_path_bugs_are_caught(void **state)
 {
     static const int shape[] = {4, 2, 2};
     static const char *const bugs[][2] = {
-        {"e[FILTER_RADIUS + VEC + k] = right.x;", "e[FILTER_RADIUS + VEC + k] = right.y;"},
+        {"e[i][FILTER_RADIUS + VEC + k] = right.x;", "e[i][FILTER_RADIUS + VEC + k] = right.y;"},
+        {"                e[i][k] = 0.0f;", "                e[i][k] = 1.0f;"},
         {"*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r];",
          "*(__global FLOATV *)(out + (row0 + r) * w + x) = sum[r] + (r == ROWS - 1);"},
         {"f[4 * k + 3] = c.w;", "f[4 * k + 3] = c.z;"},
