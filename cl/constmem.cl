@@ -147,10 +147,10 @@ static float convolveOne(__global const float *in, __constant float *filter, int
  * are 8-byte aligned: VEC and FILTER_RADIUS even); rows outside the image
  * are zeros (their multiply-adds add +0.0: each sum is the one that
  * leaves those terms out, as the reference does). Every row is loaded
- * before the first multiply-add:
- * loaded row by row, NVIDIA's compiler put each row's loads after the
- * multiply-adds of the row before, a row of loads in flight at a time;
- * all first, 1.09x on an H200 (bench/roofs/h200-coefficients/). */
+ * before the first multiply-add. Loaded row by row, NVIDIA's compiler put
+ * each row's loads after the multiply-adds of the row before, one row of
+ * loads in flight at a time; all first, 1.09x on an H200
+ * (bench/roofs/h200-coefficients/). */
 static void loadRows(__global const float *restrict in, int w, int h, int x, int row0,
                      float e[ROWS + 2 * FILTER_RADIUS][VEC + 2 * FILTER_RADIUS])
 {
