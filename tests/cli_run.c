@@ -18,6 +18,13 @@
 
 #include "clmem/clmem.h"
 
+void stop_signals_default(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], SIG_DFL);
+}
+
 void slurp(const char *path, char *buf, size_t size)
 {
     FILE *f = fopen(path, "r");

@@ -20,6 +20,12 @@ struct child {
 /* A NULL-terminated argument list: ARGS("run", "matmul"). */
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+/* The stop signals (INT, TERM, HUP, QUIT, PIPE, USR1, USR2, ALRM) back to
+ * their default actions in this process, so that the clmem runs it starts
+ * inherit those: clmem keeps a signal ignored at its start ignored (nohup
+ * ignores HUP, a shell's background job INT and QUIT), and a test that
+ * signals its runs must not depend on how it was itself started. */
+void stop_signals_default(void);
 /* Reads a whole (small) file into buf, NUL-terminated; "" when missing. */
 void slurp(const char *path, char *buf, size_t size);
 /* Starts the program at `path` with argv (NULL-terminated, argv[0]

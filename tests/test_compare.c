@@ -727,6 +727,7 @@ static int setup(void **state)
 
 int main(void)
 {
+    stop_signals_default(); /* the runs here are sent signals */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(saved_files_need_no_device),
         cmocka_unit_test(bad_files_write_nothing),

@@ -887,6 +887,7 @@ static void interrupted_tune_says_nothing_kept(void **state)
 
 int main(int argc, char **argv)
 {
+    stop_signals_default(); /* the runs here are sent signals */
     /* One test by name (or a pattern): test_NAME TEST. */
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

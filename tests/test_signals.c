@@ -680,12 +680,7 @@ int main(int argc, char **argv)
     /* SIGQUIT's default action dumps core: not in the test's directory. */
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
-    /* clmem keeps a signal ignored at its start (nohup): the runs here
-     * start with the default actions, whatever this test was started with
-     * (nohup ignores HUP, a shell's background job INT and QUIT). */
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        signal(sigs[i], SIG_DFL);
+    stop_signals_default();
     /* test_signals PATTERN: only the tests whose name matches (cmocka's *). */
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
