@@ -31,16 +31,18 @@ static void coarsened_verifies_any_size(void **state)
 }
 
 /* coarsened as every device may build it (VEC x ROWS x STRIP_LOAD, the
- * GPU's 2 x 8 x 1 among them; each vector width once with each way of
+ * GPUs' 4 x 3 x 2 among them; each vector width once with each way of
  * loading a row), at sizes whose strips are cut by every edge: widths not
  * a multiple of VEC, rows past the last strip's, images narrower than a
  * strip and its filter's reach; and rows of whole vectors (64 wide: an
- * aligned load a row with STRIP_LOAD 2). */
+ * aligned load a row with STRIP_LOAD 2, every row of a strip loaded first,
+ * those outside the image as zeros; 64x40: strips whose rows are all
+ * inside). */
 static void coarsened_every_strip_shape(void **state)
 {
     static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 1, 1}, {8, 4, 1}, {16, 5, 1},
-                                    {2, 8, 2}, {4, 1, 2}, {8, 4, 2}, {16, 5, 2}};
-    static const char *const images[] = {"1", "7x3", "37x11", "70x9", "64x6"};
+                                    {2, 8, 2}, {4, 1, 2}, {4, 3, 2}, {8, 4, 2}, {16, 5, 2}};
+    static const char *const images[] = {"1", "7x3", "37x11", "70x9", "64x6", "64x40"};
     for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
         for (size_t i = 0; i < sizeof images / sizeof *images; i++) {
             struct clmem_run_options options = {.size = images[i],
