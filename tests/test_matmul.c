@@ -200,7 +200,8 @@ static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const 
  * whole tiles everywhere, 3 slices of 3, 3 and 2 steps; 33x97x601: a
  * tile cut to a thin P's 36 rows (9 work-items down, as splitk_fitted cuts
  * it), 41x33x301: 36 columns (9 across, as a tuned tile may have), K and N
- * odd in both. */
+ * odd in both; 20x40x520: 8 slices asked of 33 K steps, which slices of 5
+ * fill 7 of (it ran no plan, a division by zero, before). */
 static void splitk_slices_verify(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -232,6 +233,9 @@ static void splitk_slices_verify(void **state)
         {"41x33x301",
          {32, 36, 8, 4, 4, 2},
          "split-K: 32x36 tiles, 2 blocks, K in 2 slices of 19 steps: 4 work-groups"},
+        {"20x40x520",
+         {16, 32, 16, 4, 4, 8},
+         "split-K: 16x32 tiles, 4 blocks, K in 7 slices of 5 steps: 28 work-groups"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         store_tuned(ctx, "splitk", cases[i].size, names, cases[i].values, 6, 1.0);

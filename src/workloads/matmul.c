@@ -863,8 +863,14 @@ static void splitk_plan_of(const struct clmem_device *device, const size_t dim[3
         memcpy(row, tuned, sizeof row);
         row[SPL_RATE1] = row[SPL_RATEU] = row[SPL_UNITS] = 1000; /* no model to weigh */
         size_t s = (size_t)tuned[SPL_SPLITS] < most ? (size_t)tuned[SPL_SPLITS] : most;
-        splitk_consider(device, dim, row, s, s, plan);
-        return;
+        /* Where K's steps do not fill s slices (33 steps in 8: slices of 5
+         * fill 7), the most slices below s that they fill. */
+        for (; s >= 1 && plan->seconds < 0; s--)
+            splitk_consider(device, dim, row, s, s, plan);
+        if (plan->seconds >= 0)
+            return;
+        memset(plan, 0, sizeof *plan); /* no slices fit the device's loop limit: the model's plan */
+        plan->seconds = -1.0;
     }
     const struct clmem_param_row *rows[16];
     enum clmem_param_level level;
