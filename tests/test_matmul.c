@@ -488,11 +488,14 @@ static void splitk_plan_follows_the_shape(void **state)
     expect_plan(&h100, 512, 512, 16384, 0, NULL);
     expect_plan(&h100, 777, 1234, 5678, 0, NULL);
     /* P's 33 rows fill half of a 64-row tile, 48 three quarters: the tile
-     * cut to 36 and 48 rows. 100 rows fill 0.78 of 128, and P's columns
-     * are never cut: not faster on an H200. */
+     * cut to 36 and 48 rows. 100 rows fill 0.78 of 128: cut to 104 (K
+     * steps of 16, which it ran faster with); 50 fill 0.78 of 64, not cut
+     * (64-row tiles ran slower in steps of 16); P's columns are never cut:
+     * not faster on an H200. */
     expect_plan(&h100, 33, 4097, 6001, 15, "36x256 tiles, 17 blocks");
     expect_plan(&h100, 48, 8192, 8192, 8, "48x256 tiles, 32 blocks");
-    expect_plan(&h100, 100, 8192, 8192, 4, "128x256 tiles");
+    expect_plan(&h100, 100, 8192, 8192, 4, "104x256 tiles, 32 blocks, K in 4 slices of 128 steps");
+    expect_plan(&h100, 50, 8192, 8192, 8, "64x256 tiles, 32 blocks, K in 8 slices of 128 steps");
     expect_plan(&h100, 4097, 33, 6001, 16, "128x64 tiles, 33 blocks");
     expect_plan(&h100, 4096, 4096, 4096, 1, "256x128 tiles, 512 blocks, K in one slice");
     /* K too short to split (a slice takes 128 of it at least). */

@@ -24,14 +24,16 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
  * (cl/constmem.cl), read as vectors at every offset of the filter
  * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
  * family -> vendor -> any (clmem_param_rows, strips.h). GPUs: 4 floats by
- * 3 rows, one aligned load a row, the best of bench/roofs/strips.sh's
- * shapes on an H200 at 16384 (bench/roofs/h200-strips/: 1.04x the 4 by 2
- * that `clmem tune constmem` kept at 8192, bench/roofs/h200-strip/); CPUs:
+ * 6 rows, one aligned load a row, the best of bench/roofs/strips.sh's
+ * shapes on an H200 since every row of a strip is loaded before its
+ * arithmetic (bench/roofs/h200-rows-first/: 0.90 of the copy peak at
+ * 16384 and 0.79 at 8192, where 4 by 3, the best before, read 0.84 and
+ * 0.74, and 4 by 8 0.91 and 0.77; the H100 not measured with it); CPUs:
  * 16 floats by 8 rows, 8 independent chains of multiply-adds, read by
  * vectors, the faster way on PoCL and on llvmpipe alike
  * (bench/experiments/cpu-strips/). */
 static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 3, 2}},
+    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 6, 2}},
     {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
     {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
 };

@@ -163,7 +163,13 @@ static const struct clmem_param_row cpu_blocked_params[] = {
  * its RATE1 is an estimate). The other narrow rows' figures are
  * estimates: several work-groups a unit hide the latency that one leaves
  * bare, smaller tiles reuse each value read less. regblock's own rows
- * are among them, so that auto can set its time beside splitk's. */
+ * are among them, so that auto can set its time beside splitk's.
+ * 32x128 and 128x32 take K steps of 16: on an H200 in 8 slices 31.6 and
+ * 29.1 TFLOP/s at 32x8192x8192 and 8192x32x8192, in steps of 8 29.8 and
+ * 26.8 (bench/sgemm/shapes/h200-tsk/; the rates above are of steps of 8,
+ * the H100 not measured with 16). Not the wider rows: 64x256 ran 0.85 of
+ * its steps of 8 at 64x8192x8192 in steps of 16, 256x128 0.93-0.96 at
+ * 1536, 512x512x16384 and 1000x999x9001. */
 enum { SPL_RATE1 = SPL_WPTN + 1, SPL_RATEU, SPL_UNITS };
 static const struct clmem_param_row splitk_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 980, 980, 1}},
@@ -172,8 +178,8 @@ static const struct clmem_param_row splitk_params[] = {
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 256, 8, 8, 16, 800, 930, 2}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 650, 750, 4}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 750, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 420, 665, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 400, 580, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 16, 4, 8, 420, 665, 4}},
+    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 16, 8, 4, 400, 580, 4}},
     {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 500, 16}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
     {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
@@ -810,21 +816,30 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
     }
 }
 
-/* A thin P's tile: where P's rows fill at most 3/4 of the rows of the
- * smallest tile that holds them all, row i of `rows` (when it is such a
- * tile) with its rows cut to P's rounded up to 4, a work-item taking 4 of
- * them, so that its work-groups compute no rows that P lacks. Only on
- * GPUs (the model's CPU row is one work-group a core), and only where a
- * work-group keeps 128 work-items or more. Measured on an H200
- * (bench/sgemm/shapes/h200-fitted/): at 33x4097x6001, 36x256 tiles of
- * 144 work-items ran 17.0 TFLOP/s where 64x256 ran 14.2 (15 K slices
- * each; cuBLAS 16.1), 40x256 tiles of 80 work-items (8 rows each) 10.7;
- * at 48x8192x8192 48x256 34.6, 64x256 30.0 (8 slices). Not where P's
- * rows fill more: at 100x8192x8192 (0.78 of 128) 100- and 104-row tiles
- * ran no faster than 128. Not P's columns: at 4097x33x6001 128x36 tiles
- * ran 13.2, 128x64 15.7 (16 slices). The cut tile keeps its row's
- * rates, so the model counts only the rows it no longer computes. The
- * fitted row in *out; 0 where there is none. */
+/* A thin P's tile: row i of `rows`, when it is the smallest tile that
+ * holds all of P's rows and P has fewer, cut to them, so that its
+ * work-groups compute fewer rows that P lacks. Only on GPUs (the model's
+ * CPU row is one work-group a core). Two ways, as measured on an H200:
+ *  - P's rows fill at most 3/4 of the tile: rows rounded up to 4, a
+ *    work-item taking 4 of them, where a work-group keeps 128 work-items
+ *    or more (bench/sgemm/shapes/h200-fitted/). At 33x4097x6001, 36x256
+ *    tiles of 144 work-items ran 17.0 TFLOP/s where 64x256 ran 14.2 (15 K
+ *    slices each; cuBLAS 16.1), 40x256 tiles of 80 work-items (8 rows
+ *    each) 10.7; at 48x8192x8192 48x256 34.6, 64x256 30.0 (8 slices).
+ *  - P's rows fill more (100 of 128): rows rounded up to the row's own
+ *    work-item's (WPTM), and K steps twice the row's, which the local
+ *    memory the cut frees holds; only tiles 256 wide of 128 rows or more.
+ *    Cut alone it ran no faster, nor with longer steps alone: at
+ *    100x8192x8192 in 4 slices 104x256 tiles in steps of 16 ran 34.6-34.7
+ *    TFLOP/s, 128x256 in steps of 8 (the row) 33.4-33.6, in steps of 16
+ *    34.0, 104x256 in steps of 8 33.1, 104x128 in steps of 8 28.8 where
+ *    128x128 ran 32.9 (bench/sgemm/shapes/h200-tsk/). Not 64 rows: 64x256
+ *    in steps of 16 ran 0.85x its steps of 8 at 64x8192x8192, and 56x256
+ *    and 60x256 ran slower than 64x256 at 777x1234x5678.
+ * Not P's columns: at 4097x33x6001 128x36 tiles ran 13.2, 128x64 15.7
+ * (16 slices). The cut tile keeps its row's rates, so the model counts
+ * only the rows it no longer computes. The fitted row in *out; 0 where
+ * there is none. */
 static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
                          const struct clmem_param_row *const rows[], size_t n, size_t i, int *out)
 {
@@ -836,13 +851,20 @@ static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
         if (splitk_row_kind(device, rows[j]) && t >= dim[0] && (!smallest || t < smallest))
             smallest = t;
     }
-    if (!smallest || (size_t)rows[i]->values[SPL_TSM] != smallest || 4 * dim[0] > 3 * smallest)
+    if (!smallest || (size_t)rows[i]->values[SPL_TSM] != smallest || dim[0] >= smallest)
         return 0;
     memcpy(out, rows[i]->values, CLMEM_MAX_PARAMS * sizeof(int));
-    out[SPL_TSM] = (int)((dim[0] + 3) / 4 * 4);
-    out[SPL_WPTM] = 4;
-    size_t items = (size_t)(out[SPL_TSM] / 4) * (size_t)(out[SPL_TSN] / out[SPL_WPTN]);
-    return items >= 128 && regblock_valid(device, out);
+    if (4 * dim[0] <= 3 * smallest) {
+        out[SPL_TSM] = (int)((dim[0] + 3) / 4 * 4);
+        out[SPL_WPTM] = 4;
+        size_t items = (size_t)(out[SPL_TSM] / 4) * (size_t)(out[SPL_TSN] / out[SPL_WPTN]);
+        return items >= 128 && regblock_valid(device, out);
+    }
+    size_t wptm = (size_t)out[SPL_WPTM];
+    out[SPL_TSM] = (int)((dim[0] + wptm - 1) / wptm * wptm);
+    out[SPL_TSK] *= 2;
+    return smallest >= 128 && out[SPL_TSN] == 256 && (size_t)out[SPL_TSM] < smallest &&
+           regblock_valid(device, out);
 }
 
 /* The plan: with `tuned` (the tuning database's or the tuner's tile and

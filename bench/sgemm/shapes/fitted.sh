@@ -8,20 +8,12 @@
 # tuning database, beside splitk's own plan.
 # Usage: bench/sgemm/shapes/fitted.sh OUTDIR   (CLMEM: a release build)
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-out=${1:?usage: fitted.sh OUTDIR}
-export CLMEM=${CLMEM:-./build-gpu/clmem}
-mkdir -p "$out"
-. "$here/../../gpu-env.sh"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader >"$out/gpu.txt" 2>&1
-REPS=20 python3 "$here/../cublas.py" 33x4097x6001 100x8192x8192 8192x100x8192 48x8192x8192 \
-    >"$out/cublas.csv" || echo "fitted.sh: cublas.py failed: $?" >&2
-sweep() { # NAME SHAPE TILES SPLITS
-    SHAPES=$2 TILES=$3 SPLITS=$4 BUDGET_S=${5:-150} "$here/sweep.sh" "$out/$1" >/dev/null
-    cat "$out/$1/sweep.txt" >>"$out/sweep.txt"
-}
-sweep m33 33x4097x6001 "64x256:8x16:8 40x256:8x16:8 36x256:4x16:8 36x256:4x8:8 36x128:4x8:8 36x128:4x4:8" "8 12 15 20 24"
-sweep m100 100x8192x8192 "128x256:8x16:8 128x128:8x8:8 104x256:8x16:8 104x128:8x8:8 100x256:4x16:8" "2 4 8"
-sweep n100 8192x100x8192 "256x128:16x8:8 128x128:8x8:8 256x104:16x8:8 128x104:8x8:8" "2 4 8"
-sweep m48 48x8192x8192 "64x256:8x16:8 64x128:8x8:8 48x256:8x16:8 48x128:8x8:8" "4 8 16"
-cat "$out/cublas.csv"
+# shellcheck source=sweeps.sh
+. "$(dirname "$0")/sweeps.sh"
+sweeps_start "${1:?usage: fitted.sh OUTDIR}"
+sweeps_cublas cublas.csv 33x4097x6001 100x8192x8192 8192x100x8192 48x8192x8192
+sweeps_tiles m33 33x4097x6001 "64x256:8x16:8 40x256:8x16:8 36x256:4x16:8 36x256:4x8:8 36x128:4x8:8 36x128:4x4:8" "8 12 15 20 24"
+sweeps_tiles m100 100x8192x8192 "128x256:8x16:8 128x128:8x8:8 104x256:8x16:8 104x128:8x8:8 100x256:4x16:8" "2 4 8"
+sweeps_tiles n100 8192x100x8192 "256x128:16x8:8 128x128:8x8:8 256x104:16x8:8 128x104:8x8:8" "2 4 8"
+sweeps_tiles m48 48x8192x8192 "64x256:8x16:8 64x128:8x8:8 48x256:8x16:8 48x128:8x8:8" "4 8 16"
+cat "$sweeps_out/cublas.csv"
