@@ -41,6 +41,10 @@ mapfile -t sizes < <(sed -e 's/#.*//' "${SHAPES:-$here/shapes.txt}" | awk 'NF { 
 [ ${#sizes[@]} -gt 0 ] || { echo "run.sh: no shapes" >&2; exit 2; }
 [ -x "$clmem" ] || { echo "run.sh: no clmem at '$clmem' (set CLMEM)" >&2; exit 2; }
 mkdir -p "$out"
+# NVIDIA's ICD, the carried libraries, this tree's kernels (a call that
+# left it to its caller and did not source it ran nothing: no libcjson).
+# shellcheck source=../../gpu-env.sh
+. "$here/../../gpu-env.sh"
 start=$SECONDS
 {
     date -u +%Y-%m-%dT%H:%M:%SZ
