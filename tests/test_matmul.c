@@ -201,7 +201,10 @@ static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const 
  * tile cut to a thin P's 36 rows (9 work-items down, as splitk_fitted cuts
  * it), 41x33x301: 36 columns (9 across, as a tuned tile may have), K and N
  * odd in both; 20x40x520: 8 slices asked of 33 K steps, which slices of 5
- * fill 7 of (it ran no plan, a division by zero, before). */
+ * fill 7 of (it ran no plan, a division by zero, before); 37x130x700: a
+ * tile cut as splitk_fitted's second way cuts one (rows a multiple of its
+ * work-item's 8, 5 work-items down, K steps of 16), K's last step partial,
+ * N even but not a multiple of 4. */
 static void splitk_slices_verify(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -236,6 +239,9 @@ static void splitk_slices_verify(void **state)
         {"20x40x520",
          {16, 32, 16, 4, 4, 8},
          "split-K: 16x32 tiles, 4 blocks, K in 7 slices of 5 steps: 28 work-groups"},
+        {"37x130x700",
+         {40, 64, 16, 8, 8, 3},
+         "split-K: 40x64 tiles, 3 blocks, K in 3 slices of 15 steps: 9 work-groups"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         store_tuned(ctx, "splitk", cases[i].size, names, cases[i].values, 6, 1.0);
