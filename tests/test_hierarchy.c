@@ -300,20 +300,52 @@ static size_t sys_cache(int level, const char *type)
     return found;
 }
 
+/* Whether one sweep's levels agree with the OS: NULL, or why not (in
+ * `why`). The first level found within 2x of the L1 (a step of 3x or
+ * more in latency: 1.9 against 6 ns on the CI kind), then at least two
+ * more, each larger and slower than the one before. Where the L2 lies
+ * among them is not checked: a random chase over 4 KiB pages also leaves
+ * the first-level TLB's reach (384 KiB on the CI kind's cores, inferred),
+ * and whether that step, the L2's or both count as levels varies from run
+ * to run on a VM ("L2" at 421 KiB and at 680 KiB, the 2 MiB L2 found in
+ * other runs, merged with what lies past it in another); the detection
+ * itself is tested on made-up curves (test_hierarchy_levels.c). */
+static const char *levels_disagree(const struct clmem_hierarchy *h, size_t l1, const char *from,
+                                   char *why, size_t len)
+{
+    if (h->n_levels < 3) {
+        snprintf(why, len, "%zu levels found, 3 or more expected", h->n_levels);
+        return why;
+    }
+    if (!(h->levels[0].size_bytes >= l1 / 2.0 && h->levels[0].size_bytes <= l1 * 2.0)) {
+        snprintf(why, len, "%s: detected %.0f bytes, the OS says L1d %zu (%s)", h->levels[0].name,
+                 h->levels[0].size_bytes, l1, from);
+        return why;
+    }
+    /* The last level, device memory, has no size: it is what lies past. */
+    for (size_t k = 1; k < h->n_levels; k++)
+        if (!(h->levels[k].latency_ns > h->levels[k - 1].latency_ns) ||
+            (k + 1 < h->n_levels && !(h->levels[k].size_bytes > h->levels[k - 1].size_bytes))) {
+            snprintf(why, len, "%s (%.0f bytes, %.3g ns) is not larger and slower than %s",
+                     h->levels[k].name, h->levels[k].size_bytes, h->levels[k].latency_ns,
+                     h->levels[k - 1].name);
+            return why;
+        }
+    return NULL;
+}
+
 /* The chase from 1 KiB to 4x the L2 the OS reports, 9 samples a working
- * set (the fastest of them read): the first level found within 2x of the
- * L1 (a step of 3x or more in latency: 1.9 against 6 ns on the CI kind),
- * then at least two more, each larger and slower than the one before.
- * Where the L2 lies among them is not checked: a random chase over 4 KiB
- * pages also leaves the first-level TLB's reach (384 KiB on the CI kind's
- * cores, inferred), and whether that step, the L2's or both count as
- * levels varies from run to run on a VM ("L2" at 421 KiB and at 680 KiB,
- * the 2 MiB L2 found in other runs, merged with what lies past it in
- * another); the detection itself is tested on made-up curves
- * (test_hierarchy_levels.c). Where /sys says nothing (a VM without cache
- * topology), glibc's sysconf, which reads cpuid; with neither, skipped,
- * saying so; skipped too on a device whose chase is far slower than an L1
- * (llvmpipe). */
+ * set (the fastest of them read), judged by levels_disagree. The L1 is a
+ * core's, and a second hardware thread on that core halves it: on a
+ * 2-vCPU VM the vCPUs are often one core's two threads, and the CI kind
+ * once saw its 48 KiB L1 end at 20 KiB while test_matmul ran beside this
+ * test. So meson runs this test alone (tests/meson.build, is_parallel
+ * false, first), and a sweep that disagrees is run again, up to three: a
+ * neighbour outside the suite can load the core for a moment, while a
+ * wrong detection or a wrong chase disagrees every time. Where /sys says
+ * nothing (a VM without cache topology), glibc's sysconf, which reads
+ * cpuid; with neither, skipped, saying so; skipped too on a device whose
+ * chase is far slower than an L1 (llvmpipe). */
 static void detected_levels_follow_the_os(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -338,42 +370,42 @@ static void detected_levels_follow_the_os(void **state)
     }
     struct clmem_hierarchy_options o = {
         .variant = "chase_global", .extent = 4 * l2, .reps = 9, .warmup = 1, .seed = 42};
-    struct clmem_hierarchy h;
-    struct clmem_result *r = NULL;
-    size_t n = 0;
-    struct clmem_error err = {0};
-    int status = clmem_hierarchy_run(ctx, &o, &h, &r, &n, &err);
-    if (status)
-        fail_msg("the chase's sweep: status %d: %s", status, err.message);
-    fprintf(stderr, "OS (%s): L1d %zu, L2 %zu bytes; detected:", from, l1, l2);
-    for (size_t k = 0; k < h.n_levels; k++)
-        fprintf(stderr, " %s %.0f bytes at %.3g ns;", h.levels[k].name, h.levels[k].size_bytes,
-                h.levels[k].latency_ns);
-    fprintf(stderr, "\n");
-    for (size_t i = 0; i < n; i++)
-        fprintf(stderr, "  %9s bytes %8.3g ns at best, %8.3g median\n", r[i].size,
-                clmem_chase_latency_ns(&r[i]), 1.0 / r[i].metric);
-    /* A device whose own loop costs more than an L2 hit does not show the
-     * caches: llvmpipe's chase takes 40 ns a load at 1 KiB. */
-    if (h.n_levels > 0 && h.levels[0].latency_ns > 10) {
-        fprintf(stderr,
-                "skipped: the chase on '%s' takes %.3g ns a load at its smallest working "
-                "sets: its own loop, not the L1, sets the pace\n",
-                ctx->device.name, h.levels[0].latency_ns);
+    enum { SWEEPS = 3 };
+    char why[256];
+    const char *wrong = NULL;
+    for (int sweep = 1; sweep <= SWEEPS; sweep++) {
+        struct clmem_hierarchy h;
+        struct clmem_result *r = NULL;
+        size_t n = 0;
+        struct clmem_error err = {0};
+        int status = clmem_hierarchy_run(ctx, &o, &h, &r, &n, &err);
+        if (status)
+            fail_msg("the chase's sweep: status %d: %s", status, err.message);
+        fprintf(stderr, "sweep %d of at most %d; OS (%s): L1d %zu, L2 %zu bytes; detected:",
+                sweep, SWEEPS, from, l1, l2);
+        for (size_t k = 0; k < h.n_levels; k++)
+            fprintf(stderr, " %s %.0f bytes at %.3g ns;", h.levels[k].name,
+                    h.levels[k].size_bytes, h.levels[k].latency_ns);
+        fprintf(stderr, "\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(stderr, "  %9s bytes %8.3g ns at best, %8.3g median\n", r[i].size,
+                    clmem_chase_latency_ns(&r[i]), 1.0 / r[i].metric);
         clmem_results_free(r, n);
-        skip();
+        /* A device whose own loop costs more than an L2 hit does not show
+         * the caches: llvmpipe's chase takes 40 ns a load at 1 KiB. */
+        if (h.n_levels > 0 && h.levels[0].latency_ns > 10) {
+            fprintf(stderr,
+                    "skipped: the chase on '%s' takes %.3g ns a load at its smallest working "
+                    "sets: its own loop, not the L1, sets the pace\n",
+                    ctx->device.name, h.levels[0].latency_ns);
+            skip();
+        }
+        wrong = levels_disagree(&h, l1, from, why, sizeof why);
+        if (!wrong)
+            return;
+        fprintf(stderr, "sweep %d disagrees with the OS: %s\n", sweep, wrong);
     }
-    assert_true(h.n_levels >= 3);
-    if (!(h.levels[0].size_bytes >= l1 / 2.0 && h.levels[0].size_bytes <= l1 * 2.0))
-        fail_msg("%s: detected %.0f bytes, the OS says L1d %zu (%s)", h.levels[0].name,
-                 h.levels[0].size_bytes, l1, from);
-    /* The last level, device memory, has no size: it is what lies past. */
-    for (size_t k = 1; k < h.n_levels; k++)
-        if (!(h.levels[k].latency_ns > h.levels[k - 1].latency_ns) ||
-            (k + 1 < h.n_levels && !(h.levels[k].size_bytes > h.levels[k - 1].size_bytes)))
-            fail_msg("%s (%.0f bytes, %.3g ns) is not larger and slower than %s", h.levels[k].name,
-                     h.levels[k].size_bytes, h.levels[k].latency_ns, h.levels[k - 1].name);
-    clmem_results_free(r, n);
+    fail_msg("%d sweeps in a row disagree with the OS; the last: %s", SWEEPS, wrong);
 }
 
 int main(void)
