@@ -336,10 +336,10 @@ static const char *levels_disagree(const struct clmem_hierarchy *h, size_t l1, c
 
 /* The chase from 1 KiB to 4x the L2 the OS reports, 9 samples a working
  * set (the fastest of them read), judged by levels_disagree. The L1 is a
- * core's, and a second hardware thread on that core halves it: on a
- * 2-vCPU VM the vCPUs are often one core's two threads, and the CI kind
- * once saw its 48 KiB L1 end at 20 KiB while test_matmul ran beside this
- * test. So meson runs this test alone (tests/meson.build, is_parallel
+ * core's, shared by its hardware threads, and a 2-vCPU VM's vCPUs may be
+ * one core's two threads (its /sys need not say so): the CI kind once saw
+ * its 48 KiB L1 end at 20 KiB while test_matmul ran beside this test,
+ * likely on the same core. So meson runs this test alone (tests/meson.build, is_parallel
  * false, first), and a sweep that disagrees is run again, up to three: a
  * neighbour outside the suite can load the core for a moment, while a
  * wrong detection or a wrong chase disagrees every time. Where /sys says
