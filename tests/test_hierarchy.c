@@ -339,13 +339,13 @@ static const char *levels_disagree(const struct clmem_hierarchy *h, size_t l1, c
  * core's, shared by its hardware threads, and a 2-vCPU VM's vCPUs may be
  * one core's two threads (its /sys need not say so): the CI kind once saw
  * its 48 KiB L1 end at 20 KiB while test_matmul ran beside this test,
- * likely on the same core. So meson runs this test alone (tests/meson.build, is_parallel
- * false, first), and a sweep that disagrees is run again, up to three: a
- * neighbour outside the suite can load the core for a moment, while a
- * wrong detection or a wrong chase disagrees every time. Where /sys says
- * nothing (a VM without cache topology), glibc's sysconf, which reads
- * cpuid; with neither, skipped, saying so; skipped too on a device whose
- * chase is far slower than an L1 (llvmpipe). */
+ * likely on the same core. So meson runs this test first and alone
+ * (tests/meson.build), and a sweep that disagrees is run again, up to
+ * three: a neighbour outside the suite can load the core for a moment,
+ * while a wrong detection or a wrong chase disagrees every time. Where
+ * /sys says nothing (a VM without cache topology), glibc's sysconf, which
+ * reads cpuid; with neither, skipped, saying so; skipped too on a device
+ * whose chase is far slower than an L1 (llvmpipe). */
 static void detected_levels_follow_the_os(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -381,11 +381,11 @@ static void detected_levels_follow_the_os(void **state)
         int status = clmem_hierarchy_run(ctx, &o, &h, &r, &n, &err);
         if (status)
             fail_msg("the chase's sweep: status %d: %s", status, err.message);
-        fprintf(stderr, "sweep %d of at most %d; OS (%s): L1d %zu, L2 %zu bytes; detected:",
-                sweep, SWEEPS, from, l1, l2);
+        fprintf(stderr, "sweep %d of at most %d; OS (%s): L1d %zu, L2 %zu bytes; detected:", sweep,
+                SWEEPS, from, l1, l2);
         for (size_t k = 0; k < h.n_levels; k++)
-            fprintf(stderr, " %s %.0f bytes at %.3g ns;", h.levels[k].name,
-                    h.levels[k].size_bytes, h.levels[k].latency_ns);
+            fprintf(stderr, " %s %.0f bytes at %.3g ns;", h.levels[k].name, h.levels[k].size_bytes,
+                    h.levels[k].latency_ns);
         fprintf(stderr, "\n");
         for (size_t i = 0; i < n; i++)
             fprintf(stderr, "  %9s bytes %8.3g ns at best, %8.3g median\n", r[i].size,
