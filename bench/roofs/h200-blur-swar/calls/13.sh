@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Call 13 (nvidia-h200): call 11 found blur's arithmetic alone (no halo
 # load) at 0.82 and its loads alone at 0.74: neither stage is the limit,
-# how they overlap is. cl/'s SASS loads a strip's rows in batches between
-# its sums (32 registers: call 1's sass-cl), as constmem's did before
-# its rows were all loaded first (../h200-rows-first/: 0.84 to 0.91).
+# how they overlap may be. cl/ compiles to 32 registers (call 1's
+# sass-cl/), too few to hold a 4x8 strip's 30 loaded values at once, so
+# some of its loads wait on its sums, as constmem's did before its rows
+# were all loaded first (../h200-rows-first/: 0.84 to 0.91).
 # rowsfirst (shfl.patch, then rowsfirst.patch: no shuffles): every word
 # and halo byte of an interior strip loaded before its first sum.
 . bench/roofs/h200-blur-swar/calls/lib.sh
