@@ -21,11 +21,13 @@
 # regblock_padded splitk), BUDGET_S (420: no shape starts later than this
 # many seconds after the start, so that a call on an H100 ends within 8
 # minutes; the table says which shapes were not run), GOAL_CUBLAS (0.9),
-# GOAL_BEST (0.97), SMALL_GFLOP (1) and ROUNDS (5): a shape of fewer
+# GOAL_BEST (0.97), SMALL_GFLOP (1) and ROUNDS (15): a shape of fewer
 # GFLOP runs auto and --variant all ROUNDS times, alternating, each in a
 # process of its own, and the table takes each variant's median over the
 # rounds (kernels of tens of microseconds: one process's median moves by
-# up to 23-48% from one to the next, h100-small-noise/).
+# up to 23-48% from one to the next, h100-small-noise/; over 5 rounds
+# auto/best at 256, the same plan, still read 0.961, over 15 0.985:
+# h200-tsk/third/).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$here/out}}
@@ -34,7 +36,7 @@ device=${DEVICE:-gpu}
 reps=${REPS:-10}
 large=${LARGE_GFLOP:-20}
 small=${SMALL_GFLOP:-1}
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-15}
 read -r -a large_variants <<<"${LARGE_VARIANTS:-regblock regblock_padded splitk}"
 budget=${BUDGET_S:-420}
 mapfile -t sizes < <(sed -e 's/#.*//' "${SHAPES:-$here/shapes.txt}" | awk 'NF { print $1 }')
