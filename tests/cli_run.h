@@ -24,7 +24,8 @@ struct child {
  * their default actions in this process, so that the clmem runs it starts
  * inherit those: clmem keeps a signal ignored at its start ignored (nohup
  * ignores HUP, a shell's background job INT and QUIT), and a test that
- * signals its runs must not depend on how it was itself started. */
+ * signals its runs must not depend on how it was itself started. No core
+ * files either (QUIT's default action dumps one). */
 void stop_signals_default(void);
 /* Reads a whole (small) file into buf, NUL-terminated; "" when missing. */
 void slurp(const char *path, char *buf, size_t size);

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -677,9 +676,6 @@ static void messages_point_at_the_command(void **state)
 
 int main(int argc, char **argv)
 {
-    /* SIGQUIT's default action dumps core: not in the test's directory. */
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
     stop_signals_default();
     /* test_signals PATTERN: only the tests whose name matches (cmocka's *). */
     if (argc > 1)

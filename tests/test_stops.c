@@ -267,6 +267,7 @@ int main(void)
 {
     enum { N = sizeof stops / sizeof *stops };
     static struct CMUnitTest tests[N];
+    stop_signals_default(); /* the runs here are sent signals */
     for (size_t i = 0; i < N; i++)
         tests[i] = (struct CMUnitTest){.name = stops[i].name,
                                        .test_func = stop_at_once_leaves_no_temporary_file,
