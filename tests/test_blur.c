@@ -2,9 +2,11 @@
  * coarsened at every strip shape it may be built with (grey and RGB), the
  * GB/s formula, grey and RGB images read with --input and the blurred
  * image written (checked against this file's own blur of Fig 4.1), and
- * bad sizes and files refused before any device work, leaving no file. */
+ * bad sizes and files refused before any device work, leaving no file;
+ * and the built-in strip chosen by the width of the image's rows. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "pocl.h"
+#include "workloads/strips.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -267,8 +269,8 @@ static void grey_input_blurred_to_pgm(void **state)
 }
 
 /* coarsened as every device may build it (VEC x ROWS x STRIP_LOAD, the
- * GPU's 4 x 2 x 1 among them; each vector width once with each way of
- * loading a row), grey and RGB, at sizes whose strips
+ * GPUs' 4 x 4 x 2 and the H100's 8 x 4 x 2 among them; each vector width
+ * once with each way of loading a row), grey and RGB, at sizes whose strips
  * are cut by every edge of the image: widths not a multiple of VEC, rows
  * past the last strip's, images narrower than a strip and its halo; and
  * rows of whole vectors (ALIGNED). */
@@ -276,7 +278,7 @@ static void coarsened_every_strip_shape(void **state)
 {
     struct fixture *f = *state;
     static const int shapes[][3] = {{1, 3, 1}, {2, 8, 1}, {4, 2, 1},  {8, 1, 1},  {16, 3, 1},
-                                    {4, 2, 2}, {8, 1, 2}, {16, 3, 2}, {16, 12, 2}};
+                                    {4, 4, 2}, {8, 4, 2}, {16, 3, 2}, {16, 12, 2}};
     static const struct {
         size_t w, h;
     } images[] = {{1, 1},  {7, 3}, {37, 11}, {70, 9}, {48, 5}, /* 48: rows of whole vectors */
@@ -448,6 +450,47 @@ static void size_with_input_and_bad_sizes_refused(void **state)
     expect_refused(f, "2147483647x1", NULL, NULL, "int indices");
 }
 
+/* A device as the strip's rows read it: its name and type. */
+static struct clmem_device named_device(const char *name, cl_device_type type)
+{
+    struct clmem_device d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.type = type;
+    return d;
+}
+
+/* The built-in strip: of the device's rows at its most specific level, the
+ * first with as many strips across the row as its fourth value asks (blur's
+ * table holds such rows for the H100: 8 x 4 where a row has 16 KiB or
+ * more, 4 x 4 below); rows without it are taken at any width, the rows for
+ * a type before the row for any device. */
+static void builtin_strip_follows_the_row_width(void **state)
+{
+    (void)state;
+    static const struct clmem_param_row rows[] = {
+        {CLMEM_PARAM_DEVICE, "H100", CL_DEVICE_TYPE_GPU, {8, 4, 2, 2048}},
+        {CLMEM_PARAM_DEVICE, "H100", CL_DEVICE_TYPE_GPU, {4, 4, 2}},
+        {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 6, 2}},
+        {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
+        {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
+    };
+    const size_t n = sizeof rows / sizeof *rows;
+    struct clmem_device h100 = named_device("NVIDIA H100 80GB HBM3", CL_DEVICE_TYPE_GPU),
+                        h200 = named_device("NVIDIA H200", CL_DEVICE_TYPE_GPU),
+                        cpu = named_device("cpu-haswell", CL_DEVICE_TYPE_CPU);
+    assert_int_equal(strips_builtin(rows, n, &h100, 16384)[STRIP_VEC], 8);
+    assert_int_equal(strips_builtin(rows, n, &h100, 23168)[STRIP_VEC], 8);
+    assert_int_equal(strips_builtin(rows, n, &h100, 16383)[STRIP_VEC], 4);
+    assert_int_equal(strips_builtin(rows, n, &h100, 7680)[STRIP_VEC], 4);
+    assert_int_equal(strips_builtin(rows, n, &h100, 1)[STRIP_VEC], 4);
+    /* Any GPU's single row, narrow or wide. */
+    assert_int_equal(strips_builtin(rows, n, &h200, 16384)[STRIP_ROWS], 6);
+    assert_int_equal(strips_builtin(rows, n, &h200, 7)[STRIP_ROWS], 6);
+    assert_int_equal(strips_builtin(rows, n, &cpu, 16384)[STRIP_VEC], 16);
+    assert_int_equal(strips_builtin(rows, n, &cpu, 3)[STRIP_VEC], 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +506,7 @@ int main(void)
         cmocka_unit_test(truncated_pipe_and_directory_inputs_refused),
         cmocka_unit_test(bad_input_refused_and_no_file_written),
         cmocka_unit_test(size_with_input_and_bad_sizes_refused),
+        cmocka_unit_test(builtin_strip_follows_the_row_width),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -28,7 +28,8 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
  * shapes on an H200 since every row of a strip is loaded before its
  * arithmetic (bench/roofs/h200-rows-first/: 0.90 of the copy peak at
  * 16384 and 0.79 at 8192, where 4 by 3, the best before, read 0.84 and
- * 0.74, and 4 by 8 0.91 and 0.77; the H100 not measured with it); CPUs:
+ * 0.74, and 4 by 8 0.91 and 0.77; on an H100 0.98 and 0.89, 4 by 3
+ * 0.95 and 0.87, 4 by 8 0.96 and 0.86: bench/roofs/h100-rerun/); CPUs:
  * 16 floats by 8 rows, 8 independent chains of multiply-adds, read by
  * vectors, the faster way on PoCL and on llvmpipe alike
  * (bench/experiments/cpu-strips/). */
@@ -162,7 +163,7 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
 
     s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
     strips_choose(run, &constmem_tunables[0], coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params),
-                  &s->strips);
+                  s->width, &s->strips);
     char strip_options[96], options[128];
     strips_options(&s->strips, s->width, strip_options, sizeof strip_options);
     snprintf(options, sizeof options, "-DFILTER_RADIUS=%d %s", FILTER_RADIUS, strip_options);

@@ -11,17 +11,32 @@ int strips_valid(const int v[], int max_rows, int min_aligned_vec)
            rows <= max_rows && (load == 1 || (load == 2 && vec >= min_aligned_vec));
 }
 
+const int *strips_builtin(const struct clmem_param_row *rows, size_t n_rows,
+                          const struct clmem_device *device, size_t row_len)
+{
+    const struct clmem_param_row *candidates[4];
+    enum clmem_param_level level;
+    /* Every table ends with a row for any device of any type and width:
+     * one of the rows at the level found fits. */
+    size_t n = clmem_param_rows(rows, n_rows, device, candidates, CLMEM_ARRAY_SIZE(candidates),
+                                &level);
+    for (size_t i = 0; i + 1 < n; i++)
+        if (row_len / (size_t)candidates[i]->values[STRIP_VEC] >=
+            (size_t)candidates[i]->values[STRIP_MIN_ACROSS])
+            return candidates[i]->values;
+    return candidates[n - 1]->values;
+}
+
 void strips_choose(struct clmem_run *run, const struct clmem_tunable *tunable,
-                   const struct clmem_param_row *rows, size_t n_rows, struct strips *s)
+                   const struct clmem_param_row *rows, size_t n_rows, size_t row_len,
+                   struct strips *s)
 {
     const struct clmem_device *device = &run->ctx->device;
     /* tunable's n_params is STRIP_PARAMS: the tuned values fit. */
     if (!clmem_run_tuned(run, tunable, s->values)) {
-        const struct clmem_param_row *row;
-        enum clmem_param_level level;
-        clmem_param_rows(rows, n_rows, device, &row, 1, &level);
+        const int *builtin = strips_builtin(rows, n_rows, device, row_len);
         for (int i = 0; i < STRIP_PARAMS; i++)
-            s->values[i] = row->values[i];
+            s->values[i] = builtin[i];
     }
     s->local[0] = clmem_pick_group(device, 64);
     s->local[1] = clmem_pick_group(device, CLMEM_GROUP_SIZE) / s->local[0];
