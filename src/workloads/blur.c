@@ -30,14 +30,14 @@ enum { NAIVE, TILED, COARSENED };
  * the work-items for an image of 33 MB (bench/roofs/h200-final/). The
  * kernel is bound by its arithmetic as much as by memory.
  * An H100: 8 bytes by 4 rows where a row holds 2048 such strips or more
- * (16 KiB: the row's fourth value, strips_builtin), else 4 by 4. Of the copy peak 8 by 4 read
- * 0.87 against 0.82 at 16384x16384, 0.89 against 0.82 at 23168x11584,
- * 0.80 against 0.78 at 16384x8192, and lost where rows are narrower: 0.76
- * against 0.77 at 11264x11264, 0.73 against 0.77 at 8192x16384, 0.61
- * against 0.68 at 8192x8192, 0.47 against 0.56 at 7680x4320, so the row's
- * width, not the image's size, decides (bench/roofs/h100-rerun/). On the
- * H200 8 by 4 was slower at 16384 too (0.69 against 0.71,
- * bench/roofs/h200-strips/).
+ * (16 KiB: the row's fourth value, strips_builtin), else 4 by 4. Of the copy
+ * peak 8 by 4 read 0.87 against 0.82 at 16384x16384, 0.89 against 0.82 at
+ * 23168x11584, 0.80 against 0.78 at 16384x8192, and lost where rows are
+ * narrower: 0.76 against 0.77 at 11264x11264, 0.73 against 0.77 at
+ * 8192x16384, 0.61 against 0.68 at 8192x8192, 0.47 against 0.56 at
+ * 7680x4320, so the row's width, not the image's size, decides
+ * (bench/roofs/h100-rerun/). On the H200 8 by 4 was slower at 16384 too
+ * (0.69 against 0.71, bench/roofs/h200-strips/).
  * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
  * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
  * faster way on each (bench/experiments/cpu-strips/). */
