@@ -79,17 +79,34 @@
 #define A_PER_ITEM ((A_VECS + WG_SIZE - 1) / WG_SIZE)
 #define B_PER_ITEM ((B_VECS + WG_SIZE - 1) / WG_SIZE)
 
+/* How a load checks its bounds (uniform over a work-group): LOAD_WHOLE, it
+ * lies inside the matrix (the block lies inside P, the K step inside K),
+ * unchecked; LOAD_CLAMPED (splitk's float4 rows only), the K step lies
+ * inside K but the block crosses P's edge: a row of M past its last, or a
+ * float4 of N past a row's end, is read at the last one instead (its
+ * values reach only P's rows or columns past its edge, which are never
+ * stored), unchecked and in bounds; LOAD_CHECKED, the rest: those outside
+ * read 0, as the last, partial K step needs. On an H100 clamping ran
+ * splitk 1.6-3% faster across P's edge with float4s (100x8192x8192,
+ * 776x1236x5680), and 2.5-25% slower with float2s or floats, regblock's
+ * stream-K 1.7% slower at 4000 (bench/sgemm/shapes/loads.sh,
+ * loads-calls/). */
+enum { LOAD_WHOLE, LOAD_CLAMPED, LOAD_CHECKED };
+
 /* Four values of `row` from `col` on (col a multiple of 4). `aligned`: the
  * widest vector every row starts on (4, 2 or 1: ncols a multiple of it).
- * `whole`: the four lie inside the matrix (the caller knows it for a whole
- * work-group at once), so they are read without checks, as one float4 or
- * two float2s where rows start on them; otherwise they are checked and
- * those outside read 0: each vector at once, wholly inside or past the
- * row's end, else each float. */
-static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int whole,
+ * LOAD_WHOLE reads them as one float4 or two float2s where rows start on
+ * them, else with vload4; LOAD_CLAMPED as one float4 from the clamped row
+ * and column; LOAD_CHECKED each vector at once (wholly inside a row or
+ * wholly past its end), else each float. */
+static float4 load4(__global const float *X, int row, int col, int nrows, int ncols, int mode,
                     int aligned)
 {
+    if (mode == LOAD_CLAMPED)
+        return *(__global const float4 *)(X + (size_t)min(row, nrows - 1) * ncols +
+                                          min(col, ncols - 4));
     __global const float *p = X + (size_t)row * ncols + col;
+    const int whole = mode == LOAD_WHOLE;
     if (whole && aligned != 2)
         return aligned == 4 ? *(__global const float4 *)p : vload4(0, p);
     if (aligned == 4)
@@ -115,15 +132,19 @@ static float4 load4(__global const float *X, int row, int col, int nrows, int nc
  * [t0, t1) (TSK each) of P's block at (offsetM, offsetN) into acc;
  * regblock_store writes acc as that block. full_tiles, k_full and aligned
  * are the host's FULL_TILES, K_FULL and VEC_ALIGNED, constants in each
- * kernel, so the checks they rule out compile away; whole: the block lies
- * inside P (uniform over the work-group). Msub holds M's tiles transposed
- * (Msub[buf][k][m / 4]), Nsub N's (two buffers each); they are free again
- * when regblock_steps returns (its last step ends on a barrier). */
+ * kernel, so the checks they rule out compile away, as is clamp (a block
+ * across P's edge reads LOAD_CLAMPED, else LOAD_CHECKED); whole: the block
+ * lies inside P (uniform over the work-group). A K step's loads share one
+ * test of their mode, made once: on an H100 splitk ran 777x1234x5678 1.06x
+ * faster so than with a test in each load (loads-calls/). Msub holds M's
+ * tiles transposed (Msub[buf][k][m / 4]), Nsub N's (two buffers each);
+ * they are free again when regblock_steps returns (its last step ends on a
+ * barrier). */
 static inline void regblock_steps(__global const float *M, __global const float *N, int rows,
                                   int cols, int inner, __local float4 (*Msub)[TSK][TSM / 4],
                                   __local float4 (*Nsub)[TSK][TSN / 4], int offsetM, int offsetN,
                                   int whole, int t0, int t1, const int k_full, const int aligned,
-                                  float4 (*acc)[WPTN / 4])
+                                  const int clamp, float4 (*acc)[WPTN / 4])
 {
     const int tidn = get_local_id(0);
     const int tidm = get_local_id(1);
@@ -131,18 +152,26 @@ static inline void regblock_steps(__global const float *M, __global const float 
 
     /* This work-item's share of the next tiles, held in registers. */
     float4 a_next[A_PER_ITEM], b_next[B_PER_ITEM];
+#define LOAD_MODE(tileK)                                                                           \
+    (!K_WHOLE(tileK)                  ? LOAD_CHECKED                                               \
+     : whole                          ? LOAD_WHOLE                                                 \
+     : clamp                          ? LOAD_CLAMPED                                               \
+                                      : LOAD_CHECKED)
 #define FETCH(tileK)                                                                               \
-    for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
-        const int idx = tid + i * WG_SIZE;                                                         \
-        if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                                 \
-            a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4, rows, \
-                              inner, whole && K_WHOLE(tileK), aligned);                            \
-    }                                                                                              \
-    for (int i = 0; i < B_PER_ITEM; i++) {                                                        \
-        const int idx = tid + i * WG_SIZE;                                                         \
-        if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                                 \
-            b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,       \
-                              inner, cols, whole && K_WHOLE(tileK), aligned);                     \
+    {                                                                                              \
+        const int mode = LOAD_MODE(tileK);                                                         \
+        for (int i = 0; i < A_PER_ITEM; i++) {                                                    \
+            const int idx = tid + i * WG_SIZE;                                                     \
+            if (A_VECS % WG_SIZE == 0 || idx < A_VECS)                                             \
+                a_next[i] = load4(M, offsetM + idx / (TSK / 4), (tileK) + (idx % (TSK / 4)) * 4,  \
+                                  rows, inner, mode, aligned);                                     \
+        }                                                                                          \
+        for (int i = 0; i < B_PER_ITEM; i++) {                                                    \
+            const int idx = tid + i * WG_SIZE;                                                     \
+            if (B_VECS % WG_SIZE == 0 || idx < B_VECS)                                             \
+                b_next[i] = load4(N, (tileK) + idx / (TSN / 4), offsetN + (idx % (TSN / 4)) * 4,  \
+                                  inner, cols, mode, aligned);                                     \
+        }                                                                                          \
     }
 #define STORE(buf)                                                                                 \
     for (int i = 0; i < A_PER_ITEM; i++) {                                                        \
@@ -191,6 +220,7 @@ static inline void regblock_steps(__global const float *M, __global const float 
     }
 #undef FETCH
 #undef STORE
+#undef LOAD_MODE
 }
 
 static inline void regblock_store(__global float *P, int rows, int cols, int offsetM, int offsetN,
@@ -247,7 +277,7 @@ static inline void regblock(__global const float *M, __global const float *N, __
         for (int wn = 0; wn < WPTN / 4; wn++)
             acc[wm][wn] = (float4)(0.0f);
     regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, whole, 0,
-                   (inner + TSK - 1) / TSK, k_full, aligned, acc);
+                   (inner + TSK - 1) / TSK, k_full, aligned, 0, acc);
     regblock_store(P, rows, cols, offsetM, offsetN, whole, aligned, acc);
 }
 
@@ -405,7 +435,7 @@ static inline void stream_k(__global const float *M, __global const float *N, __
         sk_block(sk_tiles + g - sk_groups, rows, cols, &offsetM, &offsetN);
         const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);
         regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, whole, 0, steps,
-                       k_full, aligned, acc);
+                       k_full, aligned, 0, acc);
         regblock_store(P, rows, cols, offsetM, offsetN, whole, aligned, acc);
         return;
     }
@@ -419,7 +449,7 @@ static inline void stream_k(__global const float *M, __global const float *N, __
             for (int wn = 0; wn < WPTN / 4; wn++)
                 acc[wm][wn] = (float4)(0.0f);
         regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, 1, t0, t1, k_full,
-                       aligned, acc);
+                       aligned, 0, acc);
         sk_finish(P, rows, cols, offsetM, offsetN, partial, arrived, tile, tile_begin, steps, total,
                   sk_groups, t0 > 0 || t1 < steps, aligned, acc, last);
         i = tile_begin + t1;

@@ -39,6 +39,17 @@
 #ifndef SPLITK_ALIGNED
 #define SPLITK_ALIGNED 1
 #endif
+/* Blocks across P's edge read clamped float4s (LOAD_CLAMPED in
+ * matmul_regblock.cl) where rows start on float4s; 0: checked, as
+ * bench/sgemm/shapes/loads.sh builds them to compare. */
+#ifndef SPLITK_CLAMP
+#define SPLITK_CLAMP 1
+#endif
+#if SPLITK_CLAMP && SPLITK_ALIGNED == 4
+#define SPLITK_CLAMPED 1
+#else
+#define SPLITK_CLAMPED 0
+#endif
 
 /* regblock's body with these tiles, and none of its kernels (the build
  * options name regblock's own tiles and kernels for its program). */
@@ -80,7 +91,7 @@ MatrixMulSplitK(__global const float *M, __global const float *N, __global float
         for (int wn = 0; wn < WPTN / 4; wn++)
             acc[wm][wn] = (float4)(0.0f);
     regblock_steps(M, N, rows, cols, inner, Msub, Nsub, offsetM, offsetN, whole, t0, t1,
-                   SPLITK_K_FULL, SPLITK_ALIGNED, acc);
+                   SPLITK_K_FULL, SPLITK_ALIGNED, SPLITK_CLAMPED, acc);
     regblock_store(W + (size_t)z * rows * cols, rows, cols, offsetM, offsetN, whole, SPLITK_ALIGNED,
                    acc);
 }
