@@ -1505,9 +1505,11 @@ static int matmul_setup(struct clmem_run *run, struct clmem_error *err)
         size_t len = strlen(options);
         snprintf(options + len, sizeof options - len,
                  " -DSPLITK_TSM=%d -DSPLITK_TSN=%d -DSPLITK_TSK=%d -DSPLITK_WPTM=%d "
-                 "-DSPLITK_WPTN=%d -DSPLITK_SPLITS=%d -DSPLITK_K_FULL=%d -DSPLITK_ALIGNED=%d",
+                 "-DSPLITK_WPTN=%d -DSPLITK_SPLITS=%d -DSPLITK_K_FULL=%d -DSPLITK_ALIGNED=%d "
+                 "-DSPLITK_EDGE=%d",
                  k[SPL_TSM], k[SPL_TSN], k[SPL_TSK], k[SPL_WPTM], k[SPL_WPTN], k[SPL_SPLITS],
-                 s->host.inner % (size_t)k[SPL_TSK] == 0, row_vector(s->host.inner, s->host.cols));
+                 s->host.inner % (size_t)k[SPL_TSK] == 0, row_vector(s->host.inner, s->host.cols),
+                 s->host.rows % (size_t)k[SPL_TSM] || s->host.cols % (size_t)k[SPL_TSN]);
     }
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, m_elems * sizeof(float),
                                       s->host.M, &s->dM, err)) ||
