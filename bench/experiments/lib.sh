@@ -32,6 +32,22 @@ PY
     chmod 600 "$dir/clmem/tuning.json"
 }
 
+# csv_line FILE SIZE LABEL [WIDTH]: the line of a clmem CSV's first result
+# (size, label padded to WIDTH (24), GFLOP/s, status, note), or "(no
+# result)" where there is none.
+csv_line() {
+    python3 - "$1" "$2" "$3" "${4:-24}" <<'PY'
+import csv, os, sys
+path, size, label, width = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+r = next(csv.DictReader(open(path)), None) if os.path.exists(path) else None
+if not r:
+    print(f"{size:>16} {label:>{width}}  (no result)")
+else:
+    g = float(r["metric"]) if r["metric"] not in ("", "nan") else float("nan")
+    print(f"{size:>16} {label:>{width}} {g:9.0f}  {r['status']:6}  {r['note']}")
+PY
+}
+
 # force_params DIR TSM TSN TSK WPTM WPTN: regblock's parameters so.
 force_params() {
     force_variant "$1" matmul regblock GFLOP/s TSM="$2" TSN="$3" TSK="$4" WPTM="$5" WPTN="$6"

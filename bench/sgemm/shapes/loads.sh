@@ -21,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 sweeps_start "${1:?usage: loads.sh OUTDIR}"
 out=$sweeps_out
 export DEVICE=${DEVICE:-nvidia}
+# shellcheck source=../../experiments/lib.sh
+. "$here/../../experiments/lib.sh"
 reps=${REPS:-10}
 rounds=${ROUNDS:-2}
 read -r -a runs <<<"${RUNS:-776x1236x5680:auto 100x8192x8192:auto 777x1234x5678:auto \
@@ -40,15 +42,7 @@ one() { # SIZE VARIANT KERNELS LABEL
     XDG_CACHE_HOME=$out/cache "$CLMEM" run matmul --device "$DEVICE" --size "$1" --variant "$2" \
         --reps "$reps" --kernel-dir "$3" --format csv --output "$out/$4-$1.csv" --quiet ||
         echo "loads.sh: $4 at $1: exit $?" >&2
-    python3 - "$out/$4-$1.csv" "$1" "$4" <<'PY'
-import csv, os, sys
-path, size, label = sys.argv[1:4]
-r = next(csv.DictReader(open(path)), None) if os.path.exists(path) else None
-if not r:
-    print(f"{size:>16} {label:>26}  (no result)")
-else:
-    print(f"{size:>16} {label:>26} {float(r['metric']):9.0f}  {r['status']:6}  {r['note']}")
-PY
+    csv_line "$out/$4-$1.csv" "$1" "$4" 26
 }
 mapfile -t shapes < <(printf '%s\n' "${runs[@]%%:*}" | awk '!seen[$0]++')
 sweeps_cublas cublas-first.csv "${shapes[@]}"

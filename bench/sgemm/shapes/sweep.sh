@@ -38,16 +38,7 @@ one() {
     XDG_CACHE_HOME=$dir "$CLMEM" run matmul --device "$DEVICE" --size "$size" --variant splitk \
         --reps "$reps" --format csv --output "$out/$label-$size.csv" --quiet ||
         echo "sweep.sh: $label at $size: exit $?" >&2
-    python3 - "$out/$label-$size.csv" "$size" "$label" <<'PY'
-import csv, os, sys
-path, size, label = sys.argv[1:4]
-r = next(csv.DictReader(open(path)), None) if os.path.exists(path) else None
-if not r:
-    print(f"{size:>16} {label:>24}  (no result)")
-else:
-    g = float(r["metric"]) if r["metric"] not in ("", "nan") else float("nan")
-    print(f"{size:>16} {label:>24} {g:9.0f}  {r['status']:6}  {r['note']}")
-PY
+    csv_line "$out/$label-$size.csv" "$size" "$label"
 }
 {
     for s in "${shapes[@]}"; do
