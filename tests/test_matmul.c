@@ -255,6 +255,13 @@ static void splitk_slices_verify(void **state)
             fail_msg("splitk %s: verified %d, note '%s', expected it to start '%s'", cases[i].size,
                      results[0].verified, results[0].note, cases[i].note);
         assert_non_null(strstr(results[0].params, "-DSPLITK_SPLITS="));
+        /* 36x68x1536 is the one of K and N multiples of 4 with blocks
+         * across P's edge: splitk's clamped loads (SPLITK_EDGE 1, float4
+         * rows); 64x64x64 the one of whole blocks, none crossing it. */
+        if (strcmp(cases[i].size, "36x68x1536") == 0)
+            assert_non_null(strstr(results[0].params, "-DSPLITK_ALIGNED=4 -DSPLITK_EDGE=1"));
+        if (strcmp(cases[i].size, "64x64x64") == 0)
+            assert_non_null(strstr(results[0].params, "-DSPLITK_EDGE=0"));
         clmem_results_free(results, n);
     }
     /* The other tests expect no entries. */
