@@ -8,8 +8,12 @@
 # Usage: bench/sgemm/auto.sh [OUTDIR]   (default "$OUT", else bench/sgemm/out-auto)
 # CLMEM (default ./build-gpu/clmem: a release build); DEVICE (default
 # nvidia); SHAPES (default auto-shapes.txt beside this script); REPS (20).
+# Run from the tree's root: it sources ../gpu-env.sh (NVIDIA's driver, the
+# carried libraries, this tree's kernels), as run.sh does.
 set -euo pipefail
 here=$(dirname "$0")
+# shellcheck source=../gpu-env.sh
+. "$here/../gpu-env.sh"
 out=${1:-${OUT:-bench/sgemm/out-auto}}
 clmem=${CLMEM:-./build-gpu/clmem}
 device=${DEVICE:-nvidia}
