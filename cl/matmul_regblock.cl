@@ -136,7 +136,7 @@ static float4 load4(__global const float *X, int row, int col, int nrows, int nc
  * across P's edge reads LOAD_CLAMPED, else LOAD_CHECKED); whole: the block
  * lies inside P (uniform over the work-group). A K step's loads share one
  * test of their mode, made once: on an H100 splitk ran 777x1234x5678 1.06x
- * faster so than with a test in each load (loads-calls/). Msub holds M's
+ * faster than with a test in each load (loads-calls/). Msub holds M's
  * tiles transposed (Msub[buf][k][m / 4]), Nsub N's (two buffers each);
  * they are free again when regblock_steps returns (its last step ends on a
  * barrier). */
