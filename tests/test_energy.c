@@ -580,7 +580,7 @@ static void energy_survives_json_and_csv(void **state)
                      CLMEM_OK);
     fclose(out);
     const char *header_end = ",skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,"
-                             "efficiency_unit,energy_source,energy_na\n";
+                             "efficiency_unit,energy_source,energy_na,error\n";
     char *line = strchr(text, '\n');
     assert_non_null(line);
     assert_true((size_t)(line + 1 - text) > strlen(header_end));

@@ -260,13 +260,20 @@ static void build_failure_exits_3_with_log(void **state)
     fputs("__kernel void racy_increment(__global int *c) { c[0] = no_such_thing; }\n", f);
     fclose(f);
 
+    /* Each variant a FAILED result that says why (in the table and as its
+     * line on stderr), the error once, exit 3. */
     run_clmem(&o, NULL,
               ARGS("run", "atomics", "--device", "cpu", "--size", "64", "--kernel-dir", dir));
-    expect(&o, 3, "atomics.cl' for '", dir, 3);
+    expect_after(&o, 3, "atomics.cl' for '", dir, 3, 3);
     assert_non_null(strstr(o.err, "failed with CL_BUILD_PROGRAM_FAILURE"));
     assert_non_null(strstr(o.err, "build log:\n"));
     assert_non_null(strstr(o.err, "no_such_thing"));
+    assert_non_null(strstr(o.out, "racy"));
+    assert_non_null(strstr(o.out, "FAILED: building '"));
+    assert_non_null(strstr(o.out, "FAILED: not run: racy stopped the run: "));
 
+    /* The suite goes on past it, and its file holds atomics' variants as
+     * FAILED with the error, never leaves them out. */
     run_clmem(&o, NULL,
               ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads", "atomics,pi",
                    "--kernel-dir", dir, "--output", out));
@@ -274,14 +281,56 @@ static void build_failure_exits_3_with_log(void **state)
     slurp(out, json, sizeof json);
     cJSON *root = cJSON_Parse(json);
     assert_non_null(root);
-    int results = cJSON_GetArraySize(cJSON_GetObjectItem(root, "results"));
+    const cJSON *r, *list = cJSON_GetObjectItem(root, "results");
+    int results = cJSON_GetArraySize(list), failed = 0;
     assert_true(results > 0);
+    cJSON_ArrayForEach(r, list)
+    {
+        const char *workload = cJSON_GetStringValue(cJSON_GetObjectItem(r, "workload"));
+        const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(r, "status"));
+        const char *error = cJSON_GetStringValue(cJSON_GetObjectItem(r, "error"));
+        if (strcmp(workload, "atomics") != 0) {
+            assert_string_equal(status, "ok");
+            continue;
+        }
+        failed++;
+        assert_string_equal(status, "FAILED");
+        assert_non_null(error);
+        assert_non_null(strstr(error, "CL_BUILD_PROGRAM_FAILURE"));
+        assert_null(cJSON_GetObjectItem(r, "samples_ms"));
+    }
+    assert_int_equal(failed, 3);
     cJSON_Delete(root);
-    /* The peaks' and pi's results said as they finished; atomics' none. */
     expect_after(&o, 3, "clmem: atomics at ", dir, 4, (size_t)results);
     assert_non_null(strstr(o.err, "build log:\n"));
     assert_non_null(strstr(o.err, "no_such_thing"));
     assert_non_null(strstr(o.out, "device_rng"));
+
+    /* The gate: against a run of the kernels that build, the diff counts
+     * the three as failed, a regression (exit 4), whatever the threshold,
+     * and with --workloads naming atomics alone. */
+    char base[128];
+    snprintf(base, sizeof base, "%s/base.json", dir);
+    run_clmem(&o, NULL,
+              ARGS("bench", "--device", "cpu", "--reps", "1", "--workloads", "atomics",
+                   "--kernel-dir", source_dir, "--output", base, "--quiet"));
+    assert_int_equal(o.code, 0);
+    run_clmem(&o, NULL, ARGS("diff", base, out, "--threshold", "1000"));
+    assert_int_equal(o.code, 4);
+    assert_non_null(strstr(o.out, "3 failed"));
+    run_clmem(&o, NULL, ARGS("diff", base, out, "--workloads", "atomics"));
+    assert_int_equal(o.code, 4);
+    assert_non_null(strstr(o.out, "3 failed: a regression"));
+    /* compare counts them too. */
+    char report[128];
+    snprintf(report, sizeof report, "%s/report", dir);
+    run_clmem(&o, NULL, ARGS("compare", base, out, "--output-dir", report));
+    assert_int_equal(o.code, 0);
+    snprintf(path, sizeof path, "%s/report.md", report);
+    static char md[1 << 20];
+    slurp(path, md, sizeof md);
+    assert_non_null(strstr(md, "3 FAILED"));
+    remove_dir(report);
     remove_dir(dir);
 }
 

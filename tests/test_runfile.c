@@ -119,6 +119,12 @@ static void refused(const char *path, const char *reason)
     "{\"workload\": \"matmul\", \"variant\": \"tiled\", \"device\": \"pthread-EPYC\", \"size\": "  \
     "\"33x17x9\", \"params\": \"-DTILE_WIDTH=16\", \"status\": \"skipped\", \"skip_reason\": "     \
     "\"needs sizes in multiples of 16\", \"reps\": 3, \"warmup\": 1, \"seed\": 42}"
+/* FAILED by an OpenCL error: what stopped it, no measurement. */
+#define ERROR_RESULT                                                                               \
+    "{\"workload\": \"matmul\", \"variant\": \"panel\", \"device\": \"pthread-EPYC\", \"size\": "  \
+    "\"33x17x9\", \"params\": \"\", \"status\": \"FAILED\", \"error\": \"building 'matmul.cl' "     \
+    "failed with CL_BUILD_PROGRAM_FAILURE\", \"unit\": \"GFLOP/s\", \"reps\": 3, \"warmup\": 1, "       \
+    "\"seed\": 42}"
 #define HEAD                                                                                       \
     "\"schema_version\": 1, \"clmem_version\": \"0.3.0\", \"created\": \"2026-11-26T10:00:00Z\", "
 
@@ -246,7 +252,7 @@ static const struct {
 } schema_files[] = {
     {"single", "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK
                ", \"results\": [" TIMED_RESULT("coarsened", "ok", "true") ", " TIMED_RESULT(
-                   "one_pass", "FAILED", "false") ", " SKIPPED_RESULT "]}"},
+                   "one_pass", "FAILED", "false") ", " SKIPPED_RESULT ", " ERROR_RESULT "]}"},
     /* clmem hierarchy's file: the levels and the curves they came from. */
     {"hierarchy",
      "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK

@@ -109,7 +109,9 @@ struct clmem_result;
 CLMEM_API const struct clmem_result *clmem_result_at(const struct clmem_result *results, size_t n,
                                                      size_t i);
 /* "workload", "variant", "device", "size", "params", "unit", "roof",
- * "sweep", "skip_reason", "note", "verify_scope", "verify_detail",
+ * "sweep", "skip_reason", "error" (a FAILED result's OpenCL error: its
+ * kernels did not build, a call failed; "" where it ran), "note",
+ * "verify_scope", "verify_detail",
  * "timer" (the clock of the samples: "events" or "host"), "energy_source"
  * (the counter: "nvml", "rapl", ...), "energy_na" (why there is none). */
 CLMEM_API const char *clmem_result_text(const struct clmem_result *result, const char *field);
@@ -130,8 +132,10 @@ CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
  * Ctrl-C); the suite's, before each workload and size; once a result is
  * finished (measured and checked, FAILED, or skipped with its reason; its
  * baseline and peak fractions not yet set), that result and the index of
- * count its variant had in the progress callback. A result stopped by an
- * error or by `cancelled` is never done. On a list of devices each
+ * count its variant had in the progress callback. A variant an OpenCL
+ * error stopped, and each after it, is done as FAILED with that error
+ * ("error"), the run still returning the error; one stopped by
+ * `cancelled` is never done. On a list of devices each
  * device's thread calls them. */
 typedef void clmem_progress_fn(void *user, const struct clmem_result *next, size_t index,
                                size_t count);

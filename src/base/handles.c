@@ -153,6 +153,7 @@ static const struct clmem_member result_members[] = {
     CLMEM_MEMBER(clmem_result, roof, "roof"),
     CLMEM_MEMBER(clmem_result, sweep, "sweep"),
     CLMEM_MEMBER(clmem_result, skip_reason, "skip_reason"),
+    CLMEM_MEMBER(clmem_result, error, "error"),
     CLMEM_MEMBER(clmem_result, note, "note"),
     CLMEM_MEMBER(clmem_result, verify_scope, "verify_scope"),
     CLMEM_MEMBER(clmem_result, verify_detail, "verify_detail"),

@@ -116,6 +116,9 @@ struct clmem_result {
     char params[512]; /* the -D parameters used */
     int skipped;
     char skip_reason[256];
+    /* Why a FAILED result has no measurement: the OpenCL error that stopped
+     * it (its kernels did not build, a call failed); "" when it ran. */
+    char error[256];
     size_t n_samples;
     double *samples_ms;
     double median_ms, min_ms, max_ms;

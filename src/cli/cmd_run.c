@@ -316,7 +316,8 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
     }
     status = cli_stop_status(status);
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
-    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
+    int failed = status == CLMEM_ERR_CL && n_results > 0; /* as run_report */
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted && !failed)
         goto cleanup;
     cli_say_failures(results, n_results, 0);
     struct clmem_report_meta meta = {.interrupted = interrupted};
@@ -416,7 +417,10 @@ static int run_report(struct cli_flow *f, int status, struct clmem_error *err)
 {
     const struct cli_opts *o = &f->o;
     int interrupted = status == CLMEM_ERR_INTERRUPTED;
-    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted)
+    /* An OpenCL error leaves FAILED results that say it: reported, and
+     * the error still the exit status. */
+    int failed = status == CLMEM_ERR_CL && f->n_results > 0;
+    if (status != CLMEM_OK && status != CLMEM_ERR_VERIFY && !interrupted && !failed)
         return status;
     /* Under mpirun the results are every rank's: no one device. */
     struct clmem_report_meta meta = {.device = f->joined ? NULL : &f->ctx.device,

@@ -6,7 +6,8 @@ void cli_say_failures(const struct clmem_result *results, size_t n, int with_siz
 {
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = &results[i];
-        if (r->skipped || r->verified)
+        /* An error's results: the error is said once, at the end. */
+        if (r->skipped || r->verified || r->error[0])
             continue;
         if (with_size)
             fprintf(stderr, "clmem: %s %s at %s: verification failed: %s\n", r->workload,

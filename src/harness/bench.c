@@ -65,18 +65,24 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
     return CLMEM_OK;
 }
 
-/* A size the device cannot hold, as a result: skipped, with the reason. */
-static int skipped_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
-                          const struct clmem_run_settings *run, const char *why,
-                          struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+/* A workload's size that ran no variant, as one result for them all:
+ * skipped (a size the device cannot hold) or FAILED (an OpenCL error
+ * before any variant, e.g. while planning), with the reason. */
+static int unrun_result(const struct clmem_ctx *ctx, const struct clmem_workload *w,
+                        const struct clmem_run_settings *run, int skipped, const char *why,
+                        struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     struct clmem_result *r =
         clmem_result_append(results, n_results, w->name, "all", ctx->device.name, run->size_text);
     if (!r)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     snprintf(r->metric_unit, sizeof r->metric_unit, "%s", w->metric_unit);
-    snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
-    r->skipped = 1;
+    if (skipped)
+        snprintf(r->skip_reason, sizeof r->skip_reason, "%.255s", why);
+    else
+        snprintf(r->error, sizeof r->error, "%.255s", why);
+    r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
+    r->skipped = skipped;
     r->reps = run->options.reps;
     r->warmup = run->options.warmup;
     r->seed = run->options.seed;
@@ -163,6 +169,7 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                 given.compare = options->compare;
             struct clmem_run_settings ro;
             struct clmem_run run = {0};
+            size_t before = *n_results;
             clmem_error_clear(&step_err);
             status = clmem_run_normalise(w, &given, &ro, &step_err);
             if (options->progress)
@@ -178,10 +185,17 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             }
             /* A size the device cannot hold is not the suite's failure: it
              * is listed as skipped, with the reason. */
-            if (status == CLMEM_ERR_USAGE) {
-                status = skipped_result(ctx, w, &ro, step_err.message, results, n_results, err);
-                if (status)
-                    return status;
+            /* An OpenCL error leaves FAILED results (clmem_run_execute's),
+             * or, before any variant ran, one for them all. */
+            int unrun = status == CLMEM_ERR_USAGE || (status == CLMEM_ERR_CL && *n_results == before);
+            if (unrun) {
+                int skipped = status == CLMEM_ERR_USAGE;
+                int appended = unrun_result(ctx, w, &ro, skipped, step_err.message, results,
+                                            n_results, err);
+                if (appended)
+                    return appended;
+                if (skipped)
+                    status = CLMEM_OK;
                 if (options->done)
                     options->done(options->done_user, &(*results)[*n_results - 1], 0, 1);
             }

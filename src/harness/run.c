@@ -497,13 +497,47 @@ static void compare_with_baseline(const char *baseline, struct clmem_result *res
     if (!baseline)
         return;
     for (size_t i = first; i < n; i++) {
-        if (results[i].skipped)
+        if (results[i].skipped || results[i].error[0])
             continue;
         for (size_t b = first; b < n; b++)
             if (!results[b].skipped && strcmp(results[b].variant, baseline) == 0 &&
                 results[b].sweep_value == results[i].sweep_value && results[b].metric > 0)
                 results[i].baseline_fraction = results[i].metric / results[b].metric;
     }
+}
+
+/* An OpenCL error (kernels that do not build, a call that fails) stops
+ * the run at variant `from`: it and every variant after it are FAILED
+ * results that carry the error, never absent ones, so that a saved run,
+ * its diff and its comparison show what did not run. Returns status, the
+ * error still the run's. Interruptions and usage errors (a size the
+ * device cannot hold, which the suite lists as skipped) leave no result. */
+static int fail_from(struct clmem_run *run, size_t from, const struct clmem_run_options *options,
+                     int status, struct clmem_error *err, struct clmem_result **results,
+                     size_t *n_results)
+{
+    if (status != CLMEM_ERR_CL)
+        return status;
+    for (size_t i = from; i < run->n_variants; i++) {
+        const struct clmem_variant *v = run->variants[i];
+        unsigned last = v->sweep ? v->sweep_last : 0;
+        for (unsigned point = v->sweep ? v->sweep_first : 0; point <= last; point++) {
+            run->sweep_value = point;
+            struct clmem_result *r = new_result(run, v, options, results, n_results);
+            if (!r)
+                return status;
+            r->median_ms = r->min_ms = r->max_ms = r->metric = NAN;
+            if (i == from)
+                snprintf(r->error, sizeof r->error, "%.255s", err->message);
+            else
+                snprintf(r->error, sizeof r->error, "not run: %s stopped the run: %.200s",
+                         run->variants[from]->name, err->message);
+            snprintf(r->params, sizeof r->params, "%s", run->params);
+            if (options->done)
+                options->done(options->done_user, r, i, run->n_variants);
+        }
+    }
+    return status;
 }
 
 static int execute(struct clmem_run *run, const struct clmem_run_options *given,
@@ -515,7 +549,7 @@ static int execute(struct clmem_run *run, const struct clmem_run_options *given,
     const struct clmem_workload *w = run->workload;
     int status = w->setup(run, err);
     if (status)
-        return status;
+        return fail_from(run, 0, options, status, err, results, n_results);
     /* Once per context: whether the device's events can time the samples. */
     if (!run->ctx->clock.checked && clmem_clock_check(run->ctx, err) != CLMEM_OK) {
         if (err->status == CLMEM_ERR_INTERRUPTED)
@@ -543,11 +577,13 @@ static int execute(struct clmem_run *run, const struct clmem_run_options *given,
             if (options->progress)
                 options->progress(options->progress_user, r, i, run->n_variants);
             if ((status = run_variant(run, v, options, meter, r, err))) {
-                /* A variant stopped by an error has no result: it is the
-                 * error that is reported, not a failed check. */
+                /* The error is reported; the result is this variant's
+                 * FAILED one, which fail_from makes again from scratch. */
                 clmem_result_free(r);
                 (*n_results)--;
-                return status;
+                compare_with_baseline(baseline_of(w, options->compare), *results, first,
+                                      *n_results);
+                return fail_from(run, i, options, status, err, results, n_results);
             }
             /* Parameters are known once set-up has built the program. */
             snprintf(r->params, sizeof r->params, "%s", run->params);

@@ -12,7 +12,7 @@ static const char header[] =
     "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
     "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
     "skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,efficiency_unit,energy_source,"
-    "energy_na";
+    "energy_na,error";
 
 void clmem_csv_field(FILE *out, const char *text)
 {
@@ -72,7 +72,7 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         fputc(',', out);
         clmem_csv_field(out, clmem_result_status(r));
         fputc(',', out);
-        if (r->skipped)
+        if (r->skipped || r->error[0])
             fprintf(out, "0,,,,,");
         else /* the metric at full precision: machines read this */
             fprintf(out, "%zu,%.6f,%.6f,%.6f,%.17g,", r->n_samples, r->median_ms, r->min_ms,
@@ -95,6 +95,8 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
             fprintf(out, "%u", r->runs_per_sample);
         fputc(',', out);
         write_energy(out, r);
+        fputc(',', out);
+        clmem_csv_field(out, r->error);
         fputc('\n', out);
     }
     return CLMEM_OK;

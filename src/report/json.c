@@ -88,10 +88,15 @@ cJSON *clmem_json_result(const struct clmem_result *r)
     }
     cJSON_AddStringToObject(o, "params", r->params);
     cJSON_AddStringToObject(o, "status", clmem_result_status(r));
-    if (r->skipped)
+    if (r->skipped) {
         cJSON_AddStringToObject(o, "skip_reason", r->skip_reason);
-    else
+    } else if (r->error[0]) {
+        /* FAILED with no measurement: what stopped it, in its unit's place. */
+        cJSON_AddStringToObject(o, "error", r->error);
+        cJSON_AddStringToObject(o, "unit", r->metric_unit);
+    } else {
         add_measurement(o, r);
+    }
     cJSON_AddNumberToObject(o, "reps", r->reps);
     cJSON_AddNumberToObject(o, "warmup", r->warmup);
     /* Exact above 2^53, where a double would round it. */

@@ -297,6 +297,17 @@ static int parse_result(struct reader *rd, const cJSON *o, struct clmem_result *
     }
     if (strcmp(status_text, "ok") != 0 && strcmp(status_text, "FAILED") != 0)
         return bad(rd, "unknown status '%s'", status_text);
+    if (strcmp(status_text, "FAILED") != 0 && cJSON_GetObjectItemCaseSensitive(o, "error"))
+        return bad(rd, "'error' in a result of status '%s'", status_text);
+    /* FAILED by an error (kernels that did not build): no measurement. */
+    if (strcmp(status_text, "FAILED") == 0 && cJSON_GetObjectItemCaseSensitive(o, "error")) {
+        if ((status = get_string(rd, o, "error", 1, r->error, sizeof r->error)) ||
+            (status = get_string(rd, o, "unit", 1, r->metric_unit, sizeof r->metric_unit)))
+            return status;
+        if (!r->error[0])
+            return bad(rd, "%s", "'error' is empty");
+        return CLMEM_OK;
+    }
     if ((status = require(rd, o, NULL, timed_keys)))
         return status;
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(o, "samples_ms");

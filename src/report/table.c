@@ -17,6 +17,8 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
 {
     if (r->skipped)
         snprintf(out, size, "skipped: %s", r->skip_reason);
+    else if (r->error[0])
+        snprintf(out, size, "FAILED: %s", r->error);
     else if (!r->verified)
         snprintf(out, size, "FAILED");
     else if (r->verify_scope[0])
@@ -127,7 +129,8 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
          * CSV and JSON keep full precision. */
         char value[48];
         clmem_format_metric(r->metric, r->metric_unit, value, sizeof value);
-        if (r->skipped)
+        int unmeasured = r->skipped || r->error[0];
+        if (unmeasured)
             fprintf(out, "%11s %11s %11s %16s", "-", "-", "-", "-");
         else
             fprintf(out, "%11.4f %11.4f %11.4f %16s", r->median_ms, r->min_ms, r->max_ms, value);
@@ -159,7 +162,7 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
         if (c.energy)
             energy_cells(out, r);
         shown(verified, shown_verified, sizeof shown_verified);
-        if (r->skipped) {
+        if (unmeasured) {
             fprintf(out, " %11s  %s\n", "-", shown_verified);
         } else {
             fprintf(out, " %11.2e  %s%s", r->max_rel_error, shown_verified, r->note[0] ? "; " : "");
