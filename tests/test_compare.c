@@ -624,6 +624,61 @@ static void the_baseline_is_chosen(void **state)
     assert_false(exists(never));
 }
 
+/* --baseline takes a path first, as given (relative or absolute: one
+ * file however named), before a file name that another directory's file
+ * shares; a name several entries match is refused with them listed. */
+static void the_baseline_path_comes_first(void **state)
+{
+    (void)state;
+    const char *b, *a = summary_files(&b);
+    char dir[1200], here[1200], copy[1300];
+    snprintf(dir, sizeof dir, "%s", a);
+    *strrchr(dir, '/') = '\0';
+    snprintf(copy, sizeof copy, "%s/sub", dir);
+    mkdir(copy, 0700);
+    /* sub/a.json holds dev B's run: a name shared with ./a.json (dev A). */
+    snprintf(copy, sizeof copy, "%s/sub/a.json", dir);
+    char *text = test_read_file(b);
+    assert_non_null(text);
+    test_write_file(copy, text);
+    free(text);
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(dir), 0);
+    static const struct {
+        const char *spec, *baseline;
+    } cases[] = {{"a.json", "dev A"}, {"./a.json", "dev A"}, {"sub/a.json", "dev B"},
+                 {"./b.json", "dev B"}};
+    const char *out = test_in_dir("baseline-path");
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
+        char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                            ARGS("compare", "sub/a.json", "a.json", "b.json", "--baseline",
+                                 cases[i].spec, "--output-dir", out),
+                            out, 3, "report.md");
+        char said[64];
+        snprintf(said, sizeof said, "Baseline: %s (", cases[i].baseline);
+        if (!strstr(md, said))
+            fail_msg("--baseline '%s': expected %s", cases[i].spec, cases[i].baseline);
+        free(md);
+    }
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", "sub/a.json", "a.json", "--baseline", a, "--output-dir",
+                             out),
+                        out, 2, "report.md");
+    assert_non_null(strstr(md, "Baseline: dev A ("));
+    free(md);
+    struct outcome o;
+    const char *never = test_in_dir("never-ambiguous");
+    run_clmem(&o, ARGS("OCL_ICD_VENDORS", empty_vendors),
+              ARGS("compare", "sub/a.json", "a.json", "b.json", "--baseline", "dev",
+                   "--output-dir", never));
+    assert_int_equal(chdir(here), 0);
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "--baseline 'dev' is ambiguous: it names 3 entries"));
+    assert_non_null(strstr(o.err, "'sub/a.json'"));
+    assert_int_equal(count_lines(o.err), 1);
+    assert_false(exists(never));
+}
+
 /* Performance portability: each variant's architectural efficiency (its
  * result over the device's own roof), application efficiency (over the
  * workload's best on that device at that size) and PP, their harmonic
@@ -741,6 +796,7 @@ int main(void)
         cmocka_unit_test(an_interrupted_live_compare_says_so),
         cmocka_unit_test(the_summary_leads),
         cmocka_unit_test(the_baseline_is_chosen),
+        cmocka_unit_test(the_baseline_path_comes_first),
         cmocka_unit_test(performance_portability),
         cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,

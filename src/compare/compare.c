@@ -451,6 +451,54 @@ static const char *file_part(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* Whether `path` and the entry's run file are one file (a path given
+ * another way: "./a.json", "/abs/a.json", through a link). */
+static int same_file(const struct stat *spec, const struct clmem_compare_device *dev)
+{
+    struct stat st;
+    return dev->origin[0] && stat(dev->origin, &st) == 0 && st.st_dev == spec->st_dev &&
+           st.st_ino == spec->st_ino;
+}
+
+/* The entries one way of matching picks: none, the one (*index), or
+ * several, refused with every candidate named. */
+enum match_way { BY_PATH, BY_FILE_NAME, BY_LIVE_DEVICE, BY_SAVED_DEVICE, BY_FILE_PART };
+
+static int matches(enum match_way way, const char *spec, const struct stat *spec_file,
+                   const struct clmem_compare_device *dev)
+{
+    switch (way) {
+    case BY_PATH: return spec_file && same_file(spec_file, dev);
+    case BY_FILE_NAME: return dev->origin[0] && strcmp(file_part(dev->origin), spec) == 0;
+    case BY_LIVE_DEVICE: return !dev->origin[0] && names_device(spec, dev);
+    case BY_SAVED_DEVICE: return dev->origin[0] && names_device(spec, dev);
+    case BY_FILE_PART: return dev->origin[0] && contains_nocase(file_part(dev->origin), spec);
+    }
+    return 0;
+}
+
+static int pick(enum match_way way, const char *spec, const struct stat *spec_file,
+                const struct clmem_compare_device *devs, size_t n, size_t *index,
+                struct clmem_error *err)
+{
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (matches(way, spec, spec_file, &devs[i]) && found++ == 0)
+            *index = i;
+    if (found <= 1)
+        return found ? CLMEM_OK : -1;
+    char list[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof list; i++)
+        if (matches(way, spec, spec_file, &devs[i]))
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", len ? ", " : "",
+                                    devs[i].origin[0] ? devs[i].origin : devs[i].device.name);
+    return clmem_fail(err, CLMEM_ERR_USAGE,
+                      "--baseline '%s' is ambiguous: it names %zu entries (%s); give a path or "
+                      "more of a name",
+                      spec, found, list);
+}
+
 int clmem_compare_baseline(const char *spec, const struct clmem_compare_device *devs, size_t n,
                            size_t *index, struct clmem_error *err)
 {
@@ -468,25 +516,19 @@ int clmem_compare_baseline(const char *spec, const struct clmem_compare_device *
     }
     if (!spec[0])
         return clmem_fail(err, CLMEM_ERR_USAGE, "--baseline needs a run file or a device");
-    /* A run file, by its path as given or its file name; then a live
-     * device, then a saved one, by what --device matches. */
-    for (size_t i = 0; i < n; i++)
-        if (devs[i].origin[0] &&
-            (strcmp(devs[i].origin, spec) == 0 || strcmp(file_part(devs[i].origin), spec) == 0)) {
-            *index = i;
-            return CLMEM_OK;
-        }
-    for (int live = 1; live >= 0; live--)
-        for (size_t i = 0; i < n; i++)
-            if ((devs[i].origin[0] == '\0') == live && names_device(spec, &devs[i])) {
-                *index = i;
-                return CLMEM_OK;
-            }
-    for (size_t i = 0; i < n; i++)
-        if (devs[i].origin[0] && contains_nocase(file_part(devs[i].origin), spec)) {
-            *index = i;
-            return CLMEM_OK;
-        }
+    /* A path first, as given (relative or absolute: the same file however
+     * named), then a run file's name, a live device, a saved one (by what
+     * --device matches), part of a file's name: the first way that
+     * matches decides, and it must match one entry. */
+    struct stat spec_file;
+    int is_file = stat(spec, &spec_file) == 0 && S_ISREG(spec_file.st_mode);
+    static const enum match_way ways[] = {BY_PATH, BY_FILE_NAME, BY_LIVE_DEVICE, BY_SAVED_DEVICE,
+                                          BY_FILE_PART};
+    for (size_t w = 0; w < CLMEM_ARRAY_SIZE(ways); w++) {
+        int status = pick(ways[w], spec, is_file ? &spec_file : NULL, devs, n, index, err);
+        if (status >= 0)
+            return status;
+    }
     return clmem_fail(err, CLMEM_ERR_USAGE,
                       "--baseline '%s' names no run file or device of the comparison", spec);
 }
