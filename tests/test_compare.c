@@ -564,7 +564,8 @@ static void the_summary_leads(void **state)
     assert_non_null(strstr(summary, "| timed by | events 4, host 1 | events 3, host 1 |"));
     assert_non_null(strstr(summary, "| w | 20.0 GB/s | 1.73x |"));
     assert_non_null(strstr(summary, "| x | 100 GB/s | 0.50x* |"));
-    assert_non_null(strstr(summary, "| all workloads (how many) | 1x (baseline) | 0.93x* (2) |"));
+    /* Like with like: x shares no size, so it is shown (marked) but left out. */
+    assert_non_null(strstr(summary, "| all workloads at the same sizes (how many) | 1x (baseline) | 1.73x (1) |"));
     assert_non_null(strstr(summary, "FAILED on dev B: w v3 @64."));
     /* Every row the baseline shares, as ratios. */
     char *ratios = strstr(md, "## Ratios to the baseline");
@@ -622,6 +623,54 @@ static void the_baseline_is_chosen(void **state)
     assert_non_null(strstr(o.err, "--baseline 'cpu' names no run file or device"));
     assert_int_equal(count_lines(o.err), 1);
     assert_false(exists(never));
+}
+
+/* clmem hierarchy's probes are not workloads: no summary row, no best
+ * across them at a glance, no "all workloads" share, no PP. */
+static void probes_are_not_ranked(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made a[] = {
+        {"w", "v1", "64", 10, "GB/s", "ok", "events", NAN},
+        {"hierarchy", "read_ws", "4096", 40, "GB/s", "ok", "events", NAN},
+        {"hierarchy", "map", "4096", 7000, "GB/s", "ok", "events", NAN},
+    };
+    static const struct made b[] = {
+        {"w", "v1", "64", 20, "GB/s", "ok", "events", NAN},
+        {"hierarchy", "read_ws", "4096", 80, "GB/s", "ok", "events", NAN},
+    };
+    // clang-format on
+    const char *pb = made_file("probes-b.json", "dev B", 0, 0, b, CLMEM_ARRAY_SIZE(b));
+    const char *pa = made_file("probes-a.json", "dev A", 0, 0, a, CLMEM_ARRAY_SIZE(a));
+    const char *out = test_in_dir("probes");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", pa, pb, "--output-dir", out), out, 2, "report.md");
+    char *summary = strstr(md, "## Summary"), *glance = strstr(md, "## At a glance");
+    assert_non_null(summary);
+    assert_non_null(glance);
+    char *after_glance = strstr(glance + 1, "\n## ");
+    assert_non_null(after_glance);
+    /* Only w's ratio: 2x, the probes' 2x and 7 TB/s nowhere in it. */
+    assert_non_null(strstr(summary, "| all workloads at the same sizes (how many) | 1x (baseline) | 2.00x (1) |"));
+    assert_non_null(strstr(summary, "clmem hierarchy's probes are not workloads"));
+    *glance = '\0';
+    assert_null(strstr(summary, "| hierarchy"));
+    *glance = '#';
+    *after_glance = '\0';
+    assert_null(strstr(glance, "| hierarchy"));
+    assert_null(strstr(glance, "7.00 TB/s"));
+    *after_glance = '\n';
+    char *pp = strstr(md, "## Performance portability");
+    assert_non_null(pp);
+    char *after_pp = strstr(pp + 1, "\n## ");
+    if (after_pp)
+        *after_pp = '\0';
+    assert_null(strstr(pp, "hierarchy"));
+    free(md);
+    char path[1300];
+    snprintf(path, sizeof path, "%s/hierarchy-pp.svg", out);
+    assert_false(exists(path));
 }
 
 /* --baseline takes a path first, as given (relative or absolute: one
@@ -797,6 +846,7 @@ int main(void)
         cmocka_unit_test(the_summary_leads),
         cmocka_unit_test(the_baseline_is_chosen),
         cmocka_unit_test(the_baseline_path_comes_first),
+        cmocka_unit_test(probes_are_not_ranked),
         cmocka_unit_test(performance_portability),
         cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,

@@ -310,6 +310,8 @@ static void glance_section(struct doc *d, const struct compare_view *v)
     size_t n_groups = compare_groups(v->devs, v->n_devs, groups, total + 1);
     for (size_t g = 0; g < n_groups; g++) {
         char label[96];
+        if (compare_is_probe(groups[g].workload))
+            continue; /* no best across probes of different kinds */
         unit_label(groups[g].workload, groups[g].unit, groups[g].several, label, sizeof label);
         doc_cell(d, NAN, "%s", label);
         for (size_t dv = 0; dv < v->n_devs; dv++) {
@@ -512,10 +514,11 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     compare_summary_section(d, v);
     devices_section(d, v);
     glance_section(d, v);
+    /* The levels before the long tables of ratios, which they explain. */
+    compare_levels_section(d, v);
     compare_ratios_section(d, v);
     compare_pp_section(d, v);
     lessons_section(d, v);
-    compare_levels_section(d, v);
     plots_section(d, v);
 
     /* A table per workload: the rows every device has. */

@@ -226,6 +226,11 @@ double compare_linear_size(const char *size);
 /* Whether a workload is the device's peaks: its results are the roofs,
  * not workloads measured against them. */
 int compare_is_peak(const char *workload);
+/* Whether a workload is clmem hierarchy's probes: each measures a level
+ * of its own kind (a latency, a bank conflict, a zero-copy map), so none
+ * is a workload to rank, average or give a PP; the memory hierarchy's
+ * section compares them level by level. */
+int compare_is_probe(const char *workload);
 
 /* ---- the memory hierarchy (levels.c) ---- */
 /* Whether the entry holds clmem hierarchy's levels and staircase (its run

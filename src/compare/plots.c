@@ -624,6 +624,8 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
             k++;
         if (k < g)
             continue; /* a sweep of a workload already drawn */
+        if (compare_is_probe(key->workload))
+            continue; /* not a workload: the hierarchy's pictures compare them */
         if (!compare_best_of(base, key->workload, key->metric_unit, &ran))
             continue;
         size_t units = 0;

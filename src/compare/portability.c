@@ -166,7 +166,8 @@ int compare_pp_build(struct pp_table *t, const struct clmem_compare_device *devs
             const struct clmem_result *r = &devs[d].results[i];
             /* A skipped result has no unit: it counts in its workload's
              * unit as not run (variant_result). */
-            if (compare_is_peak(r->workload) || !r->metric_unit[0])
+            if (compare_is_peak(r->workload) || compare_is_probe(r->workload) ||
+                !r->metric_unit[0])
                 continue;
             /* The group's rows once, where it first appears. */
             int seen = 0;

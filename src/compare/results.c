@@ -19,6 +19,11 @@ int compare_is_peak(const char *workload)
     return strcmp(workload, "peak") == 0;
 }
 
+int compare_is_probe(const char *workload)
+{
+    return strcmp(workload, "hierarchy") == 0;
+}
+
 double compare_linear_size(const char *size)
 {
     double product = 1, log_sum = 0;

@@ -229,45 +229,76 @@ static double per_joule(const struct clmem_result *r)
     return !r->energy_na[0] && r->energy_efficiency > 0 ? r->energy_efficiency : NAN;
 }
 
-/* Where runs measured the energy their results took: a row per group of
- * each entry's best work per joule (GFLOP/J, GB/J). */
-static void energy_rows(struct doc *d, const struct compare_view *v,
-                        const struct compare_group *groups, size_t n_groups)
+/* An entry's best work per joule in a group (GFLOP/J, GB/J); 0 where
+ * none of its results measured its energy. */
+static double best_per_joule(const struct clmem_compare_device *dev,
+                             const struct compare_group *group)
 {
-    for (size_t g = 0; g < n_groups; g++) {
-        const char *rest;
-        char unit[24];
-        clmem_unit_prefix(groups[g].unit, &rest);
-        size_t len = strlen(groups[g].unit);
-        if (len < 3 || strcmp(groups[g].unit + len - 2, "/s") != 0)
-            continue;
-        snprintf(unit, sizeof unit, "%.*s/J", (int)(len - 2), groups[g].unit);
-        double *best = calloc(v->n_devs, sizeof *best);
-        int any = 0;
-        if (!best) {
-            d->failed = 1;
-            return;
-        }
-        for (size_t i = 0; i < v->n_devs; i++)
-            for (size_t k = 0; k < v->devs[i].n_results; k++) {
-                const struct clmem_result *r = &v->devs[i].results[k];
-                double e = per_joule(r);
-                if (compare_usable(r) && strcmp(r->workload, groups[g].workload) == 0 &&
-                    strcmp(r->metric_unit, groups[g].unit) == 0 && e > best[i]) {
-                    best[i] = e;
-                    any = 1;
-                }
+    double best = 0;
+    for (size_t k = 0; k < dev->n_results; k++) {
+        const struct clmem_result *r = &dev->results[k];
+        double e = per_joule(r);
+        if (compare_usable(r) && strcmp(r->workload, group->workload) == 0 &&
+            strcmp(r->metric_unit, group->unit) == 0 && e > best)
+            best = e;
+    }
+    return best;
+}
+
+/* Where runs measured the energy their results took: a table of the
+ * entries that did (never a grid of "not measured" for those that did
+ * not, which a line names), a row per group: each one's best work per
+ * joule. */
+static void energy_table(struct doc *d, const struct compare_view *v,
+                         const struct compare_group *groups, size_t n_groups)
+{
+    size_t *with = calloc(v->n_devs + 1, sizeof *with), n_with = 0;
+    if (!with) {
+        d->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < v->n_devs; i++)
+        for (size_t g = 0; g < n_groups; g++)
+            if (!compare_is_probe(groups[g].workload) && best_per_joule(&v->devs[i], &groups[g])) {
+                with[n_with++] = i;
+                break;
             }
-        if (any) {
+    if (n_with) {
+        char names[2048] = "";
+        size_t len = 0;
+        for (size_t k = 0; k < n_with && len < sizeof names; k++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "",
+                                    v->labels[with[k]]);
+        doc_text(d, "Work per joule, each workload's best: measured by %s%s.", names,
+                 n_with < v->n_devs ? " (the other runs read no energy counter)" : "");
+        doc_table(d, 1 + n_with);
+        doc_units_by_row(d);
+        doc_cell(d, NAN, "workload");
+        for (size_t k = 0; k < n_with; k++)
+            doc_cell(d, NAN, "%s", v->labels[with[k]]);
+        for (size_t g = 0; g < n_groups; g++) {
+            size_t len = strlen(groups[g].unit);
+            if (compare_is_probe(groups[g].workload) || len < 3 ||
+                strcmp(groups[g].unit + len - 2, "/s") != 0)
+                continue;
+            int any = 0;
+            for (size_t k = 0; k < n_with && !any; k++)
+                any = best_per_joule(&v->devs[with[k]], &groups[g]) > 0;
+            if (!any)
+                continue;
+            char unit[24];
+            snprintf(unit, sizeof unit, "%.*s/J", (int)(len - 2), groups[g].unit);
             doc_cell(d, NAN, "%s (%s)", groups[g].workload, unit);
-            for (size_t i = 0; i < v->n_devs; i++)
-                if (best[i] > 0)
-                    doc_metric(d, best[i], best[i], unit, " best");
+            for (size_t k = 0; k < n_with; k++) {
+                double best = best_per_joule(&v->devs[with[k]], &groups[g]);
+                if (best > 0)
+                    doc_metric(d, best, best, unit, "%s", "");
                 else
                     doc_cell(d, NAN, "not measured");
+            }
         }
-        free(best);
     }
+    free(with);
 }
 
 /* The results that failed on entry d, named (at most `max`) in a
@@ -305,8 +336,7 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
     struct compare_group *groups = malloc((cap + 1) * sizeof *groups);
     double *overall = calloc(v->n_devs + 1, sizeof *overall);
     size_t *overall_n = calloc(v->n_devs + 1, sizeof *overall_n);
-    int *overall_best = calloc(v->n_devs + 1, sizeof *overall_best);
-    if (!groups || !overall || !overall_n || !overall_best) {
+    if (!groups || !overall || !overall_n) {
         d->failed = 1;
         goto done;
     }
@@ -341,16 +371,22 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
         clock_cell(d, &c);
     }
 
-    /* Every workload's ratio, and the geometric mean of them (the peaks
-     * are the devices' roofs, not workloads: outside it). */
+    /* Every workload's ratio, and the geometric mean of those taken at
+     * the same sizes on both sides (like with like: a best over a best at
+     * other sizes is shown in its row, marked, never averaged in; the
+     * peaks are the devices' roofs, not workloads: outside it too). */
     size_t first_row = d->n ? d->blocks[d->n - 1].n_cells : 0;
-    doc_cell(d, NAN, "all workloads (how many)");
+    doc_cell(d, NAN, "all workloads at the same sizes (how many)");
     for (size_t i = 0; i < v->n_devs; i++)
         doc_cell(d, NAN, "%s", ""); /* filled once every workload is measured */
-    int best_vs_best = 0;
+    int best_vs_best = 0, probes = 0;
     for (size_t g = 0; g < n_groups; g++) {
         char label[96];
         const struct compare_group *grp = &groups[g];
+        if (compare_is_probe(grp->workload)) {
+            probes = 1;
+            continue;
+        }
         if (grp->several && is_launch(grp->unit))
             snprintf(label, sizeof label, "%s (launch)", grp->workload);
         else if (grp->several)
@@ -395,14 +431,12 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
                 doc_cell(d, ratio, "%s*", text);
             best_vs_best |= !rows;
             doc_mark(d, ratio_mark(ratio));
-            if (!peak) {
+            if (!peak && rows) {
                 overall[i] += log(ratio);
                 overall_n[i]++;
-                overall_best[i] |= !rows;
             }
         }
     }
-    energy_rows(d, v, groups, n_groups);
     /* The row of all workloads, now that each is measured. */
     struct doc_block *t = &d->blocks[d->n - 1];
     for (size_t i = 0; !d->failed && i < v->n_devs; i++) {
@@ -415,11 +449,11 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
             double ratio = exp(overall[i] / (double)overall_n[i]);
             char r[48];
             compare_ratio_text(ratio, r, sizeof r);
-            snprintf(text, sizeof text, "%s%s (%zu)", r, overall_best[i] ? "*" : "", overall_n[i]);
+            snprintf(text, sizeof text, "%s (%zu)", r, overall_n[i]);
             c->key = ratio;
             c->mark = ratio_mark(ratio);
         } else {
-            snprintf(text, sizeof text, "no workload in common");
+            snprintf(text, sizeof text, "none at the same sizes");
         }
         char *copy = strdup(text);
         if (!copy) {
@@ -431,7 +465,18 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
     }
     if (best_vs_best)
         doc_text(d, "* No size in common with the baseline: that device's best over the "
-                    "baseline's best, each at its own size (At a glance says which).");
+                    "baseline's best, each at its own size (At a glance says which), left out "
+                    "of all workloads.");
+    int levels = 0;
+    for (size_t i = 0; i < v->n_devs; i++)
+        levels |= compare_has_levels(&v->devs[i]);
+    if (probes)
+        doc_text(d, "clmem hierarchy's probes are not workloads: each measures one level in a "
+                    "way of its own (a latency, a bank conflict, a zero-copy map), so none is "
+                    "ranked or averaged here; %s",
+                 levels ? "Memory hierarchy compares them level by level."
+                        : "their figures are in the tables below.");
+    energy_table(d, v, groups, n_groups);
     for (size_t i = 0; i < v->n_devs; i++)
         failures_text(d, v, i, 12);
     const struct compare_plots *p = v->plots;
@@ -442,7 +487,6 @@ done:
     free(groups);
     free(overall);
     free(overall_n);
-    free(overall_best);
 }
 
 /* ---- the ratios, row by row ---- */
