@@ -673,6 +673,38 @@ static void probes_are_not_ranked(void **state)
     assert_false(exists(path));
 }
 
+/* Each column says the build (version, git describe) and driver that
+ * made it; two entries of one device from different builds are marked
+ * and said to mix them. */
+static void builds_are_said(void **state)
+{
+    (void)state;
+    static const struct made r[] = {{"w", "v1", "64", 10, "GB/s", "ok", "events", NAN}};
+    const char *s1 = made_file("build-1.json", "dev S", 0, 0, r, 1);
+    const char *s2 = made_file("build-2.json", "dev S", 0, 0, r, 1);
+    const char *t = made_file("build-3.json", "dev T", 0, 0, r, 1);
+    char *text = test_read_file(s1), *at = strstr(text, "\"created\"");
+    assert_non_null(at);
+    char *edited = malloc(strlen(text) + 64);
+    assert_non_null(edited);
+    sprintf(edited, "%.*s\"clmem_git\": \"abc1234-dirty\", %s", (int)(at - text), text, at);
+    test_write_file(s1, edited);
+    free(edited);
+    free(text);
+    const char *out = test_in_dir("builds");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", s1, s2, t, "--output-dir", out), out, 3, "report.md");
+    assert_non_null(strstr(md, "| build, driver | 0.3.0 abc1234-dirty, 1 \u2260 | 0.3.0, build not "
+                               "recorded, 1 \u2260 | 0.3.0, build not recorded, 1 |"));
+    assert_non_null(strstr(md, "\u2260 Another entry of the same device came from another build"));
+    assert_non_null(strstr(md, "| platform | driver | build | host |"));
+    free(md);
+    md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                  ARGS("compare", s2, t, "--output-dir", out), out, 2, "report.md");
+    assert_null(strstr(md, "\u2260"));
+    free(md);
+}
+
 /* --baseline takes a path first, as given (relative or absolute: one
  * file however named), before a file name that another directory's file
  * shares; a name several entries match is refused with them listed. */
@@ -847,6 +879,7 @@ int main(void)
         cmocka_unit_test(the_baseline_is_chosen),
         cmocka_unit_test(the_baseline_path_comes_first),
         cmocka_unit_test(probes_are_not_ranked),
+        cmocka_unit_test(builds_are_said),
         cmocka_unit_test(performance_portability),
         cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,

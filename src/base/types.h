@@ -295,6 +295,7 @@ struct clmem_compare_device {
     char origin[1024];           /* the run file it was read from, "" for a live device */
     char created[40];            /* when the file was written (UTC, ISO 8601), or "" */
     char clmem_version[64];
+    char clmem_git[64]; /* the build's git describe ("8484219-dirty"); "" when not recorded */
     int rank;        /* an MPI file's rank, else -1 */
     int interrupted; /* a signal stopped its run early: what finished */
     /* The file's "hierarchy" (clmem hierarchy's run files), owned by the

@@ -247,11 +247,11 @@ static void peak_cell(struct doc *d, double value, const char *unit)
 static void devices_section(struct doc *d, const struct compare_view *v)
 {
     doc_heading(d, 2, "Devices");
-    doc_table(d, 10);
+    doc_table(d, 11);
     doc_units_by_row(d);
-    static const char *const head[] = {"device",    "platform",    "driver",    "host",
-                                       "created",   "source file", "peak copy", "peak read",
-                                       "peak FP32", "launch"};
+    static const char *const head[] = {"device",      "platform",  "driver",    "build",
+                                       "host",        "created",   "source file", "peak copy",
+                                       "peak read",   "peak FP32", "launch"};
     for (size_t c = 0; c < CLMEM_ARRAY_SIZE(head); c++)
         doc_cell(d, NAN, "%s", head[c]);
     for (size_t i = 0; i < v->n_devs; i++) {
@@ -259,6 +259,9 @@ static void devices_section(struct doc *d, const struct compare_view *v)
         doc_cell(d, NAN, "%s%s", v->labels[i], i == v->baseline ? " (baseline)" : "");
         doc_cell(d, NAN, "%s", dev->device.platform_name);
         doc_cell(d, NAN, "%s", dev->device.driver);
+        char build[160];
+        compare_build_text(dev, build, sizeof build);
+        doc_cell(d, NAN, "%s", build);
         doc_cell(d, NAN, "%s", dev->host[0] ? dev->host : "unknown");
         doc_cell(d, NAN, "%s", dev->created[0] ? dev->created : "unknown");
         doc_cell(d, NAN, "%s", dev->origin[0] ? dev->origin : "this run");

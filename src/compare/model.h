@@ -231,6 +231,14 @@ int compare_is_peak(const char *workload);
  * is a workload to rank, average or give a PP; the memory hierarchy's
  * section compares them level by level. */
 int compare_is_probe(const char *workload);
+/* The build that made an entry's results: "0.1.0 8484219-dirty", "0.1.0,
+ * build not recorded" (files written before builds were), this build's
+ * for a live device. */
+void compare_build_text(const struct clmem_compare_device *dev, char *out, size_t size);
+/* Whether two entries are one device (name and host) measured by builds
+ * or drivers that differ: their ratios then mix more than two runs. */
+int compare_builds_differ(const struct clmem_compare_device *a,
+                          const struct clmem_compare_device *b);
 
 /* ---- the memory hierarchy (levels.c) ---- */
 /* Whether the entry holds clmem hierarchy's levels and staircase (its run

@@ -24,6 +24,27 @@ int compare_is_probe(const char *workload)
     return strcmp(workload, "hierarchy") == 0;
 }
 
+void compare_build_text(const struct clmem_compare_device *dev, char *out, size_t size)
+{
+    const char *version = dev->origin[0] ? dev->clmem_version : CLMEM_VERSION;
+    const char *git = dev->origin[0] ? dev->clmem_git : clmem_build_git();
+    if (git[0])
+        snprintf(out, size, "%s %s", version[0] ? version : "?", git);
+    else
+        snprintf(out, size, "%s, build not recorded", version[0] ? version : "?");
+}
+
+int compare_builds_differ(const struct clmem_compare_device *a,
+                          const struct clmem_compare_device *b)
+{
+    if (strcmp(a->device.name, b->device.name) != 0 || strcmp(a->host, b->host) != 0)
+        return 0;
+    char ta[160], tb[160];
+    compare_build_text(a, ta, sizeof ta);
+    compare_build_text(b, tb, sizeof tb);
+    return strcmp(ta, tb) != 0 || strcmp(a->device.driver, b->device.driver) != 0;
+}
+
 double compare_linear_size(const char *size)
 {
     double product = 1, log_sum = 0;

@@ -360,6 +360,21 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
         const char *origin = v->devs[i].origin, *slash = strrchr(origin, '/');
         doc_cell(d, NAN, "%s", origin[0] ? (slash ? slash + 1 : origin) : "live, this run");
     }
+    /* The build and driver, marked where another entry of the same device
+     * had others (said under the table). */
+    int mixed = 0;
+    doc_cell(d, NAN, "build, driver");
+    for (size_t i = 0; i < v->n_devs; i++) {
+        char build[160];
+        int differs = 0;
+        compare_build_text(&v->devs[i], build, sizeof build);
+        for (size_t j = 0; j < v->n_devs; j++)
+            differs |= j != i && compare_builds_differ(&v->devs[i], &v->devs[j]);
+        doc_cell(d, NAN, "%s, %s%s", build, v->devs[i].device.driver, differs ? " \u2260" : "");
+        if (differs)
+            doc_mark(d, MARK_WORSE);
+        mixed |= differs;
+    }
     doc_cell(d, NAN, "results");
     for (size_t i = 0; i < v->n_devs; i++) {
         struct counts c = count_results(&v->devs[i]);
@@ -463,6 +478,10 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
         free(c->text);
         c->text = copy;
     }
+    if (mixed)
+        doc_text(d, "\u2260 Another entry of the same device came from another build or driver: "
+                    "ratios between them mix changes of clmem or the driver with the runs' "
+                    "noise.");
     if (best_vs_best)
         doc_text(d, "* No size in common with the baseline: that device's best over the "
                     "baseline's best, each at its own size (At a glance says which), left out "

@@ -214,12 +214,17 @@ cJSON *clmem_json_host(const struct clmem_host *h)
     return json_object(h, &clmem_json_host_fields);
 }
 
+const char *clmem_build_git(void)
+{
+    return strcmp(CLMEM_GIT_DESCRIBE, CLMEM_GIT_NONE) != 0 ? CLMEM_GIT_DESCRIBE : "";
+}
+
 void clmem_json_add_header(cJSON *root, const char *when)
 {
     cJSON_AddNumberToObject(root, "schema_version", CLMEM_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "clmem_version", CLMEM_VERSION);
-    if (CLMEM_GIT_DESCRIBE[0] && strcmp(CLMEM_GIT_DESCRIBE, CLMEM_GIT_NONE) != 0)
-        cJSON_AddStringToObject(root, "clmem_git", CLMEM_GIT_DESCRIBE);
+    if (clmem_build_git()[0])
+        cJSON_AddStringToObject(root, "clmem_git", clmem_build_git());
     char created[32] = "";
     time_t now = time(NULL);
     struct tm utc;

@@ -28,6 +28,10 @@ void clmem_format_at(double value, const char *unit, int exponent, char *out, si
  * they are (8192, 8191x8191). */
 void clmem_human_size(const char *size, char *out, size_t n);
 
+/* The build that writes run files: `git describe --always --dirty` of its
+ * source ("8484219-dirty"; json.c), "" outside a git checkout. */
+const char *clmem_build_git(void);
+
 /* ---- the results' formats: the writers behind clmem_report_write ---- */
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n);

@@ -629,7 +629,9 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
                           "'%s' has schema_version %.0f, newer than this clmem reads (%d): "
                           "read it with a newer clmem",
                           rd->path, schema->valuedouble, CLMEM_SCHEMA_VERSION);
+    char git[64] = "";
     if ((status = get_string(rd, root, "clmem_version", 1, version, sizeof version)) ||
+        (status = get_string(rd, root, "clmem_git", 0, git, sizeof git)) ||
         (status = get_string(rd, root, "created", 0, created, sizeof created)))
         return status;
     const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(root, "ranks");
@@ -682,6 +684,7 @@ static int parse_file(struct reader *rd, const cJSON *root, struct clmem_compare
         clmem_text_copy(run->origin, sizeof run->origin, rd->path);
         clmem_text_copy(run->created, sizeof run->created, created);
         clmem_text_copy(run->clmem_version, sizeof run->clmem_version, version);
+        clmem_text_copy(run->clmem_git, sizeof run->clmem_git, git);
         run->interrupted = cJSON_IsTrue(stopped);
         if (status == CLMEM_OK && !ranks)
             status = parse_hierarchy(rd, cJSON_GetObjectItemCaseSensitive(root, "hierarchy"),
