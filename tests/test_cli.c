@@ -280,6 +280,105 @@ static void cache_warns_on_damaged_entry(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Field k (from 0) of a CSV line as clmem writes one (quoted where it
+ * holds a comma or a quote, "" for a quote), into out. */
+static void csv_field(const char *line, size_t k, char *out, size_t size)
+{
+    size_t n = 0;
+    for (size_t field = 0; *line && *line != '\n'; field++) {
+        int quoted = *line == '"';
+        line += quoted;
+        while (*line && *line != '\n' && (quoted || *line != ',')) {
+            if (quoted && *line == '"' && line[1] != '"') {
+                line++;
+                break;
+            }
+            line += quoted && *line == '"';
+            if (field == k && n + 1 < size)
+                out[n++] = *line;
+            line++;
+        }
+        if (field == k)
+            break;
+        line += *line == ',';
+    }
+    out[n] = '\0';
+}
+
+/* A tuning entry that is no setting the device can run (BLOCK_ROWS 3 does
+ * not divide TILE_DIM 32; SUM_WG_SIZE 3 is no power of two) is ignored
+ * with a warning naming the file, the entry and the values, the run going
+ * on with the built-in parameters. */
+static void tuning_entry_the_device_cannot_run_is_said(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("devices", "--format", "csv"));
+    assert_int_equal(o.code, 0);
+    char name[256] = "", driver[256] = "", type[32];
+    for (const char *line = strchr(o.out, '\n'); line && line[1] && !name[0];
+         line = strchr(line + 1, '\n')) {
+        csv_field(line + 1, 3, type, sizeof type);
+        if (strcmp(type, "cpu") == 0) {
+            csv_field(line + 1, 2, name, sizeof name);
+            csv_field(line + 1, 16, driver, sizeof driver);
+        }
+    }
+    if (!name[0])
+        fail_msg("no cpu device in:\n%s", o.out);
+    char dir[] = "/tmp/clmem-cli-tuning-XXXXXX", path[256], cmd[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/clmem", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    static const char *const entries[][3] = {
+        {"transpose", "padded\", \"size_class\": \"N<=64", "\"TILE_DIM\": 32, \"BLOCK_ROWS\": 3"},
+        {"dot", "one_pass\", \"size_class\": \"N<=2048",
+         "\"SUM_WG_SIZE\": 3, \"GROUPS_PER_UNIT\": 1"},
+    };
+    fprintf(f, "{\"clmem_tuning\": 1, \"entries\": [");
+    for (size_t i = 0; i < 2; i++)
+        fprintf(f,
+                "%s{\"device\": \"%s\", \"driver\": \"%s\", \"workload\": \"%s\", "
+                "\"variant\": \"%s\", \"params\": {%s}, \"builtin\": false}",
+                i ? ", " : "", name, driver, entries[i][0], entries[i][1], entries[i][2]);
+    fprintf(f, "]}\n");
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0600), 0);
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    const struct {
+        const char *const *args;
+        const char *says;
+    } runs[] = {
+        {ARGS("run", "transpose", "--variant", "all", "--size", "33x17", "--device", "cpu",
+              "--reps", "1"),
+         "' (N<=64) has TILE_DIM 32, BLOCK_ROWS 3, which transpose padded cannot run on this "
+         "device: ignored, the built-in parameters used"},
+        {ARGS("run", "dot", "--variant", "one_pass", "--size", "1031", "--device", "cpu", "--reps",
+              "1"),
+         "' (N<=2048) has SUM_WG_SIZE 3, GROUPS_PER_UNIT 1, which dot one_pass cannot run on "
+         "this device: ignored, the built-in parameters used"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        run_clmem(&o, env, runs[i].args);
+        char entry[512];
+        snprintf(entry, sizeof entry,
+                 "clmem: warning: tuning database '%s': the entry for %s on '%s", path,
+                 i ? "dot one_pass" : "transpose padded", name);
+        size_t results;
+        const char *rest = other_lines(o.err, &results);
+        /* One line, however many variants looked the entry up. */
+        if (o.code != 0 || strncmp(rest, entry, strlen(entry)) != 0 ||
+            !strstr(rest, runs[i].says) || count_lines(rest) != 1 ||
+            strstr(o.out, "tuned parameters"))
+            fail_msg("%s: exit %d\nstdout: %s\nstderr: %s", runs[i].args[1], o.code, o.out, o.err);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* compare on the PoCL device alone writes every file of the report; with
  * gnuplot installed (CI installs it) the pictures too. */
 static void compare_writes_the_report(void **state)
@@ -571,6 +670,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(tune_stores_and_run_uses),
+        cmocka_unit_test(tuning_entry_the_device_cannot_run_is_said),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(no_gpu_here_is_a_usage_error),
