@@ -14,20 +14,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The table's words where they are another command's: no auto, no
+ * matmul shape, no result lines (hierarchy prints its results at the
+ * end), the table beside --output's file. */
 static const struct cli_use hierarchy_uses[] = {
-    {.id = CLI_OPT_VARIANT},
+    {.id = CLI_OPT_VARIANT, .help = "one probe, or all of them; 'clmem list hierarchy' names them"},
     {.id = CLI_OPT_SIZE,
-     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB"},
+     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB",
+     .help = "the largest working set of the sweeps, in bytes: one number N, 4096 at least"},
     {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
     {.id = CLI_OPT_REPS},
     {.id = CLI_OPT_WARMUP},
     {.id = CLI_OPT_SEED},
     {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},
+    {.id = CLI_OPT_OUTPUT,
+     .help = "write the report there (whole, or not at all): JSON with the levels unless FILE.csv "
+             "or --format says otherwise; the table then goes to stdout as well"},
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PROGRESS},
-    {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_PROGRESS,
+     .help = "progress lines on stderr (step, elapsed time, time left), one a probe and working "
+             "set, even off a terminal; on a terminal they are on by default"},
+    {.id = CLI_OPT_QUIET,
+     .help = "no progress or other informational lines on stderr (errors still)"},
 };
 
 const struct cli_spec cli_hierarchy_spec = {
