@@ -581,6 +581,8 @@ static void on_progress(void *user, const struct clmem_result *next, size_t inde
     assert_int_equal(p->done, p->calls);
     assert_string_equal(clmem_result_text(next, "workload"), "dot");
     assert_true(clmem_result_number(next, "samples") == 0);
+    /* Not measured yet: neither ok nor FAILED. */
+    assert_string_equal(clmem_result_status(next), "pending");
     p->calls++;
     p->count = count;
 }

@@ -120,12 +120,13 @@ CLMEM_API const char *clmem_result_text(const struct clmem_result *result, const
  * "demonstrates_failure" (1 or 0), "energy_j" (a run's), "power_w",
  * "energy_efficiency" (work per joule), "energy_span_s", "energy_runs". */
 CLMEM_API double clmem_result_number(const struct clmem_result *result, const char *field);
-/* "ok", "FAILED" or "skipped". */
+/* "ok", "FAILED" or "skipped"; "pending" for a result not measured yet
+ * (the one a progress callback is handed: no run returns one). */
 CLMEM_API const char *clmem_result_status(const struct clmem_result *result);
 CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
 
 /* Callbacks a run takes: before each variant, its result named but not yet
- * measured (index of count); polled before each variant, non-zero stops
+ * measured (status "pending", index of count); polled before each variant, non-zero stops
  * there with CLMEM_ERR_INTERRUPTED, keeping what finished (the CLI's
  * Ctrl-C); the suite's, before each workload and size; once a result is
  * finished (measured and checked, FAILED, or skipped with its reason; its
