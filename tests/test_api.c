@@ -689,6 +689,28 @@ static void run_through_handles(void **state)
     clmem_results_free(results, n);
 }
 
+/* A workload that reads no input file refuses "input" as the CLI does,
+ * with or without a size. */
+static void input_where_none_is_taken(void **state)
+{
+    UNUSED;
+    struct clmem_error err = {0};
+    struct clmem_run_options *options = NULL;
+    assert_int_equal(clmem_run_options_create(&options, &err), CLMEM_OK);
+    assert_int_equal(clmem_run_options_set(options, "input", "picture.pgm", &err), CLMEM_OK);
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    const struct clmem_workload *pi = clmem_workload_find("pi");
+    refused(clmem_run(fx.ctx, pi, options, &results, &n, &err), &err,
+            "workload 'pi' takes no --input");
+    assert_int_equal(clmem_run_options_set(options, "size", "1000", &err), CLMEM_OK);
+    refused(clmem_run(fx.ctx, pi, options, &results, &n, &err), &err,
+            "workload 'pi' takes no --input");
+    assert_null(results);
+    assert_int_equal(n, 0);
+    clmem_run_options_release(options);
+}
+
 /* The suite's plan: its options by name, the workloads checked. */
 static void bench_plan_through_handles(void **state)
 {
@@ -759,6 +781,7 @@ int main(void)
                                         cmocka_unit_test(misuse_without_an_error_record)};
     const struct CMUnitTest device[] = {
         cmocka_unit_test(run_through_handles),
+        cmocka_unit_test(input_where_none_is_taken),
         cmocka_unit_test(bench_plan_through_handles),
         cmocka_unit_test(bench_done_through_handles),
     };
