@@ -711,6 +711,31 @@ static void input_where_none_is_taken(void **state)
     clmem_run_options_release(options);
 }
 
+/* As the header says: err is not optional. A call that is right in every
+ * other argument, made with err NULL, does nothing and answers
+ * CLMEM_ERR_USAGE. */
+static void valid_calls_without_an_error_record_do_nothing(void **state)
+{
+    UNUSED;
+    struct clmem_run_options *options = NULL;
+    assert_int_equal(clmem_run_options_create(&options, NULL), CLMEM_ERR_USAGE);
+    assert_null(options);
+    struct clmem_device *devices = NULL;
+    size_t count = 0;
+    assert_int_equal(clmem_devices_list(&devices, &count, NULL), CLMEM_ERR_USAGE);
+    assert_null(devices);
+    assert_int_equal(count, 0);
+    enum clmem_format format = CLMEM_FORMAT_TABLE;
+    assert_int_equal(clmem_format_parse("csv", &format, NULL), CLMEM_ERR_USAGE);
+    assert_int_equal(format, CLMEM_FORMAT_TABLE);
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(clmem_run(fx.ctx, clmem_workload_find("dot"), NULL, &results, &n, NULL),
+                     CLMEM_ERR_USAGE);
+    assert_null(results);
+    assert_int_equal(n, 0);
+}
+
 /* The suite's plan: its options by name, the workloads checked. */
 static void bench_plan_through_handles(void **state)
 {
@@ -782,6 +807,7 @@ int main(void)
     const struct CMUnitTest device[] = {
         cmocka_unit_test(run_through_handles),
         cmocka_unit_test(input_where_none_is_taken),
+        cmocka_unit_test(valid_calls_without_an_error_record_do_nothing),
         cmocka_unit_test(bench_plan_through_handles),
         cmocka_unit_test(bench_done_through_handles),
     };

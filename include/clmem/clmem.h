@@ -12,9 +12,12 @@
  *
  * Misuse is an answer, not a crash: a function that returns a status
  * returns CLMEM_ERR_USAGE, its message naming the function and the
- * argument, for a NULL or out-of-range argument (err NULL: the status
- * alone); one that returns a pointer returns NULL, a number NAN; a release
- * or free of NULL does nothing, as free(NULL) does. */
+ * argument, for a NULL or out-of-range argument; one that returns a
+ * pointer returns NULL, a number NAN; a release or free of NULL does
+ * nothing, as free(NULL) does. The error record is not optional: every
+ * function that takes `err` needs one, and called with err NULL does
+ * nothing at all, however valid its other arguments, and returns
+ * CLMEM_ERR_USAGE with no message (there is no record to hold one). */
 #ifndef CLMEM_H
 #define CLMEM_H
 
