@@ -1,5 +1,6 @@
 /* The clmem command line: each bad input gets one clear line on stderr and
  * its documented exit code, before any work; good runs print results. */
+#include <cJSON.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -280,31 +281,6 @@ static void cache_warns_on_damaged_entry(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* Field k (from 0) of a CSV line as clmem writes one (quoted where it
- * holds a comma or a quote, "" for a quote), into out. */
-static void csv_field(const char *line, size_t k, char *out, size_t size)
-{
-    size_t n = 0;
-    for (size_t field = 0; *line && *line != '\n'; field++) {
-        int quoted = *line == '"';
-        line += quoted;
-        while (*line && *line != '\n' && (quoted || *line != ',')) {
-            if (quoted && *line == '"' && line[1] != '"') {
-                line++;
-                break;
-            }
-            line += quoted && *line == '"';
-            if (field == k && n + 1 < size)
-                out[n++] = *line;
-            line++;
-        }
-        if (field == k)
-            break;
-        line += *line == ',';
-    }
-    out[n] = '\0';
-}
-
 /* A tuning entry that is no setting the device can run (BLOCK_ROWS 3 does
  * not divide TILE_DIM 32; SUM_WG_SIZE 3 is no power of two) is ignored
  * with a warning naming the file, the entry and the values, the run going
@@ -313,17 +289,22 @@ static void tuning_entry_the_device_cannot_run_is_said(void **state)
 {
     (void)state;
     static struct outcome o;
-    run_clmem(&o, NULL, ARGS("devices", "--format", "csv"));
+    /* The entries' key: the device --device cpu opens, its driver. */
+    run_clmem(&o, NULL, ARGS("devices", "--format", "json"));
     assert_int_equal(o.code, 0);
-    char name[256] = "", driver[256] = "", type[32];
-    for (const char *line = strchr(o.out, '\n'); line && line[1] && !name[0];
-         line = strchr(line + 1, '\n')) {
-        csv_field(line + 1, 3, type, sizeof type);
-        if (strcmp(type, "cpu") == 0) {
-            csv_field(line + 1, 2, name, sizeof name);
-            csv_field(line + 1, 16, driver, sizeof driver);
+    cJSON *devices = cJSON_Parse(o.out), *d;
+    char name[256] = "", driver[256] = "";
+    cJSON_ArrayForEach(d, devices)
+    {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+        if (!name[0] && cJSON_IsString(type) && strcmp(type->valuestring, "cpu") == 0) {
+            snprintf(name, sizeof name, "%s",
+                     cJSON_GetObjectItemCaseSensitive(d, "name")->valuestring);
+            snprintf(driver, sizeof driver, "%s",
+                     cJSON_GetObjectItemCaseSensitive(d, "driver_version")->valuestring);
         }
     }
+    cJSON_Delete(devices);
     if (!name[0])
         fail_msg("no cpu device in:\n%s", o.out);
     char dir[] = "/tmp/clmem-cli-tuning-XXXXXX", path[256], cmd[128];
