@@ -581,6 +581,8 @@ static void on_progress(void *user, const struct clmem_result *next, size_t inde
     assert_int_equal(p->done, p->calls);
     assert_string_equal(clmem_result_text(next, "workload"), "dot");
     assert_true(clmem_result_number(next, "samples") == 0);
+    /* Not measured yet: neither ok nor FAILED. */
+    assert_string_equal(clmem_result_status(next), "pending");
     p->calls++;
     p->count = count;
 }
@@ -687,6 +689,53 @@ static void run_through_handles(void **state)
     clmem_results_free(results, n);
 }
 
+/* A workload that reads no input file refuses "input" as the CLI does,
+ * with or without a size. */
+static void input_where_none_is_taken(void **state)
+{
+    UNUSED;
+    struct clmem_error err = {0};
+    struct clmem_run_options *options = NULL;
+    assert_int_equal(clmem_run_options_create(&options, &err), CLMEM_OK);
+    assert_int_equal(clmem_run_options_set(options, "input", "picture.pgm", &err), CLMEM_OK);
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    const struct clmem_workload *pi = clmem_workload_find("pi");
+    refused(clmem_run(fx.ctx, pi, options, &results, &n, &err), &err,
+            "workload 'pi' takes no --input");
+    assert_int_equal(clmem_run_options_set(options, "size", "1000", &err), CLMEM_OK);
+    refused(clmem_run(fx.ctx, pi, options, &results, &n, &err), &err,
+            "workload 'pi' takes no --input");
+    assert_null(results);
+    assert_int_equal(n, 0);
+    clmem_run_options_release(options);
+}
+
+/* As the header says: err is not optional. A call that is right in every
+ * other argument, made with err NULL, does nothing and answers
+ * CLMEM_ERR_USAGE. */
+static void valid_calls_without_an_error_record_do_nothing(void **state)
+{
+    UNUSED;
+    struct clmem_run_options *options = NULL;
+    assert_int_equal(clmem_run_options_create(&options, NULL), CLMEM_ERR_USAGE);
+    assert_null(options);
+    struct clmem_device *devices = NULL;
+    size_t count = 0;
+    assert_int_equal(clmem_devices_list(&devices, &count, NULL), CLMEM_ERR_USAGE);
+    assert_null(devices);
+    assert_int_equal(count, 0);
+    enum clmem_format format = CLMEM_FORMAT_TABLE;
+    assert_int_equal(clmem_format_parse("csv", &format, NULL), CLMEM_ERR_USAGE);
+    assert_int_equal(format, CLMEM_FORMAT_TABLE);
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(clmem_run(fx.ctx, clmem_workload_find("dot"), NULL, &results, &n, NULL),
+                     CLMEM_ERR_USAGE);
+    assert_null(results);
+    assert_int_equal(n, 0);
+}
+
 /* The suite's plan: its options by name, the workloads checked. */
 static void bench_plan_through_handles(void **state)
 {
@@ -757,6 +806,8 @@ int main(void)
                                         cmocka_unit_test(misuse_without_an_error_record)};
     const struct CMUnitTest device[] = {
         cmocka_unit_test(run_through_handles),
+        cmocka_unit_test(input_where_none_is_taken),
+        cmocka_unit_test(valid_calls_without_an_error_record_do_nothing),
         cmocka_unit_test(bench_plan_through_handles),
         cmocka_unit_test(bench_done_through_handles),
     };

@@ -1,5 +1,6 @@
 /* The clmem command line: each bad input gets one clear line on stderr and
  * its documented exit code, before any work; good runs print results. */
+#include <cJSON.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -276,6 +277,85 @@ static void cache_warns_on_damaged_entry(void **state)
               ARGS("run", "transpose", "--variant", "copy", "--size", "9", "--device", "cpu",
                    "--no-cache"));
     assert_int_equal(o.code, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A tuning entry that is no setting the device can run (BLOCK_ROWS 3 does
+ * not divide TILE_DIM 32; SUM_WG_SIZE 3 is no power of two) is ignored
+ * with a warning naming the file, the entry and the values, the run going
+ * on with the built-in parameters. */
+static void tuning_entry_the_device_cannot_run_is_said(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    /* The entries' key: the device --device cpu opens, its driver. */
+    run_clmem(&o, NULL, ARGS("devices", "--format", "json"));
+    assert_int_equal(o.code, 0);
+    cJSON *devices = cJSON_Parse(o.out), *d;
+    char name[256] = "", driver[256] = "";
+    cJSON_ArrayForEach(d, devices)
+    {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+        if (!name[0] && cJSON_IsString(type) && strcmp(type->valuestring, "cpu") == 0) {
+            snprintf(name, sizeof name, "%s",
+                     cJSON_GetObjectItemCaseSensitive(d, "name")->valuestring);
+            snprintf(driver, sizeof driver, "%s",
+                     cJSON_GetObjectItemCaseSensitive(d, "driver_version")->valuestring);
+        }
+    }
+    cJSON_Delete(devices);
+    if (!name[0])
+        fail_msg("no cpu device in:\n%s", o.out);
+    char dir[] = "/tmp/clmem-cli-tuning-XXXXXX", path[256], cmd[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/clmem", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/clmem/tuning.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    static const char *const entries[][3] = {
+        {"transpose", "padded\", \"size_class\": \"N<=64", "\"TILE_DIM\": 32, \"BLOCK_ROWS\": 3"},
+        {"dot", "one_pass\", \"size_class\": \"N<=2048",
+         "\"SUM_WG_SIZE\": 3, \"GROUPS_PER_UNIT\": 1"},
+    };
+    fprintf(f, "{\"clmem_tuning\": 1, \"entries\": [");
+    for (size_t i = 0; i < 2; i++)
+        fprintf(f,
+                "%s{\"device\": \"%s\", \"driver\": \"%s\", \"workload\": \"%s\", "
+                "\"variant\": \"%s\", \"params\": {%s}, \"builtin\": false}",
+                i ? ", " : "", name, driver, entries[i][0], entries[i][1], entries[i][2]);
+    fprintf(f, "]}\n");
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0600), 0);
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    const struct {
+        const char *const *args;
+        const char *says;
+    } runs[] = {
+        {ARGS("run", "transpose", "--variant", "all", "--size", "33x17", "--device", "cpu",
+              "--reps", "1"),
+         "' (N<=64) has TILE_DIM 32, BLOCK_ROWS 3, which transpose padded cannot run on this "
+         "device: ignored, the built-in parameters used"},
+        {ARGS("run", "dot", "--variant", "one_pass", "--size", "1031", "--device", "cpu", "--reps",
+              "1"),
+         "' (N<=2048) has SUM_WG_SIZE 3, GROUPS_PER_UNIT 1, which dot one_pass cannot run on "
+         "this device: ignored, the built-in parameters used"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        run_clmem(&o, env, runs[i].args);
+        char entry[512];
+        snprintf(entry, sizeof entry,
+                 "clmem: warning: tuning database '%s': the entry for %s on '%s", path,
+                 i ? "dot one_pass" : "transpose padded", name);
+        size_t results;
+        const char *rest = other_lines(o.err, &results);
+        /* One line, however many variants looked the entry up. */
+        if (o.code != 0 || strncmp(rest, entry, strlen(entry)) != 0 ||
+            !strstr(rest, runs[i].says) || count_lines(rest) != 1 ||
+            strstr(o.out, "tuned parameters"))
+            fail_msg("%s: exit %d\nstdout: %s\nstderr: %s", runs[i].args[1], o.code, o.out, o.err);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -571,6 +651,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bench_writes_json_with_device_and_peak),
         cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(tune_stores_and_run_uses),
+        cmocka_unit_test(tuning_entry_the_device_cannot_run_is_said),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(no_gpu_here_is_a_usage_error),

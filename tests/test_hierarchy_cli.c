@@ -3,7 +3,8 @@
  * the schema accepts (with "hierarchy") and that diff and compare still
  * read; one probe alone; progress; usage errors before any work; a
  * planted kernel that drops its loads failing with exit 1; bench's short
- * form. No figure is judged. */
+ * form; --output with stdout closed or full; what --help says. No figure
+ * is judged. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -153,6 +154,97 @@ static void dropped_loads_exit_1(void **state)
     assert_non_null(strstr(o.out, ",FAILED,"));
 }
 
+/* The shell's exit code of `command` run by sh. */
+static int shell(const char *command)
+{
+    int rc = system(command);
+    assert_true(WIFEXITED(rc));
+    return WEXITSTATUS(rc);
+}
+
+/* With --output the report is the file's: a closed stdout (>&-) wants no
+ * table, and the run exits 0 with the file whole; a stdout that cannot
+ * take the table says just that, the file named; without --output a
+ * closed stdout is refused before the sweep. */
+static void output_with_stdout_closed(void **state)
+{
+    (void)state;
+    const char *bin = getenv("CLMEM_BIN"), *json = test_in_dir("closed.json"),
+               *err = test_in_dir("closed.err");
+    char cmd[4096], text[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' hierarchy --device cpu --variant d2d --size 16384 --reps 1 --output '%s' "
+             "--quiet >&- 2>'%s'",
+             bin, json, err);
+    int code = shell(cmd);
+    slurp(err, text, sizeof text);
+    if (code != 0 || text[0])
+        fail_msg("hierarchy --output FILE >&-: exit %d, stderr '%s'", code, text);
+    char *file = test_read_file(json);
+    assert_non_null(file);
+    assert_non_null(strstr(file, "\"hierarchy\""));
+    assert_non_null(strstr(file, "\"variant\":\t\"d2d\""));
+    free(file);
+
+    static struct outcome o;
+    run_clmem_to_within(&o, NULL,
+                        ARGS("hierarchy", "--device", "cpu", "--variant", "d2d", "--size", "16384",
+                             "--reps", "1", "--output", json, "--quiet"),
+                        "/dev/full", 600);
+    char says[2048];
+    snprintf(says, sizeof says,
+             "clmem: the report is in '%s', but its table cannot be written to stdout: No space "
+             "left on device",
+             json);
+    if (o.code != 2 || !strstr(o.err, says) || count_lines(o.err) != 1)
+        fail_msg("hierarchy --output FILE >/dev/full: exit %d, stderr '%s'", o.code, o.err);
+
+    snprintf(cmd, sizeof cmd, "'%s' hierarchy --device cpu --variant d2d >&- 2>'%s'", bin, err);
+    code = shell(cmd);
+    slurp(err, text, sizeof text);
+    if (code != 2 || !strstr(text, "stdout is closed: the report has nowhere to go (give "
+                                   "--output FILE)"))
+        fail_msg("hierarchy >&-: exit %d, stderr '%s'", code, text);
+}
+
+/* hierarchy's --help and man page say what hierarchy takes:
+ * a probe (no auto), the largest working set in bytes (no matmul shape),
+ * progress lines without result lines. */
+static void help_says_what_hierarchy_takes(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("hierarchy", "--help"));
+    expect_code(&o, 0, "hierarchy --help");
+    static char man[1 << 20];
+    const char *bin = getenv("CLMEM_BIN"), *path = test_in_dir("clmem.1");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --man >'%s'", bin, path);
+    assert_int_equal(shell(cmd), 0);
+    slurp(path, man, sizeof man);
+    const char *from = strstr(man, ".SS \"clmem hierarchy"),
+               *to = from ? strstr(from + 1, ".SS") : NULL;
+    assert_non_null(to);
+    char section[16384];
+    snprintf(section, sizeof section, "%.*s", (int)(to - from), from);
+    const char *const texts[] = {o.out, section};
+    for (size_t i = 0; i < 2; i++) {
+        static const char *const never[] = {"auto", "MxNxK", "matmul", "result's line",
+                                            "results' or"};
+        static const char *const always[] = {"one probe, or all of them",
+                                             "the largest working set of the sweeps, in bytes",
+                                             "one a probe and working"};
+        for (size_t k = 0; k < sizeof never / sizeof *never; k++)
+            if (strstr(texts[i], never[k]))
+                fail_msg("hierarchy's %s says '%s':\n%s", i ? "man page" : "--help", never[k],
+                         texts[i]);
+        for (size_t k = 0; k < sizeof always / sizeof *always; k++)
+            if (!strstr(texts[i], always[k]))
+                fail_msg("hierarchy's %s lacks '%s':\n%s", i ? "man page" : "--help", always[k],
+                         texts[i]);
+    }
+}
+
 /* bench's short form: hierarchy at its three CPU sizes, the on-chip
  * probes at the smallest alone, and never listed as skipped at the others
  * (the table shows the probes it ran). */
@@ -177,9 +269,13 @@ static void bench_short_form(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(formats_and_schema), cmocka_unit_test(one_probe),
-        cmocka_unit_test(usage_errors),       cmocka_unit_test(dropped_loads_exit_1),
+        cmocka_unit_test(formats_and_schema),
+        cmocka_unit_test(one_probe),
+        cmocka_unit_test(usage_errors),
+        cmocka_unit_test(dropped_loads_exit_1),
         cmocka_unit_test(bench_short_form),
+        cmocka_unit_test(output_with_stdout_closed),
+        cmocka_unit_test(help_says_what_hierarchy_takes),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

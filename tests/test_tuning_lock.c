@@ -1,6 +1,7 @@
 /* Two tunes at once on one tuning.json (clmem_tuning_db_store from several
  * processes, each keeping its own entries): every entry is there at the
- * end, none lost to another process's read-modify-write. No device. */
+ * end, none lost to another process's read-modify-write. An entry with a
+ * value no parameter takes: ignored, and said. No device. */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,10 +76,76 @@ static void concurrent_stores_lose_no_entry(void **state)
     assert_int_equal(st.st_mode & 077, 0);
 }
 
+/* An entry whose parameter is no value a kernel can take (a hand edit gone
+ * wrong) is ignored with a warning naming the file, the entry, the value
+ * and why, never taken (8.5 as 8) nor dropped in silence; a good entry
+ * still applies, without a word. */
+static void invalid_values_are_said(void **state)
+{
+    (void)state;
+    char dir[1100], path[1100];
+    snprintf(dir, sizeof dir, "%s/words", test_dir());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    snprintf(dir, sizeof dir, "%s/words/clmem", test_dir());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
+    static const struct {
+        const char *value, *says; /* NULL: taken */
+    } cases[] = {
+        {"0", "has TILE_DIM 0, which is not a whole number from 1 to 2147483647"},
+        {"-8", "has TILE_DIM -8, which is not"},
+        {"8.5", "has TILE_DIM 8.5, which is not"},
+        {"\"8\"", "has TILE_DIM \"8\", which is not"},
+        {"1e12", "has TILE_DIM 1000000000000, which is not"},
+        {"true", "has TILE_DIM true, which is not"},
+        {NULL, "has no TILE_DIM"},
+        {"8", NULL},
+    };
+    static const char *const names[] = {"TILE_DIM", "BLOCK_ROWS"};
+    struct clmem_tuning_key key = {"dev", "drv", "transpose", "padded", "N<=64"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f,
+                "{\"clmem_tuning\": 1, \"entries\": [{\"device\": \"dev\", \"driver\": "
+                "\"drv\", \"workload\": \"transpose\", \"variant\": \"padded\", "
+                "\"size_class\": \"N<=64\", \"params\": {%s%s%s\"BLOCK_ROWS\": 2}, "
+                "\"builtin\": false}]}\n",
+                cases[i].value ? "\"TILE_DIM\": " : "", cases[i].value ? cases[i].value : "",
+                cases[i].value ? ", " : "");
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(chmod(path, 0600), 0);
+        int values[2] = {0, 0};
+        char warning[1200] = "";
+        int found = clmem_tuning_db_lookup(&key, names, 2, values, warning, sizeof warning);
+        if (!cases[i].says) {
+            if (!found || values[0] != 8 || values[1] != 2 || warning[0])
+                fail_msg("TILE_DIM %s: found %d, values %d %d, warning '%s'", cases[i].value, found,
+                         values[0], values[1], warning);
+            continue;
+        }
+        if (found)
+            fail_msg("TILE_DIM %s taken as %d", cases[i].value ? cases[i].value : "(none)",
+                     values[0]);
+        char entry[1300];
+        snprintf(entry, sizeof entry,
+                 "tuning database '%s': the entry for transpose padded on 'dev' (N<=64) ", path);
+        if (strncmp(warning, entry, strlen(entry)) != 0 || !strstr(warning, cases[i].says) ||
+            !strstr(warning, ": ignored, the built-in parameters used"))
+            fail_msg("TILE_DIM %s: warning '%s'", cases[i].value ? cases[i].value : "(none)",
+                     warning);
+        /* Looked up again (the next variant), it is said once. */
+        clmem_tuning_db_lookup(&key, names, 2, values, warning, sizeof warning);
+        assert_null(strstr(strstr(warning, cases[i].says) + 1, cases[i].says));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(concurrent_stores_lose_no_entry),
+        cmocka_unit_test(invalid_values_are_said),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

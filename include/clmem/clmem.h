@@ -12,9 +12,12 @@
  *
  * Misuse is an answer, not a crash: a function that returns a status
  * returns CLMEM_ERR_USAGE, its message naming the function and the
- * argument, for a NULL or out-of-range argument (err NULL: the status
- * alone); one that returns a pointer returns NULL, a number NAN; a release
- * or free of NULL does nothing, as free(NULL) does. */
+ * argument, for a NULL or out-of-range argument; one that returns a
+ * pointer returns NULL, a number NAN; a release or free of NULL does
+ * nothing, as free(NULL) does. The error record is not optional: every
+ * function that takes `err` needs one, and called with err NULL does
+ * nothing at all, however valid its other arguments, and returns
+ * CLMEM_ERR_USAGE with no message (there is no record to hold one). */
 #ifndef CLMEM_H
 #define CLMEM_H
 
@@ -122,12 +125,13 @@ CLMEM_API const char *clmem_result_text(const struct clmem_result *result, const
  * "demonstrates_failure" (1 or 0), "energy_j" (a run's), "power_w",
  * "energy_efficiency" (work per joule), "energy_span_s", "energy_runs". */
 CLMEM_API double clmem_result_number(const struct clmem_result *result, const char *field);
-/* "ok", "FAILED" or "skipped". */
+/* "ok", "FAILED" or "skipped"; "pending" for a result not measured yet
+ * (the one a progress callback is handed: no run returns one). */
 CLMEM_API const char *clmem_result_status(const struct clmem_result *result);
 CLMEM_API void clmem_results_free(struct clmem_result *results, size_t n);
 
 /* Callbacks a run takes: before each variant, its result named but not yet
- * measured (index of count); polled before each variant, non-zero stops
+ * measured (status "pending", index of count); polled before each variant, non-zero stops
  * there with CLMEM_ERR_INTERRUPTED, keeping what finished (the CLI's
  * Ctrl-C); the suite's, before each workload and size; once a result is
  * finished (measured and checked, FAILED, or skipped with its reason; its

@@ -10,24 +10,36 @@
 #include "workloads/hierarchy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+/* The table's words where they are another command's: no auto, no
+ * matmul shape, no result lines (hierarchy prints its results at the
+ * end), the table beside --output's file. */
 static const struct cli_use hierarchy_uses[] = {
-    {.id = CLI_OPT_VARIANT},
+    {.id = CLI_OPT_VARIANT, .help = "one probe, or all of them; 'clmem list hierarchy' names them"},
     {.id = CLI_OPT_SIZE,
-     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB"},
+     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB",
+     .help = "the largest working set of the sweeps, in bytes: one number N, 4096 at least"},
     {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
     {.id = CLI_OPT_REPS},
     {.id = CLI_OPT_WARMUP},
     {.id = CLI_OPT_SEED},
     {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},
+    {.id = CLI_OPT_OUTPUT,
+     .help = "write the report there (whole, or not at all): JSON with the levels unless FILE.csv "
+             "or --format says otherwise; the table then goes to stdout as well, unless stdout "
+             "is closed"},
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PROGRESS},
-    {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_PROGRESS,
+     .help = "progress lines on stderr (step, elapsed time, time left), one a probe and working "
+             "set, even off a terminal; on a terminal they are on by default"},
+    {.id = CLI_OPT_QUIET,
+     .help = "no progress or other informational lines on stderr (errors still)"},
 };
 
 const struct cli_spec cli_hierarchy_spec = {
@@ -44,7 +56,7 @@ const struct cli_spec cli_hierarchy_spec = {
              "atomics. Every probe is verified. --variant runs one probe ('clmem list\n"
              "hierarchy'); --size is the largest working set, in bytes. With --output FILE\n"
              "the report goes there (JSON by default, with the levels) and the table to\n"
-             "stdout.\n",
+             "stdout, unless stdout is closed.\n",
     .more = "Ctrl-C stops after the current probe and reports what finished.\n"
             "exit codes: 0 ok, 1 verification failed, 2 usage error or a file that cannot\n"
             "be written, 3 no OpenCL device or OpenCL error, 128+N stopped by signal N\n"
@@ -58,6 +70,7 @@ const struct cli_spec cli_hierarchy_spec = {
 struct hierarchy_self {
     struct clmem_hierarchy_options options;
     struct clmem_hierarchy h;
+    int stdout_closed; /* at the start (>&-): no table beside --output's file */
 };
 
 static void show_progress(void *user, size_t step, size_t steps, const char *variant, size_t bytes)
@@ -87,6 +100,11 @@ static int hierarchy_check(struct cli_flow *f, struct clmem_error *err)
                           "unknown probe '%s' of 'hierarchy' (%stry 'clmem list hierarchy')",
                           o->variant, hint);
     }
+    /* Without --output the report is stdout's: said before the sweep, not
+     * after it (and never written to a file that took the closed number). */
+    if (self->stdout_closed && !o->output)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "stdout is closed: the report has nowhere to go (give --output FILE)");
     if (o->size) {
         struct clmem_size size;
         int status = clmem_size_parse(o->size, &size, err);
@@ -409,7 +427,8 @@ static int write_report(FILE *out, enum clmem_format format, const struct cli_fl
     }
     if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out))) {
         int saved = errno ? errno : EIO;
-        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s", strerror(saved));
+        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report%s: %s",
+                   out == stdout ? " to stdout" : "", strerror(saved));
         errno = saved;
         return CLMEM_ERR_USAGE;
     }
@@ -425,7 +444,8 @@ static int hierarchy_report(struct cli_flow *f, int status, struct clmem_error *
         return status;
     /* --output FILE gets the run file (--format's, else FILE's extension's,
      * else JSON) and stdout the table, so that one sweep gives both. The
-     * file first: it is what a long run is for. */
+     * file first: it is what a long run is for; the table a copy that a
+     * closed stdout does not want. */
     if (!f->output.file) {
         int write_status = write_report(stdout, o->format, f, &self->h, interrupted, err);
         return write_status ? write_status : status;
@@ -443,8 +463,14 @@ static int hierarchy_report(struct cli_flow *f, int status, struct clmem_error *
         return write_status;
     }
     write_status = clmem_output_commit(&f->output, err);
-    if (write_status == CLMEM_OK)
-        write_status = write_report(stdout, CLMEM_FORMAT_TABLE, f, &self->h, interrupted, err);
+    if (write_status == CLMEM_OK && !self->stdout_closed &&
+        write_report(stdout, CLMEM_FORMAT_TABLE, f, &self->h, interrupted, err) != CLMEM_OK) {
+        int saved = errno ? errno : EIO;
+        write_status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                  "the report is in '%s', but its table cannot be written to "
+                                  "stdout: %s",
+                                  f->output.path, strerror(saved));
+    }
     return write_status ? write_status : status;
 }
 
@@ -457,5 +483,8 @@ int cmd_hierarchy(int argc, char **argv)
                                     .report = hierarchy_report};
     struct hierarchy_self self;
     memset(&self, 0, sizeof self);
+    /* Looked at before anything opens a file: one opened later may take
+     * the closed descriptor's number. */
+    self.stdout_closed = fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF;
     return cli_flow_run(&steps, &self, argc, argv);
 }

@@ -418,7 +418,8 @@ static void zsh_variants(FILE *out)
     fputs(") ;;\n    esac\n    compadd -a v\n}\n", out);
 }
 
-static void zsh_option(FILE *out, const struct cli_option *opt, const char *name)
+static void zsh_option(FILE *out, const struct cli_option *opt, const struct cli_use *use,
+                       const char *name)
 {
     fprintf(out, "            '--%s", name);
     if (opt->optional)
@@ -426,7 +427,7 @@ static void zsh_option(FILE *out, const struct cli_option *opt, const char *name
     else if (opt->type != CLI_FLAG)
         fputs("=", out);
     fputs("[", out);
-    zsh_text(out, opt->help);
+    zsh_text(out, use->help ? use->help : opt->help);
     fputs("]", out);
     if (opt->type != CLI_FLAG) {
         fprintf(out, "%s%s:", opt->optional ? "::" : ":", opt->argh ? opt->argh : "value");
@@ -488,9 +489,9 @@ static void zsh_completion(FILE *out, const struct cli_command *commands, size_t
         fputs("            '(- *)--help[the command'\\''s options]' \\\n", out);
         for (size_t u = 0; u < spec->n_uses; u++) {
             const struct cli_option *opt = cli_option(spec->uses[u].id);
-            zsh_option(out, opt, opt->name);
+            zsh_option(out, opt, &spec->uses[u], opt->name);
             if (opt->alias)
-                zsh_option(out, opt, opt->alias);
+                zsh_option(out, opt, &spec->uses[u], opt->alias);
         }
         if (strstr(spec->synopsis, "WORKLOAD")) {
             fputs("            '1:workload:(", out);

@@ -738,7 +738,7 @@ void cli_option_text(const struct cli_option *opt, const struct cli_use *use, ch
     const char *one = use->flags & CLI_ONE_DEVICE         ? "; here one device, not several"
                       : use->flags & CLI_ONE_DEVICE_ALONE ? "; one device, except under mpirun"
                                                           : "";
-    snprintf(out, size, "%s%s%s%s%s", opt->help, range, def, one, alias);
+    snprintf(out, size, "%s%s%s%s%s", use->help ? use->help : opt->help, range, def, one, alias);
 }
 
 void cli_help(const struct cli_spec *spec, FILE *out)

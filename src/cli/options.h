@@ -145,6 +145,9 @@ struct cli_use {
     unsigned long long def; /* with CLI_DEFAULT: this command's default of a number */
     const char *def_text;   /* with CLI_DEFAULT: this command's default of a text */
     const char *def_help;   /* this command's default as --help says it, or NULL */
+    /* This command's words for the option, where the table's speak of
+     * other commands (hierarchy's --size is no matmul shape), or NULL. */
+    const char *help;
 };
 
 /* A command: its name, the options it takes, its help paragraphs and the

@@ -66,6 +66,8 @@ int clmem_run_normalise(const struct clmem_workload *workload,
         return status;
     settings->options = clmem_run_options_defaults(given);
     settings->size_text = given->size ? given->size : workload->default_size;
+    if (given->input && !workload->input_help)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "workload '%s' takes no --input", workload->name);
     /* An input file (blur's image) gives the size itself. */
     if (given->input && given->size)
         return clmem_fail(err, CLMEM_ERR_USAGE,

@@ -25,10 +25,29 @@ int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
     char size_class[64];
     const char *names[CLMEM_MAX_PARAMS];
     key_of(ctx, w, t, size, &key, size_class, sizeof size_class, names);
-    /* An entry the device cannot run is as good as none. */
-    return clmem_tuning_db_lookup(&key, names, t->n_params, values, ctx->tuning_warning,
-                                  sizeof ctx->tuning_warning) &&
-           t->valid(&ctx->device, values);
+    if (!clmem_tuning_db_lookup(&key, names, t->n_params, values, ctx->tuning_warning,
+                                sizeof ctx->tuning_warning))
+        return 0;
+    if (t->valid(&ctx->device, values))
+        return 1;
+    /* An entry the device cannot run (BLOCK_ROWS 3 of TILE_DIM 32, a
+     * work-group past the device's) is as good as none, and said. */
+    char path[1024], given[256], text[1500];
+    size_t used = 0;
+    given[0] = '\0';
+    for (size_t i = 0; i < t->n_params && used < sizeof given; i++) {
+        int k = snprintf(given + used, sizeof given - used, "%s%s %d", i ? ", " : "", names[i],
+                         values[i]);
+        used += k > 0 ? (size_t)k : 0;
+    }
+    if (clmem_tuning_path(path, sizeof path) != 0)
+        snprintf(path, sizeof path, "tuning.json");
+    snprintf(text, sizeof text,
+             "tuning database '%s': the entry for %s %s on '%s' (%s) has %s, which %s %s cannot "
+             "run on this device: ignored, the built-in parameters used",
+             path, w->name, t->variant, ctx->device.name, size_class, given, w->name, t->variant);
+    clmem_tuning_warn(ctx->tuning_warning, sizeof ctx->tuning_warning, text);
+    return 0;
 }
 
 int clmem_tuning_store(struct clmem_ctx *ctx, const struct clmem_workload *w,

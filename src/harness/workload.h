@@ -314,7 +314,9 @@ const char *clmem_param_level_name(enum clmem_param_level level);
 
 /* The tuned values of tunable t of w at this size class on this device
  * (tuning_entries.c): 1 and values[] when found and valid on it. An
- * unreadable database is ignored and described in ctx->tuning_warning. */
+ * unreadable database, or an entry with a value no parameter takes or a
+ * setting the device cannot run, is ignored and described in
+ * ctx->tuning_warning. */
 int clmem_tuning_lookup(struct clmem_ctx *ctx, const struct clmem_workload *w,
                         const struct clmem_tunable *t, const struct clmem_size *size, int values[]);
 /* The values a run builds tunable t's variant with (tuning_entries.c): the

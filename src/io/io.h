@@ -199,9 +199,14 @@ struct clmem_tuning_key {
 /* 1 and values[i] for each of the n parameter names when the database
  * holds an entry for key that is not the built-in parameters' (those
  * entries say to keep the built-in choice); else 0. An unreadable
- * database is ignored and described in `warning`. */
+ * database, or an entry whose parameter is missing or no whole number
+ * from 1 to INT_MAX, is ignored and described in `warning`
+ * (clmem_tuning_warn). */
 int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const names[], size_t n,
                            int values[], char *warning, size_t warning_size);
+/* Adds `text` to the warnings in `warning` ("; " between them), unless it
+ * is there already: a run looks its entries up once per variant. */
+void clmem_tuning_warn(char *warning, size_t size, const char *text);
 /* What a search found: the best metric and the built-in parameters'; with
  * `builtin`, no candidate beat them. */
 struct clmem_tuning_outcome {

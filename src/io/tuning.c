@@ -9,6 +9,7 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -94,6 +95,47 @@ static int matches(const cJSON *e, const struct clmem_tuning_key *key)
            text_is(e, "size_class", key->size_class);
 }
 
+void clmem_tuning_warn(char *warning, size_t size, const char *text)
+{
+    size_t len = strlen(warning);
+    if (!size || strstr(warning, text))
+        return;
+    snprintf(warning + len, size - len, "%s%s", len ? "; " : "", text);
+}
+
+/* Whether v is a value a parameter can take: a whole number from 1 to
+ * INT_MAX (the kernels' -D values are ints, each a count or a size). */
+static int param_value(const cJSON *v, int *value)
+{
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 1 && v->valuedouble <= INT_MAX) ||
+        v->valuedouble != (double)(int)v->valuedouble)
+        return 0;
+    *value = (int)v->valuedouble;
+    return 1;
+}
+
+/* 1 and values[] from the entry's parameters; 0 at the first that is
+ * missing or not a value it can take, `why` saying which. */
+static int entry_values(const cJSON *params, const char *const names[], size_t n, int values[],
+                        char *why, size_t why_size)
+{
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, names[i]);
+        if (param_value(v, &values[i]))
+            continue;
+        char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+        if (!v)
+            snprintf(why, why_size, "has no %s", names[i]);
+        else
+            snprintf(why, why_size, "has %s %.40s%s, which is not a whole number from 1 to %d",
+                     names[i], text ? text : "(?)", text && strlen(text) > 40 ? "..." : "",
+                     INT_MAX);
+        free(text);
+        return 0;
+    }
+    return 1;
+}
+
 int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const names[], size_t n,
                            int values[], char *warning, size_t warning_size)
 {
@@ -102,8 +144,11 @@ int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const
         return 0;
     char problem[1024];
     cJSON *db = load(path, problem, sizeof problem), *e;
-    if (problem[0])
-        snprintf(warning, warning_size, "%s: ignored", problem);
+    if (problem[0]) {
+        char text[1100];
+        snprintf(text, sizeof text, "%s: ignored", problem);
+        clmem_tuning_warn(warning, warning_size, text);
+    }
     cJSON *entries = db ? cJSON_GetObjectItem(db, "entries") : NULL;
     int found = 0;
     cJSON_ArrayForEach(e, entries)
@@ -113,13 +158,17 @@ int clmem_tuning_db_lookup(const struct clmem_tuning_key *key, const char *const
         /* The built-in parameters won: nothing to apply. */
         if (cJSON_IsTrue(cJSON_GetObjectItem(e, "builtin")))
             break;
-        const cJSON *params = cJSON_GetObjectItem(e, "params");
-        found = 1;
-        for (size_t i = 0; i < n && found; i++) {
-            const cJSON *v = cJSON_GetObjectItem(params, names[i]);
-            found = cJSON_IsNumber(v) && v->valueint > 0;
-            if (found)
-                values[i] = v->valueint;
+        /* A value no parameter takes (0, -8, 8.5, "8"): a hand edit gone
+         * wrong, said rather than built, or taken as 8 in silence. */
+        char why[160];
+        found = entry_values(cJSON_GetObjectItem(e, "params"), names, n, values, why, sizeof why);
+        if (!found) {
+            char text[1500];
+            snprintf(text, sizeof text,
+                     "tuning database '%s': the entry for %s %s on '%s' (%s) %s: ignored, the "
+                     "built-in parameters used",
+                     path, key->workload, key->variant, key->device, key->size_class, why);
+            clmem_tuning_warn(warning, warning_size, text);
         }
         break;
     }

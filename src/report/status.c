@@ -3,9 +3,22 @@
  * that chooses between them. */
 #include "report/model.h"
 
+/* Not measured yet: the result a run hands its progress callback before
+ * the variant runs, with no sample, no figure and no check. A measured
+ * result that failed has its samples or its check's detail, one that an
+ * OpenCL error stopped its error; one read from
+ * a run file, or a total over devices, its metric. */
+static int pending(const struct clmem_result *r)
+{
+    return !r->skipped && !r->verified && r->n_samples == 0 && !(r->metric > 0) &&
+           !r->verify_detail[0] && !r->error[0];
+}
+
 const char *clmem_result_status(const struct clmem_result *r)
 {
     if (!r)
         return NULL;
+    if (pending(r))
+        return "pending";
     return r->skipped ? "skipped" : r->verified ? "ok" : "FAILED";
 }
