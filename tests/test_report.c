@@ -179,7 +179,7 @@ static void report_md_from_the_bench_files(void **state)
     /* First the devices, labelled by name and host, numbers for people. */
     char *devices = section(md, "## Devices", "## At a glance");
     assert_non_null(strstr(devices, "| NVIDIA H100 80GB HBM3 on gpu-box (baseline) | NVIDIA CUDA | "
-                                    "580.159.04 "
+                                    "580.159.04 | 0.1.0, build not recorded "
                                     "| gpu-box | 2026-11-23T11:34:28Z | "));
     /* A 0.1.0 file measured no read peak and no launch. */
     assert_non_null(
