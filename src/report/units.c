@@ -67,6 +67,14 @@ void clmem_format_metric(double value, const char *unit, char *out, size_t size)
     }
     int base = unit_exponent(unit);
     const char *rest = base ? unit + 1 : unit;
+    /* A rate of launches reads as the time of one, as everywhere else
+     * people read a launch (the run files keep the rate). */
+    if (strcmp(rest, "launch/s") == 0 && isfinite(value) && value > 0) {
+        char digits[32];
+        three_digits(1e6 / (value * pow(1000, base)), digits, sizeof digits);
+        snprintf(out, size, "%s \u00b5s", digits);
+        return;
+    }
     if (!base || !isfinite(value) || value == 0) {
         snprintf(out, size, "%.3g %s", value, unit);
         return;
