@@ -39,9 +39,10 @@ const struct cli_spec cli_diff_spec = {
              "pair by rank, else by device name. The table starts and ends with the\n"
              "summary line; with --output, stdout shows it. --workloads gates on those\n"
              "workloads alone.\n",
-    .more = "exit codes: 0 no regression, 2 usage error or a file that cannot be read or\n"
-            "written, 4 a regression: a result slower, failed or gone, or a run file\n"
-            "marked interrupted (incomplete)\n",
+    .more = "exit codes: 0 no regression, 2 usage error, a file that cannot be read or\n"
+            "written, or one naming a workload this clmem does not know, 4 a regression:\n"
+            "a result slower, failed or gone, or a run file marked interrupted\n"
+            "(incomplete)\n",
     CLI_USES(diff_uses),
     .min_args = 2,
     .max_args = 2,
