@@ -4,7 +4,10 @@
  * "NAME|BUS|WATTS;..." (WATTS "-": a GPU without the energy counter, as
  * before Volta). A GPU's counter is WATTS times the time since its
  * nvmlInit_v2, in mJ, moving in steps of 20 ms as a real one does.
- * FAKE_NVML_INIT set: nvmlInit_v2 fails with that error. */
+ * FAKE_NVML_INIT set: nvmlInit_v2 fails with that error. FAKE_NVML_COUNTS
+ * set ("0,0,18000000000000000000"): the counter's readings since
+ * nvmlInit_v2, in mJ, one a call, the last repeated (a counter that
+ * jumps, as one seen go from 0 to 1.8e19 mJ). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,7 @@ struct pci_info { /* nvmlPciInfo_t (v3) */
 static struct gpu gpus[MAX_GPUS];
 static unsigned n_gpus;
 static double started_ms;
+static unsigned counts_read;
 
 static double now_ms(void)
 {
@@ -56,6 +60,7 @@ int nvmlInit_v2(void)
         g->watts = strcmp(watts, "-") == 0 ? -1 : atof(watts);
     }
     started_ms = now_ms();
+    counts_read = 0;
     return SUCCESS;
 }
 
@@ -97,6 +102,15 @@ int nvmlDeviceGetTotalEnergyConsumption(struct gpu *device, unsigned long long *
 {
     if (device->watts < 0)
         return ERROR_NOT_SUPPORTED;
+    const char *counts = getenv("FAKE_NVML_COUNTS");
+    if (counts && counts[0]) {
+        const char *p = counts;
+        for (unsigned i = 0; i < counts_read && strchr(p, ','); i++)
+            p = strchr(p, ',') + 1;
+        counts_read++;
+        *mj = strtoull(p, NULL, 10);
+        return SUCCESS;
+    }
     double steps = (double)(long long)((now_ms() - started_ms) / 20.0);
     *mj = 1000000 + (unsigned long long)(device->watts * steps * 20.0);
     return SUCCESS;

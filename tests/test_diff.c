@@ -304,6 +304,47 @@ static void a_change_inside_the_runs_spread_is_same(void **state)
 #define SWEEP(n)                     "\"sweep\": \"offset\", \"sweep_value\": " #n ", "
 // clang-format on
 
+/* A run file naming a workload this clmem does not know is refused with
+ * one line naming the file and the workload, exit 2, before any output
+ * (the report layer never reads the workloads' list: diff's command
+ * checks). */
+static void unknown_workloads_are_refused(void **state)
+{
+    (void)state;
+    // clang-format off
+    const char *good = write_text("known.json", FILE_HEAD("gpu") OK("dot", "coarsened", "") FILE_TAIL);
+    const char *unknown = write_text("unknown.json",
+        FILE_HEAD("gpu") OK("dot", "coarsened", "") "," OK("nosuch", "v", "") FILE_TAIL);
+    const char *typo = write_text("typo.json", FILE_HEAD("gpu") OK("matmull", "naive", "") FILE_TAIL);
+    // clang-format on
+    const char *out = test_in_dir("unknown-report.json");
+    char says[3][600];
+    snprintf(says[0], sizeof says[0], "clmem: '%s': unknown workload 'nosuch' (try 'clmem list')",
+             unknown);
+    snprintf(says[1], sizeof says[1], "clmem: '%s': unknown workload 'nosuch'", unknown);
+    snprintf(says[2], sizeof says[2], "clmem: '%s': unknown workload 'matmull' (did you mean",
+             typo);
+    const struct {
+        const char *const *args;
+        const char *message;
+    } cases[] = {
+        {ARGS("diff", good, unknown), says[0]},
+        {ARGS("diff", unknown, good, "--output", out), says[1]},
+        {ARGS("diff", good, typo, "--workloads", "dot"), says[2]},
+    };
+    static struct outcome o;
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(cases); i++) {
+        run_clmem(&o, NULL, cases[i].args);
+        if (o.code != 2 || count_lines(o.err) != 1 ||
+            strncmp(o.err, cases[i].message, strlen(cases[i].message)) != 0 || o.out[0])
+            fail_msg("case %zu: exit %d, stderr '%s', stdout '%.80s'", i, o.code, o.err, o.out);
+    }
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0);
+    /* Every workload this clmem knows is diffed as before. */
+    diff_says(ARGS("diff", good, good), 0, ARGS("1 same"));
+}
+
 static void every_verdict_where_it_belongs(void **state)
 {
     (void)state;
@@ -478,8 +519,11 @@ static const char *terminal_control(const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;
     while (*p) {
-        size_t len = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3
-                                 : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0;
+        size_t len = *p < 0x80                  ? 1
+                     : *p >= 0xc2 && *p <= 0xdf ? 2
+                     : *p >= 0xe0 && *p <= 0xef ? 3
+                     : *p >= 0xf0 && *p <= 0xf4 ? 4
+                                                : 0;
         if (!len || (len == 1 && ((*p < 0x20 && *p != '\n') || *p == 0x7f)) ||
             (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
             return (const char *)p;
@@ -856,6 +900,76 @@ static void matching_many_results_is_not_quadratic(void **state)
     free(newer.results);
 }
 
+static double cpu_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* 80,000 workloads of one result each, half of them in both runs: BASE's
+ * others not run in NEW, NEW's others new; then --workloads naming 40,000
+ * of them. Each within MANY_WORKLOADS_CPU_S of CPU (a scan of the names
+ * for each result took 89 s for the diff, a scan of the list for each row
+ * as long), every verdict where it belongs. */
+#define MANY_WORKLOADS       80000
+#define MANY_WORKLOADS_CPU_S 5.0
+static void many_workloads_are_not_quadratic(void **state)
+{
+    (void)state;
+    const size_t n = MANY_WORKLOADS, half = n / 2;
+    struct clmem_compare_device base = {.rank = -1}, newer = {.rank = -1};
+    base.results = calloc(n, sizeof *base.results);
+    newer.results = calloc(n, sizeof *newer.results);
+    assert_non_null(base.results);
+    assert_non_null(newer.results);
+    for (size_t i = 0; i < n; i++) {
+        struct clmem_result *r = &base.results[i];
+        snprintf(r->workload, sizeof r->workload, "w%06zu", i);
+        snprintf(r->variant, sizeof r->variant, "v");
+        snprintf(r->size, sizeof r->size, "7");
+        r->verified = 1;
+        r->metric = 10;
+        r->median_ms = r->min_ms = r->max_ms = 1;
+        /* NEW: workloads half..half+n, in reverse order. */
+        newer.results[n - 1 - i] = *r;
+        snprintf(newer.results[n - 1 - i].workload, sizeof r->workload, "w%06zu", half + i);
+    }
+    base.n_results = newer.n_results = n;
+    struct clmem_diff diff;
+    struct clmem_error err = {0};
+    double t0 = cpu_s();
+    assert_int_equal(clmem_diff_runs(&base, 1, &newer, 1, 5, &diff, &err), CLMEM_OK);
+    double diffed = cpu_s() - t0;
+    assert_int_equal(diff.n_rows, n + half);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_SAME], half);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_NOT_RUN], half);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_NEW], half);
+    /* --workloads: every other one of BASE's, some twice. */
+    size_t size = half * 8 + 64, used = 0;
+    char *list = malloc(size);
+    assert_non_null(list);
+    for (size_t i = 0; i < n; i += 2)
+        used += (size_t)snprintf(list + used, size - used, "%sw%06zu", i ? "," : "", i);
+    snprintf(list + used, size - used, ",w000000,w000002");
+    t0 = cpu_s();
+    assert_int_equal(clmem_diff_only(&diff, list, &err), CLMEM_OK);
+    double filtered = cpu_s() - t0;
+    print_message("%zu workloads diffed in %.3f s of CPU, kept by a list of %zu in %.3f s\n", n,
+                  diffed, half, filtered);
+    assert_int_equal(diff.n_rows, half);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_SAME], half / 2);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_NOT_RUN], half / 2);
+    assert_int_equal(diff.counts[CLMEM_VERDICT_NEW], 0);
+    if (diffed > MANY_WORKLOADS_CPU_S || filtered > MANY_WORKLOADS_CPU_S)
+        fail_msg("%zu workloads: diffed in %.1f s, filtered in %.1f s of CPU, over %.0f s", n,
+                 diffed, filtered, MANY_WORKLOADS_CPU_S);
+    free(list);
+    clmem_diff_free(&diff);
+    free(base.results);
+    free(newer.results);
+}
+
 /* A name that is a Markdown link ([text](url), ![img](url)) reaches
  * report.md as text, its brackets escaped. */
 static void markdown_links_in_names_are_escaped(void **state)
@@ -898,10 +1012,12 @@ int main(int argc, char **argv)
         cmocka_unit_test(bad_files_exit_2_and_write_nothing),
         cmocka_unit_test(control_characters_are_escaped_in_tables),
         cmocka_unit_test(usage_errors_exit_2_with_one_line),
+        cmocka_unit_test(unknown_workloads_are_refused),
         cmocka_unit_test(csv_and_json_read_back),
         cmocka_unit_test(an_interrupted_run_fails_the_gate),
         cmocka_unit_test(names_cut_short_stay_utf8),
         cmocka_unit_test(matching_many_results_is_not_quadratic),
+        cmocka_unit_test(many_workloads_are_not_quadratic),
         cmocka_unit_test(markdown_links_in_names_are_escaped),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

@@ -3,13 +3,15 @@
  * count and taken once around their wrap; a result's energy, power and
  * work per joule from two readings, and n/a with the reason where there is
  * no counter, a run too short for it, a counter that does not move; then
- * the harness on PoCL with a counter that the test drives (a FIFO whose
- * writer hands out a 40 W counter that wraps between the readings); the
+ * a FIFO or a counter that is not plain digits refused at once, as not
+ * available; the harness on PoCL with a counter that the test drives (a
+ * thread hands out a 40 W counter that wraps between the readings); the
  * figures through JSON (read back) and CSV, older files still loading, bad
  * energy objects refused. NVML's meter against a stand-in libnvidia-ml
  * (tests/fake_nvml.c): the GPU matched by name, read in mJ, and refused
  * where two GPUs share the name, the counter is missing, NVML does not
- * start. */
+ * start; a counter that jumps by more than any device draws gives no
+ * figure. */
 #include "opencl/energy.h"
 
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +77,13 @@ static const char *powercap(const char *name)
     assert_int_equal(mkdir(dir, 0755), 0);
     setenv("CLMEM_POWERCAP_DIR", dir, 1);
     return dir;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 static struct clmem_device cpu_device(void)
@@ -168,6 +178,128 @@ static void no_counter_says_why(void **state)
     clmem_energy_close(&m);
 }
 
+/* A RAPL file that is a FIFO (planted in a tree CLMEM_POWERCAP_DIR names)
+ * is refused at once, the counter not available with the reason: opened
+ * as a file, it blocked the run for good. Each opening or reading runs on a
+ * thread that must be done within REFUSAL_S; one that is not is released
+ * by opening the FIFO's other end, and the test fails. */
+#define REFUSAL_S 20
+
+struct blocking_call {
+    const char *fifo;
+    struct clmem_energy_meter m;
+    struct clmem_energy_reading r;
+    int read_too; /* read a reading with the meter opened before */
+    atomic_int done;
+};
+
+static void *blocking_call_run(void *user)
+{
+    struct blocking_call *c = user;
+    struct clmem_device d = cpu_device();
+    if (c->read_too)
+        clmem_energy_read(&c->m, &c->r);
+    else
+        clmem_energy_open(&c->m, &d);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+static void returns_promptly(struct blocking_call *c)
+{
+    pthread_t t;
+    atomic_store(&c->done, 0);
+    assert_int_equal(pthread_create(&t, NULL, blocking_call_run, c), 0);
+    double start = now_s();
+    while (!atomic_load(&c->done) && now_s() - start < REFUSAL_S)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    int blocked = !atomic_load(&c->done);
+    if (blocked) { /* its other end opened and closed: the reader gets an end of file */
+        int fd = open(c->fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0)
+            close(fd);
+    }
+    pthread_join(t, NULL);
+    if (blocked)
+        fail_msg("reading the FIFO %s blocked for %d s", c->fifo, REFUSAL_S);
+}
+
+static void a_fifo_is_no_counter(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"energy_uj", "max_energy_range_uj", "name"};
+    char path[512];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(files); i++) {
+        const char *dir = powercap("fifo");
+        make_zone(dir, "intel-rapl:0", "package-0", 5, 1000000);
+        snprintf(path, sizeof path, "%s/intel-rapl:0/%s", dir, files[i]);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(mkfifo(path, 0644), 0);
+        struct blocking_call c = {.fifo = path};
+        returns_promptly(&c);
+        assert_string_equal(c.m.source, "");
+        /* A FIFO for the name: no package there. */
+        const char *says = i == 2 ? "no RAPL package counters" : "not a regular file";
+        if (!strstr(c.m.why, says))
+            fail_msg("%s a FIFO: '%s' does not say '%s'", files[i], c.m.why, says);
+        clmem_energy_close(&c.m);
+    }
+    /* A counter that becomes a FIFO after the meter opened: the reading
+     * fails at once, saying why, and the result's energy is not available. */
+    const char *dir = powercap("fifo-later");
+    make_zone(dir, "intel-rapl:0", "package-0", 5, 1000000);
+    snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", dir);
+    struct blocking_call c = {.fifo = path};
+    returns_promptly(&c);
+    assert_string_equal(c.m.source, "rapl");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    c.read_too = 1;
+    returns_promptly(&c);
+    assert_false(c.r.ok);
+    assert_non_null(strstr(c.r.why, "not a regular file"));
+    clmem_energy_close(&c.m);
+}
+
+/* A counter's file holds decimal digits and a line break, nothing else:
+ * a sign, a space, a letter, a number past 64 bits are no counter. */
+static void counter_values_are_plain_digits(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"-5\n",  "+5\n",
+                                          "12x\n", " 5\n",
+                                          "5 \n",  "",
+                                          "\n",    "0x10\n",
+                                          "5\n\n", "18446744073709551616\n",
+                                          "1.5\n", "00000000000000000000000000000000005\n"};
+    static const char *const accepted[] = {"5\n", "5", "0005\n", "999999\n"};
+    struct clmem_device d = cpu_device();
+    struct clmem_energy_meter m;
+    char path[512];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(refused) + CLMEM_ARRAY_SIZE(accepted); i++) {
+        int good = i >= CLMEM_ARRAY_SIZE(refused);
+        const char *text = good ? accepted[i - CLMEM_ARRAY_SIZE(refused)] : refused[i];
+        const char *dir = powercap("digits");
+        make_zone(dir, "intel-rapl:0", "package-0", 0, 1000000);
+        snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", dir);
+        test_write_file(path, text);
+        clmem_energy_open(&m, &d);
+        if (good && strcmp(m.source, "rapl") != 0)
+            fail_msg("energy_uj '%s' refused: %s", text, m.why);
+        if (!good &&
+            (m.source[0] || (!strstr(m.why, "holds no counter") && !strstr(m.why, "more than"))))
+            fail_msg("energy_uj '%s' accepted (why '%s')", text, m.why);
+        clmem_energy_close(&m);
+    }
+    /* Beyond the range it wraps at: no reading of it. */
+    const char *dir = powercap("past-range");
+    make_zone(dir, "intel-rapl:0", "package-0", 1000001, 1000000);
+    clmem_energy_open(&m, &d);
+    assert_string_equal(m.source, "");
+    assert_non_null(strstr(m.why, "past max_energy_range_uj"));
+    clmem_energy_close(&m);
+}
+
 /* ---- NVIDIA: NVML (tests/fake_nvml.c's libnvidia-ml.so.1 stands in) ---- */
 
 /* PoCL's device dressed as an NVIDIA GPU: its id reports no PCI address,
@@ -226,6 +358,51 @@ static void nvml_reads_the_gpu_it_matched(void **state)
     assert_string_equal(m.source, "");
     assert_non_null(strstr(m.why, "nvmlInit failed"));
     unsetenv("FAKE_NVML_INIT");
+}
+
+/* A counter that jumps (NVML's seen going from 0 to 1.8e19 mJ over a run:
+ * 1.7e16 W) gives no figure: energy implying more than a device draws
+ * over the span is not available, saying why. */
+static void an_implausible_jump_is_no_figure(void **state)
+{
+    struct clmem_device d = nvidia_device(*state);
+    struct clmem_energy_meter m;
+    setenv("FAKE_NVML_GPUS", "NVIDIA H100 80GB HBM3|19|300", 1);
+    /* The meter's opening, then the readings before and after. */
+    setenv("FAKE_NVML_COUNTS", "0,0,18000000000000000000", 1);
+    unsetenv("FAKE_NVML_INIT");
+    clmem_energy_open(&m, &d);
+    if (strstr(m.why, "no NVML"))
+        skip();
+    assert_string_equal(m.source, "nvml");
+    struct clmem_energy_reading a, b;
+    clmem_energy_read(&m, &a);
+    clmem_energy_read(&m, &b);
+    assert_true(a.ok && b.ok);
+    assert_true(b.counts[0] == 18000000000000000000ull);
+    b.t_ms = a.t_ms + 1500; /* the span NVML's counter needs, and more */
+    struct clmem_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.metric_unit, sizeof r.metric_unit, "GB/s");
+    r.metric = 8;
+    r.median_ms = 0.5;
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    if (!r.energy_na[0])
+        fail_msg("a jump of 1.8e19 mJ in 1.5 s gave %g W", r.power_w);
+    assert_non_null(strstr(r.energy_na, "no device draws"));
+    assert_true(isnan(r.energy_j) && isnan(r.power_w) && isnan(r.energy_efficiency));
+    /* The same counter at 700 W (an H100's rating) is a figure. */
+    b.counts[0] = 1050000; /* 1050 J in 1.5 s */
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_string_equal(r.energy_na, "");
+    assert_close(r.power_w, 700, 1e-9);
+    /* A counter that goes backwards (no wrap in NVML's 64 bits). */
+    a.counts[0] = 5000;
+    b.counts[0] = 3000;
+    clmem_energy_result(&r, &m, &a, &b, 100);
+    assert_non_null(strstr(r.energy_na, "went backwards"));
+    clmem_energy_close(&m);
+    unsetenv("FAKE_NVML_COUNTS");
 }
 
 /* ---- a result's figures from two readings ---- */
@@ -316,77 +493,89 @@ static void figures_from_two_readings(void **state)
 #define FAKE_WATTS 40.0
 #define FAKE_RANGE 262143328850ull /* a real package's max_energy_range_uj */
 
-/* Hands out a FAKE_WATTS counter through a FIFO that this thread holds
- * open for reading and writing: it keeps one fresh value in it, taking the
- * old one back and writing a new one every 0.2 ms, and a value that it
- * finds gone was read by clmem. The meter's opening reads it first (0);
- * the variant's first reading gets a value 10 ms short of the wrap, from
- * which the counter runs at FAKE_WATTS, so that it wraps between the
- * variant's two readings. */
+/* Hands out a FAKE_WATTS counter in a regular file, as sysfs's is: a new
+ * value renamed over it every 0.2 ms, so that a read sees one whole value,
+ * and each opening of it by clmem seen through inotify (the directory's
+ * IN_OPEN, named). The meter's opening is the first; the variant's first
+ * reading gets a value 10 ms short of the wrap, from which the counter
+ * runs at FAKE_WATTS, so that it wraps between the variant's two
+ * readings. */
 struct fake_counter {
-    char fifo[512];
-    atomic_int stop, reads;
+    char zone[512], file[528];
+    atomic_int stop, reads, ready; /* ready: watching (1), or failed to (-1) */
     double first_s, last_s; /* when the variant's first reading was taken; the last one's value */
     unsigned long long last;
 };
 
-static double now_s(void)
+/* `value` as the whole of f->file, replaced at once. */
+static void put_counter(const struct fake_counter *f, unsigned long long value)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+    char tmp[600], text[32];
+    snprintf(tmp, sizeof tmp, "%s/.energy_uj.new", f->zone);
+    int n = snprintf(text, sizeof text, "%llu\n", value);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, text, (size_t)n) != n || close(fd) != 0 || rename(tmp, f->file) != 0)
+        fprintf(stderr, "fake counter: %s: %s\n", tmp, strerror(errno));
 }
 
 static void *drive_counter(void *user)
 {
     struct fake_counter *f = user;
     const unsigned long long before = FAKE_RANGE - (unsigned long long)(FAKE_WATTS * 1e6 * 0.01);
-    int fd = open(f->fifo, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "fake counter: %s: %s\n", f->fifo, strerror(errno));
+    int watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (watch < 0 || inotify_add_watch(watch, f->zone, IN_OPEN) < 0) {
+        fprintf(stderr, "fake counter: inotify on %s: %s\n", f->zone, strerror(errno));
+        atomic_store(&f->ready, -1);
         return NULL;
     }
-    unsigned long long value = 0;
+    unsigned long long value = before;
     double written_s = now_s();
-    char text[64];
-    for (int first = 1; !atomic_load(&f->stop); first = 0) {
-        if (!first && read(fd, text, sizeof text) < 0 && errno == EAGAIN) {
-            /* Gone: clmem read the value written at written_s. */
-            int reads = atomic_fetch_add(&f->reads, 1) + 1;
-            if (reads == 2)
-                f->first_s = now_s();
-            if (reads == 3) {
-                f->last_s = written_s;
-                f->last = value;
+    put_counter(f, value);
+    atomic_store(&f->ready, 1);
+    _Alignas(struct inotify_event) char events[4096];
+    while (!atomic_load(&f->stop)) {
+        ssize_t got;
+        while ((got = read(watch, events, sizeof events)) > 0)
+            for (char *p = events; p < events + got;) {
+                const struct inotify_event *e = (const struct inotify_event *)(void *)p;
+                p += sizeof *e + e->len;
+                if (!e->len || strcmp(e->name, "energy_uj") != 0)
+                    continue;
+                /* clmem opened the counter: it reads the value written at written_s. */
+                int reads = atomic_fetch_add(&f->reads, 1) + 1;
+                if (reads == 2)
+                    f->first_s = now_s();
+                if (reads == 3) {
+                    f->last_s = written_s;
+                    f->last = value;
+                }
             }
+        if (atomic_load(&f->reads) >= 2) {
+            written_s = now_s();
+            value = (before + (unsigned long long)(FAKE_WATTS * 1e6 * (written_s - f->first_s))) %
+                    FAKE_RANGE;
+            put_counter(f, value);
         }
-        written_s = now_s();
-        int reads = atomic_load(&f->reads);
-        value = reads == 0 ? 0
-                : reads == 1
-                    ? before
-                    : (before + (unsigned long long)(FAKE_WATTS * 1e6 * (written_s - f->first_s))) %
-                          FAKE_RANGE;
-        int n = snprintf(text, sizeof text, "%llu\n", value);
-        if (write(fd, text, (size_t)n) != n)
-            fprintf(stderr, "fake counter: write: %s\n", strerror(errno));
         nanosleep(&(struct timespec){0, 200000}, NULL);
     }
-    close(fd);
+    close(watch);
     return NULL;
 }
 
-/* A powercap tree `name` of one package whose energy_uj is a FIFO that a
- * thread drives (drive_counter), CLMEM_POWERCAP_DIR pointed at it. */
+/* A powercap tree `name` of one package whose energy_uj a thread drives
+ * (drive_counter), CLMEM_POWERCAP_DIR pointed at it. */
 static pthread_t drive_counter_in(const char *name, struct fake_counter *f)
 {
     const char *dir = powercap(name);
     make_zone(dir, "intel-rapl:0", "package-0", 0, FAKE_RANGE);
-    snprintf(f->fifo, sizeof f->fifo, "%s/intel-rapl:0/energy_uj", dir);
-    assert_int_equal(unlink(f->fifo), 0);
-    assert_int_equal(mkfifo(f->fifo, 0644), 0);
+    snprintf(f->zone, sizeof f->zone, "%s/intel-rapl:0", dir);
+    snprintf(f->file, sizeof f->file, "%s/energy_uj", f->zone);
     pthread_t writer;
     assert_int_equal(pthread_create(&writer, NULL, drive_counter, f), 0);
+    /* clmem's first opening is counted only once the thread watches. */
+    while (atomic_load(&f->ready) == 0)
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    assert_int_equal(atomic_load(&f->ready), 1);
     return writer;
 }
 
@@ -397,7 +586,7 @@ static size_t n_results;
 static void harness_reads_the_counter_around_the_runs(void **state)
 {
     struct clmem_ctx *ctx = *state;
-    struct fake_counter f = {.stop = 0, .reads = 0};
+    struct fake_counter f = {.stop = 0, .reads = 0, .ready = 0};
     pthread_t writer = drive_counter_in("driven", &f);
     struct clmem_error err = {0};
     /* 400 samples of at least 1 ms each: a span of half a second or so. */
@@ -469,7 +658,7 @@ static void harness_reads_the_counter_around_the_runs(void **state)
 static void energy_option_runs_on_for_the_counter(void **state)
 {
     struct clmem_ctx *ctx = *state;
-    struct fake_counter f = {.stop = 0, .reads = 0};
+    struct fake_counter f = {.stop = 0, .reads = 0, .ready = 0};
     pthread_t writer = drive_counter_in("topped", &f);
     const struct clmem_workload *w = clmem_workload_find("reduce");
     struct clmem_result *mine = NULL;
@@ -477,8 +666,12 @@ static void energy_option_runs_on_for_the_counter(void **state)
     struct clmem_error err = {0};
     int status = CLMEM_OK;
     for (unsigned energy = 0; energy <= 1 && status == CLMEM_OK; energy++) {
-        struct clmem_run_options o = {.variant = "coarsened", .size = "4099", .reps = 2,
-                                      .warmup = 1, .seed = 42, .energy = energy};
+        struct clmem_run_options o = {.variant = "coarsened",
+                                      .size = "4099",
+                                      .reps = 2,
+                                      .warmup = 1,
+                                      .seed = 42,
+                                      .energy = energy};
         test_watch_begin("reduce coarsened at 4099, energy %u", energy);
         status = clmem_run(ctx, w, &o, &mine, &n, &err);
         test_watch_end();
@@ -690,7 +883,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wrapped_counters_are_counted_once),
         cmocka_unit_test(no_counter_says_why),
+        cmocka_unit_test(a_fifo_is_no_counter),
+        cmocka_unit_test(counter_values_are_plain_digits),
         cmocka_unit_test(nvml_reads_the_gpu_it_matched),
+        cmocka_unit_test(an_implausible_jump_is_no_figure),
         cmocka_unit_test(figures_from_two_readings),
         cmocka_unit_test(harness_reads_the_counter_around_the_runs),
         cmocka_unit_test(energy_survives_json_and_csv),

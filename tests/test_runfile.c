@@ -1,6 +1,7 @@
 /* Reading run files back (src/report/runfile.c): the files in bench/, the
  * MPI form, and every kind of bad file refused with its reason (one of
- * clmem 0.1.0, with no schema_version, among them).
+ * clmem 0.1.0, with no schema_version, among them), and a long unsorted
+ * curve read in n log n.
  * Needs no device. Also the numbers for people (src/report/units.c). */
 #include "harness/harness.h"
 #include "report/report.h"
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -112,8 +114,8 @@ static void refused(const char *path, const char *reason)
     "\"size\": \"1001\", \"params\": \"-DWG=256\", \"status\": \"" status "\", "                   \
     "\"samples_ms\": [1.5, 1, 2], \"median_ms\": 1.5, \"min_ms\": 1, \"max_ms\": 2, "              \
     "\"metric\": 5.3, \"unit\": \"GB/s\", \"max_rel_error\": 0, \"verified\": " verified ", "      \
-    "\"verify_scope\": \"\", \"reps\": 3, \"warmup\": 1, \"seed\": 42, \"flops_per_byte\": 0.25" \
-    extra "}"
+    "\"verify_scope\": \"\", \"reps\": 3, \"warmup\": 1, \"seed\": 42, \"flops_per_byte\": "       \
+    "0.25" extra "}"
 #define TIMED_RESULT(variant, status, verified) TIMED_RESULT_WITH(variant, status, verified, "")
 #define SKIPPED_RESULT                                                                             \
     "{\"workload\": \"matmul\", \"variant\": \"tiled\", \"device\": \"pthread-EPYC\", \"size\": "  \
@@ -256,20 +258,32 @@ static const struct {
     /* clmem hierarchy's file: the levels and the curves they came from. */
     {"hierarchy",
      "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"peak\": " PEAK
-     ", \"results\": ["
-     TIMED_RESULT_WITH("coarsened", "ok", "true",
-                       ", \"energy\": {\"source\": \"rapl\", \"energy_j\": 0.5, \"power_w\": 40, "
-                       "\"efficiency\": 0.1, \"efficiency_unit\": \"GB/J\", \"span_s\": 1.2, "
-                       "\"runs\": 96}") ", "
-     TIMED_RESULT_WITH("one_pass", "ok", "true",
-                       ", \"energy\": {\"na\": \"no energy counter on this device\"}")
-     "], \"hierarchy\": {"
-     "\"extent_bytes\": 1048576, \"largest_cache_bytes\": 65536, "
-     "\"largest_cache_from\": \"none known\", \"levels\": [{\"name\": \"L1\", "
-     "\"memory\": false, \"first_bytes\": 1024, \"latency_ns\": 1.5}], "
-     "\"latency\": [{\"bytes\": 1024, \"ns\": 1.5}], \"local_latency\": [{\"bytes\": "
-     "1024, \"ns\": 2}], \"bandwidth\": [{\"bytes\": 4096, \"gbs\": 40}], "
-     "\"unmatched_bandwidth\": [{\"bytes\": 4096, \"gbs\": 40}]}}"},
+     ", \"results\": [" TIMED_RESULT_WITH(
+         "coarsened", "ok", "true",
+         ", \"energy\": {\"source\": \"rapl\", \"energy_j\": 0.5, \"power_w\": 40, "
+         "\"efficiency\": 0.1, \"efficiency_unit\": \"GB/J\", \"span_s\": 1.2, "
+         "\"runs\": 96}") ", " TIMED_RESULT_WITH("one_pass", "ok", "true",
+                                                 ", \"energy\": {\"na\": \"no energy counter on "
+                                                 "this device\"}") "], \"hierarchy\": {"
+                                                                   "\"extent_bytes\": 1048576, "
+                                                                   "\"largest_cache_bytes\": "
+                                                                   "65536, "
+                                                                   "\"largest_cache_from\": \"none "
+                                                                   "known\", \"levels\": "
+                                                                   "[{\"name\": \"L1\", "
+                                                                   "\"memory\": false, "
+                                                                   "\"first_bytes\": 1024, "
+                                                                   "\"latency_ns\": 1.5}], "
+                                                                   "\"latency\": [{\"bytes\": "
+                                                                   "1024, \"ns\": 1.5}], "
+                                                                   "\"local_latency\": "
+                                                                   "[{\"bytes\": "
+                                                                   "1024, \"ns\": 2}], "
+                                                                   "\"bandwidth\": [{\"bytes\": "
+                                                                   "4096, \"gbs\": 40}], "
+                                                                   "\"unmatched_bandwidth\": "
+                                                                   "[{\"bytes\": 4096, \"gbs\": "
+                                                                   "40}]}}"},
     {"ranks", "{" HEAD "\"ranks\": [{\"rank\": 0, \"host\": " HOST ", \"device\": " DEVICE
               ", \"peak\": " PEAK ", \"status\": 0, \"results\": [" TIMED_RESULT(
                   "coarsened", "ok", "true") ", " SKIPPED_RESULT "]}]}"},
@@ -659,6 +673,65 @@ static void a_huge_array_is_refused_before_it_is_parsed(void **state)
     unlink(path);
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* A hierarchy file's curves are kept in ascending order of bytes, and a
+ * file's need not be: 320,000 points in descending order (a 10 MB file)
+ * are sorted once, in n log n, well within LONG_CURVE_S (an insertion sort
+ * took 65 s); points of equal bytes keep the file's order. */
+#define LONG_CURVE   320000
+#define LONG_CURVE_S 20.0
+static void a_long_unsorted_curve_reads_in_n_log_n(void **state)
+{
+    (void)state;
+    const char *path = test_in_dir("long-curve.json");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"results\": [" GOOD_RESULT
+          "], \"hierarchy\": {\"extent_bytes\": 1048576, \"largest_cache_bytes\": 65536, "
+          "\"largest_cache_from\": \"none known\", \"levels\": [{\"name\": \"L1\", "
+          "\"memory\": false, \"first_bytes\": 1024, \"latency_ns\": 1.5}], \"latency\": [",
+          f);
+    for (size_t i = 0; i < LONG_CURVE; i++)
+        fprintf(f, "%s{\"bytes\": %zu, \"ns\": %zu}", i ? ", " : "", LONG_CURVE - i, 1 + i % 7);
+    fputs("], \"local_latency\": [{\"bytes\": 2048, \"ns\": 5}, {\"bytes\": 1024, \"ns\": 3}, "
+          "{\"bytes\": 1024, \"ns\": 4}, {\"bytes\": 0, \"ns\": 9}], \"bandwidth\": [{\"bytes\": "
+          "4096, \"gbs\": 40}], \"unmatched_bandwidth\": []}}",
+          f);
+    assert_int_equal(fclose(f), 0);
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    double start = now_s();
+    int status = clmem_runfile_load(path, &runs, &n, &err);
+    double took = now_s() - start;
+    print_message("%d points in descending order read in %.2f s\n", LONG_CURVE, took);
+    if (status != CLMEM_OK)
+        fail_msg("%s", err.message);
+    if (took > LONG_CURVE_S)
+        fail_msg("%d points read in %.1f s, over %.0f s", LONG_CURVE, took, LONG_CURVE_S);
+    const struct clmem_saved_hierarchy *h = runs[0].hierarchy;
+    assert_non_null(h);
+    assert_int_equal(h->n_latency, LONG_CURVE);
+    for (size_t i = 0; i < h->n_latency; i++)
+        if (h->latency[i].bytes != (double)(i + 1) ||
+            h->latency[i].value != (double)(1 + (LONG_CURVE - 1 - i) % 7))
+            fail_msg("point %zu: %g bytes, %g ns", i, h->latency[i].bytes, h->latency[i].value);
+    /* Equal bytes in the file's order; a point of 0 bytes left out. */
+    assert_int_equal(h->n_local_latency, 3);
+    assert_true(h->local_latency[0].bytes == 1024 && h->local_latency[0].value == 3);
+    assert_true(h->local_latency[1].bytes == 1024 && h->local_latency[1].value == 4);
+    assert_true(h->local_latency[2].bytes == 2048 && h->local_latency[2].value == 5);
+    assert_int_equal(h->n_unmatched, 0);
+    clmem_compare_devices_free(runs, n);
+    unlink(path);
+}
+
 /* An MPI run file of `ranks` ranks, one result each, as test file `name`. */
 static const char *ranks_file(const char *name, size_t ranks)
 {
@@ -740,6 +813,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(trailing_data_and_duplicate_keys_are_refused),
         cmocka_unit_test(numbers_json_forbids_and_impossible_figures_are_refused),
         cmocka_unit_test(a_huge_array_is_refused_before_it_is_parsed),
+        cmocka_unit_test(a_long_unsorted_curve_reads_in_n_log_n),
         cmocka_unit_test(more_runs_than_64_are_refused),
         cmocka_unit_test(invalid_utf8_is_refused_naming_the_field),
     };

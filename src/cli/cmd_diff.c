@@ -39,9 +39,10 @@ const struct cli_spec cli_diff_spec = {
              "pair by rank, else by device name. The table starts and ends with the\n"
              "summary line; with --output, stdout shows it. --workloads gates on those\n"
              "workloads alone.\n",
-    .more = "exit codes: 0 no regression, 2 usage error or a file that cannot be read or\n"
-            "written, 4 a regression: a result slower, failed or gone, or a run file\n"
-            "marked interrupted (incomplete)\n",
+    .more = "exit codes: 0 no regression, 2 usage error, a file that cannot be read or\n"
+            "written, or one naming a workload this clmem does not know, 4 a regression:\n"
+            "a result slower, failed or gone, or a run file marked interrupted\n"
+            "(incomplete)\n",
     CLI_USES(diff_uses),
     .min_args = 2,
     .max_args = 2,
@@ -58,6 +59,30 @@ static int check_output(const struct cli_opts *a, struct clmem_error *err)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "--output '%s' is the run file '%s': the report would replace it",
                           a->output, inputs[i]);
+    return CLMEM_OK;
+}
+
+/* Every result of a run file is of a workload this clmem knows: a name it
+ * does not (a file edited by hand, or one of another program's) is refused
+ * before any output, rather than diffed as new or gone. The report layer
+ * reads results, never the workloads' list: the check is the command's. */
+static int check_workloads(const char *path, const struct clmem_compare_device *runs, size_t n,
+                           struct clmem_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < runs[i].n_results; j++) {
+            const char *name = runs[i].results[j].workload;
+            /* Results come grouped by workload: each name looked up once. */
+            if (j > 0 && strcmp(name, runs[i].results[j - 1].workload) == 0)
+                continue;
+            if (!clmem_workload_find(name)) {
+                char hint[96];
+                cli_suggest_workload(name, hint, sizeof hint);
+                return clmem_fail(err, CLMEM_ERR_USAGE,
+                                  "'%s': unknown workload '%s' (%stry 'clmem list')", path, name,
+                                  hint);
+            }
+        }
     return CLMEM_OK;
 }
 
@@ -81,11 +106,14 @@ int cmd_diff(int argc, char **argv)
      * anything is written. */
     if ((status = clmem_runfile_load(base_file, &base, &n_base, &err)) ||
         (status = clmem_runfile_load(new_file, &newer, &n_newer, &err)) ||
+        (status = check_workloads(base_file, base, n_base, &err)) ||
+        (status = check_workloads(new_file, newer, n_newer, &err)) ||
         (status = check_output(&a, &err)) ||
         (status = clmem_diff_runs(base, n_base, newer, n_newer, a.threshold, &diff, &err)))
         goto cleanup;
     if (a.workloads) {
-        clmem_diff_only(&diff, a.workloads);
+        if ((status = clmem_diff_only(&diff, a.workloads, &err)))
+            goto cleanup;
         /* An empty table would pass the gate on nothing. */
         if (diff.n_rows == 0) {
             status = clmem_fail(&err, CLMEM_ERR_USAGE,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -212,25 +213,53 @@ static int nvml_read(const struct clmem_energy_meter *m, uint64_t *counts, char 
 
 /* ---- CPUs: Linux powercap (RAPL) ---- */
 
-/* A counter file's value: a whole number, then a line break. */
+/* A small file of the powercap tree, whole, NUL-terminated: opened
+ * without blocking and without following a link in its last component,
+ * refused unless it is a regular file (sysfs's are), read up to `size` - 1
+ * bytes. A FIFO planted in the tree would otherwise block the run for
+ * good, in an open that a signal handler's return restarts. -1 with why. */
+static int read_small_file(const char *path, char *text, size_t size, char *why, size_t why_size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    ssize_t got = 0;
+    char more;
+    int saved = 0, irregular = 0, longer = 0;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        saved = errno;
+    else if (!S_ISREG(st.st_mode))
+        irregular = 1;
+    else if ((got = read(fd, text, size - 1)) < 0)
+        saved = errno;
+    else if ((size_t)got == size - 1 && read(fd, &more, 1) > 0)
+        longer = 1;
+    if (fd >= 0)
+        close(fd);
+    if (irregular)
+        snprintf(why, why_size, "cannot read %.60s: not a regular file", path);
+    else if (longer)
+        snprintf(why, why_size, "cannot read %.60s: more than %zu bytes", path, size - 1);
+    else if (saved)
+        snprintf(why, why_size, "cannot read %.60s: %s%s", path, strerror(saved),
+                 saved == EACCES ? " (root only, since the fix of CVE-2020-8694)" : "");
+    if (irregular || longer || saved)
+        return -1;
+    text[got] = '\0';
+    return 0;
+}
+
+/* A counter file's value: decimal digits alone (no sign, no space), then
+ * a line break or nothing, within 64 bits. */
 static int read_counter_file(const char *path, uint64_t *value, char *why, size_t why_size)
 {
     char text[32];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t got = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-    int saved = errno;
-    if (fd >= 0)
-        close(fd);
-    if (got < 0) {
-        snprintf(why, why_size, "cannot read %.60s: %s%s", path, strerror(saved),
-                 saved == EACCES ? " (root only, since the fix of CVE-2020-8694)" : "");
+    if (read_small_file(path, text, sizeof text, why, why_size))
         return -1;
-    }
-    text[got] = '\0';
-    char *end;
+    size_t digits = strspn(text, "0123456789");
+    const char *rest = text + digits;
     errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || errno || (*end && *end != '\n')) {
+    unsigned long long v = digits ? strtoull(text, NULL, 10) : 0;
+    if (!digits || errno || (*rest && strcmp(rest, "\n") != 0)) {
         snprintf(why, why_size, "%.80s holds no counter", path);
         return -1;
     }
@@ -254,14 +283,12 @@ static int rapl_zone(const char *dir, const char *entry)
     int sub = sscanf(entry, "intel-rapl:%u:%u%c", &a, &b, &rest) == 2;
     if (!sub && sscanf(entry, "intel-rapl:%u%c", &a, &rest) != 1)
         return 0;
+    char why[160];
     snprintf(path, sizeof path, "%s/%s/name", dir, entry);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    if (read_small_file(path, name, sizeof name, why, sizeof why))
         return 0;
-    int got = fgets(name, sizeof name, f) != NULL;
-    fclose(f);
     name[strcspn(name, "\n")] = '\0';
-    return got && (sub ? strcmp(name, "dram") == 0 : strncmp(name, "package", 7) == 0);
+    return sub ? strcmp(name, "dram") == 0 : strncmp(name, "package", 7) == 0;
 }
 
 static void rapl_open(struct clmem_energy_meter *m)
@@ -306,6 +333,11 @@ static void rapl_open(struct clmem_energy_meter *m)
             none(m, "%.80s: a max_energy_range_uj of 0", zones[i]);
             return;
         }
+        if (now > range) {
+            none(m, "%.40s: energy_uj %llu is past max_energy_range_uj %llu", zones[i],
+                 (unsigned long long)now, (unsigned long long)range);
+            return;
+        }
         m->range[i] = range;
     }
     snprintf(m->source, sizeof m->source, "rapl");
@@ -320,9 +352,16 @@ static void rapl_open(struct clmem_energy_meter *m)
 static int rapl_read(const struct clmem_energy_meter *m, uint64_t *counts, char *why,
                      size_t why_size)
 {
-    for (size_t i = 0; i < m->n_zones; i++)
+    for (size_t i = 0; i < m->n_zones; i++) {
         if (read_counter_file(m->files[i], &counts[i], why, why_size))
             return -1;
+        /* Past the point where it wraps: no reading of this counter. */
+        if (counts[i] > m->range[i]) {
+            snprintf(why, why_size, "%.40s: %llu is past max_energy_range_uj %llu", m->files[i],
+                     (unsigned long long)counts[i], (unsigned long long)m->range[i]);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -642,6 +681,10 @@ void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter
     else if (!(joules > 0))
         snprintf(r->energy_na, sizeof r->energy_na, "the energy counter did not advance in %.3g s",
                  span_ms * 1e-3);
+    else if (!(joules / (span_ms * 1e-3) <= CLMEM_ENERGY_MAX_WATTS))
+        snprintf(r->energy_na, sizeof r->energy_na,
+                 "the energy counter implies %.3g W over %.3g s, above the %g W no device draws",
+                 joules / (span_ms * 1e-3), span_ms * 1e-3, CLMEM_ENERGY_MAX_WATTS);
     if (!r->energy_na[0]) {
         char unit[24];
         r->energy_span_s = span_ms * 1e-3;

@@ -22,6 +22,11 @@
  * the two readings' lags leave the energy off by at most one period's worth
  * of the span (10%), and far less on average, as the lags mostly cancel. */
 #define CLMEM_ENERGY_MIN_UPDATES 10
+/* The most power a meter's device draws: several times the rating of the
+ * largest single accelerators and CPU sockets. Energy over a span implying
+ * more is no measurement (a counter reset, or a counter read wrong) and is
+ * reported not available, never as a figure. */
+#define CLMEM_ENERGY_MAX_WATTS 10000.0
 /* Where the RAPL counters are looked for (CLMEM_POWERCAP_DIR overrides
  * it, so that a test can point the reader at counters it makes). */
 #define CLMEM_POWERCAP_DIR "/sys/class/powercap"
@@ -74,8 +79,9 @@ double clmem_energy_min_span_ms(const struct clmem_energy_meter *m);
  * power_w (over the span), energy_efficiency (the work of one run, metric
  * x median, per joule), span and runs, and energy_source; or energy_na
  * saying why not (no counter, a failed reading, a span shorter than the
- * counter resolves, a counter that did not advance). The metric and
- * median are set already. */
+ * counter resolves, a counter that did not advance, or one that moved
+ * more than CLMEM_ENERGY_MAX_WATTS over the span). The metric and median
+ * are set already. */
 void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter *m,
                          const struct clmem_energy_reading *before,
                          const struct clmem_energy_reading *after, unsigned long runs);

@@ -176,11 +176,29 @@ static const struct clmem_result *index_take(struct index *x, const struct clmem
     return x->order[at];
 }
 
-/* The distinct workloads of a run (a few), for add_row's "not run". */
+/* The distinct workloads of a run, sorted, for add_row's "not run": a
+ * file may name any number (a scan of the names for each result took
+ * minutes for 80,000). */
 struct workloads {
     const char **names;
     size_t n;
 };
+
+static int name_order(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* `names` (n of them) sorted, each once; how many are left. */
+static size_t sort_unique(const char **names, size_t n)
+{
+    size_t kept = 0;
+    qsort(names, n, sizeof *names, name_order);
+    for (size_t i = 0; i < n; i++)
+        if (kept == 0 || strcmp(names[kept - 1], names[i]) != 0)
+            names[kept++] = names[i];
+    return kept;
+}
 
 static int workloads_of(const struct clmem_compare_device *run, struct workloads *w)
 {
@@ -190,25 +208,16 @@ static int workloads_of(const struct clmem_compare_device *run, struct workloads
         return 0;
     if (!(w->names = malloc(run->n_results * sizeof *w->names)))
         return -1;
-    for (size_t i = 0; i < run->n_results; i++) {
-        const char *name = run->results[i].workload;
-        size_t k = w->n;
-        /* Results come grouped by workload: the last one first. */
-        while (k > 0 && strcmp(w->names[k - 1], name) != 0)
-            k--;
-        if (k == 0)
-            w->names[w->n++] = name;
-    }
+    for (size_t i = 0; i < run->n_results; i++)
+        w->names[i] = run->results[i].workload;
+    w->n = sort_unique(w->names, run->n_results);
     return 0;
 }
 
-/* Whether run holds a result of `workload`. */
+/* Whether `w` holds `workload`. */
 static int ran_workload(const struct workloads *w, const char *workload)
 {
-    for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->names[i], workload) == 0)
-            return 1;
-    return 0;
+    return w->n && bsearch(&workload, w->names, w->n, sizeof *w->names, name_order) != NULL;
 }
 
 static void add_row(struct clmem_diff *diff, size_t pair, const struct clmem_result *base,
@@ -322,32 +331,47 @@ int clmem_diff_changed(enum clmem_verdict verdict)
            verdict == CLMEM_VERDICT_FAILED;
 }
 
-/* Whether `name` is one of the comma-separated `list`. */
-static int listed(const char *list, const char *name)
+/* The names of a comma-separated list, sorted, each once, in one
+ * allocation with their text (NULL: out of memory). A row is looked up in
+ * log time: a scan of the list for each of 80,000 rows is quadratic. */
+static struct workloads names_of_list(const char *list)
 {
-    size_t len = strlen(name);
-    for (const char *p = list; p;) {
-        const char *end = strchr(p, ',');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == len && strncmp(p, name, len) == 0)
-            return 1;
-        p = end ? end + 1 : NULL;
+    struct workloads w = {NULL, 0};
+    size_t n = 1, len = strlen(list);
+    for (const char *p = list; (p = strchr(p, ',')); p++)
+        n++;
+    char *block = malloc(n * sizeof *w.names + len + 1);
+    if (!block)
+        return w;
+    w.names = (const char **)(void *)block;
+    char *text = block + n * sizeof *w.names;
+    memcpy(text, list, len + 1);
+    for (char *p = text; p; w.n++) {
+        w.names[w.n] = p;
+        if ((p = strchr(p, ',')))
+            *p++ = '\0';
     }
-    return 0;
+    w.n = sort_unique(w.names, w.n);
+    return w;
 }
 
-void clmem_diff_only(struct clmem_diff *diff, const char *workloads)
+int clmem_diff_only(struct clmem_diff *diff, const char *workloads, struct clmem_error *err)
 {
     size_t kept = 0;
+    struct workloads only = names_of_list(workloads);
+    if (!only.names)
+        return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     memset(diff->counts, 0, sizeof diff->counts);
     for (size_t i = 0; i < diff->n_rows; i++) {
         const struct clmem_diff_row *row = &diff->rows[i];
-        if (!listed(workloads, (row->base ? row->base : row->newer)->workload))
+        if (!ran_workload(&only, (row->base ? row->base : row->newer)->workload))
             continue;
         diff->counts[row->verdict]++;
         diff->rows[kept++] = *row;
     }
     diff->n_rows = kept;
+    free(only.names);
+    return CLMEM_OK;
 }
 
 /* Whether the writers show the row. */

@@ -69,8 +69,9 @@ int clmem_diff_runs(const struct clmem_compare_device *base, size_t n_base,
                     const struct clmem_compare_device *newer, size_t n_newer, double threshold,
                     struct clmem_diff *diff, struct clmem_error *err);
 void clmem_diff_free(struct clmem_diff *diff);
-/* Keeps only the rows of the comma-separated `workloads`, recounted. */
-void clmem_diff_only(struct clmem_diff *diff, const char *workloads);
+/* Keeps only the rows of the comma-separated `workloads`, recounted (an
+ * error only when out of host memory). */
+int clmem_diff_only(struct clmem_diff *diff, const char *workloads, struct clmem_error *err);
 /* Whether a verdict is a change: faster, slower, new, gone, failed. */
 int clmem_diff_changed(enum clmem_verdict verdict);
 /* Whether the gate fails (clmem diff exits CLMEM_DIFF_REGRESSION): a

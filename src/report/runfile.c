@@ -506,9 +506,26 @@ void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n)
     free(runs);
 }
 
+/* A curve's point and its place in the file: sorted by bytes, points of
+ * equal bytes keep the file's order. */
+struct placed_point {
+    struct clmem_saved_point p;
+    size_t at;
+};
+
+static int by_bytes(const void *a, const void *b)
+{
+    const struct placed_point *x = a, *y = b;
+    if (x->p.bytes != y->p.bytes)
+        return x->p.bytes < y->p.bytes ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
 /* One of the hierarchy's curves: points of `bytes` and `value_key`, kept
- * in ascending order of bytes (a file need not be sorted); points whose
- * figures are not above 0 are left out. */
+ * in ascending order of bytes (a file need not be sorted: it is sorted
+ * once, in n log n, where an insertion sort of 320,000 points in
+ * descending order took a minute); points whose figures are not above 0
+ * are left out. */
 static int parse_curve(struct reader *rd, const cJSON *h, const char *key, const char *value_key,
                        struct clmem_saved_point **out, size_t *n)
 {
@@ -517,32 +534,41 @@ static int parse_curve(struct reader *rd, const cJSON *h, const char *key, const
     *n = 0;
     if (!cJSON_IsArray(list))
         return bad(rd, "'hierarchy.%s' is not a list", key);
-    size_t count = (size_t)cJSON_GetArraySize(list);
+    size_t count = (size_t)cJSON_GetArraySize(list), kept = 0;
     if (!count)
         return CLMEM_OK;
+    struct placed_point *placed = calloc(count, sizeof *placed);
     struct clmem_saved_point *c = calloc(count, sizeof *c);
-    if (!c)
+    if (!placed || !c) {
+        free(placed);
+        free(c);
         return clmem_fail(rd->err, CLMEM_ERR_USAGE, "out of memory reading '%s'", rd->path);
+    }
+    int sorted = 1;
     cJSON_ArrayForEach(item, list)
     {
         double bytes = NAN, v = NAN;
         int status;
         if ((status = get_number(rd, item, "bytes", 1, NAN, &bytes)) ||
             (status = get_number(rd, item, value_key, 1, NAN, &v))) {
+            free(placed);
             free(c);
             return status;
         }
         if (!(bytes > 0) || !(v > 0) || !isfinite(bytes) || !isfinite(v))
             continue;
-        size_t k = *n;
-        while (k > 0 && c[k - 1].bytes > bytes) {
-            c[k] = c[k - 1];
-            k--;
-        }
-        c[k] = (struct clmem_saved_point){bytes, v};
-        (*n)++;
+        if (kept && placed[kept - 1].p.bytes > bytes)
+            sorted = 0;
+        placed[kept] = (struct placed_point){{bytes, v}, kept};
+        kept++;
     }
+    if (!sorted)
+        qsort(placed, kept, sizeof *placed, by_bytes);
+    for (size_t i = 0; i < kept; i++)
+        c[i] = placed[i].p;
+    free(placed);
     *out = c;
+    *n = kept;
     return CLMEM_OK;
 }
 
