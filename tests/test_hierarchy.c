@@ -139,6 +139,77 @@ static void work_is_counted_as_documented(void **state)
     clmem_results_free(r, n);
 }
 
+/* read_ws's work is the bytes it reads: at a working set far past what
+ * its work-items cover at their least reads (64 float4s each, at most
+ * 2048 work-items a compute unit, in whole work-groups), each reads its
+ * share once, so its metric x median is the working set, plus at most one
+ * float4 a work-item where the shares do not divide it (a float4 counted
+ * as 4 bytes would give a quarter of it). */
+static void read_ws_counts_the_bytes_it_reads(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    size_t units = ctx->device.compute_units ? ctx->device.compute_units : 1;
+    size_t most_items = units * 2048 + ctx->device.max_work_group;
+    size_t bytes = 16 * 128 * most_items;
+    char size[32];
+    snprintf(size, sizeof size, "%zu", bytes);
+    struct clmem_error err = {0};
+    struct clmem_result *r = NULL;
+    size_t n = 0;
+    if (clmem_run_workload(ctx, "hierarchy", "read_ws", size, 3, &r, &n, &err) != CLMEM_OK)
+        fail_msg("read_ws at %s: %s", size, err.message);
+    assert_int_equal(n, 1);
+    if (!r[0].verified)
+        fail_msg("read_ws at %s: %s", size, r[0].verify_detail);
+    assert_string_equal(r[0].metric_unit, "GB/s");
+    double moved = r[0].metric * 1e9 * r[0].median_ms * 1e-3;
+    if (!(moved > 0.999999 * (double)bytes && moved < 1.000001 * (double)(bytes + 16 * most_items)))
+        fail_msg("read_ws at %zu bytes: metric x median is %.0f bytes, expected %zu to %zu (the "
+                 "working set read once)",
+                 bytes, moved, bytes, bytes + 16 * most_items);
+    clmem_results_free(r, n);
+}
+
+/* The chases' notes give the latency in the device's clock cycles: ns x
+ * MHz x 1e-3, to the note's three digits (none where the device reports
+ * no clock). */
+static void chase_cycles_follow_the_clock(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const char *const chases[] = {"chase_global", "chase_local"};
+    size_t checked = 0;
+    for (size_t c = 0; c < 2; c++) {
+        struct clmem_hierarchy_options o = {
+            .variant = chases[c], .extent = 8192, .reps = 3, .warmup = 1, .seed = 42};
+        struct clmem_hierarchy h;
+        struct clmem_result *r = NULL;
+        size_t n = 0;
+        struct clmem_error err = {0};
+        if (clmem_hierarchy_run(ctx, &o, &h, &r, &n, &err) != CLMEM_OK)
+            fail_msg("%s's sweep: %s", chases[c], err.message);
+        assert_true(h.clock_mhz == (double)ctx->device.clock_mhz);
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].skipped)
+                continue;
+            double ns = clmem_chase_latency_ns(&r[i]), at_best = 0, cycles = 0;
+            if (sscanf(r[i].note, "%lf ns a load at best (%lf cycles)", &at_best, &cycles) < 1)
+                fail_msg("%s at %s: note '%s'", chases[c], r[i].size, r[i].note);
+            if (!(h.clock_mhz > 0)) {
+                assert_null(strstr(r[i].note, "cycles"));
+                continue;
+            }
+            double expected = ns * h.clock_mhz * 1e-3;
+            if (!(fabs(cycles - expected) <= 0.006 * expected))
+                fail_msg("%s at %s: note '%s': %g cycles, but %g ns at %g MHz is %g", chases[c],
+                         r[i].size, r[i].note, cycles, ns, h.clock_mhz, expected);
+            checked++;
+        }
+        clmem_results_free(r, n);
+    }
+    if (ctx->device.clock_mhz > 0)
+        assert_true(checked >= 2);
+}
+
 /* ---- the chase kernel against permutations of one cycle and of two ---- */
 
 /* hier_chase (or hier_chase_local) run once over `perm`, `steps` loads
@@ -414,6 +485,8 @@ int main(void)
         cmocka_unit_test(every_probe_verifies),
         cmocka_unit_test(large_working_sets_skip_the_onchip_probes),
         cmocka_unit_test(work_is_counted_as_documented),
+        cmocka_unit_test(read_ws_counts_the_bytes_it_reads),
+        cmocka_unit_test(chase_cycles_follow_the_clock),
         cmocka_unit_test(a_permutation_of_several_cycles_fails),
         cmocka_unit_test(dropped_loads_are_caught),
         cmocka_unit_test(detected_levels_follow_the_os),
