@@ -246,6 +246,66 @@ static void chase_on(struct clmem_ctx *ctx, int local, const cl_uint *perm, size
     clmem_release_program(&program);
 }
 
+/* hier_chase_local's work-items copy the cycle into __local memory, then
+ * one follows it: a barrier between, or that one reads the words the
+ * others have not copied yet. On PoCL a work-group's __local memory is its
+ * worker thread's, reused from launch to launch: filled first (work-groups
+ * of one work-item, each copying all of an n-cycle, on every worker), the
+ * words not copied yet are those of an earlier cycle, in range, so a
+ * missing barrier shows as a chase that is not its cycle, not as a load
+ * out of bounds (which fresh memory gives: MALLOC_PERTURB_'s bytes as
+ * indices). Runs first, so that the other tests' chases find it so. */
+static void chase_local_waits_for_its_tile(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    size_t n = 16384, group = ctx->device.max_work_group < 64 ? ctx->device.max_work_group : 64;
+    if (ctx->device.local_mem < n * sizeof(cl_uint))
+        n = (size_t)ctx->device.local_mem / sizeof(cl_uint) / 2;
+    struct clmem_error err = {0};
+    cl_program program = NULL;
+    cl_kernel k = NULL;
+    cl_mem next = NULL, st = NULL;
+    cl_uint *perm = malloc(n * sizeof *perm), elems = (cl_uint)n;
+    assert_non_null(perm);
+    if (clmem_program_build(ctx, "hierarchy.cl", "-DPRIVATE_N=32", &program, &err) ||
+        clmem_kernel_create(program, "hierarchy.cl", "hier_chase_local", &k, &err) ||
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, n * sizeof(cl_uint), NULL, &next, &err) ||
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_uint), NULL, &st, &err))
+        fail_msg("chase set-up: %s", err.message);
+    for (int round = -3; round <= 4; round++) {
+        /* Rounds up to 0 fill every worker's __local memory: 64 work-groups a
+         * compute unit, of one work-item each, each long enough (a whole
+         * chase) that every worker thread takes some. */
+        size_t units = ctx->device.compute_units ? ctx->device.compute_units : 1;
+        size_t local = round > 0 ? group : 1, global = round > 0 ? group : 64 * units;
+        cl_uint steps = (cl_uint)n, zero[3] = {0, 0, 0}, got[3];
+        clmem_sattolo(perm, n, (uint64_t)(1000 + round));
+        if (clmem_buffer_write(ctx, next, n * sizeof(cl_uint), perm, &err) ||
+            clmem_buffer_write(ctx, st, sizeof zero, zero, &err) ||
+            clmem_kernel_args(k, &err, CLMEM_ARG(next), CLMEM_ARG(st), CLMEM_ARG(elems),
+                              CLMEM_ARG(steps)))
+            fail_msg("chase: %s", err.message);
+        if (clSetKernelArg(k, 4, n * sizeof(cl_uint), NULL) != CL_SUCCESS)
+            fail_msg("clSetKernelArg of the __local tile");
+        if (clmem_launch(ctx, k, 1, &global, &local, NULL, &err) ||
+            clmem_buffer_read(ctx, st, sizeof got, got, &err))
+            fail_msg("chase: %s", err.message);
+        if (round <= 0)
+            continue;
+        struct clmem_check check;
+        clmem_check_init(&check, 0);
+        clmem_chase_check(perm, n, 1, n, got, &check);
+        if (!clmem_check_passed(&check))
+            fail_msg("a chase of %zu in __local memory, %zu work-items copying (round %d): %s", n,
+                     group, round, check.lines[0]);
+    }
+    free(perm);
+    clmem_release_mem(&next);
+    clmem_release_mem(&st);
+    clmem_release_kernel(&k);
+    clmem_release_program(&program);
+}
+
 /* Sattolo's cycle passes the check; the same permutation cut into two
  * cycles (element perm[0] on a cycle of its own), or a Fisher-Yates
  * shuffle (j <= i, which leaves several cycles), fails it, naming the
@@ -482,6 +542,7 @@ static void detected_levels_follow_the_os(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chase_local_waits_for_its_tile),
         cmocka_unit_test(every_probe_verifies),
         cmocka_unit_test(large_working_sets_skip_the_onchip_probes),
         cmocka_unit_test(work_is_counted_as_documented),
