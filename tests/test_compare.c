@@ -809,6 +809,114 @@ static void performance_portability(void **state)
     }
 }
 
+/* `text` in `section` (up to its next heading), else a failure that shows
+ * the section. */
+static void expect_in(const char *section, const char *text)
+{
+    const char *end = strstr(section + 1, "\n## ");
+    size_t len = end ? (size_t)(end - section) : strlen(section);
+    const char *at = strstr(section, text);
+    if (!at || at >= section + len)
+        fail_msg("'%s' not in:\n%.*s", text, (int)len, section);
+}
+
+/* A FAILED or skipped result stands for nothing: in PP it is 0 on its
+ * device (never a figure over that device's best: an application
+ * efficiency above 1), in the ratios its row says FAILED or skipped on
+ * either side, and the workload's ratio and "all workloads" hold only the
+ * rows both sides verified. Each failed metric is the largest of its
+ * device, so that counting it would show. */
+static void failures_and_skips_are_not_compared(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made d1[] = {
+        {"pp", "a", "64", 50, "GB/s", "ok", "events", NAN},
+        {"pp", "b", "64", 200, "GB/s", "FAILED", "events", NAN},
+        {"pp", "c", "64", 40, "GB/s", "ok", "events", NAN},
+        {"pp", "d", "64", 0, "GB/s", "skipped", "", NAN},
+        {"pp", "e", "64", 10, "GB/s", "ok", "events", NAN},
+        {"pp", "f", "64", 0, "GB/s", "skipped", "", NAN},
+    };
+    static const struct made d2[] = {
+        {"pp", "a", "64", 100, "GB/s", "ok", "events", NAN},
+        {"pp", "b", "64", 50, "GB/s", "ok", "events", NAN},
+        {"pp", "c", "64", 400, "GB/s", "FAILED", "events", NAN},
+        {"pp", "d", "64", 30, "GB/s", "ok", "events", NAN},
+        {"pp", "e", "64", 0, "GB/s", "skipped", "", NAN},
+        {"pp", "f", "64", 0, "GB/s", "skipped", "", NAN},
+    };
+    // clang-format on
+    const char *f1 = made_file("f1.json", "dev 1", 100, 1000, d1, CLMEM_ARRAY_SIZE(d1));
+    const char *f2 = made_file("f2.json", "dev 2", 200, 2000, d2, CLMEM_ARRAY_SIZE(d2));
+    const char *out = test_in_dir("not-compared");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", f1, f2, "--output-dir", out), out, 2, "report.md");
+    char *pp = strstr(md, "## Performance portability");
+    assert_non_null(pp);
+    /* a: arch 0.5 on both, app 1 on both (c's and b's failures are
+     * nobody's best). */
+    expect_in(pp, "| pp: a | 0.50 | 1.00 | 2 of 2 | 0.50 / 1.00 | 0.50 / 1.00 |");
+    /* b FAILED on dev 1 (at 4x a's figure there), c on dev 2: 0. */
+    expect_in(pp, "| pp: b | 0 | 0 | 1 of 2 | FAILED (0) | 0.25 / 0.50 |");
+    expect_in(pp, "| pp: c | 0 | 0 | 1 of 2 | 0.40 / 0.80 | FAILED (0) |");
+    expect_in(pp, "| pp: d | 0 | 0 | 1 of 2 | skipped (0) | 0.15 / 0.30 |");
+    expect_in(pp, "| pp: e | 0 | 0 | 1 of 2 | 0.10 / 0.20 | skipped (0) |");
+    expect_in(pp, "| pp (GB/s): best on each | 0.50 | 1.00 | 2 of 2 |");
+    /* No efficiency above 1 anywhere in the section. */
+    for (const char *at = strstr(pp, " / "); at; at = strstr(at + 3, " / ")) {
+        double app = strtod(at + 3, NULL);
+        if (app > 1.0)
+            fail_msg("an application efficiency of %g: '%.60s'", app, at - 8);
+    }
+    /* The ratios: a row that FAILED on either side has no ratio; one
+     * skipped on both says so; one skipped on one side alone is not
+     * shared (a skip has no unit), so has no row. */
+    char *ratios = strstr(md, "## Ratios to the baseline");
+    assert_non_null(ratios);
+    expect_in(ratios, "| pp: a @ 64 | 50.0 GB/s | 2.00x |");
+    expect_in(ratios, "| pp: b @ 64 | FAILED | baseline has none |");
+    expect_in(ratios, "| pp: c @ 64 | 40.0 GB/s | FAILED |");
+    expect_in(ratios, "| pp: f @ 64 | skipped | skipped |");
+    assert_null(strstr(ratios, "| pp: d @"));
+    assert_null(strstr(ratios, "| pp: e @"));
+    /* The summary: the workload's ratio from a alone; the baseline's best
+     * a verified one. */
+    char *summary = strstr(md, "## Summary");
+    assert_non_null(summary);
+    expect_in(summary, "| pp | 50.0 GB/s | 2.00x |");
+    expect_in(summary, "| all workloads at the same sizes (how many) | 1x (baseline) | 2.00x (1) |");
+    free(md);
+}
+
+/* The peaks are the devices' roofs, not workloads: with peaks in both
+ * files their ratio has its row, but "all workloads" holds w's alone. */
+static void peaks_stay_out_of_all_workloads(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made a[] = {
+        {"w", "v1", "64", 10, "GB/s", "ok", "events", NAN},
+        {"peak", "copy", "16777216", 500, "GB/s", "ok", "events", 1},
+    };
+    static const struct made b[] = {
+        {"w", "v1", "64", 30, "GB/s", "ok", "events", NAN},
+        {"peak", "copy", "16777216", 250, "GB/s", "ok", "events", 1},
+    };
+    // clang-format on
+    const char *fa = made_file("pa.json", "dev A", 500, 1000, a, CLMEM_ARRAY_SIZE(a));
+    const char *fb = made_file("pb.json", "dev B", 250, 1000, b, CLMEM_ARRAY_SIZE(b));
+    const char *out = test_in_dir("peaks-apart");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", fa, fb, "--output-dir", out), out, 2, "report.md");
+    char *summary = strstr(md, "## Summary");
+    assert_non_null(summary);
+    expect_in(summary, "| w | 10.0 GB/s | 3.00x |");
+    expect_in(summary, "| 500 GB/s | 0.50x |");
+    expect_in(summary, "| all workloads at the same sizes (how many) | 1x (baseline) | 3.00x (1) |");
+    free(md);
+}
+
 /* Past the palette's colours, devices still differ: eight devices have
  * eight colours, and no two have the same colour, dashes and point. */
 static void every_device_its_own_style(void **state)
@@ -881,6 +989,8 @@ int main(void)
         cmocka_unit_test(probes_are_not_ranked),
         cmocka_unit_test(builds_are_said),
         cmocka_unit_test(performance_portability),
+        cmocka_unit_test(failures_and_skips_are_not_compared),
+        cmocka_unit_test(peaks_stay_out_of_all_workloads),
         cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),

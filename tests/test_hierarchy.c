@@ -139,6 +139,77 @@ static void work_is_counted_as_documented(void **state)
     clmem_results_free(r, n);
 }
 
+/* read_ws's work is the bytes it reads: at a working set far past what
+ * its work-items cover at their least reads (64 float4s each, at most
+ * 2048 work-items a compute unit, in whole work-groups), each reads its
+ * share once, so its metric x median is the working set, plus at most one
+ * float4 a work-item where the shares do not divide it (a float4 counted
+ * as 4 bytes would give a quarter of it). */
+static void read_ws_counts_the_bytes_it_reads(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    size_t units = ctx->device.compute_units ? ctx->device.compute_units : 1;
+    size_t most_items = units * 2048 + ctx->device.max_work_group;
+    size_t bytes = 16 * 128 * most_items;
+    char size[32];
+    snprintf(size, sizeof size, "%zu", bytes);
+    struct clmem_error err = {0};
+    struct clmem_result *r = NULL;
+    size_t n = 0;
+    if (clmem_run_workload(ctx, "hierarchy", "read_ws", size, 3, &r, &n, &err) != CLMEM_OK)
+        fail_msg("read_ws at %s: %s", size, err.message);
+    assert_int_equal(n, 1);
+    if (!r[0].verified)
+        fail_msg("read_ws at %s: %s", size, r[0].verify_detail);
+    assert_string_equal(r[0].metric_unit, "GB/s");
+    double moved = r[0].metric * 1e9 * r[0].median_ms * 1e-3;
+    if (!(moved > 0.999999 * (double)bytes && moved < 1.000001 * (double)(bytes + 16 * most_items)))
+        fail_msg("read_ws at %zu bytes: metric x median is %.0f bytes, expected %zu to %zu (the "
+                 "working set read once)",
+                 bytes, moved, bytes, bytes + 16 * most_items);
+    clmem_results_free(r, n);
+}
+
+/* The chases' notes give the latency in the device's clock cycles: ns x
+ * MHz x 1e-3, to the note's three digits (none where the device reports
+ * no clock). */
+static void chase_cycles_follow_the_clock(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const char *const chases[] = {"chase_global", "chase_local"};
+    size_t checked = 0;
+    for (size_t c = 0; c < 2; c++) {
+        struct clmem_hierarchy_options o = {
+            .variant = chases[c], .extent = 8192, .reps = 3, .warmup = 1, .seed = 42};
+        struct clmem_hierarchy h;
+        struct clmem_result *r = NULL;
+        size_t n = 0;
+        struct clmem_error err = {0};
+        if (clmem_hierarchy_run(ctx, &o, &h, &r, &n, &err) != CLMEM_OK)
+            fail_msg("%s's sweep: %s", chases[c], err.message);
+        assert_true(h.clock_mhz == (double)ctx->device.clock_mhz);
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].skipped)
+                continue;
+            double ns = clmem_chase_latency_ns(&r[i]), at_best = 0, cycles = 0;
+            if (sscanf(r[i].note, "%lf ns a load at best (%lf cycles)", &at_best, &cycles) < 1)
+                fail_msg("%s at %s: note '%s'", chases[c], r[i].size, r[i].note);
+            if (!(h.clock_mhz > 0)) {
+                assert_null(strstr(r[i].note, "cycles"));
+                continue;
+            }
+            double expected = ns * h.clock_mhz * 1e-3;
+            if (!(fabs(cycles - expected) <= 0.006 * expected))
+                fail_msg("%s at %s: note '%s': %g cycles, but %g ns at %g MHz is %g", chases[c],
+                         r[i].size, r[i].note, cycles, ns, h.clock_mhz, expected);
+            checked++;
+        }
+        clmem_results_free(r, n);
+    }
+    if (ctx->device.clock_mhz > 0)
+        assert_true(checked >= 2);
+}
+
 /* ---- the chase kernel against permutations of one cycle and of two ---- */
 
 /* hier_chase (or hier_chase_local) run once over `perm`, `steps` loads
@@ -169,6 +240,66 @@ static void chase_on(struct clmem_ctx *ctx, int local, const cl_uint *perm, size
     if (status || clmem_launch(ctx, k, 1, &one, &one, NULL, &err) ||
         clmem_buffer_read(ctx, st, 3 * sizeof(cl_uint), state, &err))
         fail_msg("chase: %s", err.message);
+    clmem_release_mem(&next);
+    clmem_release_mem(&st);
+    clmem_release_kernel(&k);
+    clmem_release_program(&program);
+}
+
+/* hier_chase_local's work-items copy the cycle into __local memory, then
+ * one follows it: a barrier between, or that one reads the words the
+ * others have not copied yet. On PoCL a work-group's __local memory is its
+ * worker thread's, reused from launch to launch: filled first (work-groups
+ * of one work-item, each copying all of an n-cycle, on every worker), the
+ * words not copied yet are those of an earlier cycle, in range, so a
+ * missing barrier shows as a chase that is not its cycle, not as a load
+ * out of bounds (which fresh memory gives: MALLOC_PERTURB_'s bytes as
+ * indices). Runs first, so that the other tests' chases find it so. */
+static void chase_local_waits_for_its_tile(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    size_t n = 16384, group = ctx->device.max_work_group < 64 ? ctx->device.max_work_group : 64;
+    if (ctx->device.local_mem < n * sizeof(cl_uint))
+        n = (size_t)ctx->device.local_mem / sizeof(cl_uint) / 2;
+    struct clmem_error err = {0};
+    cl_program program = NULL;
+    cl_kernel k = NULL;
+    cl_mem next = NULL, st = NULL;
+    cl_uint *perm = malloc(n * sizeof *perm), elems = (cl_uint)n;
+    assert_non_null(perm);
+    if (clmem_program_build(ctx, "hierarchy.cl", "-DPRIVATE_N=32", &program, &err) ||
+        clmem_kernel_create(program, "hierarchy.cl", "hier_chase_local", &k, &err) ||
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, n * sizeof(cl_uint), NULL, &next, &err) ||
+        clmem_buffer_create(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_uint), NULL, &st, &err))
+        fail_msg("chase set-up: %s", err.message);
+    for (int round = -3; round <= 4; round++) {
+        /* Rounds up to 0 fill every worker's __local memory: 64 work-groups a
+         * compute unit, of one work-item each, each long enough (a whole
+         * chase) that every worker thread takes some. */
+        size_t units = ctx->device.compute_units ? ctx->device.compute_units : 1;
+        size_t local = round > 0 ? group : 1, global = round > 0 ? group : 64 * units;
+        cl_uint steps = (cl_uint)n, zero[3] = {0, 0, 0}, got[3];
+        clmem_sattolo(perm, n, (uint64_t)(1000 + round));
+        if (clmem_buffer_write(ctx, next, n * sizeof(cl_uint), perm, &err) ||
+            clmem_buffer_write(ctx, st, sizeof zero, zero, &err) ||
+            clmem_kernel_args(k, &err, CLMEM_ARG(next), CLMEM_ARG(st), CLMEM_ARG(elems),
+                              CLMEM_ARG(steps)))
+            fail_msg("chase: %s", err.message);
+        if (clSetKernelArg(k, 4, n * sizeof(cl_uint), NULL) != CL_SUCCESS)
+            fail_msg("clSetKernelArg of the __local tile");
+        if (clmem_launch(ctx, k, 1, &global, &local, NULL, &err) ||
+            clmem_buffer_read(ctx, st, sizeof got, got, &err))
+            fail_msg("chase: %s", err.message);
+        if (round <= 0)
+            continue;
+        struct clmem_check check;
+        clmem_check_init(&check, 0);
+        clmem_chase_check(perm, n, 1, n, got, &check);
+        if (!clmem_check_passed(&check))
+            fail_msg("a chase of %zu in __local memory, %zu work-items copying (round %d): %s", n,
+                     group, round, check.lines[0]);
+    }
+    free(perm);
     clmem_release_mem(&next);
     clmem_release_mem(&st);
     clmem_release_kernel(&k);
@@ -411,9 +542,12 @@ static void detected_levels_follow_the_os(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chase_local_waits_for_its_tile),
         cmocka_unit_test(every_probe_verifies),
         cmocka_unit_test(large_working_sets_skip_the_onchip_probes),
         cmocka_unit_test(work_is_counted_as_documented),
+        cmocka_unit_test(read_ws_counts_the_bytes_it_reads),
+        cmocka_unit_test(chase_cycles_follow_the_clock),
         cmocka_unit_test(a_permutation_of_several_cycles_fails),
         cmocka_unit_test(dropped_loads_are_caught),
         cmocka_unit_test(detected_levels_follow_the_os),

@@ -21,6 +21,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -183,6 +184,118 @@ static void splitk_verifies_any_size(void **state)
                                         "5x3x2000",   "34x66x70",   "6x10x4098"};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         test_expect_verified(*state, "matmul", "splitk", sizes[i]);
+}
+
+/* The value of `-DNAME=` in a result's parameters; fails without it. */
+static int param_of(const struct clmem_result *r, const char *name)
+{
+    char key[48];
+    snprintf(key, sizeof key, "-D%s=", name);
+    const char *at = strstr(r->params, key);
+    if (!at)
+        fail_msg("%s %s: no %s in its parameters '%s'", r->variant, r->size, key, r->params);
+    return atoi(at + strlen(key));
+}
+
+/* splitk's clamped float4 loads (K and N multiples of 4, blocks across
+ * P's bottom edge: SPLITK_ALIGNED 4, SPLITK_EDGE 1), in whole K steps
+ * (33x68x16) and before a partial last one: K not a multiple of the K
+ * step, whose tail must read checked, as the parameters the run reports
+ * say (its rows are read back from them, never assumed). On PoCL a load
+ * of the row past M reads values that reach only P's rows past its edge:
+ * tests/test_oclgrind.sh (oclgrind_edges) sees that one; a K tail read
+ * clamped or whole fails the check here, at every size but the first. */
+static void splitk_clamped_edges_verify(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const char *const sizes[] = {"33x68x16", "33x68x20", "17x132x100",
+                                        "65x8x36",  "40x72x12", "3x200x700"};
+    char wrong[1024] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        struct clmem_error err = {0};
+        struct clmem_result *results = NULL;
+        size_t n = 0;
+        int status = clmem_run_workload(ctx, "matmul", "splitk", sizes[i], 1, &results, &n, &err);
+        if ((status != CLMEM_OK && status != CLMEM_ERR_VERIFY) || n != 1)
+            fail_msg("splitk %s: status %d: %s", sizes[i], status, err.message);
+        clmem_error_clear(&err);
+        const struct clmem_result *r = &results[0];
+        size_t m, cols, k;
+        assert_int_equal(sscanf(sizes[i], "%zux%zux%zu", &m, &cols, &k), 3);
+        size_t tsm = (size_t)param_of(r, "SPLITK_TSM"), tsk = (size_t)param_of(r, "SPLITK_TSK");
+        /* The clamped path, a block across P's bottom edge, and (but for
+         * the first) a K tail. */
+        if (param_of(r, "SPLITK_ALIGNED") != 4 || param_of(r, "SPLITK_EDGE") != 1 || m % tsm == 0 ||
+            (i == 0) != (k % tsk == 0))
+            fail_msg("splitk %s no longer reaches the clamped loads %s (parameters '%s')", sizes[i],
+                     i == 0 ? "in whole K steps" : "before a K tail", r->params);
+        if (!r->verified && len < sizeof wrong)
+            len += (size_t)snprintf(wrong + len, sizeof wrong - len,
+                                    "\nsplitk %s: not verified, max error %g: %.200s", sizes[i],
+                                    r->max_rel_error, r->verify_detail);
+        clmem_results_free(results, n);
+    }
+    if (len)
+        fail_msg("%s", wrong);
+}
+
+/* The stream-K plan's boundary: regblock shares only whole blocks of P,
+ * so it runs the plan where the blocks its groups share (g + blocks % g,
+ * g groups) are at most P's whole blocks, and exactly that many is the
+ * boundary. P of (2g - 2) x 1 whole blocks of this device's tile (as
+ * its parameters say) plus a row and a column: 2 x (2g - 1) blocks, g - 2
+ * in the last wave, so the groups share 2g - 2, every whole block. Every
+ * variant at once, off every tile, K 37: the flags of the other runs of
+ * every variant here (no other build of regblock's file); regblock_padded
+ * runs the plan too. The plan reads the
+ * device's compute units: at least 3 here (a copy of the device with 3
+ * where it has fewer: on 2 no size off the tiles reaches the boundary),
+ * whatever runs the groups. */
+static void regblock_stream_k_at_its_boundary(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    struct clmem_error err = {0};
+    struct clmem_result *results = NULL;
+    size_t n = 0;
+    assert_int_equal(clmem_run_workload(ctx, "matmul", "naive", "9", 1, &results, &n, &err),
+                     CLMEM_OK);
+    size_t tsm = (size_t)param_of(&results[0], "TSM"), tsn = (size_t)param_of(&results[0], "TSN");
+    clmem_results_free(results, n);
+    struct clmem_ctx device = *ctx;
+    size_t g = device.device.compute_units < 3 ? 3 : device.device.compute_units;
+    device.device.compute_units = (cl_uint)g;
+    char size[64];
+    snprintf(size, sizeof size, "%zux%zux37", tsm * (2 * g - 2) + 1, tsn + 1);
+    expect_stream_k(&device, "all", size, 2 * (2 * g - 1));
+}
+
+/* llvmpipe's loop limit, as its planner reads it (a device named so; no
+ * launch): regblock runs K up to 4088 there with its row, 16x64x4096 is
+ * refused before any work (tests/test_loop_limit.c runs both on llvmpipe
+ * itself: 4096 failed its check there before the refusal). */
+static void regblock_refused_past_llvmpipe_loop_limit(void **state)
+{
+    struct clmem_ctx llvmpipe = *(struct clmem_ctx *)*state;
+    snprintf(llvmpipe.device.name, sizeof llvmpipe.device.name, "llvmpipe (LLVM 15.0.6, 256 bits)");
+    llvmpipe.device.compute_units = 8;
+    static const struct {
+        const char *size;
+        int status;
+    } cases[] = {{"16x64x4088", CLMEM_OK}, {"16x64x4096", CLMEM_ERR_USAGE}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct clmem_error err = {0};
+        struct clmem_run run;
+        struct clmem_run_options options = {.size = cases[i].size, .variant = "regblock"};
+        int status = clmem_run_plan(&run, clmem_workload_find("matmul"), &llvmpipe, &options, &err);
+        if (status != cases[i].status ||
+            (status != CLMEM_OK && !strstr(err.message, "loop limiter")))
+            fail_msg("regblock %s on '%s': status %d (expected %d): %s", cases[i].size,
+                     llvmpipe.device.name, status, cases[i].status,
+                     status ? err.message : "planned");
+        clmem_run_release(&run);
+        clmem_error_clear(&err);
+    }
 }
 
 /* Stores what a tune of `variant` found at `size` on the device. */
@@ -854,6 +967,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(tiled_skipped_under_all_off_tile),
         cmocka_unit_test(regblock_padded_refused_past_int_indices),
         cmocka_unit_test(splitk_verifies_any_size),
+        cmocka_unit_test(splitk_clamped_edges_verify),
+        cmocka_unit_test(regblock_stream_k_at_its_boundary),
+        cmocka_unit_test(regblock_refused_past_llvmpipe_loop_limit),
         cmocka_unit_test(panel_verifies_any_size),
         cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(auto_verifies_and_names_its_choice),

@@ -57,6 +57,10 @@ struct stop {
     const char *dir;         /* where its temporary file is, in the scratch directory */
     enum when when;
     int first, second; /* the signals: second 0, or sent once the first was handled */
+    /* The output there before the run (its text), which a stop must leave
+     * as it was; NULL: none. Such rows are the fatal signals' (clmem's
+     * on_fatal handler, not a stop's), run by `test_stops fatal` too. */
+    const char *before;
 };
 
 #define RUN_JSON(...)                                                                              \
@@ -72,29 +76,47 @@ struct stop {
     ARGS("tune", "matmul", "--variant", "regblock", "--size", "33", "--device", "cpu",             \
          "--max-candidates", "1")
 
+#define BEFORE "{\"an earlier run's report\": true}\n"
+
 static const struct stop stops[] = {
     {"report: a second INT while it is written", RUN_JSON("transpose", "--size", "33x17"), "r.json",
-     ".r.json.", ".", AT_HOLD, SIGINT, SIGINT},
+     ".r.json.", ".", AT_HOLD, SIGINT, SIGINT, NULL},
     /* Long enough (100000 launches, about 20 s) to be running still
      * when the first launch has been seen. */
     {"report: QUIT while the variants run",
      ARGS("run", "transpose", "--variant", "naive", "--size", "33x17", "--device", "cpu", "--reps",
           "100000", "--warmup", "0", "--format", "json", "--output", "OUT"),
-     "r.json", NULL, ".", AT_LAUNCH, SIGQUIT, 0},
+     "r.json", NULL, ".", AT_LAUNCH, SIGQUIT, 0, NULL},
     {"report: TERM before the variants run (reading a FIFO --input)",
-     RUN_JSON("blur", "--input", "IN"), "r.json", NULL, ".", AT_FIFO_OPEN, SIGTERM, 0},
+     RUN_JSON("blur", "--input", "IN"), "r.json", NULL, ".", AT_FIFO_OPEN, SIGTERM, 0, NULL},
     {"image: a second INT while it is written", BLUR_IMAGE, "out.pgm", ".out.pgm.", ".", AT_HOLD,
-     SIGINT, SIGINT},
+     SIGINT, SIGINT, NULL},
     {"image: QUIT while it is written", BLUR_IMAGE, "out.pgm", ".out.pgm.", ".", AT_HOLD, SIGQUIT,
-     0},
+     0, NULL},
     {"cache entry: a second INT while it is written", CACHE_RUN, NULL, ".bin.",
-     "cache/clmem/programs", AT_HOLD, SIGINT, SIGINT},
+     "cache/clmem/programs", AT_HOLD, SIGINT, SIGINT, NULL},
     {"cache entry: QUIT while it is written", CACHE_RUN, NULL, ".bin.", "cache/clmem/programs",
-     AT_HOLD, SIGQUIT, 0},
+     AT_HOLD, SIGQUIT, 0, NULL},
     {"tuning database: a second INT while it is written", TUNE, NULL, ".tuning.json.",
-     "cache/clmem", AT_HOLD, SIGINT, SIGINT},
+     "cache/clmem", AT_HOLD, SIGINT, SIGINT, NULL},
     {"tuning database: QUIT while it is written", TUNE, NULL, ".tuning.json.", "cache/clmem",
-     AT_HOLD, SIGQUIT, 0},
+     AT_HOLD, SIGQUIT, 0, NULL},
+    /* The signals that end the process by default and that clmem handles
+     * only to remove its pending outputs first (src/cli/stopping.c,
+     * fatal_signals and SIGUSR1): each at the hold, over an output that
+     * was there before. */
+    {"report: USR1 while it is written",
+     RUN_JSON("transpose", "--variant", "naive", "--size", "33x17"), "r.json", ".r.json.", ".",
+     AT_HOLD, SIGUSR1, 0, BEFORE},
+    {"report: USR2 while it is written",
+     RUN_JSON("transpose", "--variant", "naive", "--size", "33x17"), "r.json", ".r.json.", ".",
+     AT_HOLD, SIGUSR2, 0, BEFORE},
+    {"report: ALRM while it is written",
+     RUN_JSON("transpose", "--variant", "naive", "--size", "33x17"), "r.json", ".r.json.", ".",
+     AT_HOLD, SIGALRM, 0, BEFORE},
+    {"report: ABRT while it is written",
+     RUN_JSON("transpose", "--variant", "naive", "--size", "33x17"), "r.json", ".r.json.", ".",
+     AT_HOLD, SIGABRT, 0, BEFORE},
 };
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -175,6 +197,12 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
     snprintf(out, sizeof out, "%s/%s", dir, s->output ? s->output : "none");
     snprintf(in, sizeof in, "%s/in.pgm", dir);
     snprintf(temps, sizeof temps, "%s/%s", dir, s->dir);
+    if (s->before) {
+        FILE *f = fopen(out, "w");
+        assert_non_null(f);
+        fputs(s->before, f);
+        assert_int_equal(fclose(f), 0);
+    }
     if (s->when == AT_FIFO_OPEN)
         assert_int_equal(mkfifo(in, 0600), 0);
     else
@@ -255,22 +283,39 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
     else if (left)
         snprintf(wrong, sizeof wrong, "%zu temporary file%s left behind in '%s'", left,
                  left == 1 ? "" : "s", s->dir);
-    else if (s->output && access(out, F_OK) == 0)
+    else if (s->output && !s->before && access(out, F_OK) == 0)
         snprintf(wrong, sizeof wrong, "'%s' written by a run stopped at once", s->output);
+    else if (s->before) {
+        char now[256] = "";
+        FILE *f = fopen(out, "r");
+        size_t got = f ? fread(now, 1, sizeof now - 1, f) : 0;
+        now[got] = '\0';
+        if (f)
+            fclose(f);
+        if (strcmp(now, s->before) != 0)
+            snprintf(wrong, sizeof wrong, "'%s' changed by a run stopped at once: now '%.100s'",
+                     s->output, now);
+    }
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (wrong[0])
         fail_msg("%s: %s; exit %d, stderr '%s'", s->name, wrong, o.code, o.err);
     print_message("%s: exit %d, no temporary file\n", s->name, o.code);
 }
 
-int main(void)
+/* usage: test_stops [fatal]: every stop, or only the fatal signals' (a
+ * minute: meson test stops_fatal, in the default suite). */
+int main(int argc, char **argv)
 {
     enum { N = sizeof stops / sizeof *stops };
     static struct CMUnitTest tests[N];
+    int fatal_only = argc > 1 && strcmp(argv[1], "fatal") == 0;
+    size_t n = 0;
     stop_signals_default(); /* the runs here are sent signals */
     for (size_t i = 0; i < N; i++)
-        tests[i] = (struct CMUnitTest){.name = stops[i].name,
-                                       .test_func = stop_at_once_leaves_no_temporary_file,
-                                       .initial_state = (void *)&stops[i]};
-    return _cmocka_run_group_tests("stops", tests, N, NULL, NULL);
+        if (!fatal_only || stops[i].before)
+            tests[n++] = (struct CMUnitTest){.name = stops[i].name,
+                                             .test_func = stop_at_once_leaves_no_temporary_file,
+                                             .initial_state = (void *)&stops[i]};
+    return _cmocka_run_group_tests(fatal_only ? "stops, fatal signals" : "stops", tests, n, NULL,
+                                   NULL);
 }
