@@ -805,6 +805,53 @@ static void an_interrupted_run_fails_the_gate(void **state)
     test_remove_tree(dir);
 }
 
+/* A result whose kernels did not build is FAILED with its error and no
+ * measurement: the gate fails on it, whatever the threshold, and with
+ * --workloads naming its workload alone. */
+static void a_kernel_that_stops_building_fails_the_gate(void **state)
+{
+    (void)state;
+    const char *good = test_bench_file("pocl-2core.json");
+    cJSON *root = read_json(good);
+    cJSON *r = find_json_result(root, "dot", "coarsened", "16777216");
+    static const char *const measured[] = {"samples_ms", "median_ms", "min_ms",       "max_ms",
+                                           "metric",     "verified",  "max_rel_error", "verify_scope",
+                                           "timer",      "runs_per_sample", "peak_fraction",
+                                           "baseline_fraction", "note", "energy"};
+    for (size_t k = 0; k < CLMEM_ARRAY_SIZE(measured); k++)
+        cJSON_DeleteItemFromObjectCaseSensitive(r, measured[k]);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "status", cJSON_CreateString("FAILED"));
+    cJSON_AddStringToObject(r, "error", "building 'dot.cl' failed with CL_BUILD_PROGRAM_FAILURE");
+    const char *broken = write_json("unbuilt.json", root);
+    cJSON_Delete(root);
+    diff_says(ARGS("diff", good, broken, "--threshold", "1000"), CLMEM_DIFF_REGRESSION,
+              ARGS("1 failed: a regression"));
+    diff_says(ARGS("diff", good, broken, "--workloads", "dot"), CLMEM_DIFF_REGRESSION,
+              ARGS("1 failed: a regression"));
+}
+
+/* The header says each run's build and driver, and that they differ
+ * where they do: a change may then be clmem's or the driver's. */
+static void builds_and_drivers_are_said(void **state)
+{
+    (void)state;
+    const char *good = test_bench_file("pocl-2core.json");
+    cJSON *root = read_json(good);
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "clmem_git");
+    cJSON_AddStringToObject(root, "clmem_git", "abc1234-dirty");
+    const char *rebuilt = write_json("rebuilt.json", root);
+    cJSON *device = cJSON_GetObjectItem(root, "device");
+    cJSON_ReplaceItemInObjectCaseSensitive(device, "driver", cJSON_CreateString("9.9"));
+    const char *updated = write_json("updated.json", root);
+    cJSON_Delete(root);
+    diff_says(ARGS("diff", rebuilt, rebuilt), 0, ARGS("clmem 0.1.0 abc1234-dirty"));
+    static struct outcome o;
+    run_clmem(&o, NULL, ARGS("diff", rebuilt, rebuilt));
+    assert_null(strstr(o.out, "differ"));
+    diff_says(ARGS("diff", good, rebuilt), 0, ARGS("the builds differ"));
+    diff_says(ARGS("diff", rebuilt, updated), 0, ARGS("the drivers differ"));
+}
+
 /* Whether the file at `path` is UTF-8 throughout. */
 static void expect_utf8_file(const char *path)
 {
@@ -1015,6 +1062,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(unknown_workloads_are_refused),
         cmocka_unit_test(csv_and_json_read_back),
         cmocka_unit_test(an_interrupted_run_fails_the_gate),
+        cmocka_unit_test(a_kernel_that_stops_building_fails_the_gate),
+        cmocka_unit_test(builds_and_drivers_are_said),
         cmocka_unit_test(names_cut_short_stay_utf8),
         cmocka_unit_test(matching_many_results_is_not_quadratic),
         cmocka_unit_test(many_workloads_are_not_quadratic),

@@ -561,6 +561,8 @@ static void describe_run(FILE *out, const char *side, const struct clmem_compare
     if (run->clmem_version[0]) {
         fputs(", clmem ", out);
         clmem_fputs_escaped(run->clmem_version, out);
+        fputs(" ", out);
+        clmem_fputs_escaped(run->clmem_git[0] ? run->clmem_git : "(build not recorded)", out);
     }
     /* A single-device file with no host name (bench/'s from clmem 0.1.0). */
     if (!run->host[0] && run->rank < 0)
@@ -615,8 +617,15 @@ int clmem_diff_table(FILE *out, const struct clmem_diff *diff)
         else
             fprintf(out, "run #%zu, unpaired: only in the %s file\n", p + 1,
                     diff->pairs[p].base ? "base" : "new");
-        describe_run(out, "base", diff->pairs[p].base);
-        describe_run(out, "new ", diff->pairs[p].newer);
+        const struct clmem_compare_device *b = diff->pairs[p].base, *n = diff->pairs[p].newer;
+        describe_run(out, "base", b);
+        describe_run(out, "new ", n);
+        /* Another build or driver is a cause beside the change itself. */
+        if (b && n && strcmp(b->clmem_git, n->clmem_git) != 0)
+            fprintf(out, "  the builds differ: a change may be clmem's own as well as the "
+                         "device's\n");
+        if (b && n && strcmp(b->device.driver, n->device.driver) != 0)
+            fprintf(out, "  the drivers differ: a change may be the driver's\n");
         for (int side = 0; side < 2; side++) {
             const struct clmem_compare_device *run =
                 side ? diff->pairs[p].newer : diff->pairs[p].base;
@@ -745,6 +754,7 @@ static cJSON *json_run(const struct clmem_compare_device *run)
     cJSON_AddStringToObject(o, "platform", run->device.platform_name);
     cJSON_AddStringToObject(o, "driver", run->device.driver);
     cJSON_AddStringToObject(o, "clmem_version", run->clmem_version);
+    cJSON_AddStringToObject(o, "clmem_git", run->clmem_git);
     cJSON_AddStringToObject(o, "created", run->created);
     cJSON_AddBoolToObject(o, "interrupted", run->interrupted);
     return o;
