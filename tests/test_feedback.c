@@ -533,6 +533,29 @@ static void progress_lines_off_a_terminal_and_quiet(void **state)
     }
 }
 
+/* --energy where no counter can be read (an empty powercap tree, a CPU
+ * device): why, in one warning line on stderr, and the run still exit 0;
+ * without --energy, nothing. */
+static void energy_without_a_counter_says_why(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *empty = test_in_dir("no-powercap");
+    mkdir(empty, 0700);
+    run_clmem(&o, ARGS("CLMEM_POWERCAP_DIR", empty),
+              ARGS("run", "dot", "--device", "cpu", "--size", "4096", "--reps", "1", "--energy",
+                   "--quiet"));
+    assert_int_equal(o.code, 0);
+    const char *line = strstr(o.err, "clmem: warning: --energy: no energy figures on '");
+    if (!line)
+        fail_msg("no warning: stderr '%s'", o.err);
+    assert_null(strstr(line + 1, "clmem: warning: --energy"));
+    run_clmem(&o, ARGS("CLMEM_POWERCAP_DIR", empty),
+              ARGS("run", "dot", "--device", "cpu", "--size", "4096", "--reps", "1", "--quiet"));
+    assert_int_equal(o.code, 0);
+    assert_null(strstr(o.err, "--energy"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +569,7 @@ int main(void)
         cmocka_unit_test(tune_show_and_reset),
         cmocka_unit_test(progress_lines_off_a_terminal_and_quiet),
         cmocka_unit_test(result_lines_off_a_terminal),
+        cmocka_unit_test(energy_without_a_counter_says_why),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

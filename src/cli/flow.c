@@ -18,6 +18,21 @@ void cli_say_failures(const struct clmem_result *results, size_t n, int with_siz
     }
 }
 
+/* --energy where the device has no counter: why, once on stderr (a table
+ * shows no energy columns then, and the reason is otherwise only in the
+ * JSON). */
+static void say_no_energy(const struct clmem_result *results, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_result *r = &results[i];
+        if (!r->skipped && !r->energy_source[0] && r->energy_na[0]) {
+            fprintf(stderr, "clmem: warning: --energy: no energy figures on '%s': %s\n", r->device,
+                    r->energy_na);
+            return;
+        }
+    }
+}
+
 /* Where the report goes, on the reporter (alone, or rank 0): the
  * command's own place, or the file f->output_path. */
 static int open_output(struct cli_flow *f, struct clmem_error *err)
@@ -55,8 +70,11 @@ static int run_on_device(struct cli_flow *f, int *ran, struct clmem_error *err)
      * failures; alone, they are said here. */
     status = ranks_gather_runs(&f->ctx.device, f->has_peak ? &f->peak : NULL, status, f->results,
                                f->n_results, &f->ranks, err);
-    if (!f->joined)
+    if (!f->joined) {
         cli_say_failures(f->results, f->n_results, steps->failures_name_size);
+        if (f->o.energy)
+            say_no_energy(f->results, f->n_results);
+    }
     if (steps->merge_ranks) {
         int merged = cli_rank_runs_results(&f->ranks, 1, &f->results, &f->n_results, err);
         if (merged)
