@@ -160,8 +160,9 @@ int clmem_json_check(const char *text, size_t len, int utf8, size_t max_values,
  * or its name is too long. */
 int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why);
 
-/* mkdir -p of `dir`, each directory it makes 0700; 0, or -1 with errno
- * (ENOTDIR when something other than a directory is in the way). */
+/* mkdir -p of `dir`, each directory it makes 0700, through no link that
+ * clmem_path_walk refuses; 0, or -1 with errno (ENOTDIR when something
+ * other than a directory is in the way, EACCES for such a link). */
 int clmem_state_mkdir(const char *dir);
 
 /* Whether `dir` can hold files: made (mkdir -p, 0700) where missing, and
