@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -385,6 +386,191 @@ static void another_users_link_in_a_sticky_dir_is_refused(void **state)
     unlink(target);
 }
 
+/* What the kernel itself does with `path` through a planted link:
+ * "follows it" or why not, for the message (fs.protected_symlinks decides;
+ * clmem must refuse either way). */
+static const char *kernel_follows(const char *path)
+{
+    static char said[160];
+    char *sysctl = test_read_file("/proc/sys/fs/protected_symlinks");
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    snprintf(said, sizeof said, "fs.protected_symlinks=%c: the kernel %s", sysctl ? sysctl[0] : '?',
+             fd >= 0 ? "follows it" : strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    free(sysctl);
+    return said;
+}
+
+/* A planted link anywhere in an output's path, not only its last name:
+ * `run --output S/dlink/out.json` and `compare --output-dir S/dlink/rep`,
+ * dlink another user's link to a directory in a sticky world-writable S
+ * (and the user's own link to dlink) are refused, exit 2 before any work,
+ * the directory it leads to as it was, whatever fs.protected_symlinks
+ * says. A directory link of the user's own there, and another user's in a
+ * directory that is not sticky and world-writable, are followed. Needs
+ * root (lchown). */
+static void a_planted_link_anywhere_in_an_output_path_is_refused(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("skipped: links of another user need root\n");
+        return;
+    }
+    const char *file = test_bench_file("pocl-2core.json");
+    char sticky[512], victim[512], plain[512], path[700], dlink[600], via[600];
+    snprintf(sticky, sizeof sticky, "%s/sticky-dirs", test_dir());
+    assert_int_equal(mkdir(sticky, 0700), 0);
+    assert_int_equal(chmod(sticky, 01777), 0);
+    /* A third user's directory, so that the user's own link there is
+     * followed for being the user's, not the directory owner's. */
+    assert_int_equal(chown(sticky, 65533, 65533), 0);
+    snprintf(victim, sizeof victim, "%s/victim-files", test_dir());
+    assert_int_equal(mkdir(victim, 0700), 0);
+    snprintf(path, sizeof path, "%s/out.json", victim);
+    test_write_file(path, "precious\n");
+    snprintf(dlink, sizeof dlink, "%s/dlink", sticky);
+    assert_int_equal(symlink(victim, dlink), 0);
+    assert_int_equal(lchown(dlink, 65534, 65534), 0);
+    /* The user's own link, to the planted one: the chain goes through it. */
+    snprintf(via, sizeof via, "%s/via", sticky);
+    assert_int_equal(symlink("dlink", via), 0);
+    print_message("%s\n", kernel_follows(dlink));
+    static struct outcome o;
+    const char *const links[] = {dlink, via};
+    char out[700], rep[700];
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(out, sizeof out, "%s/out.json", links[i]);
+        run_clmem_within(&o, NULL,
+                         ARGS("run", "dot", "--device", "cpu", "--format", "json", "--output", out),
+                         REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "another user (uid 65534)") ||
+            o.out[0] || strstr(o.err, "verified"))
+            fail_msg("run --output '%s': exit %d, stdout '%.80s', stderr '%s'", out, o.code, o.out,
+                     o.err);
+        snprintf(rep, sizeof rep, "%s/rep", links[i]);
+        run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", rep), REFUSAL_LIMIT_S);
+        if (o.code != 2 || clmem_lines(o.err) != 1 || !strstr(o.err, "another user (uid 65534)"))
+            fail_msg("compare --output-dir '%s': exit %d, stderr '%s'", rep, o.code, o.err);
+        char *after = test_read_file(path);
+        assert_non_null(after);
+        if (strcmp(after, "precious\n") != 0)
+            fail_msg("'%s' was replaced through '%s'", path, links[i]);
+        free(after);
+        snprintf(rep, sizeof rep, "%s/rep", victim);
+        if (access(rep, F_OK) == 0 || hidden_in(victim) || hidden_in(sticky))
+            fail_msg("something was written through '%s'", links[i]);
+    }
+    /* Links the kernel follows whatever the sysctl says: the user's own in
+     * the sticky directory, another user's in a plain (0755) one. */
+    unlink(via);
+    assert_int_equal(symlink(victim, via), 0);
+    snprintf(plain, sizeof plain, "%s/plain-dir", test_dir());
+    assert_int_equal(mkdir(plain, 0755), 0);
+    snprintf(dlink, sizeof dlink, "%s/theirs", plain);
+    assert_int_equal(symlink(victim, dlink), 0);
+    assert_int_equal(lchown(dlink, 65534, 65534), 0);
+    const char *const fine[] = {via, dlink};
+    for (size_t i = 0; i < 2; i++) {
+        test_write_file(path, "precious\n");
+        snprintf(out, sizeof out, "%s/out.json", fine[i]);
+        run_clmem_within(&o, NULL, ARGS("diff", file, file, "--output", out), REFUSAL_LIMIT_S);
+        if (o.code != 0)
+            fail_msg("--output '%s': exit %d, stderr '%s'", out, o.code, o.err);
+        char *after = test_read_file(path);
+        assert_non_null(after);
+        if (!strstr(after, "\"clmem_version\""))
+            fail_msg("'%s' was not written through '%s'", path, fine[i]);
+        free(after);
+        snprintf(rep, sizeof rep, "%s/rep%zu", fine[i], i);
+        run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", rep), REFUSAL_LIMIT_S);
+        snprintf(rep, sizeof rep, "%s/rep%zu/report.md", victim, i);
+        if (o.code != 0 || access(rep, F_OK) != 0)
+            fail_msg("--output-dir through '%s': exit %d, stderr '%s'", fine[i], o.code, o.err);
+    }
+    test_remove_tree(sticky);
+    test_remove_tree(plain);
+    test_remove_tree(victim);
+}
+
+/* A report into a directory of 20000 files of the user's, whose manifest
+ * is as large as one may be (1 MiB, 20000 names): the manifest is read
+ * once (counted: the directory's opens of it, through inotify), not once
+ * per file (20000 reads, 15 s). The files it lists go, the user's stay. */
+static void a_report_dir_manifest_is_read_once(void **state)
+{
+    (void)state;
+    enum { USER_FILES = 20000 };
+    const char *file = test_bench_file("pocl-2core.json");
+    char dir[512], path[700];
+    snprintf(dir, sizeof dir, "%s/big-report", test_dir());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/.clmem-manifest", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    size_t size = (size_t)fprintf(
+        f, "# clmem report: the files clmem compare wrote here; the next report replaces them\n");
+    /* Unsorted on purpose: a lookup must not rely on the file's order. */
+    size_t listed = 0;
+    for (unsigned i = 0; size + 60 < (1u << 20); i++, listed++)
+        size += (size_t)fprintf(f, "an-earlier-report-file-of-a-long-name-%06u.svg\n",
+                                (i * 7919u) % 100000u);
+    assert_int_equal(fclose(f), 0);
+    for (unsigned i = 0; i < USER_FILES; i++) {
+        snprintf(path, sizeof path, "%s/mine-%05u.txt", dir, i);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    /* Two of the names it lists are there: an earlier report's files. */
+    const unsigned old[] = {0, (unsigned)(listed - 1)};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/an-earlier-report-file-of-a-long-name-%06u.svg", dir,
+                 (old[i] * 7919u) % 100000u);
+        test_write_file(path, "old\n");
+    }
+    int watch = inotify_init1(IN_NONBLOCK);
+    assert_true(watch >= 0);
+    /* Closes too: inotify merges an event into the one before it when they
+     * are the same, so opens alone would count 20000 reads as one. */
+    assert_true(inotify_add_watch(watch, dir, IN_OPEN | IN_CLOSE_NOWRITE) >= 0);
+    static struct outcome o;
+    time_t start = time(NULL);
+    run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", dir), 300);
+    long took = (long)(time(NULL) - start);
+    if (o.code != 0)
+        fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
+    size_t opens = 0, overflow = 0;
+    char buf[65536] __attribute__((aligned(8)));
+    for (ssize_t n; (n = read(watch, buf, sizeof buf)) > 0;)
+        for (ssize_t at = 0; at < n;) {
+            const struct inotify_event *e = (const void *)(buf + at);
+            at += (ssize_t)(sizeof *e + e->len);
+            overflow += (e->mask & IN_Q_OVERFLOW) != 0;
+            opens += (e->mask & IN_OPEN) && e->len && strcmp(e->name, ".clmem-manifest") == 0;
+        }
+    close(watch);
+    print_message("manifest of %zu names opened %zu times%s, compare %ld s\n", listed, opens,
+                  overflow ? " (and more: inotify's queue overflowed)" : "", took);
+    /* Once by each check before any work (the command's, the report's),
+     * once when the report is put in place: a few, whatever the files. */
+    if (overflow || opens > 4)
+        fail_msg("the manifest was read %zu times%s for one report", opens,
+                 overflow ? " and more" : "");
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/an-earlier-report-file-of-a-long-name-%06u.svg", dir,
+                 (old[i] * 7919u) % 100000u);
+        if (access(path, F_OK) == 0)
+            fail_msg("'%s', which the manifest lists, was kept", path);
+    }
+    for (unsigned i = 0; i < USER_FILES; i += 997) {
+        snprintf(path, sizeof path, "%s/mine-%05u.txt", dir, i);
+        if (access(path, F_OK) != 0)
+            fail_msg("the user's '%s' was removed", path);
+    }
+    test_remove_tree(dir);
+}
+
 /* A file replaced keeps its mode, owner and group (as root, who may give
  * them back): another user's 0640 report stays theirs. */
 static void a_replaced_file_keeps_its_owner_and_mode(void **state)
@@ -688,6 +874,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(pocl_cache_unusable_names_the_cause),
         cmocka_unit_test(missing_home_is_never_created),
         cmocka_unit_test(another_users_link_in_a_sticky_dir_is_refused),
+        cmocka_unit_test(a_planted_link_anywhere_in_an_output_path_is_refused),
+        cmocka_unit_test(a_report_dir_manifest_is_read_once),
         cmocka_unit_test(a_replaced_file_keeps_its_owner_and_mode),
         cmocka_unit_test(a_report_dir_loses_only_what_a_report_wrote),
         cmocka_unit_test(report_dirs_that_name_no_report_are_refused),

@@ -167,11 +167,7 @@ int clmem_compare_inputs_check(const char *dir, const char *const files[], size_
  * report replaces the directory, never the link. */
 static void real_dir(const char *dir, char *out, size_t size)
 {
-    struct stat st;
-    char real[PATH_MAX];
-    trimmed(dir, out, size);
-    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode) && realpath(out, real) && strlen(real) < size)
-        snprintf(out, size, "%s", real);
+    clmem_outdir_real(dir, out, size);
 }
 
 /* The finished report into a directory whose parent could not take the
@@ -267,7 +263,8 @@ static int publish(const char *tmp, const char *dir, const char *given, struct c
     int status = CLMEM_OK;
     /* later[i]: DIR's entry i moves after the swap. */
     char *later = calloc(n ? n : 1, 1);
-    if (!later)
+    struct clmem_outdir_manifest made = {0};
+    if (!later || clmem_outdir_manifest_read(dir, &made) != 0)
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     for (size_t i = 0; i < n && !status; i++) {
         snprintf(from, sizeof from, "%s/%s", dir, names[i]);
@@ -283,10 +280,11 @@ static int publish(const char *tmp, const char *dir, const char *given, struct c
             continue;
         }
         /* The old report's files that the new one does not have go with it. */
-        if (clmem_outdir_made(dir, names[i]) && !S_ISDIR(entry.st_mode))
+        if (clmem_outdir_manifest_lists(&made, names[i]) && !S_ISDIR(entry.st_mode))
             continue;
         later[i] = S_ISDIR(entry.st_mode) || linkat(AT_FDCWD, from, AT_FDCWD, to, 0) != 0;
     }
+    clmem_outdir_manifest_free(&made);
     /* The new directory as the old one was: its mode, and its owner where
      * clmem may give it (as root). */
     if (!status && stat(dir, &st) == 0) {

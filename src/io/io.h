@@ -8,6 +8,7 @@
 
 #include "base/base.h"
 
+#include <limits.h>    /* PATH_MAX, NAME_MAX */
 #include <sys/stat.h>  /* struct stat */
 #include <sys/types.h> /* pid_t */
 
@@ -19,9 +20,9 @@
  * process killed before its report (SIGKILL, the OOM killer) leaves
  * nothing behind. A symbolic link is followed (its target is written, the
  * link stays), except another user's link in a sticky world-writable
- * directory (/tmp), which is refused as the kernel's protected_symlinks
- * refuses it; a target that exists and is not a regular file (/dev/null,
- * a pipe) is written directly, never replaced, and /dev/stdout
+ * directory (/tmp), anywhere in the path, which is refused as the
+ * kernel's protected_symlinks refuses it (clmem_path_walk); a target that exists and is not a
+ * regular file (/dev/null, a pipe) is written directly, never replaced, and /dev/stdout
  * (/proc/self/fd/N) is this process's own descriptor as it is (tmp_path
  * is then ""). A file replaced keeps its mode and, where this user may
  * give them (root; a group it belongs to), its owner and group. */
@@ -30,6 +31,7 @@ struct clmem_output {
     char target[1024];   /* what is written: path with its symbolic links followed */
     char tmp_path[1100]; /* the temporary file, "" until made (and when written directly) */
     FILE *file;
+    int dir_fd;       /* the target's directory while a file is renamed into it (clmem_path_walk) */
     int pending;      /* its slot among the files clmem_output_remove_pending removes, or -1 */
     int fd;           /* the temporary file's descriptor once made, else -1 */
     int replace;      /* written to a temporary file renamed over target */
@@ -61,14 +63,29 @@ void clmem_output_pending_release(int slot);
  * own followed with `follow`); -1 when none, or when `path` is missing. */
 int clmem_file_among(const char *path, int follow, const char *const inputs[], size_t n);
 
-/* Whether following the symbolic link `link` (lstat'd into *link_st),
- * which lies in `dir`, is refused as the kernel's protected_symlinks
- * refuses it: a link in a sticky world-writable directory (/tmp) that
- * belongs neither to this user nor to the directory's owner. clmem
- * follows the links of its outputs itself, where the kernel does not
- * look. 1 and why (a sentence about the link) when refused, else 0. */
-int clmem_link_planted(const char *link, const struct stat *link_st, const char *dir, char *why,
-                       size_t why_size);
+/* Where a path leads, walked as the kernel walks it, a directory at a
+ * time, each entered through the one before (openat, O_PATH | O_NOFOLLOW),
+ * every symbolic link on the way (its directories' as well as the last
+ * name's) read and followed here, after the check the kernel makes only
+ * where fs.protected_symlinks is set: a link in a sticky world-writable
+ * directory (/tmp) that belongs neither to this user nor to the
+ * directory's owner is not followed. Where a check in one place and a
+ * write by path in another could be told apart by a link put there in
+ * between, a file made through dir_fd cannot. */
+struct clmem_path {
+    int dir_fd;         /* the directory that holds `name` (O_PATH), or -1 */
+    int own_fd;         /* >= 0: this process's own descriptor N (/dev/stdout, /dev/fd/N) */
+    char dir[PATH_MAX]; /* that directory's path, with no link in it */
+    char name[NAME_MAX +
+              1]; /* not a link: missing, or what is there ("." for the directory itself) */
+};
+/* 0 and *where (its dir_fd the caller's to close); an errno (ENOENT for a
+ * missing directory on the way, ENOTDIR, ELOOP after 40 links); or -1 and
+ * why (a sentence about the link) for a link not followed. With
+ * `make_dirs`, missing directories on the way are made (0700), and so is
+ * the last name when `path` ends in '/'. */
+int clmem_path_walk(const char *path, int make_dirs, struct clmem_path *where, char *why,
+                    size_t why_size);
 
 /* ---- report directories (outdir.c): compare --output-dir ---- */
 /* A report directory holds the list of the files clmem wrote there (its
@@ -77,16 +94,30 @@ int clmem_link_planted(const char *link, const struct stat *link_st, const char 
 #define CLMEM_OUTDIR_MANIFEST ".clmem-manifest"
 /* Whether `dir` may take a report, before any work: not "", ".", "..",
  * "/" (nor a path ending in . or ..); not through another user's link in
- * a sticky world-writable directory; an existing directory this user may
- * write that is empty or holds a manifest; or absent, in such a
- * directory. A usage error saying why otherwise. */
+ * a sticky world-writable directory, anywhere in the path; an existing
+ * directory this user may write that is empty or holds a manifest; or
+ * absent, in such a directory. A usage error saying why otherwise. */
 int clmem_outdir_check(const char *dir, struct clmem_error *err);
+/* Where `dir` is, every link in it followed (clmem_path_walk): a path with
+ * no link left, which a report is then written by; `dir` as given (its
+ * trailing slashes cut) where it cannot be walked. */
+void clmem_outdir_real(const char *dir, char *real, size_t size);
 /* Writes the manifest of the files now in `dir` (a report's temporary
  * directory, once its files are written). */
 int clmem_outdir_manifest_write(const char *dir, struct clmem_error *err);
-/* Whether the manifest in `dir` lists `name` (the manifest itself counts):
- * a file of an earlier report, which the next one replaces or removes. */
-int clmem_outdir_made(const char *dir, const char *name);
+/* The files an earlier report wrote into a directory, read once. */
+struct clmem_outdir_manifest {
+    char *text;         /* the manifest, its lines cut at '\n' */
+    const char **names; /* the lines, sorted */
+    size_t n;
+};
+/* Reads the manifest in `dir` (none there, or not clmem's: n 0). 0, or -1
+ * when out of memory. */
+int clmem_outdir_manifest_read(const char *dir, struct clmem_outdir_manifest *m);
+/* Whether the manifest lists `name` (the manifest itself counts): a file
+ * of an earlier report, which the next one replaces or removes. */
+int clmem_outdir_manifest_lists(const struct clmem_outdir_manifest *m, const char *name);
+void clmem_outdir_manifest_free(struct clmem_outdir_manifest *m);
 
 /* ---- reading a whole file (read.c) ---- */
 /* Reads `fd` from where it stands to its end (EINTR retried; fd left
@@ -129,8 +160,9 @@ int clmem_json_check(const char *text, size_t len, int utf8, size_t max_values,
  * or its name is too long. */
 int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why);
 
-/* mkdir -p of `dir`, each directory it makes 0700; 0, or -1 with errno
- * (ENOTDIR when something other than a directory is in the way). */
+/* mkdir -p of `dir`, each directory it makes 0700, through no link that
+ * clmem_path_walk refuses; 0, or -1 with errno (ENOTDIR when something
+ * other than a directory is in the way, EACCES for such a link). */
 int clmem_state_mkdir(const char *dir);
 
 /* Whether `dir` can hold files: made (mkdir -p, 0700) where missing, and

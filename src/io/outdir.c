@@ -3,11 +3,12 @@
  * so that the next report replaces those and leaves every other file
  * alone. A directory that holds files but no manifest is someone else's:
  * a report is never written into it. */
-#define _GNU_SOURCE /* realpath */
+#define _GNU_SOURCE /* realpath, O_PATH */
 #include "io/io.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,85 +28,51 @@ static void trimmed(const char *dir, char *out, size_t size)
         out[len - 1] = '\0';
 }
 
-static void parent_of(const char *path, char *out, size_t size)
+/* The manifest of the directory open as dir_fd, malloc'd and
+ * NUL-terminated; NULL when there is none that clmem wrote (missing, not
+ * a regular file, larger than 1 MiB, another first line). */
+static char *read_manifest_at(int dir_fd)
 {
-    trimmed(path, out, size);
-    char *slash = strrchr(out, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == out)
-        out[1] = '\0';
-    else
-        *slash = '\0';
-}
-
-/* The manifest of `dir`, malloc'd and NUL-terminated; NULL when there is
- * none that clmem wrote (missing, not a regular file, another first line). */
-static char *read_manifest(const char *dir)
-{
-    char path[PATH_MAX];
+    int fd = openat(dir_fd, CLMEM_OUTDIR_MANIFEST, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (snprintf(path, sizeof path, "%s/%s", dir, CLMEM_OUTDIR_MANIFEST) >= (int)sizeof path ||
-        lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20))
+    char *text = NULL;
+    size_t len;
+    if (fd < 0)
         return NULL;
-    FILE *f = fopen(path, "re");
-    if (!f)
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        clmem_read_fd(fd, (size_t)1 << 20, (size_t)st.st_size + 1, &text, &len) != 0) {
+        free(text);
+        close(fd);
         return NULL;
-    char *text = malloc((size_t)st.st_size + 1);
-    size_t len = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!text)
-        return NULL;
-    text[len] = '\0';
-    if (strncmp(text, manifest_head, sizeof manifest_head - 1) != 0) {
+    }
+    close(fd);
+    if (strlen(text) != len || strncmp(text, manifest_head, sizeof manifest_head - 1) != 0) {
         free(text);
         return NULL;
     }
     return text;
 }
 
-/* Whether `dir` holds anything at all. */
-static int holds_anything(const char *dir)
+/* Whether the directory open as fd holds anything at all. */
+static int holds_anything(int fd)
 {
-    DIR *d = opendir(dir);
+    int copy = dup(fd);
+    DIR *d = copy < 0 ? NULL : fdopendir(copy);
     int found = 0;
-    if (!d)
+    if (!d) {
+        if (copy >= 0)
+            close(copy);
         return 0;
+    }
     for (struct dirent *e; !found && (e = readdir(d));)
         found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     return found;
 }
 
-/* The symbolic links `path` itself goes through (not its directories',
- * which the kernel follows): refused where one is another user's in a
- * sticky world-writable directory. */
-static int links_followed(const char *path, char *why, size_t why_size)
-{
-    char cur[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
-    struct stat st;
-    trimmed(path, cur, sizeof cur);
-    for (int hops = 0; hops < 40 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
-        parent_of(cur, dir, sizeof dir);
-        if (clmem_link_planted(cur, &st, dir, why, why_size))
-            return -1;
-        ssize_t len = readlink(cur, link, sizeof link - 1);
-        if (len < 0)
-            return 0;
-        link[len] = '\0';
-        if (link[0] == '/')
-            trimmed(link, cur, sizeof cur);
-        else if (snprintf(cur, sizeof cur, "%s/%s", dir, link) >= (int)sizeof cur)
-            return 0;
-        for (size_t len = strlen(cur); len > 1 && cur[len - 1] == '/'; len--)
-            cur[len - 1] = '\0';
-    }
-    return 0;
-}
-
 int clmem_outdir_check(const char *dir, struct clmem_error *err)
 {
-    char path[PATH_MAX], parent[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 256];
+    char path[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 256];
     struct stat st;
     if (strlen(dir) > 900)
         return clmem_fail(err, CLMEM_ERR_USAGE, "report directory '%.60s...' is too long", dir);
@@ -119,41 +86,58 @@ int clmem_outdir_check(const char *dir, struct clmem_error *err)
                           "report directory '%s' is not one a report may replace (name a new or "
                           "an empty directory, or an earlier report's)",
                           dir);
-    if (links_followed(path, why, sizeof why) != 0)
+    /* Every link on the way checked, the directory's own included. */
+    struct clmem_path where;
+    int e = clmem_path_walk(path, 0, &where, why, sizeof why);
+    if (e < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
                           why);
-    if (stat(path, &st) == 0) {
+    if (e)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                          strerror(e));
+    int status = CLMEM_OK;
+    if (fstatat(where.dir_fd, where.name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        int fd = -1;
         if (!S_ISDIR(st.st_mode))
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                              dir, strerror(ENOTDIR));
-        if (access(path, W_OK | X_OK) != 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                              dir, strerror(errno));
-        char *manifest = read_manifest(path);
-        int foreign = !manifest && holds_anything(path);
-        free(manifest);
-        if (foreign)
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "report directory '%s' holds files and is not a clmem report (no "
-                              "%s in it): name a new or an empty directory",
-                              dir, CLMEM_OUTDIR_MANIFEST);
-        return CLMEM_OK;
-    }
-    int e = errno;
-    if (e == ENOENT) {
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                                dir, strerror(ENOTDIR));
+        else if (faccessat(where.dir_fd, where.name, W_OK | X_OK, 0) != 0 ||
+                 (fd = openat(where.dir_fd, where.name,
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
+                                dir, strerror(errno));
+        if (fd >= 0) {
+            char *manifest = read_manifest_at(fd);
+            int foreign = !manifest && holds_anything(fd);
+            free(manifest);
+            close(fd);
+            if (foreign)
+                status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                    "report directory '%s' holds files and is not a clmem report "
+                                    "(no %s in it): name a new or an empty directory",
+                                    dir, CLMEM_OUTDIR_MANIFEST);
+        }
+    } else if ((e = errno) != ENOENT || faccessat(where.dir_fd, ".", W_OK | X_OK, 0) != 0) {
         /* Absent: its parent must be a directory this user can write. */
-        parent_of(path, parent, sizeof parent);
-        if (stat(parent, &st) != 0)
-            e = errno;
-        else if (!S_ISDIR(st.st_mode))
-            e = ENOTDIR;
-        else if (access(parent, W_OK | X_OK) != 0)
-            e = errno;
-        else
-            return CLMEM_OK;
+        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
+                            strerror(e == ENOENT ? errno : e));
     }
-    return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
-                      strerror(e));
+    close(where.dir_fd);
+    return status;
+}
+
+void clmem_outdir_real(const char *dir, char *real, size_t size)
+{
+    char path[PATH_MAX], why[PATH_MAX + 256];
+    struct clmem_path where;
+    trimmed(dir, path, sizeof path);
+    if (clmem_path_walk(path, 0, &where, why, sizeof why) != 0 ||
+        snprintf(real, size, "%s%s%s", where.dir,
+                 strcmp(where.dir, "/") == 0 || strcmp(where.name, ".") == 0 ? "" : "/",
+                 strcmp(where.name, ".") == 0 ? "" : where.name) >= (int)size)
+        snprintf(real, size, "%s", path);
+    if (where.dir_fd >= 0)
+        close(where.dir_fd);
 }
 
 static int by_name(const void *a, const void *b)
@@ -205,20 +189,53 @@ int clmem_outdir_manifest_write(const char *dir, struct clmem_error *err)
     return status;
 }
 
-int clmem_outdir_made(const char *dir, const char *name)
+static int by_name_const(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int clmem_outdir_manifest_read(const char *dir, struct clmem_outdir_manifest *m)
+{
+    memset(m, 0, sizeof *m);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    m->text = read_manifest_at(fd);
+    close(fd);
+    if (!m->text)
+        return 0;
+    /* Its lines, cut in place and sorted once: a lookup per file is then
+     * a binary search, not a read of the whole manifest. */
+    char *line = m->text + sizeof manifest_head - 1;
+    size_t cap = 0;
+    for (const char *p = line; *p; p++)
+        cap += *p == '\n';
+    m->names = malloc((cap + 1) * sizeof *m->names);
+    if (!m->names) {
+        clmem_outdir_manifest_free(m);
+        return -1;
+    }
+    while (*line) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        m->names[m->n++] = line;
+        line = end ? end + 1 : line + strlen(line);
+    }
+    qsort(m->names, m->n, sizeof *m->names, by_name_const);
+    return 0;
+}
+
+int clmem_outdir_manifest_lists(const struct clmem_outdir_manifest *m, const char *name)
 {
     if (strcmp(name, CLMEM_OUTDIR_MANIFEST) == 0)
         return 1;
-    char *text = read_manifest(dir);
-    int found = 0;
-    size_t len = strlen(name);
-    for (const char *line = text ? text + sizeof manifest_head - 1 : NULL;
-         line && *line && !found;) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) : strlen(line);
-        found = n == len && strncmp(line, name, len) == 0;
-        line = end ? end + 1 : NULL;
-    }
-    free(text);
-    return found;
+    return m->n && bsearch(&name, m->names, m->n, sizeof *m->names, by_name_const) != NULL;
+}
+
+void clmem_outdir_manifest_free(struct clmem_outdir_manifest *m)
+{
+    free(m->names);
+    free(m->text);
+    memset(m, 0, sizeof *m);
 }

@@ -1,5 +1,5 @@
 /* Output files that appear whole or not at all (io.h, struct clmem_output). */
-#define _GNU_SOURCE /* realpath, syscall */
+#define _GNU_SOURCE /* fopencookie, O_PATH, syscall */
 #include "io/io.h"
 
 #include <dirent.h>
@@ -9,12 +9,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Whether `dir` (a real path) is this process's /proc/PID/fd, where
@@ -36,65 +38,192 @@ static int is_own_fd_dir(const char *dir)
     return strcmp(dir, "fd") == 0;
 }
 
-int clmem_link_planted(const char *link, const struct stat *link_st, const char *dir, char *why,
-                       size_t why_size)
+/* ---- walking a path ---- */
+
+/* Whether following the symbolic link `name` (lstat'd into *link_st) in
+ * the directory open as dir_fd (`dir` its path) is refused as the
+ * kernel's protected_symlinks refuses it: a link in a sticky
+ * world-writable directory that belongs neither to this user nor to the
+ * directory's owner. 1 and why when refused, else 0. */
+static int planted_at(int dir_fd, const char *dir, const char *name, const struct stat *link_st,
+                      char *why, size_t why_size)
 {
     struct stat d;
-    if (stat(dir, &d) != 0 || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
+    if (fstat(dir_fd, &d) != 0 || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH) ||
         link_st->st_uid == geteuid() || link_st->st_uid == d.st_uid)
         return 0;
     snprintf(why, why_size,
-             "'%s' is a symbolic link of another user (uid %u) in the sticky world-writable "
+             "'%s%s%s' is a symbolic link of another user (uid %u) in the sticky world-writable "
              "directory '%s': not followed",
-             link, (unsigned)link_st->st_uid, dir);
+             strcmp(dir, "/") == 0 ? "" : dir, "/", name, (unsigned)link_st->st_uid, dir);
     return 1;
 }
 
-/* Follows the symbolic links of `path` to the file it names in the end,
- * which may not exist yet (its directory does): that file's path in
- * `target`, or in *fd_no the descriptor when the chain leads to one of this
- * process's own (/dev/stdout: /proc/self/fd/1), else -1. 0 or an errno;
- * -1 with `why` for a link that is not to be followed (clmem_link_planted). */
-static int resolve(const char *path, char *target, size_t size, int *fd_no, char *why,
-                   size_t why_size)
+/* `dir` one level down into `name`, or up for ".."; 0 or ENAMETOOLONG. */
+static int path_down(char *dir, size_t size, const char *name)
 {
-    char cur[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], link[PATH_MAX];
-    *fd_no = -1;
-    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
-        return ENAMETOOLONG;
-    for (int hops = 0; hops < 40; hops++) {
-        const char *slash = strrchr(cur, '/'), *name = slash ? slash + 1 : cur;
-        if (!slash)
-            strcpy(dir, ".");
-        else if (slash == cur)
-            strcpy(dir, "/");
-        else
-            snprintf(dir, sizeof dir, "%.*s", (int)(slash - cur), cur);
-        if (!realpath(dir, real))
-            return errno;
-        if (is_own_fd_dir(real) && name[0] && strspn(name, "0123456789") == strlen(name) &&
-            strlen(name) < 9) {
-            *fd_no = atoi(name);
-            return 0;
-        }
-        if (snprintf(target, size, "%s/%s", strcmp(real, "/") == 0 ? "" : real, name) >= (int)size)
-            return ENAMETOOLONG;
-        struct stat st;
-        if (lstat(target, &st) != 0)
-            return errno == ENOENT ? 0 : errno; /* a new file */
-        if (!S_ISLNK(st.st_mode))
-            return 0;
-        if (clmem_link_planted(target, &st, real, why, why_size))
-            return -1;
-        ssize_t len = readlink(target, link, sizeof link - 1);
-        if (len < 0)
-            return errno;
-        link[len] = '\0';
-        if ((link[0] == '/' ? snprintf(cur, sizeof cur, "%s", link)
-                            : snprintf(cur, sizeof cur, "%s/%s", real, link)) >= (int)sizeof cur)
-            return ENAMETOOLONG;
+    size_t len = strlen(dir);
+    if (strcmp(name, "..") == 0) {
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = '\0';
+        return 0;
     }
-    return ELOOP;
+    if (len + 1 + strlen(name) >= size)
+        return ENAMETOOLONG;
+    snprintf(dir + len, size - len, "%s%s", strcmp(dir, "/") == 0 ? "" : "/", name);
+    return 0;
+}
+
+int clmem_path_walk(const char *path, int make_dirs, struct clmem_path *where, char *why,
+                    size_t why_size)
+{
+    char rest[PATH_MAX], next[PATH_MAX], link[PATH_MAX], name[NAME_MAX + 1];
+    int cur = -1, hops = 0, e = 0;
+    where->dir_fd = -1;
+    where->own_fd = -1;
+    where->dir[0] = where->name[0] = '\0';
+    if (!path[0])
+        return ENOENT;
+    if (snprintf(rest, sizeof rest, "%s", path) >= (int)sizeof rest)
+        return ENAMETOOLONG;
+    if (rest[0] != '/') {
+        if (!getcwd(where->dir, sizeof where->dir))
+            return errno;
+        if ((cur = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+            return errno;
+    }
+    for (const char *at = rest;;) {
+        if (*at == '/') {
+            /* An absolute path, or a link to one: from the root. */
+            int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            if (root < 0) {
+                e = errno;
+                break;
+            }
+            if (cur >= 0)
+                close(cur);
+            cur = root;
+            strcpy(where->dir, "/");
+            while (*at == '/')
+                at++;
+        }
+        if (!*at) { /* "/", or a name ending in '/': the directory itself */
+            strcpy(name, ".");
+            break;
+        }
+        size_t len = strcspn(at, "/");
+        if (len > NAME_MAX) {
+            e = ENAMETOOLONG;
+            break;
+        }
+        memcpy(name, at, len);
+        name[len] = '\0';
+        at += len;
+        int slash = *at == '/';
+        while (*at == '/')
+            at++;
+        /* The last name is looked up, not entered, unless a '/' follows. */
+        int last = !*at, enter = !last || slash;
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+            if (name[1]) {
+                int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (up < 0) {
+                    e = errno;
+                    break;
+                }
+                close(cur);
+                cur = up;
+                path_down(where->dir, sizeof where->dir, "..");
+            }
+            if (last) {
+                strcpy(name, ".");
+                break;
+            }
+            continue;
+        }
+        /* /dev/stdout and the like: one of this process's descriptors. */
+        if (last && !slash && is_own_fd_dir(where->dir) && strspn(name, "0123456789") == len &&
+            len < 9) {
+            where->own_fd = atoi(name);
+            break;
+        }
+        struct stat st;
+        if (fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            e = errno;
+            if (e == ENOENT && last && !slash) { /* a new file */
+                e = 0;
+                break;
+            }
+            if (e == ENOENT && make_dirs && enter) {
+                if (mkdirat(cur, name, 0700) != 0 && errno != EEXIST) {
+                    e = errno;
+                    break;
+                }
+                if (fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                    e = errno;
+                    break;
+                }
+                e = 0;
+            } else {
+                break;
+            }
+        }
+        if (S_ISLNK(st.st_mode)) {
+            /* Followed here, as the kernel would, after the check the
+             * kernel makes only where protected_symlinks is set. */
+            if (++hops > 40) {
+                e = ELOOP;
+                break;
+            }
+            if (planted_at(cur, where->dir, name, &st, why, why_size)) {
+                e = -1;
+                break;
+            }
+            ssize_t n = readlinkat(cur, name, link, sizeof link - 1);
+            if (n < 0) {
+                e = errno;
+                break;
+            }
+            link[n] = '\0';
+            if (snprintf(next, sizeof next, "%s%s%s", link, *at || slash ? "/" : "", at) >=
+                (int)sizeof next) {
+                e = ENAMETOOLONG;
+                break;
+            }
+            strcpy(rest, next);
+            at = rest;
+            continue;
+        }
+        if (!enter)
+            break;
+        if (!S_ISDIR(st.st_mode)) {
+            e = ENOTDIR;
+            break;
+        }
+        /* O_NOFOLLOW: a link put there since the look is not entered. */
+        int down = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (down < 0) {
+            e = errno;
+            break;
+        }
+        close(cur);
+        cur = down;
+        if ((e = path_down(where->dir, sizeof where->dir, name)) != 0)
+            break;
+        if (last) {
+            strcpy(name, ".");
+            break;
+        }
+    }
+    if (e || where->own_fd >= 0) {
+        if (cur >= 0)
+            close(cur);
+        return e;
+    }
+    where->dir_fd = cur;
+    strcpy(where->name, name);
+    return 0;
 }
 
 /* Writes to an open descriptor: a device, a pipe, this process's stdout. */
@@ -264,18 +393,49 @@ static mode_t process_umask(void)
     return umask_value;
 }
 
-/* The temporary file beside the target, hidden, its name within NAME_MAX
- * however long the target's: .NAME.XXXXXX, NAME cut short. 0, or an errno. */
-static int temp_name(const struct clmem_output *out, char *tmp, size_t size)
+/* The target's name in its directory (out->dir_fd). */
+static const char *target_name(const struct clmem_output *out)
 {
-    const char *slash = strrchr(out->target, '/');
-    int dir_len = (int)(slash - out->target), name_len = (int)strlen(slash + 1);
+    return strrchr(out->target, '/') + 1;
+}
+
+/* Makes the temporary file in the target's directory (out->dir_fd), hidden,
+ * its name within NAME_MAX however long the target's: .NAME.XXXXXX, NAME
+ * cut short, XXXXXX chosen until one is free; its path (for messages and a
+ * signal's removal) in `tmp`. The descriptor, or -1 with errno. */
+static int temp_at(const struct clmem_output *out, char *tmp, size_t size)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const char *name = target_name(out);
+    int dir_len = (int)(name - 1 - out->target), name_len = (int)strlen(name);
     if (name_len > NAME_MAX - 8)
         name_len = NAME_MAX - 8;
-    if (snprintf(tmp, size, "%.*s/.%.*s.XXXXXX", dir_len, out->target, name_len, slash + 1) >=
-        (int)size)
-        return ENAMETOOLONG;
-    return 0;
+    if (snprintf(tmp, size, "%.*s/.%.*s.XXXXXX", dir_len, out->target, name_len, name) >=
+        (int)size) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    char *x = tmp + strlen(tmp) - 6, *base = strrchr(tmp, '/') + 1;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    uint64_t r = (uint64_t)now.tv_nsec ^ ((uint64_t)now.tv_sec << 30) ^ ((uint64_t)getpid() << 40) ^
+                 (uint64_t)(uintptr_t)&now;
+    for (int tries = 0; tries < 1000; tries++) {
+        /* splitmix64: a fresh name each try. */
+        r += 0x9e3779b97f4a7c15u;
+        uint64_t z = r;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+        z ^= z >> 31;
+        for (int i = 0; i < 6; i++, z /= 62)
+            x[i] = letters[z % 62];
+        int fd =
+            openat(out->dir_fd, base, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
 }
 
 /* Makes the temporary file, as the file it replaces was: its mode (never a
@@ -285,10 +445,7 @@ static int temp_name(const struct clmem_output *out, char *tmp, size_t size)
 static int make_temp(struct clmem_output *out)
 {
     char tmp[sizeof out->tmp_path];
-    int e = temp_name(out, tmp, sizeof tmp);
-    if (e)
-        return e;
-    int fd = mkstemp(tmp);
+    int fd = temp_at(out, tmp, sizeof tmp);
     if (fd < 0)
         return errno;
     /* Registered at once: a signal from here on removes it. */
@@ -299,7 +456,8 @@ static int make_temp(struct clmem_output *out)
     mode_t mode = 0666 & ~process_umask();
     if (out->private_file) {
         mode = 0600;
-    } else if (stat(out->target, &st) == 0 && S_ISREG(st.st_mode)) {
+    } else if (fstatat(out->dir_fd, target_name(out), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               S_ISREG(st.st_mode)) {
         mode = st.st_mode & 0777;
         /* Root gives the owner back; others may give a group they are in
          * (fchown refuses the rest: the file is then theirs). */
@@ -309,6 +467,14 @@ static int make_temp(struct clmem_output *out)
                 return errno;
     }
     return fchmod(fd, mode) != 0 ? errno : 0;
+}
+
+/* Removes the temporary file (in out->dir_fd: its path may lead elsewhere
+ * by now). */
+static void remove_temp(struct clmem_output *out)
+{
+    if (out->tmp_path[0])
+        unlinkat(out->dir_fd, strrchr(out->tmp_path, '/') + 1, 0);
 }
 
 /* The stream's writes (fopencookie): the temporary file is made by the
@@ -347,29 +513,28 @@ static int cookie_close(void *cookie)
 
 /* Opens the output, or with `check` only finds whether it could be
  * written, opening nothing that another process would see (a FIFO's
- * reader, a terminal). */
-static int output_open(struct clmem_output *out, const char *path, int check, int private_file,
-                       struct clmem_error *err)
+ * reader, a terminal). Every directory of the path is entered through
+ * the one before (clmem_path_walk), and the file is made and renamed
+ * inside the last (out->dir_fd, kept open while the output is): a link
+ * put into the path after the check is never followed. */
+static int output_at(struct clmem_output *out, const char *path, int check, struct clmem_error *err)
 {
-    memset(out, 0, sizeof *out);
-    out->pending = -1;
-    out->fd = -1;
-    out->private_file = private_file;
     if (strlen(path) >= sizeof out->path)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
     strcpy(out->path, path);
     /* Through symbolic links: the link stays, its target is written. */
     char why[PATH_MAX + 256];
-    int fd_no, e = resolve(path, out->target, sizeof out->target, &fd_no, why, sizeof why);
+    struct clmem_path where;
+    int e = clmem_path_walk(path, 0, &where, why, sizeof why);
     if (e < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, why);
     if (e)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(e));
-    if (fd_no >= 0) {
+    if (where.own_fd >= 0) {
         /* /dev/stdout and the like: this process's own descriptor, as it
          * is (a file stdout is redirected to is neither replaced nor
          * truncated; >> keeps appending). */
-        int fd = fcntl(fd_no, F_DUPFD_CLOEXEC, 0);
+        int fd = fcntl(where.own_fd, F_DUPFD_CLOEXEC, 0);
         if (fd >= 0 && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
             close(fd);
             fd = -1;
@@ -381,52 +546,75 @@ static int output_open(struct clmem_output *out, const char *path, int check, in
             close(fd);
             return CLMEM_OK;
         }
-        if (fd_no == STDOUT_FILENO)
+        if (where.own_fd == STDOUT_FILENO)
             fflush(stdout);
         return open_direct(out, fd, err);
     }
+    out->dir_fd = where.dir_fd;
+    if (snprintf(out->target, sizeof out->target, "%s/%s",
+                 strcmp(where.dir, "/") == 0 ? "" : where.dir,
+                 where.name) >= (int)sizeof out->target)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
+    const char *name = where.name;
     /* A device or a pipe is written as it is: renaming a file over
      * /dev/null (as root) would replace the device. */
     struct stat st;
-    int exists = stat(out->target, &st) == 0;
+    int exists = fstatat(out->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
     if (exists && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode))
             return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path,
                               strerror(EISDIR));
-        if (check && access(out->target, W_OK) != 0)
+        if (check && faccessat(out->dir_fd, name, W_OK, 0) != 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
         if (check)
             return CLMEM_OK;
-        return open_direct(out, open(out->target, O_WRONLY | O_CLOEXEC), err);
+        return open_direct(out, openat(out->dir_fd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC), err);
     }
     /* A file of this user's that it may not write (chmod 444) stays as it
      * is, as a shell's > would leave it: the rename below would replace it
      * all the same. (Another user's is left to the rename: the
      * compiled-program cache replaces an entry it does not trust.) */
-    if (exists && st.st_uid == geteuid() && access(out->target, W_OK) != 0)
+    if (exists && st.st_uid == geteuid() && faccessat(out->dir_fd, name, W_OK, 0) != 0)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
     /* Whether the temporary file can be made there: made and removed now,
      * made for good when the output is written. */
     char probe[sizeof out->tmp_path];
-    const char *slash = strrchr(out->target, '/');
-    int dir_len = (int)(slash - out->target);
-    if (temp_name(out, probe, sizeof probe) != 0)
+    int fd = temp_at(out, probe, sizeof probe);
+    if (fd < 0 && errno == ENAMETOOLONG)
         return clmem_fail(err, CLMEM_ERR_USAGE, "output path '%s' is too long", path);
-    int fd = mkstemp(probe);
     if (fd < 0)
         return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "cannot write '%s': cannot create its temporary file in '%.*s': %s", path,
-                          dir_len ? dir_len : 1, dir_len ? out->target : "/", strerror(errno));
+                          "cannot write '%s': cannot create its temporary file in '%s': %s", path,
+                          where.dir, strerror(errno));
     close(fd);
-    unlink(probe);
+    unlinkat(out->dir_fd, strrchr(probe, '/') + 1, 0);
     if (check)
         return CLMEM_OK;
     out->replace = 1;
     static const cookie_io_functions_t io = {.write = cookie_write, .close = cookie_close};
     out->file = fopencookie(out, "w", io);
-    if (!out->file)
+    if (!out->file) {
+        out->replace = 0;
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+    }
     return CLMEM_OK;
+}
+
+static int output_open(struct clmem_output *out, const char *path, int check, int private_file,
+                       struct clmem_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->pending = -1;
+    out->fd = -1;
+    out->dir_fd = -1;
+    out->private_file = private_file;
+    int status = output_at(out, path, check, err);
+    /* The directory stays open only for a file renamed into it. */
+    if (!out->replace && out->dir_fd >= 0) {
+        close(out->dir_fd);
+        out->dir_fd = -1;
+    }
+    return status;
 }
 
 int clmem_output_open(struct clmem_output *out, const char *path, struct clmem_error *err)
@@ -445,6 +633,15 @@ int clmem_output_check(const char *path, struct clmem_error *err)
     return output_open(&out, path, 1, 0, err);
 }
 
+/* The directory's descriptor, once the output is done with. */
+static void close_dir(struct clmem_output *out)
+{
+    if (out->replace && out->dir_fd >= 0)
+        close(out->dir_fd);
+    out->dir_fd = -1;
+    out->replace = 0;
+}
+
 int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
 {
     int saved = 0;
@@ -459,13 +656,16 @@ int clmem_output_commit(struct clmem_output *out, struct clmem_error *err)
     if (fclose(out->file) != 0 && !saved)
         saved = errno;
     out->file = NULL;
-    /* Renamed over the target itself: a symbolic link to it stays. */
-    if (!saved && out->tmp_path[0] && rename(out->tmp_path, out->target) != 0)
+    /* Renamed over the target itself, in its directory: a symbolic link
+     * to it stays. */
+    if (!saved && out->tmp_path[0] &&
+        renameat(out->dir_fd, strrchr(out->tmp_path, '/') + 1, out->dir_fd, target_name(out)) != 0)
         saved = errno;
-    if (saved && out->tmp_path[0])
-        unlink(out->tmp_path);
+    if (saved)
+        remove_temp(out);
     pending_drop(out);
     out->tmp_path[0] = '\0';
+    close_dir(out);
     if (saved)
         return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
                           strerror(saved));
@@ -477,9 +677,9 @@ void clmem_output_abort(struct clmem_output *out)
     if (out->file) {
         fclose(out->file);
         out->file = NULL;
-        if (out->tmp_path[0])
-            unlink(out->tmp_path);
+        remove_temp(out);
         pending_drop(out);
         out->tmp_path[0] = '\0';
+        close_dir(out);
     }
 }

@@ -41,28 +41,21 @@ int clmem_state_dir(const char *sub, char *dir, size_t size, const char **why)
 
 int clmem_state_mkdir(const char *dir)
 {
-    char path[1024];
-    struct stat st;
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+    char path[1100], why[PATH_MAX + 256];
+    if (snprintf(path, sizeof path, "%s/", dir) >= (int)sizeof path) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        return -1;
-    if (stat(path, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
+    /* Each directory made inside the one before, links checked on the way
+     * (another user's in a sticky world-writable directory refused with
+     * EACCES, as the kernel refuses it where protected_symlinks is set). */
+    struct clmem_path where;
+    int e = clmem_path_walk(path, 1, &where, why, sizeof why);
+    if (e) {
+        errno = e < 0 ? EACCES : e;
         return -1;
     }
+    close(where.dir_fd);
     return 0;
 }
 
