@@ -705,6 +705,35 @@ static void builds_are_said(void **state)
     free(md);
 }
 
+/* A result whose samples spread past 1.5x (max/min) is counted on the
+ * first screen, and a lesson drawn from it says it may not hold. */
+static void noise_is_said(void **state)
+{
+    (void)state;
+    static const struct made r[] = {
+        {"transpose", "naive", "1024", 10, "GB/s", "ok", "events", NAN},
+        {"transpose", "coalesced", "1024", 30, "GB/s", "ok", "events", NAN},
+    };
+    const char *calm = made_file("calm.json", "dev C", 0, 0, r, 2);
+    const char *noisy = made_file("noisy.json", "dev N", 0, 0, r, 2);
+    char *text = test_read_file(noisy), *at = strstr(text, "\"max_ms\": 1,");
+    assert_non_null(at);
+    at[10] = '7'; /* naive's slowest sample 7x its fastest */
+    test_write_file(noisy, text);
+    free(text);
+    const char *out = test_in_dir("noise");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", calm, noisy, "--output-dir", out), out, 2, "report.md");
+    assert_non_null(strstr(md, "| noisy (max/min past 1.5x) | none of 2 | 1 of 2 |"));
+    char *lessons = strstr(md, "## Lessons");
+    assert_non_null(lessons);
+    char *row = strstr(lessons, "| coalesced writes beat strided ones");
+    assert_non_null(row);
+    *strchr(row, '\n') = '\0';
+    assert_non_null(strstr(row, "| \u2713 3.00x @1024 | \u2713 3.00x @1024 (noisy: may not hold) |"));
+    free(md);
+}
+
 /* --baseline takes a path first, as given (relative or absolute: one
  * file however named), before a file name that another directory's file
  * shares; a name several entries match is refused with them listed. */
@@ -988,6 +1017,7 @@ int main(void)
         cmocka_unit_test(the_baseline_path_comes_first),
         cmocka_unit_test(probes_are_not_ranked),
         cmocka_unit_test(builds_are_said),
+        cmocka_unit_test(noise_is_said),
         cmocka_unit_test(performance_portability),
         cmocka_unit_test(failures_and_skips_are_not_compared),
         cmocka_unit_test(peaks_stay_out_of_all_workloads),

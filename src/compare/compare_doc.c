@@ -403,8 +403,13 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
             const char *mark = pays ? "\u2713 " : costs ? "\u2717 " : "\u2248 ";
             clmem_human_size(g.size, human, sizeof human);
             clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
-            char level[160] = "";
+            char level[200] = "";
             level_text(lesson, &v->devs[i], level, sizeof level);
+            /* A ratio from a noisy result is said to be one. */
+            if (g.noisy) {
+                size_t len = strlen(level);
+                snprintf(level + len, sizeof level - len, " (noisy: may not hold)");
+            }
             if (lesson->sweep && lesson->versus_value == CLMEM_LESSON_WORST)
                 doc_cell(d, g.ratio, "%s%s (%s %u) @%s%s", mark, ratio, lesson->sweep,
                          g.versus_value, human, level);

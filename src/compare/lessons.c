@@ -139,6 +139,7 @@ int clmem_lesson_measure(const struct clmem_lesson *l, const struct clmem_result
     gain->ratio = best->metric / best_versus->metric;
     snprintf(gain->size, sizeof gain->size, "%s", best->size);
     gain->versus_value = best_versus->sweep_value;
+    gain->noisy = clmem_result_noisy(best) || clmem_result_noisy(best_versus);
     return 1;
 }
 
@@ -159,11 +160,14 @@ void clmem_lessons_print(FILE *out, enum clmem_format format, const struct clmem
             continue;
         char ratio[32];
         clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
+        const char *noisy = g.noisy ? "; noisy: a result's max/min is past 1.5x, the ratio may "
+                                      "not hold on a rerun"
+                                    : "";
         if (l->sweep)
-            fprintf(out, "lesson: %s: %s %s=%u %s %s=%u @%s (%s)\n", l->title, l->variant, l->sweep,
-                    l->value, ratio, l->sweep, g.versus_value, g.size, l->figure);
+            fprintf(out, "lesson: %s: %s %s=%u %s %s=%u @%s (%s%s)\n", l->title, l->variant,
+                    l->sweep, l->value, ratio, l->sweep, g.versus_value, g.size, l->figure, noisy);
         else
-            fprintf(out, "lesson: %s: %s %s %s @%s (%s)\n", l->title, l->variant, ratio, l->versus,
-                    g.size, l->figure);
+            fprintf(out, "lesson: %s: %s %s %s @%s (%s%s)\n", l->title, l->variant, ratio,
+                    l->versus, g.size, l->figure, noisy);
     }
 }

@@ -37,6 +37,7 @@ struct clmem_lesson_gain {
     double ratio;          /* variant's metric over versus's */
     char size[64];         /* the size both were read at (the largest both ran) */
     unsigned versus_value; /* the sweep point `versus` was read at */
+    int noisy;             /* either result's spread past CLMEM_NOISY_SPREAD: it may not hold */
 };
 /* Whether the results hold the lesson: both variants verified at a common
  * size (and sweep point); *gain then says the ratio. */

@@ -380,6 +380,23 @@ void compare_summary_section(struct doc *d, const struct compare_view *v)
         struct counts c = count_results(&v->devs[i]);
         results_cell(d, &c);
     }
+    /* How many results' samples spread past CLMEM_NOISY_SPREAD: figures
+     * (and ratios) that a rerun may move by that much. */
+    doc_cell(d, NAN, "noisy (max/min past %.1fx)", CLMEM_NOISY_SPREAD);
+    for (size_t i = 0; i < v->n_devs; i++) {
+        size_t timed = 0, noisy = 0;
+        for (size_t k = 0; k < v->devs[i].n_results; k++) {
+            const struct clmem_result *r = &v->devs[i].results[k];
+            timed += !isnan(clmem_result_spread(r));
+            noisy += clmem_result_noisy(r);
+        }
+        if (noisy) {
+            doc_cell(d, (double)noisy, "%zu of %zu", noisy, timed);
+            doc_mark(d, MARK_WORSE);
+        } else {
+            doc_cell(d, 0, "none of %zu", timed);
+        }
+    }
     doc_cell(d, NAN, "timed by");
     for (size_t i = 0; i < v->n_devs; i++) {
         struct counts c = count_results(&v->devs[i]);

@@ -28,6 +28,14 @@ void clmem_format_at(double value, const char *unit, int exponent, char *out, si
  * they are (8192, 8191x8191). */
 void clmem_human_size(const char *size, char *out, size_t n);
 
+/* A result's spread: its slowest sample over its fastest (max/min; NAN
+ * where it has no samples). Past CLMEM_NOISY_SPREAD a result is flagged
+ * as noisy wherever it is shown (status.c): its median may move that much
+ * on a rerun, so a ratio drawn from it may not hold. */
+#define CLMEM_NOISY_SPREAD 1.5
+double clmem_result_spread(const struct clmem_result *r);
+int clmem_result_noisy(const struct clmem_result *r);
+
 /* The build that writes run files: `git describe --always --dirty` of its
  * source ("8484219-dirty"; json.c), "" outside a git checkout. */
 const char *clmem_build_git(void);

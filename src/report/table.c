@@ -165,7 +165,10 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
         if (unmeasured) {
             fprintf(out, " %11s  %s\n", "-", shown_verified);
         } else {
-            fprintf(out, " %11.2e  %s%s", r->max_rel_error, shown_verified, r->note[0] ? "; " : "");
+            fprintf(out, " %11.2e  %s", r->max_rel_error, shown_verified);
+            if (clmem_result_noisy(r))
+                fprintf(out, "; noisy: max/min %.2fx", clmem_result_spread(r));
+            fputs(r->note[0] ? "; " : "", out);
             clmem_fputs_escaped(r->note, out);
             fputc('\n', out);
         }
