@@ -48,6 +48,10 @@ unsigned long clmem_device_loop_limit(const struct clmem_device *device);
  * the source tree. Writes the full path. */
 int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
                       struct clmem_error *err);
+/* The parameter database's folder (data/params/), found as the kernels
+ * are: in $CLMEM_DATA_DIR alone when it is set, else the installed data
+ * dir, then the source tree's data/. */
+int clmem_params_dir_find(char *dir, size_t size, struct clmem_error *err);
 /* Loads and builds `file` for the context's device with `options`
  * (-D parameters), through the compiled-program cache unless
  * ctx->no_cache. On a build failure err->log holds the whole log. */

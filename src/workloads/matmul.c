@@ -76,42 +76,26 @@ enum {
     AUTO
 };
 
-/* Register-blocking parameters: P block per work-group (TSM x TSN), K step
- * (TSK), P elements per work-item (WPTM x WPTN; multiples of 4, as TSK, for
- * the kernel's float4s), looked up device -> family -> vendor -> any
- * (clmem_param_rows). Several rows at a level are candidates, largest
- * block first: the first that gives at least half the compute units a
- * work-group at the run's size is used (a 256x128 block leaves most of an
- * H100 idle at 1024; at 2048 its 128 groups on 132 units still beat
- * smaller blocks), else the last. Hopper (sm_90) measured on the H100
- * (bench/README.md): 256x128x8 with 16x8 per work-item from 2048 up,
- * 64x128x8 with 8x8 at 1024; the H200, tuned for by no one, takes them as
- * its family's. Other NVIDIA GPUs: the smaller blocks, as their local
- * memory and registers allow (fit_regblock shrinks what a device cannot
- * hold). PoCL on CPUs: few work-items per group, each a wide block of
- * float4s.
+/* The parameter database's tables (data/params/; harness/params.c):
+ * their columns, in values[] order, are the kernels' -D names.
+ *
+ * regblock's: P block per work-group (TSM x TSN), K step (TSK), P
+ * elements per work-item (WPTM x WPTN; multiples of 4, as TSK, for the
+ * kernel's float4s), looked up device -> family -> vendor -> any. Several
+ * rows at a level are candidates, largest block first: the first that
+ * gives at least half the compute units a work-group at the run's size is
+ * used (a large block leaves most of a big GPU idle at small sizes, yet
+ * beats smaller blocks once nearly every unit has one), else the last.
+ * fit_regblock shrinks what a device cannot hold.
  * SK_UNITS: work-groups of the row's shape a compute unit runs at once,
  * where measured; regblock and regblock_padded then spread the blocks
  * past the last whole wave over that many groups per unit (stream-K, in
- * cl/matmul_regblock.cl); 0: a group per block. sm_90's 256x128 row: one
- * (its 256 work-items of 128 sums each fill a unit's registers); a CPU
- * runs one group per core at a time. Not tuned: a tuned shape takes the
- * value of the row of the same shape, else 0. */
+ * cl/matmul_regblock.cl); 0: a group per block. Not tuned: a tuned shape
+ * takes the value of the row of the same shape, else 0. */
 enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN, P_SK_UNITS };
-static const struct clmem_param_row regblock_params[] = {
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 1}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 0}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 0}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 0}},
-    /* Mesa's llvmpipe ends a work-item's loops after 65535 iterations
-     * (clmem_device_loop_limit): a small block a work-item, whose K steps
-     * run few loops, verified there to K 8192 (the CPU row below: 336). */
-    {CLMEM_PARAM_DEVICE, "llvmpipe", CL_DEVICE_TYPE_CPU, {16, 64, 8, 4, 4, 1}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 0}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32, 1}},
-    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4, 0}},
-};
+static const struct clmem_param_table regblock_table = {
+    "matmul", "regblock", {"TSM", "TSN", "TSK", "WPTM", "WPTN", "SK_UNITS"},
+    6,        0,          CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU | CLMEM_PARAM_UNTYPED};
 
 /* cpu_blocked's parameters (cl/matmul_cpu.cl): floats per vector (VEC:
  * the ISA's native width), rows of P per micro-tile (MR), vectors per
@@ -119,22 +103,19 @@ static const struct clmem_param_row regblock_params[] = {
  * the work-items that follow each other on a core share N's panel and,
  * block after block, M's MT panels in its L2 cache), work-items per
  * work-group (WG). The MR x NV accumulators, NV vectors of N and a
- * broadcast of M fill the vector registers without spilling: 24 + 2 of
- * AVX-512's 32, 12 + 3 of AVX2's 16 (BLIS's SGEMM micro-kernels, skx 32x12
- * and haswell 16x6, seen from P's rows), 12 + 3 of SSE's 16. Kept per CPU
- * family, which is the CPU's native vector width as its driver reports it
- * (PoCL: 16 floats on AVX-512, 8 on AVX2, 4 on SSE); any other CPU takes
- * the AVX2 shape (also Oclgrind, which says it is every type of device).
- * Measured in bench/README.md ("CPUs against OpenBLAS"). GPUs: correct,
- * not tuned; work-groups of 64 fill their SIMD lanes. */
+ * broadcast of M should fill the vector registers without spilling (as
+ * BLIS's SGEMM micro-kernels do, seen from P's rows). Kept per CPU family,
+ * which is the CPU's native vector width as its driver reports it (PoCL:
+ * cpu-simd512, cpu-simd256, cpu-simd128); any other CPU takes the row
+ * for any CPU (also Oclgrind, which says it is every type of device). */
 enum { CB_VEC, CB_MR, CB_NV, CB_MT, CB_WG };
-static const struct clmem_param_row cpu_blocked_params[] = {
-    {CLMEM_PARAM_FAMILY, "cpu-simd512", CL_DEVICE_TYPE_CPU, {16, 12, 2, 4, 1}},
-    {CLMEM_PARAM_FAMILY, "cpu-simd256", CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
-    {CLMEM_PARAM_FAMILY, "cpu-simd128", CL_DEVICE_TYPE_CPU, {4, 6, 2, 4, 1}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {8, 6, 2, 4, 1}},
-    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1, 4, 64}},
-};
+static const struct clmem_param_table cpu_blocked_table = {
+    "matmul",
+    "cpu_blocked",
+    {"CPU_VEC", "CPU_MR", "CPU_NV", "CPU_MT", "CPU_WG"},
+    5,
+    0,
+    CL_DEVICE_TYPE_CPU | CLMEM_PARAM_UNTYPED};
 
 /* splitk's tiles (cl/matmul_splitk.cl: regblock's body), candidate rows
  * at the device's most specific level, as regblock's; the plan
@@ -142,65 +123,71 @@ static const struct clmem_param_row cpu_blocked_params[] = {
  * model puts fastest at the size. With each tile, what the model weighs:
  * RATE1, how fast a compute unit multiplies running one work-group of the
  * tile, RATEU how fast running UNITS of them at once (its best; between
- * the two, in proportion), both per mille of a unit's share of regblock's
- * SGEMM rate on the H100 (splitk_gpu_rates). Measured on the H100 (one
- * work-group a unit, every group at once: bench/sgemm/h100-padded/):
- * 256x128 at 2048 (128 blocks) 47511 GFLOP/s, 980; 128x128 at
- * 8192x256x8192 (128 blocks) 42341, 870. On the H200, each tile forced in
- * 1 to 32 slices (bench/sgemm/shapes/h200-sweep/: the rate each run
- * implies under this model): 128x256 917-970 (one group a unit, as
- * 256x128: 128 accumulators a work-item), 128x128 810-930 with two a
- * unit, 64x256 800 with one, 880-940 with two or more, run two at a
- * time (64x4096x4096: 256 groups 32.1 TFLOP/s, 512 groups in half the
- * steps each 28.2; 33x4097x6001: three a unit 553, as two waves);
- * 64x128 574-876 however many (its rate swings with the slices: 26.4
- * TFLOP/s in 8 at 64x8192x8192, 37.7 in 4), 627 at 1024, so 650-750
- * here, and 128x64 as it. On the H100, 32x128 and 128x32 forced in 4 to
- * 32 slices at 32x8192x8192 and 8192x32x8192 (bench/sgemm/shapes/
- * h100-even/sweep-thin/): 32x128 500 with two groups a unit, 665 with
- * four and with eight; 128x32 460, 580, 520: four a unit is their best,
- * not eight; 32x32 470 with eight a unit, 494 with sixteen (RATEU 500;
- * its RATE1 is an estimate). The other narrow rows' figures are
- * estimates: several work-groups a unit hide the latency that one leaves
- * bare, smaller tiles reuse each value read less. regblock's own rows
- * are among them, so that auto can set its time beside splitk's.
- * 32x128 and 128x32 take K steps of 16: on an H200 in 8 slices 31.6 and
- * 29.1 TFLOP/s at 32x8192x8192 and 8192x32x8192, in steps of 8 29.8 and
- * 26.8 (bench/sgemm/shapes/h200-tsk/; the rates above are of steps of 8,
- * the H100 not measured with 16). Not the wider rows: 64x256 ran 0.85 of
- * its steps of 8 at 64x8192x8192 in steps of 16, 256x128 0.93-0.96 at
- * 1536, 512x512x16384 and 1000x999x9001. */
+ * the two, in proportion), both per mille of a unit's share of the SGEMM
+ * rate in splitk_rates. Several work-groups a unit hide the latency that
+ * one leaves bare; smaller tiles reuse each value read less. regblock's
+ * own rows are among them, so that auto can set its time beside
+ * splitk's. */
 enum { SPL_RATE1 = SPL_WPTN + 1, SPL_RATEU, SPL_UNITS };
-static const struct clmem_param_row splitk_params[] = {
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {256, 128, 8, 16, 8, 980, 980, 1}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 256, 8, 8, 16, 950, 950, 1}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 900, 2}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 256, 8, 8, 16, 800, 930, 2}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 650, 750, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 64, 8, 8, 8, 650, 750, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 128, 16, 4, 8, 420, 665, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {128, 32, 16, 8, 4, 400, 580, 4}},
-    {CLMEM_PARAM_FAMILY, "sm_90", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 500, 16}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 128, 8, 8, 8, 870, 950, 2}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {64, 128, 8, 8, 8, 680, 900, 4}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {32, 128, 8, 4, 8, 450, 800, 8}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {128, 32, 8, 8, 4, 450, 800, 8}},
-    {CLMEM_PARAM_VENDOR, "NVIDIA", CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 200, 600, 16}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {64, 64, 16, 4, 4, 500, 1000, 4}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {32, 32, 8, 4, 4, 500, 1000, 4}},
-    /* A CPU runs one work-group a core at a time (PoCL): regblock's row. */
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 64, 8, 16, 32, 1000, 1000, 1}},
-    {CLMEM_PARAM_ANY, NULL, 0, {32, 32, 8, 4, 4, 500, 1000, 4}},
+static const struct clmem_param_table splitk_table = {
+    "matmul",
+    "splitk",
+    {"SPLITK_TSM", "SPLITK_TSN", "SPLITK_TSK", "SPLITK_WPTM", "SPLITK_WPTN", "RATE1", "RATEU",
+     "UNITS"},
+    8,
+    0,
+    CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU | CLMEM_PARAM_UNTYPED};
+
+/* What a device does in a second, for splitk's model, by the kind of
+ * device the model weighs it as (splitk_cpu): a compute unit's share of
+ * regblock's SGEMM rate at a clock (scaled to the device's clock), the
+ * copy bandwidth that the slices' sums go through, and a launch (the
+ * second pass's). */
+enum { SR_UNIT_FLOPS, SR_MHZ, SR_BYTES, SR_LAUNCH_S };
+static const struct clmem_param_table splitk_rates_table = {
+    "matmul",
+    "splitk_rates",
+    {"unit_flops", "mhz", "bytes", "launch_s"},
+    4,
+    1,
+    CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU};
+
+/* What a GPU does in a second, for auto's padding cost (pad_cost): the
+ * SGEMM rate, the copy bandwidth and a launch. */
+enum { AR_FLOPS, AR_BYTES, AR_LAUNCH_S };
+static const struct clmem_param_table auto_rates_table = {
+    "matmul", "auto_rates", {"flops", "bytes", "launch_s"}, 3, 1, CLMEM_PARAM_UNTYPED};
+
+/* auto's thresholds: splitk instead of regblock only where the model puts
+ * splitk's time at most splitk_ratio of regblock's (a tie runs regblock,
+ * whose kernel the host specialises more); what regblock loses to its
+ * edges, as a share of its time, where K or N is not a multiple of 4
+ * (unaligned_loss) and where they are but the tiles are cut
+ * (aligned_loss): padding wins where it costs less than that. */
+enum { AT_SPLITK_RATIO, AT_UNALIGNED_LOSS, AT_ALIGNED_LOSS };
+static const struct clmem_param_table auto_thresholds_table = {
+    "matmul", "auto_thresholds",  {"splitk_ratio", "unaligned_loss", "aligned_loss"}, 3,
+    1,        CLMEM_PARAM_UNTYPED};
+
+static const struct clmem_param_table *const matmul_param_tables[] = {
+    &regblock_table,     &cpu_blocked_table, &splitk_table,
+    &splitk_rates_table, &auto_rates_table,  &auto_thresholds_table,
 };
+
+/* The device's row of a table that has one for every device. */
+static const struct clmem_param_row *param_row(const struct clmem_param_table *t,
+                                               const struct clmem_device *device)
+{
+    const struct clmem_param_row *row;
+    enum clmem_param_level level;
+    clmem_param_lookup(t, device, &row, 1, &level);
+    return row;
+}
 
 /* The device's cpu_blocked row. */
 static const int *cpu_blocked_row(const struct clmem_device *device)
 {
-    const struct clmem_param_row *row;
-    enum clmem_param_level level;
-    clmem_param_rows(cpu_blocked_params, CLMEM_ARRAY_SIZE(cpu_blocked_params), device, &row, 1,
-                     &level);
-    return row->values;
+    return param_row(&cpu_blocked_table, device)->values;
 }
 
 /* Rows of P per work-item in the panel kernel (16 columns each): 8 float16
@@ -699,19 +686,7 @@ static void choose_cpu_blocked(struct clmem_run *run, struct matmul_state *s)
         s->cb[CB_WG] /= 2;
 }
 
-/* ---- splitk: the tiles and the K slices for a shape ----
- *
- * What a device does in a second, for splitk's model: a compute unit's
- * share of regblock's SGEMM rate at a clock (GPUs: the H100's 50 TFLOP/s
- * over its 132 units at 1980 MHz; CPUs: a core of the 2-core EPYC under
- * PoCL, cpu_blocked's 52 GFLOP/s at 256 over two, at 2095 MHz), scaled to
- * the device's clock; the copy bandwidth that the slices' sums go
- * through, and a launch (the second pass's): the H100's (auto_gpu_rates);
- * a CPU's are estimates. */
-static const struct {
-    double unit_flops, mhz, bytes, launch_s;
-} splitk_gpu_rates = {50e12 / 132, 1980, 3.0e12, 5e-6},
-  splitk_cpu_rates = {26e9, 2095, 10e9, 20e-6};
+/* ---- splitk: the tiles and the K slices for a shape ---- */
 
 /* A slice has at least this much of K, so that its loads outweigh the
  * sums it writes (TSM x TSN floats); and there are at most this many. */
@@ -747,7 +722,7 @@ static int splitk_row_kind(const struct clmem_device *device, const struct clmem
            (row->type & (splitk_cpu(device) ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU));
 }
 
-/* The model's time for P = M x N with the tile of `row` (a splitk_params
+/* The model's time for P = M x N with the tile of `row` (a splitk_table
  * row) in `splits` K slices: the busiest unit's work-groups, each of
  * TSM x TSN x its slice's steps, at the rate the row gives for that many a
  * unit; then, where there are slices, the workspace written and read back
@@ -756,11 +731,12 @@ static int splitk_row_kind(const struct clmem_device *device, const struct clmem
 static double splitk_seconds(const struct clmem_device *device, const int *row, const size_t dim[3],
                              size_t splits, size_t *slice_steps)
 {
-    int cpu = splitk_cpu(device);
-    double unit_flops = cpu ? splitk_cpu_rates.unit_flops : splitk_gpu_rates.unit_flops,
-           mhz = cpu ? splitk_cpu_rates.mhz : splitk_gpu_rates.mhz,
-           bytes = cpu ? splitk_cpu_rates.bytes : splitk_gpu_rates.bytes,
-           launch_s = cpu ? splitk_cpu_rates.launch_s : splitk_gpu_rates.launch_s;
+    /* The rates of the kind of device the model weighs it as. */
+    struct clmem_device kind = *device;
+    kind.type = splitk_cpu(device) ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    const double *rates = clmem_param_rates(param_row(&splitk_rates_table, &kind));
+    double unit_flops = rates[SR_UNIT_FLOPS], mhz = rates[SR_MHZ], bytes = rates[SR_BYTES],
+           launch_s = rates[SR_LAUNCH_S];
     if (device->clock_mhz)
         unit_flops *= device->clock_mhz / mhz;
     size_t tsm = (size_t)row[SPL_TSM], tsn = (size_t)row[SPL_TSN], tsk = (size_t)row[SPL_TSK];
@@ -785,7 +761,7 @@ static double splitk_seconds(const struct clmem_device *device, const int *row, 
     return seconds;
 }
 
-/* Weighs the tile of `row` (a splitk_params row: tile and rates) at
+/* Weighs the tile of `row` (a splitk_table row: tile and rates) at
  * `first` to `last` slices (fewer where K has fewer steps, or where the
  * same slices come from fewer): where the model puts one faster than
  * *plan, it becomes the plan. */
@@ -896,8 +872,7 @@ static void splitk_plan_of(const struct clmem_device *device, const size_t dim[3
     }
     const struct clmem_param_row *rows[16];
     enum clmem_param_level level;
-    size_t n = clmem_param_rows(splitk_params, CLMEM_ARRAY_SIZE(splitk_params), device, rows,
-                                CLMEM_ARRAY_SIZE(rows), &level);
+    size_t n = clmem_param_lookup(&splitk_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level);
     size_t cap = dim[2] / SPLITK_MIN_SLICE < most ? dim[2] / SPLITK_MIN_SLICE : most;
     for (size_t i = 0; i < n; i++)
         if (regblock_valid(device, rows[i]->values) && splitk_row_kind(device, rows[i]))
@@ -1049,8 +1024,8 @@ static void builtin_regblock(const struct clmem_device *device, size_t rows, siz
 {
     const struct clmem_param_row *candidates[8];
     enum clmem_param_level level;
-    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device,
-                                candidates, CLMEM_ARRAY_SIZE(candidates), &level);
+    size_t n = clmem_param_lookup(&regblock_table, device, candidates, CLMEM_ARRAY_SIZE(candidates),
+                                  &level);
     for (size_t i = 0; i < n; i++) {
         fit_regblock(device, candidates[i]->values, rb);
         size_t groups = (rows + (size_t)rb[P_TSM] - 1) / (size_t)rb[P_TSM] *
@@ -1058,9 +1033,6 @@ static void builtin_regblock(const struct clmem_device *device, size_t rows, siz
         if (2 * groups >= device->compute_units)
             break;
     }
-    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
-        fprintf(stderr, "clmem: regblock's parameters: the %s rows of '%s' (family '%s')\n",
-                clmem_param_level_name(level), device->name, device->family);
 }
 
 /* The tuner's candidate or the tuning database's entry, else the built-in
@@ -1075,8 +1047,7 @@ static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
     }
     const struct clmem_param_row *rows[8];
     enum clmem_param_level level;
-    size_t n = clmem_param_rows(regblock_params, CLMEM_ARRAY_SIZE(regblock_params), device, rows,
-                                CLMEM_ARRAY_SIZE(rows), &level);
+    size_t n = clmem_param_lookup(&regblock_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level);
     for (size_t i = 0; i < n; i++)
         if (!memcmp(rows[i]->values, tuned, (P_WPTN + 1) * sizeof(int)))
             tuned[P_SK_UNITS] = rows[i]->values[P_SK_UNITS];
@@ -1088,6 +1059,8 @@ static void choose_regblock(struct clmem_run *run, struct matmul_state *s)
  * What the rules weigh about a size on a device: regblock's parameters
  * there (its tiles, and whether its stream-K runs), and what those make of
  * the size. regblock_padded multiplies with the same parameters. */
+/* The rules' losses (auto_rule's direct_loss). */
+enum auto_loss { AUTO_LOSS_NONE, AUTO_LOSS_UNALIGNED, AUTO_LOSS_ALIGNED };
 struct auto_shape {
     size_t dim[3];            /* rows, cols, inner: P is M x N, K inner */
     int rb[CLMEM_MAX_PARAMS]; /* regblock's (and regblock_padded's) parameters */
@@ -1100,6 +1073,9 @@ struct auto_shape {
      * neither share. */
     double wave_gain;
     double pad_cost; /* regblock_padded's copies and extra flops: a share of the product's time */
+    /* The device's thresholds (auto_thresholds_table): splitk_ratio and
+     * regblock's losses by the rules' `loss` (none, unaligned, aligned). */
+    double splitk_ratio, loss[3];
     /* regblock's blocks and the device's compute units; splitk's plan
      * (its built-in rows) and the model's time for it over regblock's
      * (regblock's tile in one slice, where that tile is among splitk's
@@ -1110,23 +1086,16 @@ struct auto_shape {
     double split_ratio;
 };
 
-/* What a GPU does in a second, for pad_cost: the SGEMM rate, the copy
- * bandwidth and the launches, as the H100 measured them (bench/README.md:
- * regblock 49-50 TFLOP/s at whole tiles, the copy probe 3.0 TB/s at 2^28
- * floats) and a launch 5 us (the H200's launch probe once launches past a
- * run's fourth took no event; 13 us before). The H200 copies at 4.2 TB/s,
- * so this overstates its copies' cost by a third; no other GPU was
- * measured. At 2001 (bench/sgemm/h200-auto/) padded ran 7% faster than
- * regblock, which 12 us per launch had put the other way. */
-static const struct {
-    double flops, bytes, launch_s;
-} auto_gpu_rates = {50e12, 3.0e12, 5e-6};
-
 static void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
                           struct auto_shape *f)
 {
     memset(f, 0, sizeof *f);
     memcpy(f->dim, dim, sizeof f->dim);
+    const double *at = clmem_param_rates(param_row(&auto_thresholds_table, device)),
+                 *rates = clmem_param_rates(param_row(&auto_rates_table, device));
+    f->splitk_ratio = at[AT_SPLITK_RATIO];
+    f->loss[AUTO_LOSS_UNALIGNED] = at[AT_UNALIGNED_LOSS];
+    f->loss[AUTO_LOSS_ALIGNED] = at[AT_ALIGNED_LOSS];
     memcpy(f->rb, rb, sizeof f->rb);
     const size_t tile[3] = {(size_t)rb[P_TSM], (size_t)rb[P_TSN], (size_t)rb[P_TSK]};
     double m = (double)dim[0], n = (double)dim[1], k = (double)dim[2], padded[3];
@@ -1145,8 +1114,7 @@ static void auto_shape_of(const struct clmem_device *device, const size_t dim[3]
     if (f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, rb, SPL_SPLITS * sizeof(int))) {
         const struct clmem_param_row *rows[16];
         enum clmem_param_level level;
-        size_t n = clmem_param_rows(splitk_params, CLMEM_ARRAY_SIZE(splitk_params), device, rows,
-                                    CLMEM_ARRAY_SIZE(rows), &level),
+        size_t n = clmem_param_lookup(&splitk_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level),
                per;
         for (size_t i = 0; i < n && !f->split_ratio; i++)
             if (!memcmp(rows[i]->values, rb, SPL_SPLITS * sizeof(int)))
@@ -1168,9 +1136,9 @@ static void auto_shape_of(const struct clmem_device *device, const size_t dim[3]
         double flops = 2.0 * m * n * k,
                bytes = sizeof(float) * (m * k + padded[0] * padded[2] + k * n +
                                         padded[2] * padded[1] + 2.0 * m * n);
-        f->pad_cost = padded[0] * padded[1] * padded[2] / (m * n * k) - 1.0 +
-                      (bytes / auto_gpu_rates.bytes + 3.0 * auto_gpu_rates.launch_s) *
-                          auto_gpu_rates.flops / flops;
+        f->pad_cost =
+            padded[0] * padded[1] * padded[2] / (m * n * k) - 1.0 +
+            (bytes / rates[AR_BYTES] + 3.0 * rates[AR_LAUNCH_S]) * rates[AR_FLOPS] / flops;
     }
 }
 
@@ -1182,20 +1150,16 @@ struct auto_rule {
     cl_device_type type;
     enum auto_test whole;   /* every dimension a whole tile */
     enum auto_test aligned; /* K and N multiples of 4: rows of M and N start on a float4 */
-    /* Non-zero: what regblock loses to its edges at such sizes, measured,
-     * as a share of its time; the rule holds where padding costs less than
-     * that plus the wave_gain. */
-    double direct_loss;
+    /* Not AUTO_LOSS_NONE: what regblock loses to its edges at such sizes
+     * (auto_thresholds_table), as a share of its time; the rule holds
+     * where padding costs less than that plus the wave_gain. */
+    enum auto_loss direct_loss;
     int variant;
     /* regblock's blocks fewer than the compute units, and splitk's plan
      * other than regblock's kernel and, where the model knows regblock's
-     * tile, at most SPLITK_AUTO_RATIO of its time. */
+     * tile, at most auto_thresholds' splitk_ratio of its time. */
     enum auto_test few_blocks;
 };
-
-/* splitk instead of regblock only where the model finds it clearly
- * faster: a tie runs regblock, whose kernel the host specialises more. */
-#define SPLITK_AUTO_RATIO 0.95
 
 /* The rules, the first that holds chosen. Measured on the H100 and the
  * H200 (NVIDIA's OpenCL; bench/sgemm/, bench/README.md "Roofs and vendor
@@ -1233,7 +1197,7 @@ static const struct auto_rule auto_rules[] = {
      * where padded runs at 0.96-0.99 of cuBLAS; at 4097 (padding ~16%)
      * regblock 0.87 of cuBLAS, padded 0.97 (H100 figures not in bench/
      * yet: bench/sgemm/auto.sh measures them). */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, 0.20, .variant = REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, AUTO_LOSS_UNALIGNED, .variant = REGBLOCK_PADDED},
     /* Aligned, tiles cut: regblock checks only its edge blocks, 7-9% below
      * whole tiles' rate (4000, 8000; 4224x4096x4096 in waves/). 8000
      * (padding ~6%): padded 46946 / regblock 45999; 4000 (~11%): regblock
@@ -1243,7 +1207,7 @@ static const struct auto_rule auto_rules[] = {
      * last wave by stream-K, that adds: at 6144x1000x4096 (192 blocks on
      * 132 units, 1.45 waves) regblock 0.71 of cuBLAS, padded 0.92 (H100
      * figures not in bench/ yet, as 4097's). */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, 0.07, .variant = REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, AUTO_LOSS_ALIGNED, .variant = REGBLOCK_PADDED},
     {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
     /* Any other device (an accelerator): regblock, which has parameters
      * for any device. */
@@ -1256,7 +1220,7 @@ static int auto_few_blocks(const struct auto_shape *f)
 {
     int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
     return f->blocks < f->units && differs &&
-           (!f->split_ratio || f->split_ratio <= SPLITK_AUTO_RATIO);
+           (!f->split_ratio || f->split_ratio <= f->splitk_ratio);
 }
 
 static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device *device,
@@ -1265,7 +1229,7 @@ static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device 
     return (!r->type || (r->type & device->type)) &&
            (r->whole == AUTO_ANY || (r->whole == AUTO_YES) == (f->cut < 0)) &&
            (r->aligned == AUTO_ANY || (r->aligned == AUTO_YES) == (f->unaligned < 0)) &&
-           (!r->direct_loss || f->pad_cost < r->direct_loss + f->wave_gain) &&
+           (!r->direct_loss || f->pad_cost < f->loss[r->direct_loss] + f->wave_gain) &&
            (r->few_blocks == AUTO_ANY || (r->few_blocks == AUTO_YES) == auto_few_blocks(f));
 }
 
@@ -1332,7 +1296,7 @@ static void auto_describe(const struct auto_rule *r, const struct auto_shape *f,
             if (q->direct_loss && q->type == r->type &&
                 (q->aligned == AUTO_YES) == (f->unaligned < 0))
                 padded = q;
-        double loss = 100.0 * (padded->direct_loss + f->wave_gain);
+        double loss = 100.0 * (f->loss[padded->direct_loss] + f->wave_gain);
         if (padded->direct_loss && f->pad_cost < 1.0)
             SAY("padding ~%.0f%% vs regblock's loss ~%.0f%%", 100.0 * f->pad_cost, loss);
         else if (padded->direct_loss)
@@ -1890,6 +1854,8 @@ const struct clmem_workload clmem_workload_matmul = {
     .bench_sizes_cpu = matmul_bench_sizes_cpu,
     .tunables = matmul_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(matmul_tunables),
+    .param_tables = matmul_param_tables,
+    .n_param_tables = CLMEM_ARRAY_SIZE(matmul_param_tables),
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
     .max_dims = 3,
     /* Every dimension 3, 1 and 2 mod 4 (float4 edges) and cut by each tile
