@@ -289,17 +289,17 @@ cl_program clmem_run_program(const struct clmem_run *run, const char *source);
 void clmem_run_release_programs(struct clmem_run *run);
 
 /* Kernel parameters as data (CLBlast's database, in small; params.c): the
- * shipped parameter database, data/params/ (*.json), one file per level and
- * match (device "llvmpipe", family "sm_90", vendor "NVIDIA", any), read
+ * shipped parameter database, data/params/ (*.json), one file per level
+ * and match (a device "llvmpipe", a family, a vendor "NVIDIA", any), read
  * once per process. A row is for a device by name (`match` part of its
- * name), a family (`match` is struct clmem_device's family: "sm_90",
- * "cpu-simd512"), a vendor (`match` part of its vendor or platform) or any
- * device, of a type (0: any). The lookup takes the most specific level
- * that has rows for the device: device, then family, then vendor, then
- * any; several rows at one level are candidates the workload chooses
- * among (by size). With CLMEM_PARAMS_GENERIC set (not "" or "0") every
- * shipped row below the level any is ignored: the device runs as one no
- * row knows. */
+ * name), a family (`match` is struct clmem_device's family: an NVIDIA
+ * GPU's compute capability, "cpu-simd512"), a vendor (`match` part of its
+ * vendor or platform) or any device, of a type (0: any). The lookup takes
+ * the most specific level that has rows for the device: device, then
+ * family, then vendor, then any; several rows at one level are candidates
+ * the workload chooses among (by size). With CLMEM_PARAMS_GENERIC set (not
+ * "" or "0") every shipped row below the level any is ignored: the device
+ * runs as one no row knows. */
 enum clmem_param_level {
     CLMEM_PARAM_DEVICE,
     CLMEM_PARAM_FAMILY,

@@ -163,9 +163,9 @@ struct clmem_timing {
     int untraced;
     /* Launches after a run's first CLMEM_EVENTED_LAUNCHES take no event
      * when the caller ends the timing with a marker (clmem_timing_end):
-     * an event on every launch made back-to-back launches cost nearly
-     * three times as much on an H200, and a marker's own end reads late,
-     * so runs of a few launches keep an event on each (bench/launch/h200/). */
+     * an event on every launch made back-to-back launches cost several
+     * times as much on a GPU, and a marker's own end reads late, so runs
+     * of a few launches keep an event on each (bench/launch/). */
     int end_by_marker;
     unsigned evented, unevented;
 };

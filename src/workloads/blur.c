@@ -293,8 +293,8 @@ static void blur_teardown(struct clmem_run *run)
 }
 
 /* GPUs: an 8K frame, the figure's kind of image, and a 16384 x 16384 one.
- * The 8K frame moves 66 MB (33 MB each way), about 17 us at 4 TB/s,
- * where a launch's few microseconds and the last, partly filled wave of
+ * The 8K frame moves 66 MB (33 MB each way), tens of microseconds at a
+ * large GPU's bandwidth, where a launch's few microseconds and the last, partly filled wave of
  * work-groups cost a visible share: a kernel at the memory's roof reads
  * well under it there. The larger image moves 512 MiB, as the copy peak's
  * buffers do, so its fraction of that peak shows how near the roof a

@@ -231,7 +231,8 @@ static void constmem_teardown(struct clmem_run *run)
 }
 
 /* GPUs: 8192 x 8192 floats, 256 MiB each way as the copy peak's buffers,
- * long enough (over 100 us at 4 TB/s) that a launch's cost is lost in it:
+ * long enough (a hundred microseconds or more at a large GPU's
+ * bandwidth) that a launch's cost is lost in it:
  * its fraction of the copy peak shows how near the roof a kernel gets.
  * CPUs: 2048 x 2048 (16 MiB each way). */
 static const char *const constmem_bench_sizes[] = {"8192", NULL};

@@ -1129,8 +1129,8 @@ static void hierarchy_teardown(struct clmem_run *run)
 }
 
 /* Bench's short form: a working set in L1, one in the L2 of most devices,
- * one in device memory (past the 50 MiB L2 of an H100, and the last-level
- * cache of most CPUs). */
+ * one in device memory (past the L2 of the largest GPUs, tens of MiB,
+ * and the last-level cache of most CPUs). */
 static const char *const hierarchy_bench_sizes[] = {"16384", "4194304", "268435456", NULL};
 static const char *const hierarchy_bench_sizes_cpu[] = {"16384", "262144", "67108864", NULL};
 

@@ -237,8 +237,9 @@ static void builtin_regblock(const struct clmem_device *device, size_t rows, siz
 
 /* Loop iterations a work-item of regblock's kernels runs per K step,
  * counted as if no loop were unrolled (llvmpipe unrolls few), plus a
- * quarter: the CPU row (16x64x8, 16x32 a work-item) ran 1524 to 1560 a
- * step on llvmpipe where this count is 1449 (bench/rusticl-loop-limit/). */
+ * quarter: the count runs a little below what llvmpipe's loop limiter
+ * counts (bench/rusticl-loop-limit/), and the margin keeps a run inside
+ * the limit. */
 static unsigned long regblock_step_loops(const int rb[])
 {
     unsigned long wg = (unsigned long)(rb[P_TSM] / rb[P_WPTM]) *
@@ -795,27 +796,20 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
 /* A thin P's tile: row i of `rows`, when it is the smallest tile that
  * holds all of P's rows and P has fewer, cut to them, so that its
  * work-groups compute fewer rows that P lacks. Only on GPUs (the model's
- * CPU row is one work-group a core). Two ways, as measured on an H200:
+ * CPU row is one work-group a core). Two ways:
  *  - P's rows fill at most 3/4 of the tile: rows rounded up to 4, a
  *    work-item taking 4 of them, where a work-group keeps 128 work-items
- *    or more (bench/sgemm/shapes/h200-fitted/). At 33x4097x6001, 36x256
- *    tiles of 144 work-items ran 17.0 TFLOP/s where 64x256 ran 14.2 (15 K
- *    slices each; cuBLAS 16.1), 40x256 tiles of 80 work-items (8 rows
- *    each) 10.7; at 48x8192x8192 48x256 34.6, 64x256 30.0 (8 slices).
- *  - P's rows fill more (100 of 128): rows rounded up to the row's own
- *    work-item's (WPTM), and K steps twice the row's, which the local
- *    memory the cut frees holds; only tiles 256 wide of 128 rows or more.
- *    Cut alone it ran no faster, nor with longer steps alone: at
- *    100x8192x8192 in 4 slices 104x256 tiles in steps of 16 ran 34.6-34.7
- *    TFLOP/s, 128x256 in steps of 8 (the row) 33.4-33.6, in steps of 16
- *    34.0, 104x256 in steps of 8 33.1, 104x128 in steps of 8 28.8 where
- *    128x128 ran 32.9 (bench/sgemm/shapes/h200-tsk/). Not 64 rows: 64x256
- *    in steps of 16 ran 0.85x its steps of 8 at 64x8192x8192, and 56x256
- *    and 60x256 ran slower than 64x256 at 777x1234x5678.
- * Not P's columns: at 4097x33x6001 128x36 tiles ran 13.2, 128x64 15.7
- * (16 slices). The cut tile keeps its row's rates, so the model counts
- * only the rows it no longer computes. The fitted row in *out; 0 where
- * there is none. */
+ *    or more (fewer leave a unit's latency bare).
+ *  - P's rows fill more: rows rounded up to the row's own work-item's
+ *    (WPTM), and K steps twice the row's, which the local memory the cut
+ *    frees holds; only tiles 256 wide of 128 rows or more. The cut alone,
+ *    or the longer steps alone, do not pay; narrower tiles lose more to
+ *    the values each read serves than they gain.
+ * Not P's columns: a cut across them leaves N's loads short of whole
+ * vectors. The thresholds and what was measured for them:
+ * bench/sgemm/shapes/ (h200-fitted/, h200-tsk/). The cut tile keeps its
+ * row's rates, so the model counts only the rows it no longer computes.
+ * The fitted row in *out; 0 where there is none. */
 static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
                          const struct clmem_param_row *const rows[], size_t n, size_t i, int *out)
 {
@@ -1161,52 +1155,37 @@ struct auto_rule {
     enum auto_test few_blocks;
 };
 
-/* The rules, the first that holds chosen. Measured on the H100 and the
- * H200 (NVIDIA's OpenCL; bench/sgemm/, bench/README.md "Roofs and vendor
- * libraries") and on PoCL (bench/cpu-openblas/, docs/workloads.md's matmul
- * section); a GPU no one measured takes the GPU rules, which rest on how
- * regblock's kernel is built (float4 loads, stream-K) as much as on the
- * H100's numbers. pad_cost estimates what padding cost where measured:
- * ~11% at 4001 (padded ran 11% below 4096's rate: h100-sk-direct/), ~6% at
- * 8000 (6% below 8192's), ~11% at 4000 (10% below 4096's). */
+/* The rules, the first that holds chosen. They rest on how the variants'
+ * kernels are built (float4 loads, checks at the edges, stream-K) and on
+ * the model's rates and thresholds in the parameter database
+ * (auto_rates, auto_thresholds, splitk's rows), measured where their
+ * provenance says; a GPU no row knows takes the rows for any GPU. The
+ * measurements behind each rule: bench/sgemm/, bench/cpu-openblas/,
+ * bench/README.md ("Roofs and vendor libraries"). */
 static const struct auto_rule auto_rules[] = {
-    /* CPUs: cpu_blocked, 1.0-1.4x OpenBLAS from 1024 (bench/cpu-openblas/
-     * epyc2-cpu-blocked/, xeon16-cpu-blocked/) where panel is 0.3-0.4x and
-     * regblock slower still; on PoCL on a 2-core EPYC, loaded, 52 GFLOP/s
-     * against panel's 22 at 256, 33 / 6.8 at 1000x777x333, 24 / 18 at
-     * 16x2048x512, 25 / 18 at 2048x2048x8. Below about 100x100x100 every
-     * variant takes tens of microseconds, launches more than flops, and
-     * none won every run. Where its packed copies do not fit, panel. */
+    /* CPUs: cpu_blocked, a BLIS-style kernel that keeps the vector
+     * registers full, faster than panel and regblock on every CPU
+     * measured from small sizes up (below about 100x100x100 launches
+     * outweigh flops and no variant wins every run). Where its packed
+     * copies do not fit, panel. */
     {CL_DEVICE_TYPE_CPU, .variant = CPU_BLOCKED},
     {CL_DEVICE_TYPE_CPU, .variant = PANEL},
-    /* GPUs where regblock's blocks leave compute units idle (the H200 at
-     * 64x8192x8192 0.35 of cuBLAS, 777x1234x5678 0.47, 1536^3 0.84; the
-     * H100 at 512x512x16384 0.16, M=128 0.36: the issue's figures, cuBLAS
-     * splitting K there): splitk, its tiles and slices chosen by its model
-     * (splitk_plan_of). */
+    /* GPUs where regblock's blocks leave compute units idle (few rows or
+     * columns, a long K): splitk, its tiles and slices chosen by its
+     * model (splitk_plan_of), as vendor libraries split K there. */
     {CL_DEVICE_TYPE_GPU, .variant = SPLITK, .few_blocks = AUTO_YES},
     /* GPUs, whole tiles: regblock_padded multiplies in place with the same
-     * kernel and the two tie (h100-sk-direct/ 4096 49347 / 49441, 8192
-     * 50063 / 50007, 8448x8192x8192; h100-padded/, h200-padded/ 1024 to
-     * 8192, 8192x8192x256, 8192x256x8192), so the one without copies. */
+     * kernel and the two tie, so the one without copies. */
     {CL_DEVICE_TYPE_GPU, AUTO_YES, .variant = REGBLOCK},
     /* K or N not a multiple of 4: regblock reads rows that do not start on
-     * a float4 by vload4 and checks each float, 15-21% below whole tiles'
-     * rate at 4095, 7919, 4001 (h100-sk-direct/ against its 4096 and
-     * 8192; h100-padded/, h200-padded/, h100-streamk/ the same gap),
-     * where padded runs at 0.96-0.99 of cuBLAS; at 4097 (padding ~16%)
-     * regblock 0.87 of cuBLAS, padded 0.97 (H100 figures not in bench/
-     * yet: bench/sgemm/auto.sh measures them). */
+     * a float4 by vload4 and checks each float (auto_thresholds'
+     * unaligned_loss), where padded reads whole float4s: padded where its
+     * copies cost less. */
     {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, AUTO_LOSS_UNALIGNED, .variant = REGBLOCK_PADDED},
-    /* Aligned, tiles cut: regblock checks only its edge blocks, 7-9% below
-     * whole tiles' rate (4000, 8000; 4224x4096x4096 in waves/). 8000
-     * (padding ~6%): padded 46946 / regblock 45999; 4000 (~11%): regblock
-     * 45575 / padded 44182; 3000x5000x2000 (~15%): 44972 / 42421
-     * (h100-sk-direct/); 4224x4096x4096 (~9%): 45851 / 45059
-     * (h100-sk-direct/waves/). Where regblock cannot share a part-full
-     * last wave by stream-K, that adds: at 6144x1000x4096 (192 blocks on
-     * 132 units, 1.45 waves) regblock 0.71 of cuBLAS, padded 0.92 (H100
-     * figures not in bench/ yet, as 4097's). */
+    /* Aligned, tiles cut: regblock checks only its edge blocks
+     * (aligned_loss); where it cannot share a part-full last wave by
+     * stream-K (the blocks it would share cross P's edges), its idle units
+     * add to that (wave_gain). */
     {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, AUTO_LOSS_ALIGNED, .variant = REGBLOCK_PADDED},
     {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
     /* Any other device (an accelerator): regblock, which has parameters

@@ -36,8 +36,8 @@ static int vec_tile_valid(const struct clmem_device *device, const int v[])
 
 /* vec4's built-in tiles {VEC_TILE, VEC_ROWS}, the first the device allows:
  * 64 x 64 by 16 x 16 work-items, several float4 loads of each in flight
- * before the barrier (the best `clmem tune` found on the H200: bench/README.md,
- * "transpose vec4"), then 32 x 32 by 8 x 8. */
+ * before the barrier (the best `clmem tune` found where measured:
+ * bench/README.md, "transpose vec4"), then 32 x 32 by 8 x 8. */
 static const int vec_settings[][2] = {{64, 16}, {32, 8}};
 
 static const char *vec4_unsupported(const struct clmem_run *run, char *why, size_t size)
