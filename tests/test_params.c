@@ -308,6 +308,28 @@ static void invalid_files_refused(void **state)
         fail_msg("%s", err.message);
 }
 
+/* The shipped database: every table of every workload valid, every row
+ * a known workload's table. */
+static void shipped_database_valid(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    size_t n;
+    const struct clmem_workload *const *all = clmem_workloads(&n);
+    if (clmem_params_reload(NULL, &err) || clmem_params_check_all(all, n, &err))
+        fail_msg("%s", err.message);
+    /* A row of a workload that does not exist is refused. */
+    clear_dir();
+    write_file("any.json", "{\"format\": 1, \"level\": \"any\", \"rows\": [{\"workload\": "
+                           "\"matmull\", \"table\": \"regblock\", \"type\": \"gpu\", "
+                           "\"values\": {\"A\": 1}, " PROV "}]}");
+    reload();
+    assert_int_equal(clmem_params_check_all(all, n, &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "no workload 'matmull'"));
+    if (clmem_params_reload(NULL, &err))
+        fail_msg("%s", err.message);
+}
+
 /* The parameters of matmul's variant at a size, as its result says them. */
 static void expect_params(struct clmem_ctx *ctx, const char *variant, const char *size,
                           const char *want)
@@ -366,11 +388,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(lookup_chain),
-        cmocka_unit_test(generic_synthetic),
-        cmocka_unit_test(invalid_files_refused),
-        cmocka_unit_test(generic_shipped),
-        cmocka_unit_test(matmul_generic_verifies),
+        cmocka_unit_test(lookup_chain),           cmocka_unit_test(generic_synthetic),
+        cmocka_unit_test(invalid_files_refused),  cmocka_unit_test(generic_shipped),
+        cmocka_unit_test(shipped_database_valid), cmocka_unit_test(matmul_generic_verifies),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

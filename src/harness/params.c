@@ -400,3 +400,27 @@ int clmem_params_check(const struct clmem_workload *w, struct clmem_error *err)
     pthread_mutex_unlock(&pdb.lock);
     return status;
 }
+
+int clmem_params_check_all(const struct clmem_workload *const *all, size_t n,
+                           struct clmem_error *err)
+{
+    pthread_once(&pdb.once, pdb_read_shipped);
+    pthread_mutex_lock(&pdb.lock);
+    int status = pdb.status;
+    if (status)
+        clmem_fail(err, status, "%s", pdb.message);
+    for (size_t r = 0; !status && r < pdb.db.n_rows; r++) {
+        const struct clmem_pdb_row *p = &pdb.db.rows[r];
+        int known = 0;
+        for (size_t i = 0; i < n && !known; i++)
+            known = !strcmp(p->workload, all[i]->name);
+        if (!known)
+            status = clmem_fail(err, CLMEM_ERR_USAGE,
+                                "parameter database file '%s', row %zu: no workload '%s'", p->file,
+                                p->index, p->workload);
+    }
+    pthread_mutex_unlock(&pdb.lock);
+    for (size_t i = 0; i < n && !status; i++)
+        status = clmem_params_check(all[i], err);
+    return status;
+}

@@ -362,6 +362,10 @@ size_t clmem_param_lookup(const struct clmem_param_table *t, const struct clmem_
 /* The database read and every table of w checked (clmem_param_table_get),
  * and no row of w's in a table w does not have: before a run's work. */
 int clmem_params_check(const struct clmem_workload *w, struct clmem_error *err);
+/* The same for every workload of `all` (the registry's), and no row of
+ * the database for a workload none of them is. */
+int clmem_params_check_all(const struct clmem_workload *const *all, size_t n,
+                           struct clmem_error *err);
 /* Whether CLMEM_PARAMS_GENERIC is set. */
 int clmem_params_generic(void);
 /* The database read from `dir` (data/params/) in place of the shipped
