@@ -81,9 +81,8 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * shifted vectors taken out of registers. On a GPU an unaligned vector
  * load is one load per float (a strip of 4 at radius 2: 8 loads of a float
  * a row); the aligned one is one 16-byte load and 2 loads of two floats
- * (half the load instructions of 4 floats; as fast on an H200 with 4 x 2
- * strips, 0.727 of the copy peak against 0.730, bench/roofs/h200-strips/),
- * and it loads every row of the strip before its first multiply-add
+ * (half the load instructions of 4 floats, and no slower:
+ * bench/roofs/h200-strips/), and it loads every row of the strip before its first multiply-add
  * (loadRows). in and out are two buffers (restrict): the compiler may
  * order loads and stores as it likes. */
 #ifndef VEC
@@ -149,7 +148,7 @@ static float convolveOne(__global const float *in, __constant float *filter, int
  * leaves those terms out, as the reference does). Every row is loaded
  * before the first multiply-add. Loaded row by row, NVIDIA's compiler put
  * each row's loads after the multiply-adds of the row before, one row of
- * loads in flight at a time; all first, 1.09x on an H200
+ * loads in flight at a time; all first, more loads are in flight
  * (bench/roofs/h200-coefficients/). */
 static void loadRows(__global const float *restrict in, int w, int h, int x, int row0,
                      float e[ROWS + 2 * FILTER_RADIUS][VEC + 2 * FILTER_RADIUS])
@@ -201,8 +200,8 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
      * ROWS output rows. Four coefficients a load (the buffer starts
      * aligned): on NVIDIA's OpenCL each is a load instruction (see
      * convolutionConstant), which its compiler repeats between the
-     * multiply-adds where registers run short; four a load, 1.02x on an
-     * H200 (bench/roofs/h200-coefficients/). */
+     * multiply-adds where registers run short; four a load, a quarter of
+     * those (bench/roofs/h200-coefficients/). */
     float f[FILTER_WIDTH * FILTER_WIDTH];
 #pragma unroll
     for (int k = 0; k < FILTER_WIDTH * FILTER_WIDTH / 4; k++) {

@@ -24,9 +24,7 @@
  * ones too (a float4 then lies wholly inside a row or wholly past its end);
  * VEC_ALIGNED=2 (K and N even) two aligned float2s, each wholly inside or
  * past; 1, four floats (a GPU's vload4 from an address that is not a
- * float4's is four loads; float2s halve them: on H100s splitk at
- * 777x1234x5678 read 32.4 TFLOP/s without, 33.8 with, and the aligned
- * 776x1236x5680 37.0; bench/sgemm/shapes/).
+ * float4's is four loads; float2s halve them: bench/sgemm/shapes/).
  * MatrixMulPaddedRegisterBlocked is the same body with every check compiled
  * away, for matrices the host padded to whole tiles (MatrixPad, MatrixUnpad
  * below: regblock_padded, CLBlast's "indirect" GEMM beside the "direct" one);
@@ -86,11 +84,10 @@
  * float4 of N past a row's end, is read at the last one instead (its
  * values reach only P's rows or columns past its edge, which are never
  * stored), unchecked and in bounds; LOAD_CHECKED, the rest: those outside
- * read 0, as the last, partial K step needs. On an H100 clamping ran
- * splitk 1.6-3% faster across P's edge with float4s (100x8192x8192,
- * 776x1236x5680), and 2.5-25% slower with float2s or floats, regblock's
- * stream-K 1.7% slower at 4000 (bench/sgemm/shapes/loads.sh,
- * loads-calls/). */
+ * read 0, as the last, partial K step needs. Clamping pays only for
+ * splitk's float4 rows: with float2s or floats, and in regblock's
+ * stream-K, its extra indexing costs more than the checks it saves
+ * (bench/sgemm/shapes/loads.sh, loads-calls/). */
 enum { LOAD_WHOLE, LOAD_CLAMPED, LOAD_CHECKED };
 
 /* Four values of `row` from `col` on (col a multiple of 4). `aligned`: the
@@ -135,8 +132,8 @@ static float4 load4(__global const float *X, int row, int col, int nrows, int nc
  * kernel, so the checks they rule out compile away, as is clamp (a block
  * across P's edge reads LOAD_CLAMPED, else LOAD_CHECKED); whole: the block
  * lies inside P (uniform over the work-group). A K step's loads share one
- * test of their mode, made once: on an H100 splitk ran 777x1234x5678 1.06x
- * faster than with a test in each load (loads-calls/). Msub holds M's
+ * test of their mode, made once, rather than a test in each load, which
+ * the compiler does not merge (bench/sgemm/shapes/loads-calls/). Msub holds M's
  * tiles transposed (Msub[buf][k][m / 4]), Nsub N's (two buffers each);
  * they are free again when regblock_steps returns (its last step ends on a
  * barrier). */
@@ -321,8 +318,8 @@ MatrixMulPaddedRegisterBlocked(__global const float *M, __global const float *N,
  * the counter back to 0 for the next launch. Only whole blocks are shared
  * (sk_block's order): the blocks across P's edges, in regblock's kernel,
  * run as regblock's, checked; sharing them too made the sharing loop
- * checked as well, and regblock 7-8% slower at 4000 and 8000 on the H100
- * (bench/README.md, "Stream-K in regblock"). */
+ * checked as well, and regblock slower for it (bench/README.md, "Stream-K
+ * in regblock"). */
 
 /* Where group g's K steps start, of total over groups. */
 static inline long sk_start(int g, long total, int groups)
@@ -430,7 +427,7 @@ static inline void stream_k(__global const float *M, __global const float *N, __
             acc[wm][wn] = (float4)(0.0f);
     /* A block of its own, after the shared ones: apart from the loop
      * below, so that the compiler schedules it as regblock_padded's own
-     * kernel (faster so on the H100: bench/README.md, "Stream-K"). */
+     * kernel (faster so where measured: bench/README.md, "Stream-K"). */
     if (g >= sk_groups) {
         sk_block(sk_tiles + g - sk_groups, rows, cols, &offsetM, &offsetN);
         const int whole = full_tiles || (offsetM + TSM <= rows && offsetN + TSN <= cols);

@@ -44,8 +44,8 @@
  * blocks read clamped float4s (LOAD_CLAMPED in matmul_regblock.cl) where
  * rows start on float4s; SPLITK_CLAMP 0: checked, as
  * bench/sgemm/shapes/loads.sh builds them to compare. Only where there are
- * such blocks: the clamped path compiled in but never taken ran splitk
- * 0.72x as fast at 128x512x16384 on an H100, 0.97x at 128x8192x8192. */
+ * such blocks: the clamped path compiled in but never taken still slows
+ * splitk down (its registers), most where the blocks are few. */
 #ifndef SPLITK_EDGE
 #define SPLITK_EDGE 1
 #endif

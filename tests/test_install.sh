@@ -69,7 +69,13 @@ export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest
 flags=$(pkg-config --cflags --libs clmem)
 # The public header alone: nothing of src/ is on the include path.
 "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -o "$dest/embed" "$src/tests/install/embed.c" $flags
-LD_LIBRARY_PATH=$(dirname "$library") CLMEM_KERNEL_DIR=$kernels "$dest/embed" cpu >"$dest/out.csv"
+# The parameter database installed beside the kernels, and read from there.
+if [ ! -f "$(dirname "$kernels")/params/any.json" ]; then
+    echo "test_install: the parameter database (params/any.json) is not installed beside cl/"
+    exit 1
+fi
+LD_LIBRARY_PATH=$(dirname "$library") CLMEM_KERNEL_DIR=$kernels CLMEM_DATA_DIR=$(dirname "$kernels") \
+    "$dest/embed" cpu >"$dest/out.csv"
 cat "$dest/out.csv"
 # A row per kernel variant, each ok or skipped (tiled: 37 is no multiple of
 # its tile), the register-blocked one among them.

@@ -30,7 +30,7 @@ int compare_has_levels(const struct clmem_compare_device *dev)
 }
 
 /* The index of the level of class c in h, or -1: L1 and L2 the first and
- * second caches, the last-level cache the one so named (an H100's L2 is
+ * second caches, the last-level cache the one so named (a GPU's L2 is
  * both its L2 and its last level), memory the last plateau. */
 static int level_index(const struct clmem_saved_hierarchy *h, enum level_class c)
 {
@@ -388,7 +388,7 @@ void compare_levels_section(struct doc *d, const struct compare_view *v)
             }
             char ns[32];
             snprintf(ns, sizeof ns, L->latency_ns >= 100 ? "%.0f ns" : "%.3g ns", L->latency_ns);
-            /* The last level by its own name too: "L2: ..." on an H100. */
+            /* The last level by its own name too: "L2: ..." on a GPU. */
             char own[48] = "";
             if (c == LEVEL_LAST)
                 snprintf(own, sizeof own, "%.*s: ", (int)strcspn(L->name, " "), L->name);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Ratios within 5% of 1x are the noise of a run (bench/README, the
- * H100 run four times): neither marked better nor worse. */
+/* Ratios within 5% of 1x are the noise of a run (bench/README.md: the
+ * same GPU run four times): neither marked better nor worse. */
 #define NOISE 0.05
 
 void compare_ratio_text(double ratio, char *out, size_t size)

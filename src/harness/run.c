@@ -101,7 +101,8 @@ int clmem_run_plan_normalised(struct clmem_run *run, const struct clmem_workload
     run->tune_values = options->tune_values;
     run->ignore_tuning = options->ignore_tuning;
     run->size = settings->size;
-    if ((status = clmem_compare_check(workload, options->compare, err)) ||
+    if ((status = clmem_params_check(workload, err)) ||
+        (status = clmem_compare_check(workload, options->compare, err)) ||
         (status = clmem_compare_fits(options->compare, &ctx->device, err)))
         return status;
 

@@ -23,20 +23,21 @@ static int builds(const struct clmem_run *run, const struct clmem_variant *v)
 int clmem_sources_check(const char *kernel_dir, const struct clmem_workload *w, const char *variant,
                         struct clmem_error *err)
 {
-    for (size_t i = 0; i < w->n_variants; i++) {
+    int status = clmem_params_check(w, err);
+    for (size_t i = 0; !status && i < w->n_variants; i++) {
         const struct clmem_variant *v = &w->variants[i];
         if (!v->kernel || (variant && strcmp(variant, "all") != 0 && strcmp(variant, v->name)))
             continue;
         char path[2048];
-        int status = clmem_source_find(kernel_dir, v->source ? v->source : w->source, path,
-                                       sizeof path, err);
+        status = clmem_source_find(kernel_dir, v->source ? v->source : w->source, path, sizeof path,
+                                   err);
         if (status)
             return status;
         if (access(path, R_OK) != 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read kernel source '%s': %s", path,
                               strerror(errno));
     }
-    return CLMEM_OK;
+    return status;
 }
 
 cl_program clmem_run_program(const struct clmem_run *run, const char *source)

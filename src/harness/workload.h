@@ -185,6 +185,10 @@ struct clmem_workload {
     /* Optional: what `clmem tune` searches, a variant each (tune.c). */
     const struct clmem_tunable *tunables;
     size_t n_tunables;
+    /* The parameter database's tables it reads (clmem_params_check checks
+     * them before a run). */
+    const struct clmem_param_table *const *param_tables;
+    size_t n_param_tables;
 };
 
 /* The variant of that name, or NULL (run.c). */
@@ -284,13 +288,18 @@ cl_program clmem_run_program(const struct clmem_run *run, const char *source);
 /* Releases what clmem_run_build made (clmem_run_release calls it). */
 void clmem_run_release_programs(struct clmem_run *run);
 
-/* Kernel parameters as data (CLBlast's database, in small; params.c). A
- * row is for a device by name (`match` part of its name), a family
- * (`match` is struct clmem_device's family: "sm_90", "cpu-simd512"), a
- * vendor (`match` part of its vendor or platform) or any device, of a type
- * (0: any). The lookup takes the most specific level that has rows for the
- * device: device, then family, then vendor, then any; several rows at one
- * level are candidates the workload chooses among (by size). */
+/* Kernel parameters as data (CLBlast's database, in small; params.c): the
+ * shipped parameter database, data/params/ (*.json), one file per level
+ * and match (a device "llvmpipe", a family, a vendor "NVIDIA", any), read
+ * once per process. A row is for a device by name (`match` part of its
+ * name), a family (`match` is struct clmem_device's family: an NVIDIA
+ * GPU's compute capability, "cpu-simd512"), a vendor (`match` part of its
+ * vendor or platform) or any device, of a type (0: any). The lookup takes
+ * the most specific level that has rows for the device: device, then
+ * family, then vendor, then any; several rows at one level are candidates
+ * the workload chooses among (by size). With CLMEM_PARAMS_GENERIC set (not
+ * "" or "0") every shipped row below the level any is ignored: the device
+ * runs as one no row knows. */
 enum clmem_param_level {
     CLMEM_PARAM_DEVICE,
     CLMEM_PARAM_FAMILY,
@@ -301,16 +310,67 @@ struct clmem_param_row {
     enum clmem_param_level level;
     const char *match;
     cl_device_type type;
-    int values[CLMEM_MAX_PARAMS];
+    int values[CLMEM_MAX_PARAMS]; /* a table of whole numbers' (the kernel's -D values) */
+};
+/* A table's schema, the workload's knowledge: its columns (the kernel's
+ * -D names, or the model's rates) in values[] order, and the device types
+ * it serves, each of which needs a row at the level any (a bit of
+ * CL_DEVICE_TYPE_GPU, _CPU, _ACCELERATOR, and CLMEM_PARAM_UNTYPED for a
+ * row of type any). */
+#define CLMEM_PARAM_UNTYPED ((cl_device_type)1 << 40)
+struct clmem_param_table {
+    const char *workload, *name;
+    const char *columns[CLMEM_MAX_PARAMS];
+    size_t n_columns;
+    int real; /* real numbers (rates[]), else whole numbers >= 0 (values[]) */
+    cl_device_type serves;
 };
 /* The device's rows (at most max, in table order) at the most specific
  * level that has any; 0 when none (a table should end with rows for any
- * device of every type). */
+ * device of every type). With CLMEM_DEBUG's build bit, says once which
+ * level and file the rows of a database table came from. */
 size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
                         const struct clmem_device *device, const struct clmem_param_row **out,
                         size_t max, enum clmem_param_level *level);
 /* "device", "family", "vendor", "any device". */
 const char *clmem_param_level_name(enum clmem_param_level level);
+/* Table t's rows, in the database's order (its files by name, each
+ * file's rows in order); only those at the level any under
+ * CLMEM_PARAMS_GENERIC. The database is read and t checked on first use:
+ * CLMEM_ERR_USAGE naming the file and row where it cannot be (missing,
+ * not valid, a row with a column missing or unknown, a value of the wrong
+ * type or range, no row at the level any for a type t serves). */
+int clmem_param_table_get(const struct clmem_param_table *t, const struct clmem_param_row **rows,
+                          size_t *n, struct clmem_error *err);
+/* The same where no error can be returned: a run has checked its
+ * workload's tables (clmem_params_check) first; one that could not be
+ * read ends the process with the message and exit status 2. */
+const struct clmem_param_row *clmem_param_table_rows(const struct clmem_param_table *t, size_t *n);
+/* A database row's values in a table of real numbers (t->real), in
+ * columns' order; NULL for a row that is not the database's. */
+const double *clmem_param_rates(const struct clmem_param_row *row);
+/* Where a database row came from: its file and its place there (from 1),
+ * and its table ("matmul/regblock"); 0 for a row that is not the
+ * database's (one written in C, in a test). */
+int clmem_param_origin(const struct clmem_param_row *row, const char **file, size_t *index,
+                       const char **table);
+/* The device's rows of table t (clmem_param_rows over
+ * clmem_param_table_rows). */
+size_t clmem_param_lookup(const struct clmem_param_table *t, const struct clmem_device *device,
+                          const struct clmem_param_row **out, size_t max,
+                          enum clmem_param_level *level);
+/* The database read and every table of w checked (clmem_param_table_get),
+ * and no row of w's in a table w does not have: before a run's work. */
+int clmem_params_check(const struct clmem_workload *w, struct clmem_error *err);
+/* The same for every workload of `all` (the registry's), and no row of
+ * the database for a workload none of them is. */
+int clmem_params_check_all(const struct clmem_workload *const *all, size_t n,
+                           struct clmem_error *err);
+/* Whether CLMEM_PARAMS_GENERIC is set. */
+int clmem_params_generic(void);
+/* The database read from `dir` (data/params/) in place of the shipped
+ * one, for tests: later lookups read it. */
+int clmem_params_reload(const char *dir, struct clmem_error *err);
 
 /* The tuned values of tunable t of w at this size class on this device
  * (tuning_entries.c): 1 and values[] when found and valid on it. An

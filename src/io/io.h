@@ -298,4 +298,31 @@ int clmem_image_generate(struct clmem_image *image, size_t width, size_t height,
 /* Kirk & Hwu Fig 4.1's edge check: whether (row, col) is a pixel of the image. */
 int clmem_image_inside(ptrdiff_t row, ptrdiff_t col, size_t height, size_t width);
 
+/* ---- the shipped parameter database's files (paramdb.c) ---- */
+/* Every *.json file of `dir`, in name order: {"format": 1, "level":
+ * "device"|"family"|"vendor"|"any", "match": "...", (none for any)
+ * "rows": [{"workload", "table", "type": "gpu"|"cpu"|"accelerator"|"any",
+ * "values": {NAME: number, ...}, "provenance": {"device", "driver",
+ * "date", "command", "note"?}}]}. Checked for shape and types; which
+ * names a table's values take is the harness's to check (params.c). A
+ * missing directory, a file that is not such JSON: CLMEM_ERR_USAGE with a
+ * message naming the file (and the row). */
+#define CLMEM_PDB_MAX_VALUES 16
+struct clmem_pdb_row {
+    char file[1024]; /* its file's path, for messages */
+    size_t index;    /* its place among the file's rows, from 1 */
+    int level;       /* 0 device, 1 family, 2 vendor, 3 any */
+    char match[128]; /* "" at level any */
+    char workload[32], table[32], type[16];
+    size_t n_values;
+    char names[CLMEM_PDB_MAX_VALUES][32];
+    double values[CLMEM_PDB_MAX_VALUES];
+};
+struct clmem_pdb {
+    struct clmem_pdb_row *rows; /* the files' rows, file after file, each file's in order */
+    size_t n_rows, n_files;
+};
+int clmem_pdb_load(const char *dir, struct clmem_pdb *db, struct clmem_error *err);
+void clmem_pdb_free(struct clmem_pdb *db);
+
 #endif

@@ -553,8 +553,8 @@ static void share_blocks(const struct clmem_mpi *m, const struct summa_plan *p,
 /* A buffer over `elems` floats of shared memory from `part` on, made only
  * to pin them: NVIDIA's driver page-locks the memory of a
  * CL_MEM_USE_HOST_PTR buffer, and a copy up from that memory then runs at
- * the pinned rate (one H100: 55 GB/s, against 8 from memory it did not
- * pin and 54 from its own pinned memory; bench/multi-gpu/host-ptr/).
+ * the pinned rate, several times that from memory it did not pin and
+ * as fast as from its own pinned memory (bench/multi-gpu/host-ptr/).
  * Whether it was made (no elements: nothing to pin). */
 static int pin_part(struct clmem_ctx *ctx, const float *part, size_t elems, cl_mem *pin)
 {

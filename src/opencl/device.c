@@ -24,7 +24,8 @@ static int query_string(cl_device_id id, cl_device_info param, char *out, size_t
 
 /* The device's family, the level between the device and its vendor in
  * the parameter tables (harness/params.c): an NVIDIA GPU's compute
- * capability ("sm_90": the H100 and H200 alike), an AMD GPU's gfx name,
+ * capability ("sm_" and its digits: one family for GPUs of one
+ * architecture), an AMD GPU's gfx name,
  * a CPU's vector width ("cpu-simd512" for AVX-512, "cpu-simd256" for
  * AVX2, as PoCL reports its native float vectors); "" when unknown. */
 static void describe_family(struct clmem_device *d)

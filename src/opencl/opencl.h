@@ -48,6 +48,10 @@ unsigned long clmem_device_loop_limit(const struct clmem_device *device);
  * the source tree. Writes the full path. */
 int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
                       struct clmem_error *err);
+/* The parameter database's folder (data/params/), found as the kernels
+ * are: in $CLMEM_DATA_DIR alone when it is set, else the installed data
+ * dir, then the source tree's data/. */
+int clmem_params_dir_find(char *dir, size_t size, struct clmem_error *err);
 /* Loads and builds `file` for the context's device with `options`
  * (-D parameters), through the compiled-program cache unless
  * ctx->no_cache. On a build failure err->log holds the whole log. */
@@ -159,9 +163,9 @@ struct clmem_timing {
     int untraced;
     /* Launches after a run's first CLMEM_EVENTED_LAUNCHES take no event
      * when the caller ends the timing with a marker (clmem_timing_end):
-     * an event on every launch made back-to-back launches cost nearly
-     * three times as much on an H200, and a marker's own end reads late,
-     * so runs of a few launches keep an event on each (bench/launch/h200/). */
+     * an event on every launch made back-to-back launches cost several
+     * times as much on a GPU, and a marker's own end reads late, so runs
+     * of a few launches keep an event on each (bench/launch/). */
     int end_by_marker;
     unsigned evented, unevented;
 };

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,13 @@
 #endif
 #ifndef CLMEM_SOURCE_KERNEL_DIR
 #define CLMEM_SOURCE_KERNEL_DIR ""
+#endif
+/* The same for data/ (the parameter database, data/params/). */
+#ifndef CLMEM_INSTALLED_DATA_DIR
+#define CLMEM_INSTALLED_DATA_DIR ""
+#endif
+#ifndef CLMEM_SOURCE_DATA_DIR
+#define CLMEM_SOURCE_DATA_DIR ""
 #endif
 
 static int is_dir(const char *path)
@@ -75,42 +83,74 @@ static int source_check(const char *path, struct clmem_error *err)
     return CLMEM_OK;
 }
 
-int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
-                      struct clmem_error *err)
+/* Where a file of clmem's shared data lives: an explicit directory
+ * (option, then the environment variable `env`) is the only place looked
+ * at, since silently falling back elsewhere would hide a typo; else the
+ * installed directory, then the source tree's, the first that holds
+ * `file`. 0 and the path; -1 when the explicit directory is not one
+ * (*origin names where it came from); 1 when no default place holds it. */
+static int data_locate(const char *explicit_dir, const char *env, const char *const defaults[2],
+                       const char *file, char *path, size_t path_size, const char **origin)
 {
-    /* An explicit directory (option, then environment) is the only place
-     * looked at: silently falling back elsewhere would hide a typo. */
-    const char *explicit_dir = (kernel_dir && kernel_dir[0]) ? kernel_dir : NULL;
-    const char *origin = "--kernel-dir";
-    if (!explicit_dir) {
-        const char *env = getenv("CLMEM_KERNEL_DIR");
-        if (env && env[0]) {
-            explicit_dir = env;
-            origin = "CLMEM_KERNEL_DIR";
+    *origin = "option";
+    if (!(explicit_dir && explicit_dir[0])) {
+        explicit_dir = getenv(env);
+        *origin = env;
+    }
+    if (explicit_dir && explicit_dir[0]) {
+        if (!is_dir(explicit_dir)) {
+            snprintf(path, path_size, "%s", explicit_dir);
+            return -1;
         }
-    }
-    if (explicit_dir) {
-        if (!is_dir(explicit_dir))
-            return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "kernel directory '%s' (from %s) is not a "
-                              "readable directory",
-                              explicit_dir, origin);
         snprintf(path, path_size, "%s/%s", explicit_dir, file);
-        return source_check(path, err);
+        return 0;
     }
-    const char *defaults[] = {CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR};
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(defaults); i++) {
+    for (size_t i = 0; i < 2; i++) {
         struct stat st;
         if (!defaults[i][0])
             continue;
         snprintf(path, path_size, "%s/%s", defaults[i], file);
         if (stat(path, &st) == 0)
-            return source_check(path, err);
+            return 0;
     }
-    return clmem_fail(err, CLMEM_ERR_USAGE,
-                      "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
-                      "CLMEM_KERNEL_DIR)",
-                      file, CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR);
+    return 1;
+}
+
+int clmem_source_find(const char *kernel_dir, const char *file, char *path, size_t path_size,
+                      struct clmem_error *err)
+{
+    const char *const defaults[2] = {CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR};
+    const char *origin;
+    switch (data_locate(kernel_dir, "CLMEM_KERNEL_DIR", defaults, file, path, path_size, &origin)) {
+    case 0: return source_check(path, err);
+    case -1:
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "kernel directory '%s' (from %s) is not a "
+                          "readable directory",
+                          path, strcmp(origin, "option") ? origin : "--kernel-dir");
+    default:
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "kernel source '%s' not found in '%s' or '%s' (set --kernel-dir or "
+                          "CLMEM_KERNEL_DIR)",
+                          file, CLMEM_INSTALLED_KERNEL_DIR, CLMEM_SOURCE_KERNEL_DIR);
+    }
+}
+
+int clmem_params_dir_find(char *dir, size_t size, struct clmem_error *err)
+{
+    const char *const defaults[2] = {CLMEM_INSTALLED_DATA_DIR, CLMEM_SOURCE_DATA_DIR};
+    const char *origin;
+    switch (data_locate(NULL, "CLMEM_DATA_DIR", defaults, "params", dir, size, &origin)) {
+    case 0: return CLMEM_OK;
+    case -1:
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "data directory '%s' (from %s) is not a readable directory", dir, origin);
+    default:
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "the parameter database (params/) not found in '%s' or '%s' (set "
+                          "CLMEM_DATA_DIR)",
+                          CLMEM_INSTALLED_DATA_DIR, CLMEM_SOURCE_DATA_DIR);
+    }
 }
 
 static int read_file(const char *path, char **text, struct clmem_error *err)

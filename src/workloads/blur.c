@@ -22,33 +22,16 @@ enum { NAIVE, TILED, COARSENED };
 /* coarsened's strip: VEC bytes of a row by ROWS rows a work-item
  * (cl/blur.cl), read as vectors at every offset of the box (STRIP_LOAD 1)
  * or as one aligned load a row (2), looked up device -> family -> vendor
- * -> any (clmem_param_rows, strips.h). GPUs: 4 bytes by 4 rows, one
- * aligned load a row. On an H200 (bench/roofs/h200-strips/) wider strips
- * were slower, even as a bare copy of the strip (16 bytes by 8 rows: 0.64
- * of the copy peak, 4 by 8: 0.87). 4 by 8 reads 1.00-1.03x 4 by 4 at
- * 16384x16384 on the H200 (0.98x on an H100) but 0.86x at 7680x4320, half
- * the work-items for an image of 33 MB (bench/roofs/h200-final/). The
- * kernel is bound by its arithmetic as much as by memory.
- * An H100: 8 bytes by 4 rows where a row holds 2048 such strips or more
- * (16 KiB: the row's fourth value, strips_builtin), else 4 by 4. Of the copy
- * peak 8 by 4 read 0.87 against 0.82 at 16384x16384, 0.89 against 0.82 at
- * 23168x11584, 0.80 against 0.78 at 16384x8192, and lost where rows are
- * narrower: 0.76 against 0.77 at 11264x11264, 0.73 against 0.77 at
- * 8192x16384, 0.61 against 0.68 at 8192x8192, 0.47 against 0.56 at
- * 7680x4320, so the row's width, not the image's size, decides
- * (bench/roofs/h100-rerun/). On the H200 8 by 4 was slower at 16384 too
- * (0.69 against 0.71, bench/roofs/h200-strips/).
- * CPUs: 16 bytes, a vector register of them summed at once, by 8 rows,
- * read by vectors on PoCL, by one aligned load on rusticl's llvmpipe: the
- * faster way on each (bench/experiments/cpu-strips/). */
-static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_DEVICE, "H100", CL_DEVICE_TYPE_GPU, {8, 4, 2, 2048}},
-    {CLMEM_PARAM_DEVICE, "H100", CL_DEVICE_TYPE_GPU, {4, 4, 2}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 4, 2}},
-    {CLMEM_PARAM_DEVICE, "llvmpipe", CL_DEVICE_TYPE_CPU, {16, 8, 2}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
-    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
-};
+ * -> any in the parameter database (strips.h). A row's MIN_ACROSS is the
+ * fewest strips across a row of the image it is taken for (0: any
+ * width), so that a device may take a wider strip only where rows are
+ * wide enough to keep every unit busy. The kernel is bound by its
+ * arithmetic as much as by memory: wider strips are not always faster,
+ * even as bare copies. */
+static const struct clmem_param_table coarsened_table = {
+    "blur", "coarsened", {"VEC", "ROWS", "STRIP_LOAD", "MIN_ACROSS"},
+    4,      0,           CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU | CLMEM_PARAM_UNTYPED};
+static const struct clmem_param_table *const blur_param_tables[] = {&coarsened_table};
 
 /* Up to 32 rows; STRIP_LOAD 2 (one aligned load a row) only where a
  * strip holds whole 32-bit words. */
@@ -210,8 +193,9 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     s->poison_used = seen[s->poison] != 0;
 
     s->tile = pick_tile(&run->ctx->device, s->in.channels);
-    strips_choose(run, &blur_tunables[0], coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params),
-                  row_bytes(s), &s->strips);
+    size_t n_rows;
+    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
+    strips_choose(run, &blur_tunables[0], rows, n_rows, row_bytes(s), &s->strips);
     char strip_options[96], options[192];
     strips_options(&s->strips, row_bytes(s), strip_options, sizeof strip_options);
     snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu %s", BLUR_SIZE,
@@ -309,8 +293,8 @@ static void blur_teardown(struct clmem_run *run)
 }
 
 /* GPUs: an 8K frame, the figure's kind of image, and a 16384 x 16384 one.
- * The 8K frame moves 66 MB (33 MB each way), about 17 us at 4 TB/s,
- * where a launch's few microseconds and the last, partly filled wave of
+ * The 8K frame moves 66 MB (33 MB each way), tens of microseconds at a
+ * large GPU's bandwidth, where a launch's few microseconds and the last, partly filled wave of
  * work-groups cost a visible share: a kernel at the memory's roof reads
  * well under it there. The larger image moves 512 MiB, as the copy peak's
  * buffers do, so its fraction of that peak shows how near the roof a
@@ -348,4 +332,6 @@ const struct clmem_workload clmem_workload_blur = {
     .teardown = blur_teardown,
     .tunables = blur_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(blur_tunables),
+    .param_tables = blur_param_tables,
+    .n_param_tables = CLMEM_ARRAY_SIZE(blur_param_tables),
 };

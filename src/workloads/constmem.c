@@ -23,21 +23,14 @@ enum { GLOBAL_FILTER, CONSTANT_FILTER, COARSENED };
 /* coarsened's strip: VEC outputs of a row by ROWS rows a work-item
  * (cl/constmem.cl), read as vectors at every offset of the filter
  * (STRIP_LOAD 1) or as one aligned load a row (2), looked up device ->
- * family -> vendor -> any (clmem_param_rows, strips.h). GPUs: 4 floats by
- * 6 rows, one aligned load a row, the best of bench/roofs/strips.sh's
- * shapes on an H200 since every row of a strip is loaded before its
- * arithmetic (bench/roofs/h200-rows-first/: 0.90 of the copy peak at
- * 16384 and 0.79 at 8192, where 4 by 3, the best before, read 0.84 and
- * 0.74, and 4 by 8 0.91 and 0.77; on an H100 0.98 and 0.89, 4 by 3
- * 0.95 and 0.87, 4 by 8 0.96 and 0.86: bench/roofs/h100-rerun/); CPUs:
- * 16 floats by 8 rows, 8 independent chains of multiply-adds, read by
- * vectors, the faster way on PoCL and on llvmpipe alike
- * (bench/experiments/cpu-strips/). */
-static const struct clmem_param_row coarsened_params[] = {
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_GPU, {4, 6, 2}},
-    {CLMEM_PARAM_ANY, NULL, CL_DEVICE_TYPE_CPU, {16, 8, 1}},
-    {CLMEM_PARAM_ANY, NULL, 0, {4, 4, 1}},
-};
+ * family -> vendor -> any in the parameter database (strips.h; its
+ * MIN_ACROSS as blur's). Every row of a strip is loaded before its
+ * arithmetic, so taller strips keep more loads in flight; a CPU wants
+ * independent chains of multiply-adds as wide as its vectors. */
+static const struct clmem_param_table coarsened_table = {
+    "constmem", "coarsened", {"VEC", "ROWS", "STRIP_LOAD", "MIN_ACROSS"},
+    4,          0,           CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_CPU | CLMEM_PARAM_UNTYPED};
+static const struct clmem_param_table *const constmem_param_tables[] = {&coarsened_table};
 
 /* Up to 16 rows: the unrolled kernel grows with ROWS * (ROWS + 4), and 32
  * rows' sums spill out of any device's registers. STRIP_LOAD 2 (one
@@ -162,8 +155,9 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
     convolve_reference(s);
 
     s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
-    strips_choose(run, &constmem_tunables[0], coarsened_params, CLMEM_ARRAY_SIZE(coarsened_params),
-                  s->width, &s->strips);
+    size_t n_rows;
+    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
+    strips_choose(run, &constmem_tunables[0], rows, n_rows, s->width, &s->strips);
     char strip_options[96], options[128];
     strips_options(&s->strips, s->width, strip_options, sizeof strip_options);
     snprintf(options, sizeof options, "-DFILTER_RADIUS=%d %s", FILTER_RADIUS, strip_options);
@@ -237,7 +231,8 @@ static void constmem_teardown(struct clmem_run *run)
 }
 
 /* GPUs: 8192 x 8192 floats, 256 MiB each way as the copy peak's buffers,
- * long enough (over 100 us at 4 TB/s) that a launch's cost is lost in it:
+ * long enough (a hundred microseconds or more at a large GPU's
+ * bandwidth) that a launch's cost is lost in it:
  * its fraction of the copy peak shows how near the roof a kernel gets.
  * CPUs: 2048 x 2048 (16 MiB each way). */
 static const char *const constmem_bench_sizes[] = {"8192", NULL};
@@ -271,4 +266,6 @@ const struct clmem_workload clmem_workload_constmem = {
     .teardown = constmem_teardown,
     .tunables = constmem_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(constmem_tunables),
+    .param_tables = constmem_param_tables,
+    .n_param_tables = CLMEM_ARRAY_SIZE(constmem_param_tables),
 };

@@ -227,29 +227,27 @@ static size_t chase_stride_bytes(const struct clmem_device *d)
     return pow2_floor(clamp_size(line, CHASE_MIN_STRIDE, CHASE_MAX_STRIDE));
 }
 
-/* Loads of a timed chase run (one launch), a device's from chase_params:
+/* Loads of a timed chase run (one launch), a device's from the parameter
+ * database (hierarchy/chase's LOADS; a driver that ends a kernel's loops
+ * early, llvmpipe, has a row within its limit):
  * enough that a run lasts milliseconds and its start is a small part of
  * it (below 1 KiB, 16 a byte: the tiny working sets Oclgrind checks). A
  * chase of more elements than that first walks all of them once, untimed,
  * in launches of that many, so that the check sees its first return; the
  * runs then go on along the cycle, each over elements the last one did
  * not touch. */
-static const struct clmem_param_row chase_params[] = {
-    /* llvmpipe (rusticl, Mesa 22-23) ends a kernel's loops after 65535
-     * iterations in all, without a word: a chase of 2^18 loads ended
-     * 65535 in. */
-    {CLMEM_PARAM_DEVICE, "llvmpipe", 0, {61440}},
-    {CLMEM_PARAM_ANY, NULL, 0, {1 << 18}},
-};
+static const struct clmem_param_table chase_table = {"hierarchy", "chase", {"LOADS"},
+                                                     1,           0,       CLMEM_PARAM_UNTYPED};
+static const struct clmem_param_table *const hierarchy_param_tables[] = {&chase_table};
 
 static size_t chase_steps(const struct clmem_device *d, size_t bytes)
 {
     const struct clmem_param_row *row;
     enum clmem_param_level level;
-    size_t steps = (size_t)1 << 18;
-    if (clmem_param_rows(chase_params, CLMEM_ARRAY_SIZE(chase_params), d, &row, 1, &level))
-        steps = (size_t)row->values[0];
-    return bytes < 1024 ? bytes * 16 : steps;
+    if (bytes < 1024)
+        return bytes * 16;
+    clmem_param_lookup(&chase_table, d, &row, 1, &level);
+    return (size_t)row->values[0];
 }
 
 static size_t local_limit(const struct clmem_device *d)
@@ -1131,8 +1129,8 @@ static void hierarchy_teardown(struct clmem_run *run)
 }
 
 /* Bench's short form: a working set in L1, one in the L2 of most devices,
- * one in device memory (past the 50 MiB L2 of an H100, and the last-level
- * cache of most CPUs). */
+ * one in device memory (past the L2 of the largest GPUs, tens of MiB,
+ * and the last-level cache of most CPUs). */
 static const char *const hierarchy_bench_sizes[] = {"16384", "4194304", "268435456", NULL};
 static const char *const hierarchy_bench_sizes_cpu[] = {"16384", "262144", "67108864", NULL};
 
@@ -1161,4 +1159,6 @@ const struct clmem_workload clmem_workload_hierarchy = {
     .teardown = hierarchy_teardown,
     .bench_sizes = hierarchy_bench_sizes,
     .bench_sizes_cpu = hierarchy_bench_sizes_cpu,
+    .param_tables = hierarchy_param_tables,
+    .n_param_tables = CLMEM_ARRAY_SIZE(hierarchy_param_tables),
 };

@@ -17,7 +17,8 @@
 #define GIB (MIB * KIB)
 
 /* The default extent. GPUs: EXTENT_GPU, past the last cache of any GPU
- * (an H100's L2 is 50 MB, an MI300X's Infinity Cache 256 MB), whatever
+ * (a large GPU's L2 holds tens of MB, the largest last-level caches a
+ * few hundred), whatever
  * the driver reports (NVIDIA's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is the
  * L1s' total). CPUs: 4x the largest cache, at least EXTENT_MIN, at most
  * EXTENT_CPU: a chase past the last cache is the sweep's slowest part (1

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tiles are cut to multiples of this (regblock's largest block, the H200's
- * 256 rows), unless the whole block is smaller. */
+/* Tiles are cut to multiples of this (regblock's largest block's rows in
+ * the parameter database), unless the whole block is smaller. */
 #define TILE_ALIGN 256
 
 /* Where a device's run went, by its events (device clock), in ms, and the

@@ -86,8 +86,8 @@ static int fma_width(const struct clmem_device *device)
 /* Whether the device computes fma() in hardware (CL_FP_FMA in
  * CL_DEVICE_SINGLE_FP_CONFIG). One that does not must still round fma()
  * once, in software: Mesa 22.3's llvmpipe (rusticl) reports no CL_FP_FMA
- * and its fma() chains ran at 0.19 GFLOP/s where the same chains of
- * x * a + b ran at 49 GFLOP/s on the same 2 cores, below its own matmul.
+ * and its fma() chains ran hundreds of times slower than the same chains
+ * of x * a + b on the same cores, below its own matmul.
  * There the chains use mad(), which the device computes its fastest way
  * (fused or not), as clpeak's do. */
 static int hardware_fma(const struct clmem_device *device)
@@ -374,8 +374,8 @@ const struct clmem_workload clmem_workload_peak = {
     .name = "peak",
     .summary = "the device's own peaks: copy and read bandwidth, FP32 FMA throughput, launch cost",
     .source = "peak.cl",
-    /* 256 MiB a buffer: past the last level cache of GPUs (50 MiB on an
-     * H100), and long enough that the start and end of a launch are a
+    /* 256 MiB a buffer: past the last level cache of GPUs (tens of MiB on
+     * the largest), and long enough that the start and end of a launch are a
      * small part of it, as they are not at 2^24 (bench/peak-probes/).
      * --peak and bench measure GPUs at 2^28 where it fits
      * (clmem_peak_measure). */

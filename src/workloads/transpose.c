@@ -34,18 +34,30 @@ static int vec_tile_valid(const struct clmem_device *device, const int v[])
            t * (t + 1) * sizeof(float) <= device->local_mem;
 }
 
-/* vec4's built-in tiles {VEC_TILE, VEC_ROWS}, the first the device allows:
- * 64 x 64 by 16 x 16 work-items, several float4 loads of each in flight
- * before the barrier (the best `clmem tune` found on the H200: bench/README.md,
- * "transpose vec4"), then 32 x 32 by 8 x 8. */
-static const int vec_settings[][2] = {{64, 16}, {32, 8}};
+/* vec4's built-in tiles (VEC_TILE, VEC_ROWS), the parameter database's
+ * candidate rows at the device's level, the first the device allows: a
+ * larger tile keeps several float4 loads of each work-item in flight
+ * before the barrier, a smaller one fits devices with smaller work-groups
+ * and local memory (the last row, the smallest). */
+static const struct clmem_param_table vec4_table = {"transpose", "vec4", {"VEC_TILE", "VEC_ROWS"},
+                                                    2,           0,      CLMEM_PARAM_UNTYPED};
+static const struct clmem_param_table *const transpose_param_tables[] = {&vec4_table};
+
+/* The device's candidate vec4 tiles (at most 8), largest first. */
+static size_t vec_settings(const struct clmem_device *device, const struct clmem_param_row *rows[8])
+{
+    enum clmem_param_level level;
+    return clmem_param_lookup(&vec4_table, device, rows, 8, &level);
+}
 
 static const char *vec4_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
     /* Before setup (planning), the smaller built-in tile: a device that
      * cannot take it cannot take the larger one either. */
     const struct transpose_state *s = run->state;
-    int v[2] = {vec_settings[1][0], vec_settings[1][1]};
+    const struct clmem_param_row *rows[8];
+    size_t n = vec_settings(&run->ctx->device, rows);
+    int v[2] = {rows[n - 1]->values[0], rows[n - 1]->values[1]};
     if (s) {
         v[0] = (int)s->vec_tile;
         v[1] = (int)s->vec_rows;
@@ -165,11 +177,13 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
     /* vec4: tuned, else the first of its built-in tiles the device allows,
      * else the lecture's tile and rows. */
     int vec[CLMEM_MAX_PARAMS] = {(int)s->tile_dim, (int)s->block_rows};
+    const struct clmem_param_row *rows[8];
+    size_t n = vec_settings(&run->ctx->device, rows);
     if (!clmem_run_tuned(run, &transpose_tunables[1], vec))
-        for (size_t i = 0; i < CLMEM_ARRAY_SIZE(vec_settings); i++)
-            if (vec_tile_valid(&run->ctx->device, vec_settings[i])) {
-                vec[0] = vec_settings[i][0];
-                vec[1] = vec_settings[i][1];
+        for (size_t i = 0; i < n; i++)
+            if (vec_tile_valid(&run->ctx->device, rows[i]->values)) {
+                vec[0] = rows[i]->values[0];
+                vec[1] = rows[i]->values[1];
                 break;
             }
     s->vec_tile = (size_t)vec[0];
@@ -303,6 +317,8 @@ const struct clmem_workload clmem_workload_transpose = {
     .size_help = "N (square) or WxH: the input is H rows of W, the output W rows of H",
     .tunables = transpose_tunables,
     .n_tunables = CLMEM_ARRAY_SIZE(transpose_tunables),
+    .param_tables = transpose_param_tables,
+    .n_param_tables = CLMEM_ARRAY_SIZE(transpose_param_tables),
     .max_dims = 2,
     .check_sizes = "33x17",
     .variants = transpose_variants,

@@ -1,0 +1,464 @@
+/* matmul's planners: splitk's tiles and K slices, chosen by a model of
+ * the device's time (its rates from the parameter database), and
+ * --variant auto's rules, which weigh that model and the edges' costs. */
+#include "workloads/matmul_internal.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- splitk: the tiles and the K slices for a shape ---- */
+
+/* A slice has at least this much of K, so that its loads outweigh the
+ * sums it writes (TSM x TSN floats); and there are at most this many. */
+#define SPLITK_MIN_SLICE  128
+#define SPLITK_MAX_SLICES 64
+
+/* The most slices whose workspace (slices x rows x cols floats) the device
+ * can allocate and hold beside M, N and P. */
+static size_t splitk_max_slices(const struct clmem_device *device, const size_t dim[3])
+{
+    double p = (double)dim[0] * (double)dim[1] * sizeof(float),
+           inputs =
+               ((double)dim[0] * (double)dim[2] + (double)dim[2] * (double)dim[1]) * sizeof(float),
+           room = (double)device->global_mem - inputs - p;
+    size_t most = SPLITK_MAX_SLICES;
+    while (most > 1 && ((double)most * p > (double)device->max_alloc || (double)most * p > room))
+        most--;
+    return most;
+}
+
+/* Whether the model weighs the device as a CPU: a device that says it is
+ * also a GPU (Oclgrind says it is every type) takes the GPU's rates. */
+static int splitk_cpu(const struct clmem_device *device)
+{
+    return (device->type & CL_DEVICE_TYPE_CPU) && !(device->type & CL_DEVICE_TYPE_GPU);
+}
+
+/* Whether a row is for the kind of device the model weighs it as (its
+ * rates are for that kind). */
+static int splitk_row_kind(const struct clmem_device *device, const struct clmem_param_row *row)
+{
+    return !row->type ||
+           (row->type & (splitk_cpu(device) ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU));
+}
+
+/* The model's time for P = M x N with the tile of `row` (a splitk_table
+ * row) in `splits` K slices: the busiest unit's work-groups, each of
+ * TSM x TSN x its slice's steps, at the rate the row gives for that many a
+ * unit; then, where there are slices, the workspace written and read back
+ * and P written ((2 x slices + 1) x rows x cols floats) and the second
+ * launch. The slices' steps in *slice_steps. */
+static double splitk_seconds(const struct clmem_device *device, const int *row, const size_t dim[3],
+                             size_t splits, size_t *slice_steps)
+{
+    /* The rates of the kind of device the model weighs it as. */
+    struct clmem_device kind = *device;
+    kind.type = splitk_cpu(device) ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+    const double *rates = clmem_param_rates(param_row(&splitk_rates_table, &kind));
+    double unit_flops = rates[SR_UNIT_FLOPS], mhz = rates[SR_MHZ], bytes = rates[SR_BYTES],
+           launch_s = rates[SR_LAUNCH_S];
+    if (device->clock_mhz)
+        unit_flops *= device->clock_mhz / mhz;
+    size_t tsm = (size_t)row[SPL_TSM], tsn = (size_t)row[SPL_TSN], tsk = (size_t)row[SPL_TSK];
+    size_t blocks = (dim[0] + tsm - 1) / tsm * ((dim[1] + tsn - 1) / tsn),
+           steps = (dim[2] + tsk - 1) / tsk,
+           units = device->compute_units ? device->compute_units : 1;
+    if (steps == 0)
+        steps = 1;
+    size_t per = (steps + splits - 1) / splits;
+    *slice_steps = per;
+    size_t groups = blocks * splits, busiest = (groups + units - 1) / units;
+    double r1 = row[SPL_RATE1] / 1000.0, ru = row[SPL_RATEU] / 1000.0,
+           u = row[SPL_UNITS] > 1 ? (double)row[SPL_UNITS] : 1.0;
+    double rate = busiest >= u ? ru : r1 + (ru - r1) * ((double)busiest - 1.0) / (u - 1.0);
+    /* Past UNITS a unit runs its groups in waves of UNITS: a part-full
+     * last wave takes as long as a full one. */
+    double waves = busiest > u ? ceil((double)busiest / u) * u : (double)busiest;
+    double seconds = waves * 2.0 * (double)(tsm * tsn * per * tsk) / (rate * unit_flops);
+    if (splits > 1)
+        seconds += launch_s + (2.0 * (double)splits + 1.0) * (double)dim[0] * (double)dim[1] *
+                                  sizeof(float) / bytes;
+    return seconds;
+}
+
+/* Weighs the tile of `row` (a splitk_table row: tile and rates) at
+ * `first` to `last` slices (fewer where K has fewer steps, or where the
+ * same slices come from fewer): where the model puts one faster than
+ * *plan, it becomes the plan. */
+static void splitk_consider(const struct clmem_device *device, const size_t dim[3], const int *row,
+                            size_t first, size_t last, struct splitk_plan *plan)
+{
+    size_t tsk = (size_t)row[SPL_TSK], steps = (dim[2] + tsk - 1) / tsk;
+    if (steps == 0)
+        steps = 1;
+    if (last > steps)
+        last = steps;
+    if (first > last)
+        first = last;
+    for (size_t s = first; s <= last; s++) {
+        size_t per;
+        double seconds = splitk_seconds(device, row, dim, s, &per);
+        size_t within = regblock_max_steps(device, row); /* the device's loop limit */
+        if ((steps + per - 1) / per != s || (within && per > within) ||
+            (plan->seconds >= 0 && seconds >= plan->seconds))
+            continue;
+        memcpy(plan->p, row, SPL_SPLITS * sizeof(int));
+        plan->p[SPL_SPLITS] = (int)s;
+        plan->steps = steps;
+        plan->slice_steps = per;
+        plan->blocks = (dim[0] + (size_t)row[SPL_TSM] - 1) / (size_t)row[SPL_TSM] *
+                       ((dim[1] + (size_t)row[SPL_TSN] - 1) / (size_t)row[SPL_TSN]);
+        plan->seconds = seconds;
+    }
+}
+
+/* A thin P's tile: row i of `rows`, when it is the smallest tile that
+ * holds all of P's rows and P has fewer, cut to them, so that its
+ * work-groups compute fewer rows that P lacks. Only on GPUs (the model's
+ * CPU row is one work-group a core). Two ways:
+ *  - P's rows fill at most 3/4 of the tile: rows rounded up to 4, a
+ *    work-item taking 4 of them, where a work-group keeps 128 work-items
+ *    or more (fewer leave a unit's latency bare).
+ *  - P's rows fill more: rows rounded up to the row's own work-item's
+ *    (WPTM), and K steps twice the row's, which the local memory the cut
+ *    frees holds; only tiles 256 wide of 128 rows or more. The cut alone,
+ *    or the longer steps alone, do not pay; narrower tiles lose more to
+ *    the values each read serves than they gain.
+ * Not P's columns: a cut across them leaves N's loads short of whole
+ * vectors. The thresholds and what was measured for them:
+ * bench/sgemm/shapes/ (h200-fitted/, h200-tsk/). The cut tile keeps its
+ * row's rates, so the model counts only the rows it no longer computes.
+ * The fitted row in *out; 0 where there is none. */
+static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
+                         const struct clmem_param_row *const rows[], size_t n, size_t i, int *out)
+{
+    if (splitk_cpu(device))
+        return 0;
+    size_t smallest = 0; /* the fewest rows of a tile that holds P's */
+    for (size_t j = 0; j < n; j++) {
+        size_t t = (size_t)rows[j]->values[SPL_TSM];
+        if (splitk_row_kind(device, rows[j]) && t >= dim[0] && (!smallest || t < smallest))
+            smallest = t;
+    }
+    if (!smallest || (size_t)rows[i]->values[SPL_TSM] != smallest || dim[0] >= smallest)
+        return 0;
+    memcpy(out, rows[i]->values, CLMEM_MAX_PARAMS * sizeof(int));
+    if (4 * dim[0] <= 3 * smallest) {
+        out[SPL_TSM] = (int)((dim[0] + 3) / 4 * 4);
+        out[SPL_WPTM] = 4;
+        size_t items = (size_t)(out[SPL_TSM] / 4) * (size_t)(out[SPL_TSN] / out[SPL_WPTN]);
+        return items >= 128 && regblock_valid(device, out);
+    }
+    size_t wptm = (size_t)out[SPL_WPTM];
+    out[SPL_TSM] = (int)((dim[0] + wptm - 1) / wptm * wptm);
+    out[SPL_TSK] *= 2;
+    return smallest >= 128 && out[SPL_TSN] == 256 && (size_t)out[SPL_TSM] < smallest &&
+           regblock_valid(device, out);
+}
+
+/* The plan: with `tuned` (the tuning database's or the tuner's tile and
+ * slices), those, the slices cut to whole K steps each and to what the
+ * workspace allows; else, of the device's rows that it can run, the tile
+ * and number of slices that the model puts fastest (on a tie, the fewer
+ * slices, then the earlier row). Slices take SPLITK_MIN_SLICE of K at
+ * least. A device that can run no row takes the last, shrunk until it can
+ * (as fit_regblock). */
+void splitk_plan_of(const struct clmem_device *device, const size_t dim[3], const int *tuned,
+                    struct splitk_plan *plan)
+{
+    size_t most = splitk_max_slices(device, dim);
+    memset(plan, 0, sizeof *plan);
+    plan->seconds = -1.0;
+    int row[CLMEM_MAX_PARAMS];
+    if (tuned) {
+        memcpy(row, tuned, sizeof row);
+        row[SPL_RATE1] = row[SPL_RATEU] = row[SPL_UNITS] = 1000; /* no model to weigh */
+        size_t s = (size_t)tuned[SPL_SPLITS] < most ? (size_t)tuned[SPL_SPLITS] : most;
+        /* Where K's steps do not fill s slices (33 steps in 8: slices of 5
+         * fill 7), the most slices below s that they fill. */
+        for (; s >= 1 && plan->seconds < 0; s--)
+            splitk_consider(device, dim, row, s, s, plan);
+        if (plan->seconds >= 0)
+            return;
+        memset(plan, 0, sizeof *plan); /* no slices fit the device's loop limit: the model's plan */
+        plan->seconds = -1.0;
+    }
+    const struct clmem_param_row *rows[16];
+    enum clmem_param_level level;
+    size_t n = clmem_param_lookup(&splitk_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level);
+    size_t cap = dim[2] / SPLITK_MIN_SLICE < most ? dim[2] / SPLITK_MIN_SLICE : most;
+    for (size_t i = 0; i < n; i++)
+        if (regblock_valid(device, rows[i]->values) && splitk_row_kind(device, rows[i]))
+            splitk_consider(device, dim, rows[i]->values, 1, cap ? cap : 1, plan);
+    for (size_t i = 0; i < n; i++)
+        if (splitk_row_kind(device, rows[i]) && splitk_fitted(device, dim, rows, n, i, row))
+            splitk_consider(device, dim, row, 1, cap ? cap : 1, plan);
+    if (plan->seconds >= 0 || n == 0)
+        return;
+    memcpy(row, rows[n - 1]->values, sizeof row);
+    while (!regblock_valid(device, row) && row[SPL_TSM] > row[SPL_WPTM]) {
+        row[SPL_TSM] /= 2;
+        row[SPL_TSN] /= 2;
+    }
+    splitk_consider(device, dim, row, 1, cap ? cap : 1, plan);
+}
+
+/* What the plan is, as splitk's note and auto's reason say it: "64x128
+ * tiles, 64 blocks, K in 8 slices of 128 steps: 512 work-groups". */
+void splitk_describe(const struct splitk_plan *plan, char *out, size_t size)
+{
+    size_t slices = (size_t)plan->p[SPL_SPLITS];
+    int len = snprintf(out, size, "%dx%d tiles, %zu block%s, ", plan->p[SPL_TSM], plan->p[SPL_TSN],
+                       plan->blocks, plan->blocks == 1 ? "" : "s");
+    if (len < 0 || (size_t)len >= size)
+        return;
+    if (slices > 1)
+        snprintf(out + len, size - (size_t)len, "K in %zu slices of %zu step%s: %zu work-groups",
+                 slices, plan->slice_steps, plan->slice_steps == 1 ? "" : "s",
+                 plan->blocks * slices);
+    else
+        snprintf(out + len, size - (size_t)len, "K in one slice");
+}
+
+static void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                          struct auto_shape *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->dim, dim, sizeof f->dim);
+    const double *at = clmem_param_rates(param_row(&auto_thresholds_table, device)),
+                 *rates = clmem_param_rates(param_row(&auto_rates_table, device));
+    f->splitk_ratio = at[AT_SPLITK_RATIO];
+    f->loss[AUTO_LOSS_UNALIGNED] = at[AT_UNALIGNED_LOSS];
+    f->loss[AUTO_LOSS_ALIGNED] = at[AT_ALIGNED_LOSS];
+    memcpy(f->rb, rb, sizeof f->rb);
+    const size_t tile[3] = {(size_t)rb[P_TSM], (size_t)rb[P_TSN], (size_t)rb[P_TSK]};
+    double m = (double)dim[0], n = (double)dim[1], k = (double)dim[2], padded[3];
+    f->cut = -1;
+    for (int d = 0; d < 3; d++) {
+        padded[d] = (double)((dim[d] + tile[d] - 1) / tile[d] * tile[d]);
+        if (f->cut < 0 && dim[d] % tile[d])
+            f->cut = d;
+    }
+    f->unaligned = dim[2] % 4 ? 2 : dim[1] % 4 ? 1 : -1;
+    struct stream_k_plan plan = stream_k_plan_of(device, rb, dim);
+    f->blocks = plan.blocks;
+    f->units = device->compute_units;
+    splitk_plan_of(device, dim, NULL, &f->split);
+    f->split_ratio = 0;
+    if (f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, rb, SPL_SPLITS * sizeof(int))) {
+        const struct clmem_param_row *rows[16];
+        enum clmem_param_level level;
+        size_t n = clmem_param_lookup(&splitk_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level),
+               per;
+        for (size_t i = 0; i < n && !f->split_ratio; i++)
+            if (!memcmp(rows[i]->values, rb, SPL_SPLITS * sizeof(int)))
+                f->split_ratio =
+                    f->split.seconds / splitk_seconds(device, rows[i]->values, dim, 1, &per);
+    }
+    size_t groups = (size_t)device->compute_units * (size_t)(rb[P_SK_UNITS] ? rb[P_SK_UNITS] : 1);
+    if (groups == 0)
+        groups = 1;
+    f->last_fill = plan.blocks % groups ? (double)(plan.blocks % groups) / (double)groups : 1.0;
+    if (plan.groups && !plan.direct) {
+        double waves = (double)plan.blocks / (double)groups;
+        f->wave_gain = 1.0 - waves / ceil(waves);
+    }
+    /* Whole tiles: multiplied in place, no copies. Else M and N read and
+     * written padded, P read back out of its padded copy: three launches
+     * more, and the padded product's extra flops. */
+    if (f->cut >= 0) {
+        double flops = 2.0 * m * n * k,
+               bytes = sizeof(float) * (m * k + padded[0] * padded[2] + k * n +
+                                        padded[2] * padded[1] + 2.0 * m * n);
+        f->pad_cost =
+            padded[0] * padded[1] * padded[2] / (m * n * k) - 1.0 +
+            (bytes / rates[AR_BYTES] + 3.0 * rates[AR_LAUNCH_S]) * rates[AR_FLOPS] / flops;
+    }
+}
+
+/* A rule: where a device of `type` (0: any) meets every test it makes, it
+ * chooses `variant`, unless the variant cannot take the size on the
+ * device (its copies would not fit): then the next rule that holds. */
+enum auto_test { AUTO_ANY, AUTO_YES, AUTO_NO };
+struct auto_rule {
+    cl_device_type type;
+    enum auto_test whole;   /* every dimension a whole tile */
+    enum auto_test aligned; /* K and N multiples of 4: rows of M and N start on a float4 */
+    /* Not AUTO_LOSS_NONE: what regblock loses to its edges at such sizes
+     * (auto_thresholds_table), as a share of its time; the rule holds
+     * where padding costs less than that plus the wave_gain. */
+    enum auto_loss direct_loss;
+    int variant;
+    /* regblock's blocks fewer than the compute units, and splitk's plan
+     * other than regblock's kernel and, where the model knows regblock's
+     * tile, at most auto_thresholds' splitk_ratio of its time. */
+    enum auto_test few_blocks;
+};
+
+/* The rules, the first that holds chosen. They rest on how the variants'
+ * kernels are built (float4 loads, checks at the edges, stream-K) and on
+ * the model's rates and thresholds in the parameter database
+ * (auto_rates, auto_thresholds, splitk's rows), measured where their
+ * provenance says; a GPU no row knows takes the rows for any GPU. The
+ * measurements behind each rule: bench/sgemm/, bench/cpu-openblas/,
+ * bench/README.md ("Roofs and vendor libraries"). */
+static const struct auto_rule auto_rules[] = {
+    /* CPUs: cpu_blocked, a BLIS-style kernel that keeps the vector
+     * registers full, faster than panel and regblock on every CPU
+     * measured from small sizes up (below about 100x100x100 launches
+     * outweigh flops and no variant wins every run). Where its packed
+     * copies do not fit, panel. */
+    {CL_DEVICE_TYPE_CPU, .variant = CPU_BLOCKED},
+    {CL_DEVICE_TYPE_CPU, .variant = PANEL},
+    /* GPUs where regblock's blocks leave compute units idle (few rows or
+     * columns, a long K): splitk, its tiles and slices chosen by its
+     * model (splitk_plan_of), as vendor libraries split K there. */
+    {CL_DEVICE_TYPE_GPU, .variant = SPLITK, .few_blocks = AUTO_YES},
+    /* GPUs, whole tiles: regblock_padded multiplies in place with the same
+     * kernel and the two tie, so the one without copies. */
+    {CL_DEVICE_TYPE_GPU, AUTO_YES, .variant = REGBLOCK},
+    /* K or N not a multiple of 4: regblock reads rows that do not start on
+     * a float4 by vload4 and checks each float (auto_thresholds'
+     * unaligned_loss), where padded reads whole float4s: padded where its
+     * copies cost less. */
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, AUTO_LOSS_UNALIGNED, .variant = REGBLOCK_PADDED},
+    /* Aligned, tiles cut: regblock checks only its edge blocks
+     * (aligned_loss); where it cannot share a part-full last wave by
+     * stream-K (the blocks it would share cross P's edges), its idle units
+     * add to that (wave_gain). */
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, AUTO_LOSS_ALIGNED, .variant = REGBLOCK_PADDED},
+    {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
+    /* Any other device (an accelerator): regblock, which has parameters
+     * for any device. */
+    {0, .variant = REGBLOCK},
+};
+
+/* regblock's blocks leave compute units idle and splitk's plan does
+ * better, as far as the model says (auto_rule's few_blocks). */
+static int auto_few_blocks(const struct auto_shape *f)
+{
+    int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
+    return f->blocks < f->units && differs &&
+           (!f->split_ratio || f->split_ratio <= f->splitk_ratio);
+}
+
+static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device *device,
+                           const struct auto_shape *f)
+{
+    return (!r->type || (r->type & device->type)) &&
+           (r->whole == AUTO_ANY || (r->whole == AUTO_YES) == (f->cut < 0)) &&
+           (r->aligned == AUTO_ANY || (r->aligned == AUTO_YES) == (f->unaligned < 0)) &&
+           (!r->direct_loss || f->pad_cost < f->loss[r->direct_loss] + f->wave_gain) &&
+           (r->few_blocks == AUTO_ANY || (r->few_blocks == AUTO_YES) == auto_few_blocks(f));
+}
+
+/* NULL where the variant can take the size on the device, else why not. */
+const char *auto_misfit(const struct clmem_device *device, int variant, const size_t dim[3],
+                        const int rb[], char *why, size_t size)
+{
+    switch (variant) {
+    case REGBLOCK: return regblock_loop_misfit(device, rb, dim[2], why, size);
+    case REGBLOCK_PADDED:
+        return regblock_padded_misfit(device, dim, why, size)
+                   ? why
+                   : regblock_loop_misfit(device, rb, dim[2], why, size);
+    case CPU_BLOCKED: return cpu_blocked_misfit(device, dim, why, size);
+    default: return NULL;
+    }
+}
+
+/* What the rule tested, as the note says it: "N=1000 not a multiple of
+ * 128; last wave 45% full, regblock cannot share it; padding ~15% vs
+ * regblock's loss ~34%". */
+static void auto_describe(const struct auto_rule *r, const struct auto_shape *f, const char *passed,
+                          char *why, size_t size)
+{
+    static const char dim_name[3] = {'M', 'N', 'K'};
+    size_t len = 0;
+    why[0] = '\0';
+#define SAY(...)                                                                                   \
+    do {                                                                                           \
+        if (len < size)                                                                            \
+            len += (size_t)snprintf(why + len, size - len, "%s", len ? "; " : "");                 \
+        if (len < size)                                                                            \
+            len += (size_t)snprintf(why + len, size - len, __VA_ARGS__);                           \
+    } while (0)
+    if (r->type == CL_DEVICE_TYPE_CPU)
+        SAY("a CPU");
+    else if (!r->type)
+        SAY("neither a CPU nor a GPU");
+    if (r->few_blocks == AUTO_YES) {
+        const int *k = f->split.p;
+        SAY("%zu blocks of %dx%d for %zu compute units", f->blocks, f->rb[P_TSM], f->rb[P_TSN],
+            f->units);
+        if (k[SPL_SPLITS] > 1)
+            SAY("%dx%d tiles in %d K slices: %zu work-groups", k[SPL_TSM], k[SPL_TSN],
+                k[SPL_SPLITS], f->split.blocks * (size_t)k[SPL_SPLITS]);
+        else
+            SAY("%dx%d tiles: %zu work-groups", k[SPL_TSM], k[SPL_TSN], f->split.blocks);
+        if (f->split_ratio)
+            SAY("model: %.2fx regblock's time", f->split_ratio);
+    }
+    if (r->whole == AUTO_YES)
+        SAY("whole %dx%dx%d tiles", f->rb[P_TSM], f->rb[P_TSN], f->rb[P_TSK]);
+    else if (r->whole == AUTO_NO)
+        SAY("%c=%zu not a multiple of %d", dim_name[f->cut], f->dim[f->cut], f->rb[P_TSM + f->cut]);
+    if (r->aligned == AUTO_NO)
+        SAY("%c=%zu not a multiple of 4", dim_name[f->unaligned], f->dim[f->unaligned]);
+    if (r->whole == AUTO_NO && f->wave_gain > 0)
+        SAY("last wave %.0f%% full, regblock cannot share it", 100.0 * f->last_fill);
+    /* Padding's cost against what regblock loses: why padded, or why not
+     * (the rules for regblock that follow those for padded). */
+    if (r->whole == AUTO_NO) {
+        const struct auto_rule *padded = r;
+        for (const struct auto_rule *q = auto_rules; !padded->direct_loss && q < r; q++)
+            if (q->direct_loss && q->type == r->type &&
+                (q->aligned == AUTO_YES) == (f->unaligned < 0))
+                padded = q;
+        double loss = 100.0 * (f->loss[padded->direct_loss] + f->wave_gain);
+        if (padded->direct_loss && f->pad_cost < 1.0)
+            SAY("padding ~%.0f%% vs regblock's loss ~%.0f%%", 100.0 * f->pad_cost, loss);
+        else if (padded->direct_loss)
+            SAY("padding ~%.0fx the product vs regblock's loss ~%.0f%%", f->pad_cost, loss);
+    }
+    if (passed)
+        SAY("%s does not fit", passed);
+#undef SAY
+}
+
+/* The variant the rules choose for a size on a device with regblock's
+ * parameters rb (an index of `variants`, matmul's), and why. */
+int auto_decide(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                const struct clmem_variant *variants, char *why, size_t size)
+{
+    struct auto_shape f;
+    auto_shape_of(device, dim, rb, &f);
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+        fprintf(stderr,
+                "clmem: auto at %zux%zux%zu: tiles %dx%dx%d, cut %d, unaligned %d, last wave "
+                "%.2f full, wave gain %.3f, padding cost %.3f; %zu blocks on %zu units, splitk "
+                "%dx%d in %d slices, %.1f us, %.3f of regblock's time\n",
+                dim[0], dim[1], dim[2], rb[P_TSM], rb[P_TSN], rb[P_TSK], f.cut, f.unaligned,
+                f.last_fill, f.wave_gain, f.pad_cost, f.blocks, f.units, f.split.p[SPL_TSM],
+                f.split.p[SPL_TSN], f.split.p[SPL_SPLITS], 1e6 * f.split.seconds, f.split_ratio);
+    const char *passed = NULL;
+    char misfit[256];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(auto_rules); i++) {
+        const struct auto_rule *r = &auto_rules[i];
+        if (!auto_rule_holds(r, device, &f))
+            continue;
+        if (auto_misfit(device, r->variant, dim, rb, misfit, sizeof misfit)) {
+            passed = variants[r->variant].name;
+            continue;
+        }
+        auto_describe(r, &f, passed, why, size);
+        return r->variant;
+    }
+    snprintf(why, size, "no rule holds");
+    return REGBLOCK; /* not reached: the last rule holds for any device */
+}
