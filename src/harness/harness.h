@@ -122,6 +122,17 @@ int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_work
                    struct clmem_peak *peak, struct clmem_result **results, size_t *n_results,
                    struct clmem_error *err);
 
+/* Whether a result is above the roof it is measured against (its
+ * peak_fraction above 1). */
+int clmem_results_above_roof(const struct clmem_result *results, size_t n);
+/* The peaks measured once more, where a result of the run came out above
+ * them (a roof measured at a busier moment reads low): each of the n_peak
+ * results of the first measurement is replaced by the second's where that
+ * is higher, its note saying both, and *peak refilled from them. */
+int clmem_peak_again(struct clmem_ctx *ctx, const struct clmem_workload *peak_workload,
+                     unsigned reps, struct clmem_peak *peak, struct clmem_result *peak_results,
+                     size_t n_peak, struct clmem_error *err);
+
 /* ---- the suite (bench.c): clmem_bench_plan and _run over a list ---- */
 struct clmem_suite {
     const struct clmem_workload *const *workloads;
