@@ -4,7 +4,7 @@
 # what ../shared/device/opencl-env.sh does, where shared/ is not there), the
 # carried libraries (scripts/carry_libs.sh) on the library path, the
 # kernels of this tree and a kernel cache of the run's own (XDG_CACHE_HOME,
-# unless given).
+# unless given), and its parameter database (CLMEM_DATA_DIR).
 for env in ../shared/device/opencl-env.sh shared/device/opencl-env.sh; do
     [ -z "${OCL_ICD_VENDORS:-}" ] && [ -f "$env" ] && . "$env" && break
 done
@@ -17,3 +17,4 @@ fi
 export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CLMEM_KERNEL_DIR=$PWD/cl
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(mktemp -d)}
+export CLMEM_DATA_DIR=$PWD/data

@@ -160,9 +160,11 @@ void clmem_lessons_print(FILE *out, enum clmem_format format, const struct clmem
             continue;
         char ratio[32];
         clmem_lesson_ratio(g.ratio, ratio, sizeof ratio);
-        const char *noisy = g.noisy ? "; noisy: a result's max/min is past 1.5x, the ratio may "
-                                      "not hold on a rerun"
-                                    : "";
+        char noisy[96] = "";
+        if (g.noisy)
+            snprintf(noisy, sizeof noisy,
+                     "; noisy: a result's max/min is past %.1fx, the ratio may not hold on a rerun",
+                     CLMEM_NOISY_SPREAD);
         if (l->sweep)
             fprintf(out, "lesson: %s: %s %s=%u %s %s=%u @%s (%s%s)\n", l->title, l->variant,
                     l->sweep, l->value, ratio, l->sweep, g.versus_value, g.size, l->figure, noisy);
