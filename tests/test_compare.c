@@ -589,7 +589,21 @@ static void the_summary_leads(void **state)
     assert_non_null(strstr(html, "<td class=\"worse\" data-v=\"0.5\">0.50x*</td>"));
     assert_non_null(strstr(html, "<h2 id=\"summary\">Summary</h2>"));
     assert_non_null(strstr(html, "<a href=\"#summary\">Summary</a>"));
+    /* A picture scrolls in its box rather than shrink its labels below
+     * 10 px (13-point text on at most 900 px: 44em). */
+    assert_non_null(strstr(html, "svg{max-width:100%;min-width:44em;"));
     free(html);
+    /* glance's bars rise or fall from 1x, on an axis fitted to the ratios
+     * (0.50x to 1.73x), not from the axis's end of a decade. */
+    snprintf(path, sizeof path, "%s/plots.gp", out);
+    char *gp = test_read_file(path);
+    if (gp) { /* gnuplot's script is written with or without gnuplot */
+        char *glance = strstr(gp, "set output 'glance.svg'");
+        assert_non_null(glance);
+        assert_non_null(strstr(glance, "set yrange [0.4:2.16"));
+        assert_non_null(strstr(glance, "with boxxyerror"));
+        free(gp);
+    }
 }
 
 /* --baseline names a file or a device; the baseline comes first

@@ -28,7 +28,9 @@ static void esc(FILE *out, const char *text)
 
 /* The page fits its window at any width: it never scrolls sideways; a
  * table wider than the window scrolls inside its own box (div.scroll),
- * pictures scale down with it, long names break. */
+ * and so does a picture, which scales down only as far as keeps its
+ * labels 10 px high (gnuplot's 13-point text on pictures at most 900 wide:
+ * 44em), long names break. */
 static const char style[] =
     "html{-webkit-text-size-adjust:100%}\n"
     "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1em auto;"
@@ -53,9 +55,10 @@ static const char style[] =
     "td.base{background:#e8eef7}\n"
     "table.sortable th{cursor:pointer}\n"
     /* Pictures side by side where the window is wide enough. */
-    ".figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,34em),1fr));"
+    ".figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,45em),1fr));"
     "gap:1em;margin:1em 0}\n"
-    "figure{margin:0;max-width:100%;min-width:0}svg{max-width:100%;height:auto;display:block}\n"
+    "figure{margin:0;max-width:100%;min-width:0;overflow-x:auto}"
+    "svg{max-width:100%;min-width:44em;height:auto;display:block}\n"
     "figure.wide svg{width:100%}\n"
     "figcaption,.note{color:#555;font-size:0.9em}\n"
     "@media (max-width:40em){body{padding:0 0.5em}th{min-width:5em}"

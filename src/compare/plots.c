@@ -654,30 +654,46 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
     if ((status = clmem_output_commit(&out, pl->err)) || !rows)
         return status;
     plot_begin(pl->gp, svg, 720, pl->n_devs - 1, pl->longest);
+    /* Bars from 1x (the baseline) up or down to each ratio, the axis
+     * fitted to the ratios shown: a 1.09x and a 1.35x stay apart, and no
+     * bar rises from an axis's far end. */
+    lo = fmin(lo, 1);
+    hi = fmax(hi, 1);
     fprintf(pl->gp,
             "set title 'each device against %s'\nset xlabel ''\n"
             "set ylabel 'ratio to the baseline (log scale)'\nset logscale y 10\n"
-            "set format y '%%gx'\nset yrange [%g:%g]\nset style data histograms\n"
-            "set style histogram clustered gap 1\nset style fill solid 0.8\n"
-            "set xtics rotate by -35 left\nset datafile missing 'NaN'\n",
-            plot_quoted(pl->labels[pl->baseline], t, sizeof t),
-            plot_axis(pow(10, floor(log10(lo)))), plot_axis(pow(10, ceil(log10(hi * 1.5)))));
+            "set format y '%%gx'\nset yrange [%g:%g]\nset xrange [-0.6:%zu.6]\n"
+            "set style fill solid 0.8\nset xtics rotate by -35 left\nset datafile missing 'NaN'\n",
+            plot_quoted(pl->labels[pl->baseline], t, sizeof t), plot_axis(lo / 1.25),
+            plot_axis(hi * 1.25), rows - 1);
+    if (hi / lo < 10)
+        fputs("set ytics (0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.5, 1.7, 2, 3, 5, 7,"
+              " 10)\n",
+              pl->gp);
     fputs("plot ", pl->gp);
-    size_t clauses = 0;
-    for (size_t d = 0; d < pl->n_devs; d++) {
+    size_t clauses = 0, others = pl->n_devs - 1;
+    double width = 0.8 / (double)others;
+    for (size_t d = 0, k = 0; d < pl->n_devs; d++) {
         if (d == pl->baseline)
             continue;
         char fill[48] = "";
         if (d >= PLOT_COLOURS)
             snprintf(fill, sizeof fill, " fillstyle pattern %zu", d / PLOT_COLOURS + 3);
-        fprintf(pl->gp, "%s'%s' using %zu%s linecolor %zu%s title '%s'", clauses ? ", \\\n  " : "",
-                dat, d + 2, clauses ? "" : ":xtic(1)", d + 1, fill,
-                plot_quoted(pl->labels[d], name, sizeof name));
+        double offset = ((double)k - (double)(others - 1) / 2) * width;
+        /* x, y, x from, x to, y from, y to: a box between 1x and the ratio. */
+        fprintf(pl->gp,
+                "%s'%s' using ($0%+.4f):%zu:($0%+.4f):($0%+.4f):(column(%zu) < 1 ? column(%zu) : "
+                "1):(column(%zu) < 1 ? 1 : column(%zu))%s with boxxyerror linecolor %zu%s "
+                "title '%s'",
+                clauses ? ", \\\n  " : "", dat, offset, d + 2, offset - width / 2,
+                offset + width / 2, d + 2, d + 2, d + 2, d + 2, clauses ? "" : ":xtic(1)", d + 1,
+                fill, plot_quoted(pl->labels[d], name, sizeof name));
         clauses++;
+        k++;
     }
     fprintf(pl->gp, ", \\\n  1 with lines linecolor rgb '#000000' dashtype 2 notitle\n"
                     "unset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate "
-                    "center\nset style data linespoints\n");
+                    "center\nset ytics autofreq\nset style data linespoints\n");
     if ((status = plot_add_picture(pl->p, svg,
                                    "Each bar: a device's results over the baseline's at the same "
                                    "variant and size (their geometric mean), or its best over the "
