@@ -23,26 +23,26 @@ set xlabel ''
 set ylabel 'ratio to the baseline (log scale)'
 set logscale y 10
 set format y '%gx'
-set yrange [1e-07:10]
-set style data histograms
-set style histogram clustered gap 1
+set yrange [7.53571e-07:2.02716]
+set xrange [-0.6:11.6]
 set style fill solid 0.8
 set xtics rotate by -35 left
 set datafile missing 'NaN'
-plot 'glance.dat' using 3:xtic(1) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  'glance.dat' using 4 linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  'glance.dat' using 5 linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'glance.dat' using 6 linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  'glance.dat' using 7 linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
-  'glance.dat' using 8 linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
-  'glance.dat' using 9 linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  'glance.dat' using 10 linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  'glance.dat' using 11 linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+plot 'glance.dat' using ($0-0.3556):3:($0-0.4000):($0-0.3111):(column(3) < 1 ? column(3) : 1):(column(3) < 1 ? 1 : column(3)):xtic(1) with boxxyerror linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  'glance.dat' using ($0-0.2667):4:($0-0.3111):($0-0.2222):(column(4) < 1 ? column(4) : 1):(column(4) < 1 ? 1 : column(4)) with boxxyerror linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  'glance.dat' using ($0-0.1778):5:($0-0.2222):($0-0.1333):(column(5) < 1 ? column(5) : 1):(column(5) < 1 ? 1 : column(5)) with boxxyerror linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  'glance.dat' using ($0-0.0889):6:($0-0.1333):($0-0.0444):(column(6) < 1 ? column(6) : 1):(column(6) < 1 ? 1 : column(6)) with boxxyerror linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  'glance.dat' using ($0+0.0000):7:($0-0.0444):($0+0.0444):(column(7) < 1 ? column(7) : 1):(column(7) < 1 ? 1 : column(7)) with boxxyerror linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  'glance.dat' using ($0+0.0889):8:($0+0.0444):($0+0.1333):(column(8) < 1 ? column(8) : 1):(column(8) < 1 ? 1 : column(8)) with boxxyerror linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  'glance.dat' using ($0+0.1778):9:($0+0.1333):($0+0.2222):(column(9) < 1 ? column(9) : 1):(column(9) < 1 ? 1 : column(9)) with boxxyerror linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  'glance.dat' using ($0+0.2667):10:($0+0.2222):($0+0.3111):(column(10) < 1 ? column(10) : 1):(column(10) < 1 ? 1 : column(10)) with boxxyerror linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  'glance.dat' using ($0+0.3556):11:($0+0.3111):($0+0.4000):(column(11) < 1 ? column(11) : 1):(column(11) < 1 ? 1 : column(11)) with boxxyerror linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   1 with lines linecolor rgb '#000000' dashtype 2 notitle
 unset logscale xy
 set autoscale xy
 set format xy
 set xtics norotate center
+set ytics autofreq
 set style data linespoints
 set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 12
@@ -963,102 +963,6 @@ plot 'pitched-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dasht
   NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'pitched (PP 0.89)', \
   NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'unpadded (PP 0.83)', \
   NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'vec4 (PP 0.00)'
-unset xrange
-unset yrange
-set xtics autofreq
-set autoscale xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
-set output 'hierarchy-pp.svg'
-set title 'hierarchy: application efficiency, most efficient device first'
-set xlabel 'devices, most efficient first'
-set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:10.5]
-set yrange [0:1.05]
-set xtics 1
-plot 'hierarchy-pp.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
-  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
-  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
-  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'chase_global (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'chase_local (PP 0.00)'
-unset xrange
-unset yrange
-set xtics autofreq
-set autoscale xy
-set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 14
-set output 'hierarchy-pp-2.svg'
-set title 'hierarchy: application efficiency, most efficient device first'
-set xlabel 'devices, most efficient first'
-set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:10.5]
-set yrange [0:1.05]
-set xtics 1
-plot 'hierarchy-pp-2.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
-  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp-2.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
-  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp-2.dat' index 2 using 1:3 with lines linecolor rgb '#333333' dashtype 3 linewidth 2 notitle, \
-  '' index 2 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp-2.dat' index 3 using 1:3 with lines linecolor rgb '#333333' dashtype 4 linewidth 2 notitle, \
-  '' index 3 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
-  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'private_registers (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'd2d (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'buffer_read (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 4 linewidth 2 title 'read_ws (PP 0.00)'
-unset xrange
-unset yrange
-set xtics autofreq
-set autoscale xy
-set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 13
-set output 'hierarchy-pp-3.svg'
-set title 'hierarchy: application efficiency, most efficient device first'
-set xlabel 'devices, most efficient first'
-set ylabel 'efficiency; PP of the first k (lines)'
-set xrange [0.5:10.5]
-set yrange [0:1.05]
-set xtics 1
-plot 'hierarchy-pp-3.dat' index 0 using 1:3 with lines linecolor rgb '#333333' dashtype 1 linewidth 2 notitle, \
-  '' index 0 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp-3.dat' index 1 using 1:3 with lines linecolor rgb '#333333' dashtype 2 linewidth 2 notitle, \
-  '' index 1 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  'hierarchy-pp-3.dat' index 2 using 1:3 with lines linecolor rgb '#333333' dashtype 3 linewidth 2 notitle, \
-  '' index 2 using 1:2:4 with points linecolor variable pointtype 7 pointsize 1.3 notitle, \
-  NaN with points linecolor 1 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
-  NaN with points linecolor 2 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  NaN with points linecolor 3 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  NaN with points linecolor 4 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  NaN with points linecolor 5 pointtype 7 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  NaN with points linecolor 6 pointtype 7 title 'NVIDIA H200 on vm (h200-b.json)', \
-  NaN with points linecolor 7 pointtype 7 title 'NVIDIA H200 on vm (h200.json)', \
-  NaN with points linecolor 8 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  NaN with points linecolor 9 pointtype 7 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  NaN with points linecolor 10 pointtype 7 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
-  NaN with lines linecolor rgb '#333333' dashtype 1 linewidth 2 title 'atomic_local (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 2 linewidth 2 title 'atomic_global (PP 0.00)', \
-  NaN with lines linecolor rgb '#333333' dashtype 3 linewidth 2 title 'atomic_contended (PP 0.00)'
 unset xrange
 unset yrange
 set xtics autofreq
