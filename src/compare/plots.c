@@ -655,7 +655,7 @@ static int glance_picture(struct plotter *pl, const struct picks *groups)
         return status;
     plot_begin(pl->gp, svg, 720, pl->n_devs - 1, pl->longest);
     /* Bars from 1x (the baseline) up or down to each ratio, the axis
-     * fitted to the ratios shown: a 1.09x and a 1.35x stay apart, and no
+     * fitted to the ratios shown: ratios near 1x stay apart, and no
      * bar rises from an axis's far end. */
     lo = fmin(lo, 1);
     hi = fmax(hi, 1);
