@@ -712,6 +712,9 @@ static void builds_are_said(void **state)
                                "recorded, 1 \u2260 | 0.3.0, build not recorded, 1 |"));
     assert_non_null(strstr(md, "\u2260 Another entry of the same device came from another build"));
     assert_non_null(strstr(md, "| platform | driver | build | host |"));
+    /* Files that hold no lesson: one line, not a grid of "not run". */
+    assert_non_null(strstr(md, "No lesson in the results of dev S"));
+    assert_null(strstr(md, "| lesson | source |"));
     free(md);
     md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
                   ARGS("compare", s2, t, "--output-dir", out), out, 2, "report.md");

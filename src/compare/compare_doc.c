@@ -379,12 +379,39 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
                 "on that device: tiling against __local over __global reads, padding against "
                 "__local reads at stride 1 over the slowest stride (bank conflicts), constant "
                 "memory against the constant cache's broadcast over __global's.");
-    doc_table(d, 3 + v->n_devs);
+    /* A column for each device that holds some lesson; the others (a
+     * hierarchy-only file, say) named in one line, not a column of
+     * "not run". */
+    size_t shown = 0;
+    char none[1024] = "";
+    char *holds = calloc(v->n_devs + 1, 1);
+    if (!holds) {
+        d->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < v->n_devs; i++) {
+        struct clmem_lesson_gain g;
+        for (size_t l = 0; l < clmem_n_lessons && !holds[i]; l++)
+            holds[i] = (char)clmem_lesson_measure(&clmem_lessons[l], v->devs[i].results,
+                                                  v->devs[i].n_results, &g);
+        shown += holds[i] != 0;
+        size_t len = strlen(none);
+        if (!holds[i] && len < sizeof none)
+            snprintf(none + len, sizeof none - len, "%s%s", len ? ", " : "", v->labels[i]);
+    }
+    if (none[0])
+        doc_text(d, "No lesson in the results of %s.", none);
+    if (!shown) {
+        free(holds);
+        return;
+    }
+    doc_table(d, 3 + shown);
     doc_cell(d, NAN, "lesson");
     doc_cell(d, NAN, "source");
     doc_cell(d, NAN, "ratio");
     for (size_t i = 0; i < v->n_devs; i++)
-        doc_cell(d, NAN, "%s", v->labels[i]);
+        if (holds[i])
+            doc_cell(d, NAN, "%s", v->labels[i]);
     for (size_t l = 0; l < clmem_n_lessons; l++) {
         const struct clmem_lesson *lesson = &clmem_lessons[l];
         doc_cell(d, NAN, "%s", lesson->title);
@@ -393,6 +420,8 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
         for (size_t i = 0; i < v->n_devs; i++) {
             struct clmem_lesson_gain g;
             char human[64];
+            if (!holds[i])
+                continue;
             if (!clmem_lesson_measure(lesson, v->devs[i].results, v->devs[i].n_results, &g)) {
                 doc_cell(d, NAN, "not run");
                 continue;
@@ -418,6 +447,7 @@ static void lessons_section(struct doc *d, const struct compare_view *v)
             doc_mark(d, pays ? MARK_BETTER : costs ? MARK_WORSE : MARK_NONE);
         }
     }
+    free(holds);
 }
 
 static void plots_section(struct doc *d, const struct compare_view *v)
