@@ -157,8 +157,9 @@ static int say_rank_failures(const struct clmem_rank_report *all, size_t n)
     int worst = CLMEM_OK;
     for (size_t i = 0; i < n; i++) {
         const struct clmem_rank_report *r = &all[i];
+        /* A FAILED result an error stopped: the rank's error, said below. */
         for (size_t j = 0; j < r->n_results; j++)
-            if (!r->results[j].skipped && !r->results[j].verified)
+            if (!r->results[j].skipped && !r->results[j].verified && !r->results[j].error[0])
                 fprintf(stderr, "clmem: rank %d on %s: %s %s at %s: verification failed: %s\n",
                         r->rank, r->host.name, r->results[j].workload, r->results[j].variant,
                         r->results[j].size, r->results[j].verify_detail);
