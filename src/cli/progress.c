@@ -82,6 +82,8 @@ void cli_progress_result(size_t step, size_t steps, const struct clmem_result *r
         snprintf(variant, sizeof variant, "%s", r->variant);
     if (r->skipped) {
         snprintf(outcome, sizeof outcome, "skipped: %s", r->skip_reason);
+    } else if (r->error[0]) {
+        snprintf(outcome, sizeof outcome, "FAILED: %.300s", r->error);
     } else {
         char metric[64];
         clmem_format_metric(r->metric, r->metric_unit, metric, sizeof metric);
