@@ -93,6 +93,9 @@ int clmem_results_total(struct clmem_result **results, size_t *n_results, const 
                 continue;
             }
             t->skipped = 0;
+            /* A device's error makes the total one too: no figure. */
+            if (r->error[0] && !t->error[0])
+                snprintf(t->error, sizeof t->error, "%s", r->error);
             ran++;
             t->metric += r->metric;
             if (r->median_ms > t->median_ms)
@@ -194,7 +197,9 @@ int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctx
         verify_failed |= status[i] == CLMEM_ERR_VERIFY;
         take_error(err, &worst, status[i], &errs[i]);
     }
-    if (worst != CLMEM_OK && worst != CLMEM_ERR_INTERRUPTED)
+    /* An OpenCL error leaves its FAILED results (clmem_run_execute's):
+     * kept, as a run on one device keeps them. */
+    if (worst != CLMEM_OK && worst != CLMEM_ERR_INTERRUPTED && worst != CLMEM_ERR_CL)
         goto cleanup;
     /* Device 0's results, then 1's, ..., then the totals. */
     for (size_t i = 0; i < n; i++) {
