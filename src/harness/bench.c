@@ -189,9 +189,9 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                 break;
             }
             /* A size the device cannot hold is not the suite's failure: it
-             * is listed as skipped, with the reason. */
-            /* An OpenCL error leaves FAILED results (clmem_run_execute's),
-             * or, before any variant ran, one for them all. */
+             * is listed as skipped, with the reason. An OpenCL error leaves
+             * FAILED results (clmem_run_execute's), or, where it came
+             * before any variant ran, one FAILED result for them all. */
             int unrun = status == CLMEM_ERR_USAGE || (status == CLMEM_ERR_CL && *n_results == before);
             if (unrun) {
                 int skipped = status == CLMEM_ERR_USAGE;
