@@ -193,14 +193,14 @@ size_t count_lines(const char *s)
 
 /* Whether the line at `line` (up to its newline) is a finished result's:
  * "clmem: [i/n] WHAT on DEVICE: median X ms, METRIC, verified" (FAILED),
- * or "...: skipped: REASON". */
+ * or "...: skipped: REASON", or "...: FAILED: ERROR" (an OpenCL error). */
 static int is_result_line(const char *line, size_t len)
 {
     char text[4096];
     snprintf(text, sizeof text, "%.*s", (int)len, line);
     if (strncmp(text, "clmem: [", 8) != 0 || !strstr(text, "] ") || !strstr(text, " on "))
         return 0;
-    if (strstr(text, ": skipped: "))
+    if (strstr(text, ": skipped: ") || strstr(text, ": FAILED: "))
         return 1;
     size_t n = strlen(text);
     int ends_ok = (n > 10 && strcmp(text + n - 10, ", verified") == 0) ||
