@@ -130,7 +130,7 @@ __kernel void blurTiled(__global const uchar *in, __global uchar *out, int w, in
  * aligned words. A grey image (the 3x3 box of Fig 4.1 over single bytes)
  * keeps two sums to a word, in 16-bit lanes, so that one add sums two
  * bytes (PACKED below): never slower, faster where the adds bind
- * (bench/experiments/h200-blur-packed/). in and out are two buffers
+ * (bench/experiments/). in and out are two buffers
  * (restrict): the compiler may issue a strip's loads before its stores. */
 #ifndef VEC
 #define VEC 4
@@ -312,7 +312,7 @@ static void storeRow(uint win[BOX][ACROSS], __global uchar *restrict q)
          * shifted to the top half, one multiply-high each (mul_hi(S << 16,
          * 7282) is S * 7282 >> 16). What the compiler makes of S / 9 is a
          * mask or shift, a multiply-high and a shift: one instruction
-         * less a lane (bench/roofs/h200-strips/3-division-groups/). */
+         * less a lane (bench/roofs/). */
         wv[k] = mul_hi(ve << 16, 7282u) | mul_hi(vo << 16, 7282u) << 8 |
                 mul_hi(ve & 0xffff0000u, 7282u) << 16 | mul_hi(vo & 0xffff0000u, 7282u) << 24;
 #else
@@ -369,7 +369,7 @@ static void rowSumsChecked(__global const uchar *restrict in, int rowBytes, int 
  * renamed registers once the loop is unrolled). A strip whose rows and
  * boxes are all inside the image (all but the first and last strip of a
  * column) checks no row and steps from row to row by adding rowBytes,
- * faster than the checked path (bench/experiments/h200-blur-interior/).
+ * faster than the checked path (bench/experiments/).
  * In the others, rows outside
  * the image sum to 0, and the rows whose box the image's top or bottom
  * cuts are left to Fig 4.1, after the others; their loops are not

@@ -49,7 +49,7 @@ CONVOLUTION_KERNEL(convolutionGlobal, __global const float)
  * the constant cache. Not on NVIDIA's OpenCL: its PTX reads a __constant
  * argument with ld.const through the argument's pointer, which ptxas
  * makes a load of the read-only global path, as for a const __global
- * pointer (bench/roofs/h200-coefficients/); both kernels read as fast. */
+ * pointer (bench/roofs/); both kernels read as fast. */
 CONVOLUTION_KERNEL(convolutionConstant, __constant float)
 
 /* Beyond the slides: the convolution with the filter in __constant,
@@ -82,7 +82,7 @@ CONVOLUTION_KERNEL(convolutionConstant, __constant float)
  * load is one load per float (a strip of 4 at radius 2: 8 loads of a float
  * a row); the aligned one is one 16-byte load and 2 loads of two floats
  * (half the load instructions of 4 floats, and no slower:
- * bench/roofs/h200-strips/), and it loads every row of the strip before its first multiply-add
+ * bench/roofs/), and it loads every row of the strip before its first multiply-add
  * (loadRows). in and out are two buffers (restrict): the compiler may
  * order loads and stores as it likes. */
 #ifndef VEC
@@ -149,7 +149,7 @@ static float convolveOne(__global const float *in, __constant float *filter, int
  * before the first multiply-add. Loaded row by row, NVIDIA's compiler put
  * each row's loads after the multiply-adds of the row before, one row of
  * loads in flight at a time; all first, more loads are in flight
- * (bench/roofs/h200-coefficients/). */
+ * (bench/roofs/). */
 static void loadRows(__global const float *restrict in, int w, int h, int x, int row0,
                      float e[ROWS + 2 * FILTER_RADIUS][VEC + 2 * FILTER_RADIUS])
 {
@@ -201,7 +201,7 @@ __kernel void convolutionCoarsened(__global const float *restrict in, __global f
      * aligned): on NVIDIA's OpenCL each is a load instruction (see
      * convolutionConstant), which its compiler repeats between the
      * multiply-adds where registers run short; four a load, a quarter of
-     * those (bench/roofs/h200-coefficients/). */
+     * those (bench/roofs/). */
     float f[FILTER_WIDTH * FILTER_WIDTH];
 #pragma unroll
     for (int k = 0; k < FILTER_WIDTH * FILTER_WIDTH / 4; k++) {

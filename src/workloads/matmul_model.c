@@ -131,7 +131,7 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
  *    the values each read serves than they gain.
  * Not P's columns: a cut across them leaves N's loads short of whole
  * vectors. The thresholds and what was measured for them:
- * bench/sgemm/shapes/ (h200-fitted/, h200-tsk/). The cut tile keeps its
+ * bench/sgemm/shapes/. The cut tile keeps its
  * row's rates, so the model counts only the rows it no longer computes.
  * The fitted row in *out; 0 where there is none. */
 static int splitk_fitted(const struct clmem_device *device, const size_t dim[3],
