@@ -56,6 +56,19 @@ static const struct {
     {ARGS("compare", "--output-dir", "/nonexistent-dir/report"), 2,
      "cannot create report directory '/nonexistent-dir/report'"},
     {ARGS("tune", "matmul", "--max-candidates", "0"), 2, "--max-candidates '0' is out of range"},
+    /* A whole device's fit: its options checked before any device opens. */
+    {ARGS("tune", "--budget", "0"), 2, "--budget '0' is out of range (1 s to 168 h)"},
+    {ARGS("tune", "--budget", "1h30"), 2, "--budget '1h30' is not a duration"},
+    {ARGS("tune", "--budget", "30m1h"), 2, "--budget '30m1h' is not a duration"},
+    {ARGS("tune", "--budget", "20x"), 2, "--budget '20x' is not a duration"},
+    {ARGS("tune", "--budget", "m"), 2, "--budget 'm' is not a duration"},
+    {ARGS("tune", "--budget", "200h"), 2, "--budget '200h' is out of range"},
+    {ARGS("tune", "matmul", "--budget", "1m"), 2,
+     "--budget is for a whole device's fit (clmem tune with no workload), not 'matmul'"},
+    {ARGS("tune", "matmul", "--workloads", "blur"), 2, "--workloads is for a whole device's fit"},
+    {ARGS("tune", "--size", "64"), 2, "--size goes with a WORKLOAD"},
+    {ARGS("tune", "--workloads", "blur,nope"), 2, "unknown workload 'nope'"},
+    {ARGS("tune", "--export", "x.json", "--show"), 2, "--export goes alone"},
     /* --help and --version take nothing after them; help CMD parses CMD's
      * line (each was exit 0, its text printed). */
     {ARGS("--help", "--bogus"), 2, "unknown option '--bogus' (see 'clmem --help')"},
@@ -486,6 +499,100 @@ static void tune_stores_and_run_uses_regblock(void **state)
     expect_tune_stores_and_run_uses("regblock");
 }
 
+/* A whole device fitted within a budget (blur alone, to be quick): the
+ * step's rows kept in the user's fitted file, taken by a run even as a
+ * device no shipped row knows; run again, the step is kept, not measured;
+ * exported, the rows are the shipped format (read back as such). */
+static void tune_fits_a_device_resumes_and_exports(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-fit-XXXXXX", other[] = "/tmp/clmem-fit2-XXXXXX", path[256],
+         exported[256], cmd[400];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(other));
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    snprintf(exported, sizeof exported, "%s/exported.json", dir);
+    run_clmem(&o, env, ARGS("tune", "--device", "cpu", "--export", exported));
+    assert_int_equal(o.code, 2);
+    assert_non_null(strstr(o.err, "nothing fitted on"));
+    run_clmem(&o, env,
+              ARGS("tune", "--device", "cpu", "--workloads", "blur", "--budget", "10s", "--reps",
+                   "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "[1/2] the device's peaks: copy"));
+    assert_non_null(strstr(o.out, "[2/2] blur coarsened at 1920x1080: VEC="));
+    assert_non_null(strstr(o.out, "2 of 2 steps fitted"));
+    const char *at = strstr(o.out, "fitted rows: '");
+    assert_non_null(at);
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(at + 14, "'"), at + 14);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 077, 0); /* a state file: this user's alone */
+    const char *const generic[] = {"XDG_CACHE_HOME", dir, "CLMEM_PARAMS_GENERIC", "1",
+                                   "CLMEM_DEBUG", "1", NULL};
+    run_clmem(&o, generic,
+              ARGS("run", "blur", "--variant", "coarsened", "--device", "cpu", "--reps", "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.err, "blur/coarsened for"));
+    assert_non_null(strstr(o.err, "of fitted"));
+    assert_non_null(strstr(o.err, path));
+    run_clmem(&o, env,
+              ARGS("tune", "--device", "cpu", "--workloads", "blur", "--budget", "10s", "--reps",
+                   "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.out, "[2/2] blur coarsened at 1920x1080: fitted before on this "
+                                  "device and driver: kept"));
+    run_clmem(&o, env, ARGS("tune", "--device", "cpu", "--export", exported));
+    assert_int_equal(o.code, 0);
+    char text[8192];
+    slurp(exported, text, sizeof text);
+    assert_non_null(strstr(text, "\"level\":\t\"device\""));
+    assert_non_null(strstr(text, "\"provenance\":"));
+    assert_non_null(strstr(text, "\"command\":\t\"clmem tune --device cpu --workloads blur"));
+    /* The exported file, as it is, is a database file clmem reads. */
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/clmem/params && chmod -R go-rwx %s && cp %s %s/clmem/params/x.json",
+             other, other, exported, other);
+    assert_int_equal(system(cmd), 0);
+    const char *const reread[] = {"XDG_CACHE_HOME", other, "CLMEM_DEBUG", "1", NULL};
+    run_clmem(&o, reread,
+              ARGS("run", "blur", "--variant", "coarsened", "--device", "cpu", "--reps", "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.err, "/clmem/params/x.json"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", dir, other);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* matmul's model fitted on PoCL: its rates (and, given the time, its
+ * thresholds and splitk's rows) kept as fitted rows, which auto then
+ * weighs (minutes on 2 cores: suite long). */
+static void tune_fits_matmul_model(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    char dir[] = "/tmp/clmem-fitm-XXXXXX", cmd[160];
+    assert_non_null(mkdtemp(dir));
+    const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
+    run_clmem(&o, env,
+              ARGS("tune", "--device", "cpu", "--workloads", "matmul", "--budget", "3m", "--reps",
+                   "1"));
+    assert_int_equal(o.code, 0);
+    const char *model = strstr(o.out, "matmul's model (its planners' rates and thresholds): ");
+    assert_non_null(model);
+    int rows = atoi(model + strlen("matmul's model (its planners' rates and thresholds): "));
+    if (rows < 2)
+        fail_msg("matmul's model fitted %d rows:\n%s", rows, o.out);
+    const char *const debug[] = {"XDG_CACHE_HOME", dir, "CLMEM_DEBUG", "1", NULL};
+    run_clmem(&o, debug,
+              ARGS("run", "matmul", "--variant", "auto", "--device", "cpu", "--size", "64",
+                   "--reps", "1"));
+    assert_int_equal(o.code, 0);
+    assert_non_null(strstr(o.err, "matmul/auto_rates for"));
+    assert_non_null(strstr(o.err, "1 row of fitted"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* Issue 16 item 3: one option table. The same spelling, range and message
  * in every command; each case is refused before any device work, so the
  * option before it was taken (or refused) as the table says. */
@@ -652,6 +759,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(cache_warns_on_damaged_entry),
         cmocka_unit_test(tune_stores_and_run_uses),
         cmocka_unit_test(tuning_entry_the_device_cannot_run_is_said),
+        cmocka_unit_test(tune_fits_a_device_resumes_and_exports),
         cmocka_unit_test(options_are_the_same_in_every_command),
         cmocka_unit_test(help_and_version),
         cmocka_unit_test(no_gpu_here_is_a_usage_error),
@@ -661,6 +769,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest long_tests[] = {
         cmocka_unit_test(compare_writes_the_report),
         cmocka_unit_test(tune_stores_and_run_uses_regblock),
+        cmocka_unit_test(tune_fits_matmul_model),
     };
     /* test_cli long: the long ones; test_cli PATTERN: only the tests whose
      * name matches (cmocka's *). */

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -582,6 +583,59 @@ static void auto_chooser_follows_the_rules(void **state)
     expect_choice(&accel, 4001, 4001, 4001, "regblock", "neither a CPU nor a GPU");
 }
 
+/* auto's choice as a model's: with CLMEM_DEBUG, each GPU candidate's
+ * estimate beside the choice, the chosen one the fastest that fits
+ * (ties to splitk, then regblock's kernel without copies). */
+static void expect_estimates(const struct clmem_device *d, size_t m, size_t n, size_t k,
+                             const char *first, const char *choice, const char *line_part)
+{
+    char path[] = "/tmp/clmem-auto-debug-XXXXXX", why[160], text[2048] = "";
+    int fd = mkstemp(path), saved = dup(2);
+    assert_true(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    dup2(fd, 2);
+    setenv("CLMEM_DEBUG", "1", 1);
+    const char *chosen = matmul_auto_choose(d, m, n, k, why, sizeof why);
+    unsetenv("CLMEM_DEBUG");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    close(fd);
+    unlink(path);
+    const char *line = strstr(text, "auto's model (time over the product's at the SGEMM rate): ");
+    if (!line || strcmp(chosen, choice) ||
+        strncmp(line + strlen("auto's model (time over the product's at the SGEMM rate): "),
+                first, strlen(first)) ||
+        !strstr(line, line_part))
+        fail_msg("%s at %zux%zux%zu: chose %s, expected %s (%s first) with '%s' in:\n%s",
+                 d->name, m, n, k, chosen, choice, first, line_part, text);
+}
+
+static void auto_weighs_each_candidate(void **state)
+{
+    (void)state;
+    struct clmem_device h100 =
+        made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
+    /* Whole tiles: regblock and padded tie at the product's time; splitk,
+     * with every unit busy, is not weighed. */
+    expect_estimates(&h100, 4096, 4096, 4096, "regblock", "regblock",
+                     "regblock 1.000 regblock_padded 1.000 splitk inf (not a candidate)");
+    /* Few blocks, long K: splitk's plan well under regblock's time. */
+    expect_estimates(&h100, 64, 8192, 8192, "splitk", "splitk", "splitk 0.");
+    /* Off float4s: padded below regblock's 1 + its loss. */
+    expect_estimates(&h100, 4001, 4001, 4001, "regblock_padded", "regblock_padded",
+                     "regblock_padded 1.");
+    /* Padded copies that do not fit: the next estimate, regblock. */
+    struct clmem_device small = h100;
+    small.global_mem = (cl_ulong)256 << 20;
+    small.max_alloc = (cl_ulong)64 << 20;
+    expect_estimates(&small, 4001, 4001, 4001, "regblock_padded", "regblock", "regblock 1.");
+}
+
 /* splitk's plan, as matmul_splitk_choose gives it: the slices, and the
  * plan must hold `part`. */
 static void expect_plan(const struct clmem_device *d, size_t m, size_t n, size_t k, int slices,
@@ -974,6 +1028,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(cpu_blocked_verifies_any_size),
         cmocka_unit_test(auto_verifies_and_names_its_choice),
         cmocka_unit_test(auto_chooser_follows_the_rules),
+        cmocka_unit_test(auto_weighs_each_candidate),
         cmocka_unit_test(splitk_plan_follows_the_shape),
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),
@@ -999,5 +1054,8 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "long") == 0)
         return cmocka_run_group_tests_name("matmul, long", long_tests, test_setup_device,
                                            test_teardown_device);
+    /* test_matmul PATTERN: only the tests whose name matches (cmocka's *). */
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

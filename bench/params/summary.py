@@ -33,15 +33,18 @@ with open(os.path.join(out, "cublas.csv")) as f:
     for row in csv.DictReader(f):
         cublas[row["size"]] = float(row["gflops"])
 
+# The unknown device before a fit (run.sh: generic-) or after one (fit.sh:
+# fitted-), whichever the folder holds.
+other = "fitted" if glob.glob(os.path.join(out, "fitted-*.json")) else "generic"
 rows = []
 for size, cu in cublas.items():
     shipped, note = auto_gflops("shipped-matmul-" + size)
-    generic, _ = auto_gflops("generic-matmul-" + size)
+    generic, _ = auto_gflops(other + "-matmul-" + size)
     rows.append((size, shipped, generic, cu, note))
 with open(os.path.join(out, "table.csv"), "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["size", "auto_shipped_gflops", "auto_generic_gflops", "cublas_gflops",
-                "shipped_over_cublas", "generic_over_shipped", "auto_note"])
+    w.writerow(["size", "auto_shipped_gflops", f"auto_{other}_gflops", "cublas_gflops",
+                "shipped_over_cublas", f"{other}_over_shipped", "auto_note"])
     for size, s, g, cu, note in rows:
         w.writerow([size, s or "", g or "", cu, f"{s / cu:.3f}" if s else "",
                     f"{g / s:.3f}" if s and g else "", note])
@@ -60,7 +63,7 @@ if ratios:
           f"median {statistics.median(ratios):.3f}")
 gen = [(size, g / s) for size, s, g, _, _ in rows if s and g]
 if gen:
-    print(f"unknown device (CLMEM_PARAMS_GENERIC=1) over shipped at {len(gen)} shapes: "
+    print(f"unknown device (CLMEM_PARAMS_GENERIC=1{', fitted by clmem tune' if other == 'fitted' else ''}) over shipped at {len(gen)} shapes: "
           f"min {min(r for _, r in gen):.3f}, median {statistics.median(r for _, r in gen):.3f}")
     for size, r in gen:
         print(f"  {size}: {r:.3f}")
@@ -69,7 +72,7 @@ for path in sorted(glob.glob(os.path.join(out, "shipped-*.json"))):
     if label.startswith("matmul-") and label != "matmul-8192":
         continue
     shipped = results(path) or []
-    generic = results(os.path.join(out, "generic-" + label + ".json")) or []
+    generic = results(os.path.join(out, other + "-" + label + ".json")) or []
     for r in shipped:
         if r.get("status") != "ok":
             continue

@@ -1,6 +1,8 @@
 /* clmem tune WORKLOAD: searches the parameters of the workload's tunable
  * variant on one device, every candidate verified, and keeps the best in
- * the tuning database that run and bench then use. */
+ * the tuning database that run and bench then use. clmem tune with no
+ * workload fits the whole device within --budget (harness/tune_device.c);
+ * --export writes what it fitted in the shipped database's format. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -16,16 +18,33 @@ static const struct cli_use tune_uses[] = {
     {.id = CLI_OPT_SEED},
     {.id = CLI_OPT_KERNEL_DIR},
     {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_WORKLOADS, .def_help = "every tunable one"},
+    {.id = CLI_OPT_BUDGET},
+    {.id = CLI_OPT_FRESH},
     {.id = CLI_OPT_SHOW},
     {.id = CLI_OPT_RESET},
+    {.id = CLI_OPT_EXPORT},
     {.id = CLI_OPT_PROGRESS},
     {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_tune_spec = {
     .name = "tune",
-    .synopsis = "WORKLOAD [options] | --show [--device D] | --reset [WORKLOAD] [--device D]",
-    .about = "Searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
+    .synopsis = "[WORKLOAD] [options] | --show [--device D] | --reset [WORKLOAD] [--device D] "
+                "| --export FILE [--device D]",
+    .about = "With no WORKLOAD: fits the whole device within --budget: its peaks, every\n"
+             "tunable variant below (at the workload's largest bench size for the\n"
+             "device), and matmul's model (the rates and thresholds that --variant auto\n"
+             "and the split-K planner weigh, measured with the tiles just tuned), each\n"
+             "step given a share of the time left, with progress on stderr. What each\n"
+             "step finds is kept at once: in the tuning database and as the device's\n"
+             "fitted rows ($XDG_CACHE_HOME/clmem/params/device-NAME.json, the shipped\n"
+             "parameter database's format), which run and bench then take before any\n"
+             "shipped row, CLMEM_PARAMS_GENERIC or not. Run again, it resumes: steps\n"
+             "fitted on this device and driver are kept (--fresh fits them again).\n"
+             "--export FILE writes the fitted rows for data/params/ (see\n"
+             "data/params/README.md).\n\n"
+             "With WORKLOAD: searches the parameters of each of WORKLOAD's tunable variants, or of the\n"
              "one --variant names (matmul: regblock, panel, cpu_blocked and splitk;\n"
              "transpose: padded, whose tile every transpose variant uses, and vec4;\n"
              "reduce and dot: one_pass, whose work-group every variant uses; blur and\n"
@@ -40,9 +59,10 @@ const struct cli_spec cli_tune_spec = {
              "and its slowest sample is faster than the built-in's fastest (diff's rule).\n"
              "--show lists what the database holds for the device, --reset removes it\n"
              "(WORKLOAD's entries only, when named); neither measures anything.\n",
-    .more = "exit codes: 0 ok, 1 no candidate verified, 2 usage error, 3 no OpenCL\n"
-            "device or OpenCL error, 128+N stopped by signal N (130: Ctrl-C; nothing is\n"
-            "stored)\n",
+    .more = "exit codes: 0 ok, 1 no candidate verified (a whole device: a step could\n"
+            "not be fitted, each said), 2 usage error, 3 no OpenCL device or OpenCL\n"
+            "error, 128+N stopped by signal N (130: Ctrl-C; the variant being tuned\n"
+            "keeps nothing, a whole device's finished steps stay kept)\n",
     CLI_USES(tune_uses),
     .min_args = 0,
     .max_args = 1,
@@ -193,6 +213,99 @@ done:
     return status;
 }
 
+/* ---- a whole device ---- */
+
+static void fit_step(void *user, size_t index, size_t count, const char *what, double share_s,
+                     double left_s)
+{
+    (void)user;
+    if (cli_progress_on())
+        fprintf(stderr, "clmem: [%zu/%zu] %s: up to %.0f s (%.0f s of the budget left)\n",
+                index + 1, count, what, share_s, left_s);
+}
+
+static void fit_done(void *user, size_t index, size_t count, const char *what,
+                     const char *outcome)
+{
+    (void)user;
+    printf("[%zu/%zu] %s: %s\n", index + 1, count, what, outcome);
+    fflush(stdout);
+}
+
+static int tune_device(const struct cli_opts *a, int argc, char **argv)
+{
+    struct clmem_error err = {0};
+    struct clmem_ctx ctx = {0};
+    char command[256];
+    size_t at = (size_t)snprintf(command, sizeof command, "clmem");
+    for (int i = 0; i < argc && at < sizeof command; i++)
+        at += (size_t)snprintf(command + at, sizeof command - at, " %s", argv[i]);
+    size_t count, n = 0;
+    const struct clmem_workload *const *all = clmem_workloads(&count);
+    const struct clmem_workload *chosen[64];
+    /* --workloads: those of the list (options.c checked the names). */
+    for (size_t i = 0; i < count && n < CLMEM_ARRAY_SIZE(chosen); i++)
+        if (!a->workloads || clmem_list_has(a->workloads, all[i]->name))
+            chosen[n++] = all[i];
+    int status = clmem_tuning_prepare(&err);
+    if (!status)
+        status = cli_open_device(&a->devices, a->kernel_dir, &ctx, &err);
+    if (status)
+        goto done;
+    ctx.no_cache = a->no_cache;
+    cli_catch_interrupts();
+    printf("fitting '%s' (driver %s) within %.0f s%s\n", ctx.device.name, ctx.device.driver,
+           a->budget, a->fresh ? ", every step again" : "");
+    struct clmem_fit_options options = {.budget_s = a->budget,
+                                        .reps = (unsigned)a->reps,
+                                        .seed = a->seed,
+                                        .fresh = a->fresh,
+                                        .command = command,
+                                        .step = fit_step,
+                                        .done = fit_done,
+                                        .cancelled = cli_interrupted};
+    struct clmem_fit_result r;
+    status = clmem_fit_device(&ctx, chosen, n, clmem_workload_find("peak"), &options, &r, &err);
+    if (status == CLMEM_OK) {
+        printf("%zu of %zu steps fitted, %zu kept from before, %zu not fitted, in %.0f s\n"
+               "fitted rows: '%s' (%zu rows; 'clmem tune --export FILE' writes them for "
+               "data/params/)\n",
+               r.fitted, r.steps, r.skipped, r.failed, r.seconds, r.path, r.rows);
+        if (r.failed)
+            status = clmem_fail(&err, CLMEM_ERR_VERIFY, "%zu step%s not fitted (said above)",
+                                r.failed, r.failed == 1 ? "" : "s");
+    }
+    status = cli_stop_status(status);
+done:
+    cli_report_warnings(&ctx);
+    if (status == CLMEM_ERR_INTERRUPTED)
+        status = cli_report_interrupted_keeping(
+            "the steps finished stay kept; 'clmem tune' again resumes");
+    else if (status)
+        cli_report_error(&err);
+    clmem_ctx_close(&ctx);
+    clmem_error_clear(&err);
+    return status;
+}
+
+/* --export FILE: the device's fitted rows, nothing measured. */
+static int export_rows(const struct cli_opts *a)
+{
+    struct clmem_error err = {0};
+    struct clmem_device device = {0};
+    size_t n = 0;
+    int status = device_name(&a->devices, device.name, sizeof device.name, &err);
+    if (!status)
+        status = clmem_fit_export(&device, a->export_file, &n, &err);
+    if (!status)
+        printf("wrote %zu fitted row%s of '%s' to '%s'\n", n, n == 1 ? "" : "s", device.name,
+               a->export_file);
+    else
+        cli_report_error(&err);
+    clmem_error_clear(&err);
+    return status;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     struct cli_opts a;
@@ -205,10 +318,38 @@ int cmd_tune(int argc, char **argv)
         cli_help(&cli_tune_spec, stdout);
         return CLMEM_OK;
     }
+    if (a.export_file && (a.show || a.reset || a.n_args)) {
+        clmem_fail(&err, CLMEM_ERR_USAGE, "--export goes alone (with --device), not with %s",
+                   a.n_args ? a.args[0] : a.show ? "--show" : "--reset");
+        return cli_report_error(&err);
+    }
+    if (a.export_file)
+        return export_rows(&a);
     if (a.show || a.reset)
         return show_or_reset(&a);
-    if (a.n_args == 0) {
-        clmem_fail(&err, CLMEM_ERR_USAGE, "tune needs a workload (see 'clmem tune --help')");
+    if (a.n_args && a.workloads) {
+        clmem_fail(&err, CLMEM_ERR_USAGE,
+                   "--workloads is for a whole device's fit (clmem tune with no workload), not "
+                   "with '%s'",
+                   a.args[0]);
+        return cli_report_error(&err);
+    }
+    if (a.n_args == 0 && (a.given[CLI_OPT_VARIANT] || a.given[CLI_OPT_SIZE] ||
+                          a.given[CLI_OPT_MAX_CANDIDATES])) {
+        clmem_fail(&err, CLMEM_ERR_USAGE,
+                   "--%s goes with a WORKLOAD: a whole device's fit takes each workload's "
+                   "largest bench size and --budget",
+                   a.given[CLI_OPT_VARIANT] ? "variant"
+                   : a.given[CLI_OPT_SIZE]  ? "size"
+                                            : "max-candidates");
+        return cli_report_error(&err);
+    }
+    if (a.n_args == 0)
+        return tune_device(&a, argc, argv);
+    if (a.given[CLI_OPT_BUDGET] || a.fresh) {
+        clmem_fail(&err, CLMEM_ERR_USAGE,
+                   "--%s is for a whole device's fit (clmem tune with no workload), not '%s'",
+                   a.fresh ? "fresh" : "budget", a.args[0]);
         return cli_report_error(&err);
     }
     const struct clmem_workload *w = clmem_workload_find(a.args[0]);

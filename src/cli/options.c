@@ -123,6 +123,27 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                        .offset = AT(reset),
                        .help = "remove the device's entries from the tuning database (only "
                                "WORKLOAD's when named)"},
+    [CLI_OPT_BUDGET] = {.name = "budget",
+                        .type = CLI_DURATION,
+                        .argh = "T",
+                        .max = 7 * 24 * 3600,
+                        .def = 20 * 60,
+                        .def_help = "20m",
+                        .offset = AT(budget),
+                        .help = "the time a whole device's fit may take: seconds, or with s, m "
+                                "or h (90s, 20m, 1h30m)"},
+    [CLI_OPT_FRESH] = {.name = "fresh",
+                       .type = CLI_FLAG,
+                       .offset = AT(fresh),
+                       .help = "fit again the steps fitted before on this device and driver "
+                               "(else they are kept and passed over)"},
+    [CLI_OPT_EXPORT] = {.name = "export",
+                        .type = CLI_FILE,
+                        .argh = "FILE",
+                        .offset = AT(export_file),
+                        .help = "write the device's fitted rows to FILE in the shipped "
+                                "parameter database's format (for data/params/; nothing is "
+                                "measured)"},
     [CLI_OPT_REPS] = {.name = "reps",
                       .type = CLI_UINT,
                       .argh = "N",
@@ -435,6 +456,42 @@ static int parse_choice(const char *option, const char *text, const char *const 
     return clmem_fail(err, CLMEM_ERR_USAGE, "unknown %s '%s' (use %s)", option, text, list);
 }
 
+/* A duration: digits (seconds), or parts of digits and a unit, s, m or h,
+ * largest first ("1h30m", "90s", "20m"); 1 s to max. */
+static int parse_duration(const char *name, const char *text, double max, double *out,
+                          struct clmem_error *err)
+{
+    static const char units[] = "hms";
+    const double seconds[] = {3600, 60, 1};
+    double total = 0;
+    int last = -1;
+    const char *p = text;
+    if (!*p)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s needs a duration (20m, 90s, 1h30m)", name);
+    while (*p) {
+        unsigned long long v = 0;
+        const char *digits = p;
+        while (isdigit((unsigned char)*p) && v < 1000000000ULL)
+            v = v * 10 + (unsigned long long)(*p++ - '0');
+        const char *unit = *p ? strchr(units, *p) : NULL;
+        int k = unit ? (int)(unit - units) : 2;
+        if (p == digits || isdigit((unsigned char)*p) || (*p && !unit) || k <= last ||
+            (!*p && last >= 0))
+            return clmem_fail(err, CLMEM_ERR_USAGE,
+                              "%s '%s' is not a duration (seconds, or 20m, 90s, 1h30m)", name,
+                              text);
+        total += (double)v * seconds[k];
+        last = k;
+        if (*p)
+            p++;
+    }
+    if (total < 1 || total > max)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "%s '%s' is out of range (1 s to %.0f h)", name,
+                          text, max / 3600);
+    *out = total;
+    return CLMEM_OK;
+}
+
 /* --workloads: every name one of the list's, none empty ("", "dot,"),
  * whichever command takes it. */
 static int parse_workloads(const char *text, struct clmem_error *err)
@@ -479,6 +536,7 @@ int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struc
     case CLI_FLAG: *(int *)at = 1; return CLMEM_OK;
     case CLI_UINT: return cli_parse_uint(name, text, opt->min, opt->max, at, err);
     case CLI_PERCENT: return parse_percent(name, text, (double)opt->max, at, err);
+    case CLI_DURATION: return parse_duration(name, text, (double)opt->max, at, err);
     case CLI_FORMAT: return clmem_format_parse(text, at, err);
     case CLI_WEIGHTS: {
         struct cli_weights *w = at;
@@ -561,7 +619,8 @@ static void set_default(const struct cli_option *opt, unsigned long long def, co
     void *at = (char *)o + opt->offset;
     switch (opt->type) {
     case CLI_UINT: *(unsigned long long *)at = def; break;
-    case CLI_PERCENT: *(double *)at = (double)def; break;
+    case CLI_PERCENT:
+    case CLI_DURATION: *(double *)at = (double)def; break;
     case CLI_FORMAT: *(enum clmem_format *)at = (enum clmem_format)def; break;
     case CLI_TEXT:
     case CLI_CHOICE:
@@ -722,6 +781,8 @@ void cli_option_text(const struct cli_option *opt, const struct cli_use *use, ch
         snprintf(range, sizeof range, ", %llu to %llu", opt->min, opt->max);
     if (opt->type == CLI_PERCENT)
         snprintf(range, sizeof range, ", 0 to %llu", opt->max);
+    if (opt->type == CLI_DURATION)
+        snprintf(range, sizeof range, ", 1 s to %llu h", opt->max / 3600);
     const char *def_help = use->def_help              ? use->def_help
                            : use->flags & CLI_DEFAULT ? use->def_text
                                                       : opt->def_help;

@@ -31,6 +31,9 @@ enum cli_opt {
     CLI_OPT_MAX_CANDIDATES,
     CLI_OPT_SHOW,
     CLI_OPT_RESET,
+    CLI_OPT_BUDGET,
+    CLI_OPT_FRESH,
+    CLI_OPT_EXPORT,
     CLI_OPT_REPS,
     CLI_OPT_WARMUP,
     CLI_OPT_SEED,
@@ -65,6 +68,7 @@ enum cli_type {
     CLI_WEIGHTS, /* numbers >= 0, comma-separated (--split=W,W,...) */
     CLI_GRID,    /* RxC, each part 1 to 65536 (--summa=RxC) */
     CLI_PERCENT, /* a percentage, 0 to max, decimals allowed */
+    CLI_DURATION, /* seconds, or a number and s, m or h (20m, 1h30m), 1 s to max seconds */
 };
 
 /* --split[=W,...]: given, and with values one share per device (at most
@@ -99,13 +103,13 @@ struct cli_opts {
     const char *variant, *size, *workloads, *sizes, *baseline;
     const char *device;         /* --device as written, as messages quote it */
     struct cli_devices devices; /* and what it names */
-    const char *output, *output_dir, *kernel_dir, *compare, *input;
+    const char *output, *output_dir, *kernel_dir, *compare, *input, *export_file;
     int weak, no_overlap, no_cache, peak, energy;
-    int show, reset, changes, progress, quiet;
+    int show, reset, fresh, changes, progress, quiet;
     struct cli_weights split;
     struct cli_grid summa;
     unsigned long long panel, max_candidates, reps, warmup, seed;
-    double threshold;
+    double threshold, budget;
     enum clmem_format format;
     unsigned char given[CLI_OPT_COUNT]; /* which options the command line gave */
     int help;                           /* --help or -h: the rest was not read */

@@ -200,10 +200,14 @@ struct clmem_tune_options {
     void *user;
     int (*cancelled)(void *user); /* polled between candidates */
     void *cancelled_user;
+    /* clmem_now_ms() past which no further candidate starts (0: none):
+     * the best so far is kept, as when the candidates run out. */
+    double deadline_ms;
 };
 struct clmem_tune_result {
     struct clmem_tune_candidate builtin, best; /* best: builtin when nothing beat it */
     size_t tried;                              /* candidates besides the built-in one */
+    size_t candidates;                         /* of the space, that the device allows */
 };
 /* Searches tunable t of w on ctx's device: the built-in parameters first
  * (their failure is the search's: a usage error, an OpenCL error, a failed
@@ -216,5 +220,54 @@ struct clmem_tune_result {
 int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const struct clmem_tunable *t,
                const struct clmem_tune_options *options, struct clmem_tune_result *result,
                struct clmem_error *err);
+
+/* ---- a whole device fitted (tune_device.c): clmem tune with no workload ---- */
+/* The plan: the device's peaks, then each workload's tunable variants
+ * (clmem_tune at the workload's largest bench size for the device), each
+ * followed, where the workload has one, by its model's fit (its planners'
+ * rates and thresholds, measured with the tiles just tuned). Each step's
+ * best goes to the tuning database and, as rows of the parameter
+ * database's tables, to the user's fitted rows (clmem_fit_path), which
+ * every later step and run then read. The budget is shared among the
+ * steps left by their weights; a step already fitted on this device and
+ * driver is passed over unless `fresh`. */
+struct clmem_fit_options {
+    double budget_s;
+    unsigned reps;
+    uint64_t seed;
+    int fresh;
+    const char *command; /* the provenance's: how to measure again */
+    /* Before each step (from 0) and after it (outcome: what it kept, or
+     * why nothing). */
+    void (*step)(void *user, size_t index, size_t count, const char *what, double share_s,
+                 double left_s);
+    void (*done)(void *user, size_t index, size_t count, const char *what, const char *outcome);
+    /* Each candidate of a search, as clmem_tune_options' measured. */
+    void (*measured)(void *user, size_t index, size_t count, const struct clmem_tune_candidate *c);
+    void *user;
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+};
+struct clmem_fit_result {
+    size_t steps, fitted, skipped, failed, rows;
+    double seconds;
+    char path[1024]; /* the fitted rows' file */
+};
+int clmem_fit_device(struct clmem_ctx *ctx, const struct clmem_workload *const *workloads,
+                     size_t n_workloads, const struct clmem_workload *peak_workload,
+                     const struct clmem_fit_options *options, struct clmem_fit_result *result,
+                     struct clmem_error *err);
+/* The file of the device's fitted rows: <fitted dir>/device-NAME.json,
+ * NAME the device's name in lower case, each run of other characters a
+ * '-'. */
+int clmem_fit_path(const struct clmem_device *device, char *path, size_t size,
+                   struct clmem_error *err);
+/* The device's fitted rows (none: *n 0), read as a run reads them. */
+int clmem_fit_rows(const struct clmem_device *device, struct clmem_pdb *rows,
+                   struct clmem_error *err);
+/* Writes the device's fitted rows at `path` in the shipped database's
+ * format (level device, matching its name), ready for data/params/. */
+int clmem_fit_export(const struct clmem_device *device, const char *path, size_t *n_rows,
+                     struct clmem_error *err);
 
 #endif

@@ -21,6 +21,7 @@ static int row_matches(const struct clmem_param_row *r, const struct clmem_devic
     if (r->type && !(r->type & device->type))
         return 0;
     switch (r->level) {
+    case CLMEM_PARAM_FITTED: return strcmp(device->name, r->match) == 0;
     case CLMEM_PARAM_DEVICE: return clmem_contains_nocase(device->name, r->match);
     case CLMEM_PARAM_FAMILY: return device->family[0] && strcasecmp(device->family, r->match) == 0;
     case CLMEM_PARAM_VENDOR:
@@ -65,14 +66,15 @@ static void say_rows(const struct clmem_param_row *first, size_t k,
             stderr, "clmem: %s for '%s': %zu row%s of %s%s%s%s from %s%s\n", table, device->name, k,
             k == 1 ? "" : "s", clmem_param_level_name(first->level), first->match ? " '" : "",
             first->match ? first->match : "", first->match ? "'" : "", file,
-            clmem_params_generic() ? " (CLMEM_PARAMS_GENERIC: rows below any device ignored)" : "");
+            clmem_params_generic() ? " (CLMEM_PARAMS_GENERIC: shipped rows below any device ignored)" : "");
 }
 
-size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
+/* clmem_param_rows from level `first` down. */
+static size_t rows_from(const struct clmem_param_row *rows, size_t n,
                         const struct clmem_device *device, const struct clmem_param_row **out,
-                        size_t max, enum clmem_param_level *level)
+                        size_t max, enum clmem_param_level *level, enum clmem_param_level first)
 {
-    for (int l = CLMEM_PARAM_DEVICE; l <= CLMEM_PARAM_ANY; l++) {
+    for (int l = (int)first; l <= CLMEM_PARAM_ANY; l++) {
         size_t k = 0;
         for (size_t i = 0; i < n && k < max; i++)
             if ((int)rows[i].level == l && row_matches(&rows[i], device))
@@ -87,9 +89,16 @@ size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
     return 0;
 }
 
+size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
+                        const struct clmem_device *device, const struct clmem_param_row **out,
+                        size_t max, enum clmem_param_level *level)
+{
+    return rows_from(rows, n, device, out, max, level, CLMEM_PARAM_FITTED);
+}
+
 const char *clmem_param_level_name(enum clmem_param_level level)
 {
-    static const char *const names[] = {"device", "family", "vendor", "any device"};
+    static const char *const names[] = {"fitted", "device", "family", "vendor", "any device"};
     return level <= CLMEM_PARAM_ANY ? names[level] : "?";
 }
 
@@ -104,7 +113,8 @@ struct row_info {
 };
 struct table_rows {
     const struct clmem_param_table *table;
-    struct clmem_param_row *all, *any;    /* its rows; those at the level any */
+    /* its rows; those CLMEM_PARAMS_GENERIC keeps (any device's, fitted) */
+    struct clmem_param_row *all, *any;
     struct row_info *all_info, *any_info; /* beside each */
     size_t n_all, n_any;
     char table_name[80];
@@ -143,8 +153,24 @@ static void pdb_read(const char *dir)
         snprintf(pdb.message, sizeof pdb.message, "%s", err.message);
         return;
     }
-    if ((pdb.status = clmem_pdb_load(pdb.dir, &pdb.db, &err)))
+    if ((pdb.status = clmem_pdb_load(pdb.dir, &pdb.db, &err))) {
         snprintf(pdb.message, sizeof pdb.message, "%s", err.message);
+        return;
+    }
+    /* Then what `clmem tune` fitted on this user's devices, if anything. */
+    char fitted[1024], skipped[1200];
+    const char *none;
+    if (clmem_params_fitted_dir(fitted, sizeof fitted, &none) != 0)
+        return;
+    if ((pdb.status = clmem_pdb_load_fitted(fitted, &pdb.db, skipped, sizeof skipped, &err)))
+        snprintf(pdb.message, sizeof pdb.message, "%s", err.message);
+    else if (skipped[0])
+        fprintf(stderr, "clmem: warning: %s\n", skipped);
+}
+
+int clmem_params_fitted_dir(char *dir, size_t size, const char **why)
+{
+    return clmem_state_dir("params", dir, size, why);
 }
 
 static void pdb_read_shipped(void)
@@ -179,8 +205,9 @@ static int make_row(const struct clmem_param_table *t, const struct clmem_pdb_ro
 {
     memset(r, 0, sizeof *r);
     memset(info, 0, sizeof *info);
-    r->level = (enum clmem_param_level)p->level;
-    r->match = p->level == CLMEM_PARAM_ANY ? NULL : p->match;
+    /* A fitted row is for the one device its file matches by name. */
+    r->level = p->fitted ? CLMEM_PARAM_FITTED : (enum clmem_param_level)(p->level + 1);
+    r->match = r->level == CLMEM_PARAM_ANY ? NULL : p->match;
     r->type = type_of(p->type);
     info->file = p->file;
     info->index = p->index;
@@ -250,7 +277,7 @@ static void table_make(struct table_rows *tr)
             snprintf(tr->message, sizeof tr->message, "%s", err.message);
             return;
         }
-        if (r->level == CLMEM_PARAM_ANY) {
+        if (r->level == CLMEM_PARAM_ANY || r->level == CLMEM_PARAM_FITTED) {
             tr->any_info[tr->n_any] = *info;
             tr->any[tr->n_any++] = *r;
         }
@@ -269,7 +296,7 @@ static void table_make(struct table_rows *tr)
         cl_device_type want = types[k].bit == CLMEM_PARAM_UNTYPED ? 0 : types[k].bit;
         int found = 0;
         for (size_t i = 0; i < tr->n_any && !found; i++)
-            found = tr->any[i].type == want;
+            found = tr->any[i].level == CLMEM_PARAM_ANY && tr->any[i].type == want;
         if (!found) {
             tr->status =
                 clmem_fail(&err, CLMEM_ERR_USAGE,
@@ -371,6 +398,16 @@ size_t clmem_param_lookup(const struct clmem_param_table *t, const struct clmem_
     size_t n;
     const struct clmem_param_row *rows = clmem_param_table_rows(t, &n);
     return clmem_param_rows(rows, n, device, out, max, level);
+}
+
+size_t clmem_param_lookup_shipped(const struct clmem_param_table *t,
+                                  const struct clmem_device *device,
+                                  const struct clmem_param_row **out, size_t max,
+                                  enum clmem_param_level *level)
+{
+    size_t n;
+    const struct clmem_param_row *rows = clmem_param_table_rows(t, &n);
+    return rows_from(rows, n, device, out, max, level, CLMEM_PARAM_DEVICE);
 }
 
 int clmem_params_check(const struct clmem_workload *w, struct clmem_error *err)

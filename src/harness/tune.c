@@ -113,8 +113,11 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
     if (!all)
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     size_t take = n_all < o->max_candidates ? n_all : o->max_candidates;
+    result->candidates = n_all;
     /* The reference: the built-in parameters, planned as run would. */
+    double last_ms = clmem_now_ms();
     measure(ctx, w, t, o, NULL, &result->builtin, err);
+    last_ms = clmem_now_ms() - last_ms;
     if ((status = result->builtin.status))
         goto done;
     if (!values_from_params(t, result->builtin.params, result->builtin.values)) {
@@ -137,11 +140,17 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
             status = clmem_fail(err, CLMEM_ERR_INTERRUPTED, "interrupted");
             goto done;
         }
+        /* A candidate that would end past the deadline (the last one's
+         * time ahead of it) does not start. */
+        double now = clmem_now_ms();
+        if (o->deadline_ms > 0 && now + last_ms > o->deadline_ms)
+            break;
         struct clmem_tune_candidate c = {0};
         /* A candidate that fails (a build the driver refuses, a check) is
          * listed and passed over. */
         measure(ctx, w, t, o, &all[(i * stride % n_all) * CLMEM_MAX_PARAMS], &c, err);
         result->tried++;
+        last_ms = clmem_now_ms() - now;
         if (c.status == CLMEM_ERR_INTERRUPTED) {
             status = c.status;
             goto done;

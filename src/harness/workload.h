@@ -118,6 +118,7 @@ struct clmem_tunable {
     int (*valid)(const struct clmem_device *device, const int values[]);
 };
 
+struct clmem_fit;
 struct clmem_workload {
     const char *name;
     const char *summary;
@@ -189,7 +190,41 @@ struct clmem_workload {
      * them before a run). */
     const struct clmem_param_table *const *param_tables;
     size_t n_param_tables;
+    /* Optional: fits the rates and thresholds its planners weigh, on the
+     * device, after its tunables (whose fitted rows are in place):
+     * measures with clmem_fit_measure and adds rows with clmem_fit_add
+     * (tune_device.c). */
+    int (*fit)(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_error *err);
 };
+
+/* A workload's model being fitted (clmem tune, tune_device.c). */
+struct clmem_fit {
+    const struct clmem_workload *workload;
+    struct clmem_peak peak; /* the device's, measured first */
+    unsigned reps;
+    uint64_t seed;
+    double deadline_ms; /* clmem_now_ms() past which no measurement starts */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+    const char *command;
+    struct clmem_pdb_row *rows; /* what clmem_fit_add added */
+    size_t n_rows, cap;
+};
+/* One variant of the workload at `size` (tune_values: its tunable's
+ * values, NULL for its own), verified: its metric and median time.
+ * CLMEM_ERR_INTERRUPTED past the deadline or cancelled; a variant that
+ * does not verify is CLMEM_ERR_VERIFY. */
+int clmem_fit_measure(struct clmem_ctx *ctx, struct clmem_fit *fit, const char *variant,
+                      const char *size, const int *tune_values, double *metric, double *median_ms,
+                      struct clmem_error *err);
+/* The rows added so far kept (the device's fitted rows of their tables
+ * replaced by them) and read again, for the rest of the fit to weigh. */
+int clmem_fit_keep(struct clmem_ctx *ctx, const struct clmem_fit *fit, struct clmem_error *err);
+/* A row of table t for the device (its type), values[] in the table's
+ * column order, its note saying what was measured. */
+int clmem_fit_add(struct clmem_fit *fit, const struct clmem_device *device,
+                  const struct clmem_param_table *t, const double values[], const char *note,
+                  struct clmem_error *err);
 
 /* The variant of that name, or NULL (run.c). */
 const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name);
@@ -297,10 +332,14 @@ void clmem_run_release_programs(struct clmem_run *run);
  * vendor or platform) or any device, of a type (0: any). The lookup takes
  * the most specific level that has rows for the device: device, then
  * family, then vendor, then any; several rows at one level are candidates
- * the workload chooses among (by size). With CLMEM_PARAMS_GENERIC set (not
- * "" or "0") every shipped row below the level any is ignored: the device
- * runs as one no row knows. */
+ * the workload chooses among (by size). Above them all, the rows `clmem
+ * tune` fitted on this very device (the user's, paramdb_fitted.c: level
+ * "fitted", `match` the device's whole name). With CLMEM_PARAMS_GENERIC
+ * set (not "" or "0") every shipped row below the level any is ignored:
+ * the device runs as one no shipped row knows (its fitted rows still
+ * apply: what tune finds on a new GPU). */
 enum clmem_param_level {
+    CLMEM_PARAM_FITTED,
     CLMEM_PARAM_DEVICE,
     CLMEM_PARAM_FAMILY,
     CLMEM_PARAM_VENDOR,
@@ -332,7 +371,10 @@ struct clmem_param_table {
 size_t clmem_param_rows(const struct clmem_param_row *rows, size_t n,
                         const struct clmem_device *device, const struct clmem_param_row **out,
                         size_t max, enum clmem_param_level *level);
-/* "device", "family", "vendor", "any device". */
+/* "fitted", "device", "family", "vendor", "any device". */
+/* Where `clmem tune` keeps the rows it fits: $XDG_CACHE_HOME/clmem/params
+ * (clmem_state_dir's); -1 and *why where there is no such place. */
+int clmem_params_fitted_dir(char *dir, size_t size, const char **why);
 const char *clmem_param_level_name(enum clmem_param_level level);
 /* Table t's rows, in the database's order (its files by name, each
  * file's rows in order); only those at the level any under
@@ -359,6 +401,12 @@ int clmem_param_origin(const struct clmem_param_row *row, const char **file, siz
 size_t clmem_param_lookup(const struct clmem_param_table *t, const struct clmem_device *device,
                           const struct clmem_param_row **out, size_t max,
                           enum clmem_param_level *level);
+/* The same below the fitted level: the rows the device takes without a
+ * fit. */
+size_t clmem_param_lookup_shipped(const struct clmem_param_table *t,
+                                  const struct clmem_device *device,
+                                  const struct clmem_param_row **out, size_t max,
+                                  enum clmem_param_level *level);
 /* The database read and every table of w checked (clmem_param_table_get),
  * and no row of w's in a table w does not have: before a run's work. */
 int clmem_params_check(const struct clmem_workload *w, struct clmem_error *err);

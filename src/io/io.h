@@ -317,12 +317,33 @@ struct clmem_pdb_row {
     size_t n_values;
     char names[CLMEM_PDB_MAX_VALUES][32];
     double values[CLMEM_PDB_MAX_VALUES];
+    struct {
+        char device[256], driver[256], date[256], command[256], note[256];
+    } provenance;
+    int fitted; /* read from the user's fitted rows (clmem_pdb_load_fitted) */
 };
 struct clmem_pdb {
     struct clmem_pdb_row *rows; /* the files' rows, file after file, each file's in order */
     size_t n_rows, n_files;
 };
 int clmem_pdb_load(const char *dir, struct clmem_pdb *db, struct clmem_error *err);
+/* The user's fitted rows (`clmem tune`'s, paramdb_fitted.c): every *.json
+ * file of `dir` (a state directory: missing is none) appended to db, each
+ * row marked fitted. A file or directory that is not to be trusted (as
+ * clmem_state_open says) is passed over, *skipped saying why (the first
+ * such); a file that is not the shipped format is an error, as a shipped
+ * file's. */
+int clmem_pdb_load_fitted(const char *dir, struct clmem_pdb *db, char *skipped,
+                          size_t skipped_size, struct clmem_error *err);
+/* One file's rows (the shipped format) appended to db. */
+int clmem_pdb_parse(const char *path, const char *text, size_t len, struct clmem_pdb *db,
+                    struct clmem_error *err);
+/* Writes `rows` as one file of the shipped format at `path` (atomically;
+ * 0600 with `private_file`, a state file), at level `level` ("device")
+ * matching `match`, each row's provenance as it holds it. */
+int clmem_pdb_write(const char *path, int private_file, const char *level, const char *match,
+                    const char *comment, const struct clmem_pdb_row *rows, size_t n,
+                    struct clmem_error *err);
 void clmem_pdb_free(struct clmem_pdb *db);
 
 #endif

@@ -58,7 +58,8 @@ static int copy_name(char *dst, size_t size, const char *src, const char *what, 
     return CLMEM_OK;
 }
 
-static int check_provenance(const cJSON *row, const char *where, struct clmem_error *err)
+static int check_provenance(const cJSON *row, struct clmem_pdb_row *r, const char *where,
+                            struct clmem_error *err)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(row, "provenance");
     if (!cJSON_IsObject(p))
@@ -80,6 +81,14 @@ static int check_provenance(const cJSON *row, const char *where, struct clmem_er
             return clmem_fail(err, CLMEM_ERR_USAGE, "%s: \"%s\" must be a string", at,
                               item->string);
     }
+    char *const kept[] = {r->provenance.device, r->provenance.driver, r->provenance.date,
+                          r->provenance.command};
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(provenance_keys); i++)
+        snprintf(kept[i], sizeof r->provenance.command, "%s",
+                 cJSON_GetObjectItemCaseSensitive(p, provenance_keys[i])->valuestring);
+    const cJSON *note = cJSON_GetObjectItemCaseSensitive(p, "note");
+    if (note)
+        snprintf(r->provenance.note, sizeof r->provenance.note, "%s", note->valuestring);
     return CLMEM_OK;
 }
 
@@ -130,11 +139,10 @@ static int parse_row(const cJSON *row, struct clmem_pdb_row *r, const char *wher
             return status;
         r->values[r->n_values++] = item->valuedouble;
     }
-    return check_provenance(row, where, err);
+    return check_provenance(row, r, where, err);
 }
 
-/* One file's rows appended to db. */
-static int parse_file(const char *path, const char *text, size_t len, struct clmem_pdb *db,
+int clmem_pdb_parse(const char *path, const char *text, size_t len, struct clmem_pdb *db,
                       struct clmem_error *err)
 {
     struct clmem_json_check check = {.what = ""};
@@ -268,7 +276,7 @@ int clmem_pdb_load(const char *dir, struct clmem_pdb *db, struct clmem_error *er
             status =
                 clmem_fail(err, CLMEM_ERR_USAGE, "parameter database path too long: '%s'", dir);
         else if (!(status = read_path(path, &text, &len, err)))
-            status = parse_file(path, text, len, db, err);
+            status = clmem_pdb_parse(path, text, len, db, err);
         free(text);
         db->n_files++;
     }

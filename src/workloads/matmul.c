@@ -646,6 +646,7 @@ const struct clmem_workload clmem_workload_matmul = {
     .n_tunables = CLMEM_ARRAY_SIZE(matmul_tunables),
     .param_tables = matmul_param_tables,
     .n_param_tables = CLMEM_ARRAY_SIZE(matmul_param_tables),
+    .fit = matmul_fit,
     .size_help = "N (square) or MxNxK: P is MxN, M is MxK, N is KxN",
     .max_dims = 3,
     /* Every dimension 3, 1 and 2 mod 4 (float4 edges) and cut by each tile

@@ -221,6 +221,12 @@ const char *auto_misfit(const struct clmem_device *device, int variant, const si
                         const int rb[], char *why, size_t size);
 int auto_decide(const struct clmem_device *device, const size_t dim[3], const int rb[],
                 const struct clmem_variant *variants, char *why, size_t size);
+/* What auto weighs about a size on a device with regblock's parameters rb. */
+void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                   struct auto_shape *f);
+
+/* ---- matmul_fit.c: the model's rates and thresholds measured on a device (clmem tune) ---- */
+int matmul_fit(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_error *err);
 
 /* ---- matmul_launch.c: the launches of the variants that take more than one kernel ---- */
 int cpu_blocked_execute(struct clmem_run *run, const struct clmem_variant *v,

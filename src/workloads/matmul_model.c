@@ -225,8 +225,8 @@ void splitk_describe(const struct splitk_plan *plan, char *out, size_t size)
         snprintf(out + len, size - (size_t)len, "K in one slice");
 }
 
-static void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
-                          struct auto_shape *f)
+void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const int rb[],
+                   struct auto_shape *f)
 {
     memset(f, 0, sizeof *f);
     memcpy(f->dim, dim, sizeof f->dim);
@@ -281,80 +281,61 @@ static void auto_shape_of(const struct clmem_device *device, const size_t dim[3]
     }
 }
 
-/* A rule: where a device of `type` (0: any) meets every test it makes, it
- * chooses `variant`, unless the variant cannot take the size on the
- * device (its copies would not fit): then the next rule that holds. */
-enum auto_test { AUTO_ANY, AUTO_YES, AUTO_NO };
-struct auto_rule {
-    cl_device_type type;
-    enum auto_test whole;   /* every dimension a whole tile */
-    enum auto_test aligned; /* K and N multiples of 4: rows of M and N start on a float4 */
-    /* Not AUTO_LOSS_NONE: what regblock loses to its edges at such sizes
-     * (auto_thresholds_table), as a share of its time; the rule holds
-     * where padding costs less than that plus the wave_gain. */
-    enum auto_loss direct_loss;
-    int variant;
-    /* regblock's blocks fewer than the compute units, and splitk's plan
-     * other than regblock's kernel and, where the model knows regblock's
-     * tile, at most auto_thresholds' splitk_ratio of its time. */
-    enum auto_test few_blocks;
-};
+/* ---- --variant auto: the variant the model puts fastest ----
+ *
+ * Which kernels are candidates is the device's kind: a CPU runs the CPU
+ * kernels (cpu_blocked, a BLIS-style kernel that keeps the vector
+ * registers full, and panel where its packed copies do not fit), a GPU the
+ * GPU ones (regblock, regblock_padded, splitk), any other device regblock,
+ * which has rows for any device (a device that says it is every type, as
+ * Oclgrind does, is weighed as a CPU). Among a GPU's, the model weighs
+ * each one's time (auto_estimates) from the size and the device's rates
+ * and thresholds in the parameter database (auto_rates, auto_thresholds,
+ * splitk's rows: what `clmem tune` fits), the same code for every GPU;
+ * the fastest that can take the size runs. */
+enum { AUTO_GPU_CANDIDATES = 3 };
+/* In this order on a tie: splitk where the model puts it at its
+ * threshold, regblock's kernel without copies before padded's. */
+static const int auto_gpu_candidates[AUTO_GPU_CANDIDATES] = {SPLITK, REGBLOCK, REGBLOCK_PADDED};
 
-/* The rules, the first that holds chosen. They rest on how the variants'
- * kernels are built (float4 loads, checks at the edges, stream-K) and on
- * the model's rates and thresholds in the parameter database
- * (auto_rates, auto_thresholds, splitk's rows), measured where their
- * provenance says; a GPU no row knows takes the rows for any GPU. The
- * measurements behind each rule: bench/sgemm/, bench/cpu-openblas/,
- * bench/README.md ("Roofs and vendor libraries"). */
-static const struct auto_rule auto_rules[] = {
-    /* CPUs: cpu_blocked, a BLIS-style kernel that keeps the vector
-     * registers full, faster than panel and regblock on every CPU
-     * measured from small sizes up (below about 100x100x100 launches
-     * outweigh flops and no variant wins every run). Where its packed
-     * copies do not fit, panel. */
-    {CL_DEVICE_TYPE_CPU, .variant = CPU_BLOCKED},
-    {CL_DEVICE_TYPE_CPU, .variant = PANEL},
-    /* GPUs where regblock's blocks leave compute units idle (few rows or
-     * columns, a long K): splitk, its tiles and slices chosen by its
-     * model (splitk_plan_of), as vendor libraries split K there. */
-    {CL_DEVICE_TYPE_GPU, .variant = SPLITK, .few_blocks = AUTO_YES},
-    /* GPUs, whole tiles: regblock_padded multiplies in place with the same
-     * kernel and the two tie, so the one without copies. */
-    {CL_DEVICE_TYPE_GPU, AUTO_YES, .variant = REGBLOCK},
-    /* K or N not a multiple of 4: regblock reads rows that do not start on
-     * a float4 by vload4 and checks each float (auto_thresholds'
-     * unaligned_loss), where padded reads whole float4s: padded where its
-     * copies cost less. */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_NO, AUTO_LOSS_UNALIGNED, .variant = REGBLOCK_PADDED},
-    /* Aligned, tiles cut: regblock checks only its edge blocks
-     * (aligned_loss); where it cannot share a part-full last wave by
-     * stream-K (the blocks it would share cross P's edges), its idle units
-     * add to that (wave_gain). */
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, AUTO_YES, AUTO_LOSS_ALIGNED, .variant = REGBLOCK_PADDED},
-    {CL_DEVICE_TYPE_GPU, AUTO_NO, .variant = REGBLOCK},
-    /* Any other device (an accelerator): regblock, which has parameters
-     * for any device. */
-    {0, .variant = REGBLOCK},
-};
-
-/* regblock's blocks leave compute units idle and splitk's plan does
- * better, as far as the model says (auto_rule's few_blocks). */
-static int auto_few_blocks(const struct auto_shape *f)
+/* What regblock loses at this size's edges, as a share of its time: where
+ * a tile is cut, auto_thresholds' loss (unaligned where K or N is not a
+ * multiple of 4: rows read by vload4 and checked float by float; aligned
+ * else: only the edge blocks checked), plus the share of a part-full last
+ * wave that its stream-K cannot share (the blocks it would share cross
+ * P's edges). */
+static double auto_edge_loss(const struct auto_shape *f)
 {
-    int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
-    return f->blocks < f->units && differs &&
-           (!f->split_ratio || f->split_ratio <= f->splitk_ratio);
+    return f->cut < 0 ? 0.0
+                      : f->loss[f->unaligned >= 0 ? AUTO_LOSS_UNALIGNED : AUTO_LOSS_ALIGNED] +
+                            f->wave_gain;
 }
 
-static int auto_rule_holds(const struct auto_rule *r, const struct clmem_device *device,
-                           const struct auto_shape *f)
+/* splitk's plan differs from regblock's kernel and regblock's blocks
+ * leave compute units idle: where the model weighs splitk at all (with
+ * every unit busy, its slices' sums are pure cost). */
+static int auto_splitk_candidate(const struct auto_shape *f)
 {
-    return (!r->type || (r->type & device->type)) &&
-           (r->whole == AUTO_ANY || (r->whole == AUTO_YES) == (f->cut < 0)) &&
-           (r->aligned == AUTO_ANY || (r->aligned == AUTO_YES) == (f->unaligned < 0)) &&
-           (!r->direct_loss || f->pad_cost < f->loss[r->direct_loss] + f->wave_gain) &&
-           (r->few_blocks == AUTO_ANY || (r->few_blocks == AUTO_YES) == auto_few_blocks(f));
+    int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
+    return f->blocks < f->units && differs;
+}
+
+/* Each GPU candidate's time (auto_gpu_candidates' order), in units of
+ * the product's time at the device's SGEMM rate: regblock 1 plus its edge
+ * loss; regblock_padded 1 plus its padding's cost (pad_cost: the copies,
+ * their launches, the padded product's extra flops); splitk, where it is
+ * a candidate, the better of those two times the split model's ratio of
+ * its plan's time to regblock's, over splitk_ratio (the model's bias with
+ * a margin, as `clmem tune` fits it). INFINITY: not a candidate. */
+static void auto_estimates(const struct auto_shape *f, double est[AUTO_GPU_CANDIDATES])
+{
+    double regblock = 1.0 + auto_edge_loss(f), padded = 1.0 + (f->cut >= 0 ? f->pad_cost : 0.0),
+           better = regblock < padded ? regblock : padded;
+    est[0] = auto_splitk_candidate(f) && f->splitk_ratio > 0
+                 ? better * f->split_ratio / f->splitk_ratio
+                 : INFINITY;
+    est[1] = regblock;
+    est[2] = padded;
 }
 
 /* NULL where the variant can take the size on the device, else why not. */
@@ -372,11 +353,11 @@ const char *auto_misfit(const struct clmem_device *device, int variant, const si
     }
 }
 
-/* What the rule tested, as the note says it: "N=1000 not a multiple of
+/* What the model weighed, as the note says it: "N=1000 not a multiple of
  * 128; last wave 45% full, regblock cannot share it; padding ~15% vs
  * regblock's loss ~34%". */
-static void auto_describe(const struct auto_rule *r, const struct auto_shape *f, const char *passed,
-                          char *why, size_t size)
+static void auto_describe(const struct clmem_device *device, int variant,
+                          const struct auto_shape *f, const char *passed, char *why, size_t size)
 {
     static const char dim_name[3] = {'M', 'N', 'K'};
     size_t len = 0;
@@ -388,11 +369,11 @@ static void auto_describe(const struct auto_rule *r, const struct auto_shape *f,
         if (len < size)                                                                            \
             len += (size_t)snprintf(why + len, size - len, __VA_ARGS__);                           \
     } while (0)
-    if (r->type == CL_DEVICE_TYPE_CPU)
+    if (device->type & CL_DEVICE_TYPE_CPU)
         SAY("a CPU");
-    else if (!r->type)
+    else if (!(device->type & CL_DEVICE_TYPE_GPU))
         SAY("neither a CPU nor a GPU");
-    if (r->few_blocks == AUTO_YES) {
+    else if (variant == SPLITK) {
         const int *k = f->split.p;
         SAY("%zu blocks of %dx%d for %zu compute units", f->blocks, f->rb[P_TSM], f->rb[P_TSN],
             f->units);
@@ -403,27 +384,20 @@ static void auto_describe(const struct auto_rule *r, const struct auto_shape *f,
             SAY("%dx%d tiles: %zu work-groups", k[SPL_TSM], k[SPL_TSN], f->split.blocks);
         if (f->split_ratio)
             SAY("model: %.2fx regblock's time", f->split_ratio);
-    }
-    if (r->whole == AUTO_YES)
+    } else if (f->cut < 0) {
         SAY("whole %dx%dx%d tiles", f->rb[P_TSM], f->rb[P_TSN], f->rb[P_TSK]);
-    else if (r->whole == AUTO_NO)
+    } else {
         SAY("%c=%zu not a multiple of %d", dim_name[f->cut], f->dim[f->cut], f->rb[P_TSM + f->cut]);
-    if (r->aligned == AUTO_NO)
-        SAY("%c=%zu not a multiple of 4", dim_name[f->unaligned], f->dim[f->unaligned]);
-    if (r->whole == AUTO_NO && f->wave_gain > 0)
-        SAY("last wave %.0f%% full, regblock cannot share it", 100.0 * f->last_fill);
-    /* Padding's cost against what regblock loses: why padded, or why not
-     * (the rules for regblock that follow those for padded). */
-    if (r->whole == AUTO_NO) {
-        const struct auto_rule *padded = r;
-        for (const struct auto_rule *q = auto_rules; !padded->direct_loss && q < r; q++)
-            if (q->direct_loss && q->type == r->type &&
-                (q->aligned == AUTO_YES) == (f->unaligned < 0))
-                padded = q;
-        double loss = 100.0 * (f->loss[padded->direct_loss] + f->wave_gain);
-        if (padded->direct_loss && f->pad_cost < 1.0)
+        if (f->unaligned >= 0)
+            SAY("%c=%zu not a multiple of 4", dim_name[f->unaligned], f->dim[f->unaligned]);
+        if (f->wave_gain > 0)
+            SAY("last wave %.0f%% full, regblock cannot share it", 100.0 * f->last_fill);
+        /* Padding's cost against what regblock loses: why padded, or why
+         * not. */
+        double loss = 100.0 * auto_edge_loss(f);
+        if (f->pad_cost < 1.0)
             SAY("padding ~%.0f%% vs regblock's loss ~%.0f%%", 100.0 * f->pad_cost, loss);
-        else if (padded->direct_loss)
+        else
             SAY("padding ~%.0fx the product vs regblock's loss ~%.0f%%", f->pad_cost, loss);
     }
     if (passed)
@@ -431,14 +405,38 @@ static void auto_describe(const struct auto_rule *r, const struct auto_shape *f,
 #undef SAY
 }
 
-/* The variant the rules choose for a size on a device with regblock's
- * parameters rb (an index of `variants`, matmul's), and why. */
+/* The variant the model chooses for a size on a device with regblock's
+ * parameters rb (an index of `variants`, matmul's), and why. With
+ * CLMEM_DEBUG, each GPU candidate's estimate beside the choice. */
 int auto_decide(const struct clmem_device *device, const size_t dim[3], const int rb[],
                 const struct clmem_variant *variants, char *why, size_t size)
 {
     struct auto_shape f;
     auto_shape_of(device, dim, rb, &f);
-    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD))
+    int order[AUTO_GPU_CANDIDATES];
+    double est[AUTO_GPU_CANDIDATES];
+    size_t n = 0;
+    if (device->type & CL_DEVICE_TYPE_CPU) {
+        order[n++] = CPU_BLOCKED;
+        order[n++] = PANEL;
+    } else if (device->type & CL_DEVICE_TYPE_GPU) {
+        auto_estimates(&f, est);
+        /* The candidates by their estimates, ties in auto_gpu_candidates'
+         * order (an insertion sort of three). */
+        for (size_t i = 0; i < AUTO_GPU_CANDIDATES; i++) {
+            double e = est[i];
+            size_t at = n++;
+            while (at > 0 && e < est[at - 1]) {
+                order[at] = order[at - 1];
+                est[at] = est[at - 1];
+                at--;
+            }
+            order[at] = auto_gpu_candidates[i];
+            est[at] = e;
+        }
+    }
+    order[n++] = REGBLOCK; /* any device; and where none of a kind fits */
+    if (clmem_debug_enabled(CLMEM_DEBUG_BUILD)) {
         fprintf(stderr,
                 "clmem: auto at %zux%zux%zu: tiles %dx%dx%d, cut %d, unaligned %d, last wave "
                 "%.2f full, wave gain %.3f, padding cost %.3f; %zu blocks on %zu units, splitk "
@@ -446,19 +444,27 @@ int auto_decide(const struct clmem_device *device, const size_t dim[3], const in
                 dim[0], dim[1], dim[2], rb[P_TSM], rb[P_TSN], rb[P_TSK], f.cut, f.unaligned,
                 f.last_fill, f.wave_gain, f.pad_cost, f.blocks, f.units, f.split.p[SPL_TSM],
                 f.split.p[SPL_TSN], f.split.p[SPL_SPLITS], 1e6 * f.split.seconds, f.split_ratio);
+        if ((device->type & CL_DEVICE_TYPE_GPU) && !(device->type & CL_DEVICE_TYPE_CPU)) {
+            fprintf(stderr, "clmem: auto's model (time over the product's at the SGEMM rate):");
+            for (size_t i = 0; i < AUTO_GPU_CANDIDATES; i++)
+                fprintf(stderr, " %s %.3f%s", variants[order[i]].name, est[i],
+                        isinf(est[i]) ? " (not a candidate)" : "");
+            fprintf(stderr, "\n");
+        }
+    }
     const char *passed = NULL;
     char misfit[256];
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(auto_rules); i++) {
-        const struct auto_rule *r = &auto_rules[i];
-        if (!auto_rule_holds(r, device, &f))
+    for (size_t i = 0; i < n; i++) {
+        if (i < AUTO_GPU_CANDIDATES && (device->type & CL_DEVICE_TYPE_GPU) &&
+            !(device->type & CL_DEVICE_TYPE_CPU) && isinf(est[i]))
             continue;
-        if (auto_misfit(device, r->variant, dim, rb, misfit, sizeof misfit)) {
-            passed = variants[r->variant].name;
+        if (auto_misfit(device, order[i], dim, rb, misfit, sizeof misfit)) {
+            passed = variants[order[i]].name;
             continue;
         }
-        auto_describe(r, &f, passed, why, size);
-        return r->variant;
+        auto_describe(device, order[i], &f, passed, why, size);
+        return order[i];
     }
-    snprintf(why, size, "no rule holds");
-    return REGBLOCK; /* not reached: the last rule holds for any device */
+    snprintf(why, size, "no variant fits");
+    return REGBLOCK;
 }

@@ -1,0 +1,230 @@
+/* matmul's model fitted on a device (clmem tune, after its tiles): the
+ * rates and thresholds that --variant auto and splitk's planner weigh
+ * (matmul_model.c), each measured here with the device's own tiles (its
+ * fitted regblock rows, in place when this runs), as rows of the
+ * parameter database's tables. What each row means: matmul_internal.h. */
+#include "workloads/matmul_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The work-groups of a tile each compute unit runs at once in the rate
+ * RATEU stands for, as the shipped rows count them. */
+#define FIT_UNITS 4
+/* The inner dimension of the shapes that time a tile's rates: long
+ * enough that the K loop, not the launch, is the time. */
+#define FIT_INNER_GPU 1024
+#define FIT_INNER_CPU 256
+/* The cube regblock's SGEMM rate and its edge losses are measured at. */
+#define FIT_SIZE_GPU 4096
+#define FIT_SIZE_CPU 512
+/* The most tiles whose splitk rates are fitted (a GPU's; a CPU's one). */
+#define FIT_MAX_TILES 8
+/* A measured loss past this is no loss the model can weigh (a shape the
+ * device runs another way): the shipped value stays. */
+#define FIT_MAX_LOSS 2.0
+/* splitk_ratio's bounds: the margin the model's bias may move it to. */
+#define FIT_MIN_SPLITK_RATIO 0.5
+#define FIT_MAX_SPLITK_RATIO 1.5
+
+static int is_cpu(const struct clmem_device *device)
+{
+    return (device->type & CL_DEVICE_TYPE_CPU) && !(device->type & CL_DEVICE_TYPE_GPU);
+}
+
+/* regblock at m x n x k: GFLOP/s (its metric). */
+static int regblock_at(struct clmem_ctx *ctx, struct clmem_fit *fit, size_t m, size_t n, size_t k,
+                       double *gflops, struct clmem_error *err)
+{
+    char size[96];
+    double ms;
+    snprintf(size, sizeof size, "%zux%zux%zu", m, n, k);
+    return clmem_fit_measure(ctx, fit, "regblock", size, NULL, gflops, &ms, err);
+}
+
+/* A tile's rate with `per_unit` work-groups a compute unit, per mille of
+ * a unit's share of `unit_flops`: splitk with the tile in one K slice,
+ * over as many blocks as the units run at once. */
+static int tile_rate(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *tile,
+                     size_t per_unit, double unit_flops, double *rate, struct clmem_error *err)
+{
+    const struct clmem_device *device = &ctx->device;
+    size_t units = device->compute_units ? device->compute_units : 1,
+           blocks = units * per_unit, across = (size_t)ceil(sqrt((double)blocks)),
+           down = (blocks + across - 1) / across;
+    size_t inner = is_cpu(device) ? FIT_INNER_CPU : FIT_INNER_GPU;
+    int values[CLMEM_MAX_PARAMS] = {0};
+    memcpy(values, tile, SPL_SPLITS * sizeof(int));
+    values[SPL_SPLITS] = 1;
+    char size[96];
+    snprintf(size, sizeof size, "%zux%zux%zu", down * (size_t)tile[SPL_TSM],
+             across * (size_t)tile[SPL_TSN], inner);
+    double gflops, ms;
+    int status = clmem_fit_measure(ctx, fit, "splitk", size, values, &gflops, &ms, err);
+    if (status)
+        return status;
+    /* The blocks past units x per_unit (a rounded grid) are in the GFLOP/s:
+     * a unit's rate is the metric over the units. */
+    *rate = 1000.0 * gflops * 1e9 / (double)units / unit_flops;
+    return CLMEM_OK;
+}
+
+/* The tiles whose rates are fitted, at most `max`, distinct: the
+ * device's regblock tiles (its fitted rows first), so that auto can set
+ * regblock's time beside splitk's, then the shipped splitk rows' tiles
+ * the device can run (the narrower ones thin shapes take). */
+static size_t fit_tiles(const struct clmem_device *device, int tiles[][CLMEM_MAX_PARAMS],
+                        size_t max)
+{
+    const struct clmem_param_row *rows[16];
+    enum clmem_param_level level;
+    size_t k = 0;
+    for (int table = 0; table < 2; table++) {
+        size_t n = table ? clmem_param_lookup_shipped(&splitk_table, device, rows,
+                                                      CLMEM_ARRAY_SIZE(rows), &level)
+                         : clmem_param_lookup(&regblock_table, device, rows,
+                                              CLMEM_ARRAY_SIZE(rows), &level);
+        for (size_t i = 0; i < n && k < max; i++) {
+            int rb[CLMEM_MAX_PARAMS] = {0};
+            if (table && !regblock_valid(device, rows[i]->values))
+                continue;
+            if (table)
+                memcpy(rb, rows[i]->values, SPL_SPLITS * sizeof(int));
+            else
+                fit_regblock(device, rows[i]->values, rb);
+            int seen = 0;
+            for (size_t j = 0; j < k && !seen; j++)
+                seen = !memcmp(tiles[j], rb, SPL_SPLITS * sizeof(int));
+            if (!seen)
+                memcpy(tiles[k++], rb, sizeof tiles[0]);
+        }
+    }
+    return k;
+}
+
+/* auto's thresholds (auto_thresholds' row), with regblock's tile rb and
+ * its rate at s cubed. */
+static int fit_thresholds(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *rb, size_t s,
+                          double gflops, struct clmem_error *err)
+{
+    const struct clmem_device *device = &ctx->device;
+    int status;
+    char note[256];
+    const double *shipped = clmem_param_rates(param_row(&auto_thresholds_table, device));
+    double thresholds[3] = {shipped[AT_SPLITK_RATIO], shipped[AT_UNALIGNED_LOSS],
+                            shipped[AT_ALIGNED_LOSS]};
+    double unaligned, aligned;
+    if ((status = regblock_at(ctx, fit, s, s, s + 1, &unaligned, err)) ||
+        (status = regblock_at(ctx, fit, s, s, s + 4, &aligned, err)))
+        return status;
+    double loss_u = gflops / unaligned - 1, loss_a = gflops / aligned - 1;
+    if (loss_u >= 0 && loss_u < FIT_MAX_LOSS)
+        thresholds[AT_UNALIGNED_LOSS] = loss_u;
+    if (loss_a >= 0 && loss_a < FIT_MAX_LOSS)
+        thresholds[AT_ALIGNED_LOSS] = loss_a;
+    /* splitk against regblock where regblock's blocks leave units idle:
+     * the model's ratio of their times against the measured one. Only
+     * GPUs (auto runs cpu_blocked on CPUs). */
+    char split_note[160];
+    {
+        size_t dim[3] = {2 * (size_t)rb[P_TSM], 2 * (size_t)rb[P_TSN], 8 * s};
+        struct auto_shape f;
+        auto_shape_of(device, dim, rb, &f);
+        char size[96];
+        snprintf(size, sizeof size, "%zux%zux%zu", dim[0], dim[1], dim[2]);
+        double g_split, g_reg, ms;
+        if ((status = clmem_fit_measure(ctx, fit, "splitk", size, NULL, &g_split, &ms, err)) ||
+            (status = regblock_at(ctx, fit, dim[0], dim[1], dim[2], &g_reg, err)))
+            return status;
+        double measured = g_reg / g_split, bias = f.split_ratio > 0 ? measured / f.split_ratio : 0;
+        if (bias > 0) {
+            double ratio = shipped[AT_SPLITK_RATIO] / bias;
+            thresholds[AT_SPLITK_RATIO] = ratio < FIT_MIN_SPLITK_RATIO   ? FIT_MIN_SPLITK_RATIO
+                                          : ratio > FIT_MAX_SPLITK_RATIO ? FIT_MAX_SPLITK_RATIO
+                                                                         : ratio;
+        }
+        snprintf(split_note, sizeof split_note,
+                 "at %s splitk took %.2fx regblock's time, the model %.2fx", size, measured,
+                 f.split_ratio);
+    }
+    snprintf(note, sizeof note, "%s; regblock at K=%zu and %zu: %.2f and %.2f of its rate",
+             split_note, s + 1, s + 4, unaligned / gflops, aligned / gflops);
+    return clmem_fit_add(fit, device, &auto_thresholds_table, thresholds, note, err);
+}
+
+/* splitk's rows, each tile's rates against unit_flops. */
+static int fit_splitk_rows(struct clmem_ctx *ctx, struct clmem_fit *fit, double unit_flops,
+                           struct clmem_error *err)
+{
+    const struct clmem_device *device = &ctx->device;
+    int cpu = is_cpu(device), status;
+    char note[256];
+    /* splitk's rows: each of the device's tiles, its rate with one
+     * work-group a unit and with FIT_UNITS. Out of its share of the
+     * budget, the rows done stay. */
+    int tiles[FIT_MAX_TILES][CLMEM_MAX_PARAMS];
+    size_t n = fit_tiles(device, tiles, cpu ? 1 : FIT_MAX_TILES);
+    for (size_t i = 0; i < n; i++) {
+        double r1, ru;
+        if ((status = tile_rate(ctx, fit, tiles[i], 1, unit_flops, &r1, err)) ||
+            (status = tile_rate(ctx, fit, tiles[i], FIT_UNITS, unit_flops, &ru, err)))
+            return status;
+        double row[CLMEM_MAX_PARAMS] = {0};
+        for (int c = 0; c < SPL_SPLITS; c++)
+            row[c] = tiles[i][c];
+        row[SPL_RATE1] = round(r1);
+        row[SPL_RATEU] = round(ru > r1 ? ru : r1);
+        row[SPL_UNITS] = cpu ? 1 : FIT_UNITS;
+        snprintf(note, sizeof note, "splitk %dx%dx%d in one slice, 1 and %d work-groups a unit",
+                 tiles[i][SPL_TSM], tiles[i][SPL_TSN], tiles[i][SPL_TSK], FIT_UNITS);
+        if ((status = clmem_fit_add(fit, device, &splitk_table, row, note, err)))
+            return status;
+    }
+    return CLMEM_OK;
+}
+
+int matmul_fit(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_error *err)
+{
+    const struct clmem_device *device = &ctx->device;
+    int cpu = is_cpu(device), status;
+    size_t units = device->compute_units ? device->compute_units : 1;
+    double bytes = fit->peak.bandwidth * 1e9, launch_s = fit->peak.launch_us * 1e-6;
+    if (!(bytes > 0) || !(launch_s > 0))
+        return clmem_fail(err, CLMEM_ERR_VERIFY, "the device's peaks were not measured");
+    /* The SGEMM rate: regblock, whole tiles, at a size that fills a GPU
+     * many times over (a CPU's, where auto runs cpu_blocked and weighs
+     * these rates only for padding, one whose check takes seconds), rounded
+     * to its tile. */
+    int rb[CLMEM_MAX_PARAMS];
+    size_t s = cpu ? FIT_SIZE_CPU : FIT_SIZE_GPU;
+    builtin_regblock(device, s, s, rb);
+    s = s / (size_t)rb[P_TSM] * (size_t)rb[P_TSM];
+    s = s / (size_t)rb[P_TSN] * (size_t)rb[P_TSN];
+    double gflops;
+    if ((status = regblock_at(ctx, fit, s, s, s, &gflops, err)))
+        return status;
+    double flops = gflops * 1e9, unit_flops = flops / (double)units;
+    char note[256];
+    snprintf(note, sizeof note,
+             "regblock %dx%dx%d at %zu cubed: %.1f GFLOP/s; copy %.1f GB/s and a launch %.2f us "
+             "(peak)",
+             rb[P_TSM], rb[P_TSN], rb[P_TSK], s, gflops, fit->peak.bandwidth, fit->peak.launch_us);
+    if ((status = clmem_fit_add(fit, device, &auto_rates_table,
+                                (const double[]){flops, bytes, launch_s}, note, err)))
+        return status;
+    double mhz = device->clock_mhz ? device->clock_mhz : 1;
+    snprintf(note, sizeof note, "a compute unit's share of %.1f GFLOP/s over %zu units, at %.0f MHz",
+             gflops, units, mhz);
+    if ((status = clmem_fit_add(fit, device, &splitk_rates_table,
+                                (const double[]){unit_flops, mhz, bytes, launch_s}, note, err)))
+        return status;
+
+    /* splitk's tiles, then, with those rates in place (kept and read
+     * again), regblock's losses at its edges and the split model's bias.
+     * Only GPUs weigh the thresholds (auto runs the CPU kernels on CPUs). */
+    if ((status = fit_splitk_rows(ctx, fit, unit_flops, err)) || cpu ||
+        (status = clmem_fit_keep(ctx, fit, err)))
+        return status;
+    return fit_thresholds(ctx, fit, rb, s, gflops, err);
+}
