@@ -1,4 +1,4 @@
-/* SUMMA's accumulation (src/mpi/summa.c): for each piece of the inner
+/* SUMMA's accumulation (src/mpi/summa_pieces.c): for each piece of the inner
  * dimension a matmul kernel computes T = M's piece x N's piece into a
  * buffer of its own; this adds T into the rank's block of P. The first
  * piece of a multiplication stores T instead (`first` non-zero), so P needs

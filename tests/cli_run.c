@@ -104,6 +104,21 @@ void start_clmem_to(struct child *c, const char *const env[], const char *const 
     start_program_to(c, env, bin, argv, stdout_path);
 }
 
+void start_clmem_under_ulimit(struct child *c, const char *limit, const char *const env[],
+                              const char *const args[])
+{
+    const char *bin = getenv("CLMEM_BIN");
+    assert_non_null(bin);
+    char script[128];
+    snprintf(script, sizeof script, "ulimit %s && exec \"$@\"", limit);
+    const char *argv[32] = {"sh", "-c", script, "sh", bin};
+    size_t n = 5;
+    for (size_t i = 0; args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    start_program(c, env, "/bin/sh", argv);
+}
+
 void finish_clmem(struct child *c, struct outcome *o)
 {
     finish_clmem_measuring(c, o);
@@ -133,20 +148,33 @@ void run_clmem_to_within(struct outcome *o, const char *const env[], const char 
 {
     struct child c;
     start_clmem_to(&c, env, args, stdout_path);
+    finish_clmem_within(&c, o, limit_s);
+}
+
+int child_ended(const struct child *c)
+{
+    /* WNOWAIT: still there for finish_clmem to reap. */
+    siginfo_t info = {0};
+    return waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid;
+}
+
+int child_ended_within(const struct child *c, unsigned timeout_s)
+{
     const struct timespec tick = {0, 20 * 1000000L};
-    int killed = 0;
-    for (unsigned long waited_ms = 0;; waited_ms += 20) {
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
-            break;
-        if (waited_ms >= limit_s * 1000UL) {
-            kill(c.pid, SIGKILL);
-            killed = 1;
-            break;
-        }
+    for (unsigned long waited_ms = 0; waited_ms < timeout_s * 1000UL; waited_ms += 20) {
+        if (child_ended(c))
+            return 1;
         nanosleep(&tick, NULL);
     }
-    finish_clmem(&c, o);
+    return child_ended(c);
+}
+
+void finish_clmem_within(struct child *c, struct outcome *o, unsigned limit_s)
+{
+    int killed = !child_ended_within(c, limit_s);
+    if (killed)
+        kill(c->pid, SIGKILL);
+    finish_clmem(c, o);
     if (killed) {
         size_t len = strlen(o->err);
         snprintf(o->err + len, sizeof o->err - len, "[killed: still running after %u s]\n",
@@ -236,9 +264,7 @@ int wait_for_stderr(const struct child *c, const char *text, unsigned timeout_s)
         slurp(c->err_path, err, sizeof err);
         if (strstr(err, text))
             return 1;
-        /* Ended (WNOWAIT: still there for finish_clmem to reap). */
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+        if (child_ended(c))
             return 0;
         nanosleep(&tick, NULL);
     }

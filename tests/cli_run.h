@@ -44,10 +44,21 @@ void start_program_to(struct child *c, const char *const env[], const char *path
 void start_clmem(struct child *c, const char *const env[], const char *const args[]);
 void start_clmem_to(struct child *c, const char *const env[], const char *const args[],
                     const char *stdout_path);
+/* Starts $CLMEM_BIN with args under `ulimit LIMIT` (e.g. "-v 400000",
+ * "-Sn 8"), through sh, as start_clmem. */
+void start_clmem_under_ulimit(struct child *c, const char *limit, const char *const env[],
+                              const char *const args[]);
 /* Waits for it and collects its outcome; _measuring also gives the
  * child's peak resident memory, in KiB. */
 void finish_clmem(struct child *c, struct outcome *o);
 long finish_clmem_measuring(struct child *c, struct outcome *o);
+/* finish_clmem for a child that must end within limit_s: past it, it is
+ * killed (SIGKILL, code 137) and stderr ends with a line saying so. */
+void finish_clmem_within(struct child *c, struct outcome *o, unsigned limit_s);
+/* Whether the child has ended (not reaped: finish_clmem does that), now
+ * or, polled every 20 ms, within timeout_s. */
+int child_ended(const struct child *c);
+int child_ended_within(const struct child *c, unsigned timeout_s);
 void run_clmem(struct outcome *o, const char *const env[], const char *const args[]);
 /* run_clmem for a run that must end quickly (a refusal before any work):
  * past limit_s it is killed (SIGKILL, code 137) and stderr ends with a

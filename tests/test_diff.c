@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "json_file.h"
 #include "tmpdir.h"
 
 #include "cli_run.h"
@@ -52,24 +53,6 @@ static void diff_says(const char *const args[], int code, const char *const says
             fail_msg("no '%s' in: %s", says[i], o.out);
 }
 
-static cJSON *read_json(const char *path)
-{
-    char *text = read_all(path);
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    assert_non_null(root);
-    return root;
-}
-
-static const char *write_json(const char *name, cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    assert_non_null(text);
-    const char *path = write_text(name, text);
-    cJSON_free(text);
-    return path;
-}
-
 static cJSON *find_json_result(cJSON *root, const char *workload, const char *variant,
                                const char *size)
 {
@@ -96,7 +79,7 @@ static void scale_number(cJSON *o, const char *key, double factor)
  * speed: every time divided by it, the metric multiplied. */
 static const char *h100_with_regblock_at(const char *name, double speed)
 {
-    cJSON *root = read_json(test_bench_file("h100.json"));
+    cJSON *root = test_read_json(test_bench_file("h100.json"));
     cJSON *r = find_json_result(root, "matmul", "regblock", "8192");
     cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItem(r, "samples_ms"))
@@ -107,7 +90,7 @@ static const char *h100_with_regblock_at(const char *name, double speed)
     scale_number(r, "min_ms", 1 / speed);
     scale_number(r, "max_ms", 1 / speed);
     scale_number(r, "metric", speed);
-    const char *path = write_json(name, root);
+    const char *path = test_write_json(test_in_dir(name), root);
     cJSON_Delete(root);
     return path;
 }
@@ -454,11 +437,11 @@ static void mpi_files_pair_by_rank_then_device(void **state)
     loaded_free(&l);
 
     /* The ranks written in the other order still pair rank with rank. */
-    cJSON *root = read_json(mpi);
+    cJSON *root = test_read_json(mpi);
     cJSON *ranks = cJSON_GetObjectItem(root, "ranks");
     cJSON *first = cJSON_DetachItemFromArray(ranks, 0);
     cJSON_AddItemToArray(ranks, first);
-    const char *swapped = write_json("swapped.json", root);
+    const char *swapped = test_write_json(test_in_dir("swapped.json"), root);
     cJSON_Delete(root);
     diff_files(&l, mpi, swapped, CLMEM_DIFF_DEFAULT_THRESHOLD);
     assert_int_equal(l.diff.n_pairs, 2);
@@ -546,7 +529,7 @@ static const char *terminal_control(const char *text)
 static void control_characters_are_escaped_in_tables(void **state)
 {
     (void)state;
-    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    cJSON *root = test_read_json(test_bench_file("pocl-2core.json"));
     cJSON *device = cJSON_GetObjectItem(root, "device");
     cJSON_SetValuestring(cJSON_GetObjectItem(device, "name"), "cpu" FORGED);
     cJSON_SetValuestring(cJSON_GetObjectItem(device, "driver"), "3.1" FORGED);
@@ -558,7 +541,7 @@ static void control_characters_are_escaped_in_tables(void **state)
     cJSON_SetValuestring(
         cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0), "variant"),
         "co" FORGED);
-    const char *forged = write_json("forged.json", root);
+    const char *forged = test_write_json(test_in_dir("forged.json"), root);
     cJSON_Delete(root);
     static struct outcome o, plain;
     run_clmem(&plain, NULL,
@@ -736,7 +719,7 @@ static void csv_and_json_read_back(void **state)
     assert_int_equal(o.code, CLMEM_DIFF_REGRESSION);
     assert_non_null(strstr(o.out, "181 same, 1 slower: a regression"));
     assert_int_equal(count_lines(o.out), 1);
-    cJSON *root = read_json(report);
+    cJSON *root = test_read_json(report);
     assert_true(cJSON_GetObjectItem(root, "threshold_pct")->valuedouble == 5);
     cJSON *runs = cJSON_GetObjectItem(root, "runs");
     assert_int_equal(cJSON_GetArraySize(runs), 1);
@@ -774,9 +757,9 @@ static void an_interrupted_run_fails_the_gate(void **state)
 {
     (void)state;
     const char *good = test_bench_file("pocl-2core.json");
-    cJSON *root = read_json(good);
+    cJSON *root = test_read_json(good);
     cJSON_AddTrueToObject(root, "interrupted");
-    const char *stopped = write_json("interrupted.json", root);
+    const char *stopped = test_write_json(test_in_dir("interrupted.json"), root);
     cJSON_Delete(root);
     const char *const sides[][2] = {{good, stopped}, {stopped, good}};
     for (size_t i = 0; i < 2; i++)
@@ -785,7 +768,7 @@ static void an_interrupted_run_fails_the_gate(void **state)
     const char *report = test_in_dir("interrupted-diff.json");
     diff_says(ARGS("diff", good, stopped, "--format", "json", "--output", report),
               CLMEM_DIFF_REGRESSION, ARGS("incomplete"));
-    cJSON *diff = read_json(report);
+    cJSON *diff = test_read_json(report);
     cJSON *summary = cJSON_GetObjectItem(diff, "summary");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(summary, "gate_fails")));
     assert_int_equal(cJSON_GetObjectItem(summary, "interrupted_runs")->valueint, 1);
@@ -799,7 +782,7 @@ static void an_interrupted_run_fails_the_gate(void **state)
         fail_msg("compare: exit %d, stderr '%s'", o.code, o.err);
     char path[600];
     snprintf(path, sizeof path, "%s/device-0.json", dir);
-    cJSON *device = read_json(path);
+    cJSON *device = test_read_json(path);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(device, "interrupted")));
     cJSON_Delete(device);
     test_remove_tree(dir);
@@ -812,7 +795,7 @@ static void a_kernel_that_stops_building_fails_the_gate(void **state)
 {
     (void)state;
     const char *good = test_bench_file("pocl-2core.json");
-    cJSON *root = read_json(good);
+    cJSON *root = test_read_json(good);
     cJSON *r = find_json_result(root, "dot", "coarsened", "16777216");
     static const char *const measured[] = {"samples_ms", "median_ms", "min_ms",       "max_ms",
                                            "metric",     "verified",  "max_rel_error", "verify_scope",
@@ -822,7 +805,7 @@ static void a_kernel_that_stops_building_fails_the_gate(void **state)
         cJSON_DeleteItemFromObjectCaseSensitive(r, measured[k]);
     cJSON_ReplaceItemInObjectCaseSensitive(r, "status", cJSON_CreateString("FAILED"));
     cJSON_AddStringToObject(r, "error", "building 'dot.cl' failed with CL_BUILD_PROGRAM_FAILURE");
-    const char *broken = write_json("unbuilt.json", root);
+    const char *broken = test_write_json(test_in_dir("unbuilt.json"), root);
     cJSON_Delete(root);
     diff_says(ARGS("diff", good, broken, "--threshold", "1000"), CLMEM_DIFF_REGRESSION,
               ARGS("1 failed: a regression"));
@@ -836,13 +819,13 @@ static void builds_and_drivers_are_said(void **state)
 {
     (void)state;
     const char *good = test_bench_file("pocl-2core.json");
-    cJSON *root = read_json(good);
+    cJSON *root = test_read_json(good);
     cJSON_DeleteItemFromObjectCaseSensitive(root, "clmem_git");
     cJSON_AddStringToObject(root, "clmem_git", "abc1234-dirty");
-    const char *rebuilt = write_json("rebuilt.json", root);
+    const char *rebuilt = test_write_json(test_in_dir("rebuilt.json"), root);
     cJSON *device = cJSON_GetObjectItem(root, "device");
     cJSON_ReplaceItemInObjectCaseSensitive(device, "driver", cJSON_CreateString("9.9"));
-    const char *updated = write_json("updated.json", root);
+    const char *updated = test_write_json(test_in_dir("updated.json"), root);
     cJSON_Delete(root);
     diff_says(ARGS("diff", rebuilt, rebuilt), 0, ARGS("clmem 0.1.0 abc1234-dirty"));
     static struct outcome o;
@@ -873,14 +856,14 @@ static void names_cut_short_stay_utf8(void **state)
     /* 126 bytes, then a euro sign (3 bytes) across the 127-byte limit. */
     memset(name, 'a', 126);
     snprintf(name + 126, sizeof name - 126, "\xe2\x82\xac and more");
-    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    cJSON *root = test_read_json(test_bench_file("pocl-2core.json"));
     cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "device"), "name"), name);
     cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results"))
     {
         cJSON_SetValuestring(cJSON_GetObjectItem(r, "device"), name);
     }
-    const char *file = write_json("long-name.json", root);
+    const char *file = test_write_json(test_in_dir("long-name.json"), root);
     cJSON_Delete(root);
     const char *report = test_in_dir("long-name-diff.json");
     diff_says(ARGS("diff", file, file, "--format", "json", "--output", report), 0, NULL);
@@ -1022,10 +1005,10 @@ static void many_workloads_are_not_quadratic(void **state)
 static void markdown_links_in_names_are_escaped(void **state)
 {
     (void)state;
-    cJSON *root = read_json(test_bench_file("pocl-2core.json"));
+    cJSON *root = test_read_json(test_bench_file("pocl-2core.json"));
     const char *name = "[click me](http://evil.example/) ![x](http://evil.example/x.png)";
     cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "device"), "name"), name);
-    const char *file = write_json("link-name.json", root);
+    const char *file = test_write_json(test_in_dir("link-name.json"), root);
     cJSON_Delete(root);
     const char *dir = test_in_dir("link-report");
     static struct outcome o;

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "json_file.h"
 #include "tmpdir.h"
 
 #include "cli_run.h"
@@ -100,29 +101,11 @@ static void list_and_devices_write_json_and_csv(void **state)
 
 /* ---- diff ---- */
 
-static cJSON *read_json(const char *path)
-{
-    char *text = test_read_file(path);
-    assert_non_null(text);
-    cJSON *root = cJSON_Parse(text);
-    free(text);
-    assert_non_null(root);
-    return root;
-}
-
-static const char *write_json(const char *name, cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    const char *path = test_write_file(test_in_dir(name), text);
-    free(text);
-    return path;
-}
-
 /* bench/h100.json with only `keep`'s results, and with `slow`'s (NULL:
  * none) at half their speed. */
 static const char *h100_edited(const char *name, const char *keep, const char *slow)
 {
-    cJSON *root = read_json(test_bench_file("h100.json"));
+    cJSON *root = test_read_json(test_bench_file("h100.json"));
     cJSON *results = cJSON_GetObjectItem(root, "results");
     assert_non_null(results);
     for (int i = cJSON_GetArraySize(results) - 1; i >= 0; i--) {
@@ -147,7 +130,7 @@ static const char *h100_edited(const char *name, const char *keep, const char *s
             }
         }
     }
-    const char *path = write_json(name, root);
+    const char *path = test_write_json(test_in_dir(name), root);
     cJSON_Delete(root);
     return path;
 }

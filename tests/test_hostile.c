@@ -143,22 +143,6 @@ static void kernel_source_not_a_file_exits_2(void **state)
 
 /* ---- a kernel that crashes the device ---- */
 
-/* Names in `dir` that start with '.', other than . and ..: an output's
- * temporary file (.NAME.XXXXXX) left behind. */
-static size_t hidden_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    size_t n = 0;
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            print_message("left behind: %s/%s\n", dir, e->d_name);
-            n++;
-        }
-    closedir(d);
-    return n;
-}
-
 /* atomics.cl whose racy kernel writes gigabytes past its buffer. */
 static const char crashing_atomics[] =
     "#ifndef WG_SIZE\n#define WG_SIZE 256\n#endif\n"
@@ -193,7 +177,7 @@ static void crashing_kernel_leaves_no_temporary(void **state)
                        "--no-cache", "--kernel-dir", kdir, "--format", "json", "--output", out));
         if (o.code != 128 + SIGSEGV && o.code != 128 + SIGBUS)
             fail_msg("run %d: exit %d, stderr '%s'", run, o.code, o.err);
-        if (hidden_files(out_dir) != 0)
+        if (test_hidden_files(out_dir) != 0)
             fail_msg("run %d: the output's temporary file is left behind (exit %d, stderr '%s')",
                      run, o.code, o.err);
         assert_int_equal(access(out, F_OK), -1);
@@ -237,7 +221,7 @@ static void driver_exit_on_full_cache_exits_3(void **state)
         print_message("note: no LLVM error seen (a driver that wrote less?): '%s'\n", o.err);
     if (o.code != 3 || !strstr(o.err, "clmem: the OpenCL driver ended the process by itself"))
         fail_msg("exit %d (expected 3), stderr '%s'", o.code, o.err);
-    if (hidden_files(out_dir) != 0)
+    if (test_hidden_files(out_dir) != 0)
         fail_msg("the output's temporary file is left behind");
     test_remove_tree(pocl);
     test_remove_tree(out_dir);
@@ -313,22 +297,6 @@ static void missing_home_is_never_created(void **state)
 }
 
 /* ---- outputs and other people's files ---- */
-
-/* Whether `dir` holds a name starting with '.' (an output's temporary
- * .NAME.XXXXXX, a report's .tmp.), other than . and .. */
-static int hidden_in(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int found = 0;
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            print_message("left behind: %s/%s\n", dir, e->d_name);
-            found = 1;
-        }
-    closedir(d);
-    return found;
-}
 
 /* A link that another user planted in a sticky world-writable directory
  * (/tmp's kind) is not followed, for --output or --output-dir, as the
@@ -458,7 +426,8 @@ static void a_planted_link_anywhere_in_an_output_path_is_refused(void **state)
             fail_msg("'%s' was replaced through '%s'", path, links[i]);
         free(after);
         snprintf(rep, sizeof rep, "%s/rep", victim);
-        if (access(rep, F_OK) == 0 || hidden_in(victim) || hidden_in(sticky))
+        if (access(rep, F_OK) == 0 || test_hidden_files(victim) != 0 ||
+            test_hidden_files(sticky) != 0)
             fail_msg("something was written through '%s'", links[i]);
     }
     /* Links the kernel follows whatever the sysctl says: the user's own in
@@ -670,7 +639,7 @@ static void report_dirs_that_name_no_report_are_refused(void **state)
     assert_int_equal(chdir(cwd), 0);
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
         run_clmem_within(&o, NULL, ARGS("compare", file, "--output-dir", dirs[i]), REFUSAL_LIMIT_S);
-        int left = hidden_in(cwd);
+        int left = test_hidden_files(cwd) != 0;
         if (o.code != 2 || clmem_lines(o.err) != 1 || left) {
             assert_int_equal(chdir(here), 0);
             fail_msg("--output-dir '%s': exit %d, %s, stderr '%s'", dirs[i], o.code,
@@ -730,7 +699,7 @@ static void a_killed_run_leaves_no_temporary(void **state)
     if (!seen)
         fail_msg("no launch seen: exit %d, stderr '%.300s'", o.code, o.err);
     assert_int_equal(o.code, 128 + SIGKILL);
-    assert_false(hidden_in(dir));
+    assert_int_equal(test_hidden_files(dir), 0);
     test_remove_tree(dir);
 }
 

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
+#include "json_file.h"
+#include "tmpdir.h"
 
 #define MAX_ARGS 64
 
@@ -72,16 +74,6 @@ static size_t occurrences(const char *text, const char *part)
     return n;
 }
 
-static cJSON *read_json(const char *path)
-{
-    static char text[1 << 20];
-    slurp(path, text, sizeof text);
-    cJSON *root = cJSON_Parse(text);
-    if (!root)
-        fail_msg("'%s' is not JSON:\n%.2000s", path, text);
-    return root;
-}
-
 static void temp_path(char *path, size_t size, const char *name)
 {
     snprintf(path, size, "/tmp/clmem-test-mpi-%d-%s", (int)getpid(), name);
@@ -104,7 +96,7 @@ static void bench_gathers_every_rank(void **state)
     other_lines(o.err, &said);
     if (said)
         fail_msg("%zu results' lines under mpirun:\n%s", said, o.err);
-    cJSON *root = read_json(path);
+    cJSON *root = test_read_json(path);
     const cJSON *ranks = cJSON_GetObjectItem(root, "ranks");
     assert_int_equal(cJSON_GetArraySize(ranks), 2);
     for (int r = 0; r < 2; r++) {

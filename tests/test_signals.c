@@ -12,13 +12,11 @@
  * "interrupted": true, exit 128 + N. Before the variants run, a second
  * signal, and QUIT or PIPE at any time stop at once: no temporary file,
  * nothing reported, exit 128 + N. USR1 keeps its default action. */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, kill */
 
 #include <cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -37,6 +35,7 @@
 #include "cli_run.h"
 #include "harness/harness.h"
 #include "report/report.h"
+#include "tmpdir.h"
 
 /* How long a step may take on a loaded 2-core machine (cold PoCL builds). */
 #define PROGRESS_TIMEOUT_S 300
@@ -46,20 +45,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* A scratch directory holding cache/ (a fresh XDG_CACHE_HOME: PoCL's and
@@ -77,22 +62,14 @@ static void scratch_make(struct scratch *s, const char *output_name)
     snprintf(s->out, sizeof s->out, "%s/%s", s->dir, output_name);
 }
 
-/* Temporary files left behind in `dir`: an output's hidden .NAME.XXXXXX
- * (src/io/output.c) or a report directory's NAME.tmp.XXXXXX. (Looking for
- * ".tmp." alone, as this once did, could never see an output's.) */
+/* Temporary files left behind in `dir`, which is there: an output's hidden
+ * .NAME.XXXXXX (src/io/output.c) or a report directory's NAME.tmp.XXXXXX.
+ * (Looking for ".tmp." alone, as this once did, could never see an
+ * output's.) */
 static size_t temp_files(const char *dir)
 {
-    DIR *d = opendir(dir);
-    size_t n = 0;
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) ||
-            strstr(e->d_name, ".tmp.")) {
-            print_message("left behind: %s/%s\n", dir, e->d_name);
-            n++;
-        }
-    closedir(d);
-    return n;
+    assert_int_equal(access(dir, F_OK), 0);
+    return test_temp_files(dir, "left behind");
 }
 
 /* The JSON report at `path`: its number of results; "interrupted" as
@@ -192,7 +169,7 @@ static void signal_during_bench(void **state)
         assert_string_equal(o.out, "");
         assert_null(strstr(o.err, "clmem: interrupted"));
     }
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* signal_during_bench under the test's own name. */
@@ -211,23 +188,7 @@ static void sigusr1_is_not_swallowed(void **state)
     struct scratch s;
     signal_bench_at_first_launch(&s, SIGUSR1, &o);
     assert_int_equal(o.code, 128 + SIGUSR1);
-    remove_tree(s.dir);
-}
-
-/* Names in `dir` that start with '.' (other than . and ..): an output's
- * temporary file, .NAME.XXXXXX, left behind. */
-static size_t hidden_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    size_t n = 0;
-    assert_non_null(d);
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            print_message("left behind: %s/%s\n", dir, e->d_name);
-            n++;
-        }
-    closedir(d);
-    return n;
+    test_remove_tree(s.dir);
 }
 
 /* SIGUSR1, SIGUSR2 and SIGALRM keep their exit status (128 + N) and remove
@@ -242,10 +203,10 @@ static void fatal_signals_remove_temporaries(void **state)
         signal_bench_at_first_launch(&s, sigs[i], &o);
         if (o.code != 128 + sigs[i])
             fail_msg("%s: exit %d, stderr '%.300s'", strsignal(sigs[i]), o.code, o.err);
-        if (hidden_files(s.dir) != 0)
+        if (test_hidden_files(s.dir) != 0)
             fail_msg("%s left the output's temporary file", strsignal(sigs[i]));
         assert_false(exists(s.out));
-        remove_tree(s.dir);
+        test_remove_tree(s.dir);
     }
 }
 
@@ -279,7 +240,7 @@ static void sighup_ignored_at_start_stays_ignored(void **state)
         fail_msg("SIGHUP no longer ignored once the driver loaded (SigIgn %llx)", mask);
     assert_int_equal(o.code, 0);
     check_report(s.out, 0, NULL);
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* A signal during a long program build (a cold cache, --no-cache, and a
@@ -315,7 +276,7 @@ static void signal_during_cold_build_stops_within_10_s(void **state)
         assert_int_equal(o.code, 128 + sigs[i]);
         assert_int_equal(temp_files(s.dir), 0);
         check_report(s.out, 1, NULL);
-        remove_tree(s.dir);
+        test_remove_tree(s.dir);
     }
 }
 
@@ -357,7 +318,7 @@ static void sigterm_blocked_on_fifo_input_exits_143(void **state)
         fail_msg("expected exit 143, got %d: '%s'", o.code, o.err);
     assert_int_equal(temp_files(s.dir), 0);
     assert_false(exists(s.out));
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* stdout a pipe nobody reads (`clmem ... | head -1` once head is gone):
@@ -411,7 +372,7 @@ static void closed_stdout_pipe_exits_141_quietly(void **state)
         assert_int_equal(temp_files(s.dir), 0);
     }
     check_report(s.out, 0, NULL);
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* ---- numbers that wrap, empty values (issue 17 item 7) ---- */
@@ -495,17 +456,8 @@ static void split_weights_near_the_largest_double(void **state)
 static void run_under_ulimit(struct outcome *o, const char *limit, const char *const env[],
                              const char *const args[])
 {
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    char script[128];
-    snprintf(script, sizeof script, "ulimit %s && exec \"$@\"", limit);
-    const char *argv[32] = {"sh", "-c", script, "sh", bin};
-    size_t n = 5;
-    for (size_t i = 0; args[i] && n < 31; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
     struct child c;
-    start_program(&c, env, "/bin/sh", argv);
+    start_clmem_under_ulimit(&c, limit, env, args);
     finish_clmem(&c, o);
 }
 
@@ -567,7 +519,7 @@ static void address_space_limit_exits_3(void **state)
                 ARGS("run", "matmul", "--size", "16", "--variant", "naive", "--device", "cpu"));
     if (o.code != 0)
         fail_msg("at the limit said to be enough (%s KiB): exit %d, '%s'", kb, o.code, o.err);
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* Too few open files: PoCL's compiler aborted the whole process building
@@ -595,36 +547,18 @@ static void open_file_limit_is_raised_or_refused(void **state)
     if (o.code != 0)
         fail_msg("soft limit 8: exit %d, stderr '%s'", o.code, o.err);
     assert_true(exists(s.out));
-    remove_tree(s.dir);
+    test_remove_tree(s.dir);
 }
 
 /* run_limited, killed (code 137) when still running after limit_s. */
 static void run_limited_within(struct outcome *o, const char *kb, const char *const args[],
                                unsigned limit_s)
 {
-    const char *bin = getenv("CLMEM_BIN");
-    assert_non_null(bin);
-    char script[128];
-    snprintf(script, sizeof script, "ulimit -v %s && exec \"$@\"", kb);
-    const char *argv[32] = {"sh", "-c", script, "sh", bin};
-    size_t n = 5;
-    for (size_t i = 0; args[i] && n < 31; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
+    char limit[48];
+    snprintf(limit, sizeof limit, "-v %s", kb);
     struct child c;
-    start_program(&c, NULL, "/bin/sh", argv);
-    const struct timespec tick = {0, 20 * 1000000L};
-    for (unsigned long waited_ms = 0;; waited_ms += 20) {
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
-            break;
-        if (waited_ms >= limit_s * 1000UL) {
-            kill(c.pid, SIGKILL);
-            break;
-        }
-        nanosleep(&tick, NULL);
-    }
-    finish_clmem(&c, o);
+    start_clmem_under_ulimit(&c, limit, NULL, args);
+    finish_clmem_within(&c, o, limit_s);
 }
 
 /* A small address-space limit never turns into a hang: a library's

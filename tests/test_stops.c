@@ -13,12 +13,10 @@
  * name) and tells on stderr, and tells again once a signal was handled.
  * Before the signal the temporary file must be there while the output is
  * written, and not yet before (it is made only then); after it, gone. */
-#define _XOPEN_SOURCE 700 /* nftw */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, kill */
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +32,7 @@
 #include <cmocka.h>
 
 #include "cli_run.h"
+#include "tmpdir.h"
 
 /* How long an event may take to come on a loaded 2-core machine (cold
  * builds), and a stop at once to end the process. */
@@ -119,45 +118,6 @@ static const struct stop stops[] = {
      AT_HOLD, SIGABRT, 0, BEFORE},
 };
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* Temporary files in `dir`: hidden names (an output's .NAME.XXXXXX) and
- * names with ".tmp." (a report directory's); printed with `label`. */
-static size_t temporaries(const char *dir, const char *label)
-{
-    DIR *d = opendir(dir);
-    size_t n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
-        if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) ||
-            strstr(e->d_name, ".tmp.")) {
-            print_message("%s: %s/%s\n", label, dir, e->d_name);
-            n++;
-        }
-    if (d)
-        closedir(d);
-    return n;
-}
-
-/* Waits until the child has ended, at most timeout_s; 0 if it has not. */
-static int ended_within(const struct child *c, unsigned timeout_s)
-{
-    const struct timespec tick = {0, 20 * 1000000L};
-    for (unsigned long waited_ms = 0; waited_ms < timeout_s * 1000UL; waited_ms += 20) {
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
-            return 1;
-        nanosleep(&tick, NULL);
-    }
-    return 0;
-}
-
 /* Opens the FIFO for writing once the child opened it for reading: 1 then
  * (the descriptor in *fd), 0 when the child ended first or timeout_s passed. */
 static int fifo_opened(const struct child *c, const char *fifo, unsigned timeout_s, int *fd)
@@ -168,8 +128,7 @@ static int fifo_opened(const struct child *c, const char *fifo, unsigned timeout
         if ((*fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) >= 0)
             return 1;
         assert_int_equal(errno, ENXIO);
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+        if (child_ended(c))
             return 0;
         nanosleep(&tick, NULL);
     }
@@ -249,7 +208,7 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
     /* An output being written (held in its fsync): its temporary file is
      * there. Before (a launch, the FIFO opened) there is none yet: it is
      * made only when the output is written. */
-    size_t pending = seen ? temporaries(temps, "pending") : 0;
+    size_t pending = seen ? test_temp_files(temps, "pending") : 0;
     int expected = s->when == AT_HOLD, ready = seen && (pending != 0) == expected;
     if (ready) {
         kill(c.pid, s->first);
@@ -260,7 +219,7 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
                 kill(c.pid, s->second);
         }
     }
-    int ended = ended_within(&c, STOP_TIMEOUT_S);
+    int ended = child_ended_within(&c, STOP_TIMEOUT_S);
     if (!ended)
         kill(c.pid, SIGKILL);
     finish_clmem(&c, &o);
@@ -269,7 +228,7 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
     /* What went wrong, if anything; said once the scratch directory is gone. */
     char wrong[256] = "";
     int sig = s->second ? s->second : s->first;
-    size_t left = ready && ended ? temporaries(temps, "left behind") : 0;
+    size_t left = ready && ended ? test_temp_files(temps, "left behind") : 0;
     if (!ready)
         snprintf(wrong, sizeof wrong, "%s",
                  !seen      ? "the event never came"
@@ -296,7 +255,7 @@ static void stop_at_once_leaves_no_temporary_file(void **state)
             snprintf(wrong, sizeof wrong, "'%s' changed by a run stopped at once: now '%.100s'",
                      s->output, now);
     }
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(dir);
     if (wrong[0])
         fail_msg("%s: %s; exit %d, stderr '%s'", s->name, wrong, o.code, o.err);
     print_message("%s: exit %d, no temporary file\n", s->name, o.code);

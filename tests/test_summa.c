@@ -110,7 +110,7 @@ static void expect_result(const struct summa_case *c, const struct clmem_summa_o
     assert_int_equal(r->n_samples, REPS);
     assert_true(r->median_ms > 0.0 && r->metric > 0.0);
     /* One share per rank: "...per rank: 3% 4%; exchanging...", or '-'
-     * for a rank whose event clock failed its check (summa.c's
+     * for a rank whose event clock failed its check (summa_result.c's
      * describe_shares: PoCL's can, on a loaded machine with four ranks on
      * two cores). */
     const char *shares = strstr(r->note, "not computing per rank:"),

@@ -48,16 +48,7 @@ static void a_run_past_its_limit_ends_the_test(void **state)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     start_program(&c, env, "/proc/self/exe", (const char *const[]){"test_watchdog", "child", NULL});
-    int ended = 0;
-    const struct timespec tick = {0, 50 * 1000000L};
-    for (unsigned long waited_ms = 0; waited_ms < CHILD_ENDS_WITHIN_S * 1000UL; waited_ms += 50) {
-        siginfo_t info = {0};
-        if (waitid(P_PID, (id_t)c.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid) {
-            ended = 1;
-            break;
-        }
-        nanosleep(&tick, NULL);
-    }
+    int ended = child_ended_within(&c, CHILD_ENDS_WITHIN_S);
     if (!ended)
         kill(c.pid, SIGKILL);
     finish_clmem(&c, &o);

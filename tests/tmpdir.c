@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* nftw, program_invocation_short_name */
 #include "tmpdir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -23,17 +24,54 @@ int test_dir_setup(void **state)
     return mkdtemp(dir) ? 0 : -1;
 }
 
+/* Whether test_remove_tree's walk failed to remove something (nftw's
+ * callback has no argument of its own). */
+static int remove_failed;
+
 static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     (void)st;
     (void)type;
     (void)ftw;
-    return remove(path);
+    if (remove(path) != 0)
+        remove_failed = 1;
+    return 0; /* on to the rest: a test's leftovers go as far as they can */
 }
 
 int test_remove_tree(const char *path)
 {
-    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : -1;
+    remove_failed = 0;
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0 && !remove_failed ? 0 : -1;
+}
+
+/* The names in `dir` that start with '.' (other than . and ..), and with
+ * tmp_too those holding ".tmp.", each printed after `label`; a `dir` that
+ * cannot be read holds none, or fails the test where it must_exist. */
+static size_t left_behind(const char *dir, int tmp_too, const char *label, int must_exist)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    if (must_exist)
+        assert_non_null(d);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if ((e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) ||
+            (tmp_too && strstr(e->d_name, ".tmp."))) {
+            print_message("%s: %s/%s\n", label, dir, e->d_name);
+            n++;
+        }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+size_t test_hidden_files(const char *dir)
+{
+    return left_behind(dir, 0, "left behind", 1);
+}
+
+size_t test_temp_files(const char *dir, const char *label)
+{
+    return left_behind(dir, 1, label, 0);
 }
 
 int test_dir_teardown(void **state)

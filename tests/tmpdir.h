@@ -1,7 +1,10 @@
 /* Files of tests: the test's temporary directory, made and removed without
- * a shell, paths in it and in bench/, whole files read and written. */
+ * a shell, paths in it and in bench/, whole files read and written,
+ * temporary files left behind (JSON files: json_file.h). */
 #ifndef CLMEM_TEST_TMPDIR_H
 #define CLMEM_TEST_TMPDIR_H
+
+#include <stddef.h>
 
 /* A cmocka group's setup and teardown for a test with one temporary
  * directory, test_dir(): /tmp/clmem-PROGRAM-XXXXXX, made at the start and
@@ -9,8 +12,17 @@
 int test_dir_setup(void **state);
 int test_dir_teardown(void **state);
 const char *test_dir(void);
-/* Removes `path` and everything below it (not following links); 0 when gone. */
+/* Removes `path` and everything below it (not following links), going on
+ * past what it cannot remove; 0 when all is gone. */
 int test_remove_tree(const char *path);
+/* Names in `dir` that start with '.', other than . and ..: an output's
+ * temporary file (.NAME.XXXXXX) or a report's (.tmp.) left behind, each
+ * printed. */
+size_t test_hidden_files(const char *dir);
+/* Those and the names holding ".tmp." (a report directory's
+ * NAME.tmp.XXXXXX), each printed after `label`; none where `dir` is
+ * missing. */
+size_t test_temp_files(const char *dir, const char *label);
 
 /* NAME in test_dir(), and in $CLMEM_BENCH_DIR (bench/, as meson test sets
  * it): each in a buffer of its own, the last 16 good at once. */
