@@ -9,7 +9,8 @@
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
  * plots.c       plot data and pictures chosen from the results, the gnuplot
- *               script
+ *               script (plots.h: what plots_lines.c, plots_bars.c and
+ *               plots_pp.c share with it, the pictures they draw)
  * roofline.c    a roofline per entry
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
