@@ -711,14 +711,15 @@ static void pictures_follow_from_the_results(void **state)
     assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:($2*1e+09) with linespoints "
                                "linetype 2 dashtype 1 notitle"));
     char *walk = slurp_in(dir, "sweeper-walk.dat");
-    assert_string_equal(walk, "# \"dev A\"\n1 10\n2 20\n4 40\n\n\n"
-                              "# \"dev B\"\n1 11\n2 21\n4 41\n\n\n");
+    /* x, y, y at the slowest and the fastest sample (one sample: y), noisy. */
+    assert_string_equal(walk, "# \"dev A\"\n1 10 10 10 0\n2 20 20 20 0\n4 40 40 40 0\n\n\n"
+                              "# \"dev B\"\n1 11 11 11 0\n2 21 21 21 0\n4 41 41 41 0\n\n\n");
 
     /* Against a baseline: bars of its variants, at the largest size both
      * entries ran (B ran 128 too). */
     assert_non_null(strstr(gp, "set output 'based.svg'\nset title 'based variants at 64 (GB/s)'"));
     char *bars = slurp_in(dir, "based.dat");
-    assert_non_null(strstr(bars, "\n\"ref\" 5 6\n\"fast\" 10 12\n"));
+    assert_non_null(strstr(bars, "\n\"ref\" 5 5 5 0 6 6 6 0\n\"fast\" 10 10 10 0 12 12 12 0\n"));
     /* B ran it at two sizes: its lines against size, A has none. */
     assert_non_null(strstr(gp, "set output 'based-size.svg'"));
 
@@ -728,9 +729,9 @@ static void pictures_follow_from_the_results(void **state)
                                "size'\nset xlabel 'size'\n"));
     char *sizes = slurp_in(dir, "grows-size.dat");
     assert_int_equal(count(sizes, "\n\n\n"), 6);
-    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1\n100 2\n1000 3\n\n\n"
-                                  "# \"dev B, a\"\n10 1\n100 2\n\n\n"));
-    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7\n100 8\n"));
+    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1 1 1 0\n100 2 2 2 0\n1000 3 3 3 0\n\n\n"
+                                  "# \"dev B, a\"\n10 1 1 1 0\n100 2 2 2 0\n\n\n"));
+    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7 7 7 0\n100 8 8 8 0\n"));
     assert_null(strstr(sizes, ", d\""));
     if (gnuplot_installed()) {
         char *md = slurp_in(dir, "report.md");
@@ -751,6 +752,107 @@ static void pictures_follow_from_the_results(void **state)
     /* One size, no sweep, no baseline: nothing to draw. */
     assert_null(strstr(gp, "plain"));
     assert_int_equal(entries(dir, "plain"), 0);
+    free(sizes);
+    free(bars);
+    free(walk);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The line of a data file that starts with `head`, read as numbers. */
+static void dat_row(const char *dat, const char *head, double *v, int n)
+{
+    const char *at = strstr(dat, head);
+    if (!at)
+        fail_msg("no row '%s' in:\n%s", head, dat);
+    at += strlen(head);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        v[i] = strtod(at, &end);
+        if (end == at)
+            fail_msg("row '%s' has %d numbers, not %d", head, i, n);
+        at = end;
+    }
+}
+
+/* Every drawn result shows its spread, its metric at its slowest and its
+ * fastest sample, as an error bar, in the lines and the bars alike; one
+ * whose slowest sample is past 1.5x its fastest is marked noisy, the mark
+ * named in the key and both said under the picture. */
+static void spread_is_drawn_and_noise_marked(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made a[] = {
+        {"sweeper", "walk", "1000", "step", 1, 10, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 20, NAN},
+        {"based", "ref", "64", NULL, 0, 5, 1},
+        {"based", "fast", "64", NULL, 0, 10, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+    };
+    /* Each result's fastest and slowest sample (its median 1 ms). */
+    static const double spread[][2] = {{0.9, 1.2}, {0.5, 2}, {1, 1}, {0.5, 4}, {1, 1}, {0.8, 1}};
+    // clang-format on
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("s.json", "dev S", a, CLMEM_ARRAY_SIZE(a)), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(runs[0].n_results, CLMEM_ARRAY_SIZE(spread));
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(spread); i++) {
+        runs[0].results[i].min_ms = spread[i][0];
+        runs[0].results[i].max_ms = spread[i][1];
+    }
+    const char *dir = test_in_dir("spread");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp"), *walk = slurp_in(dir, "sweeper-walk.dat");
+    char *bars = slurp_in(dir, "based.dat"), *sizes = slurp_in(dir, "grows-size.dat");
+    double v[4];
+    /* A rate from the median: at the slowest sample median/max of it. */
+    dat_row(walk, "\n1 ", v, 4);
+    close_to(v[0], 10);
+    close_to(v[1], 10 / 1.2);
+    close_to(v[2], 10 / 0.9);
+    assert_true(v[3] == 0);
+    dat_row(walk, "\n2 ", v, 4);
+    close_to(v[0], 20);
+    close_to(v[1], 10);
+    close_to(v[2], 40);
+    assert_true(v[3] == 1);
+    dat_row(bars, "\"fast\" ", v, 4);
+    close_to(v[0], 10);
+    close_to(v[1], 2.5);
+    close_to(v[2], 20);
+    assert_true(v[3] == 1);
+    dat_row(sizes, "\n100 ", v, 4);
+    close_to(v[1], 2);
+    close_to(v[2], 2.5);
+    assert_true(v[3] == 0);
+    /* Drawn: the bars from the slowest to the fastest sample, the marks at
+     * their tops, one key entry for the marks in each picture that has them. */
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) "
+                               "with vectors heads"));
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 0 using 1:($5 > 0 ? $4*1e+09 : NaN) with "
+                               "points pointtype 3"));
+    assert_non_null(strstr(gp, "'' using ($0+0.0000):($3*1e+09):(0):(($4-$3)*1e+09) with vectors "
+                               "heads"));
+    assert_non_null(strstr(gp, "'' using ($0+0.0000):($5 > 0 ? $4*1e+09 : NaN) with points "
+                               "pointtype 3"));
+    assert_non_null(strstr(gp, "'grows-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09)"));
+    assert_int_equal(count(gp, "title 'noisy (max/min past 1.5x)'"), 2);
+    if (gnuplot_installed()) {
+        char *md = slurp_in(dir, "report.md");
+        assert_int_equal(count(md, "Error bars: each result at its slowest and its fastest "
+                                   "sample; * a noisy one (its slowest sample past 1.5x its "
+                                   "fastest)."),
+                         2);
+        assert_int_equal(count(md, "Error bars: each result at its slowest and its fastest "
+                                   "sample."),
+                         1);
+        free(md);
+    }
     free(sizes);
     free(bars);
     free(walk);
@@ -1168,6 +1270,7 @@ int main(void)
         cmocka_unit_test(an_existing_directory_is_updated),
         cmocka_unit_test(the_directory_check_creates_nothing),
         cmocka_unit_test(pictures_follow_from_the_results),
+        cmocka_unit_test(spread_is_drawn_and_noise_marked),
         cmocka_unit_test(names_from_files_stay_inside),
         cmocka_unit_test(one_unit_a_column),
         cmocka_unit_test(lessons_from_a_made_up_run),

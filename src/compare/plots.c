@@ -79,6 +79,41 @@ void plots_pick(const struct plotter *pl, const struct clmem_result *group, stru
         }
 }
 
+struct xy plots_point(const struct clmem_result *r, double x)
+{
+    struct xy p = {x, r->metric, r->metric, r->metric, clmem_result_noisy(r)};
+    /* A rate from the median: at the slowest sample it is median/max of
+     * it, at the fastest median/min. */
+    if (r->median_ms > 0 && r->min_ms > 0 && r->max_ms >= r->min_ms && isfinite(r->max_ms)) {
+        p.lo = r->metric * r->median_ms / r->max_ms;
+        p.hi = r->metric * r->median_ms / r->min_ms;
+    }
+    return p;
+}
+
+void plots_spread_note(char *text, size_t size, int holds)
+{
+    if (!(holds & (PLOTS_SPREAD | PLOTS_NOISY)))
+        return;
+    plots_appendf(text, size, "%sError bars: each result at its slowest and its fastest sample",
+                  text[0] ? " " : "");
+    if (holds & PLOTS_NOISY)
+        plots_appendf(text, size, "; * a noisy one (its slowest sample past %gx its fastest)",
+                      CLMEM_NOISY_SPREAD);
+    plots_appendf(text, size, ".");
+}
+
+int plots_any_noisy(const struct plotter *pl, const struct clmem_result *group)
+{
+    for (size_t d = 0; d < pl->n_devs; d++)
+        for (size_t i = 0; i < pl->devs[d].n_results; i++)
+            if (plots_drawn(&pl->devs[d].results[i]) &&
+                plots_in_group(&pl->devs[d].results[i], group) &&
+                clmem_result_noisy(&pl->devs[d].results[i]))
+                return 1;
+    return 0;
+}
+
 static int by_x(const void *a, const void *b)
 {
     double x = ((const struct xy *)a)->x, y = ((const struct xy *)b)->x;
@@ -102,14 +137,14 @@ size_t plots_points_of(struct plotter *pl, size_t d, const struct clmem_result *
             continue;
         double x = by_size ? compare_linear_size(r->size) : (double)r->sweep_value;
         if (!isnan(x))
-            pts[n++] = (struct xy){x, r->metric};
+            pts[n++] = plots_point(r, x);
     }
     qsort(pts, n, sizeof *pts, by_x);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (kept && pts[kept - 1].x == pts[i].x) {
             if (pts[i].y > pts[kept - 1].y)
-                pts[kept - 1].y = pts[i].y;
+                pts[kept - 1] = pts[i];
         } else {
             pts[kept++] = pts[i];
         }

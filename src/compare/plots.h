@@ -16,9 +16,12 @@ struct picks {
     size_t n;
 };
 
-/* A point of a line. */
+/* A point: x, a result's metric (y, from its median sample) and its
+ * spread, the metric at its slowest and fastest samples (lo, hi: y where
+ * it records none), and whether that spread is past CLMEM_NOISY_SPREAD. */
 struct xy {
-    double x, y;
+    double x, y, lo, hi;
+    int noisy;
 };
 
 /* Everything the pictures are written with, and scratch space. */
@@ -40,6 +43,7 @@ struct plotter {
     unsigned char *entry_drawn;
     char (*styles)[128];
     size_t n_styles;
+    int noisy_drawn; /* some result of the picture is marked noisy */
     double scale;    /* the picture's values times this: its unit without prefix */
     size_t baseline; /* the entry glance.svg measures the others against */
     size_t longest;  /* the longest label's length, for the key's columns */
@@ -74,6 +78,10 @@ size_t plots_sizes_of(struct plotter *pl, size_t d, const struct clmem_result *g
 /* Whether entry d has a drawn result of `group` at `size` (NULL: any). */
 int plots_has_size(const struct plotter *pl, size_t d, const struct clmem_result *group,
                    const char *size);
+/* A result as a point at x (struct xy). */
+struct xy plots_point(const struct clmem_result *r, double x);
+/* Whether some drawn result of `group` is noisy. */
+int plots_any_noisy(const struct plotter *pl, const struct clmem_result *group);
 /* A file name of the report made of names from the results (b may be
  * NULL), never one given out before. */
 int plots_file_name(struct plotter *pl, const char *a, const char *b, const char *ext,
@@ -84,6 +92,19 @@ int plots_file_name(struct plotter *pl, const char *a, const char *b, const char
 void plots_y_axis(struct plotter *pl, const char *unit);
 /* Starts a picture's key anew. */
 void plots_key_reset(struct plotter *pl);
+/* The mark of a noisy result (gnuplot's point style, at the top of its
+ * error bar) and its entry in a picture's key, as a clause of "plot". */
+#define PLOTS_NOISY_MARK "pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000'"
+void plots_noisy_key(FILE *gp);
+/* An error bar, from (x, y) up by dy, with flat ends: gnuplot's own
+ * yerrorbars put a white disc on every point in SVG. */
+#define PLOTS_ERROR_BAR "vectors heads size screen 0.008,90"
+/* What a picture's results hold besides their figures: a spread to draw
+ * as error bars, noisy results to mark. */
+enum { PLOTS_SPREAD = 1, PLOTS_NOISY = 2 };
+/* Said under a picture of results that hold them (`holds`): what its
+ * error bars and marks mean. */
+void plots_spread_note(char *text, size_t size, int holds);
 /* WORKLOAD-SWEEP.svg and WORKLOAD-size.svg (plots_lines.c). */
 int plots_sweep(struct plotter *pl, const struct clmem_result *group);
 int plots_size(struct plotter *pl, const struct clmem_result *group);

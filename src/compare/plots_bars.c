@@ -92,25 +92,28 @@ static const char *common_size(const struct plotter *pl, const struct clmem_resu
     return best;
 }
 
-/* One entry's best value of a variant of `group` (at `size`, unless NULL);
- * 0 for none. */
-static double bar_value(const struct plotter *pl, size_t d, const struct clmem_result *group,
-                        const char *variant, const char *size)
+/* One entry's best result of a variant of `group` (at `size`, unless
+ * NULL); NULL for none. */
+static const struct clmem_result *bar_result(const struct plotter *pl, size_t d,
+                                             const struct clmem_result *group, const char *variant,
+                                             const char *size)
 {
-    double value = 0;
+    const struct clmem_result *best = NULL;
     const struct clmem_compare_device *dev = &pl->devs[d];
     for (size_t i = 0; i < dev->n_results; i++) {
         const struct clmem_result *r = &dev->results[i];
         if (plots_drawn(r) && plots_in_group(r, group) && strcmp(r->variant, variant) == 0 &&
-            (!size || strcmp(r->size, size) == 0) && r->metric > value)
-            value = r->metric;
+            (!size || strcmp(r->size, size) == 0) && (!best || r->metric > best->metric))
+            best = r;
     }
-    return value;
+    return best;
 }
 
 /* The variants of `group` as bars (WORKLOAD.svg): a cluster per variant, a
- * bar per entry, the entries named in the key (their labels are too long
- * to sit side by side under the clusters). */
+ * bar per entry with its spread as an error bar, the entries named in the
+ * key (their labels are too long to sit side by side under the clusters).
+ * Boxes at places of their own, not gnuplot's histograms, so that the
+ * error bars and the noisy marks stand on their bars. */
 int plots_bars(struct plotter *pl, const struct clmem_result *group)
 {
     char svg[64], dat[64], title[512], t[1024], name[COMPARE_LABEL_MAX * 2];
@@ -123,23 +126,35 @@ int plots_bars(struct plotter *pl, const struct clmem_result *group)
     plots_pick(pl, group, &pl->variants);
     const char *size = common_size(pl, group), *baseline = NULL;
     double low = 0;
-    int *has = calloc(pl->n_devs ? pl->n_devs : 1, sizeof *has);
+    /* Per entry: 1 it has a bar, then what its bars hold (PLOTS_SPREAD,
+     * PLOTS_NOISY) shifted by one. */
+    int *has = calloc(pl->n_devs ? pl->n_devs : 1, sizeof *has), holds = 0;
     if (!has) {
         clmem_output_abort(&out);
         return clmem_fail(pl->err, CLMEM_ERR_CL, "out of host memory");
     }
-    fprintf(out.file, "# variant, then %s of each entry in order (0: none)\n", group->metric_unit);
+    fprintf(out.file,
+            "# variant, then for each entry in order %s, at its slowest and fastest sample, "
+            "noisy (1) (NaN: none)\n",
+            group->metric_unit);
     for (size_t v = 0; v < pl->variants.n; v++) {
         const struct clmem_result *first = pl->variants.r[v];
         if (!baseline && first->baseline_fraction == 1)
             baseline = first->variant;
         plot_data_string(out.file, first->variant);
         for (size_t d = 0; d < pl->n_devs; d++) {
-            double value = bar_value(pl, d, group, first->variant, size);
-            if (value > 0 && (low == 0 || value < low))
-                low = value;
-            has[d] |= value > 0;
-            fprintf(out.file, " %.17g", value);
+            const struct clmem_result *r = bar_result(pl, d, group, first->variant, size);
+            if (!r) {
+                fprintf(out.file, " NaN NaN NaN 0");
+                continue;
+            }
+            struct xy p = plots_point(r, 0);
+            if (low == 0 || p.lo < low)
+                low = p.lo;
+            int h = (p.hi > p.lo ? PLOTS_SPREAD : 0) | (p.noisy ? PLOTS_NOISY : 0);
+            has[d] |= 1 | h << 1;
+            holds |= h;
+            fprintf(out.file, " %.17g %.17g %.17g %d", p.y, p.lo, p.hi, p.noisy);
         }
         fprintf(out.file, "\n");
     }
@@ -149,7 +164,7 @@ int plots_bars(struct plotter *pl, const struct clmem_result *group)
         free(has);
         return status;
     }
-    char where[96] = ", each variant at its best size", against[128] = "", note[256];
+    char where[96] = ", each variant at its best size", against[128] = "", note[512];
     if (size) {
         char human[64];
         clmem_human_size(size, human, sizeof human);
@@ -161,6 +176,7 @@ int plots_bars(struct plotter *pl, const struct clmem_result *group)
     snprintf(title, sizeof title, "%s variants%s (%s)", group->workload, where, group->metric_unit);
     snprintf(note, sizeof note, "%s%s", size ? "At the largest size every device ran." : "",
              against);
+    plots_spread_note(note, sizeof note, holds);
     /* Wide enough for a bar of each entry in each cluster, the variants'
      * names slanted under them. */
     size_t drawn_entries = 0;
@@ -168,29 +184,51 @@ int plots_bars(struct plotter *pl, const struct clmem_result *group)
         drawn_entries += has[d] != 0;
     size_t width = 120 + pl->variants.n * (drawn_entries + 1) * 10;
     width = width < 720 ? 720 : width > 1400 ? 1400 : width;
-    plot_begin(pl->gp, svg, width, drawn_entries, pl->longest);
-    /* Log scale: the bars start a power of two below the lowest. */
+    plot_begin(pl->gp, svg, width, drawn_entries + !!(holds & PLOTS_NOISY), pl->longest);
+    /* Log scale: the bars rise from the power of ten below the lowest
+     * figure drawn (a bar's slowest sample included). */
+    double bottom = plot_axis(pow(10, floor(log10(low * pl->scale))));
     fprintf(pl->gp, "set title '%s'\nset xlabel ''\n", plot_quoted(title, t, sizeof t));
     plots_y_axis(pl, group->metric_unit);
     fprintf(pl->gp,
-            "set yrange [%g:*]\nset style data histograms\n"
-            "set style histogram clustered gap 1\nset style fill solid 0.8\n"
-            "set xtics rotate by -35 left\nplot ",
-            plot_axis(pow(10, floor(log10(low * pl->scale)))));
+            "set yrange [%g:*]\nset xrange [-0.6:%zu.6]\nset style fill solid 0.8\n"
+            "set xtics rotate by -35 left\nset datafile missing 'NaN'\nplot ",
+            bottom, pl->variants.n - 1);
     /* The variants' names under the first entry's bars; an entry whose
-     * colour repeats an earlier one's is hatched. */
+     * colour repeats an earlier one's is hatched. Bar k of a cluster of
+     * drawn_entries at x = the variant's row + its offset. */
     size_t clauses = 0;
-    for (size_t d = 0; d < pl->n_devs; d++) {
+    double width_of = 0.8 / (double)drawn_entries;
+    for (size_t d = 0, k = 0; d < pl->n_devs; d++) {
         if (!has[d])
             continue;
         char fill[48] = "";
         if (d >= PLOT_COLOURS)
             snprintf(fill, sizeof fill, " fillstyle pattern %zu", d / PLOT_COLOURS + 3);
-        fprintf(pl->gp, "%s'%s' using ($%zu*%g)%s linecolor %zu%s title '%s'",
-                clauses ? ", \\\n  " : "", dat, d + 2, pl->scale, clauses ? "" : ":xtic(1)", d + 1,
-                fill, plot_quoted(pl->labels[d], name, sizeof name));
+        double at = ((double)k++ - (double)(drawn_entries - 1) / 2) * width_of;
+        size_t col = 2 + 4 * d; /* the entry's figure; its spread and noise after it */
+        /* x, y, x from, x to, y from, y to: a box from the axis to the figure. */
+        fprintf(pl->gp,
+                "%s'%s' using ($0%+.4f):($%zu*%g):($0%+.4f):($0%+.4f):(%g):($%zu*%g)%s with "
+                "boxxyerror linecolor %zu%s title '%s'",
+                clauses ? ", \\\n  " : "", dat, at, col, pl->scale, at - width_of / 2,
+                at + width_of / 2, bottom, col, pl->scale, clauses ? "" : ":xtic(1)", d + 1, fill,
+                plot_quoted(pl->labels[d], name, sizeof name));
+        if (has[d] & PLOTS_SPREAD << 1)
+            fprintf(
+                pl->gp,
+                ", \\\n  '' using ($0%+.4f):($%zu*%g):(0):(($%zu-$%zu)*%g) with " PLOTS_ERROR_BAR
+                " linecolor rgb '#000000' notitle",
+                at, col + 1, pl->scale, col + 2, col + 1, pl->scale);
+        if (has[d] & PLOTS_NOISY << 1)
+            fprintf(pl->gp,
+                    ", \\\n  '' using ($0%+.4f):($%zu > 0 ? $%zu*%g : NaN) with "
+                    "points " PLOTS_NOISY_MARK " notitle",
+                    at, col + 3, col + 2, pl->scale);
         clauses++;
     }
+    if (holds & PLOTS_NOISY)
+        plots_noisy_key(pl->gp);
     fprintf(pl->gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset xtics norotate "
                     "center\nset style data linespoints\n");
     free(has);

@@ -35,6 +35,13 @@ void plots_key_reset(struct plotter *pl)
 {
     memset(pl->entry_drawn, 0, pl->n_devs ? pl->n_devs : 1);
     pl->n_styles = 0;
+    pl->noisy_drawn = 0;
+}
+
+void plots_noisy_key(FILE *gp)
+{
+    fprintf(gp, ", \\\n  NaN with points " PLOTS_NOISY_MARK " title 'noisy (max/min past %gx)'",
+            CLMEM_NOISY_SPREAD);
 }
 
 /* The style of a variant (and size) in the picture: its index. */
@@ -65,6 +72,8 @@ static void key_clauses(struct plotter *pl, size_t clauses)
                     "title '%s'",
                     clauses++ ? ", \\\n  " : "", v + 1,
                     plot_quoted(pl->styles[v], name, sizeof name));
+    if (pl->noisy_drawn)
+        plots_noisy_key(pl->gp);
 }
 
 /* "set output" to the "plot" of a picture of lines, y on a log scale:
@@ -85,26 +94,48 @@ static void lines_head(struct plotter *pl, const char *svg, const char *title, c
 }
 
 /* One line of a picture: the block `index` of `dat`, in the entry's
- * colour and points, the style's dashes; named in the key by them. */
+ * colour and points, the style's dashes; named in the key by them. Each
+ * point's spread (`holds` PLOTS_SPREAD) as an error bar in the entry's colour,
+ * the noisy ones (PLOTS_NOISY) marked at its top. */
 static void line(struct plotter *pl, size_t clause, const char *dat, size_t index, size_t entry,
-                 size_t style)
+                 size_t style, int holds)
 {
     pl->entry_drawn[entry] = 1;
     fprintf(pl->gp,
             "%s'%s' index %zu using 1:($2*%g) with linespoints linetype %zu dashtype %zu "
             "notitle",
             clause ? ", \\\n  " : "", dat, index, pl->scale, entry + 1, style + 1);
+    if (holds & PLOTS_SPREAD)
+        fprintf(pl->gp,
+                ", \\\n  '%s' index %zu using 1:($3*%g):(0):(($4-$3)*%g) with " PLOTS_ERROR_BAR
+                " linetype %zu dashtype 1 notitle",
+                dat, index, pl->scale, pl->scale, entry + 1);
+    if (holds & PLOTS_NOISY) {
+        pl->noisy_drawn = 1;
+        fprintf(
+            pl->gp,
+            ", \\\n  '%s' index %zu using 1:($5 > 0 ? $4*%g : NaN) with points " PLOTS_NOISY_MARK
+            " notitle",
+            dat, index, pl->scale);
+    }
 }
 
-/* A block of a data file (gnuplot's index): a comment naming it, x y a line. */
-static void block(FILE *f, const char *legend, const struct xy *pts, size_t n)
+/* A block of a data file (gnuplot's index): a comment naming it, then a
+ * line a point: x, y, y at the slowest and at the fastest sample, noisy
+ * (1) or not. What it holds besides the points (PLOTS_SPREAD, PLOTS_NOISY). */
+static int block(FILE *f, const char *legend, const struct xy *pts, size_t n)
 {
+    int holds = 0;
     fputs("# ", f);
     plot_data_string(f, legend);
     fputc('\n', f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%.17g %.17g\n", pts[i].x, pts[i].y);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%.17g %.17g %.17g %.17g %d\n", pts[i].x, pts[i].y, pts[i].lo, pts[i].hi,
+                pts[i].noisy);
+        holds |= (pts[i].hi > pts[i].lo ? PLOTS_SPREAD : 0) | (pts[i].noisy ? PLOTS_NOISY : 0);
+    }
     fprintf(f, "\n\n");
+    return holds;
 }
 
 /* ---- a parameter swept: the metric against it ---- */
@@ -137,12 +168,13 @@ int plots_sweep(struct plotter *pl, const struct clmem_result *group)
     /* Values over orders of magnitude (1, 2, 4, ... 1024) read best on a
      * log scale, a few steps from 0 on a plain one. */
     lines_head(pl, svg, title, group->sweep, group->metric_unit, lo > 0 && hi / lo >= 64,
-               pl->n_devs + pl->variants.n);
+               pl->n_devs + pl->variants.n + plots_any_noisy(pl, group));
     size_t n_drawn = 0;
     for (size_t v = 0; v < pl->variants.n; v++)
         for (size_t d = 0; d < pl->n_devs; d++)
             n_drawn += plots_sizes_of(pl, d, group, pl->variants.r[v]->variant) > 0;
     size_t clauses = 0, drawn_variants = 0;
+    int holds = 0;
     for (size_t v = 0; v < pl->variants.n; v++) {
         const char *variant = pl->variants.r[v]->variant;
         struct clmem_output out;
@@ -167,8 +199,9 @@ int plots_sweep(struct plotter *pl, const struct clmem_result *group)
                          n_sizes > 1 ? " @" : "", n_sizes > 1 ? size : "");
                 snprintf(style, sizeof style, "%s%s%s", variant, n_sizes > 1 ? " @" : "",
                          n_sizes > 1 ? human : "");
-                block(out.file, legend, pl->points, n);
-                line(pl, clauses++, dat, blocks++, d, style_of(pl, style));
+                int h = block(out.file, legend, pl->points, n);
+                line(pl, clauses++, dat, blocks++, d, style_of(pl, style), h);
+                holds |= h;
             }
         }
         if ((status = clmem_output_commit(&out, pl->err)))
@@ -177,7 +210,9 @@ int plots_sweep(struct plotter *pl, const struct clmem_result *group)
     (void)n_drawn;
     key_clauses(pl, clauses);
     fprintf(pl->gp, "\nunset logscale xy\nset format xy\n");
-    return plot_add_picture(pl->p, svg, NULL, pl->err);
+    char note[256] = "";
+    plots_spread_note(note, sizeof note, holds);
+    return plot_add_picture(pl->p, svg, note, pl->err);
 }
 
 /* ---- several sizes: the metric against the size ---- */
@@ -297,9 +332,10 @@ int plots_size(struct plotter *pl, const struct clmem_result *group)
     /* Sizes on powers of two as 64 Mi (not 6.71089e+07 or 67108864). */
     fprintf(pl->gp, "set rmargin 4\n");
     lines_head(pl, svg, title, dims ? "size (geometric mean of the dimensions)" : "size",
-               group->metric_unit, 2, pl->n_devs + SIZE_LINES);
+               group->metric_unit, 2, pl->n_devs + SIZE_LINES + plots_any_noisy(pl, group));
     fprintf(out.file, "# x the size, y %s\n", group->metric_unit);
     size_t clauses = 0, drawn_variants = 0;
+    int holds = 0;
     for (size_t v = 0; v < pl->variants.n; v++) {
         if (!rank[v].chosen)
             continue;
@@ -310,8 +346,9 @@ int plots_size(struct plotter *pl, const struct clmem_result *group)
             if (n < 2)
                 continue;
             snprintf(legend, sizeof legend, "%s, %s", pl->labels[d], variant);
-            block(out.file, legend, pl->points, n);
-            line(pl, clauses, dat, clauses, d, style_of(pl, variant));
+            int h = block(out.file, legend, pl->points, n);
+            line(pl, clauses, dat, clauses, d, style_of(pl, variant), h);
+            holds |= h;
             clauses++;
         }
     }
@@ -321,6 +358,7 @@ int plots_size(struct plotter *pl, const struct clmem_result *group)
     if ((status = clmem_output_commit(&out, pl->err)))
         goto done;
     size_note(pl, group, best, rank, text, sizeof text);
+    plots_spread_note(text, sizeof text, holds);
     status = plot_add_picture(pl->p, svg, text, pl->err);
 done:
     free(rank);
