@@ -9,8 +9,8 @@
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
  * plots.c       plot data and pictures chosen from the results, the gnuplot
- *               script (plots.h: what plots_lines.c, plots_bars.c and
- *               plots_pp.c share with it, the pictures they draw)
+ *               script; plots_lines.c, plots_bars.c and plots_pp.c draw
+ *               them with what plotter.c gives them all
  * roofline.c    a roofline per entry
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot

@@ -1,7 +1,7 @@
 /* The report's pictures of bars (plots.c chooses them): a workload's
  * variants against a baseline (WORKLOAD.svg), and each device against the
  * baseline device (glance.svg, under the summary). */
-#include "compare/plots.h"
+#include "compare/plots_bars.h"
 
 #include <math.h>
 #include <stdlib.h>

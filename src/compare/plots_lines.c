@@ -1,7 +1,7 @@
 /* The report's pictures of lines (plots.c chooses them): a workload's
  * metric against a parameter its variants sweep (WORKLOAD-SWEEP.svg), and
  * against the size (WORKLOAD-size.svg), a line per entry and variant. */
-#include "compare/plots.h"
+#include "compare/plots_lines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,39 +10,6 @@
 /* Variants drawn against size in one picture: one line each per entry, so
  * that the picture stays readable; the others are in the tables. */
 #define SIZE_LINES 3
-
-/* A unit's prefix taken out (GB/s: 1e9, "B/s"): pictures draw values in
- * the bare unit so that gnuplot's %c writes the prefix on each tick
- * (2 TB/s, 500 GB/s, never 262144 GFLOP/s). */
-static double bare_unit(const char *unit, const char **rest)
-{
-    return pow(1000, clmem_unit_prefix(unit, rest));
-}
-
-/* The y axis of a picture in `unit` on a log scale, ticks at powers of
- * ten with SI prefixes. */
-void plots_y_axis(struct plotter *pl, const char *unit)
-{
-    const char *rest;
-    char r[64], y[64];
-    pl->scale = bare_unit(unit, &rest);
-    fprintf(pl->gp, "set ylabel '%s (log scale)'\nset logscale y 10\nset format y '%%.0s %%c%s'\n",
-            plot_quoted(unit, y, sizeof y), plot_quoted(rest, r, sizeof r));
-}
-
-/* Starts a picture's key anew. */
-void plots_key_reset(struct plotter *pl)
-{
-    memset(pl->entry_drawn, 0, pl->n_devs ? pl->n_devs : 1);
-    pl->n_styles = 0;
-    pl->noisy_drawn = 0;
-}
-
-void plots_noisy_key(FILE *gp)
-{
-    fprintf(gp, ", \\\n  NaN with points " PLOTS_NOISY_MARK " title 'noisy (max/min past %gx)'",
-            CLMEM_NOISY_SPREAD);
-}
 
 /* The style of a variant (and size) in the picture: its index. */
 static size_t style_of(struct plotter *pl, const char *name)

@@ -1,7 +1,7 @@
 /* Performance portability's pictures (the table is portability.c's):
  * per workload, its variants' application efficiency on each entry, most
  * efficient first, and PP over the first k entries (WORKLOAD-pp.svg). */
-#include "compare/plots.h"
+#include "compare/plots_pp.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 
 /* The roofline's plot area in the SVG's pixels (y down from the top),
  * fixed by its margins so that the labels are placed where gnuplot will
- * draw them: room on the left for tick labels as "100 TFLOP/s", and
+ * draw them: room on the left for the y tick labels (a figure, its unit), and
  * below for the x axis's and the key's (plot_begin makes the picture
  * taller by the key's rows). */
 #define ROOF_WIDTH  720

@@ -1,11 +1,11 @@
-/* What the files of the report's pictures share (plots.c chooses the
- * pictures and writes plots.gp; plots_lines.c draws the metric against a
- * swept parameter or the size, plots_bars.c the variants as bars and the
- * ratios at a glance, plots_pp.c performance portability's cascades):
- * the plotter they write with, and how they read the results. Included by
- * those files alone. */
-#ifndef CLMEM_COMPARE_PLOTS_H
-#define CLMEM_COMPARE_PLOTS_H
+/* What the files of the report's pictures share (plotter.c): the plotter
+ * they write with, how they read the results, the y axis and the key.
+ * plots.c chooses the pictures and writes plots.gp; plots_lines.c draws
+ * the metric against a swept parameter or the size, plots_bars.c the
+ * variants as bars and the ratios at a glance, plots_pp.c performance
+ * portability's cascades. Included by those files alone. */
+#ifndef CLMEM_COMPARE_PLOTTER_H
+#define CLMEM_COMPARE_PLOTTER_H
 
 #include "compare/model.h"
 
@@ -49,7 +49,7 @@ struct plotter {
     size_t longest;  /* the longest label's length, for the key's columns */
 };
 
-/* ---- reading the results (plots.c) ---- */
+/* ---- reading the results ---- */
 /* Appends to a text, cut short when it is full. */
 void plots_appendf(char *text, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -105,15 +105,4 @@ enum { PLOTS_SPREAD = 1, PLOTS_NOISY = 2 };
 /* Said under a picture of results that hold them (`holds`): what its
  * error bars and marks mean. */
 void plots_spread_note(char *text, size_t size, int holds);
-/* WORKLOAD-SWEEP.svg and WORKLOAD-size.svg (plots_lines.c). */
-int plots_sweep(struct plotter *pl, const struct clmem_result *group);
-int plots_size(struct plotter *pl, const struct clmem_result *group);
-/* Whether some result of `group` was measured against a baseline
- * variant; WORKLOAD.svg, its variants as bars; glance.svg (plots_bars.c). */
-int plots_has_baseline(const struct plotter *pl, const struct clmem_result *group);
-int plots_bars(struct plotter *pl, const struct clmem_result *group);
-int plots_glance(struct plotter *pl, const struct picks *groups);
-/* WORKLOAD-pp.svg for the workloads of `t` (plots_pp.c). */
-int plots_cascades(struct plotter *pl, const struct pp_table *t);
-
 #endif
