@@ -39,7 +39,7 @@ EXCEPTIONS = [
     ("src/compare/doc.c", "444 GB/s", "how a row's unit is chosen: an example"),
     ("src/compare/doc.c", "63.9 TFLOP/s", "how a row's unit is chosen: an example"),
     ("src/compare/doc.c", "48 729 GFLOP/s", "how digits are grouped: an example"),
-    ("src/compare/plots.c", "2 TB/s", "how an axis is labelled: an example"),
+    ("src/compare/plotter.c", "2 TB/s", "how an axis is labelled: an example"),
     ("src/compare/model.h", "1.93 GB/s", "how a column's unit is chosen: an example"),
     ("src/compare/model.h", "2.55 GB/s", "how a column's unit is chosen: an example"),
     ("src/compare/model.h", "0.88 GB/s", "how a column's unit is chosen: an example"),

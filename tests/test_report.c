@@ -429,8 +429,10 @@ static void every_workload_on_the_roofline(void **state)
                                "flops nor bytes): pi device_rng @268435456 355 Gsamples/s; "
                                "atomics atomic_local @67108864 342 Gupdates/s."));
     char *gp = slurp_in(dir, "plots.gp");
-    assert_non_null(strstr(gp, "'roofline-0.dat' index 0 using 1:($2*1e9) with points"));
-    assert_non_null(strstr(gp, "using 1:($3*1e9):4 with labels"));
+    assert_non_null(
+        strstr(gp, "'roofline-0.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead"));
+    assert_non_null(strstr(gp, "'' using 1:($2*1e9) with points"));
+    assert_non_null(strstr(gp, "'' using 3:($4*1e9):5 with labels left"));
     free(gp);
     free(md);
     free(dat);
@@ -711,14 +713,15 @@ static void pictures_follow_from_the_results(void **state)
     assert_non_null(strstr(gp, "'sweeper-walk.dat' index 1 using 1:($2*1e+09) with linespoints "
                                "linetype 2 dashtype 1 notitle"));
     char *walk = slurp_in(dir, "sweeper-walk.dat");
-    assert_string_equal(walk, "# \"dev A\"\n1 10\n2 20\n4 40\n\n\n"
-                              "# \"dev B\"\n1 11\n2 21\n4 41\n\n\n");
+    /* x, y, y at the slowest and the fastest sample (one sample: y), noisy. */
+    assert_string_equal(walk, "# \"dev A\"\n1 10 10 10 0\n2 20 20 20 0\n4 40 40 40 0\n\n\n"
+                              "# \"dev B\"\n1 11 11 11 0\n2 21 21 21 0\n4 41 41 41 0\n\n\n");
 
     /* Against a baseline: bars of its variants, at the largest size both
      * entries ran (B ran 128 too). */
     assert_non_null(strstr(gp, "set output 'based.svg'\nset title 'based variants at 64 (GB/s)'"));
     char *bars = slurp_in(dir, "based.dat");
-    assert_non_null(strstr(bars, "\n\"ref\" 5 6\n\"fast\" 10 12\n"));
+    assert_non_null(strstr(bars, "\n\"ref\" 5 5 5 0 6 6 6 0\n\"fast\" 10 10 10 0 12 12 12 0\n"));
     /* B ran it at two sizes: its lines against size, A has none. */
     assert_non_null(strstr(gp, "set output 'based-size.svg'"));
 
@@ -728,9 +731,9 @@ static void pictures_follow_from_the_results(void **state)
                                "size'\nset xlabel 'size'\n"));
     char *sizes = slurp_in(dir, "grows-size.dat");
     assert_int_equal(count(sizes, "\n\n\n"), 6);
-    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1\n100 2\n1000 3\n\n\n"
-                                  "# \"dev B, a\"\n10 1\n100 2\n\n\n"));
-    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7\n100 8\n"));
+    assert_non_null(strstr(sizes, "# \"dev A, a\"\n10 1 1 1 0\n100 2 2 2 0\n1000 3 3 3 0\n\n\n"
+                                  "# \"dev B, a\"\n10 1 1 1 0\n100 2 2 2 0\n\n\n"));
+    assert_non_null(strstr(sizes, "# \"dev B, c\"\n10 7 7 7 0\n100 8 8 8 0\n"));
     assert_null(strstr(sizes, ", d\""));
     if (gnuplot_installed()) {
         char *md = slurp_in(dir, "report.md");
@@ -751,6 +754,107 @@ static void pictures_follow_from_the_results(void **state)
     /* One size, no sweep, no baseline: nothing to draw. */
     assert_null(strstr(gp, "plain"));
     assert_int_equal(entries(dir, "plain"), 0);
+    free(sizes);
+    free(bars);
+    free(walk);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
+/* The line of a data file that starts with `head`, read as numbers. */
+static void dat_row(const char *dat, const char *head, double *v, int n)
+{
+    const char *at = strstr(dat, head);
+    if (!at)
+        fail_msg("no row '%s' in:\n%s", head, dat);
+    at += strlen(head);
+    for (int i = 0; i < n; i++) {
+        char *end;
+        v[i] = strtod(at, &end);
+        if (end == at)
+            fail_msg("row '%s' has %d numbers, not %d", head, i, n);
+        at = end;
+    }
+}
+
+/* Every drawn result shows its spread, its metric at its slowest and its
+ * fastest sample, as an error bar, in the lines and the bars alike; one
+ * whose slowest sample is past 1.5x its fastest is marked noisy, the mark
+ * named in the key and both said under the picture. */
+static void spread_is_drawn_and_noise_marked(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made a[] = {
+        {"sweeper", "walk", "1000", "step", 1, 10, NAN},
+        {"sweeper", "walk", "1000", "step", 2, 20, NAN},
+        {"based", "ref", "64", NULL, 0, 5, 1},
+        {"based", "fast", "64", NULL, 0, 10, 2},
+        {"grows", "a", "10", NULL, 0, 1, NAN}, {"grows", "a", "100", NULL, 0, 2, NAN},
+    };
+    /* Each result's fastest and slowest sample (its median 1 ms). */
+    static const double spread[][2] = {{0.9, 1.2}, {0.5, 2}, {1, 1}, {0.5, 4}, {1, 1}, {0.8, 1}};
+    // clang-format on
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(made_file("s.json", "dev S", a, CLMEM_ARRAY_SIZE(a)), &runs, &n, &err),
+        CLMEM_OK);
+    assert_int_equal(runs[0].n_results, CLMEM_ARRAY_SIZE(spread));
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(spread); i++) {
+        runs[0].results[i].min_ms = spread[i][0];
+        runs[0].results[i].max_ms = spread[i][1];
+    }
+    const char *dir = test_in_dir("spread");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp"), *walk = slurp_in(dir, "sweeper-walk.dat");
+    char *bars = slurp_in(dir, "based.dat"), *sizes = slurp_in(dir, "grows-size.dat");
+    double v[4];
+    /* A rate from the median: at the slowest sample median/max of it. */
+    dat_row(walk, "\n1 ", v, 4);
+    close_to(v[0], 10);
+    close_to(v[1], 10 / 1.2);
+    close_to(v[2], 10 / 0.9);
+    assert_true(v[3] == 0);
+    dat_row(walk, "\n2 ", v, 4);
+    close_to(v[0], 20);
+    close_to(v[1], 10);
+    close_to(v[2], 40);
+    assert_true(v[3] == 1);
+    dat_row(bars, "\"fast\" ", v, 4);
+    close_to(v[0], 10);
+    close_to(v[1], 2.5);
+    close_to(v[2], 20);
+    assert_true(v[3] == 1);
+    dat_row(sizes, "\n100 ", v, 4);
+    close_to(v[1], 2);
+    close_to(v[2], 2.5);
+    assert_true(v[3] == 0);
+    /* Drawn: the bars from the slowest to the fastest sample, the marks at
+     * their tops, one key entry for the marks in each picture that has them. */
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) "
+                               "with vectors heads"));
+    assert_non_null(strstr(gp, "'sweeper-walk.dat' index 0 using 1:($5 > 0 ? $4*1e+09 : NaN) with "
+                               "points pointtype 3"));
+    assert_non_null(strstr(gp, "'' using ($0+0.0000):($3*1e+09):(0):(($4-$3)*1e+09) with vectors "
+                               "heads"));
+    assert_non_null(strstr(gp, "'' using ($0+0.0000):($5 > 0 ? $4*1e+09 : NaN) with points "
+                               "pointtype 3"));
+    assert_non_null(strstr(gp, "'grows-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09)"));
+    assert_int_equal(count(gp, "title 'noisy (max/min past 1.5x)'"), 2);
+    if (gnuplot_installed()) {
+        char *md = slurp_in(dir, "report.md");
+        assert_int_equal(count(md, "Error bars: each result at its slowest and its fastest "
+                                   "sample; * a noisy one (its slowest sample past 1.5x its "
+                                   "fastest)."),
+                         2);
+        assert_int_equal(count(md, "Error bars: each result at its slowest and its fastest "
+                                   "sample."),
+                         1);
+        free(md);
+    }
     free(sizes);
     free(bars);
     free(walk);
@@ -1053,6 +1157,150 @@ static void roofline_fits_and_racy_is_never_best(void **state)
     clmem_compare_devices_free(runs, n);
 }
 
+/* A number of plots.gp's picture `svg` after `what` ("set xrange [");
+ * a second one after `then` where given. */
+static double gp_number(const char *gp, const char *svg, const char *what, const char *then,
+                        double *second)
+{
+    char head[128];
+    snprintf(head, sizeof head, "set output '%s'", svg);
+    const char *at = strstr(gp, head);
+    assert_non_null(at);
+    at = strstr(at, what);
+    if (!at)
+        fail_msg("no '%s' for %s", what, svg);
+    char *end;
+    double v = strtod(at + strlen(what), &end);
+    if (second)
+        *second = strtod(strstr(end, then) + strlen(then), NULL);
+    return v;
+}
+
+/* The roofline's labels, however crowded its points: no two labels' boxes
+ * meet and none crosses an axis (each box the label's characters at the
+ * widest a character of its font takes, 6.5 px, one 13 px line, in the
+ * pixels the picture's fixed margins and log axes give); a label with no
+ * room is a number, explained under the picture. Where gnuplot drew it,
+ * each label starts where it was placed. */
+static void roofline_labels_never_meet(void **state)
+{
+    (void)state;
+    enum { CROWD = 16 };
+    char rows[CROWD + 4][200];
+    const char *results[CROWD + 4];
+    size_t n_rows = 0;
+    snprintf(rows[n_rows++], sizeof rows[0], "%s", R("peak", "copy", "16777216", 1000, "GB/s"));
+    snprintf(rows[n_rows++], sizeof rows[0], "%s", R("peak", "fma", "16777216", 10000, "GFLOP/s"));
+    for (int i = 0; i < CROWD; i++) {
+        double fpb = 1 + 0.1 * i, metric = 0.8 * 1000 * fpb;
+        snprintf(rows[n_rows++], sizeof rows[0],
+                 "\"workload\": \"crowded_%02d\", \"variant\": \"a_long_variant_name\", "
+                 "\"size\": \"4096\", \"metric\": %g, \"unit\": \"%s\", \"flops_per_byte\": %g",
+                 i, i < 3 ? metric / fpb : metric, i < 3 ? "GB/s" : "GFLOP/s", i < 3 ? 0 : fpb);
+    }
+    snprintf(rows[n_rows++], sizeof rows[0], "%s, \"flops_per_byte\": 4096",
+             R("far", "right_edge", "64", 9000, "GFLOP/s"));
+    for (size_t i = 0; i < n_rows; i++)
+        results[i] = rows[i];
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    const char *peak = "\"peak\": {\"bandwidth_gbs\": 1000, \"fp32_gflops\": 10000}, ";
+    assert_int_equal(clmem_runfile_load(json_file("crowd.json", "dev C", peak, results, n_rows),
+                                        &runs, &n, &err),
+                     CLMEM_OK);
+    const char *dir = test_in_dir("crowd");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *gp = slurp_in(dir, "plots.gp"), *dat = slurp_in(dir, "roofline-0.dat");
+    /* The picture's size: the terminal line before its output. */
+    const char *out = strstr(gp, "set output 'roofline-0.svg'"), *term = NULL;
+    assert_non_null(out);
+    for (const char *t = gp; (t = strstr(t, "set terminal svg size ")) && t < out; t++)
+        term = t;
+    assert_non_null(term);
+    double w, h, x0, x1, y0, y1;
+    assert_int_equal(sscanf(term, "set terminal svg size %lf,%lf", &w, &h), 2);
+    double left = gp_number(gp, "roofline-0.svg", "set lmargin at screen ", NULL, NULL) * w;
+    double right = gp_number(gp, "roofline-0.svg", "set rmargin at screen ", NULL, NULL) * w;
+    double top = (1 - gp_number(gp, "roofline-0.svg", "set tmargin at screen ", NULL, NULL)) * h;
+    double bottom = (1 - gp_number(gp, "roofline-0.svg", "set bmargin at screen ", NULL, NULL)) * h;
+    x0 = gp_number(gp, "roofline-0.svg", "set xrange [", ":", &x1);
+    y0 = gp_number(gp, "roofline-0.svg", "set yrange [", ":", &y1);
+    struct {
+        double l, r, t, b;
+        char text[160];
+    } box[CROWD + 4];
+    size_t n_boxes = 0, numbered = 0, points = 0;
+    for (const char *line = dat; line && *line; line = strchr(line, '\n'), line += line != NULL) {
+        if (*line == '#' || *line == '\n')
+            continue;
+        double x, y, lx, ly;
+        int over, used;
+        char text[160];
+        assert_int_equal(sscanf(line, "%lf %lf %lf %lf \"%159[^\"]\" %d%n", &x, &y, &lx, &ly, text,
+                                &over, &used) >= 6 ||
+                             sscanf(line, "%lf %lf %lf %lf \"\" %d", &x, &y, &lx, &ly, &over) == 5,
+                         1);
+        points++;
+        if (isnan(lx))
+            continue;
+        double px = left + (right - left) * log2(lx / x0) / log2(x1 / x0);
+        double py = bottom - (bottom - top) * log10(ly * 1e9 / y0) / log10(y1 / y0);
+        box[n_boxes].l = px;
+        box[n_boxes].r = px + 6.5 * (double)strlen(text);
+        box[n_boxes].t = py - 6.5;
+        box[n_boxes].b = py + 6.5;
+        snprintf(box[n_boxes].text, sizeof box[0].text, "%s", text);
+        numbered += text[0] == '(';
+        /* Boxes that touch (to rounding) do not meet. */
+        if (box[n_boxes].l < left - 0.01 || box[n_boxes].r > right + 0.01 ||
+            box[n_boxes].t < top - 0.01 || box[n_boxes].b > bottom + 0.01)
+            fail_msg("'%s' crosses an axis: %.1f..%.1f x %.1f..%.1f in %.1f..%.1f x %.1f..%.1f",
+                     text, box[n_boxes].l, box[n_boxes].r, box[n_boxes].t, box[n_boxes].b, left,
+                     right, top, bottom);
+        for (size_t j = 0; j < n_boxes; j++)
+            if (box[j].l < box[n_boxes].r - 0.01 && box[n_boxes].l < box[j].r - 0.01 &&
+                box[j].t < box[n_boxes].b - 0.01 && box[n_boxes].t < box[j].b - 0.01)
+                fail_msg("'%s' meets '%s'", text, box[j].text);
+        n_boxes++;
+    }
+    assert_int_equal(points, CROWD + 1);
+    assert_true(n_boxes - numbered >= 8); /* most still say what they are */
+    if (gnuplot_installed()) {
+        char *md = slurp_in(dir, "report.md"), *svg = slurp_in(dir, "roofline-0.svg");
+        /* Every label that is not in the picture is under it. */
+        for (int i = 0; i < CROWD; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "crowded_%02d a_long_variant_name", i);
+            if (!strstr(dat, name) && !strstr(md, name))
+                fail_msg("'%s' is neither on the roofline nor under it", name);
+        }
+        if (numbered)
+            assert_non_null(strstr(md, "Numbered for want of room beside their points: (1) "));
+        /* gnuplot starts each label where it was placed (its baseline a
+         * little below the middle). */
+        for (size_t i = 0; i < n_boxes; i++) {
+            char text[200];
+            snprintf(text, sizeof text, "<text>%s</text>", box[i].text);
+            const char *at = strstr(svg, text), *g = at;
+            assert_non_null(at);
+            while (g > svg && strncmp(g, "translate(", 10) != 0)
+                g--;
+            double sx, sy;
+            assert_int_equal(sscanf(g, "translate(%lf,%lf)", &sx, &sy), 2);
+            if (fabs(sx - box[i].l) > 1 || fabs(sy - (box[i].t + 6.5)) > 5)
+                fail_msg("'%s' drawn at %.1f,%.1f, placed at %.1f,%.1f", box[i].text, sx, sy,
+                         box[i].l, box[i].t + 6.5);
+        }
+        free(svg);
+        free(md);
+    }
+    free(dat);
+    free(gp);
+    remove_tree(dir);
+    clmem_compare_devices_free(runs, n);
+}
+
 /* A result above its device-memory roof is explained by the level its
  * data fits in, in the same words in the table and under the roofline:
  * the level clmem hierarchy measured, else the cache the device reports. */
@@ -1168,10 +1416,12 @@ int main(void)
         cmocka_unit_test(an_existing_directory_is_updated),
         cmocka_unit_test(the_directory_check_creates_nothing),
         cmocka_unit_test(pictures_follow_from_the_results),
+        cmocka_unit_test(spread_is_drawn_and_noise_marked),
         cmocka_unit_test(names_from_files_stay_inside),
         cmocka_unit_test(one_unit_a_column),
         cmocka_unit_test(lessons_from_a_made_up_run),
         cmocka_unit_test(roofline_fits_and_racy_is_never_best),
+        cmocka_unit_test(roofline_labels_never_meet),
         cmocka_unit_test(above_the_roof_the_level_says_why),
         cmocka_unit_test(hierarchy_from_the_bench_files),
         cmocka_unit_test(the_directory_follows_the_umask),

@@ -44,8 +44,8 @@ set format xy
 set xtics norotate center
 set ytics autofreq
 set style data linespoints
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'coalescing-offset.svg'
 set title 'coalescing: GB/s against offset'
 set xlabel 'offset'
@@ -53,22 +53,48 @@ set ylabel 'GB/s (log scale)'
 set logscale y 10
 set format y '%.0s %cB/s'
 plot 'coalescing-offset_float.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'coalescing-offset_float.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 1 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_float.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 2 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_float.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 3 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'coalescing-offset_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'coalescing-offset_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 6 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 9 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 7 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_float.dat' index 8 using 1:($2*1e+09) with linespoints linetype 10 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 8 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 10 dashtype 1 notitle, \
+  'coalescing-offset_float.dat' index 8 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_double.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
+  'coalescing-offset_double.dat' index 0 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_double.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'coalescing-offset_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
+  'coalescing-offset_double.dat' index 6 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-offset_double.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 2 notitle, \
+  'coalescing-offset_double.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 9 dashtype 1 notitle, \
+  'coalescing-offset_double.dat' index 7 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
@@ -79,11 +105,12 @@ plot 'coalescing-offset_float.dat' index 0 using 1:($2*1e+09) with linespoints l
   NaN with linespoints linetype 9 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
   NaN with linespoints linetype 10 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'offset_float', \
-  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'offset_double'
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'offset_double', \
+  NaN with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' title 'noisy (max/min past 1.5x)'
 unset logscale xy
 set format xy
-set terminal svg size 720,672 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 12
+set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 13
 set output 'coalescing-stride.svg'
 set title 'coalescing: GB/s against stride'
 set xlabel 'stride'
@@ -91,22 +118,44 @@ set ylabel 'GB/s (log scale)'
 set logscale y 10
 set format y '%.0s %cB/s'
 plot 'coalescing-stride_float.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'coalescing-stride_float.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 6 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-stride_float.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 9 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 7 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-stride_float.dat' index 8 using 1:($2*1e+09) with linespoints linetype 10 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 8 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 10 dashtype 1 notitle, \
+  'coalescing-stride_float.dat' index 8 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-stride_double.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 4 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 5 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'coalescing-stride_double.dat' index 6 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
+  'coalescing-stride_double.dat' index 6 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   'coalescing-stride_double.dat' index 7 using 1:($2*1e+09) with linespoints linetype 9 dashtype 2 notitle, \
+  'coalescing-stride_double.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 9 dashtype 1 notitle, \
+  'coalescing-stride_double.dat' index 7 using 1:($5 > 0 ? $4*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
@@ -117,7 +166,8 @@ plot 'coalescing-stride_float.dat' index 0 using 1:($2*1e+09) with linespoints l
   NaN with linespoints linetype 9 dashtype 1 linewidth 3 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
   NaN with linespoints linetype 10 dashtype 1 linewidth 3 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'stride_float', \
-  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'stride_double'
+  NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'stride_double', \
+  NaN with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' title 'noisy (max/min past 1.5x)'
 unset logscale xy
 set format xy
 set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
@@ -129,6 +179,7 @@ set ylabel 'GB/s (log scale)'
 set logscale y 10
 set format y '%.0s %cB/s'
 plot 'hierarchy-local_stride.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'hierarchy-local_stride.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)'
 unset logscale xy
 set format xy
@@ -141,25 +192,33 @@ set ylabel 'GFLOP/s (log scale)'
 set logscale y 10
 set format y '%.0s %cFLOP/s'
 set yrange [1e+08:*]
-set style data histograms
-set style histogram clustered gap 1
+set xrange [-0.6:9.6]
 set style fill solid 0.8
 set xtics rotate by -35 left
-plot 'matmul.dat' using ($2*1e+09):xtic(1) linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
-  'matmul.dat' using ($3*1e+09) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  'matmul.dat' using ($4*1e+09) linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  'matmul.dat' using ($5*1e+09) linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'matmul.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  'matmul.dat' using ($7*1e+09) linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
-  'matmul.dat' using ($8*1e+09) linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
-  'matmul.dat' using ($9*1e+09) linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
+set datafile missing 'NaN'
+plot 'matmul.dat' using ($0-0.3500):($2*1e+09):($0-0.4000):($0-0.3000):(1e+08):($2*1e+09):xtic(1) with boxxyerror linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
+  '' using ($0-0.3500):($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0-0.2500):($6*1e+09):($0-0.3000):($0-0.2000):(1e+08):($6*1e+09) with boxxyerror linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  '' using ($0-0.2500):($7*1e+09):(0):(($8-$7)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0-0.1500):($10*1e+09):($0-0.2000):($0-0.1000):(1e+08):($10*1e+09) with boxxyerror linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  '' using ($0-0.1500):($11*1e+09):(0):(($12-$11)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0-0.0500):($14*1e+09):($0-0.1000):($0+0.0000):(1e+08):($14*1e+09) with boxxyerror linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  '' using ($0-0.0500):($15*1e+09):(0):(($16-$15)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0+0.0500):($18*1e+09):($0+0.0000):($0+0.1000):(1e+08):($18*1e+09) with boxxyerror linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  '' using ($0+0.0500):($19*1e+09):(0):(($20-$19)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0+0.1500):($22*1e+09):($0+0.1000):($0+0.2000):(1e+08):($22*1e+09) with boxxyerror linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  '' using ($0+0.1500):($23*1e+09):(0):(($24-$23)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0+0.2500):($26*1e+09):($0+0.2000):($0+0.3000):(1e+08):($26*1e+09) with boxxyerror linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  '' using ($0+0.2500):($27*1e+09):(0):(($28-$27)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'matmul.dat' using ($0+0.3500):($30*1e+09):($0+0.3000):($0+0.4000):(1e+08):($30*1e+09) with boxxyerror linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  '' using ($0+0.3500):($31*1e+09):(0):(($32-$31)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle
 unset logscale xy
 set autoscale xy
 set format xy
 set xtics norotate center
 set style data linespoints
-set terminal svg size 720,630 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 10
+set terminal svg size 720,651 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 11
 set output 'transpose.svg'
 set title 'transpose variants, each variant at its best size (GB/s)'
 set xlabel ''
@@ -167,20 +226,34 @@ set ylabel 'GB/s (log scale)'
 set logscale y 10
 set format y '%.0s %cB/s'
 set yrange [1e+07:*]
-set style data histograms
-set style histogram clustered gap 1
+set xrange [-0.6:4.6]
 set style fill solid 0.8
 set xtics rotate by -35 left
-plot 'transpose.dat' using ($2*1e+09):xtic(1) linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
-  'transpose.dat' using ($3*1e+09) linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
-  'transpose.dat' using ($4*1e+09) linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
-  'transpose.dat' using ($5*1e+09) linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
-  'transpose.dat' using ($6*1e+09) linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
-  'transpose.dat' using ($7*1e+09) linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
-  'transpose.dat' using ($8*1e+09) linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
-  'transpose.dat' using ($9*1e+09) linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
-  'transpose.dat' using ($10*1e+09) linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
-  'transpose.dat' using ($11*1e+09) linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm'
+set datafile missing 'NaN'
+plot 'transpose.dat' using ($0-0.3600):($2*1e+09):($0-0.4000):($0-0.3200):(1e+07):($2*1e+09):xtic(1) with boxxyerror linecolor 1 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
+  '' using ($0-0.3600):($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0-0.2800):($6*1e+09):($0-0.3200):($0-0.2400):(1e+07):($6*1e+09) with boxxyerror linecolor 2 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
+  '' using ($0-0.2800):($7*1e+09):(0):(($8-$7)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0-0.2000):($10*1e+09):($0-0.2400):($0-0.1600):(1e+07):($10*1e+09) with boxxyerror linecolor 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
+  '' using ($0-0.2000):($11*1e+09):(0):(($12-$11)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0-0.1200):($14*1e+09):($0-0.1600):($0-0.0800):(1e+07):($14*1e+09) with boxxyerror linecolor 4 title 'NVIDIA H100 80GB HBM3 on vm (h100-d.json)', \
+  '' using ($0-0.1200):($15*1e+09):(0):(($16-$15)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0-0.0400):($18*1e+09):($0-0.0800):($0+0.0000):(1e+07):($18*1e+09) with boxxyerror linecolor 5 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
+  '' using ($0-0.0400):($19*1e+09):(0):(($20-$19)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0+0.0400):($22*1e+09):($0+0.0000):($0+0.0800):(1e+07):($22*1e+09) with boxxyerror linecolor 6 title 'NVIDIA H200 on vm (h200-b.json)', \
+  '' using ($0+0.0400):($23*1e+09):(0):(($24-$23)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0+0.1200):($26*1e+09):($0+0.0800):($0+0.1600):(1e+07):($26*1e+09) with boxxyerror linecolor 7 title 'NVIDIA H200 on vm (h200.json)', \
+  '' using ($0+0.1200):($27*1e+09):(0):(($28-$27)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0+0.2000):($30*1e+09):($0+0.1600):($0+0.2400):(1e+07):($30*1e+09) with boxxyerror linecolor 8 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)', \
+  '' using ($0+0.2000):($31*1e+09):(0):(($32-$31)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  '' using ($0+0.2000):($33 > 0 ? $32*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0+0.2800):($34*1e+09):($0+0.2400):($0+0.3200):(1e+07):($34*1e+09) with boxxyerror linecolor 9 title 'pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)', \
+  '' using ($0+0.2800):($35*1e+09):(0):(($36-$35)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  '' using ($0+0.2800):($37 > 0 ? $36*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
+  'transpose.dat' using ($0+0.3600):($38*1e+09):($0+0.3200):($0+0.4000):(1e+07):($38*1e+09) with boxxyerror linecolor 10 title 'llvmpipe (LLVM 15.0.6, 256 bits) on vm', \
+  '' using ($0+0.3600):($39*1e+09):(0):(($40-$39)*1e+09) with vectors heads size screen 0.008,90 linecolor rgb '#000000' notitle, \
+  '' using ($0+0.3600):($41 > 0 ? $40*1e+09 : NaN) with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' notitle, \
+  NaN with points pointtype 3 pointsize 1.5 linewidth 1.5 linecolor rgb '#000000' title 'noisy (max/min past 1.5x)'
 unset logscale xy
 set autoscale xy
 set format xy
@@ -198,23 +271,41 @@ set format y '%.0s %cFLOP/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'matmul-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 1 notitle, \
+  'matmul-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'matmul-size.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
+  'matmul-size.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'matmul-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
+  'matmul-size.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'matmul-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
+  'matmul-size.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'matmul-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
+  'matmul-size.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'matmul-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'matmul-size.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'matmul-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'matmul-size.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'matmul-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 8 dashtype 1 notitle, \
+  'matmul-size.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
   'matmul-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'matmul-size.dat' index 8 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'matmul-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'matmul-size.dat' index 9 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'matmul-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'matmul-size.dat' index 10 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'matmul-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'matmul-size.dat' index 11 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'matmul-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'matmul-size.dat' index 12 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'matmul-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'matmul-size.dat' index 13 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'matmul-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'matmul-size.dat' index 14 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'matmul-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 8 dashtype 2 notitle, \
+  'matmul-size.dat' index 15 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 8 dashtype 1 notitle, \
   'matmul-size.dat' index 16 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'matmul-size.dat' index 16 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'matmul-size.dat' index 17 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  'matmul-size.dat' index 17 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
@@ -241,21 +332,37 @@ set format y '%.0s %cB/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'reduce-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 1 notitle, \
+  'reduce-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'reduce-size.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
+  'reduce-size.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'reduce-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
+  'reduce-size.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'reduce-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
+  'reduce-size.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'reduce-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
+  'reduce-size.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'reduce-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'reduce-size.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'reduce-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'reduce-size.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'reduce-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'reduce-size.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'reduce-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'reduce-size.dat' index 8 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'reduce-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'reduce-size.dat' index 9 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'reduce-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'reduce-size.dat' index 10 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'reduce-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'reduce-size.dat' index 11 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'reduce-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'reduce-size.dat' index 12 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'reduce-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'reduce-size.dat' index 13 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'reduce-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'reduce-size.dat' index 14 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'reduce-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  'reduce-size.dat' index 15 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
@@ -281,21 +388,37 @@ set format y '%.0s %cB/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'dot-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 1 dashtype 1 notitle, \
+  'dot-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'dot-size.dat' index 1 using 1:($2*1e+09) with linespoints linetype 2 dashtype 1 notitle, \
+  'dot-size.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'dot-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 3 dashtype 1 notitle, \
+  'dot-size.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'dot-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 4 dashtype 1 notitle, \
+  'dot-size.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'dot-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
+  'dot-size.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'dot-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'dot-size.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'dot-size.dat' index 6 using 1:($2*1e+09) with linespoints linetype 7 dashtype 1 notitle, \
+  'dot-size.dat' index 6 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'dot-size.dat' index 7 using 1:($2*1e+09) with linespoints linetype 1 dashtype 2 notitle, \
+  'dot-size.dat' index 7 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 1 dashtype 1 notitle, \
   'dot-size.dat' index 8 using 1:($2*1e+09) with linespoints linetype 2 dashtype 2 notitle, \
+  'dot-size.dat' index 8 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 2 dashtype 1 notitle, \
   'dot-size.dat' index 9 using 1:($2*1e+09) with linespoints linetype 3 dashtype 2 notitle, \
+  'dot-size.dat' index 9 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 3 dashtype 1 notitle, \
   'dot-size.dat' index 10 using 1:($2*1e+09) with linespoints linetype 4 dashtype 2 notitle, \
+  'dot-size.dat' index 10 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 4 dashtype 1 notitle, \
   'dot-size.dat' index 11 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'dot-size.dat' index 11 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'dot-size.dat' index 12 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'dot-size.dat' index 12 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'dot-size.dat' index 13 using 1:($2*1e+09) with linespoints linetype 7 dashtype 2 notitle, \
+  'dot-size.dat' index 13 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 7 dashtype 1 notitle, \
   'dot-size.dat' index 14 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'dot-size.dat' index 14 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'dot-size.dat' index 15 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  'dot-size.dat' index 15 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 1 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-a.json)', \
   NaN with linespoints linetype 2 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-b.json)', \
   NaN with linespoints linetype 3 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-c.json)', \
@@ -310,8 +433,8 @@ unset logscale xy
 set format xy
 set rmargin -1
 set rmargin 4
-set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 13
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'blur-size.svg'
 set title 'blur: GB/s against size'
 set xlabel 'size (geometric mean of the dimensions)'
@@ -321,11 +444,17 @@ set format y '%.0s %cB/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'blur-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 5 dashtype 1 notitle, \
+  'blur-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'blur-size.dat' index 1 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'blur-size.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'blur-size.dat' index 2 using 1:($2*1e+09) with linespoints linetype 5 dashtype 2 notitle, \
+  'blur-size.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'blur-size.dat' index 3 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'blur-size.dat' index 3 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'blur-size.dat' index 4 using 1:($2*1e+09) with linespoints linetype 5 dashtype 3 notitle, \
+  'blur-size.dat' index 4 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 5 dashtype 1 notitle, \
   'blur-size.dat' index 5 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  'blur-size.dat' index 5 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 5 dashtype 1 linewidth 3 title 'NVIDIA H100 80GB HBM3 on vm (h100-energy.json)', \
   NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'naive', \
@@ -346,13 +475,14 @@ set format y '%.0s %cload/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'hierarchy-size.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'hierarchy-size.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)'
 unset logscale xy
 set format xy
 set rmargin -1
 set rmargin 4
-set terminal svg size 720,693 dynamic noenhanced font 'sans,13' linewidth 1.5
-set key below horizontal maxcols 1 maxrows 13
+set terminal svg size 720,714 dynamic noenhanced font 'sans,13' linewidth 1.5
+set key below horizontal maxcols 1 maxrows 14
 set output 'hierarchy-size-2.svg'
 set title 'hierarchy: GB/s against size'
 set xlabel 'size'
@@ -362,8 +492,11 @@ set format y '%.0s %cB/s'
 set logscale x 2
 set format x '%.0b %B'
 plot 'hierarchy-size-2.dat' index 0 using 1:($2*1e+09) with linespoints linetype 6 dashtype 1 notitle, \
+  'hierarchy-size-2.dat' index 0 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'hierarchy-size-2.dat' index 1 using 1:($2*1e+09) with linespoints linetype 6 dashtype 2 notitle, \
+  'hierarchy-size-2.dat' index 1 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   'hierarchy-size-2.dat' index 2 using 1:($2*1e+09) with linespoints linetype 6 dashtype 3 notitle, \
+  'hierarchy-size-2.dat' index 2 using 1:($3*1e+09):(0):(($4-$3)*1e+09) with vectors heads size screen 0.008,90 linetype 6 dashtype 1 notitle, \
   NaN with linespoints linetype 6 dashtype 1 linewidth 3 title 'NVIDIA H200 on vm (h200-b.json)', \
   NaN with lines linecolor rgb '#555555' dashtype 1 linewidth 2 title 'read_ws', \
   NaN with lines linecolor rgb '#555555' dashtype 2 linewidth 2 title 'image_read', \
@@ -374,6 +507,10 @@ set rmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-0.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-a.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -384,18 +521,24 @@ set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 2626.3644333124607 < 64210.629669899528 ? x * 2626.3644333124607 : 64210.629669899528) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 2.63 TB/s, FMA 64.2 TFLOP/s', \
-  'roofline-0.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-0.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-0.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-1.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-b.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -406,18 +549,24 @@ set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 2671.5312101910831 < 64085.20739647538 ? x * 2671.5312101910831 : 64085.20739647538) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 2.67 TB/s, FMA 64.1 TFLOP/s', \
-  'roofline-1.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-1.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-1.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-2.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-c.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -428,18 +577,24 @@ set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 2621.4400000000001 < 64203.183556322212 ? x * 2621.4400000000001 : 64203.183556322212) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 2.62 TB/s, FMA 64.2 TFLOP/s', \
-  'roofline-2.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-2.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-2.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-3.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-d.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -450,18 +605,24 @@ set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 2589.0765432098765 < 64173.41636361002 ? x * 2589.0765432098765 : 64173.41636361002) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 2.59 TB/s, FMA 64.2 TFLOP/s', \
-  'roofline-3.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-3.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-3.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-4.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H100 80GB HBM3 on vm (h100-energy.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -473,18 +634,23 @@ set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 3010.7837322506111 < 63920.582808982283 ? x * 3010.7837322506111 : 63920.582808982283) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 3.01 TB/s, FMA 63.9 TFLOP/s', \
   (x * 2985.3678193644469 < 63920.582808982283 ? x * 2985.3678193644469 : 63920.582808982283) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 2.99 TB/s', \
-  'roofline-4.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-4.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-4.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-5.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H200 on vm (h200-b.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -496,18 +662,23 @@ set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 4259.2576796141166 < 64228.321113689097 ? x * 4259.2576796141166 : 64228.321113689097) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 4.26 TB/s, FMA 64.2 TFLOP/s', \
   (x * 4256.6475143642274 < 64228.321113689097 ? x * 4256.6475143642274 : 64228.321113689097) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 4.26 TB/s', \
-  'roofline-5.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-5.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-5.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-6.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: NVIDIA H200 on vm (h200.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -518,18 +689,24 @@ set yrange [6.4e+10:2.62144e+14]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 3542.4864864864862 < 64115.820905893073 ? x * 3542.4864864864862 : 64115.820905893073) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 3.54 TB/s, FMA 64.1 TFLOP/s', \
-  'roofline-6.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-6.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-6.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-7.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-2core.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -540,18 +717,23 @@ set yrange [2.5e+08:5.12e+11]
 set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 58.248331657432203 < 107.36531402506152 ? x * 58.248331657432203 : 107.36531402506152) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 58.2 GB/s, FMA 107 GFLOP/s', \
-  'roofline-7.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-7.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-7.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-8.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: pthread-skylake-avx512-AMD EPYC on vm (pocl-loaded.json)'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -563,18 +745,24 @@ set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 4.8148292651008369 < 51.680669318737465 ? x * 4.8148292651008369 : 51.680669318737465) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 4.81 GB/s, FMA 51.7 GFLOP/s', \
   (x * 39.179318796892211 < 51.680669318737465 ? x * 39.179318796892211 : 51.680669318737465) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 39.2 GB/s', \
-  'roofline-8.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-8.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-8.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,483 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 3
 set output 'roofline-9.svg'
+set lmargin at screen 0.222222
+set rmargin at screen 0.958333
+set tmargin at screen 0.917184
+set bmargin at screen 0.296066
 set title 'roofline: llvmpipe (LLVM 15.0.6, 256 bits) on vm'
 set xlabel 'flops per byte (log scale)'
 set ylabel 'GFLOP/s (log scale)'
@@ -586,15 +774,17 @@ set samples 400
 set format y '%.0s %cFLOP/s'
 plot (x * 0.29177731689551134 < 0.060484065099895741 ? x * 0.29177731689551134 : 0.060484065099895741) * 1e9 with lines linewidth 2 linecolor rgb '#000000' title 'copy roof 292 MB/s, FMA 60.5 MFLOP/s', \
   (x * 0.46074217671978562 < 0.060484065099895741 ? x * 0.46074217671978562 : 0.060484065099895741) * 1e9 with lines linewidth 2 dashtype 2 linecolor rgb '#555555' title 'read roof 461 MB/s', \
-  'roofline-9.dat' index 0 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
-  '' index 0 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
-  '' index 0 using 1:($3*1e9):4 with labels left offset character 1,0 font ',10' notitle, \
-  'roofline-9.dat' index 1 using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' notitle, \
-  '' index 1 using 1:($5 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' notitle, \
-  '' index 1 using 1:($3*1e9):4 with labels right offset character -1,0 font ',10' notitle
+  'roofline-9.dat' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead linecolor rgb '#888888' linewidth 0.75 notitle, \
+  '' using 1:($2*1e9) with points pointtype 7 linecolor rgb '#D55E00' title 'best verified result per workload', \
+  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 pointsize 2.5 linecolor rgb '#000000' title 'above its roof', \
+  '' using 3:($4*1e9):5 with labels left font ',10' notitle
 unset logscale xy
 set autoscale xy
 set format xy
+set lmargin -1
+set rmargin -1
+set tmargin -1
+set bmargin -1
 set terminal svg size 720,798 dynamic noenhanced font 'sans,13' linewidth 1.5
 set key below horizontal maxcols 1 maxrows 18
 set output 'roofline-all.svg'

@@ -56,7 +56,7 @@ void plot_script_start(FILE *gp, size_t n_entries)
     fprintf(gp, "set linetype cycle %zu\n", n);
 }
 
-void plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest)
+size_t plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest)
 {
     /* About 7.5 pixels a character at 13 points, the sample before the
      * text: as many columns as fit across, as many rows as it takes, and
@@ -65,9 +65,11 @@ void plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, siz
     size_t cols = width > 40 ? (width - 40) / column : 1;
     cols = cols ? cols : 1;
     size_t rows = (key_entries + cols - 1) / cols;
-    fprintf(gp, terminal, width, (size_t)420 + 21 * rows);
+    size_t height = (size_t)420 + 21 * rows;
+    fprintf(gp, terminal, width, height);
     fprintf(gp, "set key below horizontal maxcols %zu maxrows %zu\nset output '%s'\n", cols,
             rows ? rows : 1, svg);
+    return height;
 }
 
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err)

@@ -9,7 +9,8 @@
  * compare_md.c  that document as Markdown (report.md)
  * html.c        the same document as one self-contained page (report.html)
  * plots.c       plot data and pictures chosen from the results, the gnuplot
- *               script
+ *               script; plots_lines.c, plots_bars.c and plots_pp.c draw
+ *               them with what plotter.c gives them all
  * roofline.c    a roofline per entry
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
@@ -169,8 +170,9 @@ const char *plot_colour(size_t d);
 #define PLOT_COLOURS 12
 /* A picture's start: the SVG `width` pixels wide and tall enough for
  * its plot and a key below of `key_entries` labels of at most `longest`
- * characters, in as many columns as fit; then "set output 'svg'". */
-void plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest);
+ * characters, in as many columns as fit; then "set output 'svg'". Its
+ * height in pixels. */
+size_t plot_begin(FILE *gp, const char *svg, size_t width, size_t key_entries, size_t longest);
 int plot_open(struct clmem_output *out, const char *dir, const char *name, struct clmem_error *err);
 const char *plot_quoted(const char *text, char *out, size_t size);
 void plot_data_string(FILE *f, const char *text);

@@ -9,63 +9,122 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The roofline's plot area in the SVG's pixels (y down from the top),
+ * fixed by its margins so that the labels are placed where gnuplot will
+ * draw them: room on the left for the y tick labels (a figure, its unit), and
+ * below for the x axis's and the key's (plot_begin makes the picture
+ * taller by the key's rows). */
+#define ROOF_WIDTH  720
+#define ROOF_LEFT   160.0
+#define ROOF_RIGHT  (ROOF_WIDTH - 30.0)
+#define ROOF_TOP    40.0
+#define ROOF_BOTTOM 340.0
+/* The labels' font (',10'): about 6.5 pixels a character at most for
+ * sans at 10 points (digits and capitals the widest), 13 a line. */
+#define LABEL_CHAR 6.5
+#define LABEL_LINE 13.0
+/* A point's marker and the circle around one above its roof, as radii. */
+#define MARK_R   5.0
+#define CIRCLE_R 13.0
+
 struct point {
-    double x, y, label_y;
-    int right; /* label on the left of the point (near the right edge) */
-    char label[160];
+    double x, y;   /* data */
+    double px, py; /* pixels */
+    double lx, ly; /* the label's left end and middle, pixels */
+    double ex, ey; /* a label off the point's line: its leader's end, pixels (else NAN) */
+    int over;      /* above its roof: circled */
+    int shown;     /* 2 the label, 1 its number alone, 0 none */
+    char label[160], number[16];
 };
 
-/* Moves labels up until none overlaps another: each label is a box
- * of its text's estimated width beside its point, one line high. */
-static void place_labels(struct point *pts, size_t n, double x_min, double x_max, double y_min,
-                         double y_max)
+/* A value on a log axis from v0 to v1 drawn from pixel p0 to p1, and back. */
+static double to_px(double v, double v0, double v1, double p0, double p1)
 {
-    /* About 600 by 300 pixels of plot (plot_begin's 720 wide, less the
-     * axes' labels); 6.5 pixels a character of the labels' font, 14 a
-     * line. */
-    double oct_per_char = log2(x_max / x_min) * 6.5 / 600;
-    double line = log2(y_max / y_min) * 14 / 300;
-    for (size_t i = 0; i < n; i++) {
-        pts[i].right = log2(x_max / pts[i].x) < strlen(pts[i].label) * oct_per_char + 1;
-        pts[i].label_y = pts[i].y;
+    return p0 + (p1 - p0) * log2(v / v0) / log2(v1 / v0);
+}
+
+static double from_px(double p, double p0, double p1, double v0, double v1)
+{
+    return v0 * exp2((p - p0) / (p1 - p0) * log2(v1 / v0));
+}
+
+struct box {
+    double l, r, t, b;
+};
+
+static int meets(struct box a, struct box b)
+{
+    return a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+}
+
+/* A label's box: `text` starting at lx, its middle at ly. */
+static struct box text_box(const char *text, double lx, double ly)
+{
+    return (struct box){lx, lx + (double)strlen(text) * LABEL_CHAR, ly - LABEL_LINE / 2,
+                        ly + LABEL_LINE / 2};
+}
+
+/* Whether `b` sits inside the plot area, clear of the labels placed so far
+ * and of every point's marker. */
+static int room_for(struct box b, const struct point *pts, size_t n)
+{
+    if (b.l < ROOF_LEFT + 2 || b.r > ROOF_RIGHT - 2 || b.t < ROOF_TOP + 2 || b.b > ROOF_BOTTOM - 2)
+        return 0;
+    for (size_t j = 0; j < n; j++) {
+        double r = pts[j].over ? CIRCLE_R : MARK_R;
+        struct box mark = {pts[j].px - r, pts[j].px + r, pts[j].py - r, pts[j].py + r};
+        if (meets(b, mark))
+            return 0;
+        if (pts[j].shown && meets(b, text_box(pts[j].shown == 2 ? pts[j].label : pts[j].number,
+                                              pts[j].lx, pts[j].ly)))
+            return 0;
     }
-    /* Lowest first, each above the labels already placed that it meets. */
-    int *placed = calloc(n ? n : 1, sizeof *placed);
-    if (!placed)
-        return;
-    for (size_t round = 0; round < n; round++) {
-        size_t low = n;
-        for (size_t i = 0; i < n; i++)
-            if (!placed[i] && (low == n || pts[i].y < pts[low].y))
-                low = i;
-        struct point *p = &pts[low];
-        double w = (strlen(p->label) + 2) * oct_per_char;
-        double left = log2(p->x) - (p->right ? w : 0), right = left + w;
-        for (int moved = 1; moved;) {
-            moved = 0;
-            for (size_t j = 0; j < n; j++) {
-                const struct point *q = &pts[j];
-                /* Another point under the label's text moves it up too. */
-                double pdy = log2(p->label_y) - log2(q->y);
-                double px = log2(q->x);
-                if (j != low && px > left + oct_per_char && px < right && fabs(pdy) < line * 0.55) {
-                    p->label_y = q->y * exp2(line * 0.6);
-                    moved = 1;
-                }
-                if (!placed[j])
-                    continue;
-                double wq = (strlen(q->label) + 2) * oct_per_char;
-                double ql = log2(q->x) - (q->right ? wq : 0), qr = ql + wq;
-                double dy = log2(p->label_y) - log2(q->label_y);
-                if (left < qr && ql < right && fabs(dy) < line * 0.99) {
-                    p->label_y = q->label_y * exp2(line);
-                    moved = 1;
+    return 1;
+}
+
+/* Puts `text` beside point p: right of it, else left, on its line, else a
+ * line up or down at a time, the nearest place first. Whether it fit. */
+static int place_text(struct point *p, const char *text, const struct point *pts, size_t n)
+{
+    double w = (double)strlen(text) * LABEL_CHAR, gap = MARK_R + 3;
+    if (p->over)
+        gap = CIRCLE_R + 3;
+    for (int k = 0; k <= 12; k++)
+        for (int sign = 1; sign >= (k ? -1 : 1); sign -= 2)
+            for (int side = 0; side < 2; side++) {
+                double lx = side ? p->px - gap - w : p->px + gap;
+                double ly = p->py - sign * k * LABEL_LINE;
+                if (room_for(text_box(text, lx, ly), pts, n)) {
+                    p->lx = lx;
+                    p->ly = ly;
+                    /* A line from the point to the label's near end. */
+                    p->ex = k ? (side ? lx + w + 1 : lx - 1) : NAN;
+                    p->ey = ly;
+                    return 1;
                 }
             }
+    return 0;
+}
+
+/* Places every label where it meets no other label, no point and no axis:
+ * the label itself, else a number that the note under the picture
+ * explains (`dropped`), else none (said there too). */
+static void place_labels(struct point *pts, size_t n, char *dropped, size_t size)
+{
+    size_t numbered = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct point *p = &pts[i];
+        if (place_text(p, p->label, pts, n)) {
+            p->shown = 2;
+            continue;
         }
-        placed[low] = 1;
+        snprintf(p->number, sizeof p->number, "(%zu)", ++numbered);
+        p->shown = place_text(p, p->number, pts, n);
+        size_t len = strlen(dropped);
+        if (len < size)
+            snprintf(dropped + len, size - len, "%s%s %s%s", len ? "; " : "", p->number, p->label,
+                     p->shown ? "" : " (no room for its number either)");
     }
-    free(placed);
 }
 
 /* The roof a result is bound by: its memory roof (the read roof for a
@@ -228,7 +287,14 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
         x_max = plot_axis(x_min * 16);
     if (y_max <= y_min)
         y_max = plot_axis(y_min * 16);
-    place_labels(pts, n, x_min, x_max, y_min, y_max);
+    /* Where gnuplot draws the points: log axes across the fixed area. */
+    for (size_t i = 0; i < n; i++) {
+        pts[i].over = over[i];
+        pts[i].px = to_px(pts[i].x, x_min, x_max, ROOF_LEFT, ROOF_RIGHT);
+        pts[i].py = to_px(pts[i].y, y_min, y_max, ROOF_BOTTOM, ROOF_TOP);
+    }
+    char dropped[2048] = "";
+    place_labels(pts, n, dropped, sizeof dropped);
     struct clmem_output out;
     int status = plot_open(&out, dir, dat, err);
     if (status) {
@@ -236,23 +302,19 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
         free(over);
         return status;
     }
-    size_t counts[2] = {0, 0};
     fprintf(out.file,
-            "# roofline of %s: x flops per byte, y GFLOP/s, the label's y, label, above its "
-            "roof (1)\n",
+            "# roofline of %s: x flops per byte, y GFLOP/s, the label's left end and middle "
+            "(x, y), label, above its roof (1), its leader's end (x, y; NaN: none)\n",
             label);
-    for (int side = 0; side < 2; side++) {
-        fprintf(out.file, "# index %d: labels %s their points\n", side,
-                side ? "left of" : "right of");
-        for (size_t i = 0; i < n; i++) {
-            if (pts[i].right != side)
-                continue;
-            fprintf(out.file, "%.17g %.17g %.17g ", pts[i].x, pts[i].y, pts[i].label_y);
-            plot_data_string(out.file, pts[i].label);
-            fprintf(out.file, " %d\n", over[i]);
-            counts[side]++;
-        }
-        fprintf(out.file, "\n\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct point *p = &pts[i];
+        double lx = from_px(p->lx, ROOF_LEFT, ROOF_RIGHT, x_min, x_max);
+        double ly = from_px(p->ly, ROOF_BOTTOM, ROOF_TOP, y_min, y_max);
+        double ex = from_px(p->ex, ROOF_LEFT, ROOF_RIGHT, x_min, x_max);
+        fprintf(out.file, "%.17g %.17g %.17g %.17g ", p->x, p->y, p->shown ? lx : NAN,
+                p->shown ? ly : NAN);
+        plot_data_string(out.file, p->shown == 2 ? p->label : p->shown ? p->number : "");
+        fprintf(out.file, " %d %.17g %.17g\n", over[i], p->shown ? ex : NAN, p->shown ? ly : NAN);
     }
     free(pts);
     free(over);
@@ -260,7 +322,12 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
         return status;
     clmem_format_metric(dev->peak.bandwidth, "GB/s", bw, sizeof bw);
     clmem_format_metric(dev->peak.flops, "GFLOP/s", fl, sizeof fl);
-    plot_begin(gp, svg, 720, 3, 48);
+    double height = (double)plot_begin(gp, svg, ROOF_WIDTH, 3, 48);
+    fprintf(gp,
+            "set lmargin at screen %.6f\nset rmargin at screen %.6f\n"
+            "set tmargin at screen %.6f\nset bmargin at screen %.6f\n",
+            ROOF_LEFT / ROOF_WIDTH, ROOF_RIGHT / ROOF_WIDTH, 1 - ROOF_TOP / height,
+            1 - ROOF_BOTTOM / height);
     fprintf(gp,
             "set title 'roofline: %s'\nset xlabel 'flops per byte (log scale)'\n"
             "set ylabel 'GFLOP/s (log scale)'\nset logscale x 2\nset logscale y 10\nset xrange "
@@ -279,21 +346,20 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
                 dev->peak.read_bandwidth, dev->peak.flops, dev->peak.read_bandwidth,
                 dev->peak.flops, rbw);
     }
-    for (int side = 0; side < 2; side++) {
-        if (!counts[side])
-            continue;
+    if (n)
         fprintf(gp,
-                ", \\\n  '%s' index %d using 1:($2*1e9) with points pointtype 7 linecolor rgb "
-                "'#D55E00' %s, \\\n  '' index %d using 1:($5 > 0 ? $2*1e9 : NaN) with points "
-                "pointtype 6 pointsize 2.5 linecolor rgb '#000000' %s, \\\n  '' index %d using "
-                "1:($3*1e9):4 with labels %s offset character %d,0 font ',10' notitle",
-                dat, side,
-                side == 0 || !counts[0] ? "title 'best verified result per workload'" : "notitle",
-                side, above[0] && (side == 0 || !counts[0]) ? "title 'above its roof'" : "notitle",
-                side, side ? "right" : "left", side ? -1 : 1);
-    }
-    fprintf(gp, "\nunset logscale xy\nset autoscale xy\nset format xy\n");
-    char text[2048] = "";
+                ", \\\n  '%s' using 1:($2*1e9):($7-$1):(($8-$2)*1e9) with vectors nohead "
+                "linecolor rgb '#888888' linewidth 0.75 notitle, \\\n  '' using 1:($2*1e9) with "
+                "points pointtype 7 linecolor rgb '#D55E00' "
+                "title 'best verified result per workload'%s, \\\n  '' using 3:($4*1e9):5 with "
+                "labels left font ',10' notitle",
+                dat,
+                above[0] ? ", \\\n  '' using 1:($6 > 0 ? $2*1e9 : NaN) with points pointtype 6 "
+                           "pointsize 2.5 linecolor rgb '#000000' title 'above its roof'"
+                         : "");
+    fprintf(gp, "\nunset logscale xy\nset autoscale xy\nset format xy\nset lmargin -1\n"
+                "set rmargin -1\nset tmargin -1\nset bmargin -1\n");
+    char text[4096] = "";
     size_t len = 0;
     if (edge)
         len = (size_t)snprintf(text, sizeof text,
@@ -303,6 +369,10 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
         len +=
             (size_t)snprintf(text + len, sizeof text - len, "%sAbove its roof on %s (circled): %s.",
                              len ? " " : "", label, above);
+    if (dropped[0] && len < sizeof text)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "%sNumbered for want of room beside their points: %s.",
+                                len ? " " : "", dropped);
     if (off[0] && len < sizeof text)
         snprintf(text + len, sizeof text - len,
                  "%sNot on the roofline of %s (neither flops nor bytes): %s.", len ? " " : "",
