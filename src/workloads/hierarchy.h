@@ -1,5 +1,6 @@
 /* The memory hierarchy, level by level: the probes of workload
- * `hierarchy` (hierarchy.c), the sweep over working sets that `clmem
+ * `hierarchy` (described in hierarchy.c, launched by hierarchy_run.c,
+ * checked by hierarchy_check.c), the sweep over working sets that `clmem
  * hierarchy` runs and the levels it names (hierarchy_sweep.c), and the
  * pure pieces the tests call on their own: the single-cycle permutation,
  * the chase's check and the level detection (hierarchy_levels.c). */
@@ -10,7 +11,7 @@
 
 extern const struct clmem_workload clmem_workload_hierarchy;
 
-/* ---- the chase (hierarchy.c) ---- */
+/* ---- the chase (hierarchy_check.c) ---- */
 /* perm[i] = the element after i on one random cycle through all n >= 1
  * elements (Sattolo's algorithm, 1986: Fisher-Yates drawing j < i instead
  * of j <= i), from `seed`. */
