@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size);
 static const char *float4_why(const struct clmem_run *run, char *why, size_t size);
@@ -42,6 +43,12 @@ static const struct clmem_variant hierarchy_variants[] = {
                       "elements in __global memory; ns a load = 1 / the value",
                       "hier_chase", NULL, .metric_unit = "Gload/s", .roof = "none",
                       .check_sizes = "300"},
+    [CHASE_PAGE] = {"chase_page",
+                    "TLB reach: the same chase with one element a page (a page and a cache line "
+                    "apart, so that the lines spread over the cache's sets); --size is the span "
+                    "of pages",
+                    "hier_chase", NULL, .metric_unit = "Gload/s", .roof = "none",
+                    .check_sizes = "16384"},
     [CHASE_LOCAL] = {"chase_local", "latency: the same chase inside __local memory",
                      "hier_chase_local", chase_local_why, .metric_unit = "Gload/s", .roof = "none",
                      .check_sizes = "300"},
@@ -149,6 +156,27 @@ static size_t chase_stride_bytes(const struct clmem_device *d)
 {
     size_t line = device_uint(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
     return pow2_floor(clamp_size(line, CHASE_MIN_STRIDE, CHASE_MAX_STRIDE));
+}
+
+size_t clmem_hierarchy_page_bytes(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+/* chase_page's elements: one a page, each a cache line further into its
+ * page than the one before (the lines of page-aligned elements would all
+ * fall in one set of a cache indexed by the address bits below the
+ * page's). Elements at a working set: one a page it spans, one at least. */
+static size_t page_stride_bytes(const struct clmem_device *d)
+{
+    return clmem_hierarchy_page_bytes() + chase_stride_bytes(d);
+}
+
+static size_t page_elements(size_t bytes)
+{
+    size_t n = bytes / clmem_hierarchy_page_bytes();
+    return n ? n : 1;
 }
 
 /* Loads of a timed chase run (one launch), a device's from the parameter
@@ -323,6 +351,8 @@ static int hierarchy_plan(struct clmem_run *run, struct clmem_error *err)
         size_t elems = bytes / stride ? bytes / stride : 1;
         run->buffer_bytes[n++] = elems * stride;
     }
+    if (selected(run, CHASE_PAGE))
+        run->buffer_bytes[n++] = page_elements(bytes) * page_stride_bytes(d);
     if (selected(run, READ_WS))
         run->buffer_bytes[n++] = bytes / 16 * 16;
     if (any_selected(run, IMAGE_READ, BUFFER_READ))
@@ -359,41 +389,43 @@ static int make_table(struct clmem_run *run, struct hier_state *s, struct clmem_
     return status;
 }
 
-static int setup_chase(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+/* A chase of n elements stride_bytes apart in a __global buffer. */
+static int setup_chase(struct clmem_run *run, struct hier_state *s, struct hier_chase *c, size_t n,
+                       size_t stride_bytes, uint64_t seed, struct clmem_error *err)
 {
-    size_t stride_bytes = chase_stride_bytes(&run->ctx->device);
-    s->chase_stride = stride_bytes / sizeof(cl_uint);
-    s->chase_n = ws(run) / stride_bytes ? ws(run) / stride_bytes : 1;
-    s->chase_steps = chase_steps(&run->ctx->device, ws(run));
-    size_t words = s->chase_n * s->chase_stride;
-    if (!(s->chase_perm = clmem_alloc_array(s->chase_n, sizeof(cl_uint), err)) ||
+    c->stride = stride_bytes / sizeof(cl_uint);
+    c->n = n;
+    c->steps = chase_steps(&run->ctx->device, ws(run));
+    size_t words = c->n * c->stride;
+    if (!(c->perm = clmem_alloc_array(c->n, sizeof(cl_uint), err)) ||
         !(s->chase_host = calloc(words, sizeof(cl_uint))))
         return err->status ? err->status : clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    clmem_sattolo(s->chase_perm, s->chase_n, run->seed);
-    for (size_t i = 0; i < s->chase_n; i++)
-        s->chase_host[i * s->chase_stride] = (cl_uint)(s->chase_perm[i] * s->chase_stride);
+    clmem_sattolo(c->perm, c->n, seed);
+    for (size_t i = 0; i < c->n; i++)
+        s->chase_host[i * c->stride] = (cl_uint)(c->perm[i] * c->stride);
     int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
-                                     s->chase_host, &s->d_chase, err);
+                                     s->chase_host, &c->d_next, err);
     free(s->chase_host);
     s->chase_host = NULL;
     if (status == CLMEM_OK)
         status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
-                                         &s->d_chase_state, err);
+                                         &c->d_state, err);
     return status;
 }
 
 static int setup_chase_local(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
 {
-    s->lchase_n = ws(run) / sizeof(cl_uint);
-    s->lchase_steps = chase_steps(&run->ctx->device, ws(run));
-    if (!(s->lchase_perm = clmem_alloc_array(s->lchase_n, sizeof(cl_uint), err)))
+    s->lchase.n = ws(run) / sizeof(cl_uint);
+    s->lchase.stride = 1;
+    s->lchase.steps = chase_steps(&run->ctx->device, ws(run));
+    if (!(s->lchase.perm = clmem_alloc_array(s->lchase.n, sizeof(cl_uint), err)))
         return err->status;
-    clmem_sattolo(s->lchase_perm, s->lchase_n, run->seed + 1);
-    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->lchase_n * sizeof(cl_uint),
-                                     s->lchase_perm, &s->d_lchase, err);
+    clmem_sattolo(s->lchase.perm, s->lchase.n, run->seed + 1);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->lchase.n * sizeof(cl_uint),
+                                     s->lchase.perm, &s->lchase.d_next, err);
     if (status == CLMEM_OK)
         status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
-                                         &s->d_lchase_state, err);
+                                         &s->lchase.d_state, err);
     return status;
 }
 
@@ -491,8 +523,14 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     s->group = group_of(d);
     s->units = d->compute_units ? d->compute_units : 1;
     s->contiguous = (d->type & CL_DEVICE_TYPE_CPU) != 0;
-    if (selected(run, CHASE_GLOBAL))
-        status = setup_chase(run, s, err);
+    if (selected(run, CHASE_GLOBAL)) {
+        size_t line = chase_stride_bytes(d);
+        status = setup_chase(run, s, &s->chase, ws(run) / line ? ws(run) / line : 1, line,
+                             run->seed, err);
+    }
+    if (status == CLMEM_OK && selected(run, CHASE_PAGE))
+        status = setup_chase(run, s, &s->page, page_elements(ws(run)), page_stride_bytes(d),
+                             run->seed + 6, err);
     if (status == CLMEM_OK && selected(run, CHASE_LOCAL))
         status = setup_chase_local(run, s, err);
     if (status == CLMEM_OK && selected(run, READ_WS))
@@ -518,14 +556,20 @@ int hier_probe_of(const struct clmem_variant *v)
     return (int)(v - hierarchy_variants);
 }
 
+struct hier_chase *hier_chase_of(struct hier_state *s, int probe)
+{
+    return probe == CHASE_GLOBAL ? &s->chase : probe == CHASE_PAGE ? &s->page : &s->lchase;
+}
+
 /* ---- what a run does ---- */
 
 static double hierarchy_work(const struct clmem_run *run, const struct clmem_variant *v)
 {
     const struct hier_state *s = run->state;
     switch (hier_probe_of(v)) {
-    case CHASE_GLOBAL: return (double)s->chase_steps;
-    case CHASE_LOCAL: return (double)s->lchase_steps;
+    case CHASE_GLOBAL: return (double)s->chase.steps;
+    case CHASE_PAGE: return (double)s->page.steps;
+    case CHASE_LOCAL: return (double)s->lchase.steps;
     /* Bytes read (the one float written per work-item left out: a
      * 256th of them at least). */
     case READ_WS: return (double)s->read_items * s->read_per_item * 16;
@@ -561,17 +605,17 @@ static double hierarchy_intensity(const struct clmem_run *run, const struct clme
 static void hierarchy_teardown(struct clmem_run *run)
 {
     struct hier_state *s = run->state;
-    cl_mem *mems[] = {&s->d_chase,    &s->d_chase_state, &s->d_lchase, &s->d_lchase_state,
-                      &s->d_read,     &s->d_read_out,    &s->d_table,  &s->d_onchip_out,
-                      &s->d_uint_out, &s->d_image,       &s->d_texels, &s->d_tex_out,
-                      &s->d_xfer,     &s->d_xfer2};
+    cl_mem *mems[] = {&s->chase.d_next,  &s->chase.d_state,  &s->page.d_next, &s->page.d_state,
+                      &s->lchase.d_next, &s->lchase.d_state, &s->d_read,      &s->d_read_out,
+                      &s->d_table,       &s->d_onchip_out,   &s->d_uint_out,  &s->d_image,
+                      &s->d_texels,      &s->d_tex_out,      &s->d_xfer,      &s->d_xfer2};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(mems); i++)
         clmem_release_mem(mems[i]);
     if (s->pinned.buffer)
         clmem_pinned_free(run->ctx, &s->pinned);
-    void *host[] = {s->chase_perm, s->chase_host, s->lchase_perm, s->read_src,
-                    s->read_out,   s->table,      s->onchip_out,  s->uint_out,
-                    s->texels,     s->tex_out,    s->host_src,    s->host_dst};
+    void *host[] = {s->chase.perm, s->page.perm, s->chase_host, s->lchase.perm, s->read_src,
+                    s->read_out,   s->table,     s->onchip_out, s->uint_out,    s->texels,
+                    s->tex_out,    s->host_src,  s->host_dst};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(host); i++)
         free(host[i]);
 }

@@ -261,11 +261,12 @@ int hier_verify(struct clmem_run *run, const struct clmem_variant *v, struct clm
     clmem_check_init(check, 0.0);
     switch (probe) {
     case CHASE_GLOBAL:
-        return check_chase(run, s->d_chase_state, s->chase_perm, s->chase_n, s->chase_stride,
-                           s->chase_steps, s->chase_total, check, err);
-    case CHASE_LOCAL:
-        return check_chase(run, s->d_lchase_state, s->lchase_perm, s->lchase_n, 1, s->lchase_steps,
-                           s->lchase_total, check, err);
+    case CHASE_PAGE:
+    case CHASE_LOCAL: {
+        const struct hier_chase *c = hier_chase_of(s, probe);
+        return check_chase(run, c->d_state, c->perm, c->n, c->stride, c->steps, c->total, check,
+                           err);
+    }
     case READ_WS:
         return check_sums(run, s, probe, s->d_read_out, s->read_out, s->read_items, check, err);
     case IMAGE_READ:

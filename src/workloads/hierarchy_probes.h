@@ -10,6 +10,7 @@
 
 enum {
     CHASE_GLOBAL,
+    CHASE_PAGE,
     CHASE_LOCAL,
     READ_WS,
     LOCAL_STRIDE,
@@ -50,19 +51,21 @@ enum {
 #define IMAGE_MAX_WIDTH  1024 /* texels a row at most, while the rows fit */
 #define DATA_MAX         7    /* inputs are whole numbers 0..7: sums exact in float */
 
+/* A chase: n elements stride words apart, along perm; `steps` loads a
+ * timed run. */
+struct hier_chase {
+    size_t n, stride, steps;
+    cl_uint *perm;
+    uint64_t total; /* loads since the state was reset */
+    cl_mem d_next, d_state;
+};
 struct hier_state {
     size_t bytes, group, units;
     int contiguous; /* CPUs read runs of their own */
-    /* chase_global: n elements stride words apart */
-    size_t chase_n, chase_stride, chase_steps;
-    cl_uint *chase_perm, *chase_host;
-    uint64_t chase_total; /* loads since the state was reset */
-    cl_mem d_chase, d_chase_state;
-    /* chase_local */
-    size_t lchase_n, lchase_steps;
-    cl_uint *lchase_perm;
-    uint64_t lchase_total;
-    cl_mem d_lchase, d_lchase_state;
+    /* chase_global (a cache line apart), chase_page (a page and a line
+     * apart: one element a page), chase_local (in __local, a word apart) */
+    struct hier_chase chase, page, lchase;
+    cl_uint *chase_host; /* the cycle as the buffer holds it, until it is copied */
     /* read_ws: n4 float4s, items x per_item reads */
     size_t read_n4, read_items, read_per_item, read_step;
     float *read_src, *read_out;
@@ -86,6 +89,9 @@ struct hier_state {
 
 /* The probe a variant of the workload is (its index in the table). */
 int hier_probe_of(const struct clmem_variant *v);
+/* The chase a chase probe follows (chase_global's, chase_page's or
+ * chase_local's). */
+struct hier_chase *hier_chase_of(struct hier_state *s, int probe);
 /* The workload's steps, one file each (hierarchy_run.c, hierarchy_check.c). */
 int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err);
 int hier_execute(struct clmem_run *run, const struct clmem_variant *v, struct clmem_timing *timing,

@@ -13,13 +13,12 @@ static int launch_chase(struct clmem_run *run, struct hier_state *s, const struc
 static int prepare_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
                          struct clmem_error *err)
 {
-    int global = hier_probe_of(v) == CHASE_GLOBAL;
-    size_t n = global ? s->chase_n : s->lchase_n, steps = global ? s->chase_steps : s->lchase_steps;
-    *(global ? &s->chase_total : &s->lchase_total) = 0;
-    int status = clmem_buffer_fill_zero(run->ctx, global ? s->d_chase_state : s->d_lchase_state,
-                                        3 * sizeof(cl_uint), err);
-    for (size_t done = 0; status == CLMEM_OK && n > steps && done < n; done += steps)
-        status = launch_chase(run, s, v, n - done < steps ? n - done : steps, NULL, err);
+    struct hier_chase *c = hier_chase_of(s, hier_probe_of(v));
+    c->total = 0;
+    int status = clmem_buffer_fill_zero(run->ctx, c->d_state, 3 * sizeof(cl_uint), err);
+    for (size_t done = 0; status == CLMEM_OK && c->n > c->steps && done < c->n; done += c->steps)
+        status =
+            launch_chase(run, s, v, c->n - done < c->steps ? c->n - done : c->steps, NULL, err);
     if (status == CLMEM_OK)
         CLMEM_CHECK(err, clFinish(run->ctx->queue));
     return status;
@@ -31,6 +30,7 @@ int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, struct cl
     struct clmem_ctx *ctx = run->ctx;
     switch (hier_probe_of(v)) {
     case CHASE_GLOBAL:
+    case CHASE_PAGE:
     case CHASE_LOCAL: return prepare_chase(run, s, v, err);
     case READ_WS: return clmem_buffer_poison(ctx, s->d_read_out, s->read_items * 4, err);
     case IMAGE_READ:
@@ -110,18 +110,18 @@ static int launch_chase(struct clmem_run *run, struct hier_state *s, const struc
     cl_uint count = (cl_uint)steps;
     size_t one = 1, group = s->group < 64 ? s->group : 64;
     int status;
-    if (hier_probe_of(v) == CHASE_GLOBAL) {
-        s->chase_total += steps;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_chase), CLMEM_ARG(s->d_chase_state),
+    struct hier_chase *c = hier_chase_of(s, hier_probe_of(v));
+    c->total += steps;
+    if (hier_probe_of(v) != CHASE_LOCAL) {
+        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(c->d_next), CLMEM_ARG(c->d_state),
                                         CLMEM_ARG(count))))
             return status;
         return clmem_launch(run->ctx, k, 1, &one, &one, timing, err);
     }
-    cl_uint n = (cl_uint)s->lchase_n;
-    s->lchase_total += steps;
-    if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_lchase), CLMEM_ARG(s->d_lchase_state),
+    cl_uint n = (cl_uint)c->n;
+    if ((status = clmem_kernel_args(k, err, CLMEM_ARG(c->d_next), CLMEM_ARG(c->d_state),
                                     CLMEM_ARG(n), CLMEM_ARG(count))) ||
-        (status = local_arg(k, 4, s->lchase_n * sizeof(cl_uint), err)))
+        (status = local_arg(k, 4, c->n * sizeof(cl_uint), err)))
         return status;
     return clmem_launch(run->ctx, k, 1, &group, &group, timing, err);
 }
@@ -135,8 +135,9 @@ int hier_execute(struct clmem_run *run, const struct clmem_variant *v, struct cl
     int probe = hier_probe_of(v), status;
     size_t global, local = s->group;
     switch (probe) {
-    case CHASE_GLOBAL: return launch_chase(run, s, v, s->chase_steps, timing, err);
-    case CHASE_LOCAL: return launch_chase(run, s, v, s->lchase_steps, timing, err);
+    case CHASE_GLOBAL:
+    case CHASE_PAGE:
+    case CHASE_LOCAL: return launch_chase(run, s, v, hier_chase_of(s, probe)->steps, timing, err);
     case READ_WS: {
         cl_uint n4 = (cl_uint)s->read_n4, per = (cl_uint)s->read_per_item,
                 step = (cl_uint)s->read_step, contiguous = (cl_uint)s->contiguous;
