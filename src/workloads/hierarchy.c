@@ -551,14 +551,28 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
 
 /* ---- the probe of a variant ---- */
 
-int hier_probe_of(const struct clmem_variant *v)
+static int probe_of(const struct clmem_variant *v)
 {
     return (int)(v - hierarchy_variants);
 }
 
-struct hier_chase *hier_chase_of(struct hier_state *s, int probe)
+/* The steps of hierarchy_run.c and hierarchy_check.c, given the probe. */
+static int hierarchy_prepare(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_error *err)
 {
-    return probe == CHASE_GLOBAL ? &s->chase : probe == CHASE_PAGE ? &s->page : &s->lchase;
+    return hier_prepare(run, v, probe_of(v), err);
+}
+
+static int hierarchy_execute(struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_timing *timing, struct clmem_error *err)
+{
+    return hier_execute(run, v, probe_of(v), timing, err);
+}
+
+static int hierarchy_verify(struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_check *check, struct clmem_error *err)
+{
+    return hier_verify(run, probe_of(v), check, err);
 }
 
 /* ---- what a run does ---- */
@@ -566,7 +580,7 @@ struct hier_chase *hier_chase_of(struct hier_state *s, int probe)
 static double hierarchy_work(const struct clmem_run *run, const struct clmem_variant *v)
 {
     const struct hier_state *s = run->state;
-    switch (hier_probe_of(v)) {
+    switch (probe_of(v)) {
     case CHASE_GLOBAL: return (double)s->chase.steps;
     case CHASE_PAGE: return (double)s->page.steps;
     case CHASE_LOCAL: return (double)s->lchase.steps;
@@ -643,9 +657,9 @@ const struct clmem_workload clmem_workload_hierarchy = {
     .state_size = sizeof(struct hier_state),
     .plan = hierarchy_plan,
     .setup = hierarchy_setup,
-    .execute = hier_execute,
-    .prepare = hier_prepare,
-    .verify = hier_verify,
+    .execute = hierarchy_execute,
+    .prepare = hierarchy_prepare,
+    .verify = hierarchy_verify,
     .work = hierarchy_work,
     .intensity = hierarchy_intensity,
     .teardown = hierarchy_teardown,

@@ -253,11 +253,10 @@ static int check_copy(struct clmem_run *run, struct hier_state *s, int probe,
     }
 }
 
-int hier_verify(struct clmem_run *run, const struct clmem_variant *v, struct clmem_check *check,
+int hier_verify(struct clmem_run *run, int probe, struct clmem_check *check,
                 struct clmem_error *err)
 {
     struct hier_state *s = run->state;
-    int probe = hier_probe_of(v);
     clmem_check_init(check, 0.0);
     switch (probe) {
     case CHASE_GLOBAL:

@@ -2,11 +2,13 @@
  * probes' numbers, the sizes they are built from and the state of a run.
  * hierarchy.c describes the probes and sets a run up, hierarchy_run.c
  * launches them, hierarchy_check.c checks what they left. Internal to
- * src/workloads: hierarchy.h is the workload's header. */
+ * src/workloads, below hierarchy.h (the workload's header), which the two
+ * files under hierarchy.c do not include. */
 #ifndef CLMEM_WORKLOADS_HIERARCHY_PROBES_H
 #define CLMEM_WORKLOADS_HIERARCHY_PROBES_H
 
-#include "workloads/hierarchy.h"
+#include "harness/harness.h"
+#include "workloads/hierarchy_chase.h"
 
 enum {
     CHASE_GLOBAL,
@@ -87,16 +89,20 @@ struct hier_state {
     cl_mem d_xfer, d_xfer2;
 };
 
-/* The probe a variant of the workload is (its index in the table). */
-int hier_probe_of(const struct clmem_variant *v);
 /* The chase a chase probe follows (chase_global's, chase_page's or
  * chase_local's). */
-struct hier_chase *hier_chase_of(struct hier_state *s, int probe);
-/* The workload's steps, one file each (hierarchy_run.c, hierarchy_check.c). */
-int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err);
-int hier_execute(struct clmem_run *run, const struct clmem_variant *v, struct clmem_timing *timing,
+static inline struct hier_chase *hier_chase_of(struct hier_state *s, int probe)
+{
+    return probe == CHASE_GLOBAL ? &s->chase : probe == CHASE_PAGE ? &s->page : &s->lchase;
+}
+/* The workload's steps for variant v, probe number `probe` (its index in
+ * hierarchy.c's table): hierarchy_run.c prepares and launches, and
+ * hierarchy_check.c checks. */
+int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, int probe,
                  struct clmem_error *err);
-int hier_verify(struct clmem_run *run, const struct clmem_variant *v, struct clmem_check *check,
+int hier_execute(struct clmem_run *run, const struct clmem_variant *v, int probe,
+                 struct clmem_timing *timing, struct clmem_error *err);
+int hier_verify(struct clmem_run *run, int probe, struct clmem_check *check,
                 struct clmem_error *err);
 
 #endif

@@ -6,32 +6,34 @@
 #include <string.h>
 
 static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                        size_t steps, struct clmem_timing *timing, struct clmem_error *err);
+                        int probe, size_t steps, struct clmem_timing *timing,
+                        struct clmem_error *err);
 
 /* The state reset, and a chase longer than a run walked once through every
  * element, untimed. */
 static int prepare_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                         struct clmem_error *err)
+                         int probe, struct clmem_error *err)
 {
-    struct hier_chase *c = hier_chase_of(s, hier_probe_of(v));
+    struct hier_chase *c = hier_chase_of(s, probe);
     c->total = 0;
     int status = clmem_buffer_fill_zero(run->ctx, c->d_state, 3 * sizeof(cl_uint), err);
     for (size_t done = 0; status == CLMEM_OK && c->n > c->steps && done < c->n; done += c->steps)
-        status =
-            launch_chase(run, s, v, c->n - done < c->steps ? c->n - done : c->steps, NULL, err);
+        status = launch_chase(run, s, v, probe, c->n - done < c->steps ? c->n - done : c->steps,
+                              NULL, err);
     if (status == CLMEM_OK)
         CLMEM_CHECK(err, clFinish(run->ctx->queue));
     return status;
 }
 
-int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, struct clmem_error *err)
+int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, int probe,
+                 struct clmem_error *err)
 {
     struct hier_state *s = run->state;
     struct clmem_ctx *ctx = run->ctx;
-    switch (hier_probe_of(v)) {
+    switch (probe) {
     case CHASE_GLOBAL:
     case CHASE_PAGE:
-    case CHASE_LOCAL: return prepare_chase(run, s, v, err);
+    case CHASE_LOCAL: return prepare_chase(run, s, v, probe, err);
     case READ_WS: return clmem_buffer_poison(ctx, s->d_read_out, s->read_items * 4, err);
     case IMAGE_READ:
     case BUFFER_READ: return clmem_buffer_poison(ctx, s->d_tex_out, s->tex_items * 4, err);
@@ -45,7 +47,7 @@ int hier_prepare(struct clmem_run *run, const struct clmem_variant *v, struct cl
         return clmem_buffer_fill_zero(ctx, s->d_uint_out, s->onchip_items * 4, err);
     case H2D_PAGEABLE:
     case H2D_PINNED:
-        if (hier_probe_of(v) == H2D_PINNED)
+        if (probe == H2D_PINNED)
             memcpy(s->pinned.host, s->host_src, s->xfer);
         return clmem_buffer_poison(ctx, s->d_xfer, s->xfer, err);
     case D2H_PAGEABLE: memset(s->host_dst, 0xFF, s->xfer); return CLMEM_OK;
@@ -104,15 +106,16 @@ static int run_copy(struct clmem_run *run, struct hier_state *s, int probe,
 
 /* A chase of `steps` loads on from where the last one stopped. */
 static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                        size_t steps, struct clmem_timing *timing, struct clmem_error *err)
+                        int probe, size_t steps, struct clmem_timing *timing,
+                        struct clmem_error *err)
 {
     cl_kernel k = clmem_run_kernel(run, v);
     cl_uint count = (cl_uint)steps;
     size_t one = 1, group = s->group < 64 ? s->group : 64;
     int status;
-    struct hier_chase *c = hier_chase_of(s, hier_probe_of(v));
+    struct hier_chase *c = hier_chase_of(s, probe);
     c->total += steps;
-    if (hier_probe_of(v) != CHASE_LOCAL) {
+    if (probe != CHASE_LOCAL) {
         if ((status = clmem_kernel_args(k, err, CLMEM_ARG(c->d_next), CLMEM_ARG(c->d_state),
                                         CLMEM_ARG(count))))
             return status;
@@ -126,18 +129,19 @@ static int launch_chase(struct clmem_run *run, struct hier_state *s, const struc
     return clmem_launch(run->ctx, k, 1, &group, &group, timing, err);
 }
 
-int hier_execute(struct clmem_run *run, const struct clmem_variant *v, struct clmem_timing *timing,
-                 struct clmem_error *err)
+int hier_execute(struct clmem_run *run, const struct clmem_variant *v, int probe,
+                 struct clmem_timing *timing, struct clmem_error *err)
 {
     struct hier_state *s = run->state;
     struct clmem_ctx *ctx = run->ctx;
     cl_kernel k = clmem_run_kernel(run, v);
-    int probe = hier_probe_of(v), status;
+    int status;
     size_t global, local = s->group;
     switch (probe) {
     case CHASE_GLOBAL:
     case CHASE_PAGE:
-    case CHASE_LOCAL: return launch_chase(run, s, v, hier_chase_of(s, probe)->steps, timing, err);
+    case CHASE_LOCAL:
+        return launch_chase(run, s, v, probe, hier_chase_of(s, probe)->steps, timing, err);
     case READ_WS: {
         cl_uint n4 = (cl_uint)s->read_n4, per = (cl_uint)s->read_per_item,
                 step = (cl_uint)s->read_step, contiguous = (cl_uint)s->contiguous;
