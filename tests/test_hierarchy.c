@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#define N_PROBES 22
+#define N_PROBES 23
 
 static int has_images(const struct clmem_ctx *ctx)
 {
@@ -63,11 +63,11 @@ static void every_probe_verifies(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         size_t n;
         struct clmem_result *r = run_all(ctx, sizes[s], &n);
-        /* 21 probes and local_stride's 32 strides. */
+        /* 22 probes and local_stride's 32 strides. */
         assert_int_equal(n, N_PROBES - 1 + 32);
-        static const char *const always[] = {"chase_global", "h2d_pageable", "h2d_pinned",
-                                             "d2h_pageable", "d2h_pinned",   "map",
-                                             "d2d",          "atomic_global"};
+        static const char *const always[] = {"chase_global", "chase_page",   "h2d_pageable",
+                                             "h2d_pinned",   "d2h_pageable", "d2h_pinned",
+                                             "map",          "d2d",          "atomic_global"};
         for (size_t i = 0; i < sizeof always / sizeof *always; i++)
             if (!ran(r, n, always[i]))
                 fail_msg("%s did not run at %s", always[i], sizes[s]);

@@ -101,6 +101,48 @@ static void one_probe(void **state)
         assert_true(strncmp(p + 1, "hierarchy,d2d,", 14) == 0);
 }
 
+/* `--variant chase_global --size 131072` stops inside the CPU's last
+ * cache: no level is device memory ("memory": true nowhere in the JSON),
+ * and the table and the largest working set's note say where the sweep
+ * stopped. Where the device and the host know no cache that large, not
+ * judged. chase_page alone: the TLB's reach is a line of its own, with
+ * the pages it used. */
+static void a_sweep_inside_a_cache_names_no_memory(void **state)
+{
+    (void)state;
+    static struct outcome o;
+    const char *json = test_in_dir("inside.json");
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--variant", "chase_global", "--size", "131072",
+                   "--reps", "3", "--output", json, "--quiet"));
+    expect_code(&o, 0, "hierarchy --variant chase_global --size 131072");
+    char *text = test_read_file(json);
+    assert_non_null(text);
+    const char *cache = strstr(text, "\"largest_cache_bytes\"");
+    assert_non_null(cache);
+    double largest = strtod(strchr(cache, ':') + 1, NULL);
+    if (largest >= 2 * 131072.0) {
+        if (strstr(text, "\"memory\": true") || strstr(text, "\"memory\":true"))
+            fail_msg("a level inside a %.0f-byte cache named device memory:\n%.4000s", largest,
+                     text);
+        assert_non_null(strstr(text, "sweep stopped at 128 KiB (--size) inside the largest cache"));
+        assert_non_null(
+            strstr(o.out, "sweep stopped at 128 KiB (--size) inside the largest cache"));
+        assert_null(strstr(o.out, "\n  device memory "));
+    } else {
+        fprintf(stderr, "not judged: the largest cache known is %.0f bytes\n", largest);
+    }
+    free(text);
+
+    run_clmem(&o, NULL,
+              ARGS("hierarchy", "--device", "cpu", "--variant", "chase_page", "--size", "1048576",
+                   "--reps", "2", "--quiet"));
+    expect_code(&o, 0, "hierarchy --variant chase_page");
+    assert_non_null(strstr(o.out, "TLB reach"));
+    assert_non_null(strstr(o.out, "pages: "));
+    assert_non_null(strstr(o.out, "one element a"));
+}
+
 /* Usage errors, before any work, exit 2, one line each. */
 static void usage_errors(void **state)
 {
@@ -271,6 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(formats_and_schema),
         cmocka_unit_test(one_probe),
+        cmocka_unit_test(a_sweep_inside_a_cache_names_no_memory),
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(dropped_loads_exit_1),
         cmocka_unit_test(bench_short_form),

@@ -144,7 +144,8 @@ static void flat_and_empty_curves(void **state)
 }
 
 /* A sweep that stops inside the last step (its extent below the last
- * cache's 4x): the last points still rising are the upper level. */
+ * cache's 4x): the last point, still rising, is a stretch of its own, too
+ * short to resolve. */
 static void curve_cut_short_ends_on_its_last_points(void **state)
 {
     (void)state;
@@ -156,6 +157,211 @@ static void curve_cut_short_ends_on_its_last_points(void **state)
     assert_int_equal(k, 3);
     assert_int_equal(p[2].last, n - 1);
     assert_true(p[2].value > 14 * 1.3);
+    assert_true(p[0].resolved && p[1].resolved);
+    assert_false(p[2].resolved);
+}
+
+/* Curve points as a sweep's results of `variant` (each its fastest
+ * sample the median), from r[at] on; returns the next free index. */
+static size_t as_results(struct clmem_result *r, size_t at, const char *variant,
+                         const struct clmem_curve_point *c, size_t n, int latency)
+{
+    for (size_t i = 0; i < n; i++, at++) {
+        memset(&r[at], 0, sizeof r[at]);
+        snprintf(r[at].workload, sizeof r[at].workload, "hierarchy");
+        snprintf(r[at].variant, sizeof r[at].variant, "%s", variant);
+        snprintf(r[at].size, sizeof r[at].size, "%.0f", c[i].bytes);
+        r[at].verified = 1;
+        r[at].median_ms = r[at].min_ms = 1.0;
+        r[at].metric = latency ? 1.0 / c[i].value : c[i].value;
+    }
+    return at;
+}
+
+/* The levels of a latency curve, through the sweep's reading of results,
+ * with the largest cache known. */
+static void levels_of(const struct clmem_curve_point *c, size_t n, double cache,
+                      struct clmem_hierarchy *h)
+{
+    struct clmem_result r[128];
+    memset(h, 0, sizeof *h);
+    h->cache_bytes = cache;
+    snprintf(h->stopped_by, sizeof h->stopped_by, "--size");
+    clmem_hierarchy_levels(r, as_results(r, 0, "chase_global", c, n, 1), 0, h);
+}
+
+/* No level is faster than the resolved one before it, and device memory
+ * is the slowest. */
+static void expect_levels_rise(const struct clmem_hierarchy *h)
+{
+    double below = 0;
+    for (size_t k = 0; k < h->n_levels; k++) {
+        const struct clmem_level *L = &h->levels[k];
+        if (!L->resolved) {
+            assert_string_equal(L->name, "unresolved");
+            assert_false(L->is_memory);
+            continue;
+        }
+        if (!(L->latency_ns > below))
+            fail_msg("%s at %.3g ns is not slower than the level before it (%.3g ns)", L->name,
+                     L->latency_ns, below);
+        below = L->latency_ns;
+    }
+}
+
+/* A noisy point at either end of the curve is no level: the 3-point rule
+ * holds at the ends as between steps. A fast first point (a timer's
+ * rounding) is unresolved, not an L1 of one working set; a slow last one
+ * is unresolved, not a device memory past memory; a curve that comes back
+ * down (llvmpipe: one slow point, then faster ones) makes no level faster
+ * than the one before it. */
+static void noisy_end_points_are_unresolved(void **state)
+{
+    (void)state;
+    const struct level cpu[] = {{48 * KIB, 1.2}, {MIB, 4}, {32 * MIB, 14}, {0, 90}};
+    struct clmem_curve_point c[128];
+    struct clmem_plateau p[CLMEM_MAX_LEVELS];
+    struct clmem_hierarchy h;
+    /* To 1 GiB: the made-up memory plateau (random replacement's hits
+     * fade slowly) has 3 points from 256 MiB on. */
+    size_t n = make_curve(cpu, 4, KIB, 1024 * MIB, 0, c, 128);
+
+    c[0].value = 0.5; /* the first point fast */
+    size_t k = clmem_curve_plateaus(c, n, CLMEM_CURVE_LATENCY, p, CLMEM_MAX_LEVELS);
+    assert_int_equal(k, 5);
+    assert_false(p[0].resolved);
+    for (size_t i = 1; i < k; i++)
+        assert_true(p[i].resolved);
+    levels_of(c, n, 32 * MIB, &h);
+    assert_int_equal(h.n_levels, 5);
+    assert_string_equal(h.levels[0].name, "unresolved");
+    assert_true(h.levels[0].size_bytes == 0);
+    assert_string_equal(h.levels[1].name, "L1");
+    expect_within(h.levels[1].size_bytes, 48 * KIB, 1.5, "L1 after a noisy first point");
+    assert_string_equal(h.levels[3].name, "L3 (last-level cache)");
+    assert_string_equal(h.levels[4].name, "device memory");
+    expect_levels_rise(&h);
+
+    n = make_curve(cpu, 4, KIB, 1024 * MIB, 0, c, 128);
+    c[n] = (struct clmem_curve_point){1536 * MIB, 3 * 90}; /* one slow point past the end */
+    n++;
+    k = clmem_curve_plateaus(c, n, CLMEM_CURVE_LATENCY, p, CLMEM_MAX_LEVELS);
+    assert_int_equal(k, 5);
+    assert_false(p[4].resolved);
+    levels_of(c, n, 32 * MIB, &h);
+    assert_string_equal(h.levels[3].name, "device memory");
+    expect_within(h.levels[3].latency_ns, 90, 1.1, "memory before the noisy last point");
+    assert_string_equal(h.levels[4].name, "unresolved");
+    expect_levels_rise(&h);
+    assert_string_equal(h.note, "");
+
+    /* llvmpipe's: 13 ns to 256 KiB, one point at 40, then 8 ns. */
+    n = 0;
+    for (double b = KIB; b <= 4 * MIB; b *= 2)
+        c[n++] = (struct clmem_curve_point){b, b <= 256 * KIB ? 13 : b == 512 * KIB ? 40 : 8};
+    k = clmem_curve_plateaus(c, n, CLMEM_CURVE_LATENCY, p, CLMEM_MAX_LEVELS);
+    assert_true(k >= 1 && p[0].resolved);
+    for (size_t i = 1; i < k; i++)
+        assert_false(p[i].resolved);
+    levels_of(c, n, 0, &h);
+    expect_levels_rise(&h);
+    for (size_t i = 0; i < h.n_levels; i++)
+        assert_false(h.levels[i].is_memory);
+    assert_non_null(strstr(h.note, "fewer than 3 points"));
+}
+
+/* A sweep stopped inside the largest cache (a --size, a device's memory)
+ * names no device memory: its last plateau is a cache's for all it knows,
+ * its size unseen, and the note says where the sweep stopped. Twice the
+ * cache is enough. */
+static void curve_cut_inside_a_cache_names_no_memory(void **state)
+{
+    (void)state;
+    const struct level cpu[] = {{48 * KIB, 1.2}, {MIB, 4}, {32 * MIB, 14}, {0, 90}};
+    struct clmem_curve_point c[128];
+    struct clmem_hierarchy h;
+    size_t n = make_curve(cpu, 4, KIB, 512 * KIB, 0, c, 128);
+    levels_of(c, n, 32 * MIB, &h);
+    assert_int_equal(h.n_levels, 2);
+    assert_string_equal(h.levels[0].name, "L1");
+    assert_string_equal(h.levels[1].name, "L2");
+    assert_false(h.levels[1].is_memory);
+    assert_true(h.levels[1].size_bytes == 0); /* its end unseen */
+    assert_false(h.memory_reached);
+    assert_string_equal(h.note,
+                        "sweep stopped at 512 KiB (--size) inside the largest cache 32 MiB: "
+                        "no level is device memory");
+    /* Past the cache, short of twice it: still no memory. */
+    n = make_curve(cpu, 4, KIB, 48 * MIB, 0, c, 128);
+    levels_of(c, n, 32 * MIB, &h);
+    for (size_t i = 0; i < h.n_levels; i++)
+        assert_false(h.levels[i].is_memory);
+    assert_non_null(strstr(h.note, "short of twice the largest cache 32 MiB"));
+    /* To 32x the cache: memory, the note empty. */
+    n = make_curve(cpu, 4, KIB, 1024 * MIB, 0, c, 128);
+    levels_of(c, n, 32 * MIB, &h);
+    assert_true(h.memory_reached);
+    assert_int_equal(h.n_levels, 4);
+    assert_string_equal(h.levels[3].name, "device memory");
+    assert_string_equal(h.note, "");
+}
+
+/* The default sweep goes to 4x the largest cache known, twice at least,
+ * unless the device's memory stops it (and then says so): a CPU with a
+ * 480 MiB last-level cache is swept past it, not stopped at a fixed cap
+ * inside it. */
+static void default_extent_passes_twice_the_largest_cache(void **state)
+{
+    (void)state;
+    const cl_ulong big = (cl_ulong)64 << 30;
+    const char *limit = "unset";
+    size_t e = clmem_hierarchy_extent_for((size_t)480 << 20, 1, big, big, &limit);
+    assert_true(e >= (size_t)960 << 20);
+    assert_null(limit);
+    e = clmem_hierarchy_extent_for((size_t)32 << 20, 1, big, big, &limit);
+    assert_true(e == (size_t)128 << 20 && !limit);
+    e = clmem_hierarchy_extent_for(0, 1, big, big, &limit); /* none known: 16 MiB */
+    assert_true(e == (size_t)16 << 20 && !limit);
+    e = clmem_hierarchy_extent_for((size_t)8 << 20, 0, big, big, &limit); /* GPUs: 1 GiB */
+    assert_true(e == (size_t)1 << 30 && !limit);
+    /* 2 GiB of memory: an eighth of it, said. */
+    e = clmem_hierarchy_extent_for((size_t)480 << 20, 1, big, (cl_ulong)2 << 30, &limit);
+    assert_true(e == (size_t)256 << 20);
+    assert_non_null(limit);
+    assert_non_null(strstr(limit, "memory"));
+}
+
+/* The page chase's first step is the TLB's reach (64 entries of 4 KiB
+ * pages: 256 KiB spanned), reported on its own: the cache levels are the
+ * line chase's alone. */
+static void tlb_step_is_its_own(void **state)
+{
+    (void)state;
+    const struct level cpu[] = {{48 * KIB, 1.2}, {MIB, 4}, {0, 90}};
+    const struct level tlb[] = {{256 * KIB, 1.3}, {8 * MIB, 3.5}, {0, 30}};
+    struct clmem_curve_point lines[128], pages[128];
+    size_t nl = make_curve(cpu, 3, KIB, 256 * MIB, 0, lines, 128);
+    size_t np = make_curve(tlb, 3, 16 * KIB, 256 * MIB, 0, pages, 128);
+    struct clmem_result r[256];
+    size_t n = as_results(r, 0, "chase_global", lines, nl, 1);
+    n = as_results(r, n, "chase_page", pages, np, 1);
+    struct clmem_hierarchy h;
+    memset(&h, 0, sizeof h);
+    clmem_hierarchy_levels(r, n, 0, &h);
+    expect_within(h.tlb.reach_bytes, 256 * KIB, 1.5, "TLB reach");
+    expect_within(h.tlb.hit_ns, 1.3, 1.1, "within the TLB's reach");
+    expect_within(h.tlb.miss_ns, 3.5, 1.3, "past it");
+    assert_true(h.tlb.last_bytes == 256 * MIB);
+    assert_int_equal(h.n_levels, 3);
+    assert_string_equal(h.levels[2].name, "device memory");
+    /* Without chase_page, no TLB reach; a flat one, no step. */
+    clmem_hierarchy_levels(r, nl, 0, &h);
+    assert_true(h.tlb.last_bytes == 0 && h.tlb.reach_bytes == 0);
+    for (size_t i = 0; i < np; i++)
+        pages[i].value = 1.3;
+    n = as_results(r, nl, "chase_page", pages, np, 1);
+    clmem_hierarchy_levels(r, n, 0, &h);
+    assert_true(h.tlb.reach_bytes == 0 && h.tlb.last_bytes == 256 * MIB);
 }
 
 /* Bandwidth falls where latency rises: the same caches, as GB/s, are three
@@ -307,6 +513,10 @@ int main(void)
         cmocka_unit_test(noise_and_creep_make_no_level),
         cmocka_unit_test(flat_and_empty_curves),
         cmocka_unit_test(curve_cut_short_ends_on_its_last_points),
+        cmocka_unit_test(noisy_end_points_are_unresolved),
+        cmocka_unit_test(curve_cut_inside_a_cache_names_no_memory),
+        cmocka_unit_test(tlb_step_is_its_own),
+        cmocka_unit_test(default_extent_passes_twice_the_largest_cache),
         cmocka_unit_test(bandwidth_plateaus_match_latency_levels),
         cmocka_unit_test(levels_read_the_fastest_sample),
         cmocka_unit_test(sattolo_is_one_cycle),

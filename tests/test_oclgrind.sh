@@ -47,7 +47,7 @@ limit=${OCLGRIND_RUN_LIMIT:-100}
 declare -A group_of=()
 while read -r workload unit; do
     case "$workload/$unit" in
-    # 22 probes, 20 s a run under Oclgrind on 2 busy cores: a group of its own.
+    # 23 probes, 20 s a run under Oclgrind on 2 busy cores: a group of its own.
     hierarchy/*) group_of[$workload]=hierarchy ;;
     */*FLOP/s) group_of[$workload]=matmul ;;
     */*B/s) group_of[$workload]=memory ;;

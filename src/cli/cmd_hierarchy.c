@@ -22,7 +22,8 @@
 static const struct cli_use hierarchy_uses[] = {
     {.id = CLI_OPT_VARIANT, .help = "one probe, or all of them; 'clmem list hierarchy' names them"},
     {.id = CLI_OPT_SIZE,
-     .def_help = "GPUs 1 GiB; CPUs 4x the largest cache the host reports, 16 to 128 MiB",
+     .def_help = "4x the largest cache known (a CPU's host's too), GPUs 1 GiB at least, CPUs "
+                 "16 MiB, within the device's memory",
      .help = "the largest working set of the sweeps, in bytes: one number N, 4096 at least"},
     {.id = CLI_OPT_DEVICE, .flags = CLI_ONE_DEVICE},
     {.id = CLI_OPT_REPS},
@@ -47,8 +48,10 @@ const struct cli_spec cli_hierarchy_spec = {
     .synopsis = "[options]",
     .about = "Measures the device's memory hierarchy: the latency of dependent loads over one\n"
              "random cycle (a pointer chase) at working sets from 1 KiB to --size bytes, with\n"
-             "each level's latency and size named (L1, L2, last-level cache, device memory),\n"
-             "and the read bandwidth at each working set, its plateaus matched to the levels;\n"
+             "each level's latency and size named (L1, L2, last-level cache, device memory:\n"
+             "only past twice the largest cache known; a step with fewer than 3 points is\n"
+             "unresolved), the TLB's reach (the chase with one element a page), and the read\n"
+             "bandwidth at each working set, its plateaus matched to the levels;\n"
              "the same chase in __local memory; __local reads conflict-free, at strides of 1\n"
              "to 32 words and as a broadcast; __constant against __global; a private array in\n"
              "registers and spilled; image2d_t against a buffer; copies between host and\n"
@@ -184,6 +187,42 @@ static void latency_text(double ns, double clock_mhz, char *out, size_t size)
         snprintf(out, size, "%.3g ns", ns);
 }
 
+/* The TLB's reach: a step of its own, apart from the cache levels. */
+static void print_tlb(FILE *out, const struct clmem_hierarchy *h)
+{
+    const struct clmem_tlb *t = &h->tlb;
+    if (!(t->last_bytes > 0))
+        return;
+    char reach[32], last[32], page[32], hit[64], miss[64];
+    bytes_text(t->reach_bytes, reach, sizeof reach);
+    bytes_text(t->last_bytes, last, sizeof last);
+    bytes_text(h->page_bytes, page, sizeof page);
+    if (!(t->reach_bytes > 0)) {
+        fprintf(out,
+                "  TLB reach: no step in chase_page's spans up to %s (one element a %s page)\n",
+                last, page);
+        return;
+    }
+    latency_text(t->hit_ns, h->clock_mhz, hit, sizeof hit);
+    latency_text(t->miss_ns, h->clock_mhz, miss, sizeof miss);
+    fprintf(out,
+            "  %-24s %-10s %-14s %s within, %s past it (chase_page: one element a %s page, "
+            "%.0f pages)\n",
+            "TLB reach", reach, "-", hit, miss, page,
+            h->page_bytes > 0 ? t->reach_bytes / h->page_bytes : 0.0);
+    /* Past the first step the page chase's lines outgrow the L1 as well:
+     * its later plateaus are TLB and caches together, listed unnamed. */
+    if (t->n_plateaus > 2) {
+        fprintf(out, "  page chase plateaus (TLB and caches together past the first):");
+        for (size_t k = 0; k < t->n_plateaus; k++) {
+            char at[32];
+            bytes_text(t->plateaus[k].bytes, at, sizeof at);
+            fprintf(out, "%s %.3g ns to %s", k ? "," : "", t->plateaus[k].value, at);
+        }
+        fprintf(out, "\n");
+    }
+}
+
 static void print_levels(FILE *out, const struct clmem_hierarchy *h, const struct clmem_device *d)
 {
     char extent[32], cache[32];
@@ -196,15 +235,18 @@ static void print_levels(FILE *out, const struct clmem_hierarchy *h, const struc
         fprintf(out, "; cycles at the reported %.0f MHz", h->clock_mhz);
     fprintf(out, "\n  (each working set's fastest sample: the chase's latency, the read "
                  "bandwidth's plateaus)\n");
+    if (h->pages[0])
+        fprintf(out, "  pages: %s\n", h->pages);
     if (h->n_levels == 0) {
         fprintf(out, "  no latency staircase (chase_global did not run or verify)\n");
+        print_tlb(out, h);
         return;
     }
     fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", "level", "size", "from", "latency",
             "read bandwidth");
     for (size_t k = 0; k < h->n_levels; k++) {
         const struct clmem_level *L = &h->levels[k];
-        char size[32], first[32], lat[64], bw[96] = "-";
+        char size[40], first[32], lat[64], bw[96] = "-";
         bytes_text(L->size_bytes, size, sizeof size);
         bytes_text(L->first_bytes, first, sizeof first);
         latency_text(L->latency_ns, h->clock_mhz, lat, sizeof lat);
@@ -214,9 +256,18 @@ static void print_levels(FILE *out, const struct clmem_hierarchy *h, const struc
             bytes_text(L->bandwidth_bytes, at, sizeof at);
             snprintf(bw, sizeof bw, "%s (plateau up to %s)", b, at);
         }
-        fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", L->name, L->is_memory ? "-" : size, first,
-                lat, bw);
+        /* The last plateau of a sweep that stopped on it: its end unseen. */
+        if (L->resolved && !L->is_memory && !(L->size_bytes > 0)) {
+            char last[32];
+            bytes_text(L->last_bytes, last, sizeof last);
+            snprintf(size, sizeof size, "> %s", last);
+        }
+        fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", L->name,
+                L->is_memory || !L->resolved ? "-" : size, first, lat, bw);
     }
+    if (h->note[0])
+        fprintf(out, "  %s\n", h->note);
+    print_tlb(out, h);
     for (size_t u = 0; u < h->n_unmatched; u++) {
         char b[32], at[32];
         clmem_format_metric(h->unmatched[u].value, "GB/s", b, sizeof b);

@@ -15,88 +15,13 @@
  * every element and end where the host's walk ends; sums of whole numbers
  * are compared exactly with the host's; copies byte for byte; counters
  * with the updates made. */
-#include "workloads/hierarchy.h"
+#include "workloads/hierarchy_probes.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-    CHASE_GLOBAL,
-    CHASE_LOCAL,
-    READ_WS,
-    LOCAL_STRIDE,
-    LOCAL_BROADCAST,
-    CONSTANT_BROADCAST,
-    CONSTANT_SCATTERED,
-    GLOBAL_BROADCAST,
-    GLOBAL_SCATTERED,
-    PRIVATE_DYNAMIC,
-    PRIVATE_REGISTERS,
-    IMAGE_READ,
-    BUFFER_READ,
-    H2D_PAGEABLE,
-    H2D_PINNED,
-    D2H_PAGEABLE,
-    D2H_PINNED,
-    MAP,
-    D2D,
-    ATOMIC_GLOBAL,
-    ATOMIC_CONTENDED,
-    ATOMIC_LOCAL,
-    N_PROBES
-};
-
-#define CHASE_MIN_STRIDE 64 /* bytes between a chase's elements: a cache line at least */
-#define CHASE_MAX_STRIDE 256
-#define ITEMS_PER_UNIT   2048  /* work-items per compute unit of the bandwidth probes */
-#define ITEMS_PER_BYTE   64    /* ... but no more than this per byte of a working set */
-#define ONCHIP_PER_BYTE  16    /* (the on-chip probes: full from 16 KiB on GPUs) */
-#define READ_PER_ITEM    64    /* float4s a work-item reads at least (bandwidth, images) */
-#define ONCHIP_REPS      2048  /* reads of local or constant memory a work-item */
-#define ONCHIP_MAX_BYTES 65536 /* the largest working set of the on-chip probes */
-#define PRIVATE_N        32
-#define PRIVATE_REPS     256
-#define ATOMIC_UPDATES   64
-#define SCATTER_SPREAD   33   /* words between neighbours' reads, scattered */
-#define CHECKED_ITEMS    4096 /* work-items checked, evenly spread, above this many */
-#define IMAGE_MAX_WIDTH  1024 /* texels a row at most, while the rows fit */
-#define DATA_MAX         7    /* inputs are whole numbers 0..7: sums exact in float */
-
-struct hier_state {
-    size_t bytes, group, units;
-    int contiguous; /* CPUs read runs of their own */
-    /* chase_global: n elements stride words apart */
-    size_t chase_n, chase_stride, chase_steps;
-    cl_uint *chase_perm, *chase_host;
-    uint64_t chase_total; /* loads since the state was reset */
-    cl_mem d_chase, d_chase_state;
-    /* chase_local */
-    size_t lchase_n, lchase_steps;
-    cl_uint *lchase_perm;
-    uint64_t lchase_total;
-    cl_mem d_lchase, d_lchase_state;
-    /* read_ws: n4 float4s, items x per_item reads */
-    size_t read_n4, read_items, read_per_item, read_step;
-    float *read_src, *read_out;
-    cl_mem d_read, d_read_out;
-    /* local, constant and global tables: table_n words (a power of two) */
-    size_t table_n, onchip_items, onchip_reps, private_reps, atomic_updates;
-    float *table, *onchip_out;
-    cl_uint *uint_out;
-    cl_mem d_table, d_onchip_out, d_uint_out;
-    unsigned long atomic_runs;
-    /* image_read and buffer_read: width x rows float4 texels */
-    size_t width, rows, tex_items, tex_per_item, tex_ystep;
-    float *texels, *tex_out;
-    cl_mem d_image, d_texels, d_tex_out;
-    /* copies: xfer bytes */
-    size_t xfer;
-    unsigned char *host_src, *host_dst;
-    struct clmem_pinned pinned;
-    cl_mem d_xfer, d_xfer2;
-};
+#include <unistd.h>
 
 static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size);
 static const char *float4_why(const struct clmem_run *run, char *why, size_t size);
@@ -118,6 +43,12 @@ static const struct clmem_variant hierarchy_variants[] = {
                       "elements in __global memory; ns a load = 1 / the value",
                       "hier_chase", NULL, .metric_unit = "Gload/s", .roof = "none",
                       .check_sizes = "300"},
+    [CHASE_PAGE] = {"chase_page",
+                    "TLB reach: the same chase with one element a page (a page and a cache line "
+                    "apart, so that the lines spread over the cache's sets); --size is the span "
+                    "of pages",
+                    "hier_chase", NULL, .metric_unit = "Gload/s", .roof = "none",
+                    .check_sizes = "16384"},
     [CHASE_LOCAL] = {"chase_local", "latency: the same chase inside __local memory",
                      "hier_chase_local", chase_local_why, .metric_unit = "Gload/s", .roof = "none",
                      .check_sizes = "300"},
@@ -225,6 +156,27 @@ static size_t chase_stride_bytes(const struct clmem_device *d)
 {
     size_t line = device_uint(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
     return pow2_floor(clamp_size(line, CHASE_MIN_STRIDE, CHASE_MAX_STRIDE));
+}
+
+size_t clmem_hierarchy_page_bytes(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+/* chase_page's elements: one a page, each a cache line further into its
+ * page than the one before (the lines of page-aligned elements would all
+ * fall in one set of a cache indexed by the address bits below the
+ * page's). Elements at a working set: one a page it spans, one at least. */
+static size_t page_stride_bytes(const struct clmem_device *d)
+{
+    return clmem_hierarchy_page_bytes() + chase_stride_bytes(d);
+}
+
+static size_t page_elements(size_t bytes)
+{
+    size_t n = bytes / clmem_hierarchy_page_bytes();
+    return n ? n : 1;
 }
 
 /* Loads of a timed chase run (one launch), a device's from the parameter
@@ -399,6 +351,8 @@ static int hierarchy_plan(struct clmem_run *run, struct clmem_error *err)
         size_t elems = bytes / stride ? bytes / stride : 1;
         run->buffer_bytes[n++] = elems * stride;
     }
+    if (selected(run, CHASE_PAGE))
+        run->buffer_bytes[n++] = page_elements(bytes) * page_stride_bytes(d);
     if (selected(run, READ_WS))
         run->buffer_bytes[n++] = bytes / 16 * 16;
     if (any_selected(run, IMAGE_READ, BUFFER_READ))
@@ -435,41 +389,43 @@ static int make_table(struct clmem_run *run, struct hier_state *s, struct clmem_
     return status;
 }
 
-static int setup_chase(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
+/* A chase of n elements stride_bytes apart in a __global buffer. */
+static int setup_chase(struct clmem_run *run, struct hier_state *s, struct hier_chase *c, size_t n,
+                       size_t stride_bytes, uint64_t seed, struct clmem_error *err)
 {
-    size_t stride_bytes = chase_stride_bytes(&run->ctx->device);
-    s->chase_stride = stride_bytes / sizeof(cl_uint);
-    s->chase_n = ws(run) / stride_bytes ? ws(run) / stride_bytes : 1;
-    s->chase_steps = chase_steps(&run->ctx->device, ws(run));
-    size_t words = s->chase_n * s->chase_stride;
-    if (!(s->chase_perm = clmem_alloc_array(s->chase_n, sizeof(cl_uint), err)) ||
+    c->stride = stride_bytes / sizeof(cl_uint);
+    c->n = n;
+    c->steps = chase_steps(&run->ctx->device, ws(run));
+    size_t words = c->n * c->stride;
+    if (!(c->perm = clmem_alloc_array(c->n, sizeof(cl_uint), err)) ||
         !(s->chase_host = calloc(words, sizeof(cl_uint))))
         return err->status ? err->status : clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    clmem_sattolo(s->chase_perm, s->chase_n, run->seed);
-    for (size_t i = 0; i < s->chase_n; i++)
-        s->chase_host[i * s->chase_stride] = (cl_uint)(s->chase_perm[i] * s->chase_stride);
+    clmem_sattolo(c->perm, c->n, seed);
+    for (size_t i = 0; i < c->n; i++)
+        s->chase_host[i * c->stride] = (cl_uint)(c->perm[i] * c->stride);
     int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
-                                     s->chase_host, &s->d_chase, err);
+                                     s->chase_host, &c->d_next, err);
     free(s->chase_host);
     s->chase_host = NULL;
     if (status == CLMEM_OK)
         status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
-                                         &s->d_chase_state, err);
+                                         &c->d_state, err);
     return status;
 }
 
 static int setup_chase_local(struct clmem_run *run, struct hier_state *s, struct clmem_error *err)
 {
-    s->lchase_n = ws(run) / sizeof(cl_uint);
-    s->lchase_steps = chase_steps(&run->ctx->device, ws(run));
-    if (!(s->lchase_perm = clmem_alloc_array(s->lchase_n, sizeof(cl_uint), err)))
+    s->lchase.n = ws(run) / sizeof(cl_uint);
+    s->lchase.stride = 1;
+    s->lchase.steps = chase_steps(&run->ctx->device, ws(run));
+    if (!(s->lchase.perm = clmem_alloc_array(s->lchase.n, sizeof(cl_uint), err)))
         return err->status;
-    clmem_sattolo(s->lchase_perm, s->lchase_n, run->seed + 1);
-    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->lchase_n * sizeof(cl_uint),
-                                     s->lchase_perm, &s->d_lchase, err);
+    clmem_sattolo(s->lchase.perm, s->lchase.n, run->seed + 1);
+    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, s->lchase.n * sizeof(cl_uint),
+                                     s->lchase.perm, &s->lchase.d_next, err);
     if (status == CLMEM_OK)
         status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
-                                         &s->d_lchase_state, err);
+                                         &s->lchase.d_state, err);
     return status;
 }
 
@@ -567,8 +523,14 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     s->group = group_of(d);
     s->units = d->compute_units ? d->compute_units : 1;
     s->contiguous = (d->type & CL_DEVICE_TYPE_CPU) != 0;
-    if (selected(run, CHASE_GLOBAL))
-        status = setup_chase(run, s, err);
+    if (selected(run, CHASE_GLOBAL)) {
+        size_t line = chase_stride_bytes(d);
+        status = setup_chase(run, s, &s->chase, ws(run) / line ? ws(run) / line : 1, line,
+                             run->seed, err);
+    }
+    if (status == CLMEM_OK && selected(run, CHASE_PAGE))
+        status = setup_chase(run, s, &s->page, page_elements(ws(run)), page_stride_bytes(d),
+                             run->seed + 6, err);
     if (status == CLMEM_OK && selected(run, CHASE_LOCAL))
         status = setup_chase_local(run, s, err);
     if (status == CLMEM_OK && selected(run, READ_WS))
@@ -587,487 +549,30 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     return clmem_run_build(run, options, err);
 }
 
-/* ---- runs ---- */
+/* ---- the probe of a variant ---- */
 
 static int probe_of(const struct clmem_variant *v)
 {
     return (int)(v - hierarchy_variants);
 }
 
-static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                        size_t steps, struct clmem_timing *timing, struct clmem_error *err);
-
-/* The state reset, and a chase longer than a run walked once through every
- * element, untimed. */
-static int prepare_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                         struct clmem_error *err)
-{
-    int global = probe_of(v) == CHASE_GLOBAL;
-    size_t n = global ? s->chase_n : s->lchase_n, steps = global ? s->chase_steps : s->lchase_steps;
-    *(global ? &s->chase_total : &s->lchase_total) = 0;
-    int status = clmem_buffer_fill_zero(run->ctx, global ? s->d_chase_state : s->d_lchase_state,
-                                        3 * sizeof(cl_uint), err);
-    for (size_t done = 0; status == CLMEM_OK && n > steps && done < n; done += steps)
-        status = launch_chase(run, s, v, n - done < steps ? n - done : steps, NULL, err);
-    if (status == CLMEM_OK)
-        CLMEM_CHECK(err, clFinish(run->ctx->queue));
-    return status;
-}
-
+/* The steps of hierarchy_run.c and hierarchy_check.c, given the probe. */
 static int hierarchy_prepare(struct clmem_run *run, const struct clmem_variant *v,
                              struct clmem_error *err)
 {
-    struct hier_state *s = run->state;
-    struct clmem_ctx *ctx = run->ctx;
-    switch (probe_of(v)) {
-    case CHASE_GLOBAL:
-    case CHASE_LOCAL: return prepare_chase(run, s, v, err);
-    case READ_WS: return clmem_buffer_poison(ctx, s->d_read_out, s->read_items * 4, err);
-    case IMAGE_READ:
-    case BUFFER_READ: return clmem_buffer_poison(ctx, s->d_tex_out, s->tex_items * 4, err);
-    case PRIVATE_DYNAMIC:
-    case PRIVATE_REGISTERS:
-        return clmem_buffer_poison(ctx, s->d_uint_out, s->onchip_items * 4, err);
-    case ATOMIC_GLOBAL:
-    case ATOMIC_CONTENDED:
-    case ATOMIC_LOCAL:
-        s->atomic_runs = 0;
-        return clmem_buffer_fill_zero(ctx, s->d_uint_out, s->onchip_items * 4, err);
-    case H2D_PAGEABLE:
-    case H2D_PINNED:
-        if (probe_of(v) == H2D_PINNED)
-            memcpy(s->pinned.host, s->host_src, s->xfer);
-        return clmem_buffer_poison(ctx, s->d_xfer, s->xfer, err);
-    case D2H_PAGEABLE: memset(s->host_dst, 0xFF, s->xfer); return CLMEM_OK;
-    case D2H_PINNED: memset(s->pinned.host, 0xFF, s->xfer); return CLMEM_OK;
-    case D2D: return clmem_buffer_poison(ctx, s->d_xfer2, s->xfer, err);
-    case MAP: return CLMEM_OK;
-    default: return clmem_buffer_poison(ctx, s->d_onchip_out, s->onchip_items * 4, err);
-    }
-}
-
-/* A dynamic __local argument: its size, no value. */
-static int local_arg(cl_kernel k, cl_uint index, size_t bytes, struct clmem_error *err)
-{
-    CLMEM_CHECK(err, clSetKernelArg(k, index, bytes, NULL));
-    return CLMEM_OK;
-}
-
-static int run_copy(struct clmem_run *run, struct hier_state *s, int probe,
-                    struct clmem_timing *timing, struct clmem_error *err)
-{
-    cl_command_queue q = run->ctx->queue;
-    cl_event ev = NULL;
-    cl_int rc;
-    switch (probe) {
-    case H2D_PAGEABLE:
-    case H2D_PINNED: {
-        const void *from = probe == H2D_PINNED ? s->pinned.host : s->host_src;
-        CLMEM_CHECK(err,
-                    clEnqueueWriteBuffer(q, s->d_xfer, CL_FALSE, 0, s->xfer, from, 0, NULL, &ev));
-        break;
-    }
-    case D2H_PAGEABLE:
-    case D2H_PINNED: {
-        void *to = probe == D2H_PINNED ? s->pinned.host : s->host_dst;
-        CLMEM_CHECK(err, clEnqueueReadBuffer(q, s->d_xfer, CL_FALSE, 0, s->xfer, to, 0, NULL, &ev));
-        break;
-    }
-    case D2D:
-        CLMEM_CHECK(err,
-                    clEnqueueCopyBuffer(q, s->d_xfer, s->d_xfer2, 0, 0, s->xfer, 0, NULL, &ev));
-        break;
-    default: { /* MAP, blocking: as a program must wait before it reads the
-                * bytes (and rusticl refuses to unmap a map not yet done) */
-        void *p = clEnqueueMapBuffer(q, s->d_xfer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, s->xfer,
-                                     0, NULL, &ev, &rc);
-        if (rc != CL_SUCCESS)
-            return clmem_cl_fail(err, rc, "clEnqueueMapBuffer", __func__, __LINE__);
-        clmem_timing_add(timing, ev);
-        ev = NULL;
-        CLMEM_CHECK(err, clEnqueueUnmapMemObject(q, s->d_xfer, p, 0, NULL, &ev));
-    }
-    }
-    clmem_timing_add(timing, ev);
-    return CLMEM_OK;
-}
-
-/* A chase of `steps` loads on from where the last one stopped. */
-static int launch_chase(struct clmem_run *run, struct hier_state *s, const struct clmem_variant *v,
-                        size_t steps, struct clmem_timing *timing, struct clmem_error *err)
-{
-    cl_kernel k = clmem_run_kernel(run, v);
-    cl_uint count = (cl_uint)steps;
-    size_t one = 1, group = s->group < 64 ? s->group : 64;
-    int status;
-    if (probe_of(v) == CHASE_GLOBAL) {
-        s->chase_total += steps;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_chase), CLMEM_ARG(s->d_chase_state),
-                                        CLMEM_ARG(count))))
-            return status;
-        return clmem_launch(run->ctx, k, 1, &one, &one, timing, err);
-    }
-    cl_uint n = (cl_uint)s->lchase_n;
-    s->lchase_total += steps;
-    if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_lchase), CLMEM_ARG(s->d_lchase_state),
-                                    CLMEM_ARG(n), CLMEM_ARG(count))) ||
-        (status = local_arg(k, 4, s->lchase_n * sizeof(cl_uint), err)))
-        return status;
-    return clmem_launch(run->ctx, k, 1, &group, &group, timing, err);
+    return hier_prepare(run, v, probe_of(v), err);
 }
 
 static int hierarchy_execute(struct clmem_run *run, const struct clmem_variant *v,
                              struct clmem_timing *timing, struct clmem_error *err)
 {
-    struct hier_state *s = run->state;
-    struct clmem_ctx *ctx = run->ctx;
-    cl_kernel k = clmem_run_kernel(run, v);
-    int probe = probe_of(v), status;
-    size_t global, local = s->group;
-    switch (probe) {
-    case CHASE_GLOBAL: return launch_chase(run, s, v, s->chase_steps, timing, err);
-    case CHASE_LOCAL: return launch_chase(run, s, v, s->lchase_steps, timing, err);
-    case READ_WS: {
-        cl_uint n4 = (cl_uint)s->read_n4, per = (cl_uint)s->read_per_item,
-                step = (cl_uint)s->read_step, contiguous = (cl_uint)s->contiguous;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_read), CLMEM_ARG(s->d_read_out),
-                                        CLMEM_ARG(n4), CLMEM_ARG(per), CLMEM_ARG(step),
-                                        CLMEM_ARG(contiguous))))
-            return status;
-        return clmem_launch(ctx, k, 1, &s->read_items, &local, timing, err);
-    }
-    case LOCAL_STRIDE:
-    case LOCAL_BROADCAST: {
-        cl_uint n = (cl_uint)s->table_n, reps = (cl_uint)s->onchip_reps;
-        cl_uint stride = probe == LOCAL_STRIDE ? run->sweep_value : 0;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_table), CLMEM_ARG(s->d_onchip_out),
-                                        CLMEM_ARG(n), CLMEM_ARG(stride), CLMEM_ARG(reps))) ||
-            (status = local_arg(k, 5, s->table_n * sizeof(float), err)))
-            return status;
-        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
-    }
-    case CONSTANT_BROADCAST:
-    case CONSTANT_SCATTERED:
-    case GLOBAL_BROADCAST:
-    case GLOBAL_SCATTERED: {
-        cl_uint n = (cl_uint)s->table_n, reps = (cl_uint)s->onchip_reps;
-        cl_uint spread =
-            probe == CONSTANT_SCATTERED || probe == GLOBAL_SCATTERED ? SCATTER_SPREAD : 0;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_table), CLMEM_ARG(s->d_onchip_out),
-                                        CLMEM_ARG(n), CLMEM_ARG(spread), CLMEM_ARG(reps))))
-            return status;
-        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
-    }
-    case PRIVATE_DYNAMIC:
-    case PRIVATE_REGISTERS: {
-        cl_uint reps = (cl_uint)s->private_reps;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_uint_out), CLMEM_ARG(reps))))
-            return status;
-        return clmem_launch(ctx, k, 1, &s->onchip_items, &local, timing, err);
-    }
-    case IMAGE_READ:
-    case BUFFER_READ: {
-        cl_uint width = (cl_uint)s->width, rows = (cl_uint)s->rows, per = (cl_uint)s->tex_per_item,
-                ystep = (cl_uint)s->tex_ystep;
-        cl_mem src = probe == IMAGE_READ ? s->d_image : s->d_texels;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(src), CLMEM_ARG(s->d_tex_out),
-                                        CLMEM_ARG(width), CLMEM_ARG(rows), CLMEM_ARG(per),
-                                        CLMEM_ARG(ystep))))
-            return status;
-        return clmem_launch(ctx, k, 1, &s->tex_items, &local, timing, err);
-    }
-    case ATOMIC_GLOBAL:
-    case ATOMIC_CONTENDED:
-    case ATOMIC_LOCAL: {
-        cl_uint updates = (cl_uint)s->atomic_updates;
-        s->atomic_runs++;
-        if ((status = clmem_kernel_args(k, err, CLMEM_ARG(s->d_uint_out), CLMEM_ARG(updates))))
-            return status;
-        global = s->onchip_items;
-        return clmem_launch(ctx, k, 1, &global, &local, timing, err);
-    }
-    default: return run_copy(run, s, probe, timing, err);
-    }
-}
-
-/* ---- checks ---- */
-
-void clmem_sattolo(cl_uint *perm, size_t n, uint64_t seed)
-{
-    uint64_t state = seed;
-    for (size_t i = 0; i < n; i++)
-        perm[i] = (cl_uint)i;
-    /* Each i swaps with a j below it, never with itself: the result is one
-     * cycle, every one of the (n-1)! cycles equally likely. */
-    for (size_t i = n; i-- > 1;) {
-        size_t j = (size_t)(clmem_rng_next(&state) % i);
-        cl_uint t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-}
-
-void clmem_chase_check(const cl_uint *perm, size_t n, size_t stride, uint64_t total,
-                       const cl_uint state[3], struct clmem_check *check)
-{
-    size_t at = 0;
-    for (uint64_t k = total % n; k > 0; k--)
-        at = perm[at];
-    double first = (double)state[1];
-    clmem_check_value(check, (double)n, first, 1.0, "first return to element 0 (loads)", 0, 0);
-    if (state[1] != n && check->mismatches <= CLMEM_MAX_MISMATCH_LINES) {
-        size_t line = check->mismatches - 1;
-        if (line < CLMEM_MAX_MISMATCH_LINES)
-            snprintf(check->lines[line], sizeof check->lines[line],
-                     "first return to element 0: expected after all %zu loads, got %u: the "
-                     "chase is not one cycle through every element",
-                     n, state[1]);
-    }
-    clmem_check_value(check, (double)(at * stride), (double)state[0], 1.0,
-                      "where the chase ended (word)", 0, 0);
-    clmem_check_value(check, (double)(cl_uint)total, (double)state[2], 1.0, "loads counted", 0, 0);
-}
-
-static int check_chase(struct clmem_run *run, cl_mem d_state, const cl_uint *perm, size_t n,
-                       size_t stride, size_t steps, uint64_t total, struct clmem_check *check,
-                       struct clmem_error *err)
-{
-    cl_uint state[3];
-    int status = clmem_buffer_read(run->ctx, d_state, sizeof state, state, err);
-    if (status)
-        return status;
-    clmem_chase_check(perm, n, stride, total, state, check);
-    snprintf(check->note, sizeof check->note,
-             "%zu elements %zu bytes apart, %zu loads a run; back at the start after %u", n,
-             stride * sizeof(cl_uint), steps, state[1]);
-    return CLMEM_OK;
-}
-
-/* Work-items to check: all, or CHECKED_ITEMS evenly spread and the last. */
-static size_t check_stride(size_t items)
-{
-    return items > CHECKED_ITEMS ? items / CHECKED_ITEMS : 1;
-}
-
-static void check_scope(struct clmem_check *check, size_t checked, size_t items)
-{
-    if (checked < items)
-        snprintf(check->scope, sizeof check->scope, "%zu of %zu work-items", checked, items);
-}
-
-static double read_reference(const struct hier_state *s, size_t gid)
-{
-    size_t i = s->contiguous ? (size_t)(((unsigned long long)gid * s->read_per_item) % s->read_n4)
-                             : gid % s->read_n4;
-    double sum = 0;
-    for (size_t k = 0; k < s->read_per_item; k++) {
-        const float *v = s->read_src + 4 * i;
-        sum += (double)v[0] + v[1] + v[2] + v[3];
-        i += s->read_step;
-        if (i >= s->read_n4)
-            i -= s->read_n4;
-    }
-    return sum;
-}
-
-static double texel_reference(const struct hier_state *s, size_t gid)
-{
-    size_t x = gid % s->width, y = (gid / s->width) % s->rows;
-    double sum = 0;
-    for (size_t k = 0; k < s->tex_per_item; k++) {
-        const float *v = s->texels + 4 * (y * s->width + x);
-        sum += (double)v[0] + v[1] + v[2] + v[3];
-        y += s->tex_ystep;
-        if (y >= s->rows)
-            y -= s->rows;
-    }
-    return sum;
-}
-
-static double table_reference(const struct hier_state *s, size_t gid, size_t lid, int probe,
-                              unsigned stride)
-{
-    size_t mask = s->table_n - 1, idx;
-    switch (probe) {
-    case LOCAL_STRIDE: idx = (lid * stride) & mask; break;
-    case CONSTANT_SCATTERED:
-    case GLOBAL_SCATTERED: idx = (gid * SCATTER_SPREAD) & mask; break;
-    default: idx = 0; /* the broadcasts */
-    }
-    double sum = 0;
-    for (size_t k = 0; k < s->onchip_reps; k++) {
-        sum += s->table[idx];
-        idx = (idx + 1) & mask;
-    }
-    return sum;
-}
-
-static cl_uint private_reference(const struct hier_state *s, size_t gid)
-{
-    cl_uint a[PRIVATE_N];
-    for (cl_uint j = 0; j < PRIVATE_N; j++)
-        a[j] = (cl_uint)gid * PRIVATE_N + j;
-    for (cl_uint k = 0; k < s->private_reps; k++)
-        for (cl_uint j = 0; j < PRIVATE_N; j++)
-            a[j] = (cl_uint)((a[j] ^ (a[j] >> 7)) * 0x9E3779B1u + k);
-    cl_uint sum = 0;
-    for (cl_uint j = 0; j < PRIVATE_N; j++)
-        sum += a[j] * (j + 1);
-    return sum;
-}
-
-/* Floats of `out` (items) against the reference of each checked work-item. */
-static int check_sums(struct clmem_run *run, const struct hier_state *s, int probe, cl_mem d_out,
-                      float *out, size_t items, struct clmem_check *check, struct clmem_error *err)
-{
-    int status = clmem_buffer_read(run->ctx, d_out, items * sizeof(float), out, err);
-    if (status)
-        return status;
-    size_t step = check_stride(items), checked = 0;
-    for (size_t i = 0; i < items; i += step) {
-        size_t gid = i + step >= items ? items - 1 : i; /* the last one too */
-        double expected;
-        switch (probe) {
-        case READ_WS: expected = read_reference(s, gid); break;
-        case IMAGE_READ:
-        case BUFFER_READ: expected = texel_reference(s, gid); break;
-        default: expected = table_reference(s, gid, gid % s->group, probe, run->sweep_value); break;
-        }
-        clmem_check_value(check, expected, out[gid], expected > 1 ? expected : 1, "out[%zu]", gid,
-                          0);
-        checked++;
-    }
-    check_scope(check, checked, items);
-    return CLMEM_OK;
-}
-
-static int check_uints(struct clmem_run *run, struct hier_state *s, int probe,
-                       struct clmem_check *check, struct clmem_error *err)
-{
-    size_t items = s->onchip_items, groups = items / s->group;
-    int status =
-        clmem_buffer_read(run->ctx, s->d_uint_out, items * sizeof(cl_uint), s->uint_out, err);
-    if (status)
-        return status;
-    cl_uint runs = (cl_uint)s->atomic_runs, updates = (cl_uint)s->atomic_updates;
-    switch (probe) {
-    case ATOMIC_GLOBAL:
-        for (size_t i = 0; i < items; i++)
-            clmem_check_value(check, (double)(cl_uint)(runs * updates), s->uint_out[i], 1.0,
-                              "counters[%zu]", i, 0);
-        snprintf(check->note, sizeof check->note, "%zu counters, %u updates each", items,
-                 runs * updates);
-        return CLMEM_OK;
-    case ATOMIC_CONTENDED: {
-        cl_uint expected = (cl_uint)(runs * updates * (cl_uint)items);
-        clmem_check_value(check, expected, s->uint_out[0], 1.0, "counter (mod 2^32)", 0, 0);
-        snprintf(check->note, sizeof check->note, "%u updates of one counter (mod 2^32)", expected);
-        return CLMEM_OK;
-    }
-    case ATOMIC_LOCAL:
-        for (size_t g = 0; g < groups; g++)
-            clmem_check_value(check, (double)(updates * (cl_uint)s->group), s->uint_out[g], 1.0,
-                              "group %zu's count", g, 0);
-        return CLMEM_OK;
-    default: {
-        size_t step = check_stride(items), checked = 0;
-        for (size_t i = 0; i < items; i += step) {
-            size_t gid = i + step >= items ? items - 1 : i;
-            clmem_check_value(check, private_reference(s, gid), s->uint_out[gid], 1.0, "out[%zu]",
-                              gid, 0);
-            checked++;
-        }
-        check_scope(check, checked, items);
-        return CLMEM_OK;
-    }
-    }
-}
-
-/* `got` against the pattern, byte for byte: the first differing bytes named. */
-static void check_bytes(const unsigned char *expected, const unsigned char *got, size_t n,
-                        const char *what, struct clmem_check *check)
-{
-    check->checked += n;
-    if (memcmp(expected, got, n) == 0)
-        return;
-    for (size_t i = 0; i < n; i++)
-        if (expected[i] != got[i]) {
-            check->max_rel_error = INFINITY;
-            clmem_check_mismatch(check, "%s byte %zu: expected 0x%02x, got 0x%02x", what, i,
-                                 expected[i], got[i]);
-        }
-}
-
-static int check_copy(struct clmem_run *run, struct hier_state *s, int probe,
-                      struct clmem_check *check, struct clmem_error *err)
-{
-    struct clmem_ctx *ctx = run->ctx;
-    int status;
-    cl_int rc;
-    switch (probe) {
-    case H2D_PAGEABLE:
-    case H2D_PINNED:
-        if ((status = clmem_buffer_read(ctx, s->d_xfer, s->xfer, s->host_dst, err)))
-            return status;
-        check_bytes(s->host_src, s->host_dst, s->xfer, "the device's copy", check);
-        return CLMEM_OK;
-    case D2H_PAGEABLE:
-        check_bytes(s->host_src, s->host_dst, s->xfer, "host", check);
-        return CLMEM_OK;
-    case D2H_PINNED:
-        check_bytes(s->host_src, s->pinned.host, s->xfer, "pinned host", check);
-        return CLMEM_OK;
-    case D2D:
-        if ((status = clmem_buffer_read(ctx, s->d_xfer2, s->xfer, s->host_dst, err)))
-            return status;
-        check_bytes(s->host_src, s->host_dst, s->xfer, "dst", check);
-        return CLMEM_OK;
-    default: { /* MAP: the mapping shows the buffer's bytes */
-        void *p = clEnqueueMapBuffer(ctx->queue, s->d_xfer, CL_TRUE, CL_MAP_READ, 0, s->xfer, 0,
-                                     NULL, NULL, &rc);
-        if (rc != CL_SUCCESS)
-            return clmem_cl_fail(err, rc, "clEnqueueMapBuffer", __func__, __LINE__);
-        check_bytes(s->host_src, p, s->xfer, "mapped", check);
-        CLMEM_CHECK(err, clEnqueueUnmapMemObject(ctx->queue, s->d_xfer, p, 0, NULL, NULL));
-        CLMEM_CHECK(err, clFinish(ctx->queue));
-        return CLMEM_OK;
-    }
-    }
+    return hier_execute(run, v, probe_of(v), timing, err);
 }
 
 static int hierarchy_verify(struct clmem_run *run, const struct clmem_variant *v,
                             struct clmem_check *check, struct clmem_error *err)
 {
-    struct hier_state *s = run->state;
-    int probe = probe_of(v);
-    clmem_check_init(check, 0.0);
-    switch (probe) {
-    case CHASE_GLOBAL:
-        return check_chase(run, s->d_chase_state, s->chase_perm, s->chase_n, s->chase_stride,
-                           s->chase_steps, s->chase_total, check, err);
-    case CHASE_LOCAL:
-        return check_chase(run, s->d_lchase_state, s->lchase_perm, s->lchase_n, 1, s->lchase_steps,
-                           s->lchase_total, check, err);
-    case READ_WS:
-        return check_sums(run, s, probe, s->d_read_out, s->read_out, s->read_items, check, err);
-    case IMAGE_READ:
-    case BUFFER_READ:
-        return check_sums(run, s, probe, s->d_tex_out, s->tex_out, s->tex_items, check, err);
-    case PRIVATE_DYNAMIC:
-    case PRIVATE_REGISTERS:
-    case ATOMIC_GLOBAL:
-    case ATOMIC_CONTENDED:
-    case ATOMIC_LOCAL: return check_uints(run, s, probe, check, err);
-    case LOCAL_STRIDE:
-    case LOCAL_BROADCAST:
-    case CONSTANT_BROADCAST:
-    case CONSTANT_SCATTERED:
-    case GLOBAL_BROADCAST:
-    case GLOBAL_SCATTERED:
-        return check_sums(run, s, probe, s->d_onchip_out, s->onchip_out, s->onchip_items, check,
-                          err);
-    default: return check_copy(run, s, probe, check, err);
-    }
+    return hier_verify(run, probe_of(v), check, err);
 }
 
 /* ---- what a run does ---- */
@@ -1076,8 +581,9 @@ static double hierarchy_work(const struct clmem_run *run, const struct clmem_var
 {
     const struct hier_state *s = run->state;
     switch (probe_of(v)) {
-    case CHASE_GLOBAL: return (double)s->chase_steps;
-    case CHASE_LOCAL: return (double)s->lchase_steps;
+    case CHASE_GLOBAL: return (double)s->chase.steps;
+    case CHASE_PAGE: return (double)s->page.steps;
+    case CHASE_LOCAL: return (double)s->lchase.steps;
     /* Bytes read (the one float written per work-item left out: a
      * 256th of them at least). */
     case READ_WS: return (double)s->read_items * s->read_per_item * 16;
@@ -1113,17 +619,17 @@ static double hierarchy_intensity(const struct clmem_run *run, const struct clme
 static void hierarchy_teardown(struct clmem_run *run)
 {
     struct hier_state *s = run->state;
-    cl_mem *mems[] = {&s->d_chase,    &s->d_chase_state, &s->d_lchase, &s->d_lchase_state,
-                      &s->d_read,     &s->d_read_out,    &s->d_table,  &s->d_onchip_out,
-                      &s->d_uint_out, &s->d_image,       &s->d_texels, &s->d_tex_out,
-                      &s->d_xfer,     &s->d_xfer2};
+    cl_mem *mems[] = {&s->chase.d_next,  &s->chase.d_state,  &s->page.d_next, &s->page.d_state,
+                      &s->lchase.d_next, &s->lchase.d_state, &s->d_read,      &s->d_read_out,
+                      &s->d_table,       &s->d_onchip_out,   &s->d_uint_out,  &s->d_image,
+                      &s->d_texels,      &s->d_tex_out,      &s->d_xfer,      &s->d_xfer2};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(mems); i++)
         clmem_release_mem(mems[i]);
     if (s->pinned.buffer)
         clmem_pinned_free(run->ctx, &s->pinned);
-    void *host[] = {s->chase_perm, s->chase_host, s->lchase_perm, s->read_src,
-                    s->read_out,   s->table,      s->onchip_out,  s->uint_out,
-                    s->texels,     s->tex_out,    s->host_src,    s->host_dst};
+    void *host[] = {s->chase.perm, s->page.perm, s->chase_host, s->lchase.perm, s->read_src,
+                    s->read_out,   s->table,     s->onchip_out, s->uint_out,    s->texels,
+                    s->tex_out,    s->host_src,  s->host_dst};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(host); i++)
         free(host[i]);
 }

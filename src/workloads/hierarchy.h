@@ -1,30 +1,17 @@
 /* The memory hierarchy, level by level: the probes of workload
- * `hierarchy` (hierarchy.c), the sweep over working sets that `clmem
+ * `hierarchy` (described in hierarchy.c, launched by hierarchy_run.c,
+ * checked by hierarchy_check.c), the sweep over working sets that `clmem
  * hierarchy` runs and the levels it names (hierarchy_sweep.c), and the
- * pure pieces the tests call on their own: the single-cycle permutation,
- * the chase's check and the level detection (hierarchy_levels.c). */
+ * pure pieces the tests call on their own: the single-cycle permutation
+ * and the chase's check (hierarchy_chase.h) and the level detection
+ * (hierarchy_levels.c). */
 #ifndef CLMEM_WORKLOADS_HIERARCHY_H
 #define CLMEM_WORKLOADS_HIERARCHY_H
 
 #include "harness/harness.h"
+#include "workloads/hierarchy_chase.h" /* the chase's pure pieces */
 
 extern const struct clmem_workload clmem_workload_hierarchy;
-
-/* ---- the chase (hierarchy.c) ---- */
-/* perm[i] = the element after i on one random cycle through all n >= 1
- * elements (Sattolo's algorithm, 1986: Fisher-Yates drawing j < i instead
- * of j <= i), from `seed`. */
-void clmem_sattolo(cl_uint *perm, size_t n, uint64_t seed);
-/* The check of a chase (the kernel hier_chase, or hier_chase_local) of
- * `total` loads from element 0 over `perm` (n elements, `stride` words
- * apart in the buffer), state[] = { the word it ended on, the loads until
- * its first return to element 0, the loads it counted } as the kernel left
- * them: the first return must come after all n loads (one cycle through
- * every element: a permutation of several cycles comes back sooner), the
- * end must be where `total` loads along perm lead, the count `total`
- * (mod 2^32). Each is one value checked. */
-void clmem_chase_check(const cl_uint *perm, size_t n, size_t stride, uint64_t total,
-                       const cl_uint state[3], struct clmem_check *check);
 
 /* ---- the levels (hierarchy_levels.c) ---- */
 /* A curve over working sets, in ascending order of bytes. A latency curve
@@ -47,7 +34,13 @@ struct clmem_curve_point {
 struct clmem_plateau {
     size_t first, last;
     double bytes, value, edge_bytes;
+    /* CLMEM_PLATEAU_POINTS points or more, and a step beyond the resolved
+     * plateau before it (up for latency): a level. Else a stretch the
+     * sweep did not resolve (a noisy end point, a sweep stopped one point
+     * past a step, a curve that comes back down), never a level. */
+    int resolved;
 };
+#define CLMEM_PLATEAU_POINTS 3
 /* A step: from one point to a later one the curve moves (up for latency,
  * down for bandwidth) by more than CLMEM_STEP_RATIO, each point of the way
  * by more than CLMEM_STEP_POINT_RATIO; a plateau is what lies between
@@ -56,8 +49,10 @@ struct clmem_plateau {
 #define CLMEM_STEP_RATIO       1.3
 #define CLMEM_STEP_POINT_RATIO 1.08
 /* The plateaus of n points (at most max, the largest working sets last);
- * returns how many. NaN or non-positive values are left out. Pure: the
- * tests give it made-up curves. */
+ * returns how many. NaN or non-positive values are left out. A short
+ * stretch between two steps is the middle of one transition; a short one
+ * at either end is kept, unresolved. Pure: the tests give it made-up
+ * curves. */
 size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, enum clmem_curve kind,
                             struct clmem_plateau *out, size_t max);
 
@@ -65,21 +60,45 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
 #define CLMEM_MAX_LEVELS 8
 /* A level of the hierarchy as the latency staircase shows it. */
 struct clmem_level {
-    char name[40];          /* "L1", "L2", "L3 (last-level cache)", "device memory" */
-    int is_memory;          /* the last plateau, past every cache */
-    double size_bytes;      /* detected: where its plateau ends (clmem_plateau's edge); 0: memory */
-    double first_bytes;     /* the plateau's smallest working set */
-    double last_bytes;      /* and its largest */
-    double latency_ns;      /* the plateau's median */
-    double latency_cycles;  /* at the device's reported clock; NAN when it reports none */
-    double bandwidth_gbs;   /* the read-bandwidth plateau matched to it; NAN when none */
+    char name[40];         /* "L1", "L2", "L3 (last-level cache)", "device memory", "unresolved" */
+    int is_memory;         /* the last plateau, past twice the largest cache known */
+    int resolved;          /* clmem_plateau's: 0 for a stretch that is no level */
+    double size_bytes;     /* detected: where its plateau ends (clmem_plateau's edge); 0: memory, an
+                            * unresolved stretch, or the last plateau of a sweep that stopped on it */
+    double first_bytes;    /* the plateau's smallest working set */
+    double last_bytes;     /* and its largest */
+    double latency_ns;     /* the plateau's median */
+    double latency_cycles; /* at the device's reported clock; NAN when it reports none */
+    double bandwidth_gbs;  /* the read-bandwidth plateau matched to it; NAN when none */
     double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
 };
+#define CLMEM_TLB_PLATEAUS 8
+/* TLB reach: the chase_page curve's first step (each element on a page
+ * of its own, so the pages a working set spans outgrow the TLB long
+ * before its cache lines outgrow a cache). Bytes are the pages spanned. */
+struct clmem_tlb {
+    double reach_bytes;     /* the first plateau's edge; 0 when the curve has no step */
+    double hit_ns, miss_ns; /* the plateaus either side of it */
+    double last_bytes;      /* the largest span chased; 0 when chase_page did not run */
+    /* All the curve's resolved plateaus (their largest span, ns): past
+     * the first step the page chase's lines outgrow the L1 too, so the
+     * later steps are the next TLB levels' and the caches' together. */
+    size_t n_plateaus;
+    struct clmem_curve_point plateaus[CLMEM_TLB_PLATEAUS];
+};
 struct clmem_hierarchy {
+    /* Set before clmem_hierarchy_levels (it reads them): */
     double extent;       /* the largest working set swept, bytes */
     double cache_bytes;  /* the largest cache known before the sweep, 0 when none */
     char cache_from[96]; /* where that came from */
-    double clock_mhz;    /* the device's reported clock (0: none) */
+    char stopped_by[64]; /* what kept the sweep below twice that cache: "" when nothing */
+    double page_bytes;   /* chase_page's page (its elements' spacing, less a line) */
+    char pages[200];     /* which pages the curves used, as far as the host says */
+    /* Set by it: */
+    int memory_reached; /* the latency curve reached twice the largest cache known */
+    char note[256];     /* why no level is device memory; "" when one is */
+    struct clmem_tlb tlb;
+    double clock_mhz; /* the device's reported clock (0: none) */
     size_t n_levels;
     struct clmem_level levels[CLMEM_MAX_LEVELS];
     /* Read plateaus that matched no latency level (a level the chase did
@@ -98,14 +117,21 @@ struct clmem_hierarchy_options {
     int (*cancelled)(void *user);
     void *cancelled_user;
 };
-/* The default extent on a device: GPUs 1 GiB (past any GPU's last cache,
- * whatever the driver reports); CPUs 4x the largest cache the host reports,
- * 16 to 128 MiB (which a busy 2-core machine sweeps in under 2 minutes);
- * either at most half of what it can allocate at once and an eighth of its
- * memory. *cache_bytes and `from`: the largest cache known and where it
- * came from. */
+/* The default extent on a device: 4x the largest cache known (the
+ * device's; for a CPU device the host's too), GPUs at least 1 GiB (past
+ * any GPU's last cache, whatever the driver reports), CPUs at least 16
+ * MiB; at most half of what the device can allocate at once and an eighth
+ * of its memory. *cache_bytes and `from`: the largest cache known and
+ * where it came from; *limit: what cut the extent below 4x that cache
+ * (NULL when nothing did). */
 size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double *cache_bytes,
-                                      char *from, size_t from_size);
+                                      char *from, size_t from_size, const char **limit);
+/* Its rule, pure: the extent for the largest cache known on a CPU device
+ * (cpu) or another, within max_alloc / 2 and global_mem / 8. */
+size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, cl_ulong global_mem,
+                                  const char **limit);
+/* The page chase_page steps by on a device: the host's base page. */
+size_t clmem_hierarchy_page_bytes(void);
 /* The sweep's steps (probe x working set) without running them: usage
  * errors (an unknown probe, an extent too small or too large). */
 int clmem_hierarchy_plan(const struct clmem_ctx *ctx, const struct clmem_hierarchy_options *options,
@@ -119,7 +145,10 @@ int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_opti
                         struct clmem_hierarchy *h, struct clmem_result **results, size_t *n_results,
                         struct clmem_error *err);
 /* The levels from results that hold the chase and read probes (a sweep's,
- * or a run file's): what clmem_hierarchy_run does after its runs. */
+ * or a run file's): what clmem_hierarchy_run does after its runs. The last
+ * plateau is device memory only where the chase reached twice h's
+ * cache_bytes (any reach when none is known) and the plateau is resolved;
+ * else h->note says why not. The TLB reach from chase_page's curve. */
 void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
                             struct clmem_hierarchy *h);
 /* The staircase and the plateaus are read from each result's fastest

@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Points inside a rising stretch; plateaus between steps with fewer are
- * the middle of a transition, not a level. */
-#define INNER_PLATEAU_POINTS 3
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -78,7 +74,7 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
     /* A short plateau between two steps is the middle of one transition:
      * the two steps are one. */
     for (size_t s = 1; s + 1 < n_seg;) {
-        if (seg[s].last - seg[s].first + 1 < INNER_PLATEAU_POINTS) {
+        if (seg[s].last - seg[s].first + 1 < CLMEM_PLATEAU_POINTS) {
             memmove(&seg[s], &seg[s + 1], (n_seg - s - 1) * sizeof *seg);
             n_seg--;
         } else {
@@ -98,6 +94,10 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
             s++;
         }
     }
+    /* A level needs CLMEM_PLATEAU_POINTS at the ends too, and a step up
+     * from the level before it: one noisy end point, or a curve that came
+     * back down, is no level of its own. */
+    double below = -INFINITY; /* the last resolved plateau's log value */
     for (size_t s = 0; s < n_seg && found < max; s++) {
         struct clmem_plateau *p = &out[found++];
         p->first = index[seg[s].first];
@@ -105,6 +105,11 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
         p->bytes = points[p->last].bytes;
         p->value = median_of(value, seg[s].first, seg[s].last);
         p->edge_bytes = NAN;
+        double level = median_of(x, seg[s].first, seg[s].last);
+        p->resolved =
+            seg[s].last - seg[s].first + 1 >= CLMEM_PLATEAU_POINTS && level - below > step_rise;
+        if (p->resolved)
+            below = level;
         if (s + 1 == n_seg)
             continue;
         /* A third of the way, in log terms, to the next plateau: the first
@@ -180,11 +185,76 @@ static struct clmem_curve_point *curve_of(const struct clmem_result *results, si
     return c;
 }
 
+/* "48 KiB", "1.5 MiB": a size in a note. */
+static void bytes_text(double b, char *out, size_t size)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    while (b >= 1024 && u + 1 < sizeof units / sizeof *units) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(out, size, "%.3g %s", b, units[u]);
+}
+
+/* Why no plateau is device memory. */
+static void memory_note(struct clmem_hierarchy *h, double reach)
+{
+    char at[32], cache[32];
+    bytes_text(reach, at, sizeof at);
+    bytes_text(h->cache_bytes, cache, sizeof cache);
+    if (!h->memory_reached)
+        snprintf(h->note, sizeof h->note,
+                 "sweep stopped at %s%s%.60s%s %s the largest cache %s: no level is device memory",
+                 at, h->stopped_by[0] ? " (" : "", h->stopped_by, h->stopped_by[0] ? ")" : "",
+                 reach < h->cache_bytes ? "inside" : "short of twice", cache);
+    else if (h->cache_bytes > 0)
+        snprintf(h->note, sizeof h->note,
+                 "no resolved plateau (%d points) past twice the largest cache %s: no level is "
+                 "device memory",
+                 CLMEM_PLATEAU_POINTS, cache);
+    else
+        snprintf(h->note, sizeof h->note,
+                 "the last step has fewer than %d points: no level is device memory",
+                 CLMEM_PLATEAU_POINTS);
+}
+
+/* The TLB reach from chase_page's curve: its first resolved step. */
+static void tlb_reach(const struct clmem_result *results, size_t n, struct clmem_tlb *tlb)
+{
+    size_t count = 0;
+    struct clmem_curve_point *c = curve_of(results, n, "chase_page", 1, &count);
+    struct clmem_plateau p[CLMEM_MAX_LEVELS];
+    size_t np = c ? clmem_curve_plateaus(c, count, CLMEM_CURVE_LATENCY, p, CLMEM_MAX_LEVELS) : 0;
+    memset(tlb, 0, sizeof *tlb);
+    tlb->last_bytes = count ? c[count - 1].bytes : 0;
+    for (size_t k = 0; k < np && tlb->n_plateaus < CLMEM_TLB_PLATEAUS; k++)
+        if (p[k].resolved)
+            tlb->plateaus[tlb->n_plateaus++] = (struct clmem_curve_point){p[k].bytes, p[k].value};
+    for (size_t k = 0; k + 1 < np; k++) {
+        if (!p[k].resolved)
+            continue;
+        for (size_t j = k + 1; j < np; j++)
+            if (p[j].resolved) {
+                tlb->reach_bytes = p[k].edge_bytes;
+                tlb->hit_ns = p[k].value;
+                tlb->miss_ns = p[j].value;
+                break;
+            }
+        break;
+    }
+    if (tlb->reach_bytes == 0 && np >= 1 && p[0].resolved)
+        tlb->hit_ns = p[0].value;
+    free(c);
+}
+
 void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
                             struct clmem_hierarchy *h)
 {
     h->n_levels = h->n_unmatched = 0;
     h->clock_mhz = clock_mhz;
+    h->note[0] = '\0';
+    tlb_reach(results, n, &h->tlb);
     size_t n_lat = 0, n_bw = 0;
     struct clmem_curve_point *lat = curve_of(results, n, "chase_global", 1, &n_lat);
     struct clmem_curve_point *bw = curve_of(results, n, "read_ws", 0, &n_bw);
@@ -193,21 +263,49 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
         lat ? clmem_curve_plateaus(lat, n_lat, CLMEM_CURVE_LATENCY, lp, CLMEM_MAX_LEVELS) : 0;
     size_t nb =
         bw ? clmem_curve_plateaus(bw, n_bw, CLMEM_CURVE_BANDWIDTH, bp, CLMEM_MAX_LEVELS) : 0;
+    /* Device memory: the last resolved plateau, with a resolved level
+     * before it, once the chase has gone past twice the largest cache
+     * known, and on to there (short of that it may be any cache's; a
+     * stretch past it too short to resolve is unresolved, not memory). */
+    double reach = n_lat ? lat[n_lat - 1].bytes : 0;
+    h->memory_reached = !(h->cache_bytes > 0) || reach >= 2 * h->cache_bytes;
+    size_t resolved = 0, memory = nl, llc = nl, last = nl;
+    for (size_t k = 0; k < nl; k++)
+        if (lp[k].resolved) {
+            resolved++;
+            last = k;
+        }
+    if (resolved >= 2 && h->memory_reached && lat[lp[last].last].bytes >= 2 * h->cache_bytes)
+        memory = last;
+    for (size_t k = memory; memory < nl && k-- > 0;)
+        if (lp[k].resolved) {
+            llc = k;
+            break;
+        }
+    if (nl >= 2 && memory == nl)
+        memory_note(h, reach);
+    unsigned number = 0;
     for (size_t k = 0; k < nl; k++) {
         struct clmem_level *L = &h->levels[h->n_levels++];
         memset(L, 0, sizeof *L);
-        L->is_memory = nl >= 2 && k == nl - 1;
-        if (nl == 1)
+        L->is_memory = k == memory;
+        L->resolved = lp[k].resolved;
+        if (!L->resolved)
+            snprintf(L->name, sizeof L->name, "unresolved");
+        else if (resolved == 1 && nl == 1)
             snprintf(L->name, sizeof L->name, "one level (no step)");
         else if (L->is_memory)
             snprintf(L->name, sizeof L->name, "device memory");
-        else if (k == nl - 2)
-            snprintf(L->name, sizeof L->name, "L%u (last-level cache)", (unsigned)(k + 1));
+        else if (k == llc)
+            snprintf(L->name, sizeof L->name, "L%u (last-level cache)", ++number);
         else
-            snprintf(L->name, sizeof L->name, "L%u", (unsigned)(k + 1));
+            snprintf(L->name, sizeof L->name, "L%u", ++number);
         L->first_bytes = lat[lp[k].first].bytes;
         L->last_bytes = lat[lp[k].last].bytes;
-        L->size_bytes = L->is_memory ? 0 : isnan(lp[k].edge_bytes) ? lp[k].bytes : lp[k].edge_bytes;
+        /* No size for memory, for a stretch that is no level, or for the
+         * last plateau of a sweep that stopped on it (its end unseen). */
+        L->size_bytes =
+            L->is_memory || !L->resolved || isnan(lp[k].edge_bytes) ? 0 : lp[k].edge_bytes;
         /* Memory: the largest working set's, the nearest to all misses
          * (the last caches' hits fade slowly past their size). */
         L->latency_ns = L->is_memory ? lat[lp[k].last].value : lp[k].value;
@@ -222,8 +320,12 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
         double b0 = bw[bp[p].first].bytes, b1 = bw[bp[p].last].bytes;
         size_t at = h->n_levels;
         double most = 0;
+        if (!bp[p].resolved)
+            continue; /* a noisy end point, no plateau */
         for (size_t k = 0; k < h->n_levels; k++) {
             const struct clmem_level *L = &h->levels[k];
+            if (!L->resolved)
+                continue;
             double l1 = L->is_memory || k + 1 == h->n_levels ? INFINITY : L->last_bytes;
             double o =
                 overlap(L->first_bytes, isinf(l1) ? fmax(b1, L->first_bytes) * 2 : l1, b0, b1);

@@ -16,18 +16,18 @@
 #define MIB (KIB * KIB)
 #define GIB (MIB * KIB)
 
-/* The default extent. GPUs: EXTENT_GPU, past the last cache of any GPU
- * (a large GPU's L2 holds tens of MB, the largest last-level caches a
- * few hundred), whatever
- * the driver reports (NVIDIA's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is the
- * L1s' total). CPUs: 4x the largest cache, at least EXTENT_MIN, at most
- * EXTENT_CPU: a chase past the last cache is the sweep's slowest part (1
- * us a load on a busy 2-core VM). Either at most an eighth of the device's
- * memory (the largest working set's probes hold five buffers of it at
- * once) and half of what it can allocate. */
-#define EXTENT_MIN (16 * MIB)
-#define EXTENT_GPU GIB
-#define EXTENT_CPU (128 * MIB)
+/* The default extent: EXTENT_CACHES times the largest cache known, so
+ * that the last plateau past it has points enough to be a level; GPUs at
+ * least EXTENT_GPU, past the last cache of any GPU (a large GPU's L2 holds
+ * tens of MB, the largest last-level caches a few hundred) whatever the
+ * driver reports (NVIDIA's CL_DEVICE_GLOBAL_MEM_CACHE_SIZE is the L1s'
+ * total); CPUs at least EXTENT_MIN. Either at most an eighth of the
+ * device's memory (the largest working set's probes hold five buffers of
+ * it at once) and half of what it can allocate: the only limits, so that a
+ * sweep stops short of twice the largest cache only where memory does. */
+#define EXTENT_CACHES 4
+#define EXTENT_MIN    (16 * MIB)
+#define EXTENT_GPU    GIB
 
 /* How a probe's working sets are spaced, from `first` up to its limit. */
 enum grid {
@@ -49,6 +49,7 @@ struct sweep_probe {
 };
 static const struct sweep_probe sweep_probes[] = {
     {"chase_global", GRID_HALF_OCTAVE, KIB, TO_EXTENT},
+    {"chase_page", GRID_HALF_OCTAVE, 16 * KIB, TO_EXTENT},
     {"chase_local", GRID_OCTAVE, KIB, TO_LOCAL},
     {"read_ws", GRID_HALF_OCTAVE, 4 * KIB, TO_EXTENT},
     {"local_stride", GRID_ONE, 0, TO_LOCAL},
@@ -136,7 +137,7 @@ static size_t sysconf_largest_cache(void)
 }
 
 size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double *cache_bytes,
-                                      char *from, size_t from_size)
+                                      char *from, size_t from_size, const char **limit)
 {
     cl_ulong reported = 0;
     if (clGetDeviceInfo(device->id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof reported, &reported,
@@ -157,16 +158,58 @@ size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double 
         }
     }
     *cache_bytes = (double)largest;
-    size_t extent = largest > SIZE_MAX / 4 ? SIZE_MAX : 4 * largest;
-    if (!cpu)
-        extent = EXTENT_GPU;
-    size_t cap = cpu ? EXTENT_CPU : EXTENT_GPU;
-    if (device->max_alloc / 2 < cap)
-        cap = (size_t)(device->max_alloc / 2);
-    if (device->global_mem / 8 < cap)
-        cap = (size_t)(device->global_mem / 8);
-    extent = extent < EXTENT_MIN ? EXTENT_MIN : extent;
-    return extent > cap ? cap : extent;
+    return clmem_hierarchy_extent_for(largest, cpu, device->max_alloc, device->global_mem, limit);
+}
+
+size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, cl_ulong global_mem,
+                                  const char **limit)
+{
+    size_t extent = largest > SIZE_MAX / EXTENT_CACHES ? SIZE_MAX : EXTENT_CACHES * largest;
+    size_t least = cpu ? EXTENT_MIN : EXTENT_GPU;
+    extent = extent < least ? least : extent;
+    *limit = NULL;
+    if (max_alloc / 2 < extent) {
+        extent = (size_t)(max_alloc / 2);
+        *limit = "half the device's largest allocation";
+    }
+    if (global_mem / 8 < extent) {
+        extent = (size_t)(global_mem / 8);
+        *limit = "an eighth of the device's memory";
+    }
+    return extent;
+}
+
+/* Which pages the curves use: the host's base page (chase_page's step);
+ * on a CPU device, whether transparent huge pages may back its buffers
+ * too. */
+static void pages_text(const struct clmem_device *d, size_t page, char *out, size_t size)
+{
+    char thp[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(thp, sizeof thp, f))
+            thp[0] = '\0';
+        fclose(f);
+        thp[strcspn(thp, "\n")] = '\0';
+    }
+    if (!(d->type & CL_DEVICE_TYPE_CPU))
+        snprintf(out, size,
+                 "chase_page steps %zu KiB (the host's page); the device's own page size is "
+                 "its driver's, which OpenCL does not report",
+                 page / KIB);
+    else if (!thp[0])
+        snprintf(out, size, "%zu KiB pages (the host's base page; transparent huge pages unknown)",
+                 page / KIB);
+    else if (strstr(thp, "[always]"))
+        snprintf(out, size,
+                 "%zu KiB pages, or 2 MiB huge pages where the kernel gives them to buffers of "
+                 "2 MiB and more (transparent huge pages: %.60s)",
+                 page / KIB, thp);
+    else
+        snprintf(out, size,
+                 "%zu KiB pages: transparent huge pages only where madvised ('%.60s'), which "
+                 "OpenCL cannot ask for a buffer",
+                 page / KIB, thp);
 }
 
 /* ---- the schedule: probe x working set ---- */
@@ -248,7 +291,8 @@ static int make_schedule(const struct clmem_ctx *ctx, const struct clmem_hierarc
                           "unknown probe '%s' of 'hierarchy' (try 'clmem list hierarchy')", only);
     double cache;
     char from[96];
-    size_t def = clmem_hierarchy_default_extent(d, &cache, from, sizeof from);
+    const char *limit;
+    size_t def = clmem_hierarchy_default_extent(d, &cache, from, sizeof from, &limit);
     s->extent = o->extent ? o->extent : def;
     if (s->extent < 4 * KIB)
         return clmem_fail(err, CLMEM_ERR_USAGE,
@@ -376,27 +420,47 @@ static const struct clmem_level *level_at(const struct clmem_hierarchy *h, doubl
     return NULL;
 }
 
-/* Each chase's latency (and level) at the head of its note. */
+/* Each chase's latency (and level, or which side of the TLB's reach) at
+ * the head of its note; the largest working set of chase_global's then
+ * why no level is device memory, where none is. */
 static void annotate(const struct clmem_hierarchy *h, struct clmem_result *results, size_t n)
 {
+    const struct clmem_result *last = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(results[i].variant, "chase_global") == 0 && !results[i].skipped &&
+            results[i].metric > 0 &&
+            (!last || strtod(results[i].size, NULL) > strtod(last->size, NULL)))
+            last = &results[i];
     for (size_t i = 0; i < n; i++) {
         struct clmem_result *r = &results[i];
         int global = strcmp(r->variant, "chase_global") == 0;
+        int page = strcmp(r->variant, "chase_page") == 0;
         if (strcmp(r->workload, "hierarchy") != 0 || r->skipped || !(r->metric > 0) ||
-            (!global && strcmp(r->variant, "chase_local") != 0))
+            (!global && !page && strcmp(r->variant, "chase_local") != 0))
             continue;
-        char head[96], note[sizeof r->note];
-        double ns = clmem_chase_latency_ns(r);
-        size_t len = (size_t)snprintf(head, sizeof head, "%.3g ns a load at best", ns);
+        char head[sizeof h->note + 96], note[sizeof head + sizeof r->note + 2];
+        double ns = clmem_chase_latency_ns(r), bytes = strtod(r->size, NULL);
+        size_t len = 0;
+        len += (size_t)snprintf(head, sizeof head, "%.3g ns a load at best", ns);
         if (h->clock_mhz > 0)
             len += (size_t)snprintf(head + len, sizeof head - len, " (%.3g cycles)",
                                     ns * h->clock_mhz * 1e-3);
         len += (size_t)snprintf(head + len, sizeof head - len, ", %.3g median", 1.0 / r->metric);
-        const struct clmem_level *L = global ? level_at(h, strtod(r->size, NULL)) : NULL;
+        const struct clmem_level *L = global ? level_at(h, bytes) : NULL;
         if (global && len < sizeof head)
-            snprintf(head + len, sizeof head - len, ", %s", L ? L->name : "between levels");
+            len += (size_t)snprintf(head + len, sizeof head - len, ", %s",
+                                    L ? L->name : "between levels");
+        if (r == last && h->note[0] && len < sizeof head)
+            snprintf(head + len, sizeof head - len, "; %s", h->note);
+        if (page && len < sizeof head)
+            snprintf(head + len, sizeof head - len, ", %s",
+                     !(h->tlb.reach_bytes > 0)     ? "no TLB step seen"
+                     : bytes <= h->tlb.reach_bytes ? "within the TLB's reach"
+                                                   : "past the TLB's reach");
+        /* Cut to the note's size (its end goes first). */
         snprintf(note, sizeof note, "%s%s%s", head, r->note[0] ? "; " : "", r->note);
-        memcpy(r->note, note, sizeof r->note);
+        memcpy(r->note, note, sizeof r->note - 1);
+        r->note[sizeof r->note - 1] = '\0';
     }
 }
 
@@ -451,10 +515,19 @@ int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_opti
     }
 done:
     clmem_error_clear(&step_err);
-    clmem_hierarchy_levels(*results + first, *n_results - first, ctx->device.clock_mhz, h);
     h->extent = (double)s.extent;
+    const char *limit;
     clmem_hierarchy_default_extent(&ctx->device, &h->cache_bytes, h->cache_from,
-                                   sizeof h->cache_from);
+                                   sizeof h->cache_from, &limit);
+    snprintf(h->stopped_by, sizeof h->stopped_by, "%s",
+             options->extent ? "--size"
+             : limit         ? limit
+                             : "");
+    if (status == CLMEM_ERR_INTERRUPTED)
+        snprintf(h->stopped_by, sizeof h->stopped_by, "interrupted");
+    h->page_bytes = (double)clmem_hierarchy_page_bytes();
+    pages_text(&ctx->device, clmem_hierarchy_page_bytes(), h->pages, sizeof h->pages);
+    clmem_hierarchy_levels(*results + first, *n_results - first, ctx->device.clock_mhz, h);
     annotate(h, *results + first, *n_results - first);
     schedule_free(&s);
     return status ? status : worst;
