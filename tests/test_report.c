@@ -924,6 +924,33 @@ static const char *json_file(const char *name, const char *device, const char *p
     "\"workload\": \"" w "\", \"variant\": \"" v "\", \"size\": \"" size                           \
     "\", \"metric\": " #metric ", \"unit\": \"" unit "\""
 
+/* A plateau too short at an end of its curve is "unresolved": the
+ * report's L1, L2 and last-level rows pass over it, never naming it a
+ * cache by its place (the H100's first level made unresolved: its L1 row
+ * is then the L2's figures, not the L1's). */
+static void unresolved_levels_are_no_cache(void **state)
+{
+    (void)state;
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    assert_int_equal(
+        clmem_runfile_load(test_bench_file("hierarchy/h100/hierarchy.json"), &runs, &n, &err),
+        CLMEM_OK);
+    assert_true(runs[0].hierarchy->n_levels >= 3);
+    snprintf(runs[0].hierarchy->levels[0].name, sizeof runs[0].hierarchy->levels[0].name,
+             "unresolved");
+    const char *dir = test_in_dir("unresolved");
+    assert_int_equal(report(dir, runs, n), CLMEM_OK);
+    char *md = slurp_in(dir, "report.md");
+    char *levels = section(md, "## Memory hierarchy", "\n## ");
+    if (strstr(levels, "| L1 | 218 KiB") || !strstr(levels, "| L1 | 26.7 MiB, 145 ns"))
+        fail_msg("an unresolved first plateau named L1:\n%s", levels);
+    free(levels);
+    free(md);
+    clmem_compare_devices_free(runs, n);
+}
+
 /* The memory hierarchy of bench/hierarchy's run files: every device's
  * staircase in one picture (a block of hierarchy-staircase.dat each, named
  * by its label), the levels as bars, and the table of levels beside the
@@ -1424,6 +1451,7 @@ int main(void)
         cmocka_unit_test(roofline_labels_never_meet),
         cmocka_unit_test(above_the_roof_the_level_says_why),
         cmocka_unit_test(hierarchy_from_the_bench_files),
+        cmocka_unit_test(unresolved_levels_are_no_cache),
         cmocka_unit_test(the_directory_follows_the_umask),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, teardown);

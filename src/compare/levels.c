@@ -29,30 +29,39 @@ int compare_has_levels(const struct clmem_compare_device *dev)
     return 0;
 }
 
+/* Whether a saved level is a cache: not memory, and resolved (a plateau
+ * too short at an end of its curve is "unresolved": no level at all). */
+static int is_cache(const struct clmem_saved_level *L)
+{
+    return !L->is_memory && strcmp(L->name, "unresolved") != 0;
+}
+
 /* The index of the level of class c in h, or -1: L1 and L2 the first and
  * second caches, the last-level cache the one so named (a GPU's L2 is
- * both its L2 and its last level), memory the last plateau. */
+ * both its L2 and its last level) or the last cache, memory the last
+ * plateau; unresolved plateaus are passed over. */
 static int level_index(const struct clmem_saved_hierarchy *h, enum level_class c)
 {
     size_t caches = 0;
     for (size_t k = 0; k < h->n_levels; k++)
-        caches += !h->levels[k].is_memory;
+        caches += is_cache(&h->levels[k]);
     /* "one level (no step)" names no cache and no memory. */
     if (h->n_levels < 2)
         return -1;
-    for (size_t k = 0; k < h->n_levels; k++) {
+    size_t rank = 0; /* caches before level k */
+    for (size_t k = 0; k < h->n_levels; rank += is_cache(&h->levels[k]), k++) {
         const struct clmem_saved_level *L = &h->levels[k];
         switch (c) {
         case LEVEL_L1:
-            if (k == 0 && !L->is_memory)
+            if (rank == 0 && is_cache(L))
                 return (int)k;
             break;
         case LEVEL_L2:
-            if (k == 1 && !L->is_memory)
+            if (rank == 1 && is_cache(L))
                 return (int)k;
             break;
         case LEVEL_LAST:
-            if (!L->is_memory && (strstr(L->name, "last-level") || k + 1 == caches))
+            if (is_cache(L) && (strstr(L->name, "last-level") || rank + 1 == caches))
                 return (int)k;
             break;
         case LEVEL_MEMORY:
