@@ -631,7 +631,7 @@ static const struct {
     {ARGS("peak", "--reps", "100000", "extra"), "unexpected argument 'extra'"},
     {ARGS("bench", "--reps", "100000", "extra"), "unexpected argument 'extra'"},
     {ARGS("compare", "--reps", "100000", ""), "an empty run file name"},
-    {ARGS("tune", "--reps", "100000"), "tune needs a workload"},
+    {ARGS("tune", "--reps", "100000", "--size", "64"), "--size goes with a WORKLOAD"},
     {ARGS("run", "matmul", "--reps", "100001"),
      "--reps '100001' is out of range (expected 1 to 100000)"},
     {ARGS("peak", "--reps", "100001"), "--reps '100001' is out of range (expected 1 to 100000)"},
