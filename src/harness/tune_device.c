@@ -302,17 +302,21 @@ static int fitted_before(const struct clmem_ctx *ctx, const struct step *s,
 {
     if (!s->w)
         return 0; /* the peaks: a few seconds, and every step weighs them */
-    if (!s->t) {
-        for (size_t i = 0; i < rows->n_rows; i++) {
-            const struct clmem_pdb_row *r = &rows->rows[i];
-            for (size_t k = 0; k < s->w->n_param_tables; k++)
-                if (!strcmp(r->workload, s->w->name) && s->w->param_tables[k]->real &&
-                    !strcmp(r->table, s->w->param_tables[k]->name) &&
-                    !strcmp(r->provenance.driver, ctx->device.driver))
-                    return 1;
+    /* A model's rows, or the rows of a search's table: a search of one
+     * workload (clmem tune WORKLOAD) leaves an entry but no rows. */
+    const struct clmem_param_table *table = s->t ? tunable_table(s->w, s->t) : NULL;
+    int has_rows = 0;
+    for (size_t i = 0; i < rows->n_rows && !has_rows; i++) {
+        const struct clmem_pdb_row *r = &rows->rows[i];
+        for (size_t k = 0; k < s->w->n_param_tables && !has_rows; k++) {
+            const struct clmem_param_table *t = s->w->param_tables[k];
+            has_rows = !strcmp(r->workload, s->w->name) && !strcmp(r->table, t->name) &&
+                       !strcmp(r->provenance.driver, ctx->device.driver) &&
+                       (s->t ? t == table : t->real);
         }
-        return 0;
     }
+    if (!s->t || (table && !has_rows))
+        return has_rows;
     struct clmem_size size;
     char size_class[64];
     struct clmem_error err = {0};
