@@ -413,7 +413,7 @@ int auto_decide(const struct clmem_device *device, const size_t dim[3], const in
 {
     struct auto_shape f;
     auto_shape_of(device, dim, rb, &f);
-    int order[AUTO_GPU_CANDIDATES];
+    int order[AUTO_GPU_CANDIDATES + 1]; /* the kind's candidates, then regblock */
     double est[AUTO_GPU_CANDIDATES];
     size_t n = 0;
     if (device->type & CL_DEVICE_TYPE_CPU) {
