@@ -29,8 +29,10 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 failures = []
 
@@ -153,9 +155,25 @@ def check_links(src):
     print("docs: %d relative links checked" % count)
 
 
+def check_params_file(src, clmem, path, where):
+    """A parameter-database file (clmem tune --export) loads beside the
+    shipped ones: clmem reads the whole database when a run looks up a row."""
+    with tempfile.TemporaryDirectory() as data:
+        shutil.copytree(os.path.join(src, "data", "params"), os.path.join(data, "params"))
+        shutil.copy(path, os.path.join(data, "params", "zz-exported.json"))
+        env = dict(os.environ, CLMEM_DATA_DIR=data)
+        got = subprocess.run([clmem, "run", "blur", "--variant", "coarsened", "--device", "cpu",
+                              "--size", "64x64", "--reps", "1"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             universal_newlines=True)
+        if got.returncode != 0:
+            fail("%s does not load as a parameter-database file (clmem run exit %d): %s"
+                 % (where, got.returncode, got.stderr.strip()))
+
+
 def check_run_files(src, clmem):
     """Every JSON of bench/: a tuning database, an anchor tool's output
-    (clpeak's), or a run file clmem reads."""
+    (clpeak's), parameter rows clmem reads, or a run file clmem reads."""
     count = 0
     for root, _, names in os.walk(os.path.join(src, "bench")):
         for name in sorted(names):
@@ -172,6 +190,9 @@ def check_run_files(src, clmem):
                 continue  # a tuning database (clmem tune), not a run file
             if isinstance(head, dict) and "clpeak_version" in head:
                 continue  # clpeak's readings beside a run (bench/hierarchy)
+            if isinstance(head, dict) and "rows" in head and "level" in head:
+                check_params_file(src, clmem, path, where)  # clmem tune --export's rows
+                continue
             got = subprocess.run([clmem, "diff", path, path], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, universal_newlines=True)
             if got.returncode != 0:
