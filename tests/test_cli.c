@@ -591,6 +591,10 @@ static void tune_fits_matmul_model(void **state)
     int rows = atoi(model + strlen("matmul's model (its planners' rates and thresholds): "));
     if (rows < 2)
         fail_msg("matmul's model fitted %d rows:\n%s", rows, o.out);
+    /* A CPU's fit searches the CPU kernels; splitk's rows come from the
+     * model step, not from a square search. */
+    assert_non_null(strstr(o.out, "matmul cpu_blocked at "));
+    assert_null(strstr(o.out, "matmul splitk at "));
     const char *const debug[] = {"XDG_CACHE_HOME", dir, "CLMEM_DEBUG", "1", NULL};
     run_clmem(&o, debug,
               ARGS("run", "matmul", "--variant", "auto", "--device", "cpu", "--size", "64",

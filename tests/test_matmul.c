@@ -716,7 +716,9 @@ static void store_tuned(const struct clmem_ctx *ctx, const char *variant, const 
     clmem_size_class(&parsed, size_class, sizeof size_class);
     struct clmem_tuning_key key = {ctx->device.name, ctx->device.driver, "matmul", variant,
                                    size_class};
-    struct clmem_tuning_outcome outcome = {metric, 0.9 * metric, "GFLOP/s", 0};
+    char shape[64];
+    clmem_size_shape(&parsed, shape, sizeof shape);
+    struct clmem_tuning_outcome outcome = {metric, 0.9 * metric, "GFLOP/s", 0, shape};
     if (clmem_tuning_prepare(&err) != CLMEM_OK ||
         clmem_tuning_db_store(&key, names, values, n, &outcome, &err) != CLMEM_OK)
         fail_msg("tuning database: %s", err.message);
@@ -736,11 +738,13 @@ static void expect_auto_note(struct clmem_ctx *ctx, const char *size, const char
     clmem_results_free(results, n);
 }
 
-/* The tuning database refines the rules: where `clmem tune` measured the
- * rules' choice (cpu_blocked, on a CPU) and another tunable variant on
- * this device at this size class, the faster as measured runs, and the
- * note says so; where the choice measured faster, it stays. The entries
- * are removed after, as the other tests expect none. */
+/* The tuning database refines the model: where `clmem tune` measured the
+ * model's choice (cpu_blocked, on a CPU) and another tunable variant on
+ * this device at this very shape, the faster as measured runs, and the
+ * note says so; where the choice measured faster, it stays. Another shape
+ * of the same size class (37x100x65 against 100x37x65, the thin twin a
+ * square fit says nothing of) keeps the model's choice. The entries are
+ * removed after, as the other tests expect none. */
 static void auto_takes_the_faster_tuned_variant(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -755,6 +759,8 @@ static void auto_takes_the_faster_tuned_variant(void **state)
     expect_auto_note(ctx, "100x37x65",
                      "auto: panel (clmem tune measured 31.2 GFLOP/s here against cpu_blocked's "
                      "25.1), tuned parameters (clmem tune)");
+    if (!strcmp(matmul_auto_choose(&ctx->device, 37, 100, 65, why, sizeof why), "cpu_blocked"))
+        expect_auto_note(ctx, "37x100x65", "auto: cpu_blocked (a CPU)");
     store_tuned(ctx, "cpu_blocked", "100x37x65", blocked, micro_tile, 3, 40.0);
     expect_auto_note(ctx, "100x37x65", "auto: cpu_blocked (a CPU), tuned parameters");
     struct clmem_error err = {0};

@@ -638,7 +638,7 @@ static void tuning_database_round_trips(void **state)
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
     assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                         &err),
                      CLMEM_OK);
     assert_true(clmem_tuning_lookup(ctx, w, t, &size, values));
@@ -656,7 +656,7 @@ static void tuning_database_round_trips(void **state)
     assert_non_null(strstr(ctx->tuning_warning, "is not valid JSON"));
     /* Not replaced by the next store: whoever broke it decides. */
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                         &err),
                      CLMEM_ERR_USAGE);
     assert_non_null(strstr(err.message, "is not valid JSON"));
@@ -670,7 +670,7 @@ static void tuning_database_round_trips(void **state)
     clmem_error_clear(&err);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                         &err),
                      CLMEM_OK);
     ctx->tuning_warning[0] = '\0';
@@ -678,7 +678,7 @@ static void tuning_database_round_trips(void **state)
     assert_string_equal(ctx->tuning_warning, "");
     /* The built-in parameters kept as the best: recorded, not applied. */
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){1.0, 1.0, "GFLOP/s", 1},
+                                        &(struct clmem_tuning_outcome){1.0, 1.0, "GFLOP/s", 1, NULL},
                                         &err),
                      CLMEM_OK);
     assert_false(clmem_tuning_lookup(ctx, w, t, &size, values));
@@ -710,7 +710,7 @@ static void tuning_database_not_exactly_json_is_ignored(void **state)
     assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                         &err),
                      CLMEM_OK);
     assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
@@ -745,7 +745,7 @@ static void tuning_database_not_exactly_json_is_ignored(void **state)
         if (!strstr(ctx->tuning_warning, "is not valid JSON"))
             fail_msg("%s: warning '%s'", edits[i].what, ctx->tuning_warning);
         assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                            &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                            &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                             &err),
                          CLMEM_ERR_USAGE);
         clmem_error_clear(&err);
@@ -973,7 +973,7 @@ static void untrusted_tuning_database_is_ignored(void **state)
     assert_int_equal(clmem_size_parse("1000x600x24", &size, &err), CLMEM_OK);
     int values[CLMEM_MAX_PARAMS] = {0}, stored[CLMEM_MAX_PARAMS] = {32, 64, 8, 8, 16};
     assert_int_equal(clmem_tuning_store(ctx, w, t, &size, stored,
-                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0},
+                                        &(struct clmem_tuning_outcome){2.0, 1.0, "GFLOP/s", 0, NULL},
                                         &err),
                      CLMEM_OK);
     assert_int_equal(clmem_tuning_path(path, sizeof path), 0);
@@ -1087,7 +1087,7 @@ static void every_tunable_variant_tunes_and_applies(void **state)
             }
             struct clmem_size parsed;
             assert_int_equal(clmem_size_parse(size, &parsed, &err), CLMEM_OK);
-            const struct clmem_tuning_outcome outcome = {2.0, 1.0, w->metric_unit, 0};
+            const struct clmem_tuning_outcome outcome = {2.0, 1.0, w->metric_unit, 0, NULL};
             assert_int_equal(clmem_tuning_store(ctx, w, t, &parsed, values, &outcome, &err),
                              CLMEM_OK);
             struct clmem_result *results = NULL;

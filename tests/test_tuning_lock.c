@@ -36,7 +36,7 @@ static void concurrent_stores_lose_no_entry(void **state)
                 snprintf(workload, sizeof workload, "w%d", w);
                 snprintf(size_class, sizeof size_class, "s%d", i);
                 struct clmem_tuning_key key = {"dev", "drv", workload, "v", size_class};
-                struct clmem_tuning_outcome outcome = {2, 1, "GB/s", 0};
+                struct clmem_tuning_outcome outcome = {2, 1, "GB/s", 0, NULL};
                 int values[] = {16};
                 struct clmem_error err = {0};
                 if (clmem_tuning_db_store(&key, names, values, 1, &outcome, &err) != CLMEM_OK) {

@@ -40,6 +40,9 @@ void clmem_size_format(const struct clmem_size *size, char *out, size_t out_size
 /* "N<=1024": the power of two at or above the size's largest dimension
  * (the tuning database's size classes). */
 void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size);
+/* "AxBxC" of all three extents, however many parts the size was given
+ * in ("8192" and "8192x8192x8192" are one shape). */
+void clmem_size_shape(const struct clmem_size *size, char *out, size_t out_size);
 
 /* ---- numbers (numbers.c) ---- */
 size_t clmem_round_up(size_t value, size_t multiple);

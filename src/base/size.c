@@ -57,6 +57,11 @@ void clmem_size_format(const struct clmem_size *size, char *out, size_t out_size
         snprintf(out, out_size, "%zux%zux%zu", size->dim[0], size->dim[1], size->dim[2]);
 }
 
+void clmem_size_shape(const struct clmem_size *size, char *out, size_t out_size)
+{
+    snprintf(out, out_size, "%zux%zux%zu", size->dim[0], size->dim[1], size->dim[2]);
+}
+
 void clmem_size_class(const struct clmem_size *size, char *out, size_t out_size)
 {
     size_t largest = size->dim[0], c = 1;

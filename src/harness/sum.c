@@ -18,7 +18,7 @@ static const struct clmem_tune_param sum_space[] = {
     {"GROUPS_PER_UNIT", {1, 2, 4, 8, 16, 32}},
 };
 const struct clmem_tunable clmem_sum_tunables[1] = {
-    {"one_pass", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid},
+    {"one_pass", sum_space, CLMEM_ARRAY_SIZE(sum_space), sum_valid, 0, 0},
 };
 
 int clmem_sum_plan(struct clmem_run *run, size_t inputs, struct clmem_error *err)

@@ -164,9 +164,12 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
             c.metric > result->best.metric)
             result->best = c;
     }
+    char shape[64];
+    clmem_size_shape(&size, shape, sizeof shape);
     const struct clmem_tuning_outcome outcome = {result->best.metric, result->builtin.metric,
                                                  w->metric_unit,
-                                                 result->best.metric == result->builtin.metric};
+                                                 result->best.metric == result->builtin.metric,
+                                                 shape};
     status = clmem_tuning_store(ctx, w, t, &size, result->best.values, &outcome, err);
 done:
     free(all);

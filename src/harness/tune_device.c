@@ -278,6 +278,10 @@ static size_t plan(const struct clmem_workload *const *workloads, size_t n,
         tune_size(w, device, size, sizeof size);
         int matmul = w->fit != NULL;
         for (size_t j = 0; j < w->n_tunables && k < FIT_MAX_STEPS; j++) {
+            const struct clmem_tunable *t = &w->tunables[j];
+            if ((t->designed_for && !(t->designed_for & device->type)) ||
+                (t->rows_from_model && w->fit))
+                continue;
             struct step *s = &steps[k++];
             *s = (struct step){.w = w, .t = &w->tunables[j],
                                .weight = matmul ? FIT_WEIGHT_MATMUL : FIT_WEIGHT_TUNABLE};

@@ -116,6 +116,13 @@ struct clmem_tunable {
     const struct clmem_tune_param *params;
     size_t n_params; /* at most CLMEM_MAX_PARAMS */
     int (*valid)(const struct clmem_device *device, const int values[]);
+    /* What a whole-device fit (`clmem tune` with no workload) leaves out,
+     * so its budget goes where `auto` looks: a design for other devices
+     * (0: any device; else the types it is for, as a CPU kernel on a
+     * GPU), or a variant whose rows the workload's model step fits (a
+     * square search says nothing of the thin shapes split-K is for). */
+    cl_device_type designed_for;
+    int rows_from_model;
 };
 
 struct clmem_fit;

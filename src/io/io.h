@@ -245,6 +245,10 @@ struct clmem_tuning_outcome {
     double metric, default_metric;
     const char *unit;
     int builtin;
+    /* The shape measured ("MxNxK", clmem_size_shape): a class holds many
+     * shapes, and which variant is faster at one says nothing of another
+     * (a square against a thin one). NULL: not said. */
+    const char *shape;
 };
 /* Keeps key's entry (replacing any before it), the file written whole or
  * not at all; a database that is there but cannot be used (not valid, not
@@ -260,6 +264,7 @@ struct clmem_tuning_entry {
     double metric, default_metric;
     char unit[32];
     int builtin;
+    char shape[64]; /* "" in entries stored before the shape was */
 };
 /* The entries for `device` (every one when NULL), malloc'd (NULL with
  * none). A missing database holds none; one that cannot be used is a

@@ -340,6 +340,8 @@ static int store_locked(const char *path, const struct clmem_tuning_key *key,
     cJSON_AddNumberToObject(e, "default_metric", outcome->default_metric);
     cJSON_AddStringToObject(e, "unit", outcome->unit);
     cJSON_AddBoolToObject(e, "builtin", outcome->builtin);
+    if (outcome->shape)
+        cJSON_AddStringToObject(e, "shape", outcome->shape);
     cJSON_AddItemToArray(entries, e);
     status = write_db(path, db, err);
     cJSON_Delete(db);
@@ -386,6 +388,7 @@ int clmem_tuning_db_entries(const char *device, struct clmem_tuning_entry **entr
         copy_text(e, "variant", t->variant, sizeof t->variant);
         copy_text(e, "size_class", t->size_class, sizeof t->size_class);
         copy_text(e, "unit", t->unit, sizeof t->unit);
+        copy_text(e, "shape", t->shape, sizeof t->shape);
         t->metric = number_of(e, "metric");
         t->default_metric = number_of(e, "default_metric");
         t->builtin = cJSON_IsTrue(cJSON_GetObjectItem(e, "builtin"));

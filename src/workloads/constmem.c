@@ -47,7 +47,7 @@ static const struct clmem_tune_param coarsened_space[] = {
     {"STRIP_LOAD", {1, 2}},
 };
 static const struct clmem_tunable constmem_tunables[] = {
-    {"coarsened", coarsened_space, CLMEM_ARRAY_SIZE(coarsened_space), coarsened_valid},
+    {"coarsened", coarsened_space, CLMEM_ARRAY_SIZE(coarsened_space), coarsened_valid, 0, 0},
 };
 
 struct constmem_state {

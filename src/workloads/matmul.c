@@ -317,9 +317,11 @@ const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, s
 }
 
 /* What `clmem tune` measured on this device, with this driver, at this
- * size class, refines the rules: where it holds the rules' choice and
+ * very shape, refines the model: where it holds the model's choice and
  * another of matmul's tunable variants, the faster of them as measured.
- * Else (or where the run ignores the database) the rules' choice. */
+ * Else (or where the run ignores the database) the model's choice. Only
+ * the same shape: a size class holds square and thin shapes alike, and a
+ * whole-device fit measures the square one. */
 static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size)
 {
     const struct clmem_device *device = &run->ctx->device;
@@ -332,14 +334,16 @@ static int auto_refine(struct clmem_run *run, int choice, char *why, size_t size
         clmem_error_clear(&err);
         return choice;
     }
-    char size_class[64], misfit[256];
+    char size_class[64], shape[64], misfit[256];
     clmem_size_class(&run->size, size_class, sizeof size_class);
+    clmem_size_shape(&run->size, shape, sizeof shape);
     const struct clmem_tuning_entry *mine = NULL, *best = NULL;
     for (size_t i = 0; i < n; i++) {
         const struct clmem_tuning_entry *e = &entries[i];
         const struct clmem_variant *v = clmem_variant_find(run->workload, e->variant);
         if (!v || strcmp(e->workload, run->workload->name) || strcmp(e->driver, device->driver) ||
-            strcmp(e->size_class, size_class) || !(e->metric > 0) || v->library ||
+            strcmp(e->size_class, size_class) || strcmp(e->shape, shape) || !(e->metric > 0) ||
+            v->library ||
             auto_misfit(device, (int)(v - matmul_variants), run->size.dim, s->rb, misfit,
                         sizeof misfit))
             continue;

@@ -250,10 +250,11 @@ static int splitk_valid(const struct clmem_device *device, const int v[])
 }
 
 const struct clmem_tunable matmul_tunables[] = {
-    {"regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid},
-    {"panel", panel_space, CLMEM_ARRAY_SIZE(panel_space), panel_valid},
-    {"cpu_blocked", cpu_blocked_space, CLMEM_ARRAY_SIZE(cpu_blocked_space), cpu_blocked_valid},
-    {"splitk", splitk_space, CLMEM_ARRAY_SIZE(splitk_space), splitk_valid},
+    {"regblock", regblock_space, CLMEM_ARRAY_SIZE(regblock_space), regblock_valid, 0, 0},
+    {"panel", panel_space, CLMEM_ARRAY_SIZE(panel_space), panel_valid, CL_DEVICE_TYPE_CPU, 0},
+    {"cpu_blocked", cpu_blocked_space, CLMEM_ARRAY_SIZE(cpu_blocked_space), cpu_blocked_valid,
+     CL_DEVICE_TYPE_CPU, 0},
+    {"splitk", splitk_space, CLMEM_ARRAY_SIZE(splitk_space), splitk_valid, 0, 1},
 };
 
 struct stream_k_plan stream_k_plan_of(const struct clmem_device *device, const int rb[],

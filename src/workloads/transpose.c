@@ -124,8 +124,8 @@ static const struct clmem_tune_param vec_tile_space[] = {
     {"VEC_ROWS", {2, 4, 8, 16, 32}},
 };
 static const struct clmem_tunable transpose_tunables[] = {
-    {"padded", tile_space, CLMEM_ARRAY_SIZE(tile_space), tile_valid},
-    {"vec4", vec_tile_space, CLMEM_ARRAY_SIZE(vec_tile_space), vec_tile_valid},
+    {"padded", tile_space, CLMEM_ARRAY_SIZE(tile_space), tile_valid, 0, 0},
+    {"vec4", vec_tile_space, CLMEM_ARRAY_SIZE(vec_tile_space), vec_tile_valid, 0, 0},
 };
 
 static void pick_tile(struct clmem_run *run, size_t *tile_dim, size_t *block_rows)
