@@ -1,7 +1,8 @@
 /* Two tunes at once on one tuning.json (clmem_tuning_db_store from several
  * processes, each keeping its own entries): every entry is there at the
- * end, none lost to another process's read-modify-write. An entry with a
- * value no parameter takes: ignored, and said. No device. */
+ * end, none lost to another process's read-modify-write; the same for one
+ * device's fitted rows (clmem_fit_keep). An entry with a value no
+ * parameter takes: ignored, and said. No device. */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "harness/harness.h"
 #include "io/io.h"
 #include "tmpdir.h"
 
@@ -74,6 +76,70 @@ static void concurrent_stores_lose_no_entry(void **state)
     snprintf(lock, sizeof lock, "%s.lock", path);
     assert_int_equal(stat(lock, &st), 0);
     assert_int_equal(st.st_mode & 077, 0);
+}
+
+/* Several whole-device fits of one device at once, each keeping rows of
+ * tables of its own (clmem_fit_keep reads the device's fitted file, merges
+ * and renames over it): every row is there at the end. */
+#define FITTERS 4
+#define KEEPS   8
+static void concurrent_fits_lose_no_row(void **state)
+{
+    (void)state;
+    setenv("XDG_CACHE_HOME", test_dir(), 1);
+    struct clmem_ctx ctx = {0};
+    snprintf(ctx.device.name, sizeof ctx.device.name, "fitted-lock-test");
+    snprintf(ctx.device.driver, sizeof ctx.device.driver, "drv");
+    ctx.device.type = CL_DEVICE_TYPE_GPU;
+    pid_t pids[FITTERS];
+    for (int w = 0; w < FITTERS; w++) {
+        pids[w] = fork();
+        assert_true(pids[w] >= 0);
+        if (pids[w] == 0) {
+            for (int i = 0; i < KEEPS; i++) {
+                struct clmem_pdb_row row = {.level = 0, .n_values = 1, .values = {w * 100 + i}};
+                snprintf(row.match, sizeof row.match, "%s", ctx.device.name);
+                snprintf(row.workload, sizeof row.workload, "matmul");
+                snprintf(row.table, sizeof row.table, "t%d_%d", w, i);
+                snprintf(row.type, sizeof row.type, "gpu");
+                snprintf(row.names[0], sizeof row.names[0], "V");
+                snprintf(row.provenance.device, sizeof row.provenance.device, "%s",
+                         ctx.device.name);
+                snprintf(row.provenance.driver, sizeof row.provenance.driver, "drv");
+                snprintf(row.provenance.date, sizeof row.provenance.date, "2026-12-07");
+                snprintf(row.provenance.command, sizeof row.provenance.command, "a test");
+                snprintf(row.provenance.note, sizeof row.provenance.note, "writer %d", w);
+                struct clmem_fit fit = {.rows = &row, .n_rows = 1, .cap = 1};
+                struct clmem_error err = {0};
+                if (clmem_fit_keep(&ctx, &fit, &err) != CLMEM_OK) {
+                    fprintf(stderr, "keep: %s\n", err.message);
+                    _exit(1);
+                }
+            }
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < FITTERS; w++) {
+        int rc;
+        assert_int_equal(waitpid(pids[w], &rc, 0), pids[w]);
+        assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    }
+    struct clmem_pdb rows;
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_fit_rows(&ctx.device, &rows, &err), CLMEM_OK);
+    size_t lost = 0;
+    for (int w = 0; w < FITTERS; w++)
+        for (int i = 0; i < KEEPS; i++) {
+            char table[32];
+            int found = 0;
+            snprintf(table, sizeof table, "t%d_%d", w, i);
+            for (size_t r = 0; r < rows.n_rows && !found; r++)
+                found = !strcmp(rows.rows[r].table, table);
+            lost += !found;
+        }
+    clmem_pdb_free(&rows);
+    if (lost)
+        fail_msg("%zu of %d fitted rows lost", lost, FITTERS * KEEPS);
 }
 
 /* An entry whose parameter is no value a kernel can take (a hand edit gone
@@ -145,6 +211,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(concurrent_stores_lose_no_entry),
+        cmocka_unit_test(concurrent_fits_lose_no_row),
         cmocka_unit_test(invalid_values_are_said),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* How much of the budget a step takes against the others: matmul's
  * searches are the largest spaces and the slowest candidates; a model
@@ -336,16 +337,33 @@ static int fitted_before(const struct clmem_ctx *ctx, const struct step *s,
     return 0;
 }
 
+static int keep_locked(struct clmem_ctx *ctx, const struct clmem_fit *fit, const char *path,
+                       struct clmem_error *err);
+
 /* The device's fitted rows with those of fit's tables replaced by fit's,
- * written whole, and read again by every later lookup. */
+ * written whole, and read again by every later lookup; under the tuning
+ * database's lock, as another tune may keep rows of this device at once. */
 int clmem_fit_keep(struct clmem_ctx *ctx, const struct clmem_fit *fit, struct clmem_error *err)
 {
-    char path[1024], dir[1024], why[256];
+    char path[1024];
+    int status, lock = -1;
+    if ((status = clmem_fit_path(&ctx->device, path, sizeof path, err)) ||
+        (status = clmem_tuning_lock(&lock, err)))
+        return status;
+    status = keep_locked(ctx, fit, path, err);
+    close(lock); /* after the rename: the next tune reads these rows */
+    return status;
+}
+
+/* clmem_fit_keep's read, merge and write, under the lock. */
+static int keep_locked(struct clmem_ctx *ctx, const struct clmem_fit *fit, const char *path,
+                       struct clmem_error *err)
+{
+    char dir[1024], why[256];
     const char *none;
     struct clmem_pdb old;
     int status;
-    if ((status = clmem_fit_path(&ctx->device, path, sizeof path, err)) ||
-        (status = clmem_fit_rows(&ctx->device, &old, err)))
+    if ((status = clmem_fit_rows(&ctx->device, &old, err)))
         return status;
     if (clmem_params_fitted_dir(dir, sizeof dir, &none) != 0 || clmem_state_mkdir(dir) != 0 ||
         clmem_state_dir_check(dir, why, sizeof why) != 0) {

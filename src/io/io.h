@@ -253,6 +253,11 @@ struct clmem_tuning_outcome {
 /* Keeps key's entry (replacing any before it), the file written whole or
  * not at all; a database that is there but cannot be used (not valid, not
  * trusted) is left as it is: CLMEM_ERR_USAGE, saying to fix or remove it. */
+/* Takes the tuning database's lock (the one a store holds from its read
+ * to its rename; *fd is it, close(*fd) releases it): the fitted rows'
+ * read-merge-write holds it too, so two tunes of one device at once keep
+ * both their rows. */
+int clmem_tuning_lock(int *fd, struct clmem_error *err);
 int clmem_tuning_db_store(const struct clmem_tuning_key *key, const char *const names[],
                           const int values[], size_t n, const struct clmem_tuning_outcome *outcome,
                           struct clmem_error *err);

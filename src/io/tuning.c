@@ -287,6 +287,13 @@ static int lock_db(const char *path, int *fd, struct clmem_error *err)
     return status;
 }
 
+int clmem_tuning_lock(int *fd, struct clmem_error *err)
+{
+    char path[1024];
+    int status = tuning_place(path, sizeof path, err);
+    return status ? status : lock_db(path, fd, err);
+}
+
 static int store_locked(const char *path, const struct clmem_tuning_key *key,
                         const char *const names[], const int values[], size_t n,
                         const struct clmem_tuning_outcome *outcome, struct clmem_error *err);
