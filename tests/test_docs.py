@@ -171,6 +171,28 @@ def check_params_file(src, clmem, path, where):
                  % (where, got.returncode, got.stderr.strip()))
 
 
+BENCH_MAX_FILES = 500
+
+
+def check_bench_curated(src):
+    """bench/ is the product's results, not a lab notebook: its scripts and
+    one curated set per device (bench/README.md), the experiments in the
+    tag it names. Counted as git tracks them where the tree is a clone."""
+    got = subprocess.run(["git", "-C", src, "ls-files", "bench"], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, universal_newlines=True)
+    if got.returncode == 0 and got.stdout:
+        count = len(got.stdout.splitlines())
+    else:
+        count = sum(len(names) for _, _, names in os.walk(os.path.join(src, "bench")))
+    if count >= BENCH_MAX_FILES:
+        fail("bench/ holds %d files, %d at most: keep one curated set per device there "
+             "(bench/README.md) and move experiments to a tag" % (count, BENCH_MAX_FILES - 1))
+    readme = open(os.path.join(src, "bench", "README.md"), encoding="utf-8").read()
+    if not re.search(r"`notebook-\d{4}-\d{2}-\d{2}`", readme):
+        fail("bench/README.md names no notebook tag (where the experiments went)")
+    print("docs: bench/ holds %d files" % count)
+
+
 def check_run_files(src, clmem):
     """Every JSON of bench/: a tuning database, an anchor tool's output
     (clpeak's), parameter rows clmem reads, or a run file clmem reads."""
@@ -366,6 +388,7 @@ def main():
     check_options(src, man, bash, zsh)
     check_workloads(src, clmem)
     check_links(src)
+    check_bench_curated(src)
     check_run_files(src, clmem)
     check_examples(src, clmem, man)
     check_man_and_completion(src, man, bash)
