@@ -39,29 +39,31 @@ static int choose(const struct cli_devices *d, unsigned flags, struct cli_chosen
                   struct clmem_error *err)
 {
     static const struct clmem_device_spec first_gpu; /* CLMEM_SPEC_DEFAULT */
-    int every = d->all || (!d->text && (flags & (CLI_CHOOSE_ALL | CLI_CHOOSE_GPUS)));
-    if (!every)
-        for (size_t i = 0; i < (d->text ? d->n : 1) && c->n < CLI_MAX_DEVICES; i++) {
-            size_t index;
-            int status = clmem_device_spec_find(d->text ? &d->spec[i] : &first_gpu, c->devices,
-                                                c->count, &index, err);
-            if (status)
-                return status;
-            int seen = 0;
-            for (size_t j = 0; (flags & CLI_CHOOSE_ONCE) && j < c->n; j++)
-                seen |= c->at[j] == index;
-            if (!seen)
-                c->at[c->n++] = index;
-        }
-    else if (c->count == 0)
-        return clmem_device_spec_find(&first_gpu, c->devices, 0, NULL, err); /* its message */
-    if (every && !d->all && (flags & CLI_CHOOSE_GPUS))
-        for (size_t i = 0; i < c->count && c->n < CLI_MAX_DEVICES; i++)
-            if (c->devices[i].type & CL_DEVICE_TYPE_GPU)
+    if (d->all || (!d->text && (flags & (CLI_CHOOSE_ALL | CLI_CHOOSE_GPUS)))) {
+        if (c->count == 0) /* "no OpenCL device found", and how to install one */
+            return clmem_device_spec_find(&first_gpu, c->devices, 0, NULL, err);
+        if (!d->all && (flags & CLI_CHOOSE_GPUS))
+            for (size_t i = 0; i < c->count && c->n < CLI_MAX_DEVICES; i++)
+                if (c->devices[i].type & CL_DEVICE_TYPE_GPU)
+                    c->at[c->n++] = i;
+        if (c->n == 0) /* all, or no GPU: every device */
+            for (size_t i = 0; i < c->count && i < CLI_MAX_DEVICES; i++)
                 c->at[c->n++] = i;
-    if (every && c->n == 0) /* all, or no GPU: every device */
-        for (size_t i = 0; i < c->count && i < CLI_MAX_DEVICES; i++)
-            c->at[c->n++] = i;
+        return CLMEM_OK;
+    }
+    /* Not given: the first GPU, else the first device. */
+    for (size_t i = 0; i < (d->text ? d->n : 1) && c->n < CLI_MAX_DEVICES; i++) {
+        size_t index;
+        int status = clmem_device_spec_find(d->text ? &d->spec[i] : &first_gpu, c->devices,
+                                            c->count, &index, err);
+        if (status)
+            return status;
+        int seen = 0;
+        for (size_t j = 0; (flags & CLI_CHOOSE_ONCE) && j < c->n; j++)
+            seen |= c->at[j] == index;
+        if (!seen)
+            c->at[c->n++] = index;
+    }
     return CLMEM_OK;
 }
 
