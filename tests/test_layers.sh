@@ -214,6 +214,7 @@ if [ -n "$arrows" ]; then
     fail=1
 fi
 
+"$(dirname "${BASH_SOURCE[0]}")"/layers_inside.sh || fail=1
 [ "$fail" -eq 0 ] &&
     echo "layers: ${order[*]}: every include and call points down, no circle between files," \
         "no file includes the header of one that uses it"

@@ -43,7 +43,7 @@ EXCEPTIONS = [
     ("src/compare/model.h", "1.93 GB/s", "how a column's unit is chosen: an example"),
     ("src/compare/model.h", "2.55 GB/s", "how a column's unit is chosen: an example"),
     ("src/compare/model.h", "0.88 GB/s", "how a column's unit is chosen: an example"),
-    ("src/cli/cli.h", "174 GFLOP/s", "the progress line's format: an example"),
+    ("src/cli/progress.h", "174 GFLOP/s", "the progress line's format: an example"),
     ("src/compare/summary.c", "above 1x faster", "what the geometric mean's ratio means"),
     ("src/report/diff_row.c", "NVIDIA H100 80GB HBM3",
      "how a run's label reads: an example of a name"),

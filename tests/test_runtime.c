@@ -177,6 +177,52 @@ static void device_selection(void **state)
     assert_non_null(strstr(err.message, "pocl-opencl-icd"));
 }
 
+/* A list's specs are parsed once, each a span of the list (no copy, no
+ * NUL of its own), and found from the parsed struct: a message quotes the
+ * span alone. */
+static void device_specs_parsed_once(void **state)
+{
+    (void)state;
+    struct clmem_error err = {0};
+    const char *list = "h100,CPU,1:1,radeon,0:x";
+    static const struct {
+        size_t at, len;
+        int kind;
+        size_t expected; /* found (SIZE_MAX: refused at find) */
+    } want[] = {
+        {0, 4, CLMEM_SPEC_NAME, 1},
+        {5, 3, CLMEM_SPEC_TYPE, 0},
+        {9, 3, CLMEM_SPEC_INDEX, 2},
+        {13, 6, CLMEM_SPEC_NAME, SIZE_MAX},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        struct clmem_device_spec spec;
+        size_t chosen = 99;
+        assert_int_equal(clmem_device_spec_parse(list + want[i].at, want[i].len, &spec, &err),
+                         CLMEM_OK);
+        assert_int_equal(spec.kind, want[i].kind);
+        assert_ptr_equal(spec.text, list + want[i].at);
+        int status = clmem_device_spec_find(&spec, fake, 3, &chosen, &err);
+        if (want[i].expected == SIZE_MAX) {
+            assert_int_equal(status, CLMEM_ERR_USAGE);
+            assert_non_null(strstr(err.message, "unknown device 'radeon' "));
+            clmem_error_clear(&err);
+        } else {
+            assert_int_equal(status, CLMEM_OK);
+            assert_int_equal(chosen, want[i].expected);
+        }
+    }
+    struct clmem_device_spec spec;
+    assert_int_equal(clmem_device_spec_parse(list + 20, 3, &spec, &err), CLMEM_ERR_USAGE);
+    assert_non_null(strstr(err.message, "bad device index '0:x' "));
+    clmem_error_clear(&err);
+    /* NULL: the default, the first GPU. */
+    size_t chosen = 99;
+    assert_int_equal(clmem_device_spec_parse(NULL, 0, &spec, &err), CLMEM_OK);
+    assert_int_equal(clmem_device_spec_find(&spec, fake, 3, &chosen, &err), CLMEM_OK);
+    assert_int_equal(chosen, 1);
+}
+
 static void build_failure_keeps_the_log(void **state)
 {
     struct clmem_ctx *ctx = *state;
@@ -1195,6 +1241,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(long_messages_keep_their_reason),
         cmocka_unit_test(sizes_parse),
         cmocka_unit_test(device_selection),
+        cmocka_unit_test(device_specs_parsed_once),
         cmocka_unit_test(build_failure_keeps_the_log),
         cmocka_unit_test(check_counts_and_keeps_ten_lines),
         cmocka_unit_test(inputs_are_reproducible),

@@ -2,7 +2,14 @@
  * result beside the device's own measured peak; under mpirun, on a device
  * per rank, one report from rank 0. Its steps go through the one flow
  * (flow.c): plan, run, report. */
-#include "cli.h"
+#include "commands.h"
+
+#include "flow.h"
+#include "options.h"
+#include "progress.h"
+#include "ranks.h"
+#include "report/report.h"
+#include "stopping.h"
 
 #include <stdlib.h>
 #include <string.h>

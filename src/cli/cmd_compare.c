@@ -3,8 +3,16 @@
  * under mpirun a column per rank. Its steps go through the one flow
  * (flow.c): check the files, the report's directory, then alone the live
  * devices one by one, under mpirun the suite on each rank's device. */
-#include "cli.h"
+#include "commands.h"
+
+#include "common.h"
 #include "compare/compare.h"
+#include "devices.h"
+#include "flow.h"
+#include "progress.h"
+#include "ranks.h"
+#include "report/report.h"
+#include "stopping.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +166,7 @@ struct compare_self {
     struct clmem_compare_device *runs;
     size_t n_saved, n_live;
     int borrowed;
-    struct clmem_device *devices;       /* alone: this machine's */
+    struct cli_chosen chosen;           /* alone: this machine's devices, those run */
     struct clmem_bench_options options; /* under mpirun: this rank's suite */
 };
 
@@ -187,7 +195,6 @@ static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_devi
 {
     struct clmem_bench_options options = bench_options(o, sizes, progress);
     size_t steps;
-    ctx->no_cache = o->no_cache;
     int status = clmem_bench_plan(ctx, &options, &steps, err);
     if (status == CLMEM_OK)
         status = clmem_bench_run(ctx, &options, &live->peak, &live->results, &live->n_results, err);
@@ -197,23 +204,23 @@ static int bench_device(const struct cli_opts *o, struct clmem_ctx *ctx, cl_devi
 /* Bench on each chosen device into live[0 .. *n_live). A device that
  * cannot be opened or fails is reported and the others still run; returns
  * the worst status, or a usage error / interruption at once. */
-static int run_live(const struct cli_opts *o, const struct clmem_device *devices,
-                    const size_t *chosen, size_t n_chosen, cl_device_type sizes,
+static int run_live(const struct cli_opts *o, const struct cli_chosen *c, cl_device_type sizes,
                     struct clmem_compare_device *live, size_t *n_live, struct clmem_error *err)
 {
     struct clmem_host host;
     int status, worst = CLMEM_OK;
     clmem_host_describe(&host);
-    for (size_t i = 0; i < n_chosen && !cli_interrupted(NULL); i++) {
+    struct cli_open how = {.kernel_dir = o->kernel_dir, .no_cache = o->no_cache};
+    for (size_t i = 0; i < c->n && !cli_interrupted(NULL); i++) {
         struct clmem_ctx ctx;
-        struct progress progress = {i, n_chosen, devices[chosen[i]].name, 0, 0};
-        live[i].device = devices[chosen[i]];
+        struct progress progress = {i, c->n, cli_chosen_device(c, i)->name, 0, 0};
+        live[i].device = *cli_chosen_device(c, i);
         live[i].rank = -1;
         live[i].host_info = host;
         snprintf(live[i].host, sizeof live[i].host, "%s", host.name);
         *n_live = i + 1;
         /* A device that cannot be opened is reported; the others still run. */
-        if ((status = cli_ctx_open(&ctx, &devices[chosen[i]], o->kernel_dir, err))) {
+        if ((status = cli_device_open(c, i, &how, &ctx, err))) {
             cli_report_error(err);
             worst = clmem_status_worst(worst, status);
             clmem_error_clear(err);
@@ -312,13 +319,12 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
 {
     struct compare_self *self = f->self;
     const struct cli_opts *o = &f->o;
-    size_t count = 0, chosen[CLI_MAX_DEVICES], n_chosen = 0;
     int status, live_wanted = o->n_args == 0 || o->given[CLI_OPT_DEVICE];
     if (live_wanted &&
-        ((status = cli_devices_list(&self->devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err)) ||
-         (status = cli_devices_choose(&o->devices, CLI_CHOOSE_ONCE | CLI_CHOOSE_ALL, self->devices,
-                                      count, chosen, CLI_MAX_DEVICES, &n_chosen, err))))
+        (status = cli_devices_pick(&o->devices, CLI_CHOOSE_ONCE | CLI_CHOOSE_ALL,
+                                   CLI_DRIVER_ADDRESS_SPACE_MIB, &self->chosen, err)))
         return status;
+    size_t n_chosen = self->chosen.n;
     struct clmem_compare_device *all =
         realloc(self->runs, (self->n_saved + n_chosen + 1) * sizeof *all);
     if (!all)
@@ -328,7 +334,7 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
     /* --baseline names an entry before any device runs. */
     size_t baseline;
     for (size_t i = 0; i < n_chosen; i++)
-        self->runs[self->n_saved + i].device = self->devices[chosen[i]];
+        self->runs[self->n_saved + i].device = *cli_chosen_device(&self->chosen, i);
     if ((status = clmem_compare_baseline(o->baseline, self->runs, self->n_saved + n_chosen,
                                          &baseline, err)))
         return status;
@@ -338,10 +344,9 @@ static int compare_alone(struct cli_flow *f, struct clmem_error *err)
      * (the report's temporary directory and gnuplot taken away). */
     if (n_chosen)
         cli_catch_interrupts();
-    cl_device_type sizes =
-        sizes_type(o->sizes, self->devices, chosen, n_chosen, self->runs, self->n_saved);
-    int worst = run_live(o, self->devices, chosen, n_chosen, sizes, self->runs + self->n_saved,
-                         &self->n_live, err);
+    cl_device_type sizes = sizes_type(o->sizes, self->chosen.devices, self->chosen.at, n_chosen,
+                                      self->runs, self->n_saved);
+    int worst = run_live(o, &self->chosen, sizes, self->runs + self->n_saved, &self->n_live, err);
     for (size_t i = self->n_saved; i < self->n_saved + self->n_live; i++)
         f->kept += self->runs[i].n_results;
     return worst == CLMEM_ERR_USAGE ? worst : write_report(f, worst, err);
@@ -385,7 +390,7 @@ static void compare_release(struct cli_flow *f)
         free(self->runs); /* the ranks' results are the gathered ones */
     else
         clmem_compare_devices_free(self->runs, self->n_saved + self->n_live);
-    free(self->devices);
+    cli_chosen_free(&self->chosen);
 }
 
 int cmd_compare(int argc, char **argv)

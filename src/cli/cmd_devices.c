@@ -1,8 +1,13 @@
 /* clmem devices: every platform and device, the properties that matter here. */
-#include "cli.h"
+#include "commands.h"
 
+#include "common.h"
+#include "devices.h"
+#include "option_help.h"
+#include "options.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/report.h"
 
 #include <cJSON.h>
 
@@ -87,7 +92,7 @@ static int can_build(void)
 
 /* The event clock's check (clmem_clock_check), as one line: whether the
  * device's events time the samples, or the host's clock does and why. */
-static void print_clock(const struct clmem_device *d)
+static void print_clock(const struct cli_chosen *c, size_t i)
 {
     char line[400];
     struct clmem_ctx ctx;
@@ -96,7 +101,7 @@ static void print_clock(const struct clmem_device *d)
         snprintf(line, sizeof line,
                  "not checked (the address-space limit is below the %u MiB a kernel build needs)",
                  CLI_DRIVER_ADDRESS_SPACE_MIB);
-    } else if (cli_ctx_open(&ctx, d, NULL, &err) || clmem_clock_check(&ctx, &err)) {
+    } else if (cli_device_open(c, i, &(struct cli_open){.check_clock = 1}, &ctx, &err)) {
         snprintf(line, sizeof line, "not checked: %.300s", err.message);
         clmem_ctx_close(&ctx);
     } else {
@@ -233,27 +238,24 @@ int cmd_devices(int argc, char **argv)
         return CLMEM_OK;
     }
 
-    struct clmem_device *devices;
-    size_t count;
-    if (cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, &err))
+    /* Every device (none: an error, which says how to install one). */
+    struct cli_chosen c;
+    if (cli_devices_pick(&o.devices, CLI_CHOOSE_ALL, CLI_LIST_ADDRESS_SPACE_MIB, &c, &err)) {
+        cli_chosen_free(&c);
         return cli_report_error(&err);
-    if (count == 0) {
-        fprintf(stderr, "clmem: no OpenCL device found (install one: on Debian/Ubuntu 'sudo "
-                        "apt-get install pocl-opencl-icd' gives a CPU device)\n");
-        return CLMEM_ERR_CL;
     }
     if (o.format != CLMEM_FORMAT_TABLE) {
         int status = CLMEM_OK;
         if (o.format == CLMEM_FORMAT_CSV)
-            print_csv(devices, count);
+            print_csv(c.devices, c.count);
         else
-            status = print_json(devices, count, &err);
-        free(devices);
+            status = print_json(c.devices, c.count, &err);
+        cli_chosen_free(&c);
         return status ? cli_report_error(&err) : CLMEM_OK;
     }
-    for (size_t i = 0; i < count; i++) {
-        const struct clmem_device *d = &devices[i];
-        if (i == 0 || d->platform_index != devices[i - 1].platform_index)
+    for (size_t i = 0; i < c.n; i++) {
+        const struct clmem_device *d = cli_chosen_device(&c, i);
+        if (i == 0 || d->platform_index != cli_chosen_device(&c, i - 1)->platform_index)
             printf("%splatform %u: %s\n", i ? "\n" : "", d->platform_index, d->platform_name);
         printf("  device %u:%u: %s\n", d->platform_index, d->device_index, d->name);
         for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++) {
@@ -261,8 +263,8 @@ int cmd_devices(int argc, char **argv)
             format_field(fields[f].kind, (const char *)d + fields[f].offset, value, sizeof value);
             printf("    %-20s %s\n", fields[f].label, value);
         }
-        print_clock(d);
+        print_clock(&c, i);
     }
-    free(devices);
+    cli_chosen_free(&c);
     return CLMEM_OK;
 }

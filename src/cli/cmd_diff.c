@@ -1,6 +1,12 @@
 /* clmem diff: two run files compared result by result (src/report/diff.c),
  * exiting 4 on a regression, so that CI can gate on performance. */
-#include "cli.h"
+#include "commands.h"
+
+#include "common.h"
+#include "option_help.h"
+#include "options.h"
+#include "report/report.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,8 +5,14 @@
  * matched to them; then local, constant and private memory, images, copies
  * between host and device, atomics. Its steps go through the one flow
  * (flow.c): check, plan, run, report. */
-#include "cli.h"
+#include "commands.h"
+
+#include "flow.h"
+#include "options.h"
+#include "progress.h"
 #include "report/report.h"
+#include "stopping.h"
+#include "suggest.h"
 #include "workloads/hierarchy.h"
 
 #include <errno.h>

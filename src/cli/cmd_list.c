@@ -1,10 +1,15 @@
 /* clmem list: the workloads and their variants, one line each, or as CSV
  * for tools (tests/test_oclgrind.sh reads the sizes that check each
  * variant's kernels from it). */
-#include "cli.h"
+#include "commands.h"
 
+#include "common.h"
+#include "option_help.h"
+#include "options.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/report.h"
+#include "suggest.h"
 
 #include <cJSON.h>
 

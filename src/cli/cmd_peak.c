@@ -1,7 +1,7 @@
 /* clmem peak: the device's own copy bandwidth and FMA throughput. It is
  * `clmem run peak` under a name of its own, with the options of run that a
  * run of the peak workload can use. */
-#include "cli.h"
+#include "commands.h"
 
 static const struct cli_use peak_uses[] = {
     {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},     {.id = CLI_OPT_DEVICE},

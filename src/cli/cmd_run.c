@@ -2,8 +2,17 @@
  * variants on a device, on a list of devices at once, or under mpirun on a
  * device per rank. Its steps go through the one flow (flow.c): check,
  * plan, run, report. */
-#include "cli.h"
+#include "commands.h"
+
+#include "common.h"
 #include "compare/lessons.h"
+#include "devices.h"
+#include "flow.h"
+#include "options.h"
+#include "progress.h"
+#include "report/report.h"
+#include "stopping.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -272,15 +281,14 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
     const struct cli_opts *a = &f->o;
     const struct run_self *self = f->self;
     struct clmem_output *output = &f->output;
-    struct clmem_device *devices = NULL;
-    size_t count, chosen[CLI_MAX_DEVICES], n = 0, opened = 0;
+    struct cli_chosen chosen;
+    struct cli_open how = {.kernel_dir = a->kernel_dir, .no_cache = a->no_cache};
+    size_t n = 0, opened = 0;
     struct clmem_ctx *ctxs = NULL;
     struct clmem_result *results = NULL;
     size_t n_results = 0;
-    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
-    if (status == CLMEM_OK)
-        status =
-            cli_devices_choose(&a->devices, 0, devices, count, chosen, CLI_MAX_DEVICES, &n, err);
+    int status = cli_devices_pick(&a->devices, 0, CLI_DRIVER_ADDRESS_SPACE_MIB, &chosen, err);
+    n = chosen.n;
     if (status == CLMEM_OK && a->split.n && a->split.n != n)
         status = clmem_fail(err, CLMEM_ERR_USAGE,
                             "--split has %zu weights for %zu devices: give one per device",
@@ -291,11 +299,9 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
         status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
         goto cleanup;
     }
-    for (; opened < n; opened++) {
-        if ((status = cli_ctx_open(&ctxs[opened], &devices[chosen[opened]], a->kernel_dir, err)))
+    for (; opened < n; opened++)
+        if ((status = cli_device_open(&chosen, opened, &how, &ctxs[opened], err)))
             goto cleanup;
-        ctxs[opened].no_cache = a->no_cache;
-    }
     cli_catch_interrupts();
     if (a->split.given) {
         struct clmem_split_options so = {.variant = a->variant,
@@ -349,7 +355,7 @@ cleanup:
     f->kept = n_results;
     clmem_results_free(results, n_results);
     free(ctxs);
-    free(devices);
+    cli_chosen_free(&chosen);
     return status;
 }
 

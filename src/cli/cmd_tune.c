@@ -3,7 +3,16 @@
  * the tuning database that run and bench then use. clmem tune with no
  * workload fits the whole device within --budget (harness/tune_device.c);
  * --export writes what it fitted in the shipped database's format. */
-#include "cli.h"
+#include "commands.h"
+
+#include "common.h"
+#include "devices.h"
+#include "option_help.h"
+#include "options.h"
+#include "progress.h"
+#include "report/report.h"
+#include "stopping.h"
+#include "suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,14 +157,11 @@ static int tune_variant(struct clmem_ctx *ctx, const struct clmem_workload *w,
 static int device_name(const struct cli_devices *d, char *name, size_t size,
                        struct clmem_error *err)
 {
-    struct clmem_device *devices = NULL;
-    size_t count, chosen, n;
-    int status = cli_devices_list(&devices, &count, CLI_LIST_ADDRESS_SPACE_MIB, err);
+    struct cli_chosen c;
+    int status = cli_devices_pick(d, 0, CLI_LIST_ADDRESS_SPACE_MIB, &c, err);
     if (status == CLMEM_OK)
-        status = cli_devices_choose(d, 0, devices, count, &chosen, 1, &n, err);
-    if (status == CLMEM_OK)
-        snprintf(name, size, "%s", devices[chosen].name);
-    free(devices);
+        snprintf(name, size, "%s", cli_chosen_device(&c, 0)->name);
+    cli_chosen_free(&c);
     return status;
 }
 
@@ -224,8 +230,7 @@ static void fit_step(void *user, size_t index, size_t count, const char *what, d
                 index + 1, count, what, share_s, left_s);
 }
 
-static void fit_done(void *user, size_t index, size_t count, const char *what,
-                     const char *outcome)
+static void fit_done(void *user, size_t index, size_t count, const char *what, const char *outcome)
 {
     (void)user;
     printf("[%zu/%zu] %s: %s\n", index + 1, count, what, outcome);
@@ -249,10 +254,11 @@ static int tune_device(const struct cli_opts *a, int argc, char **argv)
             chosen[n++] = all[i];
     int status = clmem_tuning_prepare(&err);
     if (!status)
-        status = cli_open_device(&a->devices, a->kernel_dir, &ctx, &err);
+        status = cli_open_device(
+            &a->devices, &(struct cli_open){.kernel_dir = a->kernel_dir, .no_cache = a->no_cache},
+            &ctx, &err);
     if (status)
         goto done;
-    ctx.no_cache = a->no_cache;
     cli_catch_interrupts();
     printf("fitting '%s' (driver %s) within %.0f s%s\n", ctx.device.name, ctx.device.driver,
            a->budget, a->fresh ? ", every step again" : "");
@@ -320,7 +326,9 @@ int cmd_tune(int argc, char **argv)
     }
     if (a.export_file && (a.show || a.reset || a.n_args)) {
         clmem_fail(&err, CLMEM_ERR_USAGE, "--export goes alone (with --device), not with %s",
-                   a.n_args ? a.args[0] : a.show ? "--show" : "--reset");
+                   a.n_args ? a.args[0]
+                   : a.show ? "--show"
+                            : "--reset");
         return cli_report_error(&err);
     }
     if (a.export_file)
@@ -334,8 +342,8 @@ int cmd_tune(int argc, char **argv)
                    a.args[0]);
         return cli_report_error(&err);
     }
-    if (a.n_args == 0 && (a.given[CLI_OPT_VARIANT] || a.given[CLI_OPT_SIZE] ||
-                          a.given[CLI_OPT_MAX_CANDIDATES])) {
+    if (a.n_args == 0 &&
+        (a.given[CLI_OPT_VARIANT] || a.given[CLI_OPT_SIZE] || a.given[CLI_OPT_MAX_CANDIDATES])) {
         clmem_fail(&err, CLMEM_ERR_USAGE,
                    "--%s goes with a WORKLOAD: a whole device's fit takes each workload's "
                    "largest bench size and --budget",
@@ -378,9 +386,10 @@ int cmd_tune(int argc, char **argv)
     if ((status =
              clmem_run_normalise(w, &(struct clmem_run_options){.size = a.size}, &checked, &err)) ||
         (status = clmem_tuning_prepare(&err)) ||
-        (status = cli_open_device(&a.devices, a.kernel_dir, &ctx, &err)))
+        (status = cli_open_device(
+             &a.devices, &(struct cli_open){.kernel_dir = a.kernel_dir, .no_cache = a.no_cache},
+             &ctx, &err)))
         goto cleanup;
-    ctx.no_cache = a.no_cache;
     cli_catch_interrupts();
     for (size_t i = 0; i < w->n_tunables && status == CLMEM_OK; i++)
         if (!only || only == &w->tunables[i])

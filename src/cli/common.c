@@ -1,8 +1,11 @@
 /* What every command says on stderr: its errors, usage errors and
- * warnings, each once for all the ranks of an MPI job (cli_silent). */
-#include "cli.h"
+ * warnings, each once for all the ranks of an MPI job (cli_silent); and
+ * whether mpirun started this process, which the option checks and main
+ * ask before MPI starts. */
+#include "common.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 int cli_silent;
 
@@ -39,4 +42,23 @@ void cli_report_warnings(const struct clmem_ctx *ctx)
         fprintf(stderr, "clmem: warning: %s\n", ctx->cache_warning);
     if (ctx->tuning_warning[0])
         fprintf(stderr, "clmem: warning: %s\n", ctx->tuning_warning);
+}
+
+/* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
+ * launchers (srun). */
+static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+
+int cli_launched_by_mpirun(void)
+{
+    return cli_mpirun_rank() >= 0;
+}
+
+int cli_mpirun_rank(void)
+{
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rank_vars); i++) {
+        const char *v = getenv(rank_vars[i]);
+        if (v && v[0])
+            return atoi(v);
+    }
+    return -1;
 }

@@ -3,8 +3,12 @@
  * option added there is documented and completed without another edit.
  * meson.build runs `clmem --man`, `clmem --completion bash` and
  * `clmem --completion zsh` at build time and installs what they print. */
-#include "cli.h"
+#include "docgen.h"
+
+#include "common.h"
+#include "option_help.h"
 #include "options.h"
+#include "report/report.h"
 
 #include <stdio.h>
 #include <string.h>

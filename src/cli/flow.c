@@ -1,6 +1,12 @@
-/* The one flow of the commands that run workloads (cli.h, "one flow"): the
+/* The one flow of the commands that run workloads (flow.h): the
  * same steps alone and under mpirun, the ranks meeting only here. */
-#include "cli.h"
+#include "flow.h"
+
+#include "common.h"
+#include "option_help.h"
+#include "options.h"
+#include "ranks.h"
+#include "stopping.h"
 
 void cli_say_failures(const struct clmem_result *results, size_t n, int with_size)
 {
@@ -50,10 +56,10 @@ static int open_output(struct cli_flow *f, struct clmem_error *err)
 static int run_on_device(struct cli_flow *f, int *ran, struct clmem_error *err)
 {
     const struct cli_steps *steps = f->steps;
-    int status = ranks_open_device(&f->o.devices, f->o.kernel_dir, &f->ctx, err);
+    struct cli_open how = {.kernel_dir = f->o.kernel_dir, .no_cache = f->o.no_cache};
+    int status = ranks_open_device(&f->o.devices, &how, &f->ctx, err);
     if (status)
         return status;
-    f->ctx.no_cache = f->o.no_cache;
     if (f->summa) {
         /* The ranks multiply together: rank 0 gets the one result. */
         cli_catch_interrupts();

@@ -1,7 +1,7 @@
 /* The resource limits the OpenCL driver needs, checked before it loads:
  * below them PoCL crashed or aborted instead of failing. */
 #define _XOPEN_SOURCE 700 /* getrlimit, setrlimit */
-#include "cli.h"
+#include "driver.h"
 
 #if defined(__has_include) && __has_include(<malloc.h>)
 #include <malloc.h> /* mallopt (glibc) */

@@ -1,6 +1,13 @@
 /* clmem: the command table and the top-level options. */
 #define _GNU_SOURCE /* fopencookie */
-#include "cli.h"
+#include "commands.h"
+#include "common.h"
+#include "docgen.h"
+#include "driver.h"
+#include "ranks.h"
+#include "report/report.h"
+#include "stopping.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +22,7 @@
 /* Every command, in the order 'clmem --help' and the man page list them.
  * Adding a command: its file src/cli/cmd_NAME.c (cmd_NAME and its struct
  * cli_spec, whose options come from options.c's table: a new option is one
- * entry there), cmd_NAME declared in cli.h and its spec in options.h, one
+ * entry there), cmd_NAME and its spec declared in commands.h, one
  * line here (the man page and the completions follow), its file in
  * meson.build's cli_sources, its section in docs/usage.md. */
 static const struct cli_command commands[] = {

@@ -1,8 +1,8 @@
 /* An option table's help (options.h): each option's head and text, a
  * command's --help, words wrapped at HELP_WIDTH. */
-#include "options.h"
+#include "option_help.h"
 
-#include "cli.h"
+#include "options.h"
 
 #include <string.h>
 

@@ -3,7 +3,10 @@
  * cli_opts, and its id in the cli_use lists of the commands that take it. */
 #include "options.h"
 
-#include "cli.h"
+#include "common.h"
+#include "progress.h"
+#include "report/report.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -330,39 +333,30 @@ int cli_devices_parse(const char *text, struct cli_devices *d, struct clmem_erro
     d->text = text;
     if (!cli_is_device_list(text)) {
         d->n = 1;
-        d->spec[0].len = strlen(text);
-        return clmem_devices_parse_spec(text, err);
+        return clmem_device_spec_parse(text, strlen(text), &d->spec[0], err);
     }
     if (strcasecmp(text, "all") == 0) {
         d->all = 1;
         return CLMEM_OK;
     }
-    char spec[CLI_DEVICE_SPEC_MAX];
-    for (const char *p = text;; d->n++) {
+    for (const char *p = text;; p++) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == 0 || len >= sizeof spec)
+        if (len == 0 || len >= CLI_DEVICE_SPEC_MAX)
             return clmem_fail(err, CLMEM_ERR_USAGE,
                               "bad device list '%s': item %zu is %s (expected specs as --device "
                               "takes, comma-separated, e.g. 'cpu,cpu' or '0:0,1:0')",
                               text, d->n + 1, len ? "too long" : "empty");
-        snprintf(spec, sizeof spec, "%.*s", (int)len, p);
-        if (strcasecmp(spec, "all") == 0)
+        if (len == 3 && strncasecmp(p, "all", 3) == 0)
             return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': 'all' stands alone",
                               text);
-        int status = clmem_devices_parse_spec(spec, err);
-        if (status)
-            return status;
         if (d->n + 1 > CLI_MAX_DEVICES)
             return clmem_fail(err, CLMEM_ERR_USAGE, "bad device list '%s': more than %d devices",
                               text, CLI_MAX_DEVICES);
-        d->spec[d->n].at = (size_t)(p - text);
-        d->spec[d->n].len = len;
-        if (!end) {
-            d->n++;
-            return CLMEM_OK;
-        }
-        p = end + 1;
+        int status = clmem_device_spec_parse(p, len, &d->spec[d->n++], err);
+        if (status || !end)
+            return status;
+        p = end;
     }
 }
 
@@ -721,7 +715,7 @@ int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opt
     /* What is left are the arguments (getopt moved them to the end). */
     o->args = argv + optind;
     o->n_args = optind < argc ? (size_t)(argc - optind) : 0;
-    cli_feedback_set(o);
+    cli_feedback_set(o->progress, o->quiet);
     /* An argument too many is refused with --help too ("peak extra
      * --help", "help peak extra"); one missing is what --help is for. */
     if (o->n_args > spec->max_args)

@@ -8,6 +8,7 @@
 #define CLMEM_CLI_OPTIONS_H
 
 #include "clmem/clmem.h"
+#include "opencl/opencl.h"
 
 #include <stdio.h>
 
@@ -55,19 +56,19 @@ enum cli_opt {
 
 /* What an option's value is, and so how it is checked and where it goes. */
 enum cli_type {
-    CLI_FLAG,    /* no value: its int becomes 1 */
-    CLI_UINT,    /* unsigned decimal in [min, max], digits only (cli_parse_uint) */
-    CLI_TEXT,    /* any text (a name, a comma-separated list of names) */
-    CLI_CHOICE,  /* one of the option's `choices` */
-    CLI_SIZE,    /* a --size, kept as written (the harness parses it: clmem_run_normalise) */
-    CLI_FORMAT,  /* table, csv or json (clmem_format_parse) */
-    CLI_DEVICES, /* a device spec, a comma-separated list of them, or all */
-    CLI_DIR,     /* a directory: not empty */
-    CLI_FILE,    /* a file name */
-    CLI_LIBRARY, /* a library to compare with (clmem_compare_check) */
-    CLI_WEIGHTS, /* numbers >= 0, comma-separated (--split=W,W,...) */
-    CLI_GRID,    /* RxC, each part 1 to 65536 (--summa=RxC) */
-    CLI_PERCENT, /* a percentage, 0 to max, decimals allowed */
+    CLI_FLAG,     /* no value: its int becomes 1 */
+    CLI_UINT,     /* unsigned decimal in [min, max], digits only (cli_parse_uint) */
+    CLI_TEXT,     /* any text (a name, a comma-separated list of names) */
+    CLI_CHOICE,   /* one of the option's `choices` */
+    CLI_SIZE,     /* a --size, kept as written (the harness parses it: clmem_run_normalise) */
+    CLI_FORMAT,   /* table, csv or json (clmem_format_parse) */
+    CLI_DEVICES,  /* a device spec, a comma-separated list of them, or all */
+    CLI_DIR,      /* a directory: not empty */
+    CLI_FILE,     /* a file name */
+    CLI_LIBRARY,  /* a library to compare with (clmem_compare_check) */
+    CLI_WEIGHTS,  /* numbers >= 0, comma-separated (--split=W,W,...) */
+    CLI_GRID,     /* RxC, each part 1 to 65536 (--summa=RxC) */
+    CLI_PERCENT,  /* a percentage, 0 to max, decimals allowed */
     CLI_DURATION, /* seconds, or a number and s, m or h (20m, 1h30m), 1 s to max seconds */
 };
 
@@ -86,16 +87,14 @@ struct cli_grid {
     unsigned long long rows, cols;
 };
 
-/* --device as parsed, once (cli_devices_choose takes it): one spec, a
- * list of them or all, each spec as clmem_devices_select takes one. */
+/* --device as parsed, once (cli_devices_pick takes it): one spec, a list
+ * of them or all, each spec parsed into its struct. */
 #define CLI_DEVICE_SPEC_MAX 256 /* the bytes of a list's spec, its NUL included */
 struct cli_devices {
     const char *text; /* as given; NULL: not given (the command's default) */
     int all;          /* "all": every device */
     size_t n;         /* the specs: 1 (one device), 2 to CLI_MAX_DEVICES (a list); 0 with all */
-    struct {
-        size_t at, len; /* where in text */
-    } spec[CLI_MAX_DEVICES];
+    struct clmem_device_spec spec[CLI_MAX_DEVICES]; /* pointing into text */
 };
 
 /* The values of a command's options, each at its default until given. */
@@ -175,15 +174,6 @@ struct cli_spec {
  * o->args. Stops at --help (o->help). Parsing again starts afresh. */
 int cli_parse(const struct cli_spec *spec, int argc, char **argv, struct cli_opts *o,
               struct clmem_error *err);
-/* The command's --help: usage line, its paragraph, then a line per option
- * from the table (value, help, range, default), then `more`. */
-void cli_help(const struct cli_spec *spec, FILE *out);
-/* One option's head in --help ("--reps N", "--split[=W,W,...]", "--quiet")
- * and its help text as `use` takes it (range, default, alias): what --help,
- * the man page and the completions (docgen.c) print. */
-void cli_option_head(const struct cli_option *opt, char *out, size_t size);
-void cli_option_text(const struct cli_option *opt, const struct cli_use *use, char *out,
-                     size_t size);
 /* One option's value from text, as cli_parse takes it (`text` NULL: the
  * option given without a value, where its value is optional). */
 int cli_parse_value(enum cli_opt id, const char *text, struct cli_opts *o, struct clmem_error *err);
@@ -198,21 +188,11 @@ int cli_parse_uint(const char *option, const char *text, unsigned long long min,
 enum clmem_format cli_output_format(const struct cli_opts *o, enum clmem_format fallback);
 /* Whether a --device value names several devices: a list or all. */
 int cli_is_device_list(const char *spec);
-/* --device's value into *d: one spec, a list or all, each spec checked
- * as clmem_devices_parse_spec checks one (usage errors), at most
- * CLI_MAX_DEVICES. The one place a list is split. */
+/* --device's value into *d: one spec, a list or all, each spec parsed
+ * once into its struct (clmem_device_spec_parse: usage errors), at most
+ * CLI_MAX_DEVICES. The one place a list is split and a spec parsed. */
 int cli_devices_parse(const char *text, struct cli_devices *d, struct clmem_error *err);
 /* Whether d names several devices: a list or all. */
 int cli_devices_several(const struct cli_devices *d);
-
-/* Each command's spec (src/cli/cmd_*.c), and the checks a command makes
- * before it opens a device, for the fuzzers (tests/fuzz/fuzz_options.c). */
-extern const struct cli_spec cli_devices_spec, cli_list_spec, cli_run_spec, cli_peak_spec,
-    cli_bench_spec, cli_compare_spec, cli_tune_spec, cli_diff_spec;
-/* run's (and peak's) checks of `workload` and the options that need no
- * device: names, variant, --input, --compare, --size, --split and --summa,
- * the kernel file. *workload is set when the name is known. */
-int cli_run_check(const struct cli_opts *o, const char *workload_name,
-                  const struct clmem_workload **workload, struct clmem_error *err);
 
 #endif

@@ -5,7 +5,9 @@
  * device at all, and a missing HOME (HOME=/nonexistent, as root) it
  * creates: PoCL then gets a private temporary cache, removed at exit. */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "cli.h"
+#include "driver.h"
+
+#include "common.h"
 
 #include <errno.h>
 #include <ftw.h>

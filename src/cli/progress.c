@@ -1,7 +1,10 @@
 /* Progress and informational lines on stderr: on with --progress or on a
  * terminal, never with --quiet or on the silent ranks; each result's line
  * wherever stderr goes, but with --quiet or on the silent ranks. */
-#include "cli.h"
+#include "progress.h"
+
+#include "common.h"
+#include "report/report.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -18,10 +21,10 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void cli_feedback_set(const struct cli_opts *o)
+void cli_feedback_set(int progress, int quiet)
 {
-    feedback_quiet = o->quiet;
-    feedback_progress = o->progress;
+    feedback_quiet = quiet;
+    feedback_progress = progress;
     progress_start = now_s();
     progress_origin = 0;
 }

@@ -5,29 +5,13 @@
  * a process alone (no job started: without mpirun, or without MPI) does
  * what one process does. Only the flow calls the collectives. Ranks other
  * than 0 print no errors: rank 0 says each once, for all. */
-#include "cli.h"
+#include "ranks.h"
+
+#include "common.h"
+#include "driver.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The rank variables of Open MPI's mpirun, MPICH's Hydra and PMIx
- * launchers (srun). */
-static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-
-int cli_launched_by_mpirun(void)
-{
-    return cli_mpirun_rank() >= 0;
-}
-
-int cli_mpirun_rank(void)
-{
-    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rank_vars); i++) {
-        const char *v = getenv(rank_vars[i]);
-        if (v && v[0])
-            return atoi(v);
-    }
-    return -1;
-}
 
 /* The job this process is a rank of, from cli_mpi_start to cli_mpi_stop;
  * NULL alone. */
@@ -110,35 +94,27 @@ static void say_no_gpu(int no_gpu, const struct clmem_device *device)
  * the host's GPUs, else every device), the rank taking the one its rank
  * on the host gives, modulo their number, so that ranks share devices
  * when there are more ranks than devices. */
-static int open_rank_device(const struct cli_devices *d, const char *kernel_dir,
+static int open_rank_device(const struct cli_devices *d, const struct cli_open *how,
                             struct clmem_ctx *ctx, int *no_gpu, struct clmem_error *err)
 {
-    struct clmem_device *devices = NULL;
-    size_t count = 0, n = 0, *chosen = NULL;
-    int status = cli_devices_list(&devices, &count, CLI_DRIVER_ADDRESS_SPACE_MIB, err);
-    if (status == CLMEM_OK && count == 0)
-        status = clmem_fail(err, CLMEM_ERR_CL, "no OpenCL device found on %s", clmem_mpi_host(job));
-    if (status == CLMEM_OK && !(chosen = calloc(count, sizeof *chosen)))
-        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    if (status == CLMEM_OK)
-        status = cli_devices_choose(d, CLI_CHOOSE_GPUS, devices, count, chosen, count, &n, err);
+    struct cli_chosen c;
+    int status = cli_devices_pick(d, CLI_CHOOSE_GPUS, CLI_DRIVER_ADDRESS_SPACE_MIB, &c, err);
     if (status == CLMEM_OK) {
-        const struct clmem_device *mine = &devices[chosen[(size_t)clmem_mpi_local_rank(job) % n]];
-        *no_gpu = !d->text && !(mine->type & CL_DEVICE_TYPE_GPU);
-        status = cli_ctx_open(ctx, mine, kernel_dir, err);
+        size_t mine = (size_t)clmem_mpi_local_rank(job);
+        *no_gpu = !d->text && !(cli_chosen_device(&c, mine)->type & CL_DEVICE_TYPE_GPU);
+        status = cli_device_open(&c, mine, how, ctx, err);
     }
-    free(chosen);
-    free(devices);
+    cli_chosen_free(&c);
     return status;
 }
 
-int ranks_open_device(const struct cli_devices *d, const char *kernel_dir, struct clmem_ctx *ctx,
-                      struct clmem_error *err)
+int ranks_open_device(const struct cli_devices *d, const struct cli_open *how,
+                      struct clmem_ctx *ctx, struct clmem_error *err)
 {
     if (!job)
-        return cli_open_device(d, kernel_dir, ctx, err);
+        return cli_open_device(d, how, ctx, err);
     int no_gpu = 0;
-    int status = clmem_mpi_agree(job, open_rank_device(d, kernel_dir, ctx, &no_gpu, err), err);
+    int status = clmem_mpi_agree(job, open_rank_device(d, how, ctx, &no_gpu, err), err);
     if (status == CLMEM_OK)
         say_no_gpu(no_gpu, &ctx->device);
     return status;

@@ -4,7 +4,9 @@
  * and the driver's own exit() told apart from clmem's, and the exit code
  * after a stop. */
 #define _XOPEN_SOURCE 700 /* SA_RESTART, SIGSYS, SIGXCPU, ... */
-#include "cli.h"
+#include "stopping.h"
+
+#include "common.h"
 
 #include <pthread.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* "did you mean": the nearest name to one mistyped, for commands,
  * options, workloads and variants. */
-#include "cli.h"
+#include "suggest.h"
 
 #include <string.h>
 

@@ -162,12 +162,24 @@ static const struct {
     {"accelerator", CL_DEVICE_TYPE_ACCELERATOR},
 };
 
-/* "P:D" with both parts decimal; returns 1 and fills them when it is one. */
-static int parse_index(const char *spec, unsigned long *p, unsigned long *d)
+/* Whether text[0..len) holds part (case-insensitive; an empty part is
+ * in every text). */
+static int has_part(const char *text, size_t len, const char *part, size_t part_len)
 {
-    char *end;
-    if (!isdigit((unsigned char)spec[0]))
+    for (size_t at = 0; at + part_len <= len; at++)
+        if (strncasecmp(text + at, part, part_len) == 0)
+            return 1;
+    return 0;
+}
+
+/* "P:D" with both parts decimal; returns 1 and fills them when it is one. */
+static int parse_index(const char *text, size_t len, unsigned long *p, unsigned long *d)
+{
+    char spec[64], *end;
+    if (len >= sizeof spec || !isdigit((unsigned char)text[0]))
         return 0;
+    memcpy(spec, text, len);
+    spec[len] = '\0';
     *p = strtoul(spec, &end, 10);
     if (*end != ':' || !isdigit((unsigned char)end[1]))
         return 0;
@@ -175,21 +187,92 @@ static int parse_index(const char *spec, unsigned long *p, unsigned long *d)
     return *end == '\0';
 }
 
-int clmem_devices_parse_spec(const char *spec, struct clmem_error *err)
+int clmem_device_spec_parse(const char *text, size_t len, struct clmem_device_spec *spec,
+                            struct clmem_error *err)
 {
-    if (spec == NULL)
-        return CLMEM_OK;
-    if (spec[0] == '\0')
+    memset(spec, 0, sizeof *spec);
+    if (text == NULL)
+        return CLMEM_OK; /* CLMEM_SPEC_DEFAULT */
+    spec->text = text;
+    spec->len = len;
+    if (len == 0)
         return clmem_fail(err, CLMEM_ERR_USAGE,
                           "empty device (use an index like '0:0', a type like 'gpu', or part "
                           "of a name; see 'clmem devices')");
-    if (strchr(spec, ':')) {
-        unsigned long p, d;
-        if (!parse_index(spec, &p, &d))
+    if (memchr(text, ':', len)) {
+        if (!parse_index(text, len, &spec->platform, &spec->device))
             return clmem_fail(err, CLMEM_ERR_USAGE,
-                              "bad device index '%s' (expected PLATFORM:DEVICE, e.g. '0:0')", spec);
+                              "bad device index '%.*s' (expected PLATFORM:DEVICE, e.g. '0:0')",
+                              (int)len, text);
+        spec->kind = CLMEM_SPEC_INDEX;
+        return CLMEM_OK;
     }
+    for (size_t t = 0; t < CLMEM_ARRAY_SIZE(device_types); t++)
+        if (strlen(device_types[t].name) == len &&
+            strncasecmp(text, device_types[t].name, len) == 0) {
+            spec->kind = CLMEM_SPEC_TYPE;
+            spec->type = device_types[t].type;
+            return CLMEM_OK;
+        }
+    spec->kind = CLMEM_SPEC_NAME;
     return CLMEM_OK;
+}
+
+int clmem_device_spec_find(const struct clmem_device_spec *spec, const struct clmem_device *devices,
+                           size_t count, size_t *chosen, struct clmem_error *err)
+{
+    if (count == 0)
+        return clmem_fail(err, CLMEM_ERR_CL,
+                          "no OpenCL device found (install one: on Debian/Ubuntu "
+                          "'sudo apt-get install pocl-opencl-icd' gives a CPU device)");
+    int len = (int)spec->len;
+    const char *text = spec->text;
+    switch (spec->kind) {
+    case CLMEM_SPEC_DEFAULT: /* the first GPU, else the first device */
+        *chosen = 0;
+        for (size_t i = count; i-- > 0;)
+            if (devices[i].type & CL_DEVICE_TYPE_GPU)
+                *chosen = i;
+        return CLMEM_OK;
+    case CLMEM_SPEC_INDEX:
+        for (size_t i = 0; i < count; i++)
+            if (devices[i].platform_index == spec->platform &&
+                devices[i].device_index == spec->device) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no device '%.*s' (see 'clmem devices')", len,
+                          text);
+    case CLMEM_SPEC_TYPE:
+        for (size_t i = 0; i < count; i++)
+            if (devices[i].type & spec->type) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no %.*s device (see 'clmem devices')", len, text);
+    case CLMEM_SPEC_NAME: break;
+    }
+    for (size_t i = 0; i < count; i++) {
+        const char *fields[] = {devices[i].name, devices[i].platform_name, devices[i].vendor,
+                                devices[i].version};
+        for (size_t f = 0; f < CLMEM_ARRAY_SIZE(fields); f++)
+            if (has_part(fields[f], strlen(fields[f]), text, spec->len)) {
+                *chosen = i;
+                return CLMEM_OK;
+            }
+    }
+    /* Mesa's rusticl lists its devices only where RUSTICL_ENABLE names
+     * their drivers: a newcomer asking for llvmpipe sees no such device. */
+    const char *enabled = getenv("RUSTICL_ENABLE");
+    if ((has_part("llvmpipe", 8, text, spec->len) || has_part(text, spec->len, "llvmpipe", 8) ||
+         has_part(text, spec->len, "rusticl", 7)) &&
+        (!enabled || !enabled[0]))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "unknown device '%.*s' (Mesa's rusticl lists llvmpipe only with "
+                          "RUSTICL_ENABLE=llvmpipe in the environment; see 'clmem devices')",
+                          len, text);
+    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%.*s' (see 'clmem devices')", len,
+                      text);
 }
 
 int clmem_devices_select(const char *spec, const struct clmem_device *devices, size_t count,
@@ -198,60 +281,9 @@ int clmem_devices_select(const char *spec, const struct clmem_device *devices, s
     CLMEM_REFUSE_NULL(err, err);
     CLMEM_REFUSE_NULL(chosen, err);
     CLMEM_REFUSE_IF(!devices && count, err, "%s: 'devices' is NULL, count %zu", __func__, count);
-    int rc = clmem_devices_parse_spec(spec, err);
-    if (rc)
-        return rc;
-    if (count == 0)
-        return clmem_fail(err, CLMEM_ERR_CL,
-                          "no OpenCL device found (install one: on Debian/Ubuntu "
-                          "'sudo apt-get install pocl-opencl-icd' gives a CPU device)");
-    if (spec == NULL) {
-        for (size_t i = 0; i < count; i++)
-            if (devices[i].type & CL_DEVICE_TYPE_GPU) {
-                *chosen = i;
-                return CLMEM_OK;
-            }
-        *chosen = 0;
-        return CLMEM_OK;
-    }
-    unsigned long p, d;
-    if (parse_index(spec, &p, &d)) {
-        for (size_t i = 0; i < count; i++)
-            if (devices[i].platform_index == p && devices[i].device_index == d) {
-                *chosen = i;
-                return CLMEM_OK;
-            }
-        return clmem_fail(err, CLMEM_ERR_USAGE, "no device '%s' (see 'clmem devices')", spec);
-    }
-    for (size_t t = 0; t < CLMEM_ARRAY_SIZE(device_types); t++) {
-        if (strcasecmp(spec, device_types[t].name) != 0)
-            continue;
-        for (size_t i = 0; i < count; i++)
-            if (devices[i].type & device_types[t].type) {
-                *chosen = i;
-                return CLMEM_OK;
-            }
-        return clmem_fail(err, CLMEM_ERR_USAGE, "no %s device (see 'clmem devices')", spec);
-    }
-    for (size_t i = 0; i < count; i++)
-        if (clmem_contains_nocase(devices[i].name, spec) ||
-            clmem_contains_nocase(devices[i].platform_name, spec) ||
-            clmem_contains_nocase(devices[i].vendor, spec) ||
-            clmem_contains_nocase(devices[i].version, spec)) {
-            *chosen = i;
-            return CLMEM_OK;
-        }
-    /* Mesa's rusticl lists its devices only where RUSTICL_ENABLE names
-     * their drivers: a newcomer asking for llvmpipe sees no such device. */
-    const char *enabled = getenv("RUSTICL_ENABLE");
-    if ((clmem_contains_nocase("llvmpipe", spec) || clmem_contains_nocase(spec, "llvmpipe") ||
-         clmem_contains_nocase(spec, "rusticl")) &&
-        (!enabled || !enabled[0]))
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "unknown device '%s' (Mesa's rusticl lists llvmpipe only with "
-                          "RUSTICL_ENABLE=llvmpipe in the environment; see 'clmem devices')",
-                          spec);
-    return clmem_fail(err, CLMEM_ERR_USAGE, "unknown device '%s' (see 'clmem devices')", spec);
+    struct clmem_device_spec parsed;
+    int status = clmem_device_spec_parse(spec, spec ? strlen(spec) : 0, &parsed, err);
+    return status ? status : clmem_device_spec_find(&parsed, devices, count, chosen, err);
 }
 
 unsigned long clmem_device_loop_limit(const struct clmem_device *device)

@@ -32,8 +32,23 @@ int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const 
     } while (0)
 
 /* ---- devices (device.c) ---- */
-/* Parses a device spec without looking at devices (usage errors only). */
-int clmem_devices_parse_spec(const char *spec, struct clmem_error *err);
+/* A device spec (--device's, or one of a list's), parsed once without
+ * looking at devices: NULL (the first GPU, else the first device), "P:D",
+ * a type ("gpu", "cpu", "accelerator") or a case-insensitive part of a
+ * name. text points into the caller's string, which must outlive it. */
+struct clmem_device_spec {
+    enum { CLMEM_SPEC_DEFAULT, CLMEM_SPEC_INDEX, CLMEM_SPEC_TYPE, CLMEM_SPEC_NAME } kind;
+    const char *text; /* as written, len bytes (no NUL in a list): messages quote it */
+    size_t len;
+    unsigned long platform, device; /* CLMEM_SPEC_INDEX */
+    cl_device_type type;            /* CLMEM_SPEC_TYPE */
+};
+/* text[0..len) into *spec (usage errors only); text NULL: the default. */
+int clmem_device_spec_parse(const char *text, size_t len, struct clmem_device_spec *spec,
+                            struct clmem_error *err);
+/* The index in devices[0..count) of the first device that spec names. */
+int clmem_device_spec_find(const struct clmem_device_spec *spec, const struct clmem_device *devices,
+                           size_t count, size_t *chosen, struct clmem_error *err);
 /* Whether CL_DEVICE_EXTENSIONS lists `name` (a whole word). */
 int clmem_device_has_extension(const struct clmem_device *device, const char *name);
 /* How many loop iterations a work-item may run before the implementation

@@ -1,15 +1,16 @@
 /* libFuzzer harness: the CLI's option parsing, without a device. The input
  * is split at NUL bytes into arguments, which go through
  *  - every command's parser (cli_parse with the command's spec, through
- *    src/cli/options.h), twice, then what run and peak check before they
+ *    src/cli/options.h and commands.h), twice, then what run and peak check before they
  *    open a device (cli_run_check: workload, variant, --compare, --size,
  *    --device, kernel file) and what bench checks (clmem_bench_plan:
  *    --workloads, on a device that is not opened);
  *  - one by one: every option of the table (cli_parse_value),
- *    clmem_size_parse, clmem_devices_parse_spec and clmem_devices_select on
+ *    clmem_size_parse, clmem_device_spec_parse and clmem_devices_select on
  *    made-up devices.
  * Every refusal is a usage error with a message; what is accepted is in
  * the table's range. */
+#include "commands.h"
 #include "fuzz.h"
 #include "harness/harness.h"
 #include "options.h"
@@ -138,7 +139,8 @@ static void fuzz_values(const char *text)
     struct clmem_size size;
     if ((status = clmem_size_parse(text, &size, &err)))
         check_refusal(status, &err);
-    if ((status = clmem_devices_parse_spec(text, &err)))
+    struct clmem_device_spec spec;
+    if ((status = clmem_device_spec_parse(text, strlen(text), &spec, &err)))
         check_refusal(status, &err);
 
     static struct clmem_device devices[3];
