@@ -1,5 +1,7 @@
 /* peak: the copy, read, FMA and launch probes verify (copy and read at any
  * size, their float4 tails included) and count their work as documented;
+ * the typed throughputs (fp64, fp16, int32) verify, count theirs, are
+ * skipped where the device lacks the type and stay out of --peak;
  * reductions are measured against the read roof. */
 #include "pocl.h"
 
@@ -39,7 +41,9 @@ static void work_is_counted_as_documented(void **state)
         snprintf(size, sizeof size, "%zu", sizes[k]);
         assert_int_equal(clmem_run_workload(ctx, "peak", "all", size, 2, &results, &n, &err),
                          CLMEM_OK);
-        assert_int_equal(n, 4);
+        /* copy, read, fma, fp64, fp16, int32, launch: fp16 skipped where the
+         * device has no cl_khr_fp16. */
+        assert_int_equal(n, 7);
         const struct clmem_result *copy = test_find_result(results, n, "copy");
         const struct clmem_result *read = test_find_result(results, n, "read");
         const struct clmem_result *fma = test_find_result(results, n, "fma");
@@ -67,8 +71,53 @@ static void work_is_counted_as_documented(void **state)
             items = asked;
         assert_string_equal(fma->metric_unit, "GFLOP/s");
         test_expect_metric(fma, (double)items * 512 * 8 * width * 4);
+        /* The typed chains: as many work-items; fp64 at half the float
+         * lanes (4 at least), fp16 and int32 at the float's. */
+        const struct clmem_result *fp64 = test_find_result(results, n, "fp64");
+        const struct clmem_result *fp16 = test_find_result(results, n, "fp16");
+        const struct clmem_result *int32 = test_find_result(results, n, "int32");
+        int width64 = width >= 8 ? width / 2 : 4;
+        if (clmem_device_has_extension(&ctx->device, "cl_khr_fp64"))
+            test_expect_metric(fp64, (double)items * 512 * 8 * width64 * 4);
+        else
+            assert_true(fp64->skipped);
+        if (clmem_device_has_extension(&ctx->device, "cl_khr_fp16"))
+            test_expect_metric(fp16, (double)items * 512 * 8 * width * 4);
+        else
+            assert_true(fp16->skipped && strstr(fp16->skip_reason, "cl_khr_fp16"));
+        assert_string_equal(int32->metric_unit, "GIOP/s");
+        test_expect_metric(int32, (double)items * 512 * 8 * width * 4);
         clmem_results_free(results, n);
     }
+}
+
+/* The typed chains verify at sizes that are not a multiple of the
+ * work-group (their work-items: the size rounded up to one), the host
+ * repeating every step; a device without the type skips its variant. */
+static void typed_chains_verify_any_size(void **state)
+{
+    struct clmem_ctx *ctx = *state;
+    static const char *const sizes[] = {"1", "7", "33", "1001"};
+    static const struct {
+        const char *variant, *extension;
+    } typed[] = {{"fp64", "cl_khr_fp64"}, {"fp16", "cl_khr_fp16"}, {"int32", NULL}};
+    for (size_t t = 0; t < sizeof typed / sizeof *typed; t++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            if (!typed[t].extension ||
+                clmem_device_has_extension(&ctx->device, typed[t].extension)) {
+                test_expect_verified(ctx, "peak", typed[t].variant, sizes[i]);
+                continue;
+            }
+            struct clmem_error err = {0};
+            struct clmem_result *results = NULL;
+            size_t n = 0;
+            /* Named alone it is refused; under "all" it is skipped (above). */
+            assert_int_equal(
+                clmem_run_workload(ctx, "peak", typed[t].variant, sizes[i], 1, &results, &n, &err),
+                CLMEM_ERR_USAGE);
+            assert_non_null(strstr(err.message, typed[t].extension));
+            clmem_results_free(results, n);
+        }
 }
 
 static void peak_measure_fills_every_peak(void **state)
@@ -84,6 +133,11 @@ static void peak_measure_fills_every_peak(void **state)
     /* Glaunch/s is launches per ns: its inverse in us is 1e-3 over it. */
     double per_ns = test_find_result(results, n, "launch")->metric;
     assert_true(peak.launch_us > 0.999e-3 / per_ns && peak.launch_us < 1.001e-3 / per_ns);
+    /* The typed throughputs are no roof: --peak leaves them out. */
+    assert_int_equal(n, 4);
+    for (size_t i = 0; i < n; i++)
+        assert_true(strcmp(results[i].variant, "int32") != 0 &&
+                    strcmp(results[i].variant, "fp64") != 0);
     clmem_results_free(results, n);
 }
 
@@ -102,9 +156,9 @@ static void reductions_are_held_to_the_read_roof(void **state)
                                           {"transpose", "all", "64"},
                                           {"matmul", "naive", "33"}};
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++)
-        assert_int_equal(clmem_run_workload(*state, runs[i][0], runs[i][1], runs[i][2], 1,
-                                            &results, &n, &err),
-                         CLMEM_OK);
+        assert_int_equal(
+            clmem_run_workload(*state, runs[i][0], runs[i][1], runs[i][2], 1, &results, &n, &err),
+            CLMEM_OK);
     struct clmem_peak peak = {.bandwidth = 100, .flops = 1000, .read_bandwidth = 50};
     clmem_results_apply_peak(results, n, &peak);
     for (size_t i = 0; i < n; i++) {
@@ -152,7 +206,8 @@ static void a_roof_below_its_results_is_measured_again(void **state)
     copy = (struct clmem_result *)test_find_result(peaks, n_peaks, "copy");
     assert_true(copy->metric > 1e-6 && peak.bandwidth == copy->metric);
     assert_true(peak.flops > 1e-6);
-    assert_non_null(strstr(copy->note, "measured twice, a result of the run being above the first: 1e-06, then "));
+    assert_non_null(strstr(
+        copy->note, "measured twice, a result of the run being above the first: 1e-06, then "));
     clmem_results_apply_peak(results, n, &peak);
     /* Applied twice, a note says "above its roof" at most once. */
     clmem_results_apply_peak(results, n, &peak);
@@ -167,6 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(copy_and_read_verify_any_size),
         cmocka_unit_test(work_is_counted_as_documented),
+        cmocka_unit_test(typed_chains_verify_any_size),
         cmocka_unit_test(peak_measure_fills_every_peak),
         cmocka_unit_test(reductions_are_held_to_the_read_roof),
         cmocka_unit_test(a_roof_below_its_results_is_measured_again),

@@ -173,6 +173,10 @@ struct clmem_run_options {
     const char *compare;      /* a library to run beside the kernels ("clblast") or NULL */
     const int *tune_values;   /* clmem tune: the candidate to run */
     int ignore_tuning;        /* the built-in parameters, not the tuning database's */
+    /* 1: under "all", only the variants that measure one of the device's
+     * peaks (struct clmem_peak): the peak workload's others, its typed
+     * throughputs, are no roof and are left out of --peak. */
+    int peaks_only;
     /* 1: each variant runs on, untimed, until the device's energy counter
      * has had the span it reads well (clmem_energy_min_span_ms: 1 s with
      * NVML), so that every result has its energy where there is a counter;
@@ -296,8 +300,8 @@ struct clmem_compare_device {
     char created[40];            /* when the file was written (UTC, ISO 8601), or "" */
     char clmem_version[64];
     char clmem_git[64]; /* the build's git describe ("8484219-dirty"); "" when not recorded */
-    int rank;        /* an MPI file's rank, else -1 */
-    int interrupted; /* a signal stopped its run early: what finished */
+    int rank;           /* an MPI file's rank, else -1 */
+    int interrupted;    /* a signal stopped its run early: what finished */
     /* The file's "hierarchy" (clmem hierarchy's run files), owned by the
      * entry (clmem_compare_devices_free); NULL when it has none. */
     struct clmem_saved_hierarchy *hierarchy;

@@ -27,8 +27,8 @@ int clmem_workload_is_peak(const struct clmem_workload *w)
 }
 
 /* *peak from the peak workload's results, by their variants' roles. */
-static void peak_from(const struct clmem_workload *peak_workload, const struct clmem_result *results,
-                      size_t n, struct clmem_peak *peak)
+static void peak_from(const struct clmem_workload *peak_workload,
+                      const struct clmem_result *results, size_t n, struct clmem_peak *peak)
 {
     for (size_t i = 0; i < n; i++) {
         const struct clmem_result *r = &results[i];
@@ -56,7 +56,8 @@ int clmem_peak_run(struct clmem_ctx *ctx, const struct clmem_workload *peak_work
     struct clmem_run_options options = {.size = peak_size(&ctx->device),
                                         .reps = reps,
                                         .warmup = CLMEM_DEFAULT_WARMUP,
-                                        .seed = CLMEM_DEFAULT_SEED};
+                                        .seed = CLMEM_DEFAULT_SEED,
+                                        .peaks_only = 1};
     int status = clmem_run(ctx, peak_workload, &options, results, n_results, err);
     if (status)
         return status;

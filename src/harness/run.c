@@ -110,6 +110,8 @@ int clmem_run_plan_normalised(struct clmem_run *run, const struct clmem_workload
         /* A library's routine runs only when the run compares with it. */
         for (size_t i = 0; i < workload->n_variants && i < CLMEM_MAX_VARIANTS; i++) {
             const struct clmem_variant *v = &workload->variants[i];
+            if (options->peaks_only && v->peak == CLMEM_PEAK_NONE)
+                continue;
             if (!v->library || (options->compare && strcmp(v->library, options->compare) == 0))
                 run->variants[run->n_variants++] = v;
         }
