@@ -395,15 +395,6 @@ MISUSE(clmem_compare_devices_free)
     clmem_compare_devices_free(NULL, 5);
 }
 
-MISUSE(clmem_compare_report)
-{
-    UNUSED;
-    struct clmem_error err = {0};
-    char note[64];
-    refused(clmem_compare_report(NULL, NULL, 0, note, sizeof note, &err), &err, "dir");
-    refused(clmem_compare_report("/tmp/x", NULL, 2, note, sizeof note, &err), &err, "devs");
-}
-
 #define CASE(f) cmocka_unit_test(misuse_##f)
 static const struct CMUnitTest misuse_cases[] = {
     CASE(clmem_error_clear),
@@ -450,7 +441,6 @@ static const struct CMUnitTest misuse_cases[] = {
     CASE(clmem_runfile_load),
     CASE(clmem_runfile_results),
     CASE(clmem_compare_devices_free),
-    CASE(clmem_compare_report),
 };
 #define MISUSE_PREFIX "misuse_"
 
@@ -528,7 +518,6 @@ static void misuse_without_an_error_record(void **state)
         clmem_report_meta_create(NULL, NULL, NULL, NULL),
         clmem_report_write(NULL, CLMEM_FORMAT_CSV, NULL, 0, NULL, NULL),
         clmem_runfile_load(NULL, NULL, NULL, NULL),
-        clmem_compare_report(NULL, NULL, 0, NULL, 0, NULL),
     };
     for (size_t i = 0; i < sizeof status / sizeof *status; i++)
         if (status[i] != CLMEM_ERR_USAGE)
@@ -659,7 +648,8 @@ static void run_through_handles(void **state)
         assert_true(clmem_result_number(clmem_result_at(results, n, i), "peak_fraction") > 0);
     clmem_results_free(peak_results, n_peak);
 
-    /* A run file with the device and its peaks, read back and compared. */
+    /* A run file with the device and its peaks, read back (the comparison
+     * report is the clmem program's: clmem compare). */
     struct clmem_report_meta *meta = NULL;
     assert_int_equal(clmem_report_meta_create(fx.device, peak, &meta, &err), CLMEM_OK);
     clmem_peak_release(peak); /* the meta holds a copy */
@@ -679,12 +669,6 @@ static void run_through_handles(void **state)
     assert_string_equal(clmem_result_text(clmem_result_at(read, n_read, n - 1), "variant"),
                         clmem_result_text(clmem_result_at(results, n, n - 1), "variant"));
     assert_null(clmem_runfile_results(runs, n_runs, 1, &n_read));
-    char note[256];
-    if (clmem_compare_report(test_in_dir("report"), runs, n_runs, note, sizeof note, &err))
-        fail_msg("compare: %s", err.message);
-    char *report = test_read_file(test_in_dir("report/report.md"));
-    assert_non_null(report);
-    free(report);
     clmem_compare_devices_free(runs, n_runs);
     clmem_results_free(results, n);
 }

@@ -1,4 +1,4 @@
-/* Energy (src/opencl/energy.c and the harness around it): RAPL counters
+/* Energy (src/power/energy.c and the harness around it): RAPL counters
  * made by the test (CLMEM_POWERCAP_DIR) read, summed over the zones that
  * count and taken once around their wrap; a result's energy, power and
  * work per joule from two readings, and n/a with the reason where there is
@@ -12,7 +12,8 @@
  * where two GPUs share the name, the counter is missing, NVML does not
  * start; a counter that jumps by more than any device draws gives no
  * figure. */
-#include "opencl/energy.h"
+#include "power/power.h"
+#include "report/model.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -442,11 +443,11 @@ static void figures_from_two_readings(void **state)
     assert_close(r.energy_span_s, 0.5, 1e-12);
     assert_int_equal(r.energy_runs, 100);
     char unit[24];
-    clmem_energy_efficiency_unit("GB/s", unit, sizeof unit);
+    clmem_unit_per_joule("GB/s", unit, sizeof unit);
     assert_string_equal(unit, "GB/J");
-    clmem_energy_efficiency_unit("GFLOP/s", unit, sizeof unit);
+    clmem_unit_per_joule("GFLOP/s", unit, sizeof unit);
     assert_string_equal(unit, "GFLOP/J");
-    clmem_energy_efficiency_unit("us", unit, sizeof unit);
+    clmem_unit_per_joule("us", unit, sizeof unit);
     assert_string_equal(unit, "");
     /* A metric that is no rate has energy and power, no efficiency. */
     r = measured(3, 0.5, "us");

@@ -19,14 +19,19 @@
 #     includes it. What the files an orchestrator calls share goes in a
 #     header of its own that they include (report/model.h, compare/model.h),
 #     the orchestrator's entry point in its own (report.h, compare.h).
+#  5. rooms: only io/ renames, links or syncs files, and only io/ and
+#     report/ say "cannot write 'FILE'" (every report ends through
+#     report/commit.c); only power/ names the vendors' power meters.
 # A planted upward call (base calling the harness) fails check 2; a
 # planted include (io including "harness/harness.h") fails check 1; a
 # planted call from csv.c's clmem_csv_field to diff.c fails check 3; a
 # planted include of "compare/compare.h" in compare/html.c, or of
-# "report/report.h" in report/model.h, fails check 4.
+# "report/report.h" in report/model.h, fails check 4; a command that
+# commits its own report (cmd_run.c before report/commit.c), or compare
+# swapping its directory with rename(2), fails check 5.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
-order=(base io opencl harness report compare workloads mpi cli)
+order=(base io opencl power harness report compare workloads mpi cli)
 # A layer's place in the list, -1 for none (looked up without a subshell:
 # the checks below ask for thousands).
 declare -A rank_of
@@ -214,8 +219,38 @@ if [ -n "$arrows" ]; then
     fail=1
 fi
 
+# Rooms: one place for each job. An output is renamed, linked or synced
+# into place by io/ alone, and a report's end (write, flush, name the
+# file, commit or abort) is the report layer's (report/commit.c): no other
+# folder says "cannot write 'FILE'" itself. The vendors' power meters
+# (NVML, RAPL, amdsmi, Sysman) are power/'s alone.
+while IFS= read -r hit; do
+    rel=${hit#"$src"/}
+    case "$rel" in
+    io/* | report/*) ;;
+    *)
+        echo "layers: ${rel%%:*} writes files itself (rename, link, sync or its own 'cannot" \
+            "write' message): outputs go through io/, reports end through report/commit.c:" \
+            "${rel#*:}"
+        fail=1
+        ;;
+    esac
+done < <(grep -n -E "(^|[^a-z_])(rename|renameat2?|linkat|fsync|fdatasync)[[:space:]]*\(|\"cannot write '%s': %s\"" \
+    "$src"/*/*.c || true)
+while IFS= read -r hit; do
+    rel=${hit#"$src"/}
+    case "$rel" in
+    power/*) ;;
+    *)
+        echo "layers: ${rel%%:*} reads a power meter; meters are src/power's: ${rel#*:}"
+        fail=1
+        ;;
+    esac
+done < <(grep -n -E 'libnvidia-ml|libamd_smi|libze_loader|powercap' "$src"/*/*.c || true)
+
 "$(dirname "${BASH_SOURCE[0]}")"/layers_inside.sh || fail=1
 [ "$fail" -eq 0 ] &&
     echo "layers: ${order[*]}: every include and call points down, no circle between files," \
-        "no file includes the header of one that uses it"
+        "no file includes the header of one that uses it, files written through io/ and" \
+        "reports ended through report/, power meters in power/"
 exit "$fail"

@@ -61,8 +61,8 @@ EXCEPTIONS = [
     ("src/compare/model.h", '"1.83x its roof', "a roofline note's format: an example"),
     ("src/compare/model.h", '"2.23x"', "how a ratio is printed: an example"),
     ("src/compare/summary.c", "0.0027x", "how a ratio is printed: an example"),
-    ("src/opencl/energy.c", "Volta or newer", "NVML's own statement of which GPUs count energy"),
-    ("src/opencl/energy.h", "Volta and newer", "which GPUs NVML counts energy on"),
+    ("src/power/energy.c", "Volta or newer", "NVML's own statement of which GPUs count energy"),
+    ("src/power/power.h", "Volta and newer", "which GPUs NVML counts energy on"),
     ("src/workloads/hierarchy.h", "1.2-1.4x past the size",
      "where a fitted slope's third lies, arithmetic rather than a measurement"),
 ]

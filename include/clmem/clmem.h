@@ -247,7 +247,7 @@ CLMEM_API int clmem_report_write(FILE *out, enum clmem_format format,
                                  const struct clmem_result *results, size_t n,
                                  const struct clmem_report_meta *meta, struct clmem_error *err);
 
-/* ---- run files, and the comparison of several ---- */
+/* ---- run files ---- */
 /* A device's run read back from a run file (clmem compare, diff). */
 struct clmem_compare_device;
 /* Appends one entry per device run the file holds; a file that cannot be
@@ -259,11 +259,5 @@ CLMEM_API const struct clmem_result *clmem_runfile_results(const struct clmem_co
                                                            size_t n_runs, size_t i,
                                                            size_t *n_results);
 CLMEM_API void clmem_compare_devices_free(struct clmem_compare_device *runs, size_t n);
-/* The comparison report of n_devs runs into `dir` (report.md, report.html,
- * results.csv, device-N.json, plots), whole or not at all; plots_note says
- * why pictures are missing ("" when drawn). */
-CLMEM_API int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs,
-                                   size_t n_devs, char *plots_note, size_t note_size,
-                                   struct clmem_error *err);
 
 #endif

@@ -8,7 +8,6 @@
 #include "report/report.h"
 #include "suggest.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,11 +133,8 @@ int cmd_diff(int argc, char **argv)
     if (a.output && (status = clmem_output_open(&output, a.output, &err)))
         goto cleanup;
     status = clmem_diff_write(output.file ? output.file : stdout, format, &diff, &err);
-    if (status == CLMEM_ERR_USAGE && output.file)
-        status = clmem_fail(&err, CLMEM_ERR_USAGE, "cannot write '%s': %s", a.output,
-                            strerror(errno ? errno : EIO));
-    if (status == CLMEM_OK && output.file)
-        status = clmem_output_commit(&output, &err);
+    if (output.file)
+        status = clmem_output_end(&output, status, &err);
     if (status)
         goto cleanup;
     /* With the report in a file, a CI log still shows the outcome. */

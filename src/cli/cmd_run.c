@@ -331,19 +331,12 @@ static int run_several(struct cli_flow *f, struct clmem_error *err)
     enum clmem_format format = output->file ? cli_output_format(a, a->format) : a->format;
     int write_status = clmem_report_write(out, format, results, n_results, &meta, err);
     if (write_status == CLMEM_OK && a->split.given && a->format == CLMEM_FORMAT_TABLE) {
+        errno = 0;
         print_scaling(out, results, n_results, ctxs, a->weak);
-        if (fflush(out) != 0 || ferror(out))
-            write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s",
-                                      strerror(errno ? errno : EIO));
+        write_status = clmem_report_flush(out, CLMEM_OK, err);
     }
-    if (write_status == CLMEM_ERR_USAGE && output->file) {
-        /* As clmem_output_report: name the file, leave none behind. */
-        int saved = errno ? errno : EIO;
-        clmem_output_abort(output);
-        write_status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", output->path,
-                                  strerror(saved));
-    } else if (write_status == CLMEM_OK && output->file)
-        write_status = clmem_output_commit(output, err);
+    if (output->file)
+        write_status = clmem_output_end(output, write_status, err);
     if (write_status)
         status = write_status;
 

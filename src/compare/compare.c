@@ -3,16 +3,13 @@
  * (compare_doc.c, compare_md.c, html.c), results.csv, a JSON per entry,
  * and gnuplot pictures (plots.c). The directory is replaced in one step:
  * everything is written into a temporary directory beside it, which then
- * takes its place (publish). */
-#define _GNU_SOURCE /* renameat2, realpath */
+ * takes its place (io's clmem_outdir_publish). */
+#define _GNU_SOURCE /* open_memstream's declaration under -std=c11 */
 #include "compare/compare.h"
 
 #include "compare/model.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,109 +17,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- the directory ---- */
-
-/* `dir` without trailing slashes ("/" stays). */
-static void trimmed(const char *dir, char *out, size_t size)
-{
-    snprintf(out, size, "%s", dir);
-    for (size_t len = strlen(out); len > 1 && out[len - 1] == '/'; len--)
-        out[len - 1] = '\0';
-}
 
 int clmem_compare_dir(const char *dir, struct clmem_error *err)
 {
     return clmem_outdir_check(dir, err);
-}
-
-/* The process's umask (umask() reads it only by setting it back). */
-static mode_t dir_umask(void)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return mask;
-}
-
-/* The temporary directory: DIR.tmp.XXXXXX beside DIR; inside an existing
- * DIR (DIR/.clmem-report.tmp.XXXXXX) when its parent cannot take it or is
- * on another file system (a mount point), where renames could not move
- * the files. */
-static int make_temp(const char *dir, char *tmp, size_t size, struct clmem_error *err)
-{
-    char base[1024];
-    struct stat st, tst;
-    trimmed(dir, base, sizeof base);
-    int exists = stat(base, &st) == 0;
-    snprintf(tmp, size, "%s.tmp.XXXXXX", base);
-    if (mkdtemp(tmp)) {
-        /* mkdtemp makes it 0700; a new report directory is an ordinary
-         * output, readable as the umask allows (an existing one keeps its
-         * mode: publish). */
-        if (!exists && chmod(tmp, 0777 & ~dir_umask()) != 0) {
-            int saved = errno;
-            rmdir(tmp);
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
-                              strerror(saved));
-        }
-        if (!exists || (stat(tmp, &tst) == 0 && tst.st_dev == st.st_dev))
-            return CLMEM_OK;
-        rmdir(tmp);
-    } else if (!exists) {
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s", dir,
-                          strerror(errno));
-    }
-    snprintf(tmp, size, "%s/.clmem-report.tmp.XXXXXX", base);
-    if (!mkdtemp(tmp))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s", dir,
-                          strerror(errno));
-    return CLMEM_OK;
-}
-
-/* The names in a directory (not . and ..), in one malloc'd block. */
-static char (*list_dir(const char *path, size_t *n))[256]
-{
-    DIR *d = opendir(path);
-    char(*names)[256] = NULL;
-    size_t cap = 0;
-    *n = 0;
-    if (!d)
-        return NULL;
-    for (struct dirent *e; (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 32;
-            char(*more)[256] = realloc(names, cap * sizeof *names);
-            if (!more) {
-                free(names);
-                closedir(d);
-                errno = ENOMEM;
-                return NULL;
-            }
-            names = more;
-        }
-        snprintf(names[(*n)++], sizeof *names, "%s", e->d_name);
-    }
-    closedir(d);
-    if (!names)
-        names = malloc(sizeof *names); /* an empty list, not an error */
-    return names;
-}
-
-/* Removes the temporary directory and the files in it. */
-static void remove_temp(const char *tmp)
-{
-    size_t n;
-    char(*names)[256] = list_dir(tmp, &n);
-    char path[1400];
-    for (size_t i = 0; names && i < n; i++) {
-        snprintf(path, sizeof path, "%s/%s", tmp, names[i]);
-        unlink(path);
-    }
-    free(names);
-    rmdir(tmp);
 }
 
 /* The names a report writes into its directory: an input of that name
@@ -144,7 +44,7 @@ int clmem_compare_inputs_check(const char *dir, const char *const files[], size_
                                struct clmem_error *err)
 {
     size_t count;
-    char(*names)[256] = n ? list_dir(dir, &count) : NULL;
+    char(*names)[256] = n ? clmem_outdir_list(dir, &count) : NULL;
     char path[1400];
     int status = CLMEM_OK;
     for (size_t i = 0; names && i < count && !status; i++) {
@@ -161,167 +61,6 @@ int clmem_compare_inputs_check(const char *dir, const char *const files[], size_
     }
     free(names);
     return status;
-}
-
-/* Where an existing directory given through a symbolic link really is: the
- * report replaces the directory, never the link. */
-static void real_dir(const char *dir, char *out, size_t size)
-{
-    clmem_outdir_real(dir, out, size);
-}
-
-/* The finished report into a directory whose parent could not take the
- * temporary one (it is inside DIR): each file moves in, replacing its
- * namesake, once every one is known to be replaceable. */
-static int publish_into(const char *tmp, const char *dir, struct clmem_error *err)
-{
-    size_t n;
-    struct stat st;
-    char(*names)[256] = list_dir(tmp, &n);
-    if (!names)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read '%s': %s", tmp, strerror(errno));
-    char from[1400], to[1400];
-    int status = CLMEM_OK;
-    /* A directory where a file goes would stop the moves halfway. */
-    for (size_t i = 0; i < n && !status; i++) {
-        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        if (lstat(to, &st) == 0 && S_ISDIR(st.st_mode))
-            status =
-                clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", to, strerror(EISDIR));
-    }
-    for (size_t i = 0; i < n && !status; i++) {
-        snprintf(from, sizeof from, "%s/%s", tmp, names[i]);
-        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        if (rename(from, to) != 0)
-            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", to, strerror(errno));
-    }
-    free(names);
-    if (!status)
-        rmdir(tmp);
-    return status;
-}
-
-/* Swaps two directories of one file system in one step where the system
- * can (Linux's renameat2); elsewhere the old one goes aside first (DIR is
- * then missing for a moment, never mixed). 0, or -1 with errno and both
- * as they were. */
-static int swap_dirs(const char *tmp, const char *dir)
-{
-#ifdef RENAME_EXCHANGE
-    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0)
-        return 0;
-    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-        return -1;
-#endif
-    /* tmp's files aside, the old directory in tmp's place, then the new
-     * one at dir: rename(2) replaces an empty directory. */
-    char aside[1200];
-    snprintf(aside, sizeof aside, "%s.new", tmp);
-    if (rename(tmp, aside) != 0)
-        return -1;
-    if (rename(dir, tmp) != 0) {
-        int saved = errno;
-        rename(aside, tmp);
-        errno = saved;
-        return -1;
-    }
-    if (rename(aside, dir) != 0) {
-        int saved = errno;
-        rename(tmp, dir);
-        rename(aside, tmp);
-        errno = saved;
-        return -1;
-    }
-    return 0;
-}
-
-/* The finished report into place in one step. DIR absent: the temporary
- * directory becomes DIR. DIR there: what DIR holds besides the report's
- * files comes along (hard links made beforehand; a subdirectory, or a
- * file that cannot be linked, moved right after), the two directories are
- * swapped, and the old one, now at tmp, is removed. Until the swap DIR is
- * as it was; a failure before it changes nothing there. */
-static int publish(const char *tmp, const char *dir, const char *given, struct clmem_error *err)
-{
-    struct stat st, entry;
-    if (lstat(dir, &st) != 0) {
-        if (errno == ENOENT && rename(tmp, dir) == 0)
-            return CLMEM_OK;
-        /* ENOTEMPTY, EEXIST: another process made it meanwhile. */
-        if ((errno != ENOTEMPTY && errno != EEXIST) || lstat(dir, &st) != 0)
-            return clmem_fail(err, CLMEM_ERR_USAGE, "cannot create report directory '%s': %s",
-                              given, strerror(errno));
-    }
-    if (!S_ISDIR(st.st_mode))
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                          given, strerror(ENOTDIR));
-    size_t n;
-    char(*names)[256] = list_dir(dir, &n);
-    if (!names)
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot read '%s': %s", given, strerror(errno));
-    char from[1400], to[1400];
-    int status = CLMEM_OK;
-    /* later[i]: DIR's entry i moves after the swap. */
-    char *later = calloc(n ? n : 1, 1);
-    struct clmem_outdir_manifest made = {0};
-    if (!later || clmem_outdir_manifest_read(dir, &made) != 0)
-        status = clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
-    for (size_t i = 0; i < n && !status; i++) {
-        snprintf(from, sizeof from, "%s/%s", dir, names[i]);
-        snprintf(to, sizeof to, "%s/%s", tmp, names[i]);
-        if (lstat(from, &entry) != 0)
-            continue; /* gone meanwhile */
-        if (lstat(to, &st) == 0) {
-            /* A report file's name: replaced, unless a directory is there
-             * (the user's; it stays, and so does the old report). */
-            if (S_ISDIR(entry.st_mode))
-                status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s/%s': %s", given,
-                                    names[i], strerror(EISDIR));
-            continue;
-        }
-        /* The old report's files that the new one does not have go with it. */
-        if (clmem_outdir_manifest_lists(&made, names[i]) && !S_ISDIR(entry.st_mode))
-            continue;
-        later[i] = S_ISDIR(entry.st_mode) || linkat(AT_FDCWD, from, AT_FDCWD, to, 0) != 0;
-    }
-    clmem_outdir_manifest_free(&made);
-    /* The new directory as the old one was: its mode, and its owner where
-     * clmem may give it (as root). */
-    if (!status && stat(dir, &st) == 0) {
-        chmod(tmp, st.st_mode & 07777);
-        if (geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0) &&
-            chown(tmp, st.st_uid, st.st_gid) != 0)
-            status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot write into report directory '%s': %s",
-                                given, strerror(errno));
-    }
-    if (!status && swap_dirs(tmp, dir) != 0)
-        status = clmem_fail(err, CLMEM_ERR_USAGE, "cannot replace report directory '%s': %s", given,
-                            strerror(errno));
-    if (status) {
-        /* Nothing changed in DIR; tmp holds the new report and links. */
-        remove_temp(tmp);
-        free(later);
-        free(names);
-        return status;
-    }
-    /* Swapped: the old directory is at tmp. */
-    int stranded = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!later[i])
-            continue;
-        snprintf(from, sizeof from, "%s/%s", tmp, names[i]);
-        snprintf(to, sizeof to, "%s/%s", dir, names[i]);
-        if (rename(from, to) != 0)
-            stranded = 1;
-    }
-    free(later);
-    free(names);
-    remove_temp(tmp);
-    if (stranded && lstat(tmp, &st) == 0)
-        return clmem_fail(err, CLMEM_ERR_USAGE,
-                          "report written to '%s', but what else it held stays in '%s'", given,
-                          tmp);
-    return CLMEM_OK;
 }
 
 /* ---- the files ---- */
@@ -574,8 +313,8 @@ int clmem_compare_report_at(const char *dir, const struct clmem_compare_device *
         return status;
     if (n_devs && baseline >= n_devs)
         return clmem_fail(err, CLMEM_ERR_USAGE, "baseline %zu of %zu entries", baseline, n_devs);
-    real_dir(dir, real, sizeof real);
-    if ((status = make_temp(real, tmp, sizeof tmp, err)))
+    clmem_outdir_real(dir, real, sizeof real);
+    if ((status = clmem_outdir_temp(real, tmp, sizeof tmp, err)))
         return status;
     /* A stop at once removes it, with what is in it. */
     int slot = clmem_output_pending_dir(tmp);
@@ -627,19 +366,13 @@ int clmem_compare_report_at(const char *dir, const struct clmem_compare_device *
     hold_stops(&old);
     clmem_output_pending_release(slot);
     slot = -1;
-    char parent[1100];
-    trimmed(real, parent, sizeof parent);
-    size_t len = strlen(parent);
-    int inside = strncmp(tmp, parent, len) == 0 && tmp[len] == '/';
-    status = inside ? publish_into(tmp, real, err) : publish(tmp, real, dir, err);
-    if (status && inside)
-        remove_temp(tmp);
+    status = clmem_outdir_publish(tmp, real, dir, err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     goto done;
 
 cleanup:
     if (status)
-        remove_temp(tmp);
+        clmem_outdir_remove(tmp);
     clmem_output_pending_release(slot);
 done:
     compare_plots_free(&plots);

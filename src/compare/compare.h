@@ -1,9 +1,10 @@
 /* The comparison report (clmem compare): several devices' results, live
  * or read back from run files, side by side in one directory: report.md,
  * report.html, results.csv, a run file per entry and gnuplot pictures.
- * clmem_compare_report (clmem.h) writes it; compare.c, whose header this
- * is, puts it together from the files of src/compare/ (model.h). Above
- * the report layer, whose writers and units it uses. */
+ * clmem_compare_report writes it; compare.c, whose header this is, puts
+ * it together from the files of src/compare/ (model.h). Above the report
+ * layer, whose writers and units it uses. The clmem command's alone: not
+ * part of libclmem (docs/development.md, "Layout"). */
 #ifndef CLMEM_COMPARE_COMPARE_H
 #define CLMEM_COMPARE_COMPARE_H
 
@@ -26,6 +27,12 @@ int clmem_compare_inputs_check(const char *dir, const char *const files[], size_
  * names none. */
 int clmem_compare_baseline(const char *spec, const struct clmem_compare_device *devs, size_t n,
                            size_t *index, struct clmem_error *err);
+/* The comparison report of n_devs runs into `dir` (report.md, report.html,
+ * results.csv, device-N.json, plots), whole or not at all; plots_note says
+ * why pictures are missing ("" when drawn). The baseline is the default
+ * one (clmem_compare_baseline with no spec). */
+int clmem_compare_report(const char *dir, const struct clmem_compare_device *devs, size_t n_devs,
+                         char *plots_note, size_t note_size, struct clmem_error *err);
 /* The report (as clmem_compare_report, whose baseline is the default)
  * with entry `baseline` as the one the others are measured against. The
  * report shows the baseline first, then the live devices, then the saved

@@ -1,7 +1,7 @@
 /* The one loop every workload goes through: plan, set up, warm up, time,
  * verify, summarise. Workloads only describe what differs. */
 #include "harness/harness.h"
-#include "opencl/energy.h"
+#include "power/power.h"
 
 #include <math.h>
 #include <stdlib.h>

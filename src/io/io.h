@@ -118,6 +118,26 @@ int clmem_outdir_manifest_read(const char *dir, struct clmem_outdir_manifest *m)
  * of an earlier report, which the next one replaces or removes. */
 int clmem_outdir_manifest_lists(const struct clmem_outdir_manifest *m, const char *name);
 void clmem_outdir_manifest_free(struct clmem_outdir_manifest *m);
+/* Publishing: the report is written into a temporary directory, which
+ * then takes DIR's place in one step. clmem_outdir_temp makes it (DIR a
+ * real path: clmem_outdir_real): DIR.tmp.XXXXXX beside DIR; inside an
+ * existing DIR (DIR/.clmem-report.tmp.XXXXXX) when its parent cannot take
+ * it or is on another file system (a mount point), where renames could
+ * not move the files. */
+int clmem_outdir_temp(const char *dir, char *tmp, size_t size, struct clmem_error *err);
+/* The finished report at tmp into DIR in one step (`given`: DIR as the
+ * user wrote it, for messages). DIR absent: tmp becomes DIR. DIR there:
+ * what it holds besides the report's files comes along, the two
+ * directories are swapped and the old one removed; until the swap DIR is
+ * as it was. tmp inside DIR: each file moves in, once every one is known
+ * to be replaceable. */
+int clmem_outdir_publish(const char *tmp, const char *dir, const char *given,
+                         struct clmem_error *err);
+/* Removes a temporary directory and the files in it. */
+void clmem_outdir_remove(const char *tmp);
+/* The names in a directory (not . and ..), in one malloc'd block; NULL
+ * (errno set) when it cannot be read. */
+char (*clmem_outdir_list(const char *path, size_t *n))[256];
 
 /* ---- reading a whole file (read.c) ---- */
 /* Reads `fd` from where it stands to its end (EINTR retried; fd left

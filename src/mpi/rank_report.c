@@ -1,11 +1,14 @@
 /* What the ranks ran, once gathered: the JSON report of a run under
  * mpirun, one section per rank, each with its host, device, peaks and
  * results (schema/run.schema.json; docs/usage.md, "Many hosts: MPI"), and
- * freeing the reports. No MPI here: built with and without it. */
+ * freeing the reports. Written and checked as every report is (the report
+ * layer's clmem_report_flush; a file ended by clmem_output_end). No MPI
+ * here: built with and without it. */
 #include "mpi/job.h"
 
 #include "report/json.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 void clmem_rank_reports_free(struct clmem_rank_report *all, size_t n)
@@ -41,5 +44,6 @@ int clmem_report_json_ranks(FILE *out, const struct clmem_rank_report *ranks, si
             cJSON_AddItemToArray(results, clmem_json_result(&r->results[j]));
         cJSON_AddItemToArray(list, o);
     }
-    return clmem_json_print(out, root, err);
+    errno = 0;
+    return clmem_report_flush(out, clmem_json_print(out, root, err), err);
 }

@@ -1,7 +1,6 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
 #include "report/csv.h"
 
-#include "opencl/energy.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -44,7 +43,7 @@ static void write_energy(FILE *out, const struct clmem_result *r)
     int measured = r->energy_source[0] && !r->energy_na[0];
     char unit[24] = "";
     if (measured && !isnan(r->energy_efficiency))
-        clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+        clmem_unit_per_joule(r->metric_unit, unit, sizeof unit);
     optional_number(out, measured ? r->energy_j : NAN, "%.9g");
     optional_number(out, measured ? r->power_w : NAN, "%.6g");
     optional_number(out, unit[0] ? r->energy_efficiency : NAN, "%.9g");

@@ -200,11 +200,5 @@ int clmem_diff_write(FILE *out, enum clmem_format format, const struct clmem_dif
     case CLMEM_FORMAT_CSV: status = clmem_diff_csv(out, diff); break;
     case CLMEM_FORMAT_JSON: status = clmem_diff_json(out, diff, err); break;
     }
-    if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out))) {
-        int saved = errno ? errno : EIO;
-        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s", strerror(saved));
-        errno = saved; /* for the caller's message naming its file */
-        return CLMEM_ERR_USAGE;
-    }
-    return status;
+    return clmem_report_flush(out, status, err);
 }

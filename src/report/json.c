@@ -3,7 +3,6 @@
 #include "report/json.h"
 
 #include "git_describe.h"
-#include "opencl/energy.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -33,7 +32,7 @@ static void add_energy(cJSON *o, const struct clmem_result *r)
     cJSON_AddNumberToObject(e, "energy_j", r->energy_j);
     cJSON_AddNumberToObject(e, "power_w", r->power_w);
     char unit[24];
-    clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+    clmem_unit_per_joule(r->metric_unit, unit, sizeof unit);
     if (unit[0] && isfinite(r->energy_efficiency)) {
         cJSON_AddNumberToObject(e, "efficiency", r->energy_efficiency);
         cJSON_AddStringToObject(e, "efficiency_unit", unit);

@@ -1,7 +1,8 @@
 /* What the files of the report layer share: the run files' schema
  * version, numbers for people (units.c) and the results' writers (table.c,
  * csv.c, json.c), each naming a result's status by clmem_result_status
- * (status.c). report.c chooses between the writers; it includes report.h,
+ * (status.c), and the end every report goes through (commit.c). report.c
+ * chooses between the writers; it includes report.h,
  * which none of them does. Not libclmem's interface. */
 #ifndef CLMEM_REPORT_MODEL_H
 #define CLMEM_REPORT_MODEL_H
@@ -24,6 +25,9 @@ int clmem_unit_prefix(const char *unit, const char **rest);
 int clmem_unit_choose(double value, const char *unit);
 /* `value` (in `unit`) written with the prefix of power `exponent`. */
 void clmem_format_at(double value, const char *unit, int exponent, char *out, size_t size);
+/* The unit of a metric's work per joule ("GFLOP/s" -> "GFLOP/J"; a
+ * result's energy_efficiency); "" for a unit that is not a rate per second. */
+void clmem_unit_per_joule(const char *metric_unit, char *out, size_t size);
 /* "64 Mi" for 67108864; sizes that are not a whole number of Mi or Gi as
  * they are (8192, 8191x8191). */
 void clmem_human_size(const char *size, char *out, size_t n);
@@ -39,6 +43,17 @@ int clmem_result_noisy(const struct clmem_result *r);
 /* The build that writes run files: `git describe --always --dirty` of its
  * source ("8484219-dirty"; json.c), "" outside a git checkout. */
 const char *clmem_build_git(void);
+
+/* ---- the end of every report (commit.c) ---- */
+/* After a writer wrote into `out` (errno set to 0 before it): its status,
+ * or, where the stream failed (a full disk, a closed pipe), "cannot write
+ * the report[ to stdout]: REASON" (CLMEM_ERR_USAGE, errno kept for
+ * clmem_output_end). */
+int clmem_report_flush(FILE *out, int status, struct clmem_error *err);
+/* Ends an output file a report was written into, given the writer's
+ * status (clmem_report_flush's): committed whole after CLMEM_OK, else
+ * removed; a failed write is "cannot write 'PATH': REASON". */
+int clmem_output_end(struct clmem_output *out, int status, struct clmem_error *err);
 
 /* ---- the results' formats: the writers behind clmem_report_write ---- */
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);

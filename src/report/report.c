@@ -3,7 +3,6 @@
 #include "report/report.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -44,30 +43,12 @@ int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_r
     case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, results, n); break;
     case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, meta, err); break;
     }
-    if (status == CLMEM_OK && (fflush(out) != 0 || ferror(out))) {
-        int saved = errno ? errno : EIO;
-        clmem_fail(err, CLMEM_ERR_USAGE, "cannot write the report: %s", strerror(saved));
-        errno = saved; /* for clmem_output_report's message */
-        return CLMEM_ERR_USAGE;
-    }
-    return status;
+    return clmem_report_flush(out, status, err);
 }
 
 int clmem_output_report(struct clmem_output *out, enum clmem_format format,
                         const struct clmem_result *results, size_t n,
                         const struct clmem_report_meta *meta, struct clmem_error *err)
 {
-    int status = clmem_report_write(out->file, format, results, n, meta, err);
-    if (status == CLMEM_ERR_USAGE) {
-        /* The writer's own message names no file: say which. */
-        int saved = errno;
-        clmem_output_abort(out);
-        return clmem_fail(err, CLMEM_ERR_USAGE, "cannot write '%s': %s", out->path,
-                          strerror(saved ? saved : EIO));
-    }
-    if (status) {
-        clmem_output_abort(out);
-        return status;
-    }
-    return clmem_output_commit(out, err);
+    return clmem_output_end(out, clmem_report_write(out->file, format, results, n, meta, err), err);
 }

@@ -1,5 +1,4 @@
 /* The human-readable table: values for people (clmem_format_metric). */
-#include "opencl/energy.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -66,7 +65,7 @@ static void energy_cells(FILE *out, const struct clmem_result *r)
         return;
     }
     char unit[24], per_joule[48] = "-";
-    clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
+    clmem_unit_per_joule(r->metric_unit, unit, sizeof unit);
     if (unit[0] && !isnan(r->energy_efficiency))
         clmem_format_metric(r->energy_efficiency, unit, per_joule, sizeof per_joule);
     fprintf(out, " %10.4g %8.4g %14s", r->energy_j, r->power_w, per_joule);

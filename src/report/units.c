@@ -144,3 +144,12 @@ void clmem_human_size(const char *size, char *out, size_t n)
         }
     snprintf(out, n, "%s", size);
 }
+
+void clmem_unit_per_joule(const char *metric_unit, char *out, size_t size)
+{
+    size_t n = strlen(metric_unit);
+    if (n > 2 && strcmp(metric_unit + n - 2, "/s") == 0)
+        snprintf(out, size, "%.*s/J", (int)(n - 2), metric_unit);
+    else if (size)
+        out[0] = '\0';
+}

@@ -9,6 +9,7 @@
 #define CLMEM_WORKLOADS_HIERARCHY_H
 
 #include "harness/harness.h"
+#include "report/hierarchy_table.h" /* the levels' types, as the report writes them */
 #include "workloads/hierarchy_chase.h" /* the chase's pure pieces */
 
 extern const struct clmem_workload clmem_workload_hierarchy;
@@ -17,9 +18,6 @@ extern const struct clmem_workload clmem_workload_hierarchy;
 /* A curve over working sets, in ascending order of bytes. A latency curve
  * rises where a working set outgrows a level; a bandwidth curve falls. */
 enum clmem_curve { CLMEM_CURVE_LATENCY, CLMEM_CURVE_BANDWIDTH };
-struct clmem_curve_point {
-    double bytes, value;
-};
 /* A plateau of the curve: points first..last (indices), its value (the
  * median of its points), the largest working set on it (bytes of point
  * last), and where it ends: the working set at which the curve has gone
@@ -57,55 +55,6 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
                             struct clmem_plateau *out, size_t max);
 
 /* ---- the sweep (hierarchy_sweep.c) ---- */
-#define CLMEM_MAX_LEVELS 8
-/* A level of the hierarchy as the latency staircase shows it. */
-struct clmem_level {
-    char name[40];         /* "L1", "L2", "L3 (last-level cache)", "device memory", "unresolved" */
-    int is_memory;         /* the last plateau, past twice the largest cache known */
-    int resolved;          /* clmem_plateau's: 0 for a stretch that is no level */
-    double size_bytes;     /* detected: where its plateau ends (clmem_plateau's edge); 0: memory, an
-                            * unresolved stretch, or the last plateau of a sweep that stopped on it */
-    double first_bytes;    /* the plateau's smallest working set */
-    double last_bytes;     /* and its largest */
-    double latency_ns;     /* the plateau's median */
-    double latency_cycles; /* at the device's reported clock; NAN when it reports none */
-    double bandwidth_gbs;  /* the read-bandwidth plateau matched to it; NAN when none */
-    double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
-};
-#define CLMEM_TLB_PLATEAUS 8
-/* TLB reach: the chase_page curve's first step (each element on a page
- * of its own, so the pages a working set spans outgrow the TLB long
- * before its cache lines outgrow a cache). Bytes are the pages spanned. */
-struct clmem_tlb {
-    double reach_bytes;     /* the first plateau's edge; 0 when the curve has no step */
-    double hit_ns, miss_ns; /* the plateaus either side of it */
-    double last_bytes;      /* the largest span chased; 0 when chase_page did not run */
-    /* All the curve's resolved plateaus (their largest span, ns): past
-     * the first step the page chase's lines outgrow the L1 too, so the
-     * later steps are the next TLB levels' and the caches' together. */
-    size_t n_plateaus;
-    struct clmem_curve_point plateaus[CLMEM_TLB_PLATEAUS];
-};
-struct clmem_hierarchy {
-    /* Set before clmem_hierarchy_levels (it reads them): */
-    double extent;       /* the largest working set swept, bytes */
-    double cache_bytes;  /* the largest cache known before the sweep, 0 when none */
-    char cache_from[96]; /* where that came from */
-    char stopped_by[64]; /* what kept the sweep below twice that cache: "" when nothing */
-    double page_bytes;   /* chase_page's page (its elements' spacing, less a line) */
-    char pages[200];     /* which pages the curves used, as far as the host says */
-    /* Set by it: */
-    int memory_reached; /* the latency curve reached twice the largest cache known */
-    char note[256];     /* why no level is device memory; "" when one is */
-    struct clmem_tlb tlb;
-    double clock_mhz; /* the device's reported clock (0: none) */
-    size_t n_levels;
-    struct clmem_level levels[CLMEM_MAX_LEVELS];
-    /* Read plateaus that matched no latency level (a level the chase did
-     * not resolve): each plateau's largest working set and its GB/s. */
-    size_t n_unmatched;
-    struct clmem_curve_point unmatched[CLMEM_MAX_LEVELS];
-};
 struct clmem_hierarchy_options {
     const char *variant; /* one probe, or NULL/"all" */
     size_t extent;       /* the largest working set; 0: the default for the device */
@@ -151,13 +100,4 @@ int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_opti
  * else h->note says why not. The TLB reach from chase_page's curve. */
 void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
                             struct clmem_hierarchy *h);
-/* The staircase and the plateaus are read from each result's fastest
- * sample: work on other cores that shares a cache or memory only ever adds
- * time, so on a busy machine the fastest sample is the one nearest the
- * hardware (lmbench's rule). A result's rate at its fastest sample (its
- * metric is its median's), NAN when it has none. */
-double clmem_result_best_rate(const struct clmem_result *r);
-/* A chase result's latency at its fastest sample, ns a load. */
-double clmem_chase_latency_ns(const struct clmem_result *r);
-
 #endif

@@ -148,18 +148,6 @@ static int is_result(const struct clmem_result *r, const char *variant)
            !r->skipped && r->verified && r->metric > 0;
 }
 
-double clmem_result_best_rate(const struct clmem_result *r)
-{
-    if (!(r->metric > 0) || !(r->min_ms > 0) || !(r->median_ms > 0))
-        return NAN;
-    return r->metric * r->median_ms / r->min_ms;
-}
-
-double clmem_chase_latency_ns(const struct clmem_result *r)
-{
-    return 1.0 / clmem_result_best_rate(r);
-}
-
 /* A curve of one variant's results (ascending working sets); n points. */
 static struct clmem_curve_point *curve_of(const struct clmem_result *results, size_t n,
                                           const char *variant, int latency, size_t *count)

@@ -1,4 +1,4 @@
-/* Energy meters: a device's own energy counter, read before and after a
+/* The power layer: energy meters, a device's own energy counter, read before and after a
  * variant's runs. One interface over the counters that platforms keep:
  * NVIDIA GPUs through NVML's total-energy counter (millijoules since the
  * driver loaded, Volta and newer), CPUs through Linux's powercap (RAPL:
@@ -6,12 +6,14 @@
  * its max_energy_range_uj), AMD GPUs through amdsmi's energy accumulator,
  * Intel GPUs through Level Zero Sysman's card power domain. The libraries
  * are loaded at run time (dlopen), so none is needed to build or run clmem;
- * a device without a counter gets a meter that says why. Not libclmem's
- * interface. */
-#ifndef CLMEM_OPENCL_ENERGY_H
-#define CLMEM_OPENCL_ENERGY_H
+ * a device without a counter gets a meter that says why. Above the OpenCL
+ * layer (a GPU's meter is found by the PCI address its OpenCL driver
+ * reports), below the harness that reads it around a variant's runs. Not
+ * libclmem's interface. */
+#ifndef CLMEM_POWER_POWER_H
+#define CLMEM_POWER_POWER_H
 
-#include "clmem/clmem.h"
+#include "opencl/opencl.h"
 
 #include <stdint.h>
 
@@ -85,8 +87,5 @@ double clmem_energy_min_span_ms(const struct clmem_energy_meter *m);
 void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter *m,
                          const struct clmem_energy_reading *before,
                          const struct clmem_energy_reading *after, unsigned long runs);
-/* The unit of a metric per joule ("GFLOP/s" -> "GFLOP/J"); "" for a unit
- * that is not a rate per second. */
-void clmem_energy_efficiency_unit(const char *metric_unit, char *out, size_t size);
 
 #endif

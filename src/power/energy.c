@@ -1,11 +1,9 @@
-/* Energy meters (energy.h): the device's own counter, found by its PCI
+/* Energy meters (power.h): the device's own counter, found by its PCI
  * address (GPUs) or its being the host's CPU (RAPL), read around a
  * variant's runs. The vendor libraries are loaded at run time, so clmem
  * builds and runs without them; their declarations are copied here from
  * their headers (nvml.h, amdsmi.h, zes_api.h), the few this file needs. */
-#include "opencl/energy.h"
-
-#include "opencl/opencl.h"
+#include "power/power.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -648,13 +646,12 @@ double clmem_energy_min_span_ms(const struct clmem_energy_meter *m)
     return CLMEM_ENERGY_MIN_UPDATES * m->update_ms;
 }
 
-void clmem_energy_efficiency_unit(const char *metric_unit, char *out, size_t size)
+/* Whether a metric is a rate per second, whose work per joule the result
+ * gets (the report writes its unit: clmem_unit_per_joule). */
+static int per_second(const char *metric_unit)
 {
     size_t n = strlen(metric_unit);
-    if (n > 2 && strcmp(metric_unit + n - 2, "/s") == 0)
-        snprintf(out, size, "%.*s/J", (int)(n - 2), metric_unit);
-    else if (size)
-        out[0] = '\0';
+    return n > 2 && strcmp(metric_unit + n - 2, "/s") == 0;
 }
 
 void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter *m,
@@ -686,15 +683,13 @@ void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter
                  "the energy counter implies %.3g W over %.3g s, above the %g W no device draws",
                  joules / (span_ms * 1e-3), span_ms * 1e-3, CLMEM_ENERGY_MAX_WATTS);
     if (!r->energy_na[0]) {
-        char unit[24];
         r->energy_span_s = span_ms * 1e-3;
         r->energy_runs = runs;
         r->energy_j = joules / (double)runs;
         r->power_w = joules / r->energy_span_s;
-        clmem_energy_efficiency_unit(r->metric_unit, unit, sizeof unit);
         /* One run's work is the metric times the median: the metric is
          * that work over the median's time. */
-        if (unit[0] && isfinite(r->metric) && r->metric >= 0)
+        if (per_second(r->metric_unit) && isfinite(r->metric) && r->metric >= 0)
             r->energy_efficiency = r->metric * r->median_ms * 1e-3 / r->energy_j;
     }
     if (!clmem_debug_enabled(CLMEM_DEBUG_ENERGY))
