@@ -656,37 +656,56 @@ static void harness_reads_the_counter_around_the_runs(void **state)
  * has had that span, and so has its energy; the counter driven as above.
  * Without it the same run, two samples of a 4099-float reduction, is
  * reported n/a as too short (unless a loaded machine stretched it). */
+/* Whether a result read the fake counter unchanged: its writer thread
+ * held back for the whole span on a busy machine, not clmem's doing. */
+static int writer_starved(const struct clmem_result *r)
+{
+    return strncmp(r->energy_na, "the energy counter did not advance in ", 38) == 0;
+}
+
 static void energy_option_runs_on_for_the_counter(void **state)
 {
     struct clmem_ctx *ctx = *state;
     struct fake_counter f = {.stop = 0, .reads = 0, .ready = 0};
     pthread_t writer = drive_counter_in("topped", &f);
     const struct clmem_workload *w = clmem_workload_find("reduce");
-    struct clmem_result *mine = NULL;
-    size_t n = 0;
+    struct clmem_result *mine = NULL, *benched = NULL;
+    size_t n = 0, n_benched = 0;
     struct clmem_error err = {0};
-    int status = CLMEM_OK;
-    for (unsigned energy = 0; energy <= 1 && status == CLMEM_OK; energy++) {
-        struct clmem_run_options o = {.variant = "coarsened",
-                                      .size = "4099",
-                                      .reps = 2,
-                                      .warmup = 1,
-                                      .seed = 42,
-                                      .energy = energy};
-        test_watch_begin("reduce coarsened at 4099, energy %u", energy);
-        status = clmem_run(ctx, w, &o, &mine, &n, &err);
+    int status = CLMEM_OK, starved = 1;
+    /* The counter moves only when the writer thread runs: a span of ~15 ms
+     * that it missed on a loaded machine is measured again, 5 times at most;
+     * any other outcome is checked below as it is. */
+    for (int attempt = 1; attempt <= 5 && starved && status == CLMEM_OK; attempt++) {
+        clmem_results_free(mine, n);
+        clmem_results_free(benched, n_benched);
+        mine = benched = NULL;
+        n = n_benched = 0;
+        for (unsigned energy = 0; energy <= 1 && status == CLMEM_OK; energy++) {
+            struct clmem_run_options o = {.variant = "coarsened",
+                                          .size = "4099",
+                                          .reps = 2,
+                                          .warmup = 1,
+                                          .seed = 42,
+                                          .energy = energy};
+            test_watch_begin("reduce coarsened at 4099, energy %u", energy);
+            status = clmem_run(ctx, w, &o, &mine, &n, &err);
+            test_watch_end();
+        }
+        /* The suite passes it on to every workload's runs (not the peaks'):
+         * pitched's, under a millisecond a run at the CPU bench size. */
+        struct clmem_bench_options bo = {.reps = 2, .seed = 42, .only = "pitched", .energy = 1};
+        struct clmem_peak peak;
+        test_watch_begin("bench --workloads pitched --energy");
+        if (status == CLMEM_OK)
+            status = clmem_bench_run(ctx, &bo, &peak, &benched, &n_benched, &err);
         test_watch_end();
+        starved = status == CLMEM_OK && n == 2 && writer_starved(&mine[1]);
+        for (size_t i = 0; i < n_benched; i++)
+            starved |= writer_starved(&benched[i]);
+        if (starved)
+            print_message("attempt %d: the fake counter's writer missed the span\n", attempt);
     }
-    /* The suite passes it on to every workload's runs (not the peaks'):
-     * pitched's, under a millisecond a run at the CPU bench size. */
-    struct clmem_bench_options bo = {.reps = 2, .seed = 42, .only = "pitched", .energy = 1};
-    struct clmem_result *benched = NULL;
-    size_t n_benched = 0;
-    struct clmem_peak peak;
-    test_watch_begin("bench --workloads pitched --energy");
-    if (status == CLMEM_OK)
-        status = clmem_bench_run(ctx, &bo, &peak, &benched, &n_benched, &err);
-    test_watch_end();
     atomic_store(&f.stop, 1);
     pthread_join(writer, NULL);
     if (status != CLMEM_OK)
