@@ -221,11 +221,9 @@ int cli_rank_runs_write(const struct cli_rank_runs *g, enum clmem_format format,
                         struct clmem_output *output, int interrupted, struct clmem_error *err)
 {
     int status = CLMEM_OK;
-    if (output->file) {
-        status = clmem_report_json_ranks(output->file, g->all, g->n, interrupted, err);
-        if (status == CLMEM_OK)
-            status = clmem_output_commit(output, err);
-    }
+    if (output->file)
+        status = clmem_output_end(
+            output, clmem_report_json_ranks(output->file, g->all, g->n, interrupted, err), err);
     if (status)
         return status;
     if (format == CLMEM_FORMAT_JSON)
