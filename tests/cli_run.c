@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* wait4 */
 #include "cli_run.h"
 
+#include "harness/workload.h"
+
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <setjmp.h>
@@ -269,6 +271,16 @@ int wait_for_stderr(const struct child *c, const char *text, unsigned timeout_s)
         nanosleep(&tick, NULL);
     }
     return 0;
+}
+
+size_t device_peak_count(void)
+{
+    const struct clmem_workload *w = clmem_workload_find("peak");
+    assert_non_null(w);
+    size_t n = 0;
+    for (size_t i = 0; i < w->n_variants; i++)
+        n += w->variants[i].peak != CLMEM_PEAK_NONE;
+    return n;
 }
 
 size_t variant_count(const char *workload)

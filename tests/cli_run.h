@@ -91,6 +91,10 @@ const char *other_lines(const char *err, size_t *results);
 /* How many variants the workload's table lists (what `run --variant all`
  * runs), so a test follows the table as variants are added. */
 size_t variant_count(const char *workload);
+/* How many of the peak workload's variants measure a peak the device's
+ * results are compared with (copy, read, fma, launch): what bench and
+ * --peak run, the other peaks (fp64, ...) left to `clmem peak`. */
+size_t device_peak_count(void);
 /* Waits until the running child's stderr holds `text` (a progress event,
  * e.g. a CLMEM_DEBUG line): 1 then, 0 when the child ended first or
  * timeout_s passed. The child is not reaped (finish_clmem does that). */

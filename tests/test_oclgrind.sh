@@ -188,9 +188,10 @@ for row in "${variants[@]}"; do
             continue
         fi
         # Refused before any work (exit 2, clmem's one line): a textbook
-        # kernel that cannot take this size, or a library clmem lacks.
+        # kernel that cannot take this size, a library clmem lacks, or an
+        # extension the simulated device lacks (cl_khr_fp16: said, not run).
         if [ "$code" = 2 ] && ! grep -qv '^clmem: ' <<<"$err"; then
-            if grep -q "built without" <<<"$err"; then
+            if grep -q -e "built without" -e "which '.*' does not report" <<<"$err"; then
                 ran="${err#clmem: }"
                 break
             fi
