@@ -51,8 +51,16 @@ int clmem_suite_plan(const struct clmem_ctx *ctx, const struct clmem_suite *suit
         if (!is_peak && options->only && !clmem_list_has(options->only, all[i]->name))
             continue;
         /* A kernel file that is missing or unreadable stops the bench
-         * before any work, rather than failing its workload half-way. */
-        if ((status = clmem_sources_check(ctx->kernel_dir, all[i], NULL, err)))
+         * before any work, rather than failing its workload half-way: the
+         * peak workload's for the device's peaks alone, which bench runs
+         * (fp64 and the other types are `clmem peak`'s). */
+        for (size_t k = 0; is_peak && k < all[i]->n_variants && !status; k++)
+            if (all[i]->variants[k].peak != CLMEM_PEAK_NONE)
+                status =
+                    clmem_sources_check(ctx->kernel_dir, all[i], all[i]->variants[k].name, err);
+        if (!is_peak)
+            status = clmem_sources_check(ctx->kernel_dir, all[i], NULL, err);
+        if (status)
             return status;
         if (is_peak)
             continue;
