@@ -255,6 +255,10 @@ int clmem_outdir_temp(const char *dir, char *tmp, size_t size, struct clmem_erro
 {
     char base[1024];
     struct stat st, tst;
+    /* Said, though no caller passes none: GCC's sanitizer build otherwise
+     * warns of a null destination below. */
+    if (!tmp || size == 0)
+        return clmem_fail(err, CLMEM_ERR_USAGE, "no room for a report directory's name");
     trimmed(dir, base, sizeof base);
     int exists = stat(base, &st) == 0;
     snprintf(tmp, size, "%s.tmp.XXXXXX", base);
