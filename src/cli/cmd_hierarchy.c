@@ -10,6 +10,7 @@
 #include "flow.h"
 #include "options.h"
 #include "progress.h"
+#include "report/hierarchy_table.h"
 #include "report/report.h"
 #include "stopping.h"
 #include "suggest.h"

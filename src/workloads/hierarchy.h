@@ -9,7 +9,7 @@
 #define CLMEM_WORKLOADS_HIERARCHY_H
 
 #include "harness/harness.h"
-#include "report/hierarchy_table.h" /* the levels' types, as the report writes them */
+#include "harness/levels.h" /* the levels' types, as the report writes them */
 #include "workloads/hierarchy_chase.h" /* the chase's pure pieces */
 
 extern const struct clmem_workload clmem_workload_hierarchy;
