@@ -16,6 +16,7 @@
  * (a build for each cut).
  */
 #include "pocl.h"
+#include "io/io.h"
 #include "workloads/matmul.h"
 
 #include <setjmp.h>
@@ -636,6 +637,98 @@ static void auto_weighs_each_candidate(void **state)
     expect_estimates(&small, 4001, 4001, 4001, "regblock_padded", "regblock", "regblock 1.");
 }
 
+/* A fitted device's row as the fitted file holds it. */
+#define FITTED_ROW(table, values)                                                                  \
+    "{\"workload\": \"matmul\", \"table\": \"" table "\", \"type\": \"gpu\", \"values\": {" values   \
+    "}, \"provenance\": {\"device\": \"made-up fitted\", \"driver\": \"1\", \"date\": "           \
+    "\"2026-12-07\", \"command\": \"clmem tune\", \"note\": \"test\"}}"
+
+/* Past one wave: a device whose fitted rows give regblock a small tile
+ * for a thin P (147 blocks of 32x32 for 132 units) and a wide tile at
+ * 2.7 times its rate: the model weighs splitk's plan of the wide tile
+ * in K slices against regblock's two waves of the slow one, and runs
+ * splitk; where the wide tile is regblock's own (a big square), regblock.
+ * Before, splitk was weighed only where regblock's blocks were fewer than
+ * the units. */
+static void auto_weighs_a_faster_tile_past_one_wave(void **state)
+{
+    (void)state;
+    char dir[1024], path[1100];
+    const char *why;
+    assert_int_equal(clmem_params_fitted_dir(dir, sizeof dir, &why), 0);
+    assert_int_equal(clmem_state_mkdir(dir), 0);
+    snprintf(path, sizeof path, "%s/device-made-up-fitted.json", dir);
+    const char *text =
+        "{\"format\": 1, \"level\": \"device\", \"match\": \"made-up fitted\", \"comment\": "
+        "\"test\", \"rows\": ["
+        FITTED_ROW("regblock", "\"TSM\": 128, \"TSN\": 256, \"TSK\": 16, \"WPTM\": 16, "
+                               "\"WPTN\": 4, \"SK_UNITS\": 0") ", "
+        FITTED_ROW("regblock", "\"TSM\": 32, \"TSN\": 32, \"TSK\": 8, \"WPTM\": 4, \"WPTN\": 4, "
+                               "\"SK_UNITS\": 0") ", "
+        FITTED_ROW("auto_rates", "\"flops\": 4.6e13, \"bytes\": 3e12, \"launch_s\": 3.7e-6") ", "
+        FITTED_ROW("splitk_rates", "\"unit_flops\": 3.5e11, \"mhz\": 1980, \"bytes\": 3e12, "
+                                   "\"launch_s\": 3.7e-6") ", "
+        FITTED_ROW("splitk", "\"SPLITK_TSM\": 128, \"SPLITK_TSN\": 256, \"SPLITK_TSK\": 16, "
+                             "\"SPLITK_WPTM\": 16, \"SPLITK_WPTN\": 4, \"RATE1\": 935, "
+                             "\"RATEU\": 935, \"UNITS\": 4") ", "
+        FITTED_ROW("splitk", "\"SPLITK_TSM\": 32, \"SPLITK_TSN\": 32, \"SPLITK_TSK\": 8, "
+                             "\"SPLITK_WPTM\": 4, \"SPLITK_WPTN\": 4, \"RATE1\": %d, "
+                             "\"RATEU\": %d, \"UNITS\": 4") ", "
+        FITTED_ROW("auto_thresholds", "\"splitk_ratio\": 0.95, \"unaligned_loss\": 0.11, "
+                                      "\"aligned_loss\": 0.07")
+        "]}";
+    struct clmem_device d = made_up_device(CL_DEVICE_TYPE_GPU, "Some GPU Vendor", "arch-x", 132);
+    snprintf(d.name, sizeof d.name, "made-up fitted");
+    /* The small tile at its rates, then as fast as the wide one: no faster
+     * tile, regblock's rules (its edges). */
+    static const int rates[2][2] = {{142, 349}, {935, 935}};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, text, rates[i][0], rates[i][1]);
+        assert_int_equal(fclose(f), 0);
+        struct clmem_error err = {0};
+        if (clmem_params_reload(NULL, &err))
+            fail_msg("%s", err.message);
+        if (i == 0) {
+            expect_choice(&d, 89, 1544, 4434, "splitk", "147 blocks of 32x32 for 132 compute units");
+            expect_choice(&d, 89, 1544, 4434, "splitk", "128x256 tiles in");
+        } else {
+            expect_choice(&d, 89, 1544, 4434, "regblock", "M=89 not a multiple of 32");
+        }
+        expect_choice(&d, 4096, 4096, 4096, "regblock", "whole 128x256x16 tiles");
+    }
+    unlink(path);
+    struct clmem_error err = {0};
+    if (clmem_params_reload(NULL, &err))
+        fail_msg("%s", err.message);
+}
+
+/* The tiles `clmem tune` rates for splitk's rows: the device's regblock
+ * tiles first, then on a GPU the thin tiles of its first (rows or columns
+ * cut by 2 and 4): without them a device no shipped row knows has no tile
+ * for a P of few rows or columns. A CPU rates its one tile. */
+static void fit_rates_thin_tiles(void **state)
+{
+    (void)state;
+    char tiles[512];
+    struct clmem_device unknown =
+        made_up_device(CL_DEVICE_TYPE_GPU, "Some GPU Vendor", "arch-x", 100);
+    size_t n = matmul_fit_tiles(&unknown, tiles, sizeof tiles);
+    if (n < 6 || strncmp(tiles, "64x64x16/4x4 ", 13) || !strstr(tiles, " 32x64x16/4x4") ||
+        !strstr(tiles, " 64x32x16/4x4") || !strstr(tiles, " 16x64x16/4x4") ||
+        !strstr(tiles, " 64x16x16/4x4"))
+        fail_msg("an unknown GPU's %zu tiles: %s", n, tiles);
+    struct clmem_device h100 =
+        made_up_device(CL_DEVICE_TYPE_GPU, "NVIDIA Corporation", "sm_90", 132);
+    n = matmul_fit_tiles(&h100, tiles, sizeof tiles);
+    if (n != 8 || strncmp(tiles, "256x128x8/16x8 128x128x8/8x8 64x128x8/8x8 ", 42) ||
+        !strstr(tiles, " 256x64x8/16x8") || !strstr(tiles, " 256x32x8/16x8"))
+        fail_msg("sm_90's %zu tiles: %s", n, tiles);
+    struct clmem_device cpu = made_up_device(CL_DEVICE_TYPE_CPU, "AuthenticAMD", "cpu-simd256", 2);
+    assert_int_equal(matmul_fit_tiles(&cpu, tiles, sizeof tiles), 1);
+}
+
 /* splitk's plan, as matmul_splitk_choose gives it: the slices, and the
  * plan must hold `part`. */
 static void expect_plan(const struct clmem_device *d, size_t m, size_t n, size_t k, int slices,
@@ -1035,6 +1128,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(auto_verifies_and_names_its_choice),
         cmocka_unit_test(auto_chooser_follows_the_rules),
         cmocka_unit_test(auto_weighs_each_candidate),
+        cmocka_unit_test(fit_rates_thin_tiles),
+        cmocka_unit_test(auto_weighs_a_faster_tile_past_one_wave),
         cmocka_unit_test(splitk_plan_follows_the_shape),
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),

@@ -41,6 +41,11 @@ const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, s
 int matmul_splitk_choose(const struct clmem_device *device, size_t rows, size_t cols, size_t inner,
                          char *plan, size_t plan_size);
 
+/* The tiles whose rates `clmem tune` fits as splitk's rows on `device`
+ * (its regblock rows' tiles, a GPU's thin tiles of its first, the shipped
+ * splitk tiles), as "TSMxTSNxTSK/WPTMxWPTN" words in `out`: how many. */
+size_t matmul_fit_tiles(const struct clmem_device *device, char *out, size_t size);
+
 /* A split block is cut into up to this many tiles of P a side
  * (matmul_split.c), each one matmul launch, so that copies overlap kernels. */
 #define CLMEM_SPLIT_TILES 4

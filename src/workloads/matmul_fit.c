@@ -46,13 +46,12 @@ static int regblock_at(struct clmem_ctx *ctx, struct clmem_fit *fit, size_t m, s
 /* A tile's rate with `per_unit` work-groups a compute unit, per mille of
  * a unit's share of `unit_flops`: splitk with the tile in one K slice,
  * over as many blocks as the units run at once. */
-static int tile_rate(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *tile,
-                     size_t per_unit, double unit_flops, double *rate, struct clmem_error *err)
+static int tile_rate(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *tile, size_t per_unit,
+                     double unit_flops, double *rate, struct clmem_error *err)
 {
     const struct clmem_device *device = &ctx->device;
-    size_t units = device->compute_units ? device->compute_units : 1,
-           blocks = units * per_unit, across = (size_t)ceil(sqrt((double)blocks)),
-           down = (blocks + across - 1) / across;
+    size_t units = device->compute_units ? device->compute_units : 1, blocks = units * per_unit,
+           across = (size_t)ceil(sqrt((double)blocks)), down = (blocks + across - 1) / across;
     size_t inner = is_cpu(device) ? FIT_INNER_CPU : FIT_INNER_GPU;
     int values[CLMEM_MAX_PARAMS] = {0};
     memcpy(values, tile, SPL_SPLITS * sizeof(int));
@@ -70,10 +69,44 @@ static int tile_rate(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *ti
     return CLMEM_OK;
 }
 
+/* Adds `tile` to tiles[0..*k) where it is new and there is room. */
+static void fit_tile_add(const int *tile, int tiles[][CLMEM_MAX_PARAMS], size_t *k, size_t max)
+{
+    for (size_t j = 0; j < *k; j++)
+        if (!memcmp(tiles[j], tile, SPL_SPLITS * sizeof(int)))
+            return;
+    if (*k < max)
+        memcpy(tiles[(*k)++], tile, sizeof tiles[0]);
+}
+
+/* The thin tiles of a device's first regblock tile (its fitted one): its
+ * rows or its columns cut by 2 and 4, and both by 2, each work-item's
+ * share cut with them where the tile is narrower than it. A device no
+ * shipped row knows has no thin tiles else, and thin shapes run on them
+ * (P of few rows or columns in K slices). */
+static void fit_thin_tiles(const struct clmem_device *device, const int *rb,
+                           int tiles[][CLMEM_MAX_PARAMS], size_t *k, size_t max)
+{
+    static const int cuts[][2] = {{2, 1}, {1, 2}, {4, 1}, {1, 4}, {2, 2}};
+    for (size_t c = 0; c < CLMEM_ARRAY_SIZE(cuts); c++) {
+        int t[CLMEM_MAX_PARAMS] = {0};
+        memcpy(t, rb, SPL_SPLITS * sizeof(int));
+        t[SPL_TSM] /= cuts[c][0];
+        t[SPL_TSN] /= cuts[c][1];
+        if (t[SPL_WPTM] > t[SPL_TSM])
+            t[SPL_WPTM] = t[SPL_TSM];
+        if (t[SPL_WPTN] > t[SPL_TSN])
+            t[SPL_WPTN] = t[SPL_TSN];
+        if (t[SPL_TSM] >= 16 && t[SPL_TSN] >= 16 && regblock_valid(device, t))
+            fit_tile_add(t, tiles, k, max);
+    }
+}
+
 /* The tiles whose rates are fitted, at most `max`, distinct: the
  * device's regblock tiles (its fitted rows first), so that auto can set
- * regblock's time beside splitk's, then the shipped splitk rows' tiles
- * the device can run (the narrower ones thin shapes take). */
+ * regblock's time beside splitk's; on a GPU, the first one's thin tiles;
+ * then the shipped splitk rows' tiles the device can run (the narrower
+ * ones thin shapes take). */
 static size_t fit_tiles(const struct clmem_device *device, int tiles[][CLMEM_MAX_PARAMS],
                         size_t max)
 {
@@ -81,11 +114,16 @@ static size_t fit_tiles(const struct clmem_device *device, int tiles[][CLMEM_MAX
     enum clmem_param_level level;
     size_t k = 0;
     for (int table = 0; table < 2; table++) {
+        if (table && k && !is_cpu(device)) {
+            int first[CLMEM_MAX_PARAMS];
+            memcpy(first, tiles[0], sizeof first);
+            fit_thin_tiles(device, first, tiles, &k, max);
+        }
         size_t n = table ? clmem_param_lookup_shipped(&splitk_table, device, rows,
                                                       CLMEM_ARRAY_SIZE(rows), &level)
-                         : clmem_param_lookup(&regblock_table, device, rows,
-                                              CLMEM_ARRAY_SIZE(rows), &level);
-        for (size_t i = 0; i < n && k < max; i++) {
+                         : clmem_param_lookup(&regblock_table, device, rows, CLMEM_ARRAY_SIZE(rows),
+                                              &level);
+        for (size_t i = 0; i < n; i++) {
             int rb[CLMEM_MAX_PARAMS] = {0};
             if (table && !regblock_valid(device, rows[i]->values))
                 continue;
@@ -93,14 +131,23 @@ static size_t fit_tiles(const struct clmem_device *device, int tiles[][CLMEM_MAX
                 memcpy(rb, rows[i]->values, SPL_SPLITS * sizeof(int));
             else
                 fit_regblock(device, rows[i]->values, rb);
-            int seen = 0;
-            for (size_t j = 0; j < k && !seen; j++)
-                seen = !memcmp(tiles[j], rb, SPL_SPLITS * sizeof(int));
-            if (!seen)
-                memcpy(tiles[k++], rb, sizeof tiles[0]);
+            fit_tile_add(rb, tiles, &k, max);
         }
     }
     return k;
+}
+
+size_t matmul_fit_tiles(const struct clmem_device *device, char *out, size_t size)
+{
+    int tiles[FIT_MAX_TILES][CLMEM_MAX_PARAMS];
+    size_t n = fit_tiles(device, tiles, is_cpu(device) ? 1 : FIT_MAX_TILES), len = 0;
+    if (size)
+        out[0] = '\0';
+    for (size_t i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%dx%dx%d/%dx%d", i ? " " : "",
+                                tiles[i][SPL_TSM], tiles[i][SPL_TSN], tiles[i][SPL_TSK],
+                                tiles[i][SPL_WPTM], tiles[i][SPL_WPTN]);
+    return n;
 }
 
 /* auto's thresholds (auto_thresholds' row), with regblock's tile rb and
@@ -124,11 +171,16 @@ static int fit_thresholds(struct clmem_ctx *ctx, struct clmem_fit *fit, const in
     if (loss_a >= 0 && loss_a < FIT_MAX_LOSS)
         thresholds[AT_ALIGNED_LOSS] = loss_a;
     /* splitk against regblock where regblock's blocks leave units idle:
-     * the model's ratio of their times against the measured one. Only
-     * GPUs (auto runs cpu_blocked on CPUs). */
+     * the model's ratio of their times against the measured one. The
+     * shape: regblock's blocks a quarter of the units, K twice the cube's,
+     * where the plan takes a few slices, as at the shapes auto weighs it
+     * at (a plan of tens of slices is one the model weighs far from any
+     * other). Only GPUs (auto runs cpu_blocked on CPUs). */
     char split_note[160];
     {
-        size_t dim[3] = {2 * (size_t)rb[P_TSM], 2 * (size_t)rb[P_TSN], 8 * s};
+        size_t units = device->compute_units ? device->compute_units : 1,
+               side = (size_t)ceil(sqrt((double)units / 4.0));
+        size_t dim[3] = {side * (size_t)rb[P_TSM], side * (size_t)rb[P_TSN], 2 * s};
         struct auto_shape f;
         auto_shape_of(device, dim, rb, &f);
         char size[96];
@@ -214,8 +266,9 @@ int matmul_fit(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_error 
                                 (const double[]){flops, bytes, launch_s}, note, err)))
         return status;
     double mhz = device->clock_mhz ? device->clock_mhz : 1;
-    snprintf(note, sizeof note, "a compute unit's share of %.1f GFLOP/s over %zu units, at %.0f MHz",
-             gflops, units, mhz);
+    snprintf(note, sizeof note,
+             "a compute unit's share of %.1f GFLOP/s over %zu units, at %.0f MHz", gflops, units,
+             mhz);
     if ((status = clmem_fit_add(fit, device, &splitk_rates_table,
                                 (const double[]){unit_flops, mhz, bytes, launch_s}, note, err)))
         return status;

@@ -19,6 +19,7 @@ struct splitk_plan {
     size_t steps;       /* K steps of TSK */
     size_t slice_steps; /* a slice's (the last may have fewer) */
     double seconds;     /* what the model estimates (splitk_seconds) */
+    int rate;           /* its tile's row's RATEU (per mille of a unit's share) */
 };
 
 /* A run's state: the problem on the host, the parameters chosen for the
@@ -183,6 +184,7 @@ struct auto_shape {
     size_t blocks, units;
     struct splitk_plan split;
     double split_ratio;
+    int rb_rate; /* regblock's tile's RATEU where split_ratio is weighed */
 };
 
 /* ---- matmul_params.c: the parameter database's tables, the rows a device gets, what fits it, what

@@ -52,9 +52,11 @@ static int splitk_row_kind(const struct clmem_device *device, const struct clmem
  * TSM x TSN x its slice's steps, at the rate the row gives for that many a
  * unit; then, where there are slices, the workspace written and read back
  * and P written ((2 x slices + 1) x rows x cols floats) and the second
- * launch. The slices' steps in *slice_steps. */
+ * launch. The slices' steps in *slice_steps. With `shared`, a part-full
+ * last wave counts only its share (regblock's, where its stream-K shares
+ * that wave's blocks among every unit). */
 static double splitk_seconds(const struct clmem_device *device, const int *row, const size_t dim[3],
-                             size_t splits, size_t *slice_steps)
+                             size_t splits, int shared, size_t *slice_steps)
 {
     /* The rates of the kind of device the model weighs it as. */
     struct clmem_device kind = *device;
@@ -78,7 +80,9 @@ static double splitk_seconds(const struct clmem_device *device, const int *row, 
     double rate = busiest >= u ? ru : r1 + (ru - r1) * ((double)busiest - 1.0) / (u - 1.0);
     /* Past UNITS a unit runs its groups in waves of UNITS: a part-full
      * last wave takes as long as a full one. */
-    double waves = busiest > u ? ceil((double)busiest / u) * u : (double)busiest;
+    double waves = shared        ? (double)groups / (double)units
+                   : busiest > u ? ceil((double)busiest / u) * u
+                                 : (double)busiest;
     double seconds = waves * 2.0 * (double)(tsm * tsn * per * tsk) / (rate * unit_flops);
     if (splits > 1)
         seconds += launch_s + (2.0 * (double)splits + 1.0) * (double)dim[0] * (double)dim[1] *
@@ -102,7 +106,7 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
         first = last;
     for (size_t s = first; s <= last; s++) {
         size_t per;
-        double seconds = splitk_seconds(device, row, dim, s, &per);
+        double seconds = splitk_seconds(device, row, dim, s, 0, &per);
         size_t within = regblock_max_steps(device, row); /* the device's loop limit */
         if ((steps + per - 1) / per != s || (within && per > within) ||
             (plan->seconds >= 0 && seconds >= plan->seconds))
@@ -114,6 +118,7 @@ static void splitk_consider(const struct clmem_device *device, const size_t dim[
         plan->blocks = (dim[0] + (size_t)row[SPL_TSM] - 1) / (size_t)row[SPL_TSM] *
                        ((dim[1] + (size_t)row[SPL_TSN] - 1) / (size_t)row[SPL_TSN]);
         plan->seconds = seconds;
+        plan->rate = row[SPL_RATEU];
     }
 }
 
@@ -256,9 +261,12 @@ void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const
         size_t n = clmem_param_lookup(&splitk_table, device, rows, CLMEM_ARRAY_SIZE(rows), &level),
                per;
         for (size_t i = 0; i < n && !f->split_ratio; i++)
-            if (!memcmp(rows[i]->values, rb, SPL_SPLITS * sizeof(int)))
+            if (!memcmp(rows[i]->values, rb, SPL_SPLITS * sizeof(int))) {
+                f->rb_rate = rows[i]->values[SPL_RATEU];
                 f->split_ratio =
-                    f->split.seconds / splitk_seconds(device, rows[i]->values, dim, 1, &per);
+                    f->split.seconds / splitk_seconds(device, rows[i]->values, dim, 1,
+                                                      plan.groups && plan.direct, &per);
+            }
     }
     size_t groups = (size_t)device->compute_units * (size_t)(rb[P_SK_UNITS] ? rb[P_SK_UNITS] : 1);
     if (groups == 0)
@@ -295,8 +303,12 @@ void auto_shape_of(const struct clmem_device *device, const size_t dim[3], const
  * the fastest that can take the size runs. */
 enum { AUTO_GPU_CANDIDATES = 3 };
 /* In this order on a tie: splitk where the model puts it at its
- * threshold, regblock's kernel without copies before padded's. */
+ * threshold, regblock's kernel without copies before padded's. Where
+ * regblock's blocks fill the units, splitk last: its sums and second
+ * launch are costs the model's rates round away. */
 static const int auto_gpu_candidates[AUTO_GPU_CANDIDATES] = {SPLITK, REGBLOCK, REGBLOCK_PADDED};
+static const int auto_ties_idle[AUTO_GPU_CANDIDATES] = {0, 1, 2},
+                 auto_ties_busy[AUTO_GPU_CANDIDATES] = {1, 2, 0};
 
 /* What regblock loses at this size's edges, as a share of its time: where
  * a tile is cut, auto_thresholds' loss (unaligned where K or N is not a
@@ -311,13 +323,19 @@ static double auto_edge_loss(const struct auto_shape *f)
                             f->wave_gain;
 }
 
-/* splitk's plan differs from regblock's kernel and regblock's blocks
- * leave compute units idle: where the model weighs splitk at all (with
- * every unit busy, its slices' sums are pure cost). */
+/* splitk's plan differs from regblock's kernel, and either regblock's
+ * blocks leave compute units idle, or its plan's tile runs at a higher
+ * rate than regblock's (both splitk rows: regblock's tile weighed at its
+ * own rate in as many waves as its blocks make, against the faster tile
+ * in slices past one wave). With every unit busy and no faster tile,
+ * slices only refill a last wave, which regblock's stream-K or padding
+ * refill without the slices' sums (those weigh its edges). */
 static int auto_splitk_candidate(const struct auto_shape *f)
 {
-    int differs = f->split.p[SPL_SPLITS] > 1 || memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int));
-    return f->blocks < f->units && differs;
+    int other_tile = memcmp(f->split.p, f->rb, SPL_SPLITS * sizeof(int)),
+        differs = f->split.p[SPL_SPLITS] > 1 || other_tile,
+        faster_tile = other_tile && f->split_ratio > 0 && f->split.rate > f->rb_rate;
+    return differs && (f->blocks < f->units || faster_tile);
 }
 
 /* Each GPU candidate's time (auto_gpu_candidates' order), in units of
@@ -420,18 +438,20 @@ int auto_decide(const struct clmem_device *device, const size_t dim[3], const in
         order[n++] = CPU_BLOCKED;
         order[n++] = PANEL;
     } else if (device->type & CL_DEVICE_TYPE_GPU) {
-        auto_estimates(&f, est);
-        /* The candidates by their estimates, ties in auto_gpu_candidates'
-         * order (an insertion sort of three). */
+        double weighed[AUTO_GPU_CANDIDATES];
+        auto_estimates(&f, weighed);
+        /* The candidates by their estimates, ties in the order above (an
+         * insertion sort of three). */
+        const int *ties = f.blocks < f.units ? auto_ties_idle : auto_ties_busy;
         for (size_t i = 0; i < AUTO_GPU_CANDIDATES; i++) {
-            double e = est[i];
+            double e = weighed[ties[i]];
             size_t at = n++;
             while (at > 0 && e < est[at - 1]) {
                 order[at] = order[at - 1];
                 est[at] = est[at - 1];
                 at--;
             }
-            order[at] = auto_gpu_candidates[i];
+            order[at] = auto_gpu_candidates[ties[i]];
             est[at] = e;
         }
     }
