@@ -1,4 +1,5 @@
 #include "pocl.h"
+#include "tmpdir.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -307,33 +308,42 @@ static struct clmem_result run_in(struct clmem_ctx *ctx, const char *kernel_dir,
     return result;
 }
 
-void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
-                                const char *size, const char *input, const int *values,
-                                const char *params, const char *file, const char *old,
-                                const char *new_text)
+char *test_kernel_text(const char *file)
 {
-    char source[1024], dir[] = "/tmp/clmem_planted_XXXXXX", planted[1100];
+    char path[1024];
     struct clmem_error err = {0};
-    if (clmem_source_find(NULL, file, source, sizeof source, &err))
+    if (clmem_source_find(NULL, file, path, sizeof path, &err))
         fail_msg("%s: %s", file, err.message);
-    FILE *in = fopen(source, "rb");
-    assert_non_null(in);
-    static char text[1 << 20];
-    size_t len = fread(text, 1, sizeof text - 1, in);
-    fclose(in);
-    assert_true(len < sizeof text - 1);
-    text[len] = '\0';
-    char *at = strstr(text, old);
+    char *text = test_read_file(path);
+    if (!text)
+        fail_msg("%s: cannot be read", path);
+    return text;
+}
+
+void test_plant_kernel(const char *file, const char *old, const char *new_text, char *dir,
+                       char *planted, size_t planted_size)
+{
+    char *text = test_kernel_text(file), *at = strstr(text, old);
     if (!at || strstr(at + 1, old))
         fail_msg("%s: expected one '%s'", file, old);
     assert_non_null(mkdtemp(dir));
-    snprintf(planted, sizeof planted, "%s/%s", dir, file);
+    snprintf(planted, planted_size, "%s/%s", dir, file);
     FILE *out = fopen(planted, "wb");
     assert_non_null(out);
     fwrite(text, 1, (size_t)(at - text), out);
     fputs(new_text, out);
     fputs(at + strlen(old), out);
     assert_int_equal(fclose(out), 0);
+    free(text);
+}
+
+void test_expect_planted_caught(struct clmem_ctx *ctx, const char *workload, const char *variant,
+                                const char *size, const char *input, const int *values,
+                                const char *params, const char *file, const char *old,
+                                const char *new_text)
+{
+    char dir[] = "/tmp/clmem_planted_XXXXXX", planted[1100];
+    test_plant_kernel(file, old, new_text, dir, planted, sizeof planted);
 
     struct clmem_result bad = run_in(ctx, dir, workload, variant, size, input, values);
     unlink(planted);

@@ -41,6 +41,13 @@ void test_expect_metric(const struct clmem_result *result, double work);
  * before any result, with a message that contains MESSAGE. */
 void test_expect_refused(struct clmem_ctx *ctx, const char *workload, const char *variant,
                          const char *size, const char *message);
+/* The text of the source tree's cl/FILE (malloc'd; the caller frees it). */
+char *test_kernel_text(const char *file);
+/* Writes cl/FILE with its one OLD made NEW_TEXT (a planted bug) into a
+ * new temporary folder: `dir` ("/tmp/clmem_planted_XXXXXX", made here)
+ * and the planted file's path in `planted`. */
+void test_plant_kernel(const char *file, const char *old, const char *new_text, char *dir,
+                       char *planted, size_t planted_size);
 /* Runs VARIANT of WORKLOAD at SIZE (or on the image file INPUT, when not
  * NULL) with the parameters `values` (as clmem tune would) on the kernels
  * of cl/FILE with the one place that holds OLD made NEW_TEXT (a planted

@@ -574,18 +574,10 @@ static long file_size(const char *path)
  * runtime names it from the same inputs. */
 static void name_entry(struct clmem_ctx *ctx, const char *options, struct clmem_cache_entry *entry)
 {
-    char path[2048];
-    struct clmem_error err = {0};
-    assert_int_equal(clmem_source_find(NULL, "transpose.cl", path, sizeof path, &err), CLMEM_OK);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char source[1 << 16];
-    size_t n = fread(source, 1, sizeof source - 1, f);
-    fclose(f);
-    source[n] = '\0';
-    char all[256];
+    char *source = test_kernel_text("transpose.cl"), all[256];
     snprintf(all, sizeof all, "-cl-std=CL1.2 %s", options);
     assert_int_equal(clmem_cache_entry(ctx, source, all, entry), 0);
+    free(source);
 }
 
 /* The compiled-program cache: a second build is a hit; a truncated, a
@@ -834,16 +826,9 @@ static void write_in(const char *dir, const char *name, const char *text, int ap
 /* Copies the source tree's cl/NAME into dir. */
 static void copy_kernel(const char *dir, const char *name)
 {
-    char path[2048];
-    struct clmem_error err = {0};
-    assert_int_equal(clmem_source_find(NULL, name, path, sizeof path, &err), CLMEM_OK);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    char *text = test_kernel_text(name);
     write_in(dir, name, text, 0);
+    free(text);
 }
 
 /* A header that a kernel source includes (dot.cl's group_sum.h) is part

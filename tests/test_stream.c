@@ -96,26 +96,10 @@ static void planted_bugs_are_caught(void **state)
 static void a_planted_bug_fails_every_sweep_point(void **state)
 {
     struct clmem_ctx *ctx = *state;
-    char source[1024], dir[] = "/tmp/clmem_stream_XXXXXX", planted[1100];
+    char dir[] = "/tmp/clmem_planted_XXXXXX", planted[1100];
     struct clmem_error err = {0};
-    assert_int_equal(clmem_source_find(NULL, "stream.cl", source, sizeof source, &err), CLMEM_OK);
-    FILE *in = fopen(source, "rb");
-    assert_non_null(in);
-    static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text - 1, in);
-    fclose(in);
-    text[len] = '\0';
-    static const char old[] = "in[i0] : 0.0f, i1 < n ? in[i1]";
-    char *at = strstr(text, old);
-    assert_non_null(at);
-    assert_non_null(mkdtemp(dir));
-    snprintf(planted, sizeof planted, "%s/stream.cl", dir);
-    FILE *out = fopen(planted, "wb");
-    assert_non_null(out);
-    fwrite(text, 1, (size_t)(at - text), out);
-    fputs("in[i1 < n ? i1 : i0] : 0.0f, i1 < n ? in[i0]", out);
-    fputs(at + strlen(old), out);
-    assert_int_equal(fclose(out), 0);
+    test_plant_kernel("stream.cl", "in[i0] : 0.0f, i1 < n ? in[i1]",
+                      "in[i1 < n ? i1 : i0] : 0.0f, i1 < n ? in[i0]", dir, planted, sizeof planted);
     for (int bug = 1; bug >= 0; bug--) {
         snprintf(ctx->kernel_dir, sizeof ctx->kernel_dir, "%s", bug ? dir : "");
         ctx->no_cache = bug;
