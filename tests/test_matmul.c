@@ -17,6 +17,7 @@
  */
 #include "pocl.h"
 #include "workloads/matmul.h"
+#include "workloads/registry.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
