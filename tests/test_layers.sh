@@ -97,6 +97,53 @@ for layer in "${!lib_of[@]}"; do
     done < <(nm -u "${lib_of[$layer]}" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u)
 done
 
+# Declarations: no header of src/L names a function or variable that a
+# layer above L defines (a prototype, an extern, a macro or inline that
+# calls it), comments aside: each layer's header declares its own. One awk
+# over every header: first "SYMBOL LAYER-RANK" for each definition.
+declared=$(for sym in "${!defined_by[@]}"; do
+    echo "$sym ${rank_of[${defined_by[$sym]}]:--1} ${defined_by[$sym]}"
+done | awk -v src="$src/" -v order="${order[*]}" '
+    BEGIN { n = split(order, names, " "); for (i = 1; i <= n; i++) layer_rank[names[i]] = i - 1 }
+    FNR == NR { rank[$1] = $2; owner[$1] = $3; next }
+    FNR == 1 {
+        rel = FILENAME; sub("^" src, "", rel)
+        layer = rel; sub(/\/.*/, "", layer)
+        me = (layer in layer_rank) ? layer_rank[layer] : -1
+        in_comment = 0
+    }
+    {
+        line = $0
+        # Comments out: /* ... */ across lines, then // to the end.
+        out = ""
+        while (line != "") {
+            if (in_comment) {
+                at = index(line, "*/")
+                if (!at) { line = ""; break }
+                line = substr(line, at + 2); in_comment = 0
+            } else {
+                at = index(line, "/*")
+                if (!at) { out = out line; line = ""; break }
+                out = out substr(line, 1, at - 1) " "; line = substr(line, at + 2); in_comment = 1
+            }
+        }
+        sub(/\/\/.*/, "", out)
+        gsub(/"([^"\\]|\\.)*"/, "\"\"", out) # texts hold no declaration
+        gsub(/(struct|enum|union)[[:space:]]+[A-Za-z_][A-Za-z0-9_]*/, " ", out) # tags are types
+        while (match(out, /[A-Za-z_][A-Za-z0-9_]*/)) {
+            word = substr(out, RSTART, RLENGTH); out = substr(out, RSTART + RLENGTH)
+            if ((word in rank) && me >= 0 && rank[word] > me && !((rel, word) in said)) {
+                said[rel, word] = 1
+                printf "layers: src/%s (%s) declares %s, which %s (above it) defines\n", \
+                       rel, layer, word, owner[word]
+            }
+        }
+    }' - "$src"/*/*.h)
+if [ -n "$declared" ]; then
+    echo "$declared"
+    fail=1
+fi
+
 # Files: "U FILE SYMBOL" for each use, "D FILE SYMBOL" for each definition,
 # FILE as LAYER/NAME.c (an object NAME.c.o, or src_LAYER_NAME.c.o).
 uses=$(for layer in "${!lib_of[@]}"; do
