@@ -8,27 +8,31 @@
 #  2. calls: each layer's library (LAYER_LIBS="name=path ...", from
 #     meson.build) uses no function or variable that a layer above it
 #     defines (nm: its undefined symbols against the others' definitions).
-#  3. files: no circle between files of src/, in a layer or across: file A
+#  3. declarations: no header of src/L names (comments and texts aside) a
+#     function or variable that a layer above L defines: each layer's
+#     header declares its own, and its structs live there.
+#  4. files: no circle between files of src/, in a layer or across: file A
 #     depends on file B when A uses a function or variable that B defines
 #     (nm, object by object of the same libraries), and no file may depend,
 #     through any number of others, on a file that depends on it (tsort
 #     names each loop). Shared code goes in a file of its own, below both.
-#  4. headers: inside a folder, no file includes (itself or through the
+#  5. headers: inside a folder, no file includes (itself or through the
 #     folder's other headers) the header of a file that uses it, however
 #     indirectly: X.h is X.c's, and a file that X.c calls into never
 #     includes it. What the files an orchestrator calls share goes in a
 #     header of its own that they include (report/model.h, compare/model.h),
 #     the orchestrator's entry point in its own (report.h, compare.h).
-#  5. rooms: only io/ renames, links or syncs files, and only io/ and
+#  6. rooms: only io/ renames, links or syncs files, and only io/ and
 #     report/ say "cannot write 'FILE'" (every report ends through
 #     report/commit.c); only power/ names the vendors' power meters.
 # A planted upward call (base calling the harness) fails check 2; a
-# planted include (io including "harness/harness.h") fails check 1; a
-# planted call from csv.c's clmem_csv_field to diff.c fails check 3; a
+# planted include (io including "harness/harness.h") fails check 1;
+# clmem_ctx_open declared in base/types.h (as it was) fails check 3; a
+# planted call from csv.c's clmem_csv_field to diff.c fails check 4; a
 # planted include of "compare/compare.h" in compare/html.c, or of
-# "report/report.h" in report/model.h, fails check 4; a command that
+# "report/report.h" in report/model.h, fails check 5; a command that
 # commits its own report (cmd_run.c before report/commit.c), or compare
-# swapping its directory with rename(2), fails check 5.
+# swapping its directory with rename(2), fails check 6.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
 order=(base io opencl power harness report compare workloads mpi cli)
@@ -100,7 +104,7 @@ done
 # Declarations: no header of src/L names a function or variable that a
 # layer above L defines (a prototype, an extern, a macro or inline that
 # calls it), comments aside: each layer's header declares its own. One awk
-# over every header: first "SYMBOL LAYER-RANK" for each definition.
+# over every header: first "SYMBOL RANK LAYER" for each definition.
 declared=$(for sym in "${!defined_by[@]}"; do
     echo "$sym ${rank_of[${defined_by[$sym]}]:--1} ${defined_by[$sym]}"
 done | awk -v src="$src/" -v order="${order[*]}" '
@@ -297,7 +301,7 @@ done < <(grep -n -E 'libnvidia-ml|libamd_smi|libze_loader|powercap' "$src"/*/*.c
 
 "$(dirname "${BASH_SOURCE[0]}")"/layers_inside.sh || fail=1
 [ "$fail" -eq 0 ] &&
-    echo "layers: ${order[*]}: every include and call points down, no circle between files," \
-        "no file includes the header of one that uses it, files written through io/ and" \
-        "reports ended through report/, power meters in power/"
+    echo "layers: ${order[*]}: every include, declaration and call points down, no circle" \
+        "between files, no file includes the header of one that uses it, files written" \
+        "through io/ and reports ended through report/, power meters in power/"
 exit "$fail"
