@@ -15,6 +15,9 @@
 # and .h of it must stand on a floor, so that a new file is placed before
 # it is checked. Without MPI, src/mpi's includes alone are checked (its
 # stub has no library in LAYER_LIBS); an MPI build checks its calls too.
+# A "*" stands for every file of the folder not named: a workload of its
+# own file (atomics.c, ...) is added without a floor of its own, on the
+# lowest, until it calls another file of src/workloads.
 # A planted call from options.c to flow.c fails check 1, as does one from
 # io/jsontext.c to tuning.c; a planted include of "flow.h" in devices.c
 # fails check 2; clmem_clock_check called from cmd_devices.c fails check 3.
@@ -38,9 +41,9 @@ declare -A floors=(
               | diff_table hierarchy_table report runfile | diff_write"
     [compare]="model.h doc gnuplot lessons results | compare_md html levels plotter portability
                | plots_lines plots_pp roofline summary | compare_doc plots_bars | plots | compare"
-    [workloads]="hierarchy_chase.h hierarchy_probes.h matmul_internal.h atomics coalescing dot
-                 hierarchy_check hierarchy_levels hierarchy_run matmul_launch matmul_params
-                 matmul_problem peak pi pitched reduce stream strips transpose
+    [workloads]="hierarchy_chase.h hierarchy_probes.h matmul_internal.h hierarchy_check
+                 hierarchy_levels hierarchy_run matmul_launch matmul_params matmul_problem
+                 strips *
                  | blur constmem hierarchy matmul_model | hierarchy_sweep matmul_fit | matmul
                  | matmul_split registry | suite"
     [mpi]="job.h ranks.h summa_internal.h mpi no_mpi rank_report summa_plan
@@ -67,6 +70,7 @@ for folder in "${!floors[@]}"; do
     # floor_of[NAME]: the floor of NAME.c and NAME.h, or of a header named.
     declare -A floor_of=()
     level=0
+    set -f # "*" is a word here, not a pattern
     for word in ${floors[$folder]}; do
         if [ "$word" = "|" ]; then
             level=$((level + 1))
@@ -74,10 +78,11 @@ for folder in "${!floors[@]}"; do
             floor_of[$word]=$level
         fi
     done
+    set +f
     # A file's floor into $at: its own name's (a header named alone), else
     # its stem's; -1 for none (no subshell: asked for every include and call).
     floor() {
-        at=${floor_of[$1]:-${floor_of[${1%.[ch]}]:--1}}
+        at=${floor_of[$1]:-${floor_of[${1%.[ch]}]:-${floor_of['*']:--1}}}
     }
     for file in "$src/$folder"/*.[ch]; do
         name=${file##*/}
