@@ -8,27 +8,31 @@
 #  2. calls: each layer's library (LAYER_LIBS="name=path ...", from
 #     meson.build) uses no function or variable that a layer above it
 #     defines (nm: its undefined symbols against the others' definitions).
-#  3. files: no circle between files of src/, in a layer or across: file A
+#  3. declarations: no header of src/L names (comments and texts aside) a
+#     function or variable that a layer above L defines: each layer's
+#     header declares its own, and its structs live there.
+#  4. files: no circle between files of src/, in a layer or across: file A
 #     depends on file B when A uses a function or variable that B defines
 #     (nm, object by object of the same libraries), and no file may depend,
 #     through any number of others, on a file that depends on it (tsort
 #     names each loop). Shared code goes in a file of its own, below both.
-#  4. headers: inside a folder, no file includes (itself or through the
+#  5. headers: inside a folder, no file includes (itself or through the
 #     folder's other headers) the header of a file that uses it, however
 #     indirectly: X.h is X.c's, and a file that X.c calls into never
 #     includes it. What the files an orchestrator calls share goes in a
 #     header of its own that they include (report/model.h, compare/model.h),
 #     the orchestrator's entry point in its own (report.h, compare.h).
-#  5. rooms: only io/ renames, links or syncs files, and only io/ and
+#  6. rooms: only io/ renames, links or syncs files, and only io/ and
 #     report/ say "cannot write 'FILE'" (every report ends through
 #     report/commit.c); only power/ names the vendors' power meters.
 # A planted upward call (base calling the harness) fails check 2; a
-# planted include (io including "harness/harness.h") fails check 1; a
-# planted call from csv.c's clmem_csv_field to diff.c fails check 3; a
+# planted include (io including "harness/harness.h") fails check 1;
+# clmem_ctx_open declared in base/types.h (as it was) fails check 3; a
+# planted call from csv.c's clmem_csv_field to diff.c fails check 4; a
 # planted include of "compare/compare.h" in compare/html.c, or of
-# "report/report.h" in report/model.h, fails check 4; a command that
+# "report/report.h" in report/model.h, fails check 5; a command that
 # commits its own report (cmd_run.c before report/commit.c), or compare
-# swapping its directory with rename(2), fails check 5.
+# swapping its directory with rename(2), fails check 6.
 set -euo pipefail
 src=${SOURCE_DIR:?}/src
 order=(base io opencl power harness report compare workloads mpi cli)
@@ -96,6 +100,53 @@ for layer in "${!lib_of[@]}"; do
         fi
     done < <(nm -u "${lib_of[$layer]}" 2>/dev/null | awk '$1 == "U" { print $2 }' | sort -u)
 done
+
+# Declarations: no header of src/L names a function or variable that a
+# layer above L defines (a prototype, an extern, a macro or inline that
+# calls it), comments aside: each layer's header declares its own. One awk
+# over every header: first "SYMBOL RANK LAYER" for each definition.
+declared=$(for sym in "${!defined_by[@]}"; do
+    echo "$sym ${rank_of[${defined_by[$sym]}]:--1} ${defined_by[$sym]}"
+done | awk -v src="$src/" -v order="${order[*]}" '
+    BEGIN { n = split(order, names, " "); for (i = 1; i <= n; i++) layer_rank[names[i]] = i - 1 }
+    FNR == NR { rank[$1] = $2; owner[$1] = $3; next }
+    FNR == 1 {
+        rel = FILENAME; sub("^" src, "", rel)
+        layer = rel; sub(/\/.*/, "", layer)
+        me = (layer in layer_rank) ? layer_rank[layer] : -1
+        in_comment = 0
+    }
+    {
+        line = $0
+        # Comments out: /* ... */ across lines, then // to the end.
+        out = ""
+        while (line != "") {
+            if (in_comment) {
+                at = index(line, "*/")
+                if (!at) { line = ""; break }
+                line = substr(line, at + 2); in_comment = 0
+            } else {
+                at = index(line, "/*")
+                if (!at) { out = out line; line = ""; break }
+                out = out substr(line, 1, at - 1) " "; line = substr(line, at + 2); in_comment = 1
+            }
+        }
+        sub(/\/\/.*/, "", out)
+        gsub(/"([^"\\]|\\.)*"/, "\"\"", out) # texts hold no declaration
+        gsub(/(struct|enum|union)[[:space:]]+[A-Za-z_][A-Za-z0-9_]*/, " ", out) # tags are types
+        while (match(out, /[A-Za-z_][A-Za-z0-9_]*/)) {
+            word = substr(out, RSTART, RLENGTH); out = substr(out, RSTART + RLENGTH)
+            if ((word in rank) && me >= 0 && rank[word] > me && !((rel, word) in said)) {
+                said[rel, word] = 1
+                printf "layers: src/%s (%s) declares %s, which %s (above it) defines\n", \
+                       rel, layer, word, owner[word]
+            }
+        }
+    }' - "$src"/*/*.h)
+if [ -n "$declared" ]; then
+    echo "$declared"
+    fail=1
+fi
 
 # Files: "U FILE SYMBOL" for each use, "D FILE SYMBOL" for each definition,
 # FILE as LAYER/NAME.c (an object NAME.c.o, or src_LAYER_NAME.c.o).
@@ -250,7 +301,7 @@ done < <(grep -n -E 'libnvidia-ml|libamd_smi|libze_loader|powercap' "$src"/*/*.c
 
 "$(dirname "${BASH_SOURCE[0]}")"/layers_inside.sh || fail=1
 [ "$fail" -eq 0 ] &&
-    echo "layers: ${order[*]}: every include and call points down, no circle between files," \
-        "no file includes the header of one that uses it, files written through io/ and" \
-        "reports ended through report/, power meters in power/"
+    echo "layers: ${order[*]}: every include, declaration and call points down, no circle" \
+        "between files, no file includes the header of one that uses it, files written" \
+        "through io/ and reports ended through report/, power meters in power/"
 exit "$fail"

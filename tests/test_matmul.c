@@ -18,6 +18,7 @@
 #include "pocl.h"
 #include "io/io.h"
 #include "workloads/matmul.h"
+#include "workloads/registry.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -13,6 +13,7 @@
 
 #include "cli_run.h"
 #include "pocl.h"
+#include "workloads/matmul_split.h"
 
 /* Checks the blocks are contiguous, in order, cover every row once and
  * each is within one row of its exact share. */

@@ -2,6 +2,7 @@
  * checks, inputs, atomic output files. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "pocl.h"
+#include "workloads/registry.h"
 
 #include <dlfcn.h>
 

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "stopping.h"
 #include "suggest.h"
+#include "workloads/matmul_split.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,7 @@
 /* "did you mean": the nearest name to one mistyped, for commands,
  * options, workloads and variants. */
 #include "suggest.h"
+#include "workloads/registry.h"
 
 #include <string.h>
 

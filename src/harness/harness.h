@@ -9,6 +9,34 @@
 #include "harness/workload.h"
 
 /* ---- a run's options, each default applied in one place (run.c) ---- */
+struct clmem_run_options {
+    const char *size;    /* NULL: the workload's default */
+    const char *variant; /* NULL or "all" */
+    unsigned reps;       /* timed runs (0: 1) */
+    unsigned warmup;     /* untimed runs before them */
+    uint64_t seed;
+    const char *input;        /* an input file (blur's image) */
+    const char *image_output; /* where the workload writes its image (blur) */
+    unsigned loop_reps;       /* passes inside the kernel for looped timings; 0: 20 */
+    const char *compare;      /* a library to run beside the kernels ("clblast") or NULL */
+    const int *tune_values;   /* clmem tune: the candidate to run */
+    int ignore_tuning;        /* the built-in parameters, not the tuning database's */
+    /* 1: under "all", only the variants that measure one of the device's
+     * peaks (struct clmem_peak): the peak workload's others, its typed
+     * throughputs, are no roof and are left out of --peak. */
+    int peaks_only;
+    /* 1: each variant runs on, untimed, until the device's energy counter
+     * has had the span it reads well (clmem_energy_min_span_ms: 1 s with
+     * NVML), so that every result has its energy where there is a counter;
+     * 0: energy only where the timed runs were that long. */
+    unsigned energy;
+    clmem_progress_fn *progress;
+    void *progress_user;
+    clmem_cancelled_fn *cancelled; /* polled before each variant */
+    void *cancelled_user;
+    clmem_done_fn *done; /* after each result is finished */
+    void *done_user;
+};
 /* The defaults of the options every caller shares: the CLI's option table
  * shows them (--reps, --warmup, --seed) and the runs the harness makes on
  * its own (peaks, the suite) take them. */
@@ -43,6 +71,59 @@ int clmem_run_normalise(const struct clmem_workload *workload,
                         struct clmem_error *err);
 
 /* ---- one run (run.c) ---- */
+struct clmem_result {
+    char workload[32];
+    char variant[32];
+    char device[128];
+    char size[64];
+    char sweep[16]; /* "" or the swept parameter's name, e.g. "offset" */
+    unsigned sweep_value;
+    char params[512]; /* the -D parameters used */
+    int skipped;
+    char skip_reason[256];
+    /* Why a FAILED result has no measurement: the OpenCL error that stopped
+     * it (its kernels did not build, a call failed); "" when it ran. */
+    char error[256];
+    size_t n_samples;
+    double *samples_ms;
+    double median_ms, min_ms, max_ms;
+    double metric; /* from the median */
+    char metric_unit[16];
+    char roof[8];             /* the variant's roof ("read"), "" for the unit's own peak */
+    double baseline_fraction; /* metric / the baseline variant's; NAN when none */
+    double peak_fraction;     /* metric / the device's measured peak; NAN when none */
+    double looped_ms;         /* per pass with the loop in the kernel; NAN when none */
+    char note[160];
+    double max_rel_error;
+    int verified;
+    char verify_scope[64];
+    char verify_detail[CLMEM_MAX_MISMATCH_LINES * 160 + 64];
+    unsigned reps, warmup; /* timed runs, untimed runs before them */
+    uint64_t seed;         /* the inputs' */
+    double flops_per_byte; /* the arithmetic intensity; NAN when it means nothing */
+    /* The clock that timed the samples: "events" (the device's profiling
+     * timestamps) or "host" (the host's monotonic clock around clFinish);
+     * "" for results read from files written before clocks were named. */
+    char timer[8];
+    unsigned runs_per_sample; /* back-to-back runs each sample holds (its time divided) */
+    int demonstrates_failure; /* the variant shows a failure by design (atomics racy): never a
+                                 device's best */
+    /* Energy: what the device's own counter read over the variant's sampled
+     * runs (every run clmem_sample made, the batches that sized them too).
+     * energy_source names the counter ("nvml", "rapl", "amdsmi", "sysman"),
+     * "" when the device has none; the figures hold where energy_na is "",
+     * else energy_na says why there are none (no counter, a span shorter
+     * than the counter resolves). Both "": not measured (skipped results,
+     * totals over devices, files written before energy was read). */
+    double energy_j;          /* per run: the span's joules over energy_runs */
+    double power_w;           /* the span's joules over its seconds */
+    double energy_efficiency; /* one run's work per joule (metric x median over energy_j:
+                                 GFLOP/J, GB/J); NAN when the metric is no rate */
+    double energy_span_s;     /* the metered span, seconds */
+    uint64_t energy_runs;     /* the runs it held */
+    char energy_source[8];
+    char energy_na[120];
+};
 /* Plans a run: normalises the options (clmem_run_normalise), selects the
  * variants, checks the buffers fit the device. Errors here are usage
  * errors and nothing is allocated. */
@@ -71,6 +152,21 @@ void clmem_result_set_check(struct clmem_result *r, const struct clmem_check *ch
 struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *n_results,
                                          const char *workload, const char *variant,
                                          const char *device, const char *size);
+
+/* ---- a result's energy (result_energy.c) ---- */
+struct clmem_energy_meter;   /* power/power.h */
+struct clmem_energy_reading; /* power/power.h */
+/* A measured result's energy from the readings before and after its
+ * `runs` runs: energy_j (per run: the span's energy over the runs),
+ * power_w (over the span), energy_efficiency (the work of one run, metric
+ * x median, per joule), span and runs, and energy_source; or energy_na
+ * saying why not (no counter, a failed reading, a span shorter than the
+ * counter resolves, a counter that did not advance, or one that moved
+ * more than CLMEM_ENERGY_MAX_WATTS over the span). The metric and median
+ * are set already. */
+void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter *m,
+                         const struct clmem_energy_reading *before,
+                         const struct clmem_energy_reading *after, unsigned long runs);
 
 /* ---- samples long enough for their clock (sampling.c) ---- */
 /* A sample lasts at least 1000 ticks of its clock and at least 1 ms by
@@ -134,6 +230,21 @@ int clmem_peak_again(struct clmem_ctx *ctx, const struct clmem_workload *peak_wo
                      size_t n_peak, struct clmem_error *err);
 
 /* ---- the suite (bench.c): clmem_bench_plan and _run over a list ---- */
+struct clmem_bench_options {
+    unsigned reps;
+    const char *compare; /* as clmem_run_options.compare */
+    uint64_t seed;
+    const char *only; /* comma-separated workloads, or NULL for all */
+    unsigned energy;  /* as clmem_run_options.energy */
+    /* Whose bench sizes: 0, the device's own; else this type's. */
+    cl_device_type sizes;
+    clmem_bench_progress_fn *progress; /* before each workload and size */
+    void *progress_user;
+    clmem_cancelled_fn *cancelled; /* as clmem_run_options.cancelled */
+    void *cancelled_user;
+    clmem_done_fn *done; /* as clmem_run_options.done, for every result */
+    void *done_user;
+};
 struct clmem_suite {
     const struct clmem_workload *const *workloads;
     size_t n;
@@ -146,6 +257,11 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
                     struct clmem_result **results, size_t *n_results, struct clmem_error *err);
 
 /* ---- several devices (multi.c) ---- */
+/* One workload on n open contexts, a thread each, the same options: the
+ * results of device 0, 1, ... (named "#1 NAME", ...), then their totals. */
+int clmem_run_multi(const struct clmem_workload *workload, struct clmem_ctx *ctxs, size_t n,
+                    const struct clmem_run_options *options, struct clmem_result **results,
+                    size_t *n_results, struct clmem_error *err);
 /* Divides `rows` into n contiguous blocks, block i rows [first[i],
  * first[i] + count[i]), in order, every row in exactly one block, each
  * block's size within one row of rows * weights[i] / sum of weights

@@ -11,6 +11,8 @@
 #include "opencl/opencl.h"
 
 /* ---- checking against the CPU reference (check.c) ---- */
+/* What a result keeps of the mismatches (struct clmem_result.verify_detail). */
+#define CLMEM_MAX_MISMATCH_LINES 10
 /* Collects mismatches the BabelStream way: counts them all, keeps the first
  * few as text, tracks the largest relative error seen. */
 struct clmem_check {
@@ -32,6 +34,14 @@ void clmem_check_mismatch(struct clmem_check *check, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Kahan-compensated sum of x[0..n) in double: the CPU reference of sums. */
 double clmem_sum_kahan(const float *x, size_t n);
+
+/* ---- the device's own peaks (workload "peak") ---- */
+struct clmem_peak {
+    double bandwidth;      /* GB/s of a float4 copy, read + write */
+    double flops;          /* GFLOP/s of FP32 fused multiply-adds */
+    double read_bandwidth; /* GB/s of float4 reads alone; 0 when not measured */
+    double launch_us;      /* microseconds a kernel launch costs; 0 when not measured */
+};
 
 /* ---- a workload ---- */
 struct clmem_run; /* one workload prepared on one device at one size */

@@ -32,6 +32,33 @@ int clmem_cl_fail(struct clmem_error *err, cl_int code, const char *call, const 
     } while (0)
 
 /* ---- devices (device.c) ---- */
+struct clmem_device {
+    cl_platform_id platform;
+    cl_device_id id;
+    unsigned platform_index, device_index;
+    char platform_name[128];
+    char name[128];
+    char vendor[128];
+    char version[128];   /* CL_DEVICE_VERSION */
+    char driver[128];    /* CL_DRIVER_VERSION */
+    char c_version[128]; /* CL_DEVICE_OPENCL_C_VERSION */
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_ulong global_mem;
+    cl_ulong local_mem;
+    cl_ulong global_mem_cache; /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as reported; 0: none (NVIDIA's
+                                  is its L1s' total, not its L2) */
+    cl_ulong max_alloc;
+    size_t max_work_group;
+    cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+    size_t timer_resolution_ns;   /* CL_DEVICE_PROFILING_TIMER_RESOLUTION, as reported */
+    int has_fp64;
+    /* Between the device and its vendor: "sm_90" (an NVIDIA GPU's compute
+     * capability), "gfx90a", "cpu-simd512" (a CPU's vector width); "". */
+    char family[64];
+};
+
 /* A device spec (--device's, or one of a list's), parsed once without
  * looking at devices: NULL (the first GPU, else the first device), "P:D",
  * a type ("gpu", "cpu", "accelerator") or a case-insensitive part of a
@@ -57,6 +84,48 @@ int clmem_device_has_extension(const struct clmem_device *device, const char *na
  * LP_MAX_TGSI_LOOP_ITERATIONS, a guard against hung shaders) and then
  * leaves them, silently: measured with Mesa 22.3 (bench/rusticl-loop-limit/). */
 unsigned long clmem_device_loop_limit(const struct clmem_device *device);
+
+/* ---- contexts (context.c) ---- */
+/* The device's event clock, checked once per context against the host's
+ * monotonic clock (clmem_clock_check): a kernel timed both ways. */
+struct clmem_clock {
+    int checked;       /* the check ran */
+    int events_ok;     /* event timestamps are used; else the host's clock times every sample */
+    double tick_ns;    /* the clock's step: the reported resolution, or coarser where the
+                          timestamps showed it */
+    double wall_ratio; /* the check's best event time / host wall time (about 1 when right) */
+    double check_ms;   /* the host wall time of one check run */
+    char why[200];     /* why events are not used ("" when they are) */
+};
+/* One device in use: context, profiling queue, where kernels live. */
+struct clmem_ctx {
+    struct clmem_device device;
+    cl_context context;
+    cl_command_queue queue;
+    char kernel_dir[1024]; /* --kernel-dir, or "" to search the default places */
+    /* The compiled-program cache: off with no_cache; what it did; a
+     * warning when an entry had to be rebuilt. */
+    int no_cache;
+    unsigned cache_hits, cache_stored, cache_rebuilt;
+    char cache_warning[1200];
+    char tuning_warning[1200]; /* the tuning database was unreadable: ignored */
+    /* Polled while a program builds: non-zero abandons the build, which
+     * returns CLMEM_ERR_INTERRUPTED at once. NULL: builds wait. */
+    int (*cancelled)(void *user);
+    void *cancelled_user;
+    /* Called before a program is built from source that the program cache
+     * will then keep (a first build, minutes on some drivers), so that the
+     * caller can say so; NULL: nothing is said. */
+    void (*building)(void *user, const struct clmem_device *device);
+    void *building_user;
+    struct clmem_clock clock; /* filled by the first timed run, or clmem_clock_check */
+};
+/* kernel_dir NULL or "": the kernels are looked for in $CLMEM_KERNEL_DIR,
+ * the installed data directory, then the source tree (clmem_ctx_create
+ * is this on a context of its own). Closing NULL does nothing. */
+int clmem_ctx_open(struct clmem_ctx *ctx, const struct clmem_device *device, const char *kernel_dir,
+                   struct clmem_error *err);
+void clmem_ctx_close(struct clmem_ctx *ctx);
 
 /* ---- kernel sources and programs (program.c, program_cache.c) ---- */
 /* Finds `file` in: kernel_dir, $CLMEM_KERNEL_DIR, the installed data dir,
@@ -226,6 +295,14 @@ struct clmem_clock_reading {
  * resolution, or the largest power of ten dividing every timestamp. */
 void clmem_clock_judge(const struct clmem_clock_reading *r, size_t n, double resolution_ns,
                        struct clmem_clock *clock);
+/* Checks the device's event clock once (ctx->clock; again only when
+ * ctx->clock.checked is 0): a kernel of growing work timed by its event and
+ * by the host around clFinish, until a run lasts CLMEM_CLOCK_CHECK_MS
+ * (then every judged run lasts at least half of it).
+ * Timestamps out of order, zero durations, event times longer than the
+ * host's or far shorter leave events_ok 0: samples are then host-timed. */
+int clmem_clock_check(struct clmem_ctx *ctx, struct clmem_error *err);
+#define CLMEM_CLOCK_CHECK_MS 20.0
 
 /* ---- copies beside the kernels (transfer.c) ----
  * matmul --split and SUMMA copy their inputs and results on queues of their

@@ -76,16 +76,5 @@ int clmem_energy_joules(const struct clmem_energy_meter *m, const struct clmem_e
 /* The shortest span the meter reads well: CLMEM_ENERGY_MIN_UPDATES of its
  * update period. */
 double clmem_energy_min_span_ms(const struct clmem_energy_meter *m);
-/* A measured result's energy from the readings before and after its
- * `runs` runs: energy_j (per run: the span's energy over the runs),
- * power_w (over the span), energy_efficiency (the work of one run, metric
- * x median, per joule), span and runs, and energy_source; or energy_na
- * saying why not (no counter, a failed reading, a span shorter than the
- * counter resolves, a counter that did not advance, or one that moved
- * more than CLMEM_ENERGY_MAX_WATTS over the span). The metric and median
- * are set already. */
-void clmem_energy_result(struct clmem_result *r, const struct clmem_energy_meter *m,
-                         const struct clmem_energy_reading *before,
-                         const struct clmem_energy_reading *after, unsigned long runs);
 
 #endif

@@ -3,7 +3,9 @@
  * csv.c, json.c), each naming a result's status by clmem_result_status
  * (status.c), and the end every report goes through (commit.c). report.c
  * chooses between the writers; it includes report.h,
- * which none of them does. Not libclmem's interface. */
+ * which none of them does. Also the report layer's structs behind
+ * clmem.h's handles: a report's meta and a run file read back. Not
+ * libclmem's interface. */
 #ifndef CLMEM_REPORT_MODEL_H
 #define CLMEM_REPORT_MODEL_H
 
@@ -14,6 +16,65 @@
 /* The run files' format, written as "schema_version" (schema/run.schema.json):
  * raised when a field changes meaning or goes; new optional fields keep it. */
 #define CLMEM_SCHEMA_VERSION 1
+
+/* ---- a report's meta and the run files read back (handles.c, runfile*.c) ---- */
+/* What a report says besides its results (each optional). */
+struct clmem_report_meta {
+    const struct clmem_device *device;
+    const struct clmem_peak *peak;
+    const struct clmem_host *host; /* NULL: this machine */
+    const char *created;           /* NULL/"": now */
+    int interrupted;               /* JSON says "interrupted": true */
+    /* clmem hierarchy's levels read back from a run file, written again
+     * as its "hierarchy" (compare's device-N.json); NULL: none. */
+    const struct clmem_saved_hierarchy *hierarchy;
+};
+/* What `clmem hierarchy` saved in its run file ("hierarchy"), as compare
+ * reads it back: the levels named from the chase's staircase and the
+ * curves they came from (schema/run.schema.json). */
+#define CLMEM_SAVED_LEVELS 8
+struct clmem_saved_level {
+    char name[40];          /* "L1", "L2 (last-level cache)", "device memory" */
+    int is_memory;          /* the last plateau, past every cache */
+    double size_bytes;      /* detected size; 0 for memory */
+    double first_bytes;     /* the plateau's smallest working set */
+    double latency_ns;      /* the plateau's median (memory: at the largest working set) */
+    double latency_cycles;  /* NAN when the clock is unknown */
+    double bandwidth_gbs;   /* the read plateau matched to it; NAN when none */
+    double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
+};
+struct clmem_saved_point {
+    double bytes, value; /* a working set and its ns (latency) or GB/s (bandwidth) */
+};
+struct clmem_saved_hierarchy {
+    double extent;       /* the largest working set swept */
+    double cache_bytes;  /* the largest cache known before the sweep (reported); 0: none */
+    char cache_from[96]; /* where that came from */
+    double clock_mhz;    /* 0: none */
+    size_t n_levels;
+    struct clmem_saved_level levels[CLMEM_SAVED_LEVELS];
+    /* Ascending bytes; unmatched: read plateaus that matched no level. */
+    struct clmem_saved_point *latency, *local_latency, *bandwidth, *unmatched;
+    size_t n_latency, n_local_latency, n_bandwidth, n_unmatched;
+};
+/* A device's run, live or read back from a run file (clmem compare, diff). */
+struct clmem_compare_device {
+    struct clmem_device device;
+    struct clmem_peak peak;       /* 0 where unknown */
+    struct clmem_result *results; /* as clmem_bench_run returns them */
+    size_t n_results;
+    char host[256];              /* the machine's name; "" when the file did not say */
+    struct clmem_host host_info; /* all the file said of it */
+    char origin[1024];           /* the run file it was read from, "" for a live device */
+    char created[40];            /* when the file was written (UTC, ISO 8601), or "" */
+    char clmem_version[64];
+    char clmem_git[64]; /* the build's git describe ("8484219-dirty"); "" when not recorded */
+    int rank;           /* an MPI file's rank, else -1 */
+    int interrupted;    /* a signal stopped its run early: what finished */
+    /* The file's "hierarchy" (clmem hierarchy's run files), owned by the
+     * entry (clmem_compare_devices_free); NULL when it has none. */
+    struct clmem_saved_hierarchy *hierarchy;
+};
 
 /* ---- numbers for people (units.c) ---- */
 /* "48.7 TFLOP/s", "2.74 TB/s", "355 Gsamples/s": three significant digits,

@@ -4,6 +4,7 @@
  * a tile's size whose buffers are swapped between launches; each timed run
  * copies the block's inputs up and its P down while other tiles' kernels
  * run (clmem.h says how), and the host checks P. */
+#include "workloads/matmul_split.h"
 #include "harness/harness.h"
 #include "workloads/matmul.h"
 

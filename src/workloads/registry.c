@@ -2,6 +2,7 @@
  * (workload_list.h, generated: CLMEM_WORKLOADS(X) names each one, in the
  * order `clmem list` shows them). Workload NAME is clmem_workload_NAME,
  * defined in src/workloads/NAME.c. */
+#include "workloads/registry.h"
 #include "harness/workload.h"
 #include "workload_list.h"
 
