@@ -375,26 +375,27 @@ static void levels_on(const struct clmem_curve_point *c, size_t n, double cache,
     clmem_hierarchy_levels(r, as_results(r, 0, "chase_global", c, n, 1), 0, h);
 }
 
-/* A GPU's chase at quarter octaves, 1 KiB to 1 GiB, as one SM sees a
- * split L2 (the shape of bench/hierarchy/h100, its plateaus cliffs): L1 to
- * 192 KiB at 22 ns, the near half to 20 MiB at 145 ns, the far half from
- * 32 to 48 MiB at 270 ns, memory from 64 MiB at 350 ns (far to memory
- * 1.3x: smaller than a CPU's step), one point between each. */
-static size_t split_l2_curve(struct clmem_curve_point *c, double near_ns, double far_ns)
+/* A chase over the sweep's working sets, 1 KiB to 1 GiB, on a CPU device
+ * (cpu) or another, as one SM sees a split L2 (the shape of
+ * bench/hierarchy/h100, its plateaus cliffs): L1 to 192 KiB at 22 ns, the
+ * near half to 20 MiB at 145 ns, the far half from 32 to 48 MiB at 270
+ * ns, memory from 64 MiB at 350 ns (far to memory 1.3x: smaller than a
+ * CPU's step), one point between each where the grid has one. */
+static size_t split_l2_curve(struct clmem_curve_point *c, int cpu, double near_ns, double far_ns)
 {
-    size_t n = 0;
-    for (double p = KIB; p <= 1024 * MIB; p *= 2)
-        for (int q = 0; q < 4 && p * (1 + q / 4.0) <= 1024 * MIB; q++) {
-            double b = p * (1 + q / 4.0);
-            double v = b <= 192 * KIB   ? 22
-                       : b <= 256 * KIB ? 80
-                       : b <= 20 * MIB  ? near_ns
-                       : b <= 28 * MIB  ? (near_ns + far_ns) / 2
-                       : b <= 48 * MIB  ? far_ns
-                       : b <= 56 * MIB  ? 310
-                                        : 350;
-            c[n++] = (struct clmem_curve_point){b, v * (1 + 0.004 * (n % 3))};
-        }
+    size_t ws[128];
+    size_t n = clmem_hierarchy_chase_sizes(cpu, (size_t)1 << 30, ws, 128);
+    for (size_t i = 0; i < n; i++) {
+        double b = (double)ws[i];
+        double v = b <= 192 * KIB   ? 22
+                   : b <= 256 * KIB ? 80
+                   : b <= 20 * MIB  ? near_ns
+                   : b <= 28 * MIB  ? (near_ns + far_ns) / 2
+                   : b <= 48 * MIB  ? far_ns
+                   : b <= 56 * MIB  ? 310
+                                    : 350;
+        c[i] = (struct clmem_curve_point){b, v * (1 + 0.004 * (i % 3))};
+    }
     return n;
 }
 
@@ -407,7 +408,7 @@ static void two_l2_steps_are_near_and_far(void **state)
     (void)state;
     struct clmem_curve_point c[128];
     struct clmem_hierarchy h;
-    size_t n = split_l2_curve(c, 145, 270);
+    size_t n = split_l2_curve(c, 0, 145, 270);
     levels_on(c, n, 4.125 * MIB, 0, &h);
     assert_int_equal(h.n_levels, 4);
     assert_string_equal(h.levels[0].name, "L1");
@@ -426,6 +427,13 @@ static void two_l2_steps_are_near_and_far(void **state)
     levels_on(c, n, 4.125 * MIB, 1, &h);
     for (size_t k = 0; k < h.n_levels; k++)
         assert_null(strstr(h.levels[k].name, "near"));
+    /* At half octaves, as a CPU's chase is swept, the far half has two
+     * points: too few for a level, so a GPU's sweep is finer. */
+    n = split_l2_curve(c, 1, 145, 270);
+    assert_true(c[n - 1].bytes == 1024 * MIB);
+    levels_on(c, n, 4.125 * MIB, 0, &h);
+    for (size_t k = 0; k < h.n_levels; k++)
+        assert_null(strstr(h.levels[k].name, "far"));
     /* An L2 of 4 MiB and a 128 MiB cache past it: no split. */
     const struct level gpu[] = {{128 * KIB, 20}, {4 * MIB, 120}, {128 * MIB, 200}, {0, 400}};
     n = make_curve(gpu, 4, KIB, 1024 * MIB, 0, c, 128);
@@ -434,7 +442,7 @@ static void two_l2_steps_are_near_and_far(void **state)
     assert_string_equal(h.levels[1].name, "L2");
     assert_string_equal(h.levels[2].name, "L3 (last-level cache)");
     /* Far twice as slow as near and more: two caches, not halves. */
-    n = split_l2_curve(c, 100, 270);
+    n = split_l2_curve(c, 0, 100, 270);
     levels_on(c, n, 4.125 * MIB, 0, &h);
     assert_string_equal(h.levels[1].name, "L2");
     assert_string_equal(h.levels[2].name, "L3 (last-level cache)");

@@ -100,6 +100,10 @@ size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double 
  * (cpu) or another, within max_alloc / 2 and global_mem / 8. */
 size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, cl_ulong global_mem,
                                   const char **limit);
+/* The working sets chase_global sweeps, 1 KiB to extent, on a CPU device
+ * (cpu: half octaves) or another (quarter octaves); at most max, returns
+ * how many. */
+size_t clmem_hierarchy_chase_sizes(int cpu, size_t extent, size_t *out, size_t max);
 /* The page chase_page steps by on a device: the host's base page. */
 size_t clmem_hierarchy_page_bytes(void);
 /* The sweep's steps (probe x working set) without running them: usage

@@ -260,6 +260,25 @@ static size_t grid_points(enum grid grid, size_t first, size_t last, size_t *out
     return n;
 }
 
+/* A probe's grid on a CPU device (cpu) or another. A GPU's chase at
+ * quarter octaves: a split L2's far half spans one octave (the near
+ * half's size to the whole), which half octaves cut to two points, too
+ * few to make a level. A CPU's chase keeps half octaves: its large
+ * working sets are slow. */
+static enum grid probe_grid(const struct sweep_probe *sp, int cpu)
+{
+    return !cpu && strcmp(sp->variant, "chase_global") == 0 ? GRID_QUARTER_OCTAVE : sp->grid;
+}
+
+size_t clmem_hierarchy_chase_sizes(int cpu, size_t extent, size_t *out, size_t max)
+{
+    for (size_t p = 0; p < CLMEM_ARRAY_SIZE(sweep_probes); p++)
+        if (strcmp(sweep_probes[p].variant, "chase_global") == 0)
+            return grid_points(probe_grid(&sweep_probes[p], cpu), sweep_probes[p].first, extent,
+                               out, max);
+    return 0;
+}
+
 static int step_order(const void *a, const void *b)
 {
     const struct step *x = a, *y = b;
@@ -337,14 +356,8 @@ static int make_schedule(const struct clmem_ctx *ctx, const struct clmem_hierarc
                       : sp->limit == TO_TRANSFER ? s->transfer
                       : sp->grid == GRID_ONE     ? s->onchip
                                                  : s->local;
-        /* A GPU's chase at quarter octaves: a split L2's far half spans
-         * one octave (the near half's size to the whole), which half
-         * octaves cut to two points, too few to make a level. A CPU's
-         * chase keeps half octaves: its large working sets are slow. */
-        enum grid grid = sp->grid;
-        if (!cpu && strcmp(sp->variant, "chase_global") == 0)
-            grid = GRID_QUARTER_OCTAVE;
-        size_t points[GRID_POINTS], n = grid_points(grid, sp->first, last, points, GRID_POINTS);
+        size_t points[GRID_POINTS],
+            n = grid_points(probe_grid(sp, cpu), sp->first, last, points, GRID_POINTS);
         size_t kept = 0;
         char why[256];
         for (size_t i = 0; i < n && s->n < cap; i++)
