@@ -364,6 +364,126 @@ static void tlb_step_is_its_own(void **state)
     assert_true(h.tlb.reach_bytes == 0 && h.tlb.last_bytes == 256 * MIB);
 }
 
+/* The levels of a latency curve on a CPU device (cpu) or another. */
+static void levels_on(const struct clmem_curve_point *c, size_t n, double cache, int cpu,
+                      struct clmem_hierarchy *h)
+{
+    struct clmem_result r[256];
+    memset(h, 0, sizeof *h);
+    h->cache_bytes = cache;
+    h->cpu = cpu;
+    clmem_hierarchy_levels(r, as_results(r, 0, "chase_global", c, n, 1), 0, h);
+}
+
+/* A chase over the sweep's working sets, 1 KiB to 1 GiB, on a CPU device
+ * (cpu) or another, as one SM sees a split L2 (the shape of
+ * bench/hierarchy/h100, its plateaus cliffs): L1 to 192 KiB at 22 ns, the
+ * near half to 20 MiB at 145 ns, the far half from 32 to 48 MiB at 270
+ * ns, memory from 64 MiB at 350 ns (far to memory 1.3x: smaller than a
+ * CPU's step), one point between each where the grid has one. */
+static size_t split_l2_curve(struct clmem_curve_point *c, int cpu, double near_ns, double far_ns)
+{
+    size_t ws[128];
+    size_t n = clmem_hierarchy_chase_sizes(cpu, (size_t)1 << 30, ws, 128);
+    for (size_t i = 0; i < n; i++) {
+        double b = (double)ws[i];
+        double v = b <= 192 * KIB   ? 22
+                   : b <= 256 * KIB ? 80
+                   : b <= 20 * MIB  ? near_ns
+                   : b <= 28 * MIB  ? (near_ns + far_ns) / 2
+                   : b <= 48 * MIB  ? far_ns
+                   : b <= 56 * MIB  ? 310
+                                    : 350;
+        c[i] = (struct clmem_curve_point){b, v * (1 + 0.004 * (i % 3))};
+    }
+    return n;
+}
+
+/* Two steps between L1 and memory close in size and latency on a GPU are
+ * one cache's near and far halves, each with its size and latency; on a
+ * CPU the same curve is two caches of their own, and a GPU's caches far
+ * apart in size (an L2 and a memory-side cache) are never one split. */
+static void two_l2_steps_are_near_and_far(void **state)
+{
+    (void)state;
+    struct clmem_curve_point c[128];
+    struct clmem_hierarchy h;
+    size_t n = split_l2_curve(c, 0, 145, 270);
+    levels_on(c, n, 4.125 * MIB, 0, &h);
+    assert_int_equal(h.n_levels, 4);
+    assert_string_equal(h.levels[0].name, "L1");
+    assert_string_equal(h.levels[1].name, "L2 (near)");
+    assert_string_equal(h.levels[2].name, "L2 (far)");
+    assert_string_equal(h.levels[3].name, "device memory");
+    expect_within(h.levels[1].size_bytes, 24 * MIB, 1.25, "the near half");
+    expect_within(h.levels[2].size_bytes, 50 * MIB, 1.25, "the whole L2");
+    expect_within(h.levels[1].latency_ns, 145, 1.05, "near");
+    expect_within(h.levels[2].latency_ns, 270, 1.05, "far");
+    expect_within(h.levels[3].latency_ns, 350, 1.05, "memory");
+    assert_string_equal(h.note, "");
+    expect_levels_rise(&h);
+    /* A CPU's caches are each a level (and a CPU's curve is read with the
+     * coarser step: the far half and memory are one plateau there). */
+    levels_on(c, n, 4.125 * MIB, 1, &h);
+    for (size_t k = 0; k < h.n_levels; k++)
+        assert_null(strstr(h.levels[k].name, "near"));
+    /* At half octaves, as a CPU's chase is swept, the far half has two
+     * points: too few for a level, so a GPU's sweep is finer. */
+    n = split_l2_curve(c, 1, 145, 270);
+    assert_true(c[n - 1].bytes == 1024 * MIB);
+    levels_on(c, n, 4.125 * MIB, 0, &h);
+    for (size_t k = 0; k < h.n_levels; k++)
+        assert_null(strstr(h.levels[k].name, "far"));
+    /* An L2 of 4 MiB and a 128 MiB cache past it: no split. */
+    const struct level gpu[] = {{128 * KIB, 20}, {4 * MIB, 120}, {128 * MIB, 200}, {0, 400}};
+    n = make_curve(gpu, 4, KIB, 1024 * MIB, 0, c, 128);
+    levels_on(c, n, 4 * MIB, 0, &h);
+    assert_int_equal(h.n_levels, 4);
+    assert_string_equal(h.levels[1].name, "L2");
+    assert_string_equal(h.levels[2].name, "L3 (last-level cache)");
+    /* Far twice as slow as near and more: two caches, not halves. */
+    n = split_l2_curve(c, 0, 100, 270);
+    levels_on(c, n, 4.125 * MIB, 0, &h);
+    assert_string_equal(h.levels[1].name, "L2");
+    assert_string_equal(h.levels[2].name, "L3 (last-level cache)");
+}
+
+/* A last plateau whose step lies well inside the largest cache known (a
+ * guest's chase from 12 MiB at 130-190 ns with a 32 MiB L3 reported: TLB
+ * misses on 4 KiB pages, an L3 shared with other guests) is not device
+ * memory however far the sweep went past twice that cache: it is left
+ * unnamed, and the note says where it steps up. */
+static void memory_inside_a_known_cache_is_not_named(void **state)
+{
+    (void)state;
+    static const double ns[] = {1.35, 1.34, 1.33, 1.4,  1.34, 1.36, 1.33, 1.35, 1.39,
+                                1.38, 1.4,  1.45, 3.97, 4.08, 4.05, 4.17, 4.16, 4.31,
+                                4.46, 5.49, 8.43, 12.1, 12.6, 15.5, 15.6, 16.1, 38.7,
+                                161,  130,  142,  147,  159,  158,  190,  173};
+    struct clmem_curve_point c[64];
+    double ws[64];
+    size_t n = grid(KIB, 128 * MIB, ws, 64);
+    assert_int_equal(n, CLMEM_ARRAY_SIZE(ns));
+    for (size_t i = 0; i < n; i++)
+        c[i] = (struct clmem_curve_point){ws[i], ns[i]};
+    struct clmem_hierarchy h;
+    levels_on(c, n, 32 * MIB, 1, &h);
+    assert_true(h.memory_reached);
+    for (size_t k = 0; k < h.n_levels; k++)
+        assert_false(h.levels[k].is_memory);
+    assert_string_equal(h.levels[h.n_levels - 1].name, "unnamed, inside a cache");
+    assert_string_equal(h.levels[0].name, "L1");
+    expect_within(h.levels[0].size_bytes, 48 * KIB, 1.5, "L1");
+    expect_within(h.levels[1].size_bytes, MIB, 1.5, "L2");
+    assert_non_null(strstr(h.note, "the last plateau (from 12 MiB) follows a step at "));
+    assert_non_null(strstr(h.note, ", inside the largest cache 32 MiB (TLB misses, or a cache "
+                                   "shared with other work): no level is device memory"));
+    /* With an 8 MiB cache known, the same step is memory's. */
+    levels_on(c, n, 8 * MIB, 1, &h);
+    assert_true(h.levels[h.n_levels - 1].is_memory);
+    assert_string_equal(h.note, "");
+}
+
 /* Bandwidth falls where latency rises: the same caches, as GB/s, are three
  * plateaus, matched to the latency levels by the working sets they share. */
 static void bandwidth_plateaus_match_latency_levels(void **state)
@@ -516,6 +636,8 @@ int main(void)
         cmocka_unit_test(noisy_end_points_are_unresolved),
         cmocka_unit_test(curve_cut_inside_a_cache_names_no_memory),
         cmocka_unit_test(tlb_step_is_its_own),
+        cmocka_unit_test(two_l2_steps_are_near_and_far),
+        cmocka_unit_test(memory_inside_a_known_cache_is_not_named),
         cmocka_unit_test(default_extent_passes_twice_the_largest_cache),
         cmocka_unit_test(bandwidth_plateaus_match_latency_levels),
         cmocka_unit_test(levels_read_the_fastest_sample),

@@ -16,7 +16,8 @@ struct clmem_curve_point {
 #define CLMEM_MAX_LEVELS 8
 /* A level of the hierarchy as the latency staircase shows it. */
 struct clmem_level {
-    char name[40];         /* "L1", "L2", "L3 (last-level cache)", "device memory", "unresolved" */
+    char name[40];         /* "L1", "L2", "L3 (last-level cache)", "device memory", "unresolved";
+                            * a cache split in two, "L2 (near)" and "L2 (far)" */
     int is_memory;         /* the last plateau, past twice the largest cache known */
     int resolved;          /* clmem_plateau's: 0 for a stretch that is no level */
     double size_bytes;     /* detected: where its plateau ends (clmem_plateau's edge); 0: memory, an
@@ -50,6 +51,7 @@ struct clmem_hierarchy {
     char stopped_by[64]; /* what kept the sweep below twice that cache: "" when nothing */
     double page_bytes;   /* chase_page's page (its elements' spacing, less a line) */
     char pages[200];     /* which pages the curves used, as far as the host says */
+    int cpu;             /* a CPU device: its caches the host's, each a level of its own */
     /* Set by it: */
     int memory_reached; /* the latency curve reached twice the largest cache known */
     char note[256];     /* why no level is device memory; "" when one is */

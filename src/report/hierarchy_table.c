@@ -135,6 +135,16 @@ static void print_levels(FILE *out, const struct clmem_hierarchy *h, const struc
         }
         fprintf(out, "  %-24s %-10s %-14s %-24s %s\n", L->name,
                 L->is_memory || !L->resolved ? "-" : size, first, lat, bw);
+        /* A split cache's far half: the size the device reports beside
+         * the two halves measured (the name is what a run file keeps). */
+        const char *far = strstr(L->name, " (far)");
+        if (far && far[6] == '\0') {
+            char what[48], cache[32];
+            snprintf(what, sizeof what, "%.*s as reported", (int)(far - L->name), L->name);
+            bytes_text(h->cache_bytes, cache, sizeof cache);
+            fprintf(out, "  %-24s %-10s (%s)\n", what, cache,
+                    h->cache_bytes > 0 ? h->cache_from : "the device reports none");
+        }
     }
     if (h->note[0])
         fprintf(out, "  %s\n", h->note);

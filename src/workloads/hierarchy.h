@@ -9,7 +9,7 @@
 #define CLMEM_WORKLOADS_HIERARCHY_H
 
 #include "harness/harness.h"
-#include "harness/levels.h" /* the levels' types, as the report writes them */
+#include "harness/levels.h"            /* the levels' types, as the report writes them */
 #include "workloads/hierarchy_chase.h" /* the chase's pure pieces */
 
 extern const struct clmem_workload clmem_workload_hierarchy;
@@ -46,6 +46,18 @@ struct clmem_plateau {
  * CLMEM_STEP_RATIO are one (a step that came back down was noise). */
 #define CLMEM_STEP_RATIO       1.3
 #define CLMEM_STEP_POINT_RATIO 1.08
+/* A cache split in two, as one compute unit sees a GPU's L2 partitioned
+ * (the near partition's hits, then the far one's, then memory): two
+ * consecutive levels past the first whose sizes are within
+ * CLMEM_SPLIT_SIZE_RATIO of each other and latencies within
+ * CLMEM_SPLIT_LATENCY_RATIO. Only on a device that is not a CPU: a CPU's
+ * caches are each a level of its own (and its L2 and L3 lie further apart). */
+#define CLMEM_SPLIT_SIZE_RATIO    3.0
+#define CLMEM_SPLIT_LATENCY_RATIO 2.5
+/* Device memory's step lies at the largest cache known or past it: a step
+ * up further than this factor inside that cache (TLB misses, a cache shared
+ * with other work) leaves a plateau that is not named memory. */
+#define CLMEM_MEMORY_INSIDE_CACHE 1.5
 /* The plateaus of n points (at most max, the largest working sets last);
  * returns how many. NaN or non-positive values are left out. A short
  * stretch between two steps is the middle of one transition; a short one
@@ -53,6 +65,15 @@ struct clmem_plateau {
  * curves. */
 size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, enum clmem_curve kind,
                             struct clmem_plateau *out, size_t max);
+/* The same with steps (and levels apart) of more than step_ratio. A GPU's
+ * chase is one long launch on the device's own clock, its plateaus flat
+ * where a CPU's share the host's cores: its latency staircase is read with
+ * CLMEM_STEP_RATIO_QUIET, fine enough for a split L2's far half, whose step
+ * to memory is smaller than CLMEM_STEP_RATIO. */
+#define CLMEM_STEP_RATIO_QUIET 1.2
+size_t clmem_curve_plateaus_by(const struct clmem_curve_point *points, size_t n,
+                               enum clmem_curve kind, double step_ratio, struct clmem_plateau *out,
+                               size_t max);
 
 /* ---- the sweep (hierarchy_sweep.c) ---- */
 struct clmem_hierarchy_options {
@@ -79,6 +100,10 @@ size_t clmem_hierarchy_default_extent(const struct clmem_device *device, double 
  * (cpu) or another, within max_alloc / 2 and global_mem / 8. */
 size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, cl_ulong global_mem,
                                   const char **limit);
+/* The working sets chase_global sweeps, 1 KiB to extent, on a CPU device
+ * (cpu: half octaves) or another (quarter octaves); at most max, returns
+ * how many. */
+size_t clmem_hierarchy_chase_sizes(int cpu, size_t extent, size_t *out, size_t max);
 /* The page chase_page steps by on a device: the host's base page. */
 size_t clmem_hierarchy_page_bytes(void);
 /* The sweep's steps (probe x working set) without running them: usage
@@ -96,8 +121,11 @@ int clmem_hierarchy_run(struct clmem_ctx *ctx, const struct clmem_hierarchy_opti
 /* The levels from results that hold the chase and read probes (a sweep's,
  * or a run file's): what clmem_hierarchy_run does after its runs. The last
  * plateau is device memory only where the chase reached twice h's
- * cache_bytes (any reach when none is known) and the plateau is resolved;
- * else h->note says why not. The TLB reach from chase_page's curve. */
+ * cache_bytes (any reach when none is known), the plateau is resolved and
+ * its step lies no further inside that cache than CLMEM_MEMORY_INSIDE_CACHE;
+ * else h->note says why not. Two steps close together on a device that is
+ * not a CPU (h->cpu) are one cache's near and far halves. The TLB reach
+ * from chase_page's curve. */
 void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double clock_mhz,
                             struct clmem_hierarchy *h);
 #endif

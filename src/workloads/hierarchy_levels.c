@@ -36,6 +36,13 @@ struct segment {
 size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, enum clmem_curve kind,
                             struct clmem_plateau *out, size_t max)
 {
+    return clmem_curve_plateaus_by(points, n, kind, CLMEM_STEP_RATIO, out, max);
+}
+
+size_t clmem_curve_plateaus_by(const struct clmem_curve_point *points, size_t n,
+                               enum clmem_curve kind, double step_ratio, struct clmem_plateau *out,
+                               size_t max)
+{
     size_t m = 0;
     size_t *index = malloc((n ? n : 1) * sizeof *index);
     double *x = malloc((n ? n : 1) * sizeof *x), *value = malloc((n ? n : 1) * sizeof *value);
@@ -52,7 +59,7 @@ size_t clmem_curve_plateaus(const struct clmem_curve_point *points, size_t n, en
         }
     if (m == 0)
         goto done;
-    const double point_rise = log(CLMEM_STEP_POINT_RATIO), step_rise = log(CLMEM_STEP_RATIO);
+    const double point_rise = log(CLMEM_STEP_POINT_RATIO), step_rise = log(step_ratio);
     /* Steps: runs of points each above the one before by point_rise, the
      * run's end above its start by step_rise. Between them, plateaus. */
     size_t start = 0;
@@ -185,13 +192,23 @@ static void bytes_text(double b, char *out, size_t size)
     snprintf(out, size, "%.3g %s", b, units[u]);
 }
 
-/* Why no plateau is device memory. */
-static void memory_note(struct clmem_hierarchy *h, double reach)
+/* Why no plateau is device memory; from and step: the first working set
+ * of a last plateau whose step lies inside the largest cache known, and
+ * where that step starts (the level before it ends), else 0. */
+static void memory_note(struct clmem_hierarchy *h, double reach, double from, double step)
 {
     char at[32], cache[32];
     bytes_text(reach, at, sizeof at);
     bytes_text(h->cache_bytes, cache, sizeof cache);
-    if (!h->memory_reached)
+    if (from > 0) {
+        char first[32], up[32];
+        bytes_text(from, first, sizeof first);
+        bytes_text(step, up, sizeof up);
+        snprintf(h->note, sizeof h->note,
+                 "the last plateau (from %s) follows a step at %s, inside the largest cache %s "
+                 "(TLB misses, or a cache shared with other work): no level is device memory",
+                 first, up, cache);
+    } else if (!h->memory_reached)
         snprintf(h->note, sizeof h->note,
                  "sweep stopped at %s%s%.60s%s %s the largest cache %s: no level is device memory",
                  at, h->stopped_by[0] ? " (" : "", h->stopped_by, h->stopped_by[0] ? ")" : "",
@@ -247,8 +264,10 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
     struct clmem_curve_point *lat = curve_of(results, n, "chase_global", 1, &n_lat);
     struct clmem_curve_point *bw = curve_of(results, n, "read_ws", 0, &n_bw);
     struct clmem_plateau lp[CLMEM_MAX_LEVELS], bp[CLMEM_MAX_LEVELS];
+    double step = h->cpu ? CLMEM_STEP_RATIO : CLMEM_STEP_RATIO_QUIET;
     size_t nl =
-        lat ? clmem_curve_plateaus(lat, n_lat, CLMEM_CURVE_LATENCY, lp, CLMEM_MAX_LEVELS) : 0;
+        lat ? clmem_curve_plateaus_by(lat, n_lat, CLMEM_CURVE_LATENCY, step, lp, CLMEM_MAX_LEVELS)
+            : 0;
     size_t nb =
         bw ? clmem_curve_plateaus(bw, n_bw, CLMEM_CURVE_BANDWIDTH, bp, CLMEM_MAX_LEVELS) : 0;
     /* Device memory: the last resolved plateau, with a resolved level
@@ -257,21 +276,47 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
      * stretch past it too short to resolve is unresolved, not memory). */
     double reach = n_lat ? lat[n_lat - 1].bytes : 0;
     h->memory_reached = !(h->cache_bytes > 0) || reach >= 2 * h->cache_bytes;
-    size_t resolved = 0, memory = nl, llc = nl, last = nl;
+    size_t resolved = 0, memory = nl, llc = nl, last = nl, before = nl;
     for (size_t k = 0; k < nl; k++)
         if (lp[k].resolved) {
             resolved++;
+            before = last;
             last = k;
         }
-    if (resolved >= 2 && h->memory_reached && lat[lp[last].last].bytes >= 2 * h->cache_bytes)
-        memory = last;
+    /* Nor where the step up to it lies well inside the largest cache known
+     * (the level before it ends there): that plateau is no cache's level
+     * either, left unnamed. */
+    size_t inside = nl;
+    if (resolved >= 2 && h->memory_reached && lat[lp[last].last].bytes >= 2 * h->cache_bytes) {
+        if (h->cache_bytes > 0 &&
+            lp[before].edge_bytes * CLMEM_MEMORY_INSIDE_CACHE < h->cache_bytes)
+            inside = last;
+        else
+            memory = last;
+    }
     for (size_t k = memory; memory < nl && k-- > 0;)
         if (lp[k].resolved) {
             llc = k;
             break;
         }
     if (nl >= 2 && memory == nl)
-        memory_note(h, reach);
+        memory_note(h, reach, inside < nl ? lat[lp[inside].first].bytes : 0,
+                    inside < nl ? lp[before].edge_bytes : 0);
+    /* A cache split in two: consecutive resolved caches past the first,
+     * close in size and latency, on a device that is not a CPU. */
+    size_t near = nl, far = nl, cache = nl, first = nl;
+    for (size_t k = 0; k < nl && !h->cpu && near == nl; k++) {
+        if (!lp[k].resolved || k == memory || k == inside)
+            continue;
+        if (cache != nl && cache != first && lp[cache].edge_bytes > 0 && lp[k].edge_bytes > 0 &&
+            lp[k].edge_bytes <= CLMEM_SPLIT_SIZE_RATIO * lp[cache].edge_bytes &&
+            lp[k].value <= CLMEM_SPLIT_LATENCY_RATIO * lp[cache].value) {
+            near = cache;
+            far = k;
+        }
+        first = first == nl ? k : first;
+        cache = k;
+    }
     unsigned number = 0;
     for (size_t k = 0; k < nl; k++) {
         struct clmem_level *L = &h->levels[h->n_levels++];
@@ -284,6 +329,12 @@ void clmem_hierarchy_levels(const struct clmem_result *results, size_t n, double
             snprintf(L->name, sizeof L->name, "one level (no step)");
         else if (L->is_memory)
             snprintf(L->name, sizeof L->name, "device memory");
+        else if (k == inside)
+            snprintf(L->name, sizeof L->name, "unnamed, inside a cache");
+        else if (k == near)
+            snprintf(L->name, sizeof L->name, "L%u (near)", ++number);
+        else if (k == far)
+            snprintf(L->name, sizeof L->name, "L%u (far)", number);
         else if (k == llc)
             snprintf(L->name, sizeof L->name, "L%u (last-level cache)", ++number);
         else

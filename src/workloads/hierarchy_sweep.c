@@ -29,12 +29,16 @@
 #define EXTENT_MIN    (16 * MIB)
 #define EXTENT_GPU    GIB
 
+/* The most working sets of one probe: quarter octaves over 32 octaves. */
+#define GRID_POINTS 128
+
 /* How a probe's working sets are spaced, from `first` up to its limit. */
 enum grid {
-    GRID_HALF_OCTAVE, /* 1, 1.5, 2, 3, 4, 6, ...: the staircase's resolution */
-    GRID_OCTAVE,      /* powers of two */
-    GRID_QUARTER,     /* powers of four: copies and images, a few points */
-    GRID_ONE,         /* one working set, the on-chip probes' */
+    GRID_HALF_OCTAVE,    /* 1, 1.5, 2, 3, 4, 6, ...: the staircase's resolution */
+    GRID_QUARTER_OCTAVE, /* 1, 1.25, 1.5, 1.75, 2, ...: a GPU's chase (below) */
+    GRID_OCTAVE,         /* powers of two */
+    GRID_QUARTER,        /* powers of four: copies and images, a few points */
+    GRID_ONE,            /* one working set, the on-chip probes' */
 };
 enum limit {
     TO_EXTENT,   /* the sweep's extent */
@@ -245,12 +249,34 @@ static size_t grid_points(enum grid grid, size_t first, size_t last, size_t *out
         out[n++] = p;
         if (grid == GRID_HALF_OCTAVE && p + p / 2 <= last && n < max)
             out[n++] = p + p / 2;
+        for (size_t q = 1; grid == GRID_QUARTER_OCTAVE && q < 4; q++)
+            if (p + q * (p / 4) <= last && n < max)
+                out[n++] = p + q * (p / 4);
         size_t next = grid == GRID_QUARTER ? p * 4 : p * 2;
         if (next / p != (grid == GRID_QUARTER ? 4u : 2u))
             break;
         p = next;
     }
     return n;
+}
+
+/* A probe's grid on a CPU device (cpu) or another. A GPU's chase at
+ * quarter octaves: a split L2's far half spans one octave (the near
+ * half's size to the whole), which half octaves cut to two points, too
+ * few to make a level. A CPU's chase keeps half octaves: its large
+ * working sets are slow. */
+static enum grid probe_grid(const struct sweep_probe *sp, int cpu)
+{
+    return !cpu && strcmp(sp->variant, "chase_global") == 0 ? GRID_QUARTER_OCTAVE : sp->grid;
+}
+
+size_t clmem_hierarchy_chase_sizes(int cpu, size_t extent, size_t *out, size_t max)
+{
+    for (size_t p = 0; p < CLMEM_ARRAY_SIZE(sweep_probes); p++)
+        if (strcmp(sweep_probes[p].variant, "chase_global") == 0)
+            return grid_points(probe_grid(&sweep_probes[p], cpu), sweep_probes[p].first, extent,
+                               out, max);
+    return 0;
 }
 
 static int step_order(const void *a, const void *b)
@@ -318,7 +344,7 @@ static int make_schedule(const struct clmem_ctx *ctx, const struct clmem_hierarc
     s->local = local ? pow2_floor(local) : 0;
     size_t onchip = (size_t)constant < local ? (size_t)constant : local;
     s->onchip = onchip ? pow2_floor(onchip) : 0;
-    size_t cap = CLMEM_ARRAY_SIZE(sweep_probes) * 64;
+    size_t cap = CLMEM_ARRAY_SIZE(sweep_probes) * GRID_POINTS;
     if (!(s->steps = calloc(cap, sizeof *s->steps)))
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     for (size_t p = 0; p < CLMEM_ARRAY_SIZE(sweep_probes); p++) {
@@ -330,7 +356,8 @@ static int make_schedule(const struct clmem_ctx *ctx, const struct clmem_hierarc
                       : sp->limit == TO_TRANSFER ? s->transfer
                       : sp->grid == GRID_ONE     ? s->onchip
                                                  : s->local;
-        size_t points[64], n = grid_points(sp->grid, sp->first, last, points, 64);
+        size_t points[GRID_POINTS],
+            n = grid_points(probe_grid(sp, cpu), sp->first, last, points, GRID_POINTS);
         size_t kept = 0;
         char why[256];
         for (size_t i = 0; i < n && s->n < cap; i++)
@@ -525,6 +552,7 @@ done:
                              : "");
     if (status == CLMEM_ERR_INTERRUPTED)
         snprintf(h->stopped_by, sizeof h->stopped_by, "interrupted");
+    h->cpu = (ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
     h->page_bytes = (double)clmem_hierarchy_page_bytes();
     pages_text(&ctx->device, clmem_hierarchy_page_bytes(), h->pages, sizeof h->pages);
     clmem_hierarchy_levels(*results + first, *n_results - first, ctx->device.clock_mhz, h);
