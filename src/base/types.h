@@ -106,6 +106,20 @@ void clmem_variant_describe(const struct clmem_workload *w, size_t i,
 
 /* ---- results ---- */
 #define CLMEM_MAX_MISMATCH_LINES 10
+/* Which level bounds a result (harness/traffic.h fills it): the amounts
+ * its variant's design moves at each level (bytes at global, __local and
+ * __constant memory; flops for compute), each level's predicted time from
+ * the device's rates, the slowest one, and predicted / measured time.
+ * All zero where the variant declares no traffic. */
+#define CLMEM_BOUND_LEVELS 4
+struct clmem_bound {
+    double amount[CLMEM_BOUND_LEVELS];       /* 0: the level is not used */
+    double predicted_ms[CLMEM_BOUND_LEVELS]; /* NAN or 0 where the rate is unknown */
+    int binding;                             /* the slowest level + 1; 0: none */
+    double ratio;    /* predicted / measured ms (the fraction of the bound) */
+    int model_error; /* ratio above 1 beyond the samples' spread: the model misses something */
+};
+
 struct clmem_result {
     char workload[32];
     char variant[32];
@@ -158,6 +172,7 @@ struct clmem_result {
     uint64_t energy_runs;     /* the runs it held */
     char energy_source[8];
     char energy_na[120];
+    struct clmem_bound bound; /* the variant's traffic and the level that bounds it */
 };
 
 /* ---- running one workload ---- */

@@ -8,6 +8,7 @@
 #include "compare/lessons.h"
 #include "devices.h"
 #include "flow.h"
+#include "harness/traffic.h"
 #include "options.h"
 #include "progress.h"
 #include "report/report.h"
@@ -22,13 +23,13 @@
 #include <unistd.h>
 
 static const struct cli_use run_uses[] = {
-    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
-    {.id = CLI_OPT_SPLIT},    {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
-    {.id = CLI_OPT_PANEL},    {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
-    {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
-    {.id = CLI_OPT_INPUT},    {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_VARIANT}, {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_SPLIT},   {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
+    {.id = CLI_OPT_PANEL},   {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},  {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},  {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PEAK},    {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_INPUT},   {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_run_spec = {
@@ -416,6 +417,16 @@ static int run_run(struct cli_flow *f, struct clmem_error *err)
                                : CLMEM_OK;
             clmem_results_apply_peak(f->results, f->n_results, &f->peak);
         }
+    }
+    /* Each result's bound: the peaks' rates and the __local and
+     * __constant probes' (the hierarchy workload's). */
+    if (peak_status == CLMEM_OK) {
+        struct clmem_level_rates rates;
+        peak_status = clmem_level_rates_measure(&f->ctx, clmem_workload_find("hierarchy"),
+                                                (unsigned)f->o.reps, &f->peak, &rates,
+                                                &peak_results, &n_peak, err);
+        if (peak_status == CLMEM_OK)
+            clmem_results_apply_bounds(f->results, f->n_results, &rates);
     }
     clmem_results_free(peak_results, n_peak);
     return peak_status ? peak_status : status;
