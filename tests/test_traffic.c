@@ -275,6 +275,43 @@ static void json_and_csv_carry_the_bound(void **state)
     free(text);
 }
 
+/* A real result with its bound, written as a run file and read back:
+ * every level's amount and prediction, the binding level, the ratio. */
+static void the_bound_survives_a_run_file(void **state)
+{
+    const struct clmem_ctx *ctx = *state;
+    size_t n;
+    struct clmem_result *r = run_one(state, "transpose", "padded", "33x17", &n);
+    struct clmem_level_rates rates = {.copy_gbs = 1, .local_gbs = 2};
+    clmem_result_bound(&r[0], &rates);
+    assert_int_equal(r[0].bound.binding, G + 1);
+    char path[] = "/tmp/clmem-test_traffic-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *out = fdopen(fd, "w");
+    assert_non_null(out);
+    const struct clmem_report_meta meta = {.device = &ctx->device};
+    struct clmem_error err = {0};
+    assert_int_equal(clmem_report_write(out, CLMEM_FORMAT_JSON, r, 1, &meta, &err), CLMEM_OK);
+    assert_int_equal(fclose(out), 0);
+    struct clmem_compare_device *runs = NULL;
+    size_t n_runs = 0;
+    if (clmem_runfile_load(path, &runs, &n_runs, &err) != CLMEM_OK)
+        fail_msg("%s", err.message);
+    remove(path);
+    const struct clmem_bound *a = &r[0].bound, *b = &runs[0].results[0].bound;
+    for (int l = 0; l < CLMEM_BOUND_LEVELS; l++) {
+        assert_true(a->amount[l] == b->amount[l]);
+        assert_true(a->predicted_ms[l] > 0 ? a->predicted_ms[l] == b->predicted_ms[l]
+                                           : isnan(b->predicted_ms[l]));
+    }
+    assert_int_equal(b->binding, a->binding);
+    assert_true(b->ratio == a->ratio);
+    assert_int_equal(b->model_error, a->model_error);
+    clmem_compare_devices_free(runs, n_runs);
+    clmem_results_free(r, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +323,7 @@ int main(void)
         cmocka_unit_test(transpose_pitched_coalescing),
         cmocka_unit_test(reduce_and_dot),
         cmocka_unit_test(stencils),
+        cmocka_unit_test(the_bound_survives_a_run_file),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);
 }

@@ -59,17 +59,21 @@ static int get_bound(struct reader *rd, const cJSON *o, struct clmem_result *r)
     const cJSON *bound = cJSON_GetObjectItemCaseSensitive(o, "bound");
     if (!bound)
         return CLMEM_OK;
+    if (!cJSON_IsObject(bound))
+        return runfile_bad(rd, "%s", "'bound' is not an object");
     const cJSON *levels = cJSON_GetObjectItemCaseSensitive(bound, "levels");
-    if (!cJSON_IsObject(bound) || !cJSON_IsObject(levels))
-        return runfile_bad(rd, "%s", "'bound' is not an object with 'levels'");
+    if (!levels)
+        return runfile_bad(rd, "%s", "no 'levels' in 'bound'");
+    if (!cJSON_IsObject(levels))
+        return runfile_bad(rd, "%s", "'levels' in 'bound' is not an object");
     int status;
     for (int l = 0; l < CLMEM_BOUND_LEVELS; l++) {
         const cJSON *level = cJSON_GetObjectItemCaseSensitive(levels, clmem_bound_level_name(l));
         b->predicted_ms[l] = NAN;
         if (!level)
             continue;
-        if ((status = runfile_get_number(rd, level, l == CLMEM_BOUND_COMPUTE ? "flops" : "bytes", 1,
-                                         NAN, &b->amount[l])) ||
+        if ((status = runfile_get_number(rd, level, l == CLMEM_BOUND_COMPUTE ? "flops" : "bytes", 0,
+                                         0, &b->amount[l])) ||
             (status = runfile_get_number(rd, level, "predicted_ms", 0, NAN, &b->predicted_ms[l])))
             return status;
     }
