@@ -23,13 +23,13 @@
 #include <unistd.h>
 
 static const struct cli_use run_uses[] = {
-    {.id = CLI_OPT_VARIANT}, {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
-    {.id = CLI_OPT_SPLIT},   {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
-    {.id = CLI_OPT_PANEL},   {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
-    {.id = CLI_OPT_WARMUP},  {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},  {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PEAK},    {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
-    {.id = CLI_OPT_INPUT},   {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_SPLIT},    {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
+    {.id = CLI_OPT_PANEL},    {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
+    {.id = CLI_OPT_INPUT},    {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_run_spec = {
