@@ -31,9 +31,9 @@ declare -A floors=(
     [opencl]="opencl.h cl_error handles program_cache
               | buffer clock device kernels launch program | library transfer | context"
     [power]="power.h energy"
-    [harness]="workload.h harness.h check handles levels libraries options params result_energy
+    [harness]="workload.h harness.h check handles levels libraries options params result_energy traffic
                sampling
-               | guards run_programs | run | device_peaks multi tuning_entries | bench sum tune
+               | guards run_programs | run | device_peaks level_rates multi tuning_entries | bench sum tune
                | tune_device"
     [report]="model.h diff_internal.h runfile_internal.h commit diff handles runfile_fields status
               units

@@ -790,7 +790,8 @@ static void energy_survives_json_and_csv(void **state)
     }
     clmem_compare_devices_free(runs, n);
 
-    /* CSV: the energy's columns at the end of the fixed header. */
+    /* CSV: the energy's columns near the end of the fixed header, before
+     * the error and the traffic model's bound. */
     char *text = NULL;
     size_t size = 0;
     out = open_memstream(&text, &size);
@@ -799,7 +800,8 @@ static void energy_survives_json_and_csv(void **state)
                      CLMEM_OK);
     fclose(out);
     const char *header_end = ",skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,"
-                             "efficiency_unit,energy_source,energy_na,error\n";
+                             "efficiency_unit,energy_source,energy_na,error,bound_level,"
+                             "bound_ratio,model_error\n";
     char *line = strchr(text, '\n');
     assert_non_null(line);
     assert_true((size_t)(line + 1 - text) > strlen(header_end));
@@ -810,7 +812,8 @@ static void energy_survives_json_and_csv(void **state)
     snprintf(expect, sizeof expect, ",%.9g,%.6g,%.9g,GB/J,rapl,", results[0].energy_j,
              results[0].power_w, results[0].energy_efficiency);
     assert_non_null(strstr(row, expect));
-    assert_int_equal(row[strlen(row) - 1], ','); /* energy_na empty */
+    /* energy_na, the error and the bound empty */
+    assert_int_equal(strcmp(row + strlen(row) - 5, ",,,,,"), 0);
     row = end + 1;
     end = strchr(row, '\n');
     *end = '\0';

@@ -262,7 +262,9 @@ static const struct {
          "coarsened", "ok", "true",
          ", \"energy\": {\"source\": \"rapl\", \"energy_j\": 0.5, \"power_w\": 40, "
          "\"efficiency\": 0.1, \"efficiency_unit\": \"GB/J\", \"span_s\": 1.2, "
-         "\"runs\": 96}") ", " TIMED_RESULT_WITH("one_pass", "ok", "true",
+         "\"runs\": 96}, \"bound\": {\"levels\": {\"global\": {\"bytes\": 8008, "
+         "\"predicted_ms\": 1.2}, \"compute\": {\"flops\": 2002}}, \"binding\": "
+         "\"global\", \"ratio\": 0.8, \"model_error\": false}") ", " TIMED_RESULT_WITH("one_pass", "ok", "true",
                                                  ", \"energy\": {\"na\": \"no energy counter on "
                                                  "this device\"}") "], \"hierarchy\": {"
                                                                    "\"extent_bytes\": 1048576, "

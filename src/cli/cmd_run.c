@@ -8,6 +8,7 @@
 #include "compare/lessons.h"
 #include "devices.h"
 #include "flow.h"
+#include "harness/traffic.h"
 #include "options.h"
 #include "progress.h"
 #include "report/report.h"
@@ -417,6 +418,16 @@ static int run_run(struct cli_flow *f, struct clmem_error *err)
                                : CLMEM_OK;
             clmem_results_apply_peak(f->results, f->n_results, &f->peak);
         }
+    }
+    /* Each result's bound: the peaks' rates and the __local and
+     * __constant probes' (the hierarchy workload's). */
+    if (peak_status == CLMEM_OK) {
+        struct clmem_level_rates rates;
+        peak_status = clmem_level_rates_measure(&f->ctx, clmem_workload_find("hierarchy"),
+                                                (unsigned)f->o.reps, &f->peak, &rates,
+                                                &peak_results, &n_peak, err);
+        if (peak_status == CLMEM_OK)
+            clmem_results_apply_bounds(f->results, f->n_results, &rates);
     }
     clmem_results_free(peak_results, n_peak);
     return peak_status ? peak_status : status;

@@ -227,8 +227,9 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
     [CLI_OPT_PEAK] = {.name = "peak",
                       .type = CLI_FLAG,
                       .offset = AT(peak),
-                      .help = "measure the device's peaks first (as 'clmem peak') and give each "
-                              "result its fraction of them"},
+                      .help = "measure the device's peaks first (as 'clmem peak') and its "
+                              "__local and __constant rates; give each result its fraction "
+                              "of the peaks and the level that bounds it (docs/roofline.md)"},
     [CLI_OPT_ENERGY] = {.name = "energy",
                         .type = CLI_FLAG,
                         .offset = AT(energy),

@@ -71,6 +71,20 @@ int clmem_run_normalise(const struct clmem_workload *workload,
                         struct clmem_error *err);
 
 /* ---- one run (run.c) ---- */
+/* Which level bounds a result (harness/traffic.h fills it): the amounts
+ * its variant's design moves at each level (bytes at global, __local and
+ * __constant memory; flops for compute), each level's predicted time from
+ * the device's rates, the slowest one, and predicted / measured time.
+ * All zero where the variant declares no traffic. */
+#define CLMEM_BOUND_LEVELS 4
+struct clmem_bound {
+    double amount[CLMEM_BOUND_LEVELS];       /* 0: the level is not used */
+    double predicted_ms[CLMEM_BOUND_LEVELS]; /* NAN or 0 where the rate is unknown */
+    int binding;                             /* the slowest level + 1; 0: none */
+    double ratio;    /* predicted / measured ms (the fraction of the bound) */
+    int model_error; /* ratio above 1 beyond the samples' spread: the model misses something */
+};
+
 struct clmem_result {
     char workload[32];
     char variant[32];
@@ -123,6 +137,7 @@ struct clmem_result {
     uint64_t energy_runs;     /* the runs it held */
     char energy_source[8];
     char energy_na[120];
+    struct clmem_bound bound; /* the variant's traffic and the level that bounds it */
 };
 /* Plans a run: normalises the options (clmem_run_normalise), selects the
  * variants, checks the buffers fit the device. Errors here are usage

@@ -1,6 +1,7 @@
 /* The one loop every workload goes through: plan, set up, warm up, time,
  * verify, summarise. Workloads only describe what differs. */
 #include "harness/harness.h"
+#include "harness/traffic.h"
 #include "power/power.h"
 
 #include <math.h>
@@ -455,6 +456,7 @@ struct clmem_result *clmem_result_append(struct clmem_result **results, size_t *
     snprintf(r->size, sizeof r->size, "%s", size);
     r->max_rel_error = r->baseline_fraction = r->peak_fraction = r->looped_ms = NAN;
     r->flops_per_byte = NAN;
+    r->bound.ratio = NAN;
     r->reps = 1;
     return r;
 }
@@ -482,6 +484,7 @@ static struct clmem_result *new_result(struct clmem_run *run, const struct clmem
     r->flops_per_byte =
         run->workload->intensity ? run->workload->intensity(run, v) : run->workload->flops_per_byte;
     r->demonstrates_failure = v->demonstrates_failure;
+    clmem_bound_declare(run, v, &r->bound);
     return r;
 }
 

@@ -1,9 +1,11 @@
 /* Sums on the device in passes (Kirk & Hwu ch. 5's reduction tree carried
  * over work-groups): each pass leaves one partial sum per work-group, the
  * next pass sums those, until one value remains. reduce and dot share it. */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 
 /* WG_SIZE: a power of two the device allows (reqd_work_group_size). */
@@ -251,4 +253,45 @@ int clmem_sum_check(struct clmem_ctx *ctx, const struct clmem_sum *sum, cl_mem r
     if (done)
         clmem_check_mismatch(check, "count of finished groups left at %u, not 0", (unsigned)done);
     return CLMEM_OK;
+}
+
+/* A group tree over g values in local memory: each stored once, then
+ * g - 1 adds each reading two floats and writing one (Fig 5.13/5.15). */
+static double tree_local_bytes(double values)
+{
+    return values > 0 ? sizeof(float) * (values + 3 * (values - 1)) : 0;
+}
+
+void clmem_sum_traffic(const struct clmem_run *run, const struct clmem_sum_run *s,
+                       const struct clmem_variant *v, size_t inputs, struct clmem_traffic *t)
+{
+    (void)run;
+    double n = (double)s->n, f = sizeof(float);
+    /* Each input read once from global memory; one flop (an add) per
+     * value summed and, with two inputs, a multiply per pair. */
+    t->global_bytes = f * n * (double)inputs;
+    t->flops = n * (double)inputs;
+    double partials;
+    if (v->sum == CLMEM_SUM_PASSES) {
+        /* A work-item a value: every value goes through its group's tree,
+         * then each pass writes a partial per group and the next reads it. */
+        double group = s->group ? (double)s->group : 1, values = n;
+        t->local_bytes = 0;
+        partials = 0;
+        while (values > 1) {
+            double groups = ceil(values / group);
+            t->local_bytes += groups * tree_local_bytes(group);
+            partials += groups;
+            values = groups;
+        }
+    } else {
+        /* Grid stride: each work-item sums its share in registers, one
+         * tree per group, then one group sums the groups' partials. */
+        double group = s->coarse_group ? (double)s->coarse_group : 1;
+        double groups = s->groups ? (double)s->groups : 1;
+        t->local_bytes = (groups + 1) * tree_local_bytes(group);
+        partials = groups + 1;
+    }
+    /* A partial written and read back. */
+    t->global_bytes += 2 * f * partials;
 }

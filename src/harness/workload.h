@@ -136,6 +136,7 @@ struct clmem_tunable {
 };
 
 struct clmem_fit;
+struct clmem_traffic;
 struct clmem_workload {
     const char *name;
     const char *summary;
@@ -187,6 +188,11 @@ struct clmem_workload {
      * size or the device, what the hook `intensity` computes. */
     double flops_per_byte;
     double (*intensity)(const struct clmem_run *run, const struct clmem_variant *variant);
+    /* Optional: what one execution of the variant moves at each level and
+     * computes, from its design at the run's size and parameters
+     * (traffic.h); leaves *t zero for a variant it does not model. */
+    void (*traffic)(const struct clmem_run *run, const struct clmem_variant *variant,
+                    struct clmem_traffic *t);
     void (*teardown)(struct clmem_run *run);
     /* Optional: the variant whose time every other is compared with (transpose:
      * "copy"); results then carry their fraction of its metric. */
@@ -520,6 +526,11 @@ int clmem_sum_setup(struct clmem_run *run, struct clmem_sum_run *s, char *option
  * first more kernel, else its own), its shape (v->sum). */
 struct clmem_sum clmem_sum_of(const struct clmem_run *run, const struct clmem_sum_run *s,
                               const struct clmem_variant *v);
+/* Variant v's traffic (struct clmem_traffic, traffic.h) summing `inputs`
+ * vectors of s->n floats (their products where two): the workloads'
+ * traffic hook. */
+void clmem_sum_traffic(const struct clmem_run *run, const struct clmem_sum_run *s,
+                       const struct clmem_variant *v, size_t inputs, struct clmem_traffic *t);
 /* The hooks: prepare (clmem_sum_poison), verify (clmem_sum_check of the
  * last result), and the buffers' release for teardown. */
 int clmem_sum_prepare(struct clmem_run *run, const struct clmem_variant *v,

@@ -1,6 +1,7 @@
 /* CSV: one fixed header, one row per result (RFC 4180 quoting). */
 #include "report/csv.h"
 
+#include "harness/traffic.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -11,7 +12,7 @@ static const char header[] =
     "workload,variant,device,size,sweep,sweep_value,params,status,samples,median_ms,min_ms,"
     "max_ms,metric,unit,peak_fraction,baseline_fraction,looped_ms,max_rel_error,verify_scope,note,"
     "skip_reason,timer,runs_per_sample,energy_j,power_w,efficiency,efficiency_unit,energy_source,"
-    "energy_na,error";
+    "energy_na,error,bound_level,bound_ratio,model_error";
 
 void clmem_csv_field(FILE *out, const char *text)
 {
@@ -52,6 +53,19 @@ static void write_energy(FILE *out, const struct clmem_result *r)
     clmem_csv_field(out, r->energy_source);
     fputc(',', out);
     clmem_csv_field(out, r->energy_na);
+}
+
+/* The binding level, predicted / measured and the model-error flag;
+ * empty where the variant declares no traffic or nothing bounds it. */
+static void write_bound(FILE *out, const struct clmem_result *r)
+{
+    const struct clmem_bound *b = &r->bound;
+    int known = b->binding && isfinite(b->ratio);
+    fputs(b->binding ? clmem_bound_level_name(b->binding - 1) : "", out);
+    fputc(',', out);
+    optional_number(out, known ? b->ratio : NAN, "%.4f");
+    if (known)
+        fputc(b->model_error ? '1' : '0', out);
 }
 
 int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
@@ -96,6 +110,8 @@ int clmem_report_csv(FILE *out, const struct clmem_result *results, size_t n)
         write_energy(out, r);
         fputc(',', out);
         clmem_csv_field(out, r->error);
+        fputc(',', out);
+        write_bound(out, r);
         fputc('\n', out);
     }
     return CLMEM_OK;

@@ -3,6 +3,7 @@
 #include "report/json.h"
 
 #include "git_describe.h"
+#include "harness/traffic.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -41,6 +42,33 @@ static void add_energy(cJSON *o, const struct clmem_result *r)
     cJSON_AddNumberToObject(e, "runs", (double)r->energy_runs);
 }
 
+/* The traffic its variant declares at each level, each level's
+ * predicted time where the device's rate is known, the binding level and
+ * predicted / measured (harness/traffic.h); nothing where it declares none. */
+static void add_bound(cJSON *o, const struct clmem_result *r)
+{
+    const struct clmem_bound *b = &r->bound;
+    cJSON *levels = NULL;
+    for (int l = 0; l < CLMEM_BOUND_LEVELS; l++) {
+        if (!(b->amount[l] > 0))
+            continue;
+        if (!levels)
+            levels = cJSON_AddObjectToObject(cJSON_AddObjectToObject(o, "bound"), "levels");
+        cJSON *level = cJSON_AddObjectToObject(levels, clmem_bound_level_name(l));
+        cJSON_AddNumberToObject(level, l == CLMEM_BOUND_COMPUTE ? "flops" : "bytes", b->amount[l]);
+        if (b->predicted_ms[l] > 0)
+            cJSON_AddNumberToObject(level, "predicted_ms", b->predicted_ms[l]);
+    }
+    if (!levels || !b->binding)
+        return;
+    cJSON *bound = cJSON_GetObjectItemCaseSensitive(o, "bound");
+    cJSON_AddStringToObject(bound, "binding", clmem_bound_level_name(b->binding - 1));
+    if (isfinite(b->ratio)) {
+        cJSON_AddNumberToObject(bound, "ratio", b->ratio);
+        cJSON_AddBoolToObject(bound, "model_error", b->model_error);
+    }
+}
+
 /* What a result that ran measured: times, metric, check. */
 static void add_measurement(cJSON *o, const struct clmem_result *r)
 {
@@ -72,6 +100,7 @@ static void add_measurement(cJSON *o, const struct clmem_result *r)
         cJSON_AddNumberToObject(o, "runs_per_sample", r->runs_per_sample);
     }
     add_energy(o, r);
+    add_bound(o, r);
 }
 
 cJSON *clmem_json_result(const struct clmem_result *r)

@@ -1,6 +1,7 @@
 /* One result read back from a run file (runfile_internal.h): its fields
  * as clmem_json_result writes them, each checked, by its status (ok,
  * FAILED with or without a measurement, skipped). */
+#include "harness/traffic.h"
 #include "report/runfile_internal.h"
 
 #include <math.h>
@@ -47,6 +48,48 @@ static int get_timer(struct reader *rd, const cJSON *o, struct clmem_result *r)
 /* The device's energy over the result's runs (absent in files written
  * before it was read, and where it was not): the figures and their
  * counter, or "na" saying why there are none. */
+/* The traffic model's "bound", optional (files written before it have
+ * none): each level's amount and predicted time, the binding level, the
+ * ratio and its flag. */
+static int get_bound(struct reader *rd, const cJSON *o, struct clmem_result *r)
+{
+    struct clmem_bound *b = &r->bound;
+    memset(b, 0, sizeof *b);
+    b->ratio = NAN;
+    const cJSON *bound = cJSON_GetObjectItemCaseSensitive(o, "bound");
+    if (!bound)
+        return CLMEM_OK;
+    if (!cJSON_IsObject(bound))
+        return runfile_bad(rd, "%s", "'bound' is not an object");
+    const cJSON *levels = cJSON_GetObjectItemCaseSensitive(bound, "levels");
+    if (!levels)
+        return runfile_bad(rd, "%s", "no 'levels' in 'bound'");
+    if (!cJSON_IsObject(levels))
+        return runfile_bad(rd, "%s", "'levels' in 'bound' is not an object");
+    int status;
+    for (int l = 0; l < CLMEM_BOUND_LEVELS; l++) {
+        const cJSON *level = cJSON_GetObjectItemCaseSensitive(levels, clmem_bound_level_name(l));
+        b->predicted_ms[l] = NAN;
+        if (!level)
+            continue;
+        if ((status = runfile_get_number(rd, level, l == CLMEM_BOUND_COMPUTE ? "flops" : "bytes", 0,
+                                         0, &b->amount[l])) ||
+            (status = runfile_get_number(rd, level, "predicted_ms", 0, NAN, &b->predicted_ms[l])))
+            return status;
+    }
+    char binding[16] = "";
+    if ((status = runfile_get_string(rd, bound, "binding", 0, binding, sizeof binding)) ||
+        (status = runfile_get_number(rd, bound, "ratio", 0, NAN, &b->ratio)))
+        return status;
+    for (int l = 0; binding[0] && l < CLMEM_BOUND_LEVELS; l++)
+        if (strcmp(binding, clmem_bound_level_name(l)) == 0)
+            b->binding = l + 1;
+    if (binding[0] && !b->binding)
+        return runfile_bad(rd, "'bound' names no level '%s'", binding);
+    b->model_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bound, "model_error"));
+    return CLMEM_OK;
+}
+
 static int get_energy(struct reader *rd, const cJSON *o, struct clmem_result *r)
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "energy");
@@ -167,7 +210,8 @@ int runfile_parse_result(struct reader *rd, const cJSON *o, struct clmem_result 
         (status = runfile_get_string(rd, o, "verify_scope", 0, r->verify_scope,
                                      sizeof r->verify_scope)) ||
         (status = runfile_get_number(rd, o, "flops_per_byte", 0, NAN, &r->flops_per_byte)) ||
-        (status = get_timer(rd, o, r)) || (status = get_energy(rd, o, r)))
+        (status = get_timer(rd, o, r)) || (status = get_energy(rd, o, r)) ||
+        (status = get_bound(rd, o, r)))
         return status;
     /* Figures that no measurement gives: a file edited by hand, or forged
      * to pass a gate (a metric of 0 makes no ratio, so no verdict). */

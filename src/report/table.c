@@ -1,4 +1,5 @@
 /* The human-readable table: values for people (clmem_format_metric). */
+#include "harness/traffic.h"
 #include "report/model.h"
 
 #include <math.h>
@@ -28,7 +29,7 @@ static void verified_text(const struct clmem_result *r, char *out, size_t size)
 
 /* Optional columns appear only when some result in the group has them. */
 struct columns {
-    int peak, baseline, looped, timer, energy;
+    int peak, bound, baseline, looped, timer, energy;
     const char *baseline_name;
 };
 
@@ -43,6 +44,8 @@ static void header(FILE *out, const struct clmem_result *r, const struct columns
         fprintf(out, " %-13s", "clock x runs");
     if (c->peak)
         fprintf(out, " %8s", "of peak");
+    if (c->bound)
+        fprintf(out, " %-14s", "bound");
     if (c->looped)
         fprintf(out, " %12s", "loop-in ms");
     if (c->baseline)
@@ -50,6 +53,18 @@ static void header(FILE *out, const struct clmem_result *r, const struct columns
     if (c->energy)
         fprintf(out, " %10s %8s %14s", "J/run", "W", "per J");
     fprintf(out, " %11s  %s\n", "max rel err", "verified");
+}
+
+/* The level that bounds the result and predicted / measured time
+ * ("global 0.83"); "!" after a model error, which the note explains. */
+static void bound_cell(FILE *out, const struct clmem_result *r)
+{
+    char cell[32] = "-";
+    const struct clmem_bound *b = &r->bound;
+    if (b->binding && isfinite(b->ratio))
+        snprintf(cell, sizeof cell, "%s %.2f%s", clmem_bound_level_name(b->binding - 1), b->ratio,
+                 b->model_error ? "!" : "");
+    fprintf(out, " %-14s", cell);
 }
 
 static int energy_measured(const struct clmem_result *r)
@@ -108,6 +123,7 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
                 c.looped |= !isnan(results[j].looped_ms);
                 c.timer |= results[j].timer[0] != '\0';
                 c.peak |= !isnan(results[j].peak_fraction);
+                c.bound |= results[j].bound.binding != 0;
                 c.baseline |= !isnan(results[j].baseline_fraction);
             }
             if (i)
@@ -146,6 +162,8 @@ int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n)
             else
                 fprintf(out, " %8.3f", r->peak_fraction);
         }
+        if (c.bound)
+            bound_cell(out, r);
         if (c.looped) {
             if (isnan(r->looped_ms))
                 fprintf(out, " %12s", "-");

@@ -6,9 +6,11 @@
  * is written there. Beside the figure's kernel and its local-memory tile,
  * `coarsened` shows how far the design goes: strips of VEC bytes by ROWS
  * rows a work-item, vector loads, no edge checks inside the image. */
+#include "harness/traffic.h"
 #include "strips.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +284,38 @@ static double blur_work(const struct clmem_run *run, const struct clmem_variant 
     return 2.0 * (double)s->width * (double)s->height * (double)s->in.channels;
 }
 
+/* Bytes a run moves by design, B the image's bytes: the figure's kernel
+ * loads the (2*BLUR_SIZE+1)^2 box of every output byte from global
+ * memory (the caches catch the reuse, which the model leaves to them);
+ * the tiled one loads each group's tile with its halo once and reads
+ * the box from __local; the coarsened one loads each of a strip's input
+ * rows once (as a vector at each of the box's offsets, or one load of
+ * the strip and its halo). Every output byte is written once. The sums
+ * are integer adds: no FP32 roof bounds them, no flops counted. */
+static void blur_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                         struct clmem_traffic *t)
+{
+    const struct blur_state *s = run->state;
+    double c = (double)s->in.channels, w = (double)s->width, h = (double)s->height;
+    double bytes = w * h * c, box = (2.0 * BLUR_SIZE + 1) * (2.0 * BLUR_SIZE + 1);
+    t->global_bytes = bytes; /* the writes */
+    if (v == &blur_variants[NAIVE]) {
+        t->global_bytes += box * bytes;
+    } else if (v == &blur_variants[TILED]) {
+        double tile = (double)s->tile;
+        double groups = ceil(w * c / tile) * ceil(h / tile);
+        double loaded = groups * (tile + 2.0 * BLUR_SIZE) * (tile + 2.0 * BLUR_SIZE * c);
+        t->global_bytes += loaded;
+        t->local_bytes = loaded + box * bytes;
+    } else {
+        double vec = s->strips.values[STRIP_VEC], rows = s->strips.values[STRIP_ROWS];
+        double strips = ceil(w * c / vec) * ceil(h / rows);
+        double per_row = s->strips.values[STRIP_LOAD] == 2 ? vec + 2.0 * BLUR_SIZE * c
+                                                           : (2.0 * BLUR_SIZE + 1) * vec;
+        t->global_bytes += strips * (rows + 2.0 * BLUR_SIZE) * per_row;
+    }
+}
+
 static void blur_teardown(struct clmem_run *run)
 {
     struct blur_state *s = run->state;
@@ -323,6 +357,7 @@ const struct clmem_workload clmem_workload_blur = {
     .execute = blur_execute,
     .prepare = blur_prepare,
     .verify = blur_verify,
+    .traffic = blur_traffic,
     .save_output = blur_save_output,
     .work = blur_work,
     /* (2 * BLUR_SIZE + 1)^2 adds per output byte (inside the image; fewer at

@@ -5,6 +5,7 @@
  * in a segment of its own once s is large). Each value of s is one result,
  * through the runtime's sweeps; float always, double where the device has
  * cl_khr_fp64 (the slide's "fp64" run). */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <limits.h>
@@ -246,6 +247,17 @@ static double coalescing_work(const struct clmem_run *run, const struct clmem_va
     return (double)run->size.dim[0] * (double)elem_size(v) * 2.0;
 }
 
+/* b[i] = a[i] + 1: an element read and one written, and an add, per
+ * work-item, at every offset and stride: the model counts the bytes the
+ * kernel asks for, so the strided points' wasted parts of each line are
+ * what it misses. The add is on floats or doubles: counted as a flop. */
+static void coalescing_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                               struct clmem_traffic *t)
+{
+    t->global_bytes = coalescing_work(run, v);
+    t->flops = (double)run->size.dim[0];
+}
+
 static void coalescing_teardown(struct clmem_run *run)
 {
     struct coalescing_state *s = run->state;
@@ -281,6 +293,7 @@ const struct clmem_workload clmem_workload_coalescing = {
     .prepare = coalescing_prepare,
     .verify = coalescing_verify,
     .work = coalescing_work,
+    .traffic = coalescing_traffic,
     .flops_per_byte = 0.0, /* pure data movement */
     .teardown = coalescing_teardown,
 };

@@ -7,6 +7,7 @@
  * kernels, `coarsened` shows how far the design goes: strips of VEC
  * outputs by ROWS rows a work-item, each input row loaded once as vectors,
  * no edge checks inside the image. */
+#include "harness/traffic.h"
 #include "strips.h"
 
 #include <limits.h>
@@ -219,6 +220,37 @@ static int constmem_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
+/* Bytes a run moves by design, N the image's floats: the slides' kernels
+ * read the 5x5 neighbourhood of every output from global memory and the
+ * 25 coefficients from global or from __constant (the caches catch the
+ * neighbourhood's reuse, which the model leaves to them); the coarsened
+ * one loads each input row of a strip once per filter column (or once,
+ * with its halo, in one aligned load) and each work-item reads the
+ * coefficients once. Every output is written once; 25 multiply-adds (50
+ * flops) each. */
+static void constmem_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                             struct clmem_traffic *t)
+{
+    const struct constmem_state *s = run->state;
+    double f = sizeof(float), w = (double)s->width, h = (double)s->height, n = w * h;
+    double taps = FILTER_WIDTH * FILTER_WIDTH;
+    t->flops = 2.0 * taps * n;
+    t->global_bytes = f * n; /* the writes */
+    if (v == &constmem_variants[GLOBAL_FILTER]) {
+        t->global_bytes += 2.0 * taps * f * n;
+    } else if (v == &constmem_variants[CONSTANT_FILTER]) {
+        t->global_bytes += taps * f * n;
+        t->constant_bytes = taps * f * n;
+    } else {
+        double vec = s->strips.values[STRIP_VEC], rows = s->strips.values[STRIP_ROWS];
+        double strips = ceil(w / vec) * ceil(h / rows);
+        double per_row =
+            s->strips.values[STRIP_LOAD] == 2 ? vec + 2.0 * FILTER_RADIUS : FILTER_WIDTH * vec;
+        t->global_bytes += strips * (rows + 2.0 * FILTER_RADIUS) * per_row * f;
+        t->constant_bytes = strips * taps * f;
+    }
+}
+
 static void constmem_teardown(struct clmem_run *run)
 {
     struct constmem_state *s = run->state;
@@ -258,6 +290,7 @@ const struct clmem_workload clmem_workload_constmem = {
     .execute = constmem_execute,
     .prepare = constmem_prepare,
     .verify = constmem_verify,
+    .traffic = constmem_traffic,
     /* Every pixel read once and written once (the filter is cached, not
      * counted); a multiply and an add per filter tap, FILTER_WIDTH^2 taps
      * per output pixel, over its 8 bytes: 2 * 25 / 8 at radius 2. */

@@ -3,6 +3,7 @@
  * the partials summed again on the device pass after pass; and a coarsened
  * kernel near the memory bandwidth, float4 grid-stride sums in registers
  * and one group summing the partials. */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <stdlib.h>
@@ -86,6 +87,13 @@ static int dot_execute(struct clmem_run *run, const struct clmem_variant *v,
     return clmem_sum_passes(run->ctx, &sum, &s->sum.result, timing, err);
 }
 
+static void dot_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                        struct clmem_traffic *t)
+{
+    const struct dot_state *s = run->state;
+    clmem_sum_traffic(run, &s->sum, v, 2, t);
+}
+
 static void dot_teardown(struct clmem_run *run)
 {
     struct dot_state *s = run->state;
@@ -122,6 +130,7 @@ const struct clmem_workload clmem_workload_dot = {
     .execute = dot_execute,
     .prepare = clmem_sum_prepare,
     .verify = clmem_sum_verify,
+    .traffic = dot_traffic,
     /* Two vectors of N floats read once (the partials are not counted); a
      * multiply and an add per pair of floats read: 2 flops per 8 bytes. */
     .work_per_element = 2.0 * sizeof(float),

@@ -11,10 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
- * reuses each M tile more and still fits every device's registers). */
-#define COARSE_FACTOR 4
-
 static const char *tiled_unsupported(const struct clmem_run *run, char *why, size_t size)
 {
     const struct matmul_state *s = run->state;
@@ -670,5 +666,6 @@ const struct clmem_workload clmem_workload_matmul = {
     .verify = matmul_verify,
     .work_per_element = 2.0, /* 2*M*N*K flops, as the seeds count them */
     .intensity = matmul_intensity,
+    .traffic = matmul_traffic,
     .teardown = matmul_teardown,
 };

@@ -56,6 +56,15 @@ struct matmul_state {
     char chosen_why[128];
 };
 
+/* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
+ * reuses each M tile more and still fits every device's registers). */
+#define COARSE_FACTOR 4
+
+/* The traffic hook (matmul_traffic.c): what each kernel moves by design. */
+struct clmem_traffic;
+void matmul_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                    struct clmem_traffic *t);
+
 enum {
     NAIVE,
     TILED,

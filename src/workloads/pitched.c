@@ -6,6 +6,7 @@
  * are the point: packed rows then start unaligned. Beside the slides' two
  * kernels, `vec4` shows how far the pitched layout goes: a float4 per
  * work-item, every whole one aligned because every row is. */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <limits.h>
@@ -242,6 +243,16 @@ static int pitched_verify(struct clmem_run *run, const struct clmem_variant *v,
     return CLMEM_OK;
 }
 
+/* Each float read once and written once, padded rows or packed: the
+ * padding is never read. A copy's kernels: no arithmetic. */
+static void pitched_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                            struct clmem_traffic *t)
+{
+    (void)v;
+    const struct pitched_state *s = run->state;
+    t->global_bytes = 2.0 * sizeof(float) * (double)s->width * (double)s->height;
+}
+
 static void pitched_teardown(struct clmem_run *run)
 {
     struct pitched_state *s = run->state;
@@ -281,6 +292,7 @@ const struct clmem_workload clmem_workload_pitched = {
     .execute = pitched_execute,
     .prepare = pitched_prepare,
     .verify = pitched_verify,
+    .traffic = pitched_traffic,
     /* Every element read once and written once (the padding is not
      * counted); pure data movement. */
     .work_per_element = 2.0 * sizeof(float),

@@ -4,6 +4,7 @@
  * value remains, and a coarsened kernel near the memory bandwidth: a fixed
  * number of groups adding float4s in registers, then one group summing
  * their partials. Every pass runs on the device and is timed. */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <stdlib.h>
@@ -77,6 +78,13 @@ static int reduce_execute(struct clmem_run *run, const struct clmem_variant *v,
     return clmem_sum_passes(run->ctx, &sum, &s->sum.result, timing, err);
 }
 
+static void reduce_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                           struct clmem_traffic *t)
+{
+    const struct reduce_state *s = run->state;
+    clmem_sum_traffic(run, &s->sum, v, 1, t);
+}
+
 static void reduce_teardown(struct clmem_run *run)
 {
     struct reduce_state *s = run->state;
@@ -111,6 +119,7 @@ const struct clmem_workload clmem_workload_reduce = {
     .execute = reduce_execute,
     .prepare = clmem_sum_prepare,
     .verify = clmem_sum_verify,
+    .traffic = reduce_traffic,
     /* N floats read once (the partials' passes are not counted); N - 1 adds
      * over them: about 1 flop per 4-byte float. */
     .work_per_element = sizeof(float),

@@ -3,6 +3,7 @@
  * bank-conflict-free transposes, each timed with the loop over kernel
  * launches and with the loop inside the kernel (the C1060 table's columns).
  * The input is height rows of width floats; the output width rows of height. */
+#include "harness/traffic.h"
 #include "harness/workload.h"
 
 #include <limits.h>
@@ -294,6 +295,22 @@ static int transpose_verify(struct clmem_run *run, const struct clmem_variant *v
     return CLMEM_OK;
 }
 
+/* Every variant reads each element once and writes it once to global
+ * memory (the lecture's count); the tiled ones also pass it through
+ * __local: written to the tile once, read from it once. Where the writes
+ * are strided (naive) the bytes are the same: what they cost beyond that
+ * is the coalescing the model does not count. */
+static void transpose_traffic(const struct clmem_run *run, const struct clmem_variant *v,
+                              struct clmem_traffic *t)
+{
+    const struct transpose_state *s = run->state;
+    double bytes = 2.0 * sizeof(float) * (double)s->width * (double)s->height;
+    t->global_bytes = bytes;
+    if (v == &transpose_variants[COALESCED] || v == &transpose_variants[PADDED] ||
+        v == &transpose_variants[VEC4])
+        t->local_bytes = bytes;
+}
+
 static void transpose_teardown(struct clmem_run *run)
 {
     struct transpose_state *s = run->state;
@@ -330,6 +347,7 @@ const struct clmem_workload clmem_workload_transpose = {
     .execute = transpose_execute,
     .prepare = transpose_prepare,
     .verify = transpose_verify,
+    .traffic = transpose_traffic,
     /* Every element read once and written once, as the lecture counts it;
      * pure data movement. */
     .work_per_element = 2.0 * sizeof(float),
