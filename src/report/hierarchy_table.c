@@ -339,8 +339,7 @@ static void saved_level_notes(const struct clmem_hierarchy *h, const struct clme
     else if (strcmp(L->name, "unnamed, inside a cache") == 0)
         snprintf(out->why, sizeof out->why, "%s", h->note);
     else if (!L->is_memory && !(L->size_bytes > 0))
-        snprintf(out->why, sizeof out->why,
-                 "the sweep stopped on it: its end unseen, no size");
+        snprintf(out->why, sizeof out->why, "the sweep stopped on it: its end unseen, no size");
 }
 
 /* A run file as `run --format json` writes it, with "hierarchy" added:

@@ -69,11 +69,11 @@ struct clmem_saved_hierarchy {
     char cache_from[96]; /* where that came from */
     double clock_mhz;    /* 0: none */
     /* Each "" or 0 when the file (an older one) did not say: */
-    char stopped_by[64];    /* what kept the sweep below twice that cache */
-    char memory_note[256];  /* why no level is device memory */
-    double page_bytes;      /* chase_page's page */
-    char pages[200];        /* which pages the curves used, as far as the host says */
-    char huge_pages[16];    /* the host's transparent huge pages: "always", "madvise", "never" */
+    char stopped_by[64];   /* what kept the sweep below twice that cache */
+    char memory_note[256]; /* why no level is device memory */
+    double page_bytes;     /* chase_page's page */
+    char pages[200];       /* which pages the curves used, as far as the host says */
+    char huge_pages[16];   /* the host's transparent huge pages: "always", "madvise", "never" */
     struct clmem_saved_tlb tlb;
     size_t n_levels;
     struct clmem_saved_level levels[CLMEM_SAVED_LEVELS];

@@ -198,10 +198,10 @@ int runfile_parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_save
         (status = runfile_get_string(rd, o, "largest_cache_from", 1, h->cache_from,
                                      sizeof h->cache_from)) ||
         (status = runfile_get_number(rd, o, "clock_mhz", 0, 0, &h->clock_mhz)) ||
-        (status = runfile_get_string(rd, o, "stopped_by", 0, h->stopped_by,
-                                     sizeof h->stopped_by)) ||
-        (status = runfile_get_string(rd, o, "memory_note", 0, h->memory_note,
-                                     sizeof h->memory_note)) ||
+        (status =
+             runfile_get_string(rd, o, "stopped_by", 0, h->stopped_by, sizeof h->stopped_by)) ||
+        (status =
+             runfile_get_string(rd, o, "memory_note", 0, h->memory_note, sizeof h->memory_note)) ||
         (status = runfile_get_number(rd, o, "page_bytes", 0, 0, &h->page_bytes)) ||
         (status = runfile_get_string(rd, o, "pages", 0, h->pages, sizeof h->pages)) ||
         (status = runfile_get_string(rd, o, "transparent_huge_pages", 0, h->huge_pages,
@@ -226,7 +226,8 @@ int runfile_parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_save
             (status = runfile_get_number(rd, item, "latency_ns", 1, NAN, &L->latency_ns)) ||
             (status = runfile_get_number(rd, item, "latency_cycles", 0, NAN, &L->latency_cycles)) ||
             (status = runfile_get_number(rd, item, "bandwidth_gbs", 0, NAN, &L->bandwidth_gbs)) ||
-            (status = runfile_get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)) ||
+            (status =
+                 runfile_get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)) ||
             (status = parse_level_notes(rd, item, L)))
             goto fail;
         if (!cJSON_IsBool(memory)) {
