@@ -134,13 +134,23 @@ static void a_sweep_inside_a_cache_names_no_memory(void **state)
     }
     free(text);
 
+    const char *page = test_in_dir("page.json");
     run_clmem(&o, NULL,
               ARGS("hierarchy", "--device", "cpu", "--variant", "chase_page", "--size", "1048576",
-                   "--reps", "2", "--quiet"));
+                   "--reps", "2", "--output", page, "--quiet"));
     expect_code(&o, 0, "hierarchy --variant chase_page");
     assert_non_null(strstr(o.out, "TLB reach"));
     assert_non_null(strstr(o.out, "pages: "));
     assert_non_null(strstr(o.out, "one element a"));
+    /* The run file keeps them as fields: the TLB's reach and the pages. */
+    text = test_read_file(page);
+    assert_non_null(text);
+    static const char *const saved[] = {"\"tlb\"", "\"reach_bytes\"", "\"last_bytes\"",
+                                        "\"page_bytes\"", "\"pages\""};
+    for (size_t i = 0; i < sizeof saved / sizeof *saved; i++)
+        if (!strstr(text, saved[i]))
+            fail_msg("the run file has no %s:\n%.4000s", saved[i], text);
+    free(text);
 }
 
 /* Usage errors, before any work, exit 2, one line each. */

@@ -4,6 +4,8 @@
  * curve read in n log n.
  * Needs no device. Also the numbers for people (src/report/units.c). */
 #include "harness/harness.h"
+#include "report/hierarchy_table.h"
+#include "report/model.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -271,7 +273,12 @@ static const struct {
                                                                    "\"largest_cache_bytes\": "
                                                                    "65536, "
                                                                    "\"largest_cache_from\": \"none "
-                                                                   "known\", \"levels\": "
+                                                                   "known\", \"tlb\": "
+                                                                   "{\"reach_bytes\": 65536, "
+                                                                   "\"last_bytes\": 1048576, "
+                                                                   "\"plateaus\": [{\"bytes\": "
+                                                                   "65536, \"ns\": 2}]}, "
+                                                                   "\"levels\": "
                                                                    "[{\"name\": \"L1\", "
                                                                    "\"memory\": false, "
                                                                    "\"first_bytes\": 1024, "
@@ -734,6 +741,178 @@ static void a_long_unsorted_curve_reads_in_n_log_n(void **state)
     unlink(path);
 }
 
+/* ---- clmem hierarchy's file: what the table shows, saved whole ---- */
+
+/* A sweep's chase results, 1 KiB to 4 MiB (13 working sets), and the
+ * levels named from them as clmem_hierarchy_levels would: a split L2
+ * beside the L2 the device reports, an unresolved stretch, a last plateau
+ * inside the largest cache, the TLB's reach and the host's pages. */
+#define SWEEP_POINTS 13
+static struct clmem_result *sweep_results(size_t *n)
+{
+    struct clmem_result *r = NULL;
+    *n = 0;
+    for (size_t i = 0; i < SWEEP_POINTS; i++) {
+        char size[32];
+        snprintf(size, sizeof size, "%zu", (size_t)1024 << i);
+        struct clmem_result *x = clmem_result_append(&r, n, "hierarchy", "chase_global", "dev", size);
+        assert_non_null(x);
+        x->samples_ms = malloc(sizeof *x->samples_ms);
+        assert_non_null(x->samples_ms);
+        x->samples_ms[0] = x->median_ms = x->min_ms = x->max_ms = 1;
+        x->n_samples = 1;
+        x->metric = 1.0 / (double)(1 + i);
+        snprintf(x->metric_unit, sizeof x->metric_unit, "Gloads/s");
+        x->verified = 1;
+        x->max_rel_error = 0;
+    }
+    return r;
+}
+
+static void saved_sweep(struct clmem_hierarchy *h)
+{
+    static const struct {
+        const char *name;
+        int resolved;
+        double first, last, size, ns;
+    } levels[] = {{"L1", 1, 1024, 4096, 6000, 1.5},
+                  {"L2 (near)", 1, 8192, 32768, 40000, 5},
+                  {"L2 (far)", 1, 65536, 262144, 300000, 9},
+                  {"unresolved", 0, 524288, 524288, 0, 12},
+                  {"unnamed, inside a cache", 1, 1048576, 4194304, 0, 30}};
+    memset(h, 0, sizeof *h);
+    h->extent = 4194304;
+    h->cache_bytes = 52428800;
+    snprintf(h->cache_from, sizeof h->cache_from, "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+    snprintf(h->stopped_by, sizeof h->stopped_by, "--size");
+    snprintf(h->note, sizeof h->note, "the last plateau (from 1 MiB) follows a step inside the "
+                                      "largest cache 50 MiB: no level is device memory");
+    h->page_bytes = 4096;
+    snprintf(h->pages, sizeof h->pages,
+             "4 KiB pages: transparent huge pages only where madvised ('always [madvise] never'), "
+             "which OpenCL cannot ask for a buffer");
+    h->tlb = (struct clmem_tlb){.reach_bytes = 262144, .hit_ns = 4, .miss_ns = 11,
+                                .last_bytes = 4194304, .n_plateaus = 2,
+                                .plateaus = {{262144, 4}, {4194304, 11}}};
+    for (size_t k = 0; k < CLMEM_ARRAY_SIZE(levels); k++) {
+        struct clmem_level *L = &h->levels[h->n_levels++];
+        snprintf(L->name, sizeof L->name, "%s", levels[k].name);
+        L->resolved = levels[k].resolved;
+        L->first_bytes = levels[k].first;
+        L->last_bytes = levels[k].last;
+        L->size_bytes = levels[k].size;
+        L->latency_ns = levels[k].ns;
+        L->latency_cycles = L->bandwidth_gbs = L->bandwidth_bytes = NAN;
+    }
+}
+
+/* The hierarchy's facts past the plateaus, as read back. */
+static void expect_saved_sweep(const struct clmem_saved_hierarchy *h)
+{
+    assert_non_null(h);
+    assert_string_equal(h->stopped_by, "--size");
+    assert_non_null(strstr(h->memory_note, "inside the largest cache"));
+    assert_true(h->page_bytes == 4096);
+    assert_non_null(strstr(h->pages, "madvised"));
+    assert_string_equal(h->huge_pages, "madvise");
+    assert_true(h->tlb.reach_bytes == 262144 && h->tlb.last_bytes == 4194304);
+    assert_true(h->tlb.hit_ns == 4 && h->tlb.miss_ns == 11);
+    assert_int_equal(h->tlb.n_plateaus, 2);
+    assert_true(h->tlb.plateaus[1].bytes == 4194304 && h->tlb.plateaus[1].value == 11);
+    assert_int_equal(h->n_levels, 5);
+    const struct clmem_saved_level *L = h->levels;
+    assert_true(L[0].resolved && L[0].why[0] == '\0' && L[0].split[0] == '\0');
+    assert_true(L[0].points == 3 && L[0].last_bytes == 4096 && L[0].reported_bytes == 0);
+    assert_string_equal(L[1].name, "L2 (near)");
+    assert_string_equal(L[1].split, "near");
+    assert_string_equal(L[2].name, "L2 (far)");
+    assert_string_equal(L[2].split, "far");
+    assert_true(L[1].reported_bytes == 52428800 && L[2].reported_bytes == 52428800);
+    assert_false(L[3].resolved);
+    assert_true(L[3].points == 1);
+    assert_non_null(strstr(L[3].why, "did not resolve"));
+    assert_true(L[4].resolved);
+    assert_string_equal(L[4].why, h->memory_note);
+}
+
+/* clmem hierarchy's run file keeps what its table shows (the TLB's reach,
+ * the host's pages and huge pages, the split L2 beside the reported one,
+ * why a level is unresolved or unnamed), read back and written again as
+ * compare writes a device's file. */
+static void a_hierarchy_file_keeps_tlb_pages_and_why(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    struct clmem_result *r = sweep_results(&n);
+    struct clmem_hierarchy h;
+    saved_sweep(&h);
+    struct clmem_device device = {.name = "test device", .type = CL_DEVICE_TYPE_CPU};
+    struct clmem_error err = {0};
+    const char *path = test_in_dir("hierarchy-whole.json"), *again = test_in_dir("again.json");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(clmem_hierarchy_write(f, CLMEM_FORMAT_JSON, r, n, &device, &h, 0, &err),
+                     CLMEM_OK);
+    assert_int_equal(fclose(f), 0);
+    struct clmem_compare_device *runs = NULL;
+    size_t n_runs = 0;
+    if (clmem_runfile_load(path, &runs, &n_runs, &err) != CLMEM_OK)
+        fail_msg("%s", err.message);
+    expect_saved_sweep(runs[0].hierarchy);
+    f = fopen(again, "wb");
+    assert_non_null(f);
+    assert_int_equal(
+        clmem_report_json(f, runs[0].results, runs[0].n_results,
+                          &(struct clmem_report_meta){.device = &runs[0].device,
+                                                      .hierarchy = runs[0].hierarchy},
+                          &err),
+        CLMEM_OK);
+    assert_int_equal(fclose(f), 0);
+    struct clmem_compare_device *back = NULL;
+    size_t n_back = 0;
+    if (clmem_runfile_load(again, &back, &n_back, &err) != CLMEM_OK)
+        fail_msg("%s", err.message);
+    expect_saved_sweep(back[0].hierarchy);
+    clmem_compare_devices_free(back, n_back);
+    clmem_compare_devices_free(runs, n_runs);
+    for (size_t i = 0; i < n; i++)
+        clmem_result_free(&r[i]);
+    free(r);
+    unlink(path);
+    unlink(again);
+}
+
+/* A hierarchy file written before those were saved loads: its levels
+ * resolved, no TLB, no pages, no reasons. */
+static void an_older_hierarchy_file_loads_without_them(void **state)
+{
+    (void)state;
+    const char *path = write_file(
+        "older-hierarchy.json",
+        "{" HEAD "\"host\": " HOST ", \"device\": " DEVICE ", \"results\": [" GOOD_RESULT
+        "], \"hierarchy\": {\"extent_bytes\": 1048576, \"largest_cache_bytes\": 65536, "
+        "\"largest_cache_from\": \"none known\", \"levels\": [{\"name\": \"L1\", "
+        "\"memory\": false, \"first_bytes\": 1024, \"latency_ns\": 1.5}], \"latency\": "
+        "[{\"bytes\": 1024, \"ns\": 1.5}], \"local_latency\": [], \"bandwidth\": [], "
+        "\"unmatched_bandwidth\": []}}");
+    struct clmem_compare_device *runs = NULL;
+    size_t n = 0;
+    struct clmem_error err = {0};
+    if (clmem_runfile_load(path, &runs, &n, &err) != CLMEM_OK)
+        fail_msg("%s", err.message);
+    const struct clmem_saved_hierarchy *h = runs[0].hierarchy;
+    assert_non_null(h);
+    assert_int_equal(h->n_levels, 1);
+    assert_true(h->levels[0].resolved);
+    assert_true(isnan(h->levels[0].last_bytes) && h->levels[0].points == 0);
+    assert_true(h->levels[0].why[0] == '\0' && h->levels[0].split[0] == '\0');
+    assert_true(h->tlb.last_bytes == 0 && h->tlb.reach_bytes == 0 && h->tlb.n_plateaus == 0);
+    assert_true(h->page_bytes == 0 && h->pages[0] == '\0' && h->huge_pages[0] == '\0');
+    assert_true(h->stopped_by[0] == '\0' && h->memory_note[0] == '\0');
+    clmem_compare_devices_free(runs, n);
+    unlink(path);
+}
+
 /* An MPI run file of `ranks` ranks, one result each, as test file `name`. */
 static const char *ranks_file(const char *name, size_t ranks)
 {
@@ -816,6 +995,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(numbers_json_forbids_and_impossible_figures_are_refused),
         cmocka_unit_test(a_huge_array_is_refused_before_it_is_parsed),
         cmocka_unit_test(a_long_unsorted_curve_reads_in_n_log_n),
+        cmocka_unit_test(a_hierarchy_file_keeps_tlb_pages_and_why),
+        cmocka_unit_test(an_older_hierarchy_file_loads_without_them),
         cmocka_unit_test(more_runs_than_64_are_refused),
         cmocka_unit_test(invalid_utf8_is_refused_naming_the_field),
     };

@@ -297,6 +297,51 @@ static struct clmem_saved_point *saved_curve(const struct clmem_result *r, size_
     return c;
 }
 
+/* The host's transparent huge pages as the sweep's pages text quotes
+ * them: the setting /sys/kernel/mm/transparent_hugepage/enabled marks
+ * with brackets ("always [madvise] never"); "" where the text quotes none
+ * (THP unknown, or a device that is not a CPU). */
+static void huge_pages(const char *pages, char *out, size_t size)
+{
+    const char *open = strchr(pages, '['), *close = open ? strchr(open, ']') : NULL;
+    out[0] = '\0';
+    if (open && close && close > open + 1)
+        snprintf(out, size, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+/* The chase's working sets from `first` to `last` bytes. */
+static size_t points_on(const struct clmem_saved_point *c, size_t n, double first, double last)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += c[i].bytes >= first && c[i].bytes <= last;
+    return k;
+}
+
+/* Why a level is no cache's level, or only half of one, in a field of
+ * its own: what the table says of it beside or below its line. */
+static void saved_level_notes(const struct clmem_hierarchy *h, const struct clmem_level *L,
+                              const struct clmem_saved_hierarchy *s, struct clmem_saved_level *out)
+{
+    const char *split = strrchr(L->name, '(');
+    out->resolved = L->resolved;
+    out->last_bytes = L->last_bytes;
+    out->points = (double)points_on(s->latency, s->n_latency, L->first_bytes, L->last_bytes);
+    if (split && (strcmp(split, "(near)") == 0 || strcmp(split, "(far)") == 0)) {
+        snprintf(out->split, sizeof out->split, "%.*s", (int)strlen(split + 1) - 1, split + 1);
+        out->reported_bytes = h->cache_bytes;
+    }
+    if (!L->resolved)
+        snprintf(out->why, sizeof out->why,
+                 "a stretch the sweep did not resolve: too few points for a level (a noisy end "
+                 "point, a sweep stopped just past a step), or no slower than the level before "
+                 "it");
+    else if (strcmp(L->name, "unnamed, inside a cache") == 0)
+        snprintf(out->why, sizeof out->why, "%s", h->note);
+    else if (!L->is_memory && !(L->size_bytes > 0))
+        snprintf(out->why, sizeof out->why, "the sweep stopped on it: its end unseen, no size");
+}
+
 /* A run file as `run --format json` writes it, with "hierarchy" added:
  * the sweep's levels and curves as a run file saves them, written by the
  * report layer's one writer of run files (which compare's device-N.json
@@ -311,6 +356,19 @@ static int write_json(FILE *out, const struct clmem_result *r, size_t n,
                                       .n_levels = h->n_levels,
                                       .n_unmatched = h->n_unmatched};
     snprintf(s.cache_from, sizeof s.cache_from, "%s", h->cache_from);
+    snprintf(s.stopped_by, sizeof s.stopped_by, "%s", h->stopped_by);
+    snprintf(s.memory_note, sizeof s.memory_note, "%s", h->note);
+    s.page_bytes = h->page_bytes;
+    snprintf(s.pages, sizeof s.pages, "%s", h->pages);
+    huge_pages(h->pages, s.huge_pages, sizeof s.huge_pages);
+    s.tlb = (struct clmem_saved_tlb){.reach_bytes = h->tlb.reach_bytes,
+                                     .hit_ns = h->tlb.hit_ns,
+                                     .miss_ns = h->tlb.miss_ns,
+                                     .last_bytes = h->tlb.last_bytes};
+    for (size_t k = 0; k < h->tlb.n_plateaus && k < CLMEM_SAVED_TLB_PLATEAUS; k++)
+        s.tlb.plateaus[s.tlb.n_plateaus++] =
+            (struct clmem_saved_point){h->tlb.plateaus[k].bytes, h->tlb.plateaus[k].value};
+    s.latency = saved_curve(r, n, "chase_global", 1, &s.n_latency);
     for (size_t k = 0; k < h->n_levels; k++) {
         const struct clmem_level *L = &h->levels[k];
         s.levels[k] = (struct clmem_saved_level){.is_memory = L->is_memory,
@@ -321,12 +379,13 @@ static int write_json(FILE *out, const struct clmem_result *r, size_t n,
                                                  .bandwidth_gbs = L->bandwidth_gbs,
                                                  .bandwidth_bytes = L->bandwidth_bytes};
         snprintf(s.levels[k].name, sizeof s.levels[k].name, "%s", L->name);
+        if (s.latency)
+            saved_level_notes(h, L, &s, &s.levels[k]);
     }
     struct clmem_saved_point unmatched[CLMEM_MAX_LEVELS];
     for (size_t u = 0; u < h->n_unmatched; u++)
         unmatched[u] = (struct clmem_saved_point){h->unmatched[u].bytes, h->unmatched[u].value};
     s.unmatched = unmatched;
-    s.latency = saved_curve(r, n, "chase_global", 1, &s.n_latency);
     s.local_latency = saved_curve(r, n, "chase_local", 1, &s.n_local_latency);
     s.bandwidth = saved_curve(r, n, "read_ws", 0, &s.n_bandwidth);
     int status = !s.latency || !s.local_latency || !s.bandwidth

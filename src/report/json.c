@@ -298,6 +298,45 @@ static cJSON *saved_curve(const struct clmem_saved_point *c, size_t n, const cha
     return list;
 }
 
+/* A string where it is not "". */
+static void add_text(cJSON *o, const char *key, const char *text)
+{
+    if (text[0])
+        cJSON_AddStringToObject(o, key, text);
+}
+
+/* chase_page's TLB reach (schema: "tlb"), where chase_page ran. */
+static void add_tlb(cJSON *o, const struct clmem_saved_tlb *t)
+{
+    if (!(t->last_bytes > 0))
+        return;
+    cJSON *tlb = cJSON_AddObjectToObject(o, "tlb");
+    if (!tlb)
+        return;
+    cJSON_AddNumberToObject(tlb, "reach_bytes", t->reach_bytes > 0 ? t->reach_bytes : 0);
+    cJSON_AddNumberToObject(tlb, "last_bytes", t->last_bytes);
+    if (t->hit_ns > 0)
+        cJSON_AddNumberToObject(tlb, "hit_ns", t->hit_ns);
+    if (t->miss_ns > 0)
+        cJSON_AddNumberToObject(tlb, "miss_ns", t->miss_ns);
+    cJSON_AddItemToObject(tlb, "plateaus", saved_curve(t->plateaus, t->n_plateaus, "ns"));
+}
+
+/* A level's facts past its plateau's: whether it resolved, why it is
+ * unnamed, a split cache's half and the size reported for the whole. */
+static void add_level_notes(cJSON *l, const struct clmem_saved_level *L)
+{
+    cJSON_AddBoolToObject(l, "resolved", L->resolved);
+    if (L->last_bytes > 0)
+        cJSON_AddNumberToObject(l, "last_bytes", L->last_bytes);
+    if (L->points > 0)
+        cJSON_AddNumberToObject(l, "points", L->points);
+    add_text(l, "split", L->split);
+    if (L->split[0] && L->reported_bytes > 0)
+        cJSON_AddNumberToObject(l, "reported_bytes", L->reported_bytes);
+    add_text(l, "why", L->why);
+}
+
 /* clmem hierarchy's object as a run file read it (schema: "hierarchy"). */
 static cJSON *saved_hierarchy(const struct clmem_saved_hierarchy *h)
 {
@@ -309,6 +348,13 @@ static cJSON *saved_hierarchy(const struct clmem_saved_hierarchy *h)
     cJSON_AddStringToObject(o, "largest_cache_from", h->cache_from);
     if (h->clock_mhz > 0)
         cJSON_AddNumberToObject(o, "clock_mhz", h->clock_mhz);
+    add_text(o, "stopped_by", h->stopped_by);
+    add_text(o, "memory_note", h->memory_note);
+    if (h->page_bytes > 0)
+        cJSON_AddNumberToObject(o, "page_bytes", h->page_bytes);
+    add_text(o, "pages", h->pages);
+    add_text(o, "transparent_huge_pages", h->huge_pages);
+    add_tlb(o, &h->tlb);
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     for (size_t k = 0; levels && k < h->n_levels; k++) {
         const struct clmem_saved_level *L = &h->levels[k];
@@ -325,6 +371,7 @@ static cJSON *saved_hierarchy(const struct clmem_saved_hierarchy *h)
             cJSON_AddNumberToObject(l, "bandwidth_gbs", L->bandwidth_gbs);
         if (L->bandwidth_bytes > 0)
             cJSON_AddNumberToObject(l, "bandwidth_bytes", L->bandwidth_bytes);
+        add_level_notes(l, L);
         cJSON_AddItemToArray(levels, l);
     }
     cJSON_AddItemToObject(o, "latency", saved_curve(h->latency, h->n_latency, "ns"));

@@ -42,15 +42,39 @@ struct clmem_saved_level {
     double latency_cycles;  /* NAN when the clock is unknown */
     double bandwidth_gbs;   /* the read plateau matched to it; NAN when none */
     double bandwidth_bytes; /* that plateau's largest working set; NAN when none */
+    /* Each absent from a file written before they were saved (then as
+     * noted): */
+    int resolved;          /* 0: a stretch that is no level ("unresolved"); 1 when absent */
+    double last_bytes;     /* the plateau's largest working set; NAN when absent */
+    double points;         /* the chase's working sets on it; 0 when absent */
+    double reported_bytes; /* a split cache's size as the device reports it; 0: none */
+    char split[8];         /* "near", "far" for a cache split in two, else "" */
+    char why[256];         /* why it is unresolved or unnamed, or its end unseen; "" */
 };
 struct clmem_saved_point {
     double bytes, value; /* a working set and its ns (latency) or GB/s (bandwidth) */
+};
+/* chase_page's TLB reach as saved (harness/levels.h's clmem_tlb). */
+#define CLMEM_SAVED_TLB_PLATEAUS 8
+struct clmem_saved_tlb {
+    double reach_bytes;     /* 0: no step */
+    double hit_ns, miss_ns; /* NAN when not known */
+    double last_bytes;      /* the largest span chased; 0: chase_page did not run */
+    size_t n_plateaus;
+    struct clmem_saved_point plateaus[CLMEM_SAVED_TLB_PLATEAUS];
 };
 struct clmem_saved_hierarchy {
     double extent;       /* the largest working set swept */
     double cache_bytes;  /* the largest cache known before the sweep (reported); 0: none */
     char cache_from[96]; /* where that came from */
     double clock_mhz;    /* 0: none */
+    /* Each "" or 0 when the file (an older one) did not say: */
+    char stopped_by[64];   /* what kept the sweep below twice that cache */
+    char memory_note[256]; /* why no level is device memory */
+    double page_bytes;     /* chase_page's page */
+    char pages[200];       /* which pages the curves used, as far as the host says */
+    char huge_pages[16];   /* the host's transparent huge pages: "always", "madvise", "never" */
+    struct clmem_saved_tlb tlb;
     size_t n_levels;
     struct clmem_saved_level levels[CLMEM_SAVED_LEVELS];
     /* Ascending bytes; unmatched: read plateaus that matched no level. */

@@ -12,6 +12,7 @@ static const char *const hierarchy_keys[] = {
 static const char *const level_keys[] = {"name", "memory", "first_bytes", "latency_ns", NULL};
 static const char *const curve_ns_keys[] = {"bytes", "ns", NULL};
 static const char *const curve_gbs_keys[] = {"bytes", "gbs", NULL};
+static const char *const tlb_keys[] = {"reach_bytes", "last_bytes", "plateaus", NULL};
 
 /* The keys the schema requires of clmem hierarchy's object and of each
  * item of its lists, where the file has one (what it holds is not read
@@ -28,6 +29,16 @@ int runfile_require_hierarchy(struct reader *rd, const cJSON *root)
                  {"bandwidth", curve_gbs_keys},
                  {"unmatched_bandwidth", curve_gbs_keys}};
     int status = runfile_require(rd, h, "hierarchy", hierarchy_keys);
+    /* The TLB's reach: absent from files written before it was saved. */
+    const cJSON *tlb = cJSON_GetObjectItemCaseSensitive(h, "tlb"), *point;
+    const cJSON *plateaus = cJSON_GetObjectItemCaseSensitive(tlb, "plateaus");
+    if (status == CLMEM_OK && tlb)
+        status = runfile_require(rd, tlb, "tlb", tlb_keys);
+    cJSON_ArrayForEach(point, plateaus)
+    {
+        if (status || (status = runfile_require(rd, point, "plateaus", curve_ns_keys)))
+            break;
+    }
     for (size_t i = 0; h && status == CLMEM_OK && i < CLMEM_ARRAY_SIZE(lists); i++) {
         const cJSON *item, *list = cJSON_GetObjectItemCaseSensitive(h, lists[i].list);
         cJSON_ArrayForEach(item, list)
@@ -116,6 +127,58 @@ static int parse_curve(struct reader *rd, const cJSON *h, const char *key, const
     return CLMEM_OK;
 }
 
+/* A true or false of `o`, *out where present (else as it was). */
+static int get_bool(struct reader *rd, const cJSON *o, const char *key, const char *field, int *out)
+{
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!b)
+        return CLMEM_OK;
+    if (!cJSON_IsBool(b))
+        return runfile_bad(rd, "'%s' is not true or false", field);
+    *out = cJSON_IsTrue(b);
+    return CLMEM_OK;
+}
+
+/* chase_page's TLB reach, where the file has it (newer files). */
+static int parse_tlb(struct reader *rd, const cJSON *o, struct clmem_saved_tlb *t)
+{
+    const cJSON *tlb = cJSON_GetObjectItemCaseSensitive(o, "tlb");
+    t->hit_ns = t->miss_ns = NAN;
+    if (!tlb)
+        return CLMEM_OK;
+    if (!cJSON_IsObject(tlb))
+        return runfile_bad(rd, "%s", "'hierarchy.tlb' is not an object");
+    struct clmem_saved_point *plateaus = NULL;
+    size_t n = 0;
+    int status;
+    if ((status = runfile_get_number(rd, tlb, "reach_bytes", 1, 0, &t->reach_bytes)) ||
+        (status = runfile_get_number(rd, tlb, "last_bytes", 1, 0, &t->last_bytes)) ||
+        (status = runfile_get_number(rd, tlb, "hit_ns", 0, NAN, &t->hit_ns)) ||
+        (status = runfile_get_number(rd, tlb, "miss_ns", 0, NAN, &t->miss_ns)) ||
+        (status = parse_curve(rd, tlb, "plateaus", "ns", &plateaus, &n)))
+        return status;
+    for (size_t k = 0; k < n && k < CLMEM_SAVED_TLB_PLATEAUS; k++)
+        t->plateaus[t->n_plateaus++] = plateaus[k];
+    free(plateaus);
+    return CLMEM_OK;
+}
+
+/* A level's facts past its plateau's, each optional (older files). */
+static int parse_level_notes(struct reader *rd, const cJSON *item, struct clmem_saved_level *L)
+{
+    int status;
+    L->resolved = 1;
+    L->last_bytes = NAN;
+    if ((status = get_bool(rd, item, "resolved", "hierarchy.levels[].resolved", &L->resolved)) ||
+        (status = runfile_get_number(rd, item, "last_bytes", 0, NAN, &L->last_bytes)) ||
+        (status = runfile_get_number(rd, item, "points", 0, 0, &L->points)) ||
+        (status = runfile_get_number(rd, item, "reported_bytes", 0, 0, &L->reported_bytes)) ||
+        (status = runfile_get_string(rd, item, "split", 0, L->split, sizeof L->split)) ||
+        (status = runfile_get_string(rd, item, "why", 0, L->why, sizeof L->why)))
+        return status;
+    return CLMEM_OK;
+}
+
 /* clmem hierarchy's object, where the file has one (its keys checked by
  * runfile_require_hierarchy). */
 int runfile_parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_saved_hierarchy **out)
@@ -134,7 +197,16 @@ int runfile_parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_save
         (status = runfile_get_number(rd, o, "largest_cache_bytes", 1, 0, &h->cache_bytes)) ||
         (status = runfile_get_string(rd, o, "largest_cache_from", 1, h->cache_from,
                                      sizeof h->cache_from)) ||
-        (status = runfile_get_number(rd, o, "clock_mhz", 0, 0, &h->clock_mhz)))
+        (status = runfile_get_number(rd, o, "clock_mhz", 0, 0, &h->clock_mhz)) ||
+        (status =
+             runfile_get_string(rd, o, "stopped_by", 0, h->stopped_by, sizeof h->stopped_by)) ||
+        (status =
+             runfile_get_string(rd, o, "memory_note", 0, h->memory_note, sizeof h->memory_note)) ||
+        (status = runfile_get_number(rd, o, "page_bytes", 0, 0, &h->page_bytes)) ||
+        (status = runfile_get_string(rd, o, "pages", 0, h->pages, sizeof h->pages)) ||
+        (status = runfile_get_string(rd, o, "transparent_huge_pages", 0, h->huge_pages,
+                                     sizeof h->huge_pages)) ||
+        (status = parse_tlb(rd, o, &h->tlb)))
         goto fail;
     if (!cJSON_IsArray(levels)) {
         status = runfile_bad(rd, "%s", "'hierarchy.levels' is not a list");
@@ -154,7 +226,9 @@ int runfile_parse_hierarchy(struct reader *rd, const cJSON *o, struct clmem_save
             (status = runfile_get_number(rd, item, "latency_ns", 1, NAN, &L->latency_ns)) ||
             (status = runfile_get_number(rd, item, "latency_cycles", 0, NAN, &L->latency_cycles)) ||
             (status = runfile_get_number(rd, item, "bandwidth_gbs", 0, NAN, &L->bandwidth_gbs)) ||
-            (status = runfile_get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)))
+            (status =
+                 runfile_get_number(rd, item, "bandwidth_bytes", 0, NAN, &L->bandwidth_bytes)) ||
+            (status = parse_level_notes(rd, item, L)))
             goto fail;
         if (!cJSON_IsBool(memory)) {
             status = runfile_bad(rd, "%s", "'hierarchy.levels[].memory' is not true or false");
