@@ -579,22 +579,39 @@ static void tune_fits_matmul_model(void **state)
     char dir[] = "/tmp/clmem-fitm-XXXXXX", cmd[160];
     assert_non_null(mkdtemp(dir));
     const char *const env[] = {"XDG_CACHE_HOME", dir, NULL};
-    run_clmem(&o, env,
-              ARGS("tune", "--device", "cpu", "--workloads", "matmul", "--budget", "5m", "--reps",
-                   "1"));
-    /* Under a sanitizer a search's built-in run may take a step's share:
-     * a step the budget did not reach is exit 1, said; the model must run. */
-    if (o.code != 0 && !(o.code == 1 && strstr(o.out, "not fitted: the budget is spent")))
-        fail_msg("tune: exit %d\n%s%s", o.code, o.out, o.err);
-    const char *model = strstr(o.out, "matmul's model (its planners' rates and thresholds): ");
-    assert_non_null(model);
-    model += strlen("matmul's model (its planners' rates and thresholds): ");
+    static const char model_line[] = "matmul's model (its planners' rates and thresholds): ",
+                      spent[] = "not fitted: the budget is spent";
+    const char *model = NULL;
+    /* On a loaded machine (or under a sanitizer) one candidate's build
+     * and check may take a step's share and more, and the budget may end
+     * before the model: a step the budget did not reach is exit 1, said,
+     * and a second tune resumes at it (the steps fitted are kept). */
+#if defined(__SANITIZE_ADDRESS__)
+    const int attempts = 1; /* the memory checks hold for what ran (below) */
+#else
+    const int attempts = 3;
+#endif
+    for (int attempt = 0; attempt < attempts; attempt++) {
+        run_clmem(&o, env,
+                  ARGS("tune", "--device", "cpu", "--workloads", "matmul", "--budget",
+                       attempt ? "3m" : "5m", "--reps", "1"));
+        if (o.code != 0 && !(o.code == 1 && strstr(o.out, spent)))
+            fail_msg("tune: exit %d\n%s%s", o.code, o.out, o.err);
+        model = strstr(o.out, model_line);
+        assert_non_null(model);
+        model += strlen(model_line);
+        if (strncmp(model, spent, strlen(spent)) != 0)
+            break;
+        if (attempt > 0)
+            assert_non_null(strstr(o.out, "fitted before on this device and driver: kept"));
+        print_message("the budget ended before the model (attempt %d):\n%s", attempt + 1, o.out);
+    }
 #if defined(__SANITIZE_ADDRESS__)
     /* Under AddressSanitizer every run's CPU check of a 1024 product takes
      * minutes, and the searches before the model may spend the budget: the
      * memory checks hold for what ran; the model's rows are the plain
      * build's check (suite long). */
-    if (strncmp(model, "not fitted: the budget is spent", 31) == 0) {
+    if (strncmp(model, spent, strlen(spent)) == 0) {
         print_message("under a sanitizer the budget ended before the model:\n%s", o.out);
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         assert_int_equal(system(cmd), 0);
