@@ -1154,6 +1154,72 @@ static void results_without_a_bound_are_left_out(void **state)
     free(md);
 }
 
+/* A copy of text with every `from` replaced by `to` (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t n = count_in(text, from), lf = strlen(from), lt = strlen(to);
+    char *out = malloc(strlen(text) + n * (lt > lf ? lt - lf : 0) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *at; (at = strstr(text, from)); text = at + lf) {
+        memcpy(o, text, (size_t)(at - text));
+        o += at - text;
+        memcpy(o, to, lt);
+        o += lt;
+    }
+    strcpy(o, text);
+    return out;
+}
+
+/* The hierarchy's newer names: a step inside a cache the device reports
+ * ("unnamed, inside a cache") is no cache and no memory, never the
+ * last-level cache; an L2 split in two ("L2 (near)", "L2 (far)") is one
+ * L2, both parts said by name. From the PoCL run file, renamed. */
+static void levels_by_their_new_names(void **state)
+{
+    (void)state;
+    char *text = test_read_file(test_bench_file("hierarchy/pocl-2core/hierarchy.json"));
+    assert_non_null(text);
+    char *inside = replaced(text, "\"name\":\t\"device memory\",\n\t\t\t\t\"memory\":\ttrue",
+                            "\"name\":\t\"unnamed, inside a cache\",\n\t\t\t\t\"memory\":\tfalse");
+    char *t = replaced(inside, "\"L3 (last-level cache)\"", "\"L3\"");
+    free(inside);
+    inside = replaced(t, "pthread-skylake-avx512-AMD EPYC", "dev inside");
+    free(t);
+    t = replaced(text, "\"L2\"", "\"L2 (near)\"");
+    char *split = replaced(t, "\"L3 (last-level cache)\"", "\"L2 (far)\"");
+    free(t);
+    t = replaced(split, "pthread-skylake-avx512-AMD EPYC", "dev split");
+    free(split);
+    split = t;
+    assert_int_equal(count_in(inside, "unnamed, inside a cache"), 1);
+    assert_int_equal(count_in(split, "L2 (far)"), 1);
+    const char *fi = test_write_file(test_in_dir("inside.json"), inside);
+    const char *fs = test_write_file(test_in_dir("split.json"), split);
+    const char *out = test_in_dir("new-names");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", fi, fs, "--output-dir", out), out, 2, "report.md");
+    char *levels = part_of(md, "## Memory hierarchy");
+    /* The columns: dev inside, dev split. The inside step is neither the
+     * last-level cache nor memory; L3 is the last level. */
+    static const char *const want[] = {
+        "| last-level cache | L3: 25.8 MiB",
+        "| device memory | none found |",
+        "| L2 | 873 KiB, ",
+        "| L2 near: 873 KiB, ",
+        "; L2 far: 25.8 MiB, ",
+        " | L2 far: 25.8 MiB, ",
+    };
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(want); i++)
+        if (!strstr(levels, want[i]))
+            fail_msg("'%s' not in:\n%s", want[i], levels);
+    assert_null(strstr(levels, "unnamed"));
+    free(levels);
+    free(md);
+    free(inside);
+    free(split);
+    free(text);
+}
+
 /* Past the palette's colours, devices still differ: eight devices have
  * eight colours, and no two have the same colour, dashes and point. */
 static void every_device_its_own_style(void **state)
@@ -1232,6 +1298,7 @@ int main(void)
         cmocka_unit_test(every_device_its_own_style),
         cmocka_unit_test(the_bounding_level_is_said),
         cmocka_unit_test(results_without_a_bound_are_left_out),
+        cmocka_unit_test(levels_by_their_new_names),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),
     };
