@@ -47,10 +47,14 @@ static int could_be_bounded(const struct clmem_result *r)
            !compare_is_probe(r->workload);
 }
 
-/* A bounded result on the plot: verified, with flops (an intensity). */
+/* A bounded result on the plot: verified, with flops and bytes at some
+ * memory level (an intensity). */
 static int plotted(const struct clmem_result *r)
 {
-    return bounded(r) && plot_usable(r) && r->bound.amount[CLMEM_BOUND_COMPUTE] > 0;
+    int bytes = 0;
+    for (int l = 0; l < MEMORY_LEVELS; l++)
+        bytes |= r->bound.amount[l] > 0;
+    return bounded(r) && plot_usable(r) && r->bound.amount[CLMEM_BOUND_COMPUTE] > 0 && bytes;
 }
 
 /* A level's rate in the result's bound: amount / predicted ms, in GB/s
@@ -206,7 +210,7 @@ int compare_bounds_plot(FILE *gp, struct compare_plots *p, const char *dir,
              "a grey line joins one result's points. Each ceiling is the level's rate as the "
              "run file's bound implies it (bytes / predicted ms, the highest of the entry's "
              "results). %s.%s%s%s",
-             note, off[0] ? " Not drawn (no flops to place): " : "", off, off[0] ? "." : "");
+             note, off[0] ? " Not drawn (no intensity to place): " : "", off, off[0] ? "." : "");
     if ((status = plot_add_picture(p, svg, text, err)))
         return status;
     p->pictures[p->n - 1].bounds = 1;
