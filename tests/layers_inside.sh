@@ -39,7 +39,7 @@ declare -A floors=(
               units
               | csv diff_row json runfile_hierarchy runfile_result table
               | diff_table hierarchy_table report runfile | diff_write"
-    [compare]="model.h doc gnuplot lessons results | compare_md html levels plotter portability
+    [compare]="model.h doc gnuplot lessons results | bounds compare_md html levels plotter portability
                | plots_lines plots_pp roofline summary | compare_doc plots_bars | plots | compare"
     [workloads]="hierarchy_chase.h hierarchy_probes.h matmul_internal.h hierarchy_check
                  hierarchy_levels hierarchy_run matmul_launch matmul_params matmul_problem

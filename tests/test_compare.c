@@ -472,12 +472,16 @@ struct made {
     double fraction;
 };
 
-/* A run file of one GPU named `device` (its peaks where `bw` > 0)
- * holding these results; its path. */
-static const char *made_file(const char *name, const char *device, double bw, double flops,
-                             const struct made *r, size_t n)
+/* A made-up result with the traffic model's "bound" (its JSON object). */
+struct made_bound {
+    struct made made;
+    const char *bound;
+};
+
+/* A run file's opening of one GPU named `device` (its peaks where `bw` >
+ * 0), up to its results. */
+static FILE *made_head(const char *path, const char *device, double bw, double flops)
 {
-    const char *path = test_in_dir(name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f,
@@ -493,28 +497,62 @@ static const char *made_file(const char *name, const char *device, double bw, do
     if (bw > 0)
         fprintf(f, "\"peak\": {\"bandwidth_gbs\": %g, \"fp32_gflops\": %g}, ", bw, flops);
     fprintf(f, "\"results\": [\n");
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f,
-                "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", \"device\": \"\", "
-                "\"params\": \"\", \"status\": \"%s\", \"reps\": 1, \"warmup\": 0, \"seed\": 42",
-                i ? ",\n" : "", r[i].workload, r[i].variant, r[i].size, r[i].status);
-        if (strcmp(r[i].status, "skipped") == 0) {
-            fprintf(f, ", \"skip_reason\": \"too big\"}");
-            continue;
-        }
-        fprintf(f,
-                ", \"samples_ms\": [1], \"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, "
-                "\"metric\": %.17g, \"unit\": \"%s\", \"max_rel_error\": 0, \"verified\": %s, "
-                "\"verify_scope\": \"\"",
-                r[i].metric, r[i].unit, strcmp(r[i].status, "ok") == 0 ? "true" : "false");
-        if (r[i].timer[0])
-            fprintf(f, ", \"timer\": \"%s\", \"runs_per_sample\": 1", r[i].timer);
-        if (!isnan(r[i].fraction))
-            fprintf(f, ", \"peak_fraction\": %.17g", r[i].fraction);
-        fputc('}', f);
+    return f;
+}
+
+/* Result r (the i-th) of a run file, with its "bound" where not NULL. */
+static void made_result(FILE *f, const struct made *r, size_t i, const char *bound)
+{
+    fprintf(f,
+            "%s{\"workload\": \"%s\", \"variant\": \"%s\", \"size\": \"%s\", \"device\": \"\", "
+            "\"params\": \"\", \"status\": \"%s\", \"reps\": 1, \"warmup\": 0, \"seed\": 42",
+            i ? ",\n" : "", r->workload, r->variant, r->size, r->status);
+    if (strcmp(r->status, "skipped") == 0) {
+        fprintf(f, ", \"skip_reason\": \"too big\"}");
+        return;
     }
+    fprintf(f,
+            ", \"samples_ms\": [1], \"median_ms\": 1, \"min_ms\": 1, \"max_ms\": 1, "
+            "\"metric\": %.17g, \"unit\": \"%s\", \"max_rel_error\": 0, \"verified\": %s, "
+            "\"verify_scope\": \"\"",
+            r->metric, r->unit, strcmp(r->status, "ok") == 0 ? "true" : "false");
+    if (r->timer[0])
+        fprintf(f, ", \"timer\": \"%s\", \"runs_per_sample\": 1", r->timer);
+    if (!isnan(r->fraction))
+        fprintf(f, ", \"peak_fraction\": %.17g", r->fraction);
+    if (bound)
+        fprintf(f, ", \"bound\": %s", bound);
+    fputc('}', f);
+}
+
+static void made_tail(FILE *f)
+{
     fprintf(f, "\n]}\n");
     assert_int_equal(fclose(f), 0);
+}
+
+/* A run file of one GPU named `device` (its peaks where `bw` > 0)
+ * holding these results; its path. */
+static const char *made_file(const char *name, const char *device, double bw, double flops,
+                             const struct made *r, size_t n)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = made_head(path, device, bw, flops);
+    for (size_t i = 0; i < n; i++)
+        made_result(f, &r[i], i, NULL);
+    made_tail(f);
+    return path;
+}
+
+/* The same with results that carry a bound (or NULL), without peaks. */
+static const char *bound_file(const char *name, const char *device, const struct made_bound *r,
+                              size_t n)
+{
+    const char *path = test_in_dir(name);
+    FILE *f = made_head(path, device, 0, 0);
+    for (size_t i = 0; i < n; i++)
+        made_result(f, &r[i].made, i, r[i].bound);
+    made_tail(f);
     return path;
 }
 
@@ -963,6 +1001,225 @@ static void peaks_stay_out_of_all_workloads(void **state)
     free(md);
 }
 
+/* ---- which level bounds each result ---- */
+
+/* A "bound" object: its levels (JSON members) and the rest. */
+#define BOUND(levels, rest) "{\"levels\": {" levels "}, " rest "}"
+#define AT(level, what, amount, ms)                                                                \
+    "\"" level "\": {\"" what "\": " #amount ", \"predicted_ms\": " #ms "}"
+
+/* How often `what` is in text. */
+static size_t count_in(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
+        n++;
+    return n;
+}
+
+/* The text of md from `from` to the next heading of level 2 or 3. */
+static char *part_of(const char *md, const char *from)
+{
+    const char *at = strstr(md, from);
+    if (!at)
+        fail_msg("no '%s' in:\n%s", from, md);
+    const char *end = strstr(at + strlen(from), "\n#");
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    char *out = malloc(len + 1);
+    assert_non_null(out);
+    memcpy(out, at, len);
+    out[len] = '\0';
+    return out;
+}
+
+/* The data lines (not comments, not blank) of a plot's data file. */
+static size_t data_lines(const char *text)
+{
+    size_t n = 0;
+    for (const char *line = text; line && *line;) {
+        n += *line != '#' && *line != '\n';
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    return n;
+}
+
+/* Two run files whose results carry the traffic model's bound: a table
+ * per entry of the binding level, measured / predicted and the model
+ * error flag; a hierarchical roofline per entry with a point per result
+ * and level it moves data at (transpose has no flops: no point); a
+ * result without a bound left out, and said. */
+static void the_bounding_level_is_said(void **state)
+{
+    (void)state;
+    // clang-format off
+    static const struct made_bound a[] = {
+        {{"matmul", "naive", "512", 10, "GFLOP/s", "ok", "events", NAN},
+         BOUND(AT("global", "bytes", 8e7, 0.8) ", " AT("compute", "flops", 1e7, 0.05),
+               "\"binding\": \"global\", \"ratio\": 0.8, \"model_error\": false")},
+        {{"matmul", "tiled", "512", 10, "GFLOP/s", "ok", "events", NAN},
+         BOUND(AT("global", "bytes", 1e6, 0.1) ", " AT("local", "bytes", 4e7, 0.5) ", "
+               AT("compute", "flops", 1e7, 0.05),
+               "\"binding\": \"local\", \"ratio\": 0.5, \"model_error\": false")},
+        {{"transpose", "copy", "2048", 9, "GB/s", "ok", "events", NAN},
+         BOUND(AT("global", "bytes", 8e6, 0.9), "\"binding\": \"global\", \"ratio\": 0.9, "
+               "\"model_error\": false")},
+        {{"constmem", "coarsened", "2048", 2, "GFLOP/s", "ok", "events", NAN},
+         BOUND(AT("global", "bytes", 1.4e7, 1.72) ", " AT("constant", "bytes", 3e5, 0.02) ", "
+               AT("compute", "flops", 2e6, 0.02),
+               "\"binding\": \"global\", \"ratio\": 1.72, \"model_error\": true")},
+        {{"w", "v1", "64", 10, "GB/s", "ok", "events", NAN}, NULL},
+    };
+    static const struct made_bound b[] = {
+        {{"matmul", "tiled", "512", 190, "GFLOP/s", "ok", "events", NAN},
+         BOUND(AT("global", "bytes", 1e6, 0.01) ", " AT("local", "bytes", 4e7, 0.02) ", "
+               AT("compute", "flops", 1e7, 0.05),
+               "\"binding\": \"compute\", \"ratio\": 0.95, \"model_error\": false")},
+    };
+    // clang-format on
+    const char *fa = bound_file("bound-a.json", "dev A", a, CLMEM_ARRAY_SIZE(a));
+    const char *fb = bound_file("bound-b.json", "dev B", b, CLMEM_ARRAY_SIZE(b));
+    const char *out = test_in_dir("bounds");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", fa, fb, "--output-dir", out), out, 2, "report.md");
+    char *head = part_of(md, "## Which level bounds each result");
+    char *dev_a = part_of(md, "### dev A"), *dev_b = part_of(md, "### dev B");
+    static const char *const rows_a[] = {
+        "| matmul | naive | 512 | global | 0.80 |  |",
+        "| matmul | tiled | 512 | local | 0.50 |  |",
+        "| transpose | copy | 2048 | global | 0.90 |  |",
+        "| constmem | coarsened | 2048 | global | 1.72 | model error |",
+    };
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(rows_a); i++)
+        if (!strstr(dev_a, rows_a[i]))
+            fail_msg("'%s' not in:\n%s", rows_a[i], dev_a);
+    assert_null(strstr(dev_a, "| w |"));
+    if (!strstr(dev_b, "| matmul | tiled | 512 | compute | 0.95 |  |"))
+        fail_msg("dev B's row not in:\n%s", dev_b);
+    /* The result without a bound, said once, after the tables. */
+    char *after = part_of(dev_b, "### dev B");
+    if (!strstr(after, "Left out: results without a bound") || !strstr(after, "dev A (1 of 5)"))
+        fail_msg("the left-out note not in:\n%s", after);
+    assert_int_equal(count_in(md, "Left out: results without a bound"), 1);
+    /* A point per result and level: naive 1, tiled 2, coarsened 2 on A;
+     * tiled 2 on B; each picture drawn from its file. */
+    char path[1300];
+    snprintf(path, sizeof path, "%s/hroofline-0.dat", out);
+    char *dat = test_read_file(path);
+    assert_non_null(dat);
+    assert_int_equal(data_lines(dat), 5);
+    /* tiled at its local intensity, 1e7 / 4e7 flops a byte, 10 GFLOP/s. */
+    assert_non_null(strstr(dat, "\n0.25 10 1 "));
+    free(dat);
+    snprintf(path, sizeof path, "%s/hroofline-1.dat", out);
+    dat = test_read_file(path);
+    assert_non_null(dat);
+    assert_int_equal(data_lines(dat), 2);
+    free(dat);
+    snprintf(path, sizeof path, "%s/plots.gp", out);
+    char *gp = test_read_file(path);
+    assert_non_null(strstr(gp, "set output 'hroofline-0.svg'"));
+    assert_non_null(strstr(gp, "'hroofline-1.dat' using 1:($2*1e9)"));
+    /* The ceilings at the rates the bounds imply: A's global 8e7 bytes
+     * in 0.8 ms, 100 GB/s; its compute 1e7 flops in 0.05 ms, 200 GFLOP/s. */
+    assert_non_null(strstr(gp, "title 'global 100 GB/s'"));
+    assert_non_null(strstr(gp, "title 'compute 200 GFLOP/s'"));
+    free(gp);
+    free(after);
+    free(head);
+    free(dev_a);
+    free(dev_b);
+    free(md);
+}
+
+/* Run files written before the traffic model: the report is made, the
+ * section says its results are left out, and no hierarchical roofline. */
+static void results_without_a_bound_are_left_out(void **state)
+{
+    (void)state;
+    static const struct made r[] = {{"w", "v1", "64", 10, "GB/s", "ok", "events", NAN}};
+    const char *f = made_file("unbound.json", "dev U", 0, 0, r, 1);
+    const char *out = test_in_dir("unbound");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", f, "--output-dir", out), out, 1, "report.md");
+    char *part = part_of(md, "## Which level bounds each result");
+    if (!strstr(part, "Left out: results without a bound (run files written before the traffic "
+                      "model, runs without --peak, variants it does not model): dev U (1 of 1)."))
+        fail_msg("no left-out note in:\n%s", part);
+    assert_null(strstr(part, "| workload |"));
+    char path[1300];
+    snprintf(path, sizeof path, "%s/hroofline-0.dat", out);
+    assert_false(exists(path));
+    free(part);
+    free(md);
+}
+
+/* A copy of text with every `from` replaced by `to` (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    size_t n = count_in(text, from), lf = strlen(from), lt = strlen(to);
+    char *out = malloc(strlen(text) + n * (lt > lf ? lt - lf : 0) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *at; (at = strstr(text, from)); text = at + lf) {
+        memcpy(o, text, (size_t)(at - text));
+        o += at - text;
+        memcpy(o, to, lt);
+        o += lt;
+    }
+    strcpy(o, text);
+    return out;
+}
+
+/* The hierarchy's newer names: a step inside a cache the device reports
+ * ("unnamed, inside a cache") is no cache and no memory, never the
+ * last-level cache; an L2 split in two ("L2 (near)", "L2 (far)") is one
+ * L2, both parts said by name. From the PoCL run file, renamed. */
+static void levels_by_their_new_names(void **state)
+{
+    (void)state;
+    char *text = test_read_file(test_bench_file("hierarchy/pocl-2core/hierarchy.json"));
+    assert_non_null(text);
+    char *inside = replaced(text, "\"name\":\t\"device memory\",\n\t\t\t\t\"memory\":\ttrue",
+                            "\"name\":\t\"unnamed, inside a cache\",\n\t\t\t\t\"memory\":\tfalse");
+    char *t = replaced(inside, "\"L3 (last-level cache)\"", "\"L3\"");
+    free(inside);
+    inside = replaced(t, "pthread-skylake-avx512-AMD EPYC", "dev inside");
+    free(t);
+    t = replaced(text, "\"L2\"", "\"L2 (near)\"");
+    char *split = replaced(t, "\"L3 (last-level cache)\"", "\"L2 (far)\"");
+    free(t);
+    t = replaced(split, "pthread-skylake-avx512-AMD EPYC", "dev split");
+    free(split);
+    split = t;
+    assert_int_equal(count_in(inside, "unnamed, inside a cache"), 1);
+    assert_int_equal(count_in(split, "L2 (far)"), 1);
+    const char *fi = test_write_file(test_in_dir("inside.json"), inside);
+    const char *fs = test_write_file(test_in_dir("split.json"), split);
+    const char *out = test_in_dir("new-names");
+    char *md = compared(ARGS("OCL_ICD_VENDORS", empty_vendors),
+                        ARGS("compare", fi, fs, "--output-dir", out), out, 2, "report.md");
+    char *levels = part_of(md, "## Memory hierarchy");
+    /* The columns: dev inside, dev split. The inside step is neither the
+     * last-level cache nor memory; L3 is the last level. */
+    static const char *const want[] = {
+        "| last-level cache | L3: 25.8 MiB",
+        "| device memory | none found |",
+        "| L2 | 873 KiB, ",
+        "| L2 near: 873 KiB, ",
+        "; L2 far: 25.8 MiB, ",
+        " | L2 far: 25.8 MiB, ",
+    };
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(want); i++)
+        if (!strstr(levels, want[i]))
+            fail_msg("'%s' not in:\n%s", want[i], levels);
+    assert_null(strstr(levels, "unnamed"));
+    free(levels);
+    free(md);
+    free(inside);
+    free(split);
+    free(text);
+}
+
 /* Past the palette's colours, devices still differ: eight devices have
  * eight colours, and no two have the same colour, dashes and point. */
 static void every_device_its_own_style(void **state)
@@ -1039,6 +1296,9 @@ int main(void)
         cmocka_unit_test(failures_and_skips_are_not_compared),
         cmocka_unit_test(peaks_stay_out_of_all_workloads),
         cmocka_unit_test(every_device_its_own_style),
+        cmocka_unit_test(the_bounding_level_is_said),
+        cmocka_unit_test(results_without_a_bound_are_left_out),
+        cmocka_unit_test(levels_by_their_new_names),
         cmocka_unit_test_setup_teardown(bench_takes_the_sizes_it_is_given, test_setup_device,
                                         test_teardown_device),
     };

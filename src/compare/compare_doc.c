@@ -456,7 +456,8 @@ static void plots_section(struct doc *d, const struct compare_view *v)
     doc_heading(d, 2, "Plots");
     if (v->plotted) {
         for (size_t i = 0; i < p->n; i++)
-            if (!p->pictures[i].glance && !p->pictures[i].portability && !p->pictures[i].hierarchy)
+            if (!p->pictures[i].glance && !p->pictures[i].portability &&
+                !p->pictures[i].hierarchy && !p->pictures[i].bounds)
                 doc_picture(d, p->pictures[i].file, p->pictures[i].note);
     } else {
         doc_text(d, "Note: %s.", v->plots_note);
@@ -554,6 +555,7 @@ void compare_doc_build(struct doc *d, const struct compare_view *v)
     glance_section(d, v);
     /* The levels before the long tables of ratios, which they explain. */
     compare_levels_section(d, v);
+    compare_bounds_section(d, v);
     compare_ratios_section(d, v);
     compare_pp_section(d, v);
     lessons_section(d, v);

@@ -130,6 +130,7 @@ int plot_add_picture(struct compare_plots *p, const char *file, const char *text
     more[p->n].glance = 0;
     more[p->n].portability = 0;
     more[p->n].hierarchy = 0;
+    more[p->n].bounds = 0;
     p->n++;
     return CLMEM_OK;
 }

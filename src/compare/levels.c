@@ -29,27 +29,50 @@ int compare_has_levels(const struct clmem_compare_device *dev)
     return 0;
 }
 
-/* Whether a saved level is a cache: not memory, and resolved (a plateau
- * too short at an end of its curve is "unresolved": no level at all). */
+/* Whether a saved level is a cache: named L<n> by the hierarchy's rules
+ * ("L1", "L2 (near)", "L3 (last-level cache)"). The other names are no
+ * cache: "unresolved" (a plateau too short at an end of its curve),
+ * "unnamed, inside a cache" (a step inside a cache the device reports:
+ * TLB misses, not a level), "one level (no step)" and "device memory". */
 static int is_cache(const struct clmem_saved_level *L)
 {
-    return !L->is_memory && strcmp(L->name, "unresolved") != 0;
+    return !L->is_memory && L->name[0] == 'L' && L->name[1] >= '0' && L->name[1] <= '9';
+}
+
+/* The far part of a cache split in two ("L2 (far)"): the same cache
+ * number as the near part before it, so no cache of its own. */
+static int is_far(const struct clmem_saved_level *L)
+{
+    return is_cache(L) && strstr(L->name, "(far)") != NULL;
+}
+
+/* A cache's name for a sentence: "L2", "L2 near", "L2 far" (the
+ * last-level mark dropped: the table says which is last). */
+static void cache_name(const struct clmem_saved_level *L, char *out, size_t size)
+{
+    const char *part = strstr(L->name, "(near)") ? " near" : strstr(L->name, "(far)") ? " far" : "";
+    snprintf(out, size, "%.*s%s", (int)strcspn(L->name, " "), L->name, part);
 }
 
 /* The index of the level of class c in h, or -1: L1 and L2 the first and
- * second caches, the last-level cache the one so named (a GPU's L2 is
- * both its L2 and its last level) or the last cache, memory the last
- * plateau; unresolved plateaus are passed over. */
+ * second caches (a split L2's near part), the last-level cache the one so
+ * named (a GPU's L2 is both its L2 and its last level) or the last cache
+ * (a split L2's far part), memory the last plateau; plateaus that are no
+ * cache (unresolved, a step inside a cache) are passed over. */
 static int level_index(const struct clmem_saved_hierarchy *h, enum level_class c)
 {
-    size_t caches = 0;
+    size_t caches = 0, last = 0;
     for (size_t k = 0; k < h->n_levels; k++)
-        caches += is_cache(&h->levels[k]);
+        if (is_cache(&h->levels[k])) {
+            caches += !is_far(&h->levels[k]);
+            last = k;
+        }
     /* "one level (no step)" names no cache and no memory. */
     if (h->n_levels < 2)
         return -1;
-    size_t rank = 0; /* caches before level k */
-    for (size_t k = 0; k < h->n_levels; rank += is_cache(&h->levels[k]), k++) {
+    size_t rank = 0; /* caches before level k, a split one counted once */
+    for (size_t k = 0; k < h->n_levels;
+         rank += is_cache(&h->levels[k]) && !is_far(&h->levels[k]), k++) {
         const struct clmem_saved_level *L = &h->levels[k];
         switch (c) {
         case LEVEL_L1:
@@ -57,11 +80,11 @@ static int level_index(const struct clmem_saved_hierarchy *h, enum level_class c
                 return (int)k;
             break;
         case LEVEL_L2:
-            if (rank == 1 && is_cache(L))
+            if (rank == 1 && is_cache(L) && !is_far(L))
                 return (int)k;
             break;
         case LEVEL_LAST:
-            if (is_cache(L) && (strstr(L->name, "last-level") || rank + 1 == caches))
+            if (is_cache(L) && (strstr(L->name, "last-level") || (caches && k == last)))
                 return (int)k;
             break;
         case LEVEL_MEMORY:
@@ -148,11 +171,12 @@ int compare_above_roof(const struct clmem_compare_device *dev, const struct clme
     if (h) {
         for (size_t k = 0; k < h->n_levels; k++) {
             const struct clmem_saved_level *L = &h->levels[k];
-            if (L->is_memory || !(L->size_bytes >= bytes))
+            char name[48];
+            if (!is_cache(L) || !(L->size_bytes >= bytes))
                 continue;
             bytes_text(L->size_bytes, cache, sizeof cache);
-            snprintf(why, size, "its %s a run fits in %.*s (%s, measured)", moved,
-                     (int)strcspn(L->name, " "), L->name, cache);
+            cache_name(L, name, sizeof name);
+            snprintf(why, size, "its %s a run fits in %s (%s, measured)", moved, name, cache);
             return 1;
         }
     }
@@ -215,7 +239,7 @@ static int staircase(FILE *gp, struct compare_plots *p, const char *dir,
         }
         fputs("\n\n# its levels' detected sizes, at their latency\n", out.file);
         for (size_t k = 0; k < h->n_levels; k++)
-            if (!h->levels[k].is_memory && h->levels[k].size_bytes > 0)
+            if (is_cache(&h->levels[k]) && h->levels[k].size_bytes > 0)
                 fprintf(out.file, "%.17g %.17g\n", h->levels[k].size_bytes,
                         h->levels[k].latency_ns);
         fputs("\n\n", out.file);
@@ -340,6 +364,29 @@ int compare_levels_plots(FILE *gp, struct compare_plots *p, const char *dir,
 
 /* ---- the section ---- */
 
+/* A level's figures in the table: `own` (its name and ": ", or ""), then
+ * its size, latency (in cycles where the clock is known) and bandwidth. */
+static void level_figures(const struct clmem_saved_level *L, const char *own, char *out,
+                          size_t out_size)
+{
+    char size[64] = "", cycles[48] = "", bw[48] = "";
+    if (!L->is_memory && L->size_bytes > 0) {
+        char s[32];
+        bytes_text(L->size_bytes, s, sizeof s);
+        snprintf(size, sizeof size, "%s, ", s);
+    }
+    if (L->latency_cycles > 0)
+        snprintf(cycles, sizeof cycles, " (%.0f cycles)", L->latency_cycles);
+    if (L->bandwidth_gbs > 0) {
+        char value[32];
+        clmem_format_metric(L->bandwidth_gbs, "GB/s", value, sizeof value);
+        snprintf(bw, sizeof bw, "; %s", value);
+    }
+    char ns[32];
+    snprintf(ns, sizeof ns, L->latency_ns >= 100 ? "%.0f ns" : "%.3g ns", L->latency_ns);
+    snprintf(out, out_size, "%s%s%s%s%s", own, size, ns, cycles, bw);
+}
+
 void compare_levels_section(struct doc *d, const struct compare_view *v)
 {
     size_t with = 0;
@@ -382,26 +429,26 @@ void compare_levels_section(struct doc *d, const struct compare_view *v)
                 continue;
             }
             const struct clmem_saved_level *L = &h->levels[k];
-            char size[64] = "", cycles[48] = "", bw[48] = "";
-            if (!L->is_memory && L->size_bytes > 0) {
-                char s[32];
-                bytes_text(L->size_bytes, s, sizeof s);
-                snprintf(size, sizeof size, "%s, ", s);
+            char text[400] = "", own[48] = "";
+            /* The last level by its own name too: "L2: ..." on a GPU; a
+             * split L2's two parts each by theirs ("L2 near: ...; L2 far:
+             * ..."), the far one's figures beside the near one's. */
+            const struct clmem_saved_level *far =
+                (size_t)k + 1 < h->n_levels && is_far(&h->levels[k + 1]) ? &h->levels[k + 1] : NULL;
+            if (c == LEVEL_LAST || strstr(L->name, "(near)")) {
+                cache_name(L, own, sizeof own - 2);
+                strcat(own, ": ");
             }
-            if (L->latency_cycles > 0)
-                snprintf(cycles, sizeof cycles, " (%.0f cycles)", L->latency_cycles);
-            if (L->bandwidth_gbs > 0) {
-                char value[32];
-                clmem_format_metric(L->bandwidth_gbs, "GB/s", value, sizeof value);
-                snprintf(bw, sizeof bw, "; %s", value);
+            level_figures(L, own, text, sizeof text);
+            if (c != LEVEL_LAST && far) {
+                char far_own[48], far_text[200];
+                cache_name(far, far_own, sizeof far_own - 2);
+                strcat(far_own, ": ");
+                level_figures(far, far_own, far_text, sizeof far_text);
+                size_t len = strlen(text);
+                snprintf(text + len, sizeof text - len, "; %s", far_text);
             }
-            char ns[32];
-            snprintf(ns, sizeof ns, L->latency_ns >= 100 ? "%.0f ns" : "%.3g ns", L->latency_ns);
-            /* The last level by its own name too: "L2: ..." on a GPU. */
-            char own[48] = "";
-            if (c == LEVEL_LAST)
-                snprintf(own, sizeof own, "%.*s: ", (int)strcspn(L->name, " "), L->name);
-            doc_cell(d, L->latency_ns, "%s%s%s%s%s", own, size, ns, cycles, bw);
+            doc_cell(d, L->latency_ns, "%s", text);
         }
     }
     /* What the device reports, beside what was found. */

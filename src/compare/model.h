@@ -12,6 +12,8 @@
  *               script; plots_lines.c, plots_bars.c and plots_pp.c draw
  *               them with what plotter.c gives them all
  * roofline.c    a roofline per entry
+ * bounds.c      the level that bounds each result: a hierarchical
+ *               roofline per entry and the table
  * gnuplot.c     what those two share: files, text for gnuplot, the list of
  *               pictures, the script's settings, running gnuplot
  * lessons.c     the lessons measured in the results (lessons.h)
@@ -131,6 +133,7 @@ struct compare_picture {
     int glance;      /* shown beside the at-a-glance table, not among the plots */
     int portability; /* shown in the performance-portability section */
     int hierarchy;   /* shown in the memory-hierarchy section (levels.c) */
+    int bounds;      /* shown in the section of the levels that bound results (bounds.c) */
 };
 struct compare_plots {
     struct compare_picture *pictures; /* that have data, in order */
@@ -157,6 +160,13 @@ int compare_roofline(FILE *gp, struct compare_plots *p, const char *dir,
 int compare_roofline_all(FILE *gp, struct compare_plots *p, const char *dir,
                          const struct clmem_compare_device *devs, const compare_label *labels,
                          size_t n, struct clmem_error *err);
+/* Entry `index`'s hierarchical roofline (hroofline-INDEX.dat and .svg,
+ * bounds.c): a ceiling per level of the traffic model at the rate its
+ * results' bounds imply, a point per verified result and level it moves
+ * data at; nothing when none of its results has a bound with flops. */
+int compare_bounds_plot(FILE *gp, struct compare_plots *p, const char *dir,
+                        const struct clmem_compare_device *dev, const char *label, size_t index,
+                        struct clmem_error *err);
 /* What plots.c and roofline.c share (gnuplot.c): the script's first
  * lines (the SVG terminal, an entry's colours); dir/NAME opened as an
  * output file; text inside a gnuplot '...' string and as a data file's
@@ -266,6 +276,11 @@ double compare_above_threshold(const struct clmem_result *r);
  * beside what each device reports; nothing when no entry has levels. */
 struct compare_view;
 void compare_levels_section(struct doc *d, const struct compare_view *v);
+
+/* The section "Which level bounds each result" (bounds.c): each entry's
+ * hierarchical roofline and a table of its results' binding levels and
+ * measured / predicted; results without a bound said to be left out. */
+void compare_bounds_section(struct doc *d, const struct compare_view *v);
 
 /* ---- performance portability (portability.c) ----
  * For an application (a workload's variant, or a workload's best on each

@@ -14,7 +14,7 @@
  * - a workload run at several sizes: its metric against the size, a line
  *   per (entry, variant) that has two sizes or more, for the SIZE_LINES
  *   variants nearest each entry's best (WORKLOAD-size.svg);
- * - a roofline per entry (roofline.c). */
+ * - a roofline per entry (roofline.c), and a hierarchical one (bounds.c). */
 #include "compare/plots_bars.h"
 #include "compare/plots_lines.h"
 #include "compare/plots_pp.h"
@@ -75,6 +75,9 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
             snprintf(name, sizeof name, "roofline-all");
         if (!(status = plots_file_name(&pl, name, NULL, "dat", file)))
             status = plots_file_name(&pl, name, NULL, "svg", file);
+        snprintf(name, sizeof name, "hroofline-%zu", d);
+        if (d < n_devs && !status && !(status = plots_file_name(&pl, name, NULL, "dat", file)))
+            status = plots_file_name(&pl, name, NULL, "svg", file);
     }
     if (status)
         goto done;
@@ -101,6 +104,8 @@ int compare_plots_write(const char *dir, const struct clmem_compare_device *devs
             status = compare_roofline(pl.gp, p, dir, &devs[d], labels[d], d, err);
         roofs += devs[d].peak.bandwidth > 0 && devs[d].peak.flops > 0;
     }
+    for (size_t d = 0; d < n_devs && !status; d++)
+        status = compare_bounds_plot(pl.gp, p, dir, &devs[d], labels[d], d, err);
     if (!status && roofs >= 2)
         status = compare_roofline_all(pl.gp, p, dir, devs, labels, n_devs, err);
     if (!status && pp)
