@@ -178,7 +178,8 @@ int clmem_outdir_manifest_write(const char *dir, struct clmem_error *err)
     closedir(d);
     struct clmem_output out;
     if (!status && !(status = clmem_output_open(&out, path, err))) {
-        qsort(names, n, sizeof *names, by_name);
+        if (n > 1) /* an empty folder: no array */
+            qsort(names, n, sizeof *names, by_name);
         fputs(manifest_head, out.file);
         for (size_t i = 0; i < n; i++)
             fprintf(out.file, "%s\n", names[i]);

@@ -48,7 +48,8 @@ static int json_names(const char *dir, char ***names, size_t *n)
         (*n)++;
     }
     closedir(d);
-    qsort(*names, *n, sizeof **names, name_cmp);
+    if (*n > 1) /* no names: no array (qsort wants one even for none) */
+        qsort(*names, *n, sizeof **names, name_cmp);
     return 0;
 }
 
