@@ -47,15 +47,16 @@ struct clmem_device {
     cl_uint clock_mhz;
     cl_ulong global_mem;
     cl_ulong local_mem;
-    cl_ulong global_mem_cache; /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as reported; 0: none (NVIDIA's
-                                  is its L1s' total, not its L2) */
+    cl_ulong global_mem_cache; /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as reported; 0: none (some
+                                  drivers report their L1s' total, not the L2) */
     cl_ulong max_alloc;
     size_t max_work_group;
     cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
     size_t timer_resolution_ns;   /* CL_DEVICE_PROFILING_TIMER_RESOLUTION, as reported */
     int has_fp64;
-    /* Between the device and its vendor: "sm_90" (an NVIDIA GPU's compute
-     * capability), "gfx90a", "cpu-simd512" (a CPU's vector width); "". */
+    /* Between the device and its vendor: "sm_90" (a GPU's compute
+     * capability, as its driver names it), "gfx90a", "cpu-simd512" (a
+     * CPU's vector width); "". */
     char family[64];
 };
 
@@ -169,7 +170,7 @@ int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
 int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
                            struct clmem_error *err);
 /* Fills of this many bytes or more are not given to clEnqueueFillBuffer:
- * NVIDIA's hangs on them (pyopencl issue 395; buffer.c). */
+ * one vendor's driver hangs on them (pyopencl issue 395; buffer.c). */
 #define CLMEM_FILL_ENQUEUE_LIMIT ((size_t)1 << 31)
 /* Whether clmem_buffer_fill_byte fills `bytes` on `device` by writes from
  * the host rather than clEnqueueFillBuffer (large fills, Oclgrind). */
