@@ -125,5 +125,20 @@ void clmem_stop_set(sigset_t *set);
  * at once; waits for them all and stores what each returned in status[i].
  * An item whose thread cannot start runs on the calling thread. */
 void clmem_parallel(size_t n, int (*fn)(void *arg, size_t index), void *arg, int *status);
+/* How many parts to cut work of `pieces` pieces into for clmem_parallel:
+ * a part per online core, at most CLMEM_PARALLEL_MAX, at most `pieces`
+ * (the caller counts a piece as the least work worth a thread), at
+ * least 1. */
+#define CLMEM_PARALLEL_MAX 64
+/* The least work worth a thread of its own: 2^20 steps of a loop of a
+ * few operations (a pixel, a random value), some milliseconds. */
+#define CLMEM_PARALLEL_LEAST ((size_t)1 << 20)
+size_t clmem_parallel_parts(size_t pieces);
+/* fn(arg, first, end) over rows [0, rows), cut into parts of whole rows
+ * run on threads (clmem_parallel_parts), each part of at least `least`
+ * units of work where a row is `per_row` of them; one part on the calling
+ * thread where the whole is smaller. */
+void clmem_parallel_rows(size_t rows, size_t per_row, size_t least,
+                         void (*fn)(void *arg, size_t first, size_t end), void *arg);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct parallel_item {
     int (*fn)(void *arg, size_t index);
@@ -47,4 +48,41 @@ cleanup:
     free(items);
     free(threads);
     free(started);
+}
+
+size_t clmem_parallel_parts(size_t pieces)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t parts = pieces;
+    if (cores > 0 && parts > (size_t)cores)
+        parts = (size_t)cores;
+    if (parts > CLMEM_PARALLEL_MAX)
+        parts = CLMEM_PARALLEL_MAX;
+    return parts ? parts : 1;
+}
+
+struct rows_job {
+    size_t rows, parts;
+    void (*fn)(void *arg, size_t first, size_t end);
+    void *arg;
+};
+
+static int rows_part(void *arg, size_t part)
+{
+    const struct rows_job *job = arg;
+    job->fn(job->arg, job->rows * part / job->parts, job->rows * (part + 1) / job->parts);
+    return 0;
+}
+
+void clmem_parallel_rows(size_t rows, size_t per_row, size_t least,
+                         void (*fn)(void *arg, size_t first, size_t end), void *arg)
+{
+    size_t pieces = least ? rows * per_row / least : rows;
+    struct rows_job job = {rows, clmem_parallel_parts(pieces < rows ? pieces : rows), fn, arg};
+    if (job.parts == 1) {
+        fn(arg, 0, rows);
+        return;
+    }
+    int status[CLMEM_PARALLEL_MAX];
+    clmem_parallel(job.parts, rows_part, &job, status);
 }

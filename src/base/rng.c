@@ -1,7 +1,6 @@
 /* Deterministic inputs: the same --seed gives the same data on every host. */
 #include "base/base.h"
 
-#include <unistd.h>
 
 #define SPLITMIX_GAMMA 0x9E3779B97F4A7C15ULL
 
@@ -55,20 +54,12 @@ static int fill_part(void *arg, size_t part)
  * the calling thread. */
 static void fill(struct fill_job *job)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parts = job->n >> 20;
-    if (cores < 1)
-        cores = 1;
-    if (parts > (size_t)cores)
-        parts = (size_t)cores;
-    if (parts > 64)
-        parts = 64;
-    job->parts = parts ? parts : 1;
+    job->parts = clmem_parallel_parts(job->n / CLMEM_PARALLEL_LEAST);
     if (job->parts == 1) {
         fill_part(job, 0);
         return;
     }
-    int status[64];
+    int status[CLMEM_PARALLEL_MAX];
     clmem_parallel(job->parts, fill_part, job, status);
 }
 

@@ -135,11 +135,14 @@ static int blur_plan(struct clmem_run *run, struct clmem_error *err)
     return CLMEM_OK;
 }
 
-/* Fig 4.1 on the CPU, the same integer arithmetic. */
-static void blur_reference(struct blur_state *s)
+/* Fig 4.1 on the CPU, the same integer arithmetic, for rows [first,
+ * end) (blur_reference runs parts on threads: the largest images are
+ * 2^28 pixels, and a tuning search sets one up per candidate). */
+static void blur_reference_rows(void *arg, size_t first, size_t end)
 {
+    struct blur_state *s = arg;
     size_t w = s->width, h = s->height, ch = s->in.channels;
-    for (size_t row = 0; row < h; row++)
+    for (size_t row = first; row < end; row++)
         for (size_t col = 0; col < w; col++)
             for (size_t c = 0; c < ch; c++) {
                 int pixVal = 0, pixels = 0;
@@ -184,7 +187,8 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     if (!(s->ref = clmem_alloc_array(bytes, 1, err)) ||
         !(s->out = clmem_alloc_array(bytes, 1, err)))
         return err->status;
-    blur_reference(s);
+    clmem_parallel_rows(s->height, s->width * s->in.channels, CLMEM_PARALLEL_LEAST, blur_reference_rows,
+                        s);
     size_t seen[256] = {0};
     for (size_t i = 0; i < bytes; i++)
         seen[s->ref[i]]++;

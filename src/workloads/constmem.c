@@ -115,11 +115,13 @@ static void make_filter(float *filter)
         filter[i] = (float)(w[i] / total);
 }
 
-/* The kernels' loop on the CPU, the same summation order, in float. */
-static void convolve_reference(struct constmem_state *s)
+/* The kernels' loop on the CPU, the same summation order, in float, for
+ * rows [first, end) (parts on threads: clmem_parallel_rows). */
+static void convolve_reference_rows(void *arg, size_t first, size_t end)
 {
+    struct constmem_state *s = arg;
     size_t w = s->width, h = s->height;
-    for (size_t row = 0; row < h; row++)
+    for (size_t row = first; row < end; row++)
         for (size_t col = 0; col < w; col++) {
             float sum = 0.0f;
             for (ptrdiff_t fr = -FILTER_RADIUS; fr < FILTER_RADIUS + 1; ++fr)
@@ -153,7 +155,7 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
         s->in[i] = (float)image.pixels[i] / 255.0f;
     clmem_image_free(&image);
     make_filter(s->filter);
-    convolve_reference(s);
+    clmem_parallel_rows(s->height, s->width, CLMEM_PARALLEL_LEAST, convolve_reference_rows, s);
 
     s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
     size_t n_rows;

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Output values checked in full up to this many multiply-adds of CPU
  * reference work; past it, whole rows spread over P are checked, so large
@@ -80,19 +79,15 @@ int matmul_problem_reference(struct matmul_problem *p, struct clmem_error *err)
     for (size_t r = 0; r < p->n_ref_rows; r++)
         p->ref_row[r] = p->n_ref_rows > 1 ? r * (p->rows - 1) / (p->n_ref_rows - 1) : 0;
     /* A part per core (at most 64), each of at least 2^24 multiply-adds. */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     struct reference_job job = {p, p->n_ref_rows * p->cols * p->inner >> 24};
     if (job.parts > p->n_ref_rows)
         job.parts = p->n_ref_rows;
-    if (cores > 0 && job.parts > (size_t)cores)
-        job.parts = (size_t)cores;
-    if (job.parts > 64)
-        job.parts = 64;
+    job.parts = clmem_parallel_parts(job.parts);
     if (job.parts <= 1) {
         job.parts = 1;
         return reference_rows(&job, 0);
     }
-    int status[64];
+    int status[CLMEM_PARALLEL_MAX];
     clmem_parallel(job.parts, reference_rows, &job, status);
     return CLMEM_OK;
 }
