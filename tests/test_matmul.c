@@ -730,6 +730,70 @@ static void fit_rates_thin_tiles(void **state)
     assert_int_equal(matmul_fit_tiles(&cpu, tiles, sizeof tiles), 1);
 }
 
+/* The model step's stream-K units: on a GPU (PoCL named as one, 2
+ * units), the fitted regblock row of the tuned tile gets SK_UNITS from
+ * regblock's times with 0, 1 and 2 groups a unit at shapes of 1.5 and 2.5
+ * waves, its note saying them before the row's own; the other rows stay
+ * as they were. Past the fit's deadline the row is put back. Before, the
+ * fit set no SK_UNITS: a device no shipped row knows kept 0. */
+static void fit_sets_stream_k_units(void **state)
+{
+    struct clmem_ctx gpu = *(struct clmem_ctx *)*state;
+    gpu.device.type = CL_DEVICE_TYPE_GPU;
+    gpu.device.compute_units = 2;
+    snprintf(gpu.device.name, sizeof gpu.device.name, "made-up stream-k");
+    char dir[1024], path[1100];
+    const char *why;
+    assert_int_equal(clmem_params_fitted_dir(dir, sizeof dir, &why), 0);
+    assert_int_equal(clmem_state_mkdir(dir), 0);
+    assert_int_equal(clmem_fit_path(&gpu.device, path, sizeof path, &(struct clmem_error){0}), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"format\": 1, \"level\": \"device\", \"match\": \"made-up stream-k\", "
+               "\"comment\": \"test\", \"rows\": ["
+               "{\"workload\": \"matmul\", \"table\": \"regblock\", \"type\": \"gpu\", \"values\": "
+               "{\"TSM\": 16, \"TSN\": 32, \"TSK\": 4, \"WPTM\": 4, \"WPTN\": 4, \"SK_UNITS\": 2}, "
+               "\"provenance\": {\"device\": \"made-up stream-k\", \"driver\": \"1\", \"date\": "
+               "\"2026-12-07\", \"command\": \"clmem tune\", \"note\": \"tuned\"}}, "
+               "{\"workload\": \"matmul\", \"table\": \"regblock\", \"type\": \"gpu\", \"values\": "
+               "{\"TSM\": 32, \"TSN\": 32, \"TSK\": 4, \"WPTM\": 4, \"WPTN\": 4, \"SK_UNITS\": 1}, "
+               "\"provenance\": {\"device\": \"made-up stream-k\", \"driver\": \"1\", \"date\": "
+               "\"2026-12-07\", \"command\": \"clmem tune\", \"note\": \"kept\"}}]}");
+    assert_int_equal(fclose(f), 0);
+    struct clmem_error err = {0};
+    if (clmem_params_reload(NULL, &err))
+        fail_msg("%s", err.message);
+    static const int rb[] = {16, 32, 4, 4, 4, 0};
+    for (int late = 1; late >= 0; late--) {
+        struct clmem_fit fit = {.workload = clmem_workload_find("matmul"),
+                                .reps = 2,
+                                .seed = 42,
+                                .deadline_ms = late ? 1 : 0};
+        int status = matmul_fit_stream_k(&gpu, &fit, rb, 24, &err);
+        free(fit.rows);
+        if (status != (late ? CLMEM_ERR_INTERRUPTED : CLMEM_OK))
+            fail_msg("late %d: status %d: %s", late, status, err.message);
+        clmem_error_clear(&err);
+        struct clmem_pdb rows;
+        assert_int_equal(clmem_fit_rows(&gpu.device, &rows, &err), CLMEM_OK);
+        assert_int_equal(rows.n_rows, 2);
+        const struct clmem_pdb_row *tuned = &rows.rows[0], *kept = &rows.rows[1];
+        int sk = (int)tuned->values[5];
+        if (late && (sk != 2 || strcmp(tuned->provenance.note, "tuned")))
+            fail_msg("past the deadline: SK_UNITS %d, note '%s'", sk, tuned->provenance.note);
+        if (!late && (sk < 0 || sk > 2 || strncmp(tuned->provenance.note, "SK_UNITS ", 9) ||
+                      !strstr(tuned->provenance.note, "regblock at 16x64x24 and 16x96x24 took ") ||
+                      !strstr(tuned->provenance.note, " ms with 0, 1, 2 (model step); tuned")))
+            fail_msg("SK_UNITS %d, note '%s'", sk, tuned->provenance.note);
+        if (kept->values[0] != 32 || kept->values[5] != 1 || strcmp(kept->provenance.note, "kept"))
+            fail_msg("the other row changed: %s", kept->provenance.note);
+        clmem_pdb_free(&rows);
+    }
+    unlink(path);
+    if (clmem_params_reload(NULL, &err))
+        fail_msg("%s", err.message);
+}
+
 /* splitk's plan, as matmul_splitk_choose gives it: the slices, and the
  * plan must hold `part`. */
 static void expect_plan(const struct clmem_device *d, size_t m, size_t n, size_t k, int slices,
@@ -1131,6 +1195,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(auto_weighs_each_candidate),
         cmocka_unit_test(fit_rates_thin_tiles),
         cmocka_unit_test(auto_weighs_a_faster_tile_past_one_wave),
+        cmocka_unit_test(fit_sets_stream_k_units),
         cmocka_unit_test(splitk_plan_follows_the_shape),
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),

@@ -101,20 +101,31 @@ static const char *type_name(cl_device_type type)
                                                : "any";
 }
 
-static int add_row(struct clmem_fit *fit, const struct clmem_device *device,
-                   const struct clmem_param_table *t, const double values[], const char *note,
-                   struct clmem_error *err)
+/* Room for one more row in fit->rows: the new row, zeroed, or NULL. */
+static struct clmem_pdb_row *new_row(struct clmem_fit *fit, struct clmem_error *err)
 {
     if (fit->n_rows == fit->cap) {
         size_t cap = fit->cap ? 2 * fit->cap : 8;
         struct clmem_pdb_row *grown = realloc(fit->rows, cap * sizeof *grown);
-        if (!grown)
-            return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+        if (!grown) {
+            clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
+            return NULL;
+        }
         fit->rows = grown;
         fit->cap = cap;
     }
     struct clmem_pdb_row *r = &fit->rows[fit->n_rows++];
     memset(r, 0, sizeof *r);
+    return r;
+}
+
+static int add_row(struct clmem_fit *fit, const struct clmem_device *device,
+                   const struct clmem_param_table *t, const double values[], const char *note,
+                   struct clmem_error *err)
+{
+    struct clmem_pdb_row *r = new_row(fit, err);
+    if (!r)
+        return err->status;
     r->fitted = 1;
     snprintf(r->workload, sizeof r->workload, "%s", t->workload);
     snprintf(r->table, sizeof r->table, "%s", t->name);
@@ -141,6 +152,27 @@ int clmem_fit_add(struct clmem_fit *fit, const struct clmem_device *device,
                   struct clmem_error *err)
 {
     return add_row(fit, device, t, values, note, err);
+}
+
+int clmem_fit_adopt(struct clmem_fit *fit, const struct clmem_device *device,
+                    const struct clmem_param_table *t, size_t *adopted, struct clmem_error *err)
+{
+    struct clmem_pdb rows;
+    *adopted = 0;
+    int status = clmem_fit_rows(device, &rows, err);
+    for (size_t i = 0; i < rows.n_rows && status == CLMEM_OK; i++) {
+        if (strcmp(rows.rows[i].workload, t->workload) || strcmp(rows.rows[i].table, t->name))
+            continue;
+        struct clmem_pdb_row *r = new_row(fit, err);
+        if (!r) {
+            status = err->status;
+            break;
+        }
+        *r = rows.rows[i];
+        ++*adopted;
+    }
+    clmem_pdb_free(&rows);
+    return status;
 }
 
 int clmem_fit_measure(struct clmem_ctx *ctx, struct clmem_fit *fit, const char *variant,

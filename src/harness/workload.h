@@ -248,6 +248,12 @@ int clmem_fit_keep(struct clmem_ctx *ctx, const struct clmem_fit *fit, struct cl
 int clmem_fit_add(struct clmem_fit *fit, const struct clmem_device *device,
                   const struct clmem_param_table *t, const double values[], const char *note,
                   struct clmem_error *err);
+/* The device's fitted rows of table t (a tunable's, fitted by an earlier
+ * step) added to fit as they are, their provenance kept, in their order:
+ * a model that sets one of their columns changes them in fit->rows and
+ * keeps them. *adopted: how many (0 where the table has no fitted rows). */
+int clmem_fit_adopt(struct clmem_fit *fit, const struct clmem_device *device,
+                    const struct clmem_param_table *t, size_t *adopted, struct clmem_error *err);
 
 /* The variant of that name, or NULL (run.c). */
 const struct clmem_variant *clmem_variant_find(const struct clmem_workload *w, const char *name);

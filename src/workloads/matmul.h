@@ -45,6 +45,14 @@ int matmul_splitk_choose(const struct clmem_device *device, size_t rows, size_t 
  * (its regblock rows' tiles, a GPU's thin tiles of its first, the shipped
  * splitk tiles), as "TSMxTSNxTSK/WPTMxWPTN" words in `out`: how many. */
 size_t matmul_fit_tiles(const struct clmem_device *device, char *out, size_t size);
+/* `clmem tune`'s model step sets SK_UNITS (stream-K's work-groups a
+ * compute unit) in the device's fitted regblock row of tile rb (TSM, TSN,
+ * TSK, WPTM, WPTN), by regblock's times at shapes whose last wave is part
+ * full, K = inner; kept in the fitted rows (the row's note says the
+ * times). No fitted row of the tile: nothing done. Interrupted or out of
+ * the fit's deadline: the row as it was. */
+int matmul_fit_stream_k(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *rb, size_t inner,
+                        struct clmem_error *err);
 
 /* A split block is cut into up to this many tiles of P a side
  * (matmul_split.c), each one matmul launch, so that copies overlap kernels. */

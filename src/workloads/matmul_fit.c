@@ -5,6 +5,9 @@
  * parameter database's tables. What each row means: matmul_internal.h. */
 #include "workloads/matmul_internal.h"
 
+#include "harness/harness.h"
+#include "io/io.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +27,10 @@
 /* A measured loss past this is no loss the model can weigh (a shape the
  * device runs another way): the shipped value stays. */
 #define FIT_MAX_LOSS 2.0
+/* The waves of regblock's blocks stream-K's units are weighed at (the
+ * last one partly full, as at most shapes), and the groups a unit tried. */
+static const double fit_sk_waves[] = {1.5, 2.5};
+#define FIT_SK_MAX_UNITS 2
 /* splitk_ratio's bounds: the margin the model's bias may move it to. */
 #define FIT_MIN_SPLITK_RATIO 0.5
 #define FIT_MAX_SPLITK_RATIO 1.5
@@ -205,6 +212,89 @@ static int fit_thresholds(struct clmem_ctx *ctx, struct clmem_fit *fit, const in
     return clmem_fit_add(fit, device, &auto_thresholds_table, thresholds, note, err);
 }
 
+/* regblock at the shapes stream-K is weighed at with the tile's row's
+ * SK_UNITS set to sk (kept, so the run reads it): their times summed. */
+static int stream_k_time(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_pdb_row *row,
+                         int sk, char shapes[][96], size_t n_shapes, double *ms,
+                         struct clmem_error *err)
+{
+    int status;
+    row->values[P_SK_UNITS] = sk;
+    if ((status = clmem_fit_keep(ctx, fit, err)))
+        return status;
+    *ms = 0;
+    for (size_t i = 0; i < n_shapes; i++) {
+        double gflops, t;
+        if ((status = clmem_fit_measure(ctx, fit, "regblock", shapes[i], NULL, &gflops, &t, err)))
+            return status;
+        *ms += t;
+    }
+    return CLMEM_OK;
+}
+
+/* Stream-K's groups a unit (SK_UNITS) for regblock's tile rb, in its
+ * fitted row (matmul.h): the regblock step searches tiles at a size of whole waves,
+ * where stream-K changes nothing, and a device no shipped row knows has 0
+ * (a group per block: the last wave's units idle). regblock timed at
+ * shapes whose last wave is part full with 0 to FIT_SK_MAX_UNITS groups a
+ * unit; the fastest kept where it beats 0 beyond the tuner's noise
+ * threshold. Out of its share or cancelled, the row is put back. */
+int matmul_fit_stream_k(struct clmem_ctx *ctx, struct clmem_fit *fit, const int *rb, size_t inner,
+                        struct clmem_error *err)
+{
+    const struct clmem_device *device = &ctx->device;
+    size_t first = fit->n_rows, adopted, units = device->compute_units ? device->compute_units : 1;
+    int status = clmem_fit_adopt(fit, device, &regblock_table, &adopted, err);
+    struct clmem_pdb_row *row = NULL;
+    for (size_t i = first; i < first + adopted && !status && !row; i++) {
+        int same = 1;
+        for (int c = 0; c < P_SK_UNITS; c++)
+            same = same && fit->rows[i].values[c] == rb[c];
+        if (same)
+            row = &fit->rows[i];
+    }
+    if (status || !row) {
+        fit->n_rows = first; /* no fitted row of the tile: nothing to set */
+        return status;
+    }
+    char shapes[CLMEM_ARRAY_SIZE(fit_sk_waves)][96];
+    for (size_t i = 0; i < CLMEM_ARRAY_SIZE(fit_sk_waves); i++) {
+        size_t blocks = (size_t)ceil(fit_sk_waves[i] * (double)units),
+               across = (size_t)ceil(sqrt((double)blocks)), down = blocks / across;
+        snprintf(shapes[i], sizeof shapes[i], "%zux%zux%zu", down * (size_t)rb[P_TSM],
+                 across * (size_t)rb[P_TSN], inner);
+    }
+    const double before = row->values[P_SK_UNITS];
+    double times[FIT_SK_MAX_UNITS + 1] = {0};
+    int best = 0;
+    for (int sk = 0; sk <= FIT_SK_MAX_UNITS && !status; sk++) {
+        status = stream_k_time(ctx, fit, row, sk, shapes, CLMEM_ARRAY_SIZE(shapes), &times[sk], err);
+        if (!status && times[sk] < times[best] * (1 - CLMEM_TUNE_THRESHOLD / 100))
+            best = sk;
+    }
+    if (status) {
+        struct clmem_error ignored = {0};
+        row->values[P_SK_UNITS] = before;
+        clmem_fit_keep(ctx, fit, &ignored);
+        fit->n_rows = first;
+        return status;
+    }
+    row->values[P_SK_UNITS] = best;
+    char note[sizeof row->provenance.note];
+    int len = snprintf(note, sizeof note,
+                       "SK_UNITS %d: regblock at %s and %s took %.3f, %.3f, %.3f ms with 0, 1, 2 "
+                       "(model step); ",
+                       best, shapes[0], shapes[1], times[0], times[1], times[2]);
+    /* The row's own note after it, as much as fits. */
+    if (len > 0 && (size_t)len < sizeof note) {
+        size_t take = strnlen(row->provenance.note, sizeof note - (size_t)len - 1);
+        memmove(note + len, row->provenance.note, take);
+        note[(size_t)len + take] = '\0';
+    }
+    memcpy(row->provenance.note, note, sizeof note);
+    return clmem_fit_keep(ctx, fit, err);
+}
+
 /* splitk's rows, each tile's rates against unit_flops. */
 static int fit_splitk_rows(struct clmem_ctx *ctx, struct clmem_fit *fit, double unit_flops,
                            struct clmem_error *err)
@@ -277,7 +367,8 @@ int matmul_fit(struct clmem_ctx *ctx, struct clmem_fit *fit, struct clmem_error 
      * again), regblock's losses at its edges and the split model's bias.
      * Only GPUs weigh the thresholds (auto runs the CPU kernels on CPUs). */
     if ((status = fit_splitk_rows(ctx, fit, unit_flops, err)) || cpu ||
-        (status = clmem_fit_keep(ctx, fit, err)))
+        (status = clmem_fit_keep(ctx, fit, err)) ||
+        (status = matmul_fit_stream_k(ctx, fit, rb, s, err)))
         return status;
     return fit_thresholds(ctx, fit, rb, s, gflops, err);
 }

@@ -94,7 +94,8 @@ enum {
  * SK_UNITS: work-groups of the row's shape a compute unit runs at once,
  * where measured; regblock and regblock_padded then spread the blocks
  * past the last whole wave over that many groups per unit (stream-K, in
- * cl/matmul_regblock.cl); 0: a group per block. Not tuned: a tuned shape
+ * cl/matmul_regblock.cl); 0: a group per block. Not in regblock's search:
+ * the whole-device fit times it (matmul_fit_stream_k); a tuned shape
  * takes the value of the row of the same shape, else 0. */
 enum { P_TSM, P_TSN, P_TSK, P_WPTM, P_WPTN, P_SK_UNITS };
 
