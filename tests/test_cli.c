@@ -235,7 +235,9 @@ static void formats_and_output_file(void **state)
     unlink(path);
 }
 
-/* bench writes its JSON whole, with the device and its measured peaks. */
+/* bench writes its JSON whole, with the device and its measured peaks,
+ * and each result's bound as `run --peak` gives it (the transposes': a
+ * level that binds each; atomics declare no traffic). */
 static void bench_writes_json_with_device_and_peak(void **state)
 {
     (void)state;
@@ -244,15 +246,21 @@ static void bench_writes_json_with_device_and_peak(void **state)
     int fd = mkstemp(path);
     close(fd);
     run_clmem(&o, NULL,
-              ARGS("bench", "--workloads", "atomics", "--device", "cpu", "--reps", "1", "--output",
-                   path));
+              ARGS("bench", "--workloads", "atomics,transpose", "--device", "cpu", "--reps", "1",
+                   "--output", path));
     assert_int_equal(o.code, 0);
     assert_non_null(strstr(o.out, "atomic_local"));
-    static char json[65536];
+    assert_non_null(strstr(o.out, " bound "));
+    static char json[262144];
     slurp(path, json, sizeof json);
     assert_non_null(strstr(json, "\"device\""));
     assert_non_null(strstr(json, "\"peak\""));
     assert_non_null(strstr(json, "\"workload\":\t\"atomics\""));
+    size_t bound = 0;
+    for (const char *at = json; (at = strstr(at, "\"binding\":\t\"")) != NULL; at++)
+        bound++;
+    if (bound < 5) /* copy, naive, coalesced, padded, vec4 */
+        fail_msg("%zu results with a binding level:\n%s", bound, o.out);
     unlink(path);
 }
 

@@ -1,6 +1,7 @@
 /* The whole suite at benchmark sizes: the workloads it is given, the
  * peak workload first (its variants measure the device's peaks). */
 #include "harness/harness.h"
+#include "harness/traffic.h"
 
 #include <errno.h>
 #include <math.h>
@@ -117,6 +118,33 @@ static void drop_skips_that_ran(struct clmem_result *results, size_t *n_results,
         results[kept++] = *r;
     }
     *n_results = kept;
+}
+
+/* Each result's bound (traffic.h), as `run --peak` gives it: the peaks'
+ * rates, and the __local and __constant rates of the suite's hierarchy
+ * probes, run apart (their results are not the suite's). A probe that
+ * fails leaves its level without a rate, and is the status. */
+static int suite_bounds(struct clmem_ctx *ctx, const struct clmem_suite *suite,
+                        const struct clmem_bench_options *options, size_t steps,
+                        const struct clmem_peak *peak, struct clmem_result *results, size_t n,
+                        struct clmem_error *err)
+{
+    const struct clmem_workload *hierarchy = NULL;
+    for (size_t i = 0; i < suite->n; i++)
+        if (!strcmp(suite->workloads[i]->name, "hierarchy"))
+            hierarchy = suite->workloads[i];
+    struct clmem_level_rates rates;
+    struct clmem_result *probes = NULL;
+    size_t n_probes = 0;
+    if (options->progress && hierarchy)
+        options->progress(options->progress_user, steps, steps, hierarchy->name,
+                          "the __local and __constant rates");
+    int status = clmem_level_rates_measure(ctx, hierarchy, options->reps, peak, &rates, &probes,
+                                           &n_probes, err);
+    clmem_results_free(probes, n_probes);
+    if (status != CLMEM_ERR_INTERRUPTED)
+        clmem_results_apply_bounds(results, n, &rates);
+    return status;
 }
 
 int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
@@ -243,6 +271,16 @@ int clmem_suite_run(struct clmem_ctx *ctx, const struct clmem_suite *suite,
             worst = clmem_fail(err, status, "the peaks measured again: %s", step_err.message);
         clmem_error_clear(&step_err);
         clmem_results_apply_peak(*results, *n_results, peak);
+    }
+    if (!interrupted && (peak->bandwidth > 0 || peak->flops > 0)) {
+        status = suite_bounds(ctx, suite, options, steps, peak, *results + peak_end,
+                              *n_results - peak_end, &step_err);
+        if (status == CLMEM_ERR_INTERRUPTED)
+            interrupted = 1;
+        else if (status && worst == CLMEM_OK)
+            worst = clmem_fail(err, status, "the __local and __constant probes: %s",
+                               step_err.message);
+        clmem_error_clear(&step_err);
     }
     /* Stopped early, the results so far are kept and the interruption is
      * what is reported (over a failed check or an earlier OpenCL error). */
