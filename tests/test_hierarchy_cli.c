@@ -106,7 +106,7 @@ static void one_probe(void **state)
  * and the table and the largest working set's note say where the sweep
  * stopped. Where the device and the host know no cache that large, not
  * judged. chase_page alone: the TLB's reach is a line of its own, with
- * the pages it used. */
+ * the pages each curve used. */
 static void a_sweep_inside_a_cache_names_no_memory(void **state)
 {
     (void)state;
@@ -142,6 +142,19 @@ static void a_sweep_inside_a_cache_names_no_memory(void **state)
     assert_non_null(strstr(o.out, "TLB reach"));
     assert_non_null(strstr(o.out, "pages: "));
     assert_non_null(strstr(o.out, "one element a"));
+    /* Where the host gives huge pages to madvised memory, chase_global's
+     * buffer is in them (past the TLB's reach of base pages a cache's
+     * chase timed page walks), and the pages line says so. */
+    char thp[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(thp, sizeof thp, f))
+            thp[0] = '\0';
+        fclose(f);
+    }
+    int huge = strstr(thp, "[always]") || strstr(thp, "[madvise]");
+    if (huge != (strstr(o.out, "pages: chase_global in 2 MiB pages") != NULL))
+        fail_msg("transparent huge pages '%s', yet:\n%s", thp, o.out);
     /* The run file keeps them as fields: the TLB's reach and the pages. */
     text = test_read_file(page);
     assert_non_null(text);

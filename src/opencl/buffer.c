@@ -18,6 +18,16 @@ int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes,
     return CLMEM_OK;
 }
 
+int clmem_buffer_wrap(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, void *host,
+                      cl_mem *buffer, struct clmem_error *err)
+{
+    cl_int rc;
+    *buffer = clCreateBuffer(ctx->context, flags | CL_MEM_USE_HOST_PTR, bytes, host, &rc);
+    if (rc != CL_SUCCESS)
+        return clmem_cl_fail(err, rc, "clCreateBuffer", __func__, __LINE__);
+    return CLMEM_OK;
+}
+
 int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
                       struct clmem_error *err)
 {

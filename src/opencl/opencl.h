@@ -158,6 +158,11 @@ void clmem_cache_store(struct clmem_ctx *ctx, const struct clmem_cache_entry *en
 /* ---- buffers (buffer.c) ---- */
 int clmem_buffer_create(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, const void *host,
                         cl_mem *buffer, struct clmem_error *err);
+/* A buffer whose storage is the host's memory at `host` (CL_MEM_USE_HOST_PTR:
+ * a CPU device's driver may use it in place), kept by the caller until the
+ * buffer is released. */
+int clmem_buffer_wrap(struct clmem_ctx *ctx, cl_mem_flags flags, size_t bytes, void *host,
+                      cl_mem *buffer, struct clmem_error *err);
 int clmem_buffer_read(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, void *host,
                       struct clmem_error *err);
 int clmem_buffer_fill_zero(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,

@@ -15,12 +15,15 @@
  * every element and end where the host's walk ends; sums of whole numbers
  * are compared exactly with the host's; copies byte for byte; counters
  * with the updates made. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
+#include "workloads/hierarchy.h"
 #include "workloads/hierarchy_probes.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const char *chase_local_why(const struct clmem_run *run, char *why, size_t size);
@@ -162,6 +165,19 @@ size_t clmem_hierarchy_page_bytes(void)
 {
     long page = sysconf(_SC_PAGESIZE);
     return page > 0 ? (size_t)page : 4096;
+}
+
+int clmem_hierarchy_thp(char *mode, size_t size)
+{
+    mode[0] = '\0';
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f) {
+        if (!fgets(mode, (int)size, f))
+            mode[0] = '\0';
+        fclose(f);
+        mode[strcspn(mode, "\n")] = '\0';
+    }
+    return strstr(mode, "[always]") || strstr(mode, "[madvise]");
 }
 
 /* chase_page's elements: one a page, each a cache line further into its
@@ -389,20 +405,45 @@ static int make_table(struct clmem_run *run, struct hier_state *s, struct clmem_
     return status;
 }
 
-/* A chase of n elements stride_bytes apart in a __global buffer. */
+/* Host memory of `bytes`, zeroed, in 2 MiB pages where the kernel gives
+ * them to memory madvised so: aligned to one and madvised before it is
+ * first touched (a page it cannot give stays a base page). NULL when out
+ * of memory. */
+static void *huge_calloc(size_t bytes)
+{
+    size_t whole = (bytes + CLMEM_HUGE_PAGE - 1) / CLMEM_HUGE_PAGE * CLMEM_HUGE_PAGE;
+    void *p = NULL;
+    if (posix_memalign(&p, CLMEM_HUGE_PAGE, whole) != 0)
+        return NULL;
+    (void)madvise(p, whole, MADV_HUGEPAGE);
+    memset(p, 0, whole);
+    return p;
+}
+
+/* A chase of n elements stride_bytes apart in a __global buffer. With
+ * `huge` (chase_global on a CPU device where the host gives huge pages),
+ * the buffer is the host's memory in 2 MiB pages, used in place: with
+ * base pages a cache's chase past the TLB's reach (some MiB) times page
+ * walks, not the cache (s->chase_host then lives until teardown). */
 static int setup_chase(struct clmem_run *run, struct hier_state *s, struct hier_chase *c, size_t n,
-                       size_t stride_bytes, uint64_t seed, struct clmem_error *err)
+                       size_t stride_bytes, uint64_t seed, int huge, struct clmem_error *err)
 {
     c->stride = stride_bytes / sizeof(cl_uint);
     c->n = n;
     c->steps = chase_steps(&run->ctx->device, ws(run));
     size_t words = c->n * c->stride;
     if (!(c->perm = clmem_alloc_array(c->n, sizeof(cl_uint), err)) ||
-        !(s->chase_host = calloc(words, sizeof(cl_uint))))
+        !(s->chase_host = huge ? huge_calloc(words * sizeof(cl_uint))
+                               : calloc(words, sizeof(cl_uint))))
         return err->status ? err->status : clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     clmem_sattolo(c->perm, c->n, seed);
     for (size_t i = 0; i < c->n; i++)
         s->chase_host[i * c->stride] = (cl_uint)(c->perm[i] * c->stride);
+    if (huge)
+        return clmem_buffer_wrap(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
+                                 s->chase_host, &c->d_next, err) ||
+               clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
+                                       &c->d_state, err);
     int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
                                      s->chase_host, &c->d_next, err);
     free(s->chase_host);
@@ -525,12 +566,14 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     s->contiguous = (d->type & CL_DEVICE_TYPE_CPU) != 0;
     if (selected(run, CHASE_GLOBAL)) {
         size_t line = chase_stride_bytes(d);
+        char thp[128];
+        int huge = (d->type & CL_DEVICE_TYPE_CPU) && clmem_hierarchy_thp(thp, sizeof thp);
         status = setup_chase(run, s, &s->chase, ws(run) / line ? ws(run) / line : 1, line,
-                             run->seed, err);
+                             run->seed, huge, err);
     }
     if (status == CLMEM_OK && selected(run, CHASE_PAGE))
         status = setup_chase(run, s, &s->page, page_elements(ws(run)), page_stride_bytes(d),
-                             run->seed + 6, err);
+                             run->seed + 6, 0, err);
     if (status == CLMEM_OK && selected(run, CHASE_LOCAL))
         status = setup_chase_local(run, s, err);
     if (status == CLMEM_OK && selected(run, READ_WS))

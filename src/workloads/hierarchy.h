@@ -106,6 +106,13 @@ size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, c
 size_t clmem_hierarchy_chase_sizes(int cpu, size_t extent, size_t *out, size_t max);
 /* The page chase_page steps by on a device: the host's base page. */
 size_t clmem_hierarchy_page_bytes(void);
+/* The host's transparent huge pages setting ("always [madvise] never")
+ * into mode ("" where unknown); whether 2 MiB pages can be had for memory
+ * madvised so (always or madvise). */
+int clmem_hierarchy_thp(char *mode, size_t size);
+/* The huge page transparent huge pages give on x86-64 and arm64 (4 KiB
+ * base pages). */
+#define CLMEM_HUGE_PAGE ((size_t)2 << 20)
 /* The sweep's steps (probe x working set) without running them: usage
  * errors (an unknown probe, an extent too small or too large). */
 int clmem_hierarchy_plan(const struct clmem_ctx *ctx, const struct clmem_hierarchy_options *options,

@@ -184,18 +184,13 @@ size_t clmem_hierarchy_extent_for(size_t largest, int cpu, cl_ulong max_alloc, c
 }
 
 /* Which pages the curves use: the host's base page (chase_page's step);
- * on a CPU device, whether transparent huge pages may back its buffers
- * too. */
+ * on a CPU device, chase_global's buffer in 2 MiB pages where the host
+ * gives them to madvised memory (hierarchy.c's setup_chase), the others'
+ * in the driver's memory. */
 static void pages_text(const struct clmem_device *d, size_t page, char *out, size_t size)
 {
-    char thp[128] = "";
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (f) {
-        if (!fgets(thp, sizeof thp, f))
-            thp[0] = '\0';
-        fclose(f);
-        thp[strcspn(thp, "\n")] = '\0';
-    }
+    char thp[128];
+    int huge = clmem_hierarchy_thp(thp, sizeof thp);
     if (!(d->type & CL_DEVICE_TYPE_CPU))
         snprintf(out, size,
                  "chase_page steps %zu KiB (the host's page); the device's own page size is "
@@ -204,16 +199,13 @@ static void pages_text(const struct clmem_device *d, size_t page, char *out, siz
     else if (!thp[0])
         snprintf(out, size, "%zu KiB pages (the host's base page; transparent huge pages unknown)",
                  page / KIB);
-    else if (strstr(thp, "[always]"))
+    else if (huge)
         snprintf(out, size,
-                 "%zu KiB pages, or 2 MiB huge pages where the kernel gives them to buffers of "
-                 "2 MiB and more (transparent huge pages: %.60s)",
-                 page / KIB, thp);
+                 "chase_global in 2 MiB pages (host memory madvised, used in place; transparent "
+                 "huge pages '%.40s'), the others in %u KiB pages",
+                 thp, (unsigned)(page / KIB % 100000));
     else
-        snprintf(out, size,
-                 "%zu KiB pages: transparent huge pages only where madvised ('%.60s'), which "
-                 "OpenCL cannot ask for a buffer",
-                 page / KIB, thp);
+        snprintf(out, size, "%zu KiB pages (transparent huge pages: %.60s)", page / KIB, thp);
 }
 
 /* ---- the schedule: probe x working set ---- */
