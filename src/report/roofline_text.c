@@ -218,8 +218,7 @@ int clmem_roofline_text(FILE *out, const struct clmem_result *results, size_t n,
         bounded += has_bound(&results[i]);
     fputc('\n', out);
     if (!bounded) {
-        line(out, "hierarchical roofline: no result has a bound (the traffic model covers "
-                  "none of them)");
+        line(out, "hierarchical roofline: none of these results has a bound");
         return CLMEM_OK;
     }
     struct clmem_roofline_grid g;
