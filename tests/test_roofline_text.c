@@ -175,18 +175,20 @@ static void no_bound_one_line(void **state)
     free(text);
 }
 
-/* Two results at one cell: '#' there, and the legend says what it means. */
+/* Three results at one cell: '#' there (a third keeps it), and the legend
+ * says what it means. */
 static void meeting_marks(void **state)
 {
     (void)state;
-    struct clmem_result results[2] = {made_up("a", 1000, 0, 2000, 0.001),
-                                      made_up("b", 1000, 0, 2000, 0.001)};
+    struct clmem_result results[3] = {made_up("a", 1000, 0, 2000, 0.001),
+                                      made_up("b", 1000, 0, 2000, 0.001),
+                                      made_up("c", 1000, 0, 2000, 0.001)};
     struct clmem_roofline_grid g;
-    assert_int_equal(clmem_roofline_grid(results, 2, &rates, &g), 2);
+    assert_int_equal(clmem_roofline_grid(results, 3, &rates, &g), 3);
     int row, col;
     assert_true(clmem_roofline_cell(&g, 2, 2, &row, &col));
     assert_int_equal(g.cell[row][col], '#');
-    char *text = plot(results, 2, NULL);
+    char *text = plot(results, 3, NULL);
     assert_non_null(strstr(text, "# where marks of several results meet"));
     free(text);
 }

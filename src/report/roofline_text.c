@@ -92,8 +92,8 @@ static void put(struct clmem_roofline_grid *g, double x, double y, char mark)
     if (!clmem_roofline_cell(g, x, y, &row, &col))
         return;
     char *cell = &g->cell[row][col];
-    int results_meet = strchr(marks, mark) && strchr(marks, *cell) && *cell != mark;
-    *cell = results_meet ? '#' : mark;
+    int is_mark = strchr(marks, mark) != NULL, held = *cell == '#' || strchr(marks, *cell);
+    *cell = is_mark && held && *cell != mark ? '#' : mark;
 }
 
 /* The axes' ends: powers of two around the points and the ridges (where
