@@ -16,14 +16,11 @@
 enum { CEIL_COMPUTE, CEIL_GLOBAL, CEIL_READ, CEIL_LOCAL, CEIL_CONSTANT, CEILINGS };
 static const struct {
     char mark;
-    int level;
     const char *name;
 } ceilings[CEILINGS] = {
-    [CEIL_COMPUTE] = {'=', CLMEM_BOUND_COMPUTE, "compute"},
-    [CEIL_GLOBAL] = {'*', CLMEM_BOUND_GLOBAL, "global"},
-    [CEIL_READ] = {'-', CLMEM_BOUND_GLOBAL, "global, reads alone"},
-    [CEIL_LOCAL] = {'+', CLMEM_BOUND_LOCAL, "__local"},
-    [CEIL_CONSTANT] = {'~', CLMEM_BOUND_CONSTANT, "__constant"},
+    [CEIL_COMPUTE] = {'=', "compute"},          [CEIL_GLOBAL] = {'*', "global"},
+    [CEIL_READ] = {'-', "global, reads alone"}, [CEIL_LOCAL] = {'+', "__local"},
+    [CEIL_CONSTANT] = {'~', "__constant"},
 };
 
 /* A result's mark: 1-9, then A-Z. */
@@ -269,9 +266,8 @@ int clmem_roofline_text(FILE *out, const struct clmem_result *results, size_t n,
     if (meet)
         line(out, "  # where marks of several results meet");
     if (drawn > MARKS) {
-        snprintf(number, sizeof number, "%zu", drawn - MARKS);
-        fprintf(out, "  (%s more results with a bound, past the %zu marks, not drawn)\n", number,
-                MARKS);
+        fprintf(out, "  (%zu more results with a bound, past the %zu marks, not drawn)\n",
+                drawn - MARKS, MARKS);
     }
     if (bounded < n)
         fprintf(out, "  (%zu result%s without a bound left out)\n", n - bounded,
