@@ -37,7 +37,7 @@ declare -A floors=(
                | tune_device"
     [report]="model.h diff_internal.h runfile_internal.h commit diff handles runfile_fields status
               units
-              | csv diff_row json runfile_hierarchy runfile_result table
+              | csv diff_row json roofline_text runfile_hierarchy runfile_result table
               | diff_table hierarchy_table report runfile | diff_write"
     [compare]="model.h doc gnuplot lessons results | bounds compare_md html levels plotter portability
                | plots_lines plots_pp roofline summary | compare_doc plots_bars | plots | compare"

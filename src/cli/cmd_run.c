@@ -24,13 +24,14 @@
 #include <unistd.h>
 
 static const struct cli_use run_uses[] = {
-    {.id = CLI_OPT_VARIANT},  {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
-    {.id = CLI_OPT_SPLIT},    {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
-    {.id = CLI_OPT_PANEL},    {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
-    {.id = CLI_OPT_WARMUP},   {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
-    {.id = CLI_OPT_OUTPUT},   {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
-    {.id = CLI_OPT_PEAK},     {.id = CLI_OPT_ENERGY},     {.id = CLI_OPT_COMPARE},
-    {.id = CLI_OPT_INPUT},    {.id = CLI_OPT_PROGRESS},   {.id = CLI_OPT_QUIET},
+    {.id = CLI_OPT_VARIANT}, {.id = CLI_OPT_SIZE},       {.id = CLI_OPT_DEVICE},
+    {.id = CLI_OPT_SPLIT},   {.id = CLI_OPT_WEAK},       {.id = CLI_OPT_SUMMA},
+    {.id = CLI_OPT_PANEL},   {.id = CLI_OPT_NO_OVERLAP}, {.id = CLI_OPT_REPS},
+    {.id = CLI_OPT_WARMUP},  {.id = CLI_OPT_SEED},       {.id = CLI_OPT_FORMAT},
+    {.id = CLI_OPT_OUTPUT},  {.id = CLI_OPT_KERNEL_DIR}, {.id = CLI_OPT_NO_CACHE},
+    {.id = CLI_OPT_PEAK},    {.id = CLI_OPT_LEVELS},     {.id = CLI_OPT_ENERGY},
+    {.id = CLI_OPT_COMPARE}, {.id = CLI_OPT_INPUT},      {.id = CLI_OPT_PROGRESS},
+    {.id = CLI_OPT_QUIET},
 };
 
 const struct cli_spec cli_run_spec = {
@@ -63,7 +64,51 @@ struct run_self {
     struct clmem_run_settings settings; /* the run's options, normalised */
     const char *image_output;           /* an image --output (.pgm, .ppm) */
     struct clmem_run run;
+    /* --levels: the hierarchy run file, read before any device. */
+    struct clmem_compare_device *saved;
+    size_t n_saved;
+    struct clmem_level_rates rates; /* with --peak, once measured */
+    int has_rates;
 };
+
+/* A run of a --levels file that gives both rates, the first matching
+ * `device` (NULL: any). */
+static const struct clmem_compare_device *levels_run(const struct run_self *self,
+                                                     const struct clmem_device *device)
+{
+    for (size_t i = 0; i < self->n_saved; i++) {
+        const struct clmem_compare_device *s = &self->saved[i];
+        if (clmem_level_probe_rate(s->results, s->n_results, "local_stride") > 0 &&
+            clmem_level_probe_rate(s->results, s->n_results, "constant_broadcast") > 0 &&
+            (!device || (strcmp(s->device.name, device->name) == 0 &&
+                         strcmp(s->device.driver, device->driver) == 0)))
+            return s;
+    }
+    return NULL;
+}
+
+/* --levels, before any device: a run file that holds both probes' rates. */
+static int read_levels(struct run_self *self, const struct cli_opts *o, struct clmem_error *err)
+{
+    if (!o->levels)
+        return CLMEM_OK;
+    if (!o->peak)
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--levels goes with --peak: its rates are the traffic model's");
+    int status = clmem_runfile_load(o->levels, &self->saved, &self->n_saved, err);
+    if (status) {
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err->message);
+        return clmem_fail(err, status, "--levels: %s", reason);
+    }
+    if (!levels_run(self, NULL))
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--levels '%s' holds no verified local_stride (stride 1) and "
+                          "constant_broadcast results to take the rates from (save them with "
+                          "'clmem hierarchy --format json --output FILE')",
+                          o->levels);
+    return CLMEM_OK;
+}
 
 /* The options every run takes from the command line (size, variant, reps,
  * warm-up, seed, compare, --input, --energy; Ctrl-C polled); callers add their own. */
@@ -376,7 +421,7 @@ static int run_check(struct cli_flow *f, struct clmem_error *err)
             return status;
     }
     f->summa = o->summa.given;
-    return CLMEM_OK;
+    return read_levels(self, o, err);
 }
 
 static int run_alone(struct cli_flow *f, struct clmem_error *err)
@@ -390,6 +435,15 @@ static int run_plan(struct cli_flow *f, struct clmem_error *err)
     /* Under mpirun one rank's progress and results are not the job's. */
     self->settings.options.progress = cli_progress_on() && !f->joined ? show_progress : NULL;
     self->settings.options.done = !cli_quiet() && !f->joined ? show_result : NULL;
+    /* The saved rates are this device's, or none of its rates. */
+    if (self->saved && !levels_run(self, &f->ctx.device)) {
+        const struct clmem_device *had = &levels_run(self, NULL)->device;
+        return clmem_fail(err, CLMEM_ERR_USAGE,
+                          "--levels '%s' is of another device: '%s' (driver %s), not this "
+                          "run's '%s' (driver %s)",
+                          f->o.levels, had->name, had->driver, f->ctx.device.name,
+                          f->ctx.device.driver);
+    }
     return clmem_run_plan_normalised(&self->run, self->workload, &f->ctx, &self->settings, err);
 }
 
@@ -420,14 +474,26 @@ static int run_run(struct cli_flow *f, struct clmem_error *err)
         }
     }
     /* Each result's bound: the peaks' rates and the __local and
-     * __constant probes' (the hierarchy workload's). */
+     * __constant probes' (the hierarchy workload's), measured or saved. */
     if (peak_status == CLMEM_OK) {
-        struct clmem_level_rates rates;
-        peak_status = clmem_level_rates_measure(&f->ctx, clmem_workload_find("hierarchy"),
-                                                (unsigned)f->o.reps, &f->peak, &rates,
-                                                &peak_results, &n_peak, err);
-        if (peak_status == CLMEM_OK)
-            clmem_results_apply_bounds(f->results, f->n_results, &rates);
+        const struct clmem_compare_device *saved = levels_run(self, &f->ctx.device);
+        struct clmem_level_rates *rates = &self->rates;
+        peak_status = clmem_level_rates_measure(
+            &f->ctx, saved ? NULL : clmem_workload_find("hierarchy"), (unsigned)f->o.reps, &f->peak,
+            rates, &peak_results, &n_peak, err);
+        if (saved) {
+            rates->local_gbs =
+                clmem_level_probe_rate(saved->results, saved->n_results, "local_stride");
+            rates->constant_gbs =
+                clmem_level_probe_rate(saved->results, saved->n_results, "constant_broadcast");
+            if (!cli_quiet())
+                fprintf(stderr, "clmem: __local and __constant rates from '%s' (not measured)\n",
+                        f->o.levels);
+        }
+        if (peak_status == CLMEM_OK) {
+            self->has_rates = 1;
+            clmem_results_apply_bounds(f->results, f->n_results, rates);
+        }
     }
     clmem_results_free(peak_results, n_peak);
     return peak_status ? peak_status : status;
@@ -446,6 +512,11 @@ static int run_report(struct cli_flow *f, int status, struct clmem_error *err)
     struct clmem_report_meta meta = {.device = f->joined ? NULL : &f->ctx.device,
                                      .peak = f->has_peak ? &f->peak : NULL,
                                      .interrupted = interrupted};
+    const struct run_self *self = f->self;
+    if (self->has_rates && !f->joined) {
+        meta.levels = &self->rates;
+        meta.levels_from = self->saved ? o->levels : NULL;
+    }
     int write_status =
         f->output.file
             ? clmem_output_report(&f->output, cli_output_format(o, o->format), f->results,
@@ -460,6 +531,7 @@ static void run_release(struct cli_flow *f)
 {
     struct run_self *self = f->self;
     clmem_run_release(&self->run);
+    clmem_compare_devices_free(self->saved, self->n_saved);
 }
 
 int cli_run_command(const struct cli_spec *spec, const char *workload_name, int argc, char **argv)

@@ -230,6 +230,13 @@ static const struct cli_option options[CLI_OPT_COUNT] = {
                       .help = "measure the device's peaks first (as 'clmem peak') and its "
                               "__local and __constant rates; give each result its fraction "
                               "of the peaks and the level that bounds it (docs/roofline.md)"},
+    [CLI_OPT_LEVELS] = {.name = "levels",
+                        .type = CLI_FILE,
+                        .argh = "FILE",
+                        .offset = AT(levels),
+                        .help = "with --peak: the __local and __constant rates from FILE, a run "
+                                "file of 'clmem hierarchy' on the same device (its local_stride "
+                                "at stride 1 and constant_broadcast), instead of measuring them"},
     [CLI_OPT_ENERGY] = {.name = "energy",
                         .type = CLI_FLAG,
                         .offset = AT(energy),

@@ -48,6 +48,7 @@ enum cli_opt {
     CLI_OPT_PROGRESS,
     CLI_OPT_QUIET,
     CLI_OPT_PEAK,
+    CLI_OPT_LEVELS,
     CLI_OPT_ENERGY,
     CLI_OPT_COMPARE,
     CLI_OPT_INPUT,
@@ -103,6 +104,7 @@ struct cli_opts {
     const char *device;         /* --device as written, as messages quote it */
     struct cli_devices devices; /* and what it names */
     const char *output, *output_dir, *kernel_dir, *compare, *input, *export_file;
+    const char *levels; /* --levels: a hierarchy run file's __local and __constant rates */
     int weak, no_overlap, no_cache, peak, energy;
     int show, reset, fresh, changes, progress, quiet;
     struct cli_weights split;

@@ -51,18 +51,11 @@ static int could_be_bounded(const struct clmem_result *r)
  * memory level (an intensity). */
 static int plotted(const struct clmem_result *r)
 {
-    int bytes = 0;
+    int placed = 0;
+    double x, y;
     for (int l = 0; l < MEMORY_LEVELS; l++)
-        bytes |= r->bound.amount[l] > 0;
-    return bounded(r) && plot_usable(r) && r->bound.amount[CLMEM_BOUND_COMPUTE] > 0 && bytes;
-}
-
-/* A level's rate in the result's bound: amount / predicted ms, in GB/s
- * (GFLOP/s for compute); 0 where the level predicts nothing. */
-static double level_rate(const struct clmem_result *r, int level)
-{
-    double amount = r->bound.amount[level], ms = r->bound.predicted_ms[level];
-    return amount > 0 && ms > 0 ? amount / ms * 1e-6 : 0;
+        placed |= clmem_bound_point(r, l, &x, &y);
+    return bounded(r) && plot_usable(r) && placed;
 }
 
 /* The entry's rate at each level: the highest its results imply (a
@@ -75,7 +68,7 @@ static void entry_rates(const struct clmem_compare_device *dev, double rates[CLM
     for (size_t i = 0; i < dev->n_results; i++)
         if (bounded(&dev->results[i]))
             for (int l = 0; l < CLMEM_BOUND_LEVELS; l++)
-                rates[l] = fmax(rates[l], level_rate(&dev->results[i], l));
+                rates[l] = fmax(rates[l], clmem_bound_rate(&dev->results[i].bound, l));
 }
 
 /* "matmul tiled 512", "coalescing offset_float offset=32 1048576". */
@@ -123,8 +116,7 @@ int compare_bounds_plot(FILE *gp, struct compare_plots *p, const char *dir,
             continue;
         }
         const struct clmem_bound *b = &r->bound;
-        double flops = b->amount[CLMEM_BOUND_COMPUTE];
-        double y = flops / r->median_ms * 1e-6;
+        double y = 0;
         /* The label at the rightmost point, where the least is drawn. */
         int last = -1;
         for (int l = 0; l < MEMORY_LEVELS; l++)
@@ -132,9 +124,9 @@ int compare_bounds_plot(FILE *gp, struct compare_plots *p, const char *dir,
                 last = l;
         number++;
         for (int l = 0; l < MEMORY_LEVELS; l++) {
-            if (!(b->amount[l] > 0))
+            double x;
+            if (!clmem_bound_point(r, l, &x, &y))
                 continue;
-            double x = flops / b->amount[l];
             x_lo = fmin(x_lo, x);
             x_hi = fmax(x_hi, x);
             char num[16];

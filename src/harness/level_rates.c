@@ -18,13 +18,21 @@ static int probe(struct clmem_ctx *ctx, const struct clmem_workload *hierarchy, 
     int status = clmem_run(ctx, hierarchy, &options, results, n_results, err);
     if (status)
         return status;
-    *gbs = 0;
-    for (size_t i = first; i < *n_results; i++) {
-        const struct clmem_result *r = &(*results)[i];
-        if (r->verified && (!r->sweep[0] || r->sweep_value == 1))
-            *gbs = r->metric;
-    }
+    *gbs = clmem_level_probe_rate(*results + first, *n_results - first, variant);
     return CLMEM_OK;
+}
+
+double clmem_level_probe_rate(const struct clmem_result *results, size_t n, const char *variant)
+{
+    double gbs = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct clmem_result *r = &results[i];
+        if (strcmp(r->workload, "hierarchy") == 0 && strcmp(r->variant, variant) == 0 &&
+            r->verified && !r->skipped && !r->error[0] && r->metric > 0 &&
+            (!r->sweep[0] || r->sweep_value == 1))
+            gbs = r->metric;
+    }
+    return gbs;
 }
 
 int clmem_level_rates_measure(struct clmem_ctx *ctx, const struct clmem_workload *hierarchy,

@@ -105,3 +105,24 @@ int clmem_results_apply_bounds(struct clmem_result *results, size_t n,
         clmem_result_bound(&results[i], rates);
     return CLMEM_OK;
 }
+
+int clmem_bound_point(const struct clmem_result *r, int level, double *intensity, double *gflops)
+{
+    if (level < 0 || level >= CLMEM_BOUND_COMPUTE)
+        return 0;
+    double flops = r->bound.amount[CLMEM_BOUND_COMPUTE], bytes = r->bound.amount[level];
+    if (!(flops > 0) || !(bytes > 0) || !(r->median_ms > 0))
+        return 0;
+    *intensity = flops / bytes;
+    /* flops / ms -> flops per ns / 1e6 -> GFLOP/s. */
+    *gflops = flops / r->median_ms * 1e-6;
+    return 1;
+}
+
+double clmem_bound_rate(const struct clmem_bound *b, int level)
+{
+    if (level < 0 || level >= CLMEM_BOUND_LEVELS)
+        return 0;
+    double amount = b->amount[level], ms = b->predicted_ms[level];
+    return amount > 0 && ms > 0 ? amount / ms * 1e-6 : 0;
+}

@@ -50,6 +50,17 @@ void clmem_result_bound(struct clmem_result *r, const struct clmem_level_rates *
 int clmem_results_apply_bounds(struct clmem_result *results, size_t n,
                                const struct clmem_level_rates *rates);
 
+/* Where a result stands on the hierarchical roofline at a memory level
+ * (global, __local or __constant): *intensity its flops per byte moved
+ * there, *gflops its flops over its measured median. Returns 0, setting
+ * nothing, where it has no place: no flops (a copy, a transpose), no bytes
+ * at the level, no median. The report's plot and the terminal's both
+ * place their points here. */
+int clmem_bound_point(const struct clmem_result *r, int level, double *intensity, double *gflops);
+/* A level's rate as a result's bound implies it: amount / predicted ms,
+ * in GB/s (GFLOP/s for compute); 0 where the level predicts nothing. */
+double clmem_bound_rate(const struct clmem_bound *b, int level);
+
 /* The rates: global and compute from the peaks, __local and __constant
  * from the hierarchy workload's probes (local_stride at stride 1,
  * constant_broadcast), run at their default size; their results are
@@ -58,5 +69,10 @@ int clmem_level_rates_measure(struct clmem_ctx *ctx, const struct clmem_workload
                               unsigned reps, const struct clmem_peak *peak,
                               struct clmem_level_rates *rates, struct clmem_result **results,
                               size_t *n_results, struct clmem_error *err);
+/* The GB/s of the hierarchy probe `variant` (local_stride,
+ * constant_broadcast) among results, live or read back from a run file:
+ * its verified result at stride 1 (or unswept), the last such; 0 where
+ * there is none. */
+double clmem_level_probe_rate(const struct clmem_result *results, size_t n, const char *variant);
 
 #endif

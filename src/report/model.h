@@ -28,6 +28,12 @@ struct clmem_report_meta {
     /* clmem hierarchy's levels read back from a run file, written again
      * as its "hierarchy" (compare's device-N.json); NULL: none. */
     const struct clmem_saved_hierarchy *hierarchy;
+    /* run --peak's rates at each level (harness/traffic.h): the table is
+     * followed by the hierarchical roofline they draw; NULL: none.
+     * levels_from: the run file the __local and __constant ones came
+     * from, or NULL where they were measured. */
+    const struct clmem_level_rates *levels;
+    const char *levels_from;
 };
 /* What `clmem hierarchy` saved in its run file ("hierarchy"), as compare
  * reads it back: the levels named from the chase's staircase and the
@@ -139,6 +145,33 @@ int clmem_report_flush(FILE *out, int status, struct clmem_error *err);
  * status (clmem_report_flush's): committed whole after CLMEM_OK, else
  * removed; a failed write is "cannot write 'PATH': REASON". */
 int clmem_output_end(struct clmem_output *out, int status, struct clmem_error *err);
+
+/* ---- the hierarchical roofline in characters (roofline_text.c) ---- */
+/* A grid of rows x columns, x and y on log scales between the axes' ends
+ * (powers of two); 80 columns with its y axis's numbers. */
+#define CLMEM_ROOF_ROWS 16
+#define CLMEM_ROOF_COLS 64
+#define CLMEM_ROOF_LEFT 10 /* the columns before the grid's first: numbers, " |" */
+struct clmem_level_rates;
+struct clmem_roofline_grid {
+    double x_min, x_max, y_min, y_max; /* flops per byte; GFLOP/s */
+    char cell[CLMEM_ROOF_ROWS][CLMEM_ROOF_COLS + 1];
+};
+/* The ceilings of `rates` and a mark per result with a bound and flops
+ * (1-9, A-Z, at each memory level it moves data at) into *g; returns how
+ * many results had a place, drawn or past the marks. */
+size_t clmem_roofline_grid(const struct clmem_result *results, size_t n,
+                           const struct clmem_level_rates *rates, struct clmem_roofline_grid *g);
+/* The cell (row from the top, column) of the point x, y in g; 0 where it
+ * lies outside. */
+int clmem_roofline_cell(const struct clmem_roofline_grid *g, double x, double y, int *row,
+                        int *col);
+/* The grid with its axes and a legend: each ceiling's rate (those from
+ * the run file levels_from, when not NULL, said so), each result's mark,
+ * binding level, measured / predicted and intensities; one line instead
+ * where no result has a bound. Nothing wider than 80 columns. */
+int clmem_roofline_text(FILE *out, const struct clmem_result *results, size_t n,
+                        const struct clmem_level_rates *rates, const char *levels_from);
 
 /* ---- the results' formats: the writers behind clmem_report_write ---- */
 int clmem_report_table(FILE *out, const struct clmem_result *results, size_t n);

@@ -39,7 +39,11 @@ int clmem_report_write(FILE *out, enum clmem_format format, const struct clmem_r
     int status = CLMEM_OK;
     errno = 0;
     switch (format) {
-    case CLMEM_FORMAT_TABLE: status = clmem_report_table(out, results, n); break;
+    case CLMEM_FORMAT_TABLE:
+        status = clmem_report_table(out, results, n);
+        if (status == CLMEM_OK && meta && meta->levels)
+            status = clmem_roofline_text(out, results, n, meta->levels, meta->levels_from);
+        break;
     case CLMEM_FORMAT_CSV: status = clmem_report_csv(out, results, n); break;
     case CLMEM_FORMAT_JSON: status = clmem_report_json(out, results, n, meta, err); break;
     }
