@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# clmem's STREAM kernels beside BabelStream's OpenCL model on one device, in
+# the same call. From the tree's root:
+#   scripts/bench_stream.sh OUTDIR
+# Writes OUTDIR/summary.txt (scripts/bench_stream_summary.py: per kernel,
+# each side's fastest run, their ratio, whether within 5%) and
+# OUTDIR/raw.tar.gz (every run's own output, which the summary reads back).
+#
+# For each size of SIZES (default BabelStream's 2^25 floats and 2^28, the
+# larger skipped where the device cannot hold 3 arrays of it), ROUNDS times
+# (default 2): clmem run stream, one variant at a time (copy, mul, add,
+# triad, dot), then BabelStream --float -s N -n REPS --csv: alternating, so
+# that drift between them shows in the rounds. Both run REPS timed runs
+# (default 100, BabelStream's own) after one untimed.
+#
+# DEVICE (default gpu) is clmem's --device; BabelStream's index is the first
+# line of its --list naming the same device (BABEL_DEVICE overrides). OpenCL
+# is opened through OPENCL_ENV (a file sourced first) and bench/gpu-env.sh,
+# as bench/hierarchy/run.sh does. CLMEM names clmem's binary (default: a
+# release build in build-stream/, made here unless it is there); BABELSTREAM
+# BabelStream's (default .carry/bin/babelstream-ocl, which
+# scripts/build_babelstream.sh makes).
+set -uo pipefail
+out=${1:?usage: scripts/bench_stream.sh OUTDIR}
+device=${DEVICE:-gpu}
+sizes=${SIZES:-33554432 268435456}
+rounds=${ROUNDS:-2}
+reps=${REPS:-100}
+mkdir -p "$out/raw"
+raw=$out/raw
+if [ -n "${OPENCL_ENV:-}" ]; then
+    # shellcheck disable=SC1090
+    . "$OPENCL_ENV" || { echo "cannot source OPENCL_ENV '$OPENCL_ENV'" >&2; exit 2; }
+fi
+# shellcheck disable=SC1091
+. bench/gpu-env.sh
+babel=${BABELSTREAM:-.carry/bin/babelstream-ocl}
+[ -x "$babel" ] || {
+    echo "no BabelStream at '$babel': scripts/build_babelstream.sh makes it" >&2
+    exit 2
+}
+clmem=${CLMEM:-}
+if [ -z "$clmem" ]; then
+    if [ ! -f build-stream/build.ninja ]; then
+        meson setup build-stream --buildtype=release -Dtests=disabled -Dclblast=disabled \
+            -Dopenblas=disabled -Dmpi=disabled >"$raw/build.txt" 2>&1 || {
+            echo "meson setup failed: $raw/build.txt" >&2
+            exit 2
+        }
+    fi
+    ninja -C build-stream >>"$raw/build.txt" 2>&1 || {
+        echo "the build failed: $raw/build.txt" >&2
+        exit 2
+    }
+    clmem=build-stream/clmem
+fi
+"$clmem" devices >"$raw/devices.txt" 2>&1
+cp "$babel.txt" "$raw/babelstream-build.txt" 2>/dev/null
+"$babel" --list >"$raw/babel-list.txt" 2>&1
+
+# The device clmem picks, by name, and its global memory in bytes: from a
+# run at a small size (the name as its run file gives it).
+"$clmem" run stream --variant copy --size 1024 --reps 1 --device "$device" --format json \
+    >"$raw/probe.json" 2>"$raw/probe.txt" || {
+    echo "clmem cannot run stream on '$device': $raw/probe.txt" >&2
+    exit 2
+}
+name=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["device"])' \
+    "$raw/probe.json")
+index=${BABEL_DEVICE:-$(awk -v name="$name" -F': ' \
+    '$1 ~ /^[0-9]+$/ && substr($0, length($1) + 3) == name { print $1; exit }' "$raw/babel-list.txt")}
+[ -n "$index" ] || {
+    echo "BabelStream lists no device named '$name' ($raw/babel-list.txt): set BABEL_DEVICE" >&2
+    exit 2
+}
+read -r memory alloc < <(python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))["device"]
+print(d.get("global_mem_bytes", 0), d.get("max_alloc_bytes", 0))' "$raw/probe.json" 2>/dev/null || echo 0 0)
+echo "device '$name': clmem --device $device, BabelStream --device $index" | tee "$raw/pair.txt"
+
+code=0
+for n in $sizes; do
+    # 3 arrays of n floats, each one allocation, and a quarter of the
+    # memory spare for the runtime.
+    if [ "${memory:-0}" -gt 0 ] && { [ $((3 * 4 * n)) -gt $((memory * 3 / 4)) ] ||
+        [ $((4 * n)) -gt "${alloc:-0}" ]; }; then
+        echo "N = $n: 3 arrays of $((4 * n)) bytes, the device has $memory (allocations up to $alloc): skipped" |
+            tee -a "$raw/pair.txt"
+        continue
+    fi
+    for round in $(seq 1 "$rounds"); do
+        for v in copy mul add triad dot; do
+            "$clmem" run stream --variant "$v" --size "$n" --reps "$reps" --warmup 1 \
+                --device "$device" --format json --output "$raw/clmem-$n-r$round-$v.json" \
+                2>>"$raw/clmem.txt" || { echo "clmem $v N=$n round $round: exit $?" >&2; code=1; }
+        done
+        "$babel" --float -s "$n" -n "$reps" --device "$index" --csv \
+            >"$raw/babel-$n-r$round.csv" 2>&1 ||
+            { echo "BabelStream N=$n round $round: exit $?" >&2; code=1; }
+    done
+done
+python3 scripts/bench_stream_summary.py "$raw" | tee "$out/summary.txt" || code=1
+tar -C "$out" -czf "$out/raw.tar.gz" raw && rm -rf "$raw"
+exit $code
