@@ -11,7 +11,10 @@
 # (default 2): clmem run stream, one variant at a time (copy, mul, add,
 # triad, dot), then BabelStream --float -s N -n REPS --csv: alternating, so
 # that drift between them shows in the rounds. Both run REPS timed runs
-# (default 100, BabelStream's own) after one untimed.
+# (default 100, BabelStream's own) after one untimed. BabelStream runs its
+# five kernels in turn, as it is usually quoted (BABEL_ORDER=classic), or
+# one kernel a run with -o (BABEL_ORDER=each), as clmem runs them: on a CPU
+# the first gains what a kernel finds in the cache from the one before.
 #
 # DEVICE (default gpu) is clmem's --device; BabelStream's index is the first
 # line of its --list naming the same device (BABEL_DEVICE overrides). OpenCL
@@ -26,6 +29,11 @@ device=${DEVICE:-gpu}
 sizes=${SIZES:-33554432 268435456}
 rounds=${ROUNDS:-2}
 reps=${REPS:-100}
+order=${BABEL_ORDER:-classic}
+case $order in
+classic | each) ;;
+*) echo "BABEL_ORDER is classic or each, not '$order'" >&2; exit 2 ;;
+esac
 mkdir -p "$out/raw"
 raw=$out/raw
 if [ -n "${OPENCL_ENV:-}" ]; then
@@ -93,9 +101,17 @@ for n in $sizes; do
                 --device "$device" --format json --output "$raw/clmem-$n-r$round-$v.json" \
                 2>>"$raw/clmem.txt" || { echo "clmem $v N=$n round $round: exit $?" >&2; code=1; }
         done
-        "$babel" --float -s "$n" -n "$reps" --device "$index" --csv \
-            >"$raw/babel-$n-r$round.csv" 2>&1 ||
-            { echo "BabelStream N=$n round $round: exit $?" >&2; code=1; }
+        if [ "$order" = each ]; then
+            for k in Copy Mul Add Triad Dot; do
+                "$babel" --float -s "$n" -n "$reps" --device "$index" --csv -o "$k" \
+                    >"$raw/babel-$n-r$round-${k,,}.csv" 2>&1 ||
+                    { echo "BabelStream $k N=$n round $round: exit $?" >&2; code=1; }
+            done
+        else
+            "$babel" --float -s "$n" -n "$reps" --device "$index" --csv \
+                >"$raw/babel-$n-r$round.csv" 2>&1 ||
+                { echo "BabelStream N=$n round $round: exit $?" >&2; code=1; }
+        fi
     done
 done
 python3 scripts/bench_stream_summary.py "$raw" | tee "$out/summary.txt" || code=1

@@ -4,6 +4,7 @@ scripts/bench_stream.sh writes (a folder, or its raw.tar.gz):
 
   clmem-N-rK-VARIANT.json   clmem run stream --variant VARIANT --size N --format json
   babel-N-rK.csv            babelstream-ocl --float -s N -n REPS --csv
+  babel-N-rK-KERNEL.csv     the same with -o Kernel: one kernel a run
 
 Like is compared with like: each side's fastest run. BabelStream's rate is
 its fastest (min_runtime: its "MBytes/sec" column, the first run dropped);
@@ -139,13 +140,20 @@ def read_files(path):
 
 def collect(files):
     """{n: {'clmem': {round: {kernel: row}}, 'babel': {round: parsed}}}"""
-    runs = defaultdict(lambda: {"clmem": defaultdict(dict), "babel": {}})
+    runs = defaultdict(lambda: {"clmem": defaultdict(dict), "babel": {}, "babel_alone": False})
     for name, text in sorted(files.items()):
-        tool, n, rnd, _, _ = FILE.match(name).groups()
+        tool, n, rnd, kernel, _ = FILE.match(name).groups()
+        run = runs[int(n)]
         if tool == "clmem":
-            runs[int(n)]["clmem"][int(rnd)].update(parse_clmem(text))
+            run["clmem"][int(rnd)].update(parse_clmem(text))
+            continue
+        parsed = parse_babelstream(text)
+        if kernel:
+            run["babel_alone"] = True
+        if int(rnd) in run["babel"]:
+            run["babel"][int(rnd)]["kernels"].update(parsed["kernels"])
         else:
-            runs[int(n)]["babel"][int(rnd)] = parse_babelstream(text)
+            run["babel"][int(rnd)] = parsed
     return runs
 
 
@@ -167,6 +175,8 @@ def report(runs, out=sys.stdout):
           f"{len(babel)} BabelStream; device {', '.join(sorted(devices))}")
         p(f"timers: clmem {', '.join(timers)}; BabelStream the host's clock around each "
           "kernel and its finish")
+        p("BabelStream's runs: " + ("one kernel each (-o), as clmem's" if runs[n]["babel_alone"]
+                                    else "its five kernels in turn (its classic order)"))
         p(f"{'kernel':<7}{'clmem best':>11}{'babel best':>11}{'ratio':>7}  {'verdict':<8}"
           f"{'clmem med':>10}{'babel avg':>10}  per round (best ratio)")
         for k in KERNELS:

@@ -144,6 +144,23 @@ class Report(unittest.TestCase):
         self.assertEqual(lines["copy"][3:5], ["0.500", "below"])
         self.assertNotIn("mul", lines)
 
+    def test_babelstreams_kernels_run_one_a_run(self):
+        # BABEL_ORDER=each: a file per kernel (-o), merged into its round.
+        header = [l for l in SAMPLE.splitlines() if not l.startswith(("Copy,", "Mul,", "Add,",
+                                                                      "Triad,", "Dot,"))]
+        row = {l.split(",")[0].lower(): l for l in SAMPLE.splitlines() if l.count(",") == 7}
+        with tempfile.TemporaryDirectory() as d:
+            for k in ("copy", "triad"):
+                with open(os.path.join(d, f"babel-{N}-r1-{k}.csv"), "w") as f:
+                    f.write("\n".join(header + [row[k]]))
+                with open(os.path.join(d, f"clmem-{N}-r1-{k}.json"), "w") as f:
+                    f.write(clmem_file([(k, N, 1.0, 1.0, summary.WEIGHTS[k])]))
+            runs = summary.collect(summary.read_files(d))
+            out = io.StringIO()
+            summary.report(runs, out)
+        self.assertEqual(sorted(runs[N]["babel"][1]["kernels"]), ["copy", "triad"])
+        self.assertIn("one kernel each (-o)", out.getvalue())
+
 
 if __name__ == "__main__":
     unittest.main()
