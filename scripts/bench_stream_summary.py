@@ -183,6 +183,9 @@ def report(runs, out=sys.stdout):
             mine = [clmem[r][k] for r in sorted(clmem) if k in clmem[r]]
             theirs = [babel[r]["kernels"][k] for r in sorted(babel) if k in babel[r]["kernels"]]
             if not mine or not theirs:
+                if mine:
+                    p(f"{k:<7}{max(m['best_gbs'] for m in mine):>11.2f}{'-':>11}{'-':>7}  "
+                      f"{'no babel':<8}{max(m['median_gbs'] for m in mine):>10.2f}")
                 continue
             best, their_best = max(m["best_gbs"] for m in mine), max(t["best_gbs"] for t in theirs)
             ratio, word = verdict(best, their_best)

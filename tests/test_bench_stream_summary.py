@@ -155,11 +155,18 @@ class Report(unittest.TestCase):
                     f.write("\n".join(header + [row[k]]))
                 with open(os.path.join(d, f"clmem-{N}-r1-{k}.json"), "w") as f:
                     f.write(clmem_file([(k, N, 1.0, 1.0, summary.WEIGHTS[k])]))
+            # Its dot failed (the script renames the file): clmem's alone.
+            with open(os.path.join(d, f"babel-{N}-r1-dot-failed.txt"), "w") as f:
+                f.write("terminate called after throwing an instance of 'cl::Error'\n")
+            with open(os.path.join(d, f"clmem-{N}-r1-dot.json"), "w") as f:
+                f.write(clmem_file([("dot", N, 1.0, 1.0, 2)]))
             runs = summary.collect(summary.read_files(d))
             out = io.StringIO()
             summary.report(runs, out)
         self.assertEqual(sorted(runs[N]["babel"][1]["kernels"]), ["copy", "triad"])
         self.assertIn("one kernel each (-o)", out.getvalue())
+        dot = [line.split() for line in out.getvalue().splitlines() if line.startswith("dot")]
+        self.assertEqual(dot[0][2:6], ["-", "-", "no", "babel"])
 
 
 if __name__ == "__main__":
