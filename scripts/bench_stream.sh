@@ -13,8 +13,8 @@
 # that drift between them shows in the rounds. Both run REPS timed runs
 # (default 100, BabelStream's own) after one untimed. BabelStream runs its
 # five kernels in turn, as it is usually quoted (BABEL_ORDER=classic), or
-# one kernel a run with -o (BABEL_ORDER=each), as clmem runs them: on a CPU
-# the first gains what a kernel finds in the cache from the one before.
+# one kernel a run with -o (BABEL_ORDER=each), as clmem runs them: in its
+# order a kernel may find the one before's arrays in the cache.
 #
 # DEVICE (default gpu) is clmem's --device; BabelStream's index is the first
 # line of its --list naming the same device (BABEL_DEVICE overrides). OpenCL
@@ -49,18 +49,15 @@ babel=${BABELSTREAM:-.carry/bin/babelstream-ocl}
 }
 clmem=${CLMEM:-}
 if [ -z "$clmem" ]; then
-    if [ ! -f build-stream/build.ninja ]; then
-        meson setup build-stream --buildtype=release -Dtests=disabled -Dclblast=disabled \
-            -Dopenblas=disabled -Dmpi=disabled >"$raw/build.txt" 2>&1 || {
-            echo "meson setup failed: $raw/build.txt" >&2
-            exit 2
-        }
-    fi
-    ninja -C build-stream >>"$raw/build.txt" 2>&1 || {
+    clmem=build-stream/clmem
+    if ! {
+        { [ -f build-stream/build.ninja ] || meson setup build-stream --buildtype=release \
+            -Dtests=disabled -Dclblast=disabled -Dopenblas=disabled -Dmpi=disabled; } &&
+            ninja -C build-stream
+    } >"$raw/build.txt" 2>&1; then
         echo "the build failed: $raw/build.txt" >&2
         exit 2
-    }
-    clmem=build-stream/clmem
+    fi
 fi
 "$clmem" devices >"$raw/devices.txt" 2>&1
 cp "$babel.txt" "$raw/babelstream-build.txt" 2>/dev/null
