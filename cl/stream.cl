@@ -1,21 +1,30 @@
 /* BabelStream's five kernels (UoB-HPC/BabelStream, its OpenCL model
  * OCLStream) on floats, as its --float run: copy c = a, mul b = s * c,
  * add c = a + b, triad a = b + s * c, dot sum(a * b). Every work-item past
- * n does nothing, so any n runs on whole work-groups. Beside them,
+ * n does nothing, so any n runs on whole work-groups; where n is a
+ * multiple of the work-group (WHOLE_GROUPS) the grid is n exactly and the
+ * kernels check nothing, as BabelStream's: a check in the body keeps CPU
+ * runtimes from vectorizing a work-group's loop. Beside them,
  * mixbench's arithmetic-intensity sweep (ekondis/mixbench): one element
  * read and one written per chain of `steps` multiply-adds. */
+
+#if WHOLE_GROUPS
+#define IN_RANGE(i) 1
+#else
+#define IN_RANGE(i) ((i) < n)
+#endif
 
 __kernel void stream_copy(__global const float *a, __global float *c, int n)
 {
     int i = get_global_id(0);
-    if (i < n)
+    if (IN_RANGE(i))
         c[i] = a[i];
 }
 
 __kernel void stream_mul(__global float *b, __global const float *c, float scalar, int n)
 {
     int i = get_global_id(0);
-    if (i < n)
+    if (IN_RANGE(i))
         b[i] = scalar * c[i];
 }
 
@@ -23,7 +32,7 @@ __kernel void stream_add(__global const float *a, __global const float *b, __glo
                          int n)
 {
     int i = get_global_id(0);
-    if (i < n)
+    if (IN_RANGE(i))
         c[i] = a[i] + b[i];
 }
 
@@ -31,7 +40,7 @@ __kernel void stream_triad(__global float *a, __global const float *b, __global 
                            float scalar, int n)
 {
     int i = get_global_id(0);
-    if (i < n)
+    if (IN_RANGE(i))
         a[i] = b[i] + scalar * c[i];
 }
 

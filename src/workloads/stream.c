@@ -101,7 +101,8 @@ static int stream_setup(struct clmem_run *run, struct clmem_error *err)
      * wrong place is seen. */
     clmem_fill_uniform(s->in, s->n, 0.0f, 1.0f, run->seed);
     char options[96];
-    snprintf(options, sizeof options, "-DDOT_GROUP=%zu", s->local);
+    snprintf(options, sizeof options, "-DDOT_GROUP=%zu -DWHOLE_GROUPS=%d", s->local,
+             s->n % s->local == 0);
     /* Every array is written by some kernel: each an output, with guard zones. */
     if ((status = clmem_run_output_buffer(run, "a", CL_MEM_READ_WRITE, s->n * sizeof(float),
                                           &s->d_a, err)) ||
@@ -340,7 +341,7 @@ const struct clmem_workload clmem_workload_stream = {
     .default_size = "33554432",
     .size_help = "N floats in each of the three arrays",
     .max_dims = 1,
-    .check_sizes = "1 7 257",
+    .check_sizes = "1 7 257 1024",
     .variants = stream_variants,
     .n_variants = CLMEM_ARRAY_SIZE(stream_variants),
     .metric_unit = "GB/s", /* intensity's own unit is GFLOP/s */
