@@ -193,6 +193,39 @@ static void meeting_marks(void **state)
     free(text);
 }
 
+/* A GPU's rates (64 TFLOP/s, 3 TB/s): the y axis's numbers reach 10^5
+ * GFLOP/s and are written in thousands, every plot line's axis in the
+ * same column (1.311e+05 pushed its line one column right). */
+static void large_numbers_keep_the_axis_straight(void **state)
+{
+    (void)state;
+    const struct clmem_level_rates gpu = {
+        .copy_gbs = 3000, .read_gbs = 3100, .local_gbs = 18000, .constant_gbs = 14000,
+        .gflops = 64000};
+    struct clmem_result r = made_up("regblock", 1e6, 1e7, 1e9, 0.03);
+    clmem_result_bound(&r, &gpu);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    assert_int_equal(clmem_roofline_text(out, &r, 1, &gpu, NULL), CLMEM_OK);
+    fclose(out);
+    char *lines[64];
+    size_t n = split(text, lines), rows = 0, thousands = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *bar = strchr(lines[i], '|');
+        if (!bar || strstr(lines[i], "roofline"))
+            continue;
+        rows++;
+        if ((int)(bar - lines[i]) != CLMEM_ROOF_LEFT - 1)
+            fail_msg("the axis at column %d: '%s'", (int)(bar - lines[i]), lines[i]);
+        thousands += strchr(lines[i], 'k') && strchr(lines[i], 'k') < bar;
+    }
+    assert_int_equal(rows, CLMEM_ROOF_ROWS);
+    assert_true(thousands > 0);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +233,7 @@ int main(void)
         cmocka_unit_test(ceilings_and_points_in_place),
         cmocka_unit_test(no_bound_one_line),
         cmocka_unit_test(meeting_marks),
+        cmocka_unit_test(large_numbers_keep_the_axis_straight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
