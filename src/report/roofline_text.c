@@ -174,7 +174,7 @@ size_t clmem_roofline_grid(const struct clmem_result *results, size_t n,
 
 /* An axis's number: four significant digits, so that 1024 is written
  * whole; from 10^4 in thousands, millions, billions (k, M, G), so that it
- * fits the axis's 8 columns (a GPU's 1.311e+05 GFLOP/s did not). */
+ * fits the axis's 8 columns (a GPU's rates in exponent form did not). */
 static void axis_number(double v, char *out, size_t size)
 {
     static const char *const prefix[] = {"", "k", "M", "G"};
