@@ -424,7 +424,7 @@ static void *huge_calloc(size_t bytes)
  * `huge` (chase_global on a CPU device where the host gives huge pages),
  * the buffer is the host's memory in 2 MiB pages, used in place: with
  * base pages a cache's chase past the TLB's reach (some MiB) times page
- * walks, not the cache (s->chase_host then lives until teardown). */
+ * walks, not the cache (kept in s->chase_huge until teardown). */
 static int setup_chase(struct clmem_run *run, struct hier_state *s, struct hier_chase *c, size_t n,
                        size_t stride_bytes, uint64_t seed, int huge, struct clmem_error *err)
 {
@@ -433,20 +433,20 @@ static int setup_chase(struct clmem_run *run, struct hier_state *s, struct hier_
     c->steps = chase_steps(&run->ctx->device, ws(run));
     size_t words = c->n * c->stride;
     if (!(c->perm = clmem_alloc_array(c->n, sizeof(cl_uint), err)) ||
-        !(s->chase_host = huge ? huge_calloc(words * sizeof(cl_uint))
-                               : calloc(words, sizeof(cl_uint))))
+        !(s->chase_host =
+              huge ? huge_calloc(words * sizeof(cl_uint)) : calloc(words, sizeof(cl_uint))))
         return err->status ? err->status : clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     clmem_sattolo(c->perm, c->n, seed);
     for (size_t i = 0; i < c->n; i++)
         s->chase_host[i * c->stride] = (cl_uint)(c->perm[i] * c->stride);
+    int status = huge ? clmem_buffer_wrap(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
+                                          s->chase_host, &c->d_next, err)
+                      : clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
+                                            s->chase_host, &c->d_next, err);
     if (huge)
-        return clmem_buffer_wrap(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
-                                 s->chase_host, &c->d_next, err) ||
-               clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
-                                       &c->d_state, err);
-    int status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, words * sizeof(cl_uint),
-                                     s->chase_host, &c->d_next, err);
-    free(s->chase_host);
+        s->chase_huge = s->chase_host; /* the buffer's storage: freed after it */
+    else
+        free(s->chase_host);
     s->chase_host = NULL;
     if (status == CLMEM_OK)
         status = clmem_run_output_buffer(run, "state", CL_MEM_READ_WRITE, 3 * sizeof(cl_uint),
@@ -567,7 +567,10 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     if (selected(run, CHASE_GLOBAL)) {
         size_t line = chase_stride_bytes(d);
         char thp[128];
-        int huge = (d->type & CL_DEVICE_TYPE_CPU) && clmem_hierarchy_thp(thp, sizeof thp);
+        /* A CPU alone: a device that also calls itself a GPU (Oclgrind,
+         * every type at once) keeps its own buffers. */
+        int huge = (d->type & CL_DEVICE_TYPE_CPU) && !(d->type & CL_DEVICE_TYPE_GPU) &&
+                   clmem_hierarchy_thp(thp, sizeof thp);
         status = setup_chase(run, s, &s->chase, ws(run) / line ? ws(run) / line : 1, line,
                              run->seed, huge, err);
     }
@@ -670,9 +673,9 @@ static void hierarchy_teardown(struct clmem_run *run)
         clmem_release_mem(mems[i]);
     if (s->pinned.buffer)
         clmem_pinned_free(run->ctx, &s->pinned);
-    void *host[] = {s->chase.perm, s->page.perm, s->chase_host, s->lchase.perm, s->read_src,
-                    s->read_out,   s->table,     s->onchip_out, s->uint_out,    s->texels,
-                    s->tex_out,    s->host_src,  s->host_dst};
+    void *host[] = {s->chase.perm, s->page.perm, s->chase_host, s->chase_huge, s->lchase.perm,
+                    s->read_src,   s->read_out,  s->table,      s->onchip_out, s->uint_out,
+                    s->texels,     s->tex_out,   s->host_src,   s->host_dst};
     for (size_t i = 0; i < CLMEM_ARRAY_SIZE(host); i++)
         free(host[i]);
 }

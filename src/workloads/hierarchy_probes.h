@@ -68,6 +68,7 @@ struct hier_state {
      * apart: one element a page), chase_local (in __local, a word apart) */
     struct hier_chase chase, page, lchase;
     cl_uint *chase_host; /* the cycle as the buffer holds it, until it is copied */
+    cl_uint *chase_huge; /* chase_global's buffer itself, in huge pages (until teardown) */
     /* read_ws: n4 float4s, items x per_item reads */
     size_t read_n4, read_items, read_per_item, read_step;
     float *read_src, *read_out;

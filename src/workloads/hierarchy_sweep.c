@@ -191,7 +191,7 @@ static void pages_text(const struct clmem_device *d, size_t page, char *out, siz
 {
     char thp[128];
     int huge = clmem_hierarchy_thp(thp, sizeof thp);
-    if (!(d->type & CL_DEVICE_TYPE_CPU))
+    if (!(d->type & CL_DEVICE_TYPE_CPU) || (d->type & CL_DEVICE_TYPE_GPU))
         snprintf(out, size,
                  "chase_page steps %zu KiB (the host's page); the device's own page size is "
                  "its driver's, which OpenCL does not report",
