@@ -3,7 +3,7 @@
  * add c = a + b, triad a = b + s * c, dot sum(a * b). Every work-item past
  * n does nothing, so any n runs on whole work-groups; where n is a
  * multiple of the work-group (WHOLE_GROUPS) the grid is n exactly and the
- * kernels check nothing, as BabelStream's: a check in the body keeps CPU
+ * kernels check nothing, as the reference's: a check in the body keeps CPU
  * runtimes from vectorizing a work-group's loop. Beside them,
  * mixbench's arithmetic-intensity sweep (ekondis/mixbench): one element
  * read and one written per chain of `steps` multiply-adds. */

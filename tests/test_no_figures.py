@@ -49,8 +49,6 @@ EXCEPTIONS = [
      "how a run's label reads: an example of a name"),
     ("src/report/diff_table.c", "NVIDIA H100 80GB HBM3",
      "how a run file's device line reads: an example of a name"),
-    ("src/opencl/opencl.h", '"sm_90" (a GPU',
-     "the format of struct clmem_device's family, as drivers name it"),
     ("src/compare/levels.c", "An H100's L2 is also its last",
      "the hierarchy report's own words, which its tests and docs quote"),
     ("src/compare/compare_doc.c", "4.95x", "a lesson line's format: an example"),

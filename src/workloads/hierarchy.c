@@ -567,8 +567,8 @@ static int hierarchy_setup(struct clmem_run *run, struct clmem_error *err)
     if (selected(run, CHASE_GLOBAL)) {
         size_t line = chase_stride_bytes(d);
         char thp[128];
-        /* A CPU alone: a device that also calls itself a GPU (Oclgrind,
-         * every type at once) keeps its own buffers. */
+        /* A CPU alone: a device that also calls itself a GPU (a simulator
+         * reporting every type at once) keeps its own buffers. */
         int huge = (d->type & CL_DEVICE_TYPE_CPU) && !(d->type & CL_DEVICE_TYPE_GPU) &&
                    clmem_hierarchy_thp(thp, sizeof thp);
         status = setup_chase(run, s, &s->chase, ws(run) / line ? ws(run) / line : 1, line,
