@@ -16,8 +16,10 @@
 #include <cmocka.h>
 
 /* 1000003: a prime past the dot's groups times their size, so each
- * work-item adds several products and the last stride is cut short. */
-static const char *const sizes[] = {"1", "7", "33", "257", "1000003", NULL};
+ * work-item adds several products and the last stride is cut short.
+ * 1024 and 65536: whole work-groups, where the kernels check nothing
+ * (WHOLE_GROUPS); the others keep the check. */
+static const char *const sizes[] = {"1", "7", "33", "257", "1024", "65536", "1000003", NULL};
 static const char *const kernels[] = {"copy", "mul", "add", "triad", "dot"};
 
 static void every_kernel_verifies_any_size(void **state)
