@@ -896,6 +896,29 @@ static void expect_auto_note(struct clmem_ctx *ctx, const char *size, const char
     clmem_results_free(results, n);
 }
 
+/* An auto note keeps the chosen variant's plan whole beside the longest
+ * reason auto writes and the tuned parameters' mention: a fitted run's
+ * stream-K clause was dropped where they filled a 160-byte note. A plan
+ * that cannot fit whole is left out, never cut. */
+static void auto_note_keeps_the_plan(void **state)
+{
+    (void)state;
+    char why[MATMUL_AUTO_WHY_SIZE], note[CLMEM_NOTE_SIZE];
+    memset(why, 'w', sizeof why - 1);
+    why[sizeof why - 1] = '\0';
+    const char *plan = "stream-K: 132 work-groups share 1209 of 12345 blocks";
+    matmul_auto_note(note, sizeof note, "regblock_padded", why, 1, plan);
+    char expected[sizeof note];
+    snprintf(expected, sizeof expected, "auto: regblock_padded (%s), tuned parameters (clmem tune); %s",
+             why, plan);
+    assert_string_equal(note, expected);
+    char wide[sizeof note];
+    memset(wide, 'p', sizeof wide - 1);
+    wide[sizeof wide - 1] = '\0';
+    matmul_auto_note(note, sizeof note, "regblock", "short", 0, wide);
+    assert_string_equal(note, "auto: regblock (short)");
+}
+
 /* The tuning database refines the model: where `clmem tune` measured the
  * model's choice (cpu_blocked, on a CPU) and another tunable variant on
  * this device at this very shape, the faster as measured runs, and the
@@ -1197,6 +1220,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(auto_weighs_a_faster_tile_past_one_wave),
         cmocka_unit_test(fit_sets_stream_k_units),
         cmocka_unit_test(splitk_plan_follows_the_shape),
+        cmocka_unit_test(auto_note_keeps_the_plan),
         cmocka_unit_test(auto_takes_the_faster_tuned_variant),
         cmocka_unit_test(tiled_verifies_tile_multiples),
         cmocka_unit_test(tiled_refused_alone_off_tile),

@@ -107,7 +107,7 @@ struct clmem_result {
     double baseline_fraction; /* metric / the baseline variant's; NAN when none */
     double peak_fraction;     /* metric / the device's measured peak; NAN when none */
     double looped_ms;         /* per pass with the loop in the kernel; NAN when none */
-    char note[160];
+    char note[CLMEM_NOTE_SIZE];
     double max_rel_error;
     int verified;
     char verify_scope[64];

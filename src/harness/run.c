@@ -412,7 +412,7 @@ static int run_variant(struct clmem_run *run, const struct clmem_variant *v,
         return status;
     size_t index = (size_t)(v - w->variants);
     if (index < CLMEM_MAX_VARIANTS && run->from_database[index])
-        snprintf(r->note, sizeof r->note, "%.120s%stuned parameters (clmem tune)", check.note,
+        snprintf(r->note, sizeof r->note, "%.200s%stuned parameters (clmem tune)", check.note,
                  check.note[0] ? "; " : "");
     else
         snprintf(r->note, sizeof r->note, "%s", check.note);

@@ -15,12 +15,17 @@
 #define CLMEM_MAX_MISMATCH_LINES 10
 /* Collects mismatches the BabelStream way: counts them all, keeps the first
  * few as text, tracks the largest relative error seen. */
+/* A result's note: room for auto's choice and reason, the chosen
+ * variant's own note (a stream-K or split-K plan), the tuned parameters'
+ * mention and the model-error clause together. */
+#define CLMEM_NOTE_SIZE 256
+
 struct clmem_check {
     double max_rel_error;
     double tolerance;
     size_t checked, mismatches;
     char scope[64]; /* "" when every value was checked, else what was sampled */
-    char note[160]; /* what the run produced, for the reader: an estimate, a count */
+    char note[CLMEM_NOTE_SIZE]; /* what the run produced, for the reader: an estimate, a count */
     char lines[CLMEM_MAX_MISMATCH_LINES][160];
 };
 void clmem_check_init(struct clmem_check *check, double tolerance);

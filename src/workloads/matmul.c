@@ -562,13 +562,19 @@ static int matmul_verify(struct clmem_run *run, const struct clmem_variant *v,
         int tuned = run->from_database[v == &matmul_variants[REGBLOCK_PADDED] ? REGBLOCK : index];
         char kept[sizeof check->note];
         memcpy(kept, check->note, sizeof kept);
-        int len = snprintf(check->note, sizeof check->note, "auto: %s (%s)%s", v->name,
-                           s->chosen_why, tuned ? ", tuned parameters (clmem tune)" : "");
-        /* The variant's own note after it, where it fits whole. */
-        if (kept[0] && len > 0 && (size_t)len + 2 + strlen(kept) < sizeof check->note)
-            snprintf(check->note + len, sizeof check->note - (size_t)len, "; %s", kept);
+        matmul_auto_note(check->note, sizeof check->note, v->name, s->chosen_why, tuned, kept);
     }
     return CLMEM_OK;
+}
+
+void matmul_auto_note(char *note, size_t size, const char *variant, const char *why, int tuned,
+                      const char *kept)
+{
+    int len = snprintf(note, size, "auto: %s (%s)%s", variant, why,
+                       tuned ? ", tuned parameters (clmem tune)" : "");
+    /* The variant's own note after it, where it fits whole. */
+    if (kept[0] && len > 0 && (size_t)len + 2 + strlen(kept) < size)
+        snprintf(note + len, size - (size_t)len, "; %s", kept);
 }
 
 /* 2MNK / (4(MK + KN + MN)): matmul_flops_per_byte. */

@@ -33,6 +33,15 @@ int matmul_block_launch(struct clmem_run *run, const struct clmem_variant *v, cl
 const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, size_t cols,
                                size_t inner, char *why, size_t why_size);
 
+/* The note of an auto run into note (size bytes): "auto: VARIANT (WHY)",
+ * ", tuned parameters (clmem tune)" where the tuning database gave them,
+ * then the chosen variant's own note (`kept`: its stream-K or split-K
+ * plan, "" for none) where it fits whole. */
+/* The longest reason auto writes, with its terminating zero. */
+#define MATMUL_AUTO_WHY_SIZE 128
+void matmul_auto_note(char *note, size_t size, const char *variant, const char *why, int tuned,
+                      const char *kept);
+
 /* `--variant splitk`'s plan for P = M x N of rows x cols (K inner) on
  * `device`, from its built-in rows (a run also weighs the tuning
  * database), as the result's note says it ("64x128 tiles, 64 blocks, K in
