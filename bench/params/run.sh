@@ -8,7 +8,9 @@
 # both ways against their own copy peak (--peak). Then summary.py writes
 # table.csv and summary.txt. Usage: bench/params/run.sh [OUTDIR]
 # Env: CLMEM (./build-gpu/clmem), REPS (10), GENERIC_SHAPES (12), BUDGET_S
-# (400: no shape starts later than this many seconds after the start).
+# (400: no shape starts later than this many seconds after the start), OTHERS
+# (the other workloads and their sizes, comma-separated, as fit.sh takes
+# them; "" none).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-${OUT:-$here/out}}
@@ -53,7 +55,9 @@ for i in "${!shapes[@]}"; do
     run 0 "shipped-matmul-$s" matmul --variant auto --size "$s"
     ((i < generic_shapes)) && run 1 "generic-matmul-$s" matmul --variant auto --size "$s"
 done
-for w in "blur 16384x16384" "constmem 16384" "transpose 16384" "reduce 268435456" "matmul 8192"; do
+mapfile -t others < <(printf '%s\n' "${OTHERS-blur 16384x16384,constmem 16384,transpose 16384,reduce 268435456,matmul 8192}" | tr , '\n')
+for w in "${others[@]}"; do
+    [ -n "${w// /}" ] || continue
     set -- $w
     run 0 "shipped-$1-$2" "$1" --variant all --size "$2" --peak
     run 1 "generic-$1-$2" "$1" --variant all --size "$2" --peak
