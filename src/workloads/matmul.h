@@ -37,8 +37,6 @@ const char *matmul_auto_choose(const struct clmem_device *device, size_t rows, s
  * ", tuned parameters (clmem tune)" where the tuning database gave them,
  * then the chosen variant's own note (`kept`: its stream-K or split-K
  * plan, "" for none) where it fits whole. */
-/* The longest reason auto writes, with its terminating zero. */
-#define MATMUL_AUTO_WHY_SIZE 128
 void matmul_auto_note(char *note, size_t size, const char *variant, const char *why, int tuned,
                       const char *kept);
 

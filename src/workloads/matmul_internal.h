@@ -7,7 +7,6 @@
 #ifndef CLMEM_WORKLOADS_MATMUL_INTERNAL_H
 #define CLMEM_WORKLOADS_MATMUL_INTERNAL_H
 
-#include "workloads/matmul.h"
 #include "workloads/matmul_problem.h"
 
 /* splitk's plan for a size on a device (splitk_plan_of): its tiles, as
@@ -54,7 +53,7 @@ struct matmul_state {
     cl_mem dWork;
     /* auto's choice where the run selects auto (else NULL), and why. */
     const struct clmem_variant *chosen;
-    char chosen_why[MATMUL_AUTO_WHY_SIZE];
+    char chosen_why[128];
 };
 
 /* P elements per work-item in the coarsened kernel (Fig 5.17 uses 2; 4
