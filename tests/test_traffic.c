@@ -134,28 +134,29 @@ static void transpose_pitched_coalescing(void **state)
     clmem_results_free(r, n);
 }
 
+/* The phrase naming what a variant's design does beyond its bytes. */
+static void expect_unmodelled(void **state, const char *workload, const char *variant,
+                              const char *size, const char *unmodelled)
+{
+    size_t n;
+    struct clmem_result *r = run_one(state, workload, variant, size, &n);
+    assert_string_equal(r[0].bound.unmodelled, unmodelled);
+    clmem_results_free(r, n);
+}
+
 /* What each design does that its bytes leave out: the copy nothing, the
  * naive transpose its column writes, the aligned pitched rows nothing. */
 static void variants_name_what_is_not_counted(void **state)
 {
-    static const struct {
-        const char *workload, *variant, *size, *unmodelled;
-    } cases[] = {
-        {"transpose", "copy", "33x17", ""},
-        {"transpose", "naive", "33x17", "whole sectors for single-float column writes"},
-        {"pitched", "pitched", "33x17", ""},
-        {"reduce", "interleaved", "5001",
-         "a barrier a tree step, scattered adders, a launch a pass"},
-        {"dot", "local_sums", "5001", "a barrier a tree step, a launch a pass"},
-        {"matmul", "naive", "33x17x45", "L1 and L2 serving the repeated row and column reads"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n;
-        struct clmem_result *r =
-            run_one(state, cases[i].workload, cases[i].variant, cases[i].size, &n);
-        assert_string_equal(r[0].bound.unmodelled, cases[i].unmodelled);
-        clmem_results_free(r, n);
-    }
+    expect_unmodelled(state, "transpose", "copy", "33x17", "");
+    expect_unmodelled(state, "transpose", "naive", "33x17",
+                      "whole sectors for single-float column writes");
+    expect_unmodelled(state, "pitched", "pitched", "33x17", "");
+    expect_unmodelled(state, "reduce", "interleaved", "5001",
+                      "a barrier a tree step, scattered adders, a launch a pass");
+    expect_unmodelled(state, "dot", "local_sums", "5001", "a barrier a tree step, a launch a pass");
+    expect_unmodelled(state, "matmul", "naive", "33x17x45",
+                      "L1 and L2 serving the repeated row and column reads");
 }
 
 /* A group's tree over B values: B stores, B - 1 adds of two reads and a
