@@ -3,7 +3,9 @@
  * arithmetic done here by hand from the kernels' design (Kirk & Hwu's
  * CGMA: naive matmul 8 bytes per 2 flops, a tile of T cuts that by T);
  * the binding level; the model-error flag on a planted too-fast bound;
- * the bound's fields in JSON and CSV, and a run file with them read back. */
+ * the note's clause naming what the model leaves out, far below the bound
+ * or beyond it; the bound's fields in JSON and CSV, and a run file with
+ * them read back. */
 #include "harness/traffic.h"
 #include "pocl.h"
 #include "report/json.h"
@@ -43,6 +45,12 @@ static struct clmem_result *run_one(void **state, const char *workload, const ch
         fail_msg("%s %s %s: %s", workload, variant, size, err.message);
     assert_true(*n >= 1);
     assert_true(r[0].verified);
+    /* Every phrase fits its array whole and keeps the note's clauses
+     * apart (they are split at "; "). */
+    for (size_t i = 0; i < *n; i++) {
+        assert_true(strlen(r[i].bound.unmodelled) < sizeof r[i].bound.unmodelled - 1);
+        assert_null(strchr(r[i].bound.unmodelled, ';'));
+    }
     return r;
 }
 
@@ -113,14 +121,42 @@ static void transpose_pitched_coalescing(void **state)
     expect(state, "transpose", "naive", "33x17", bytes, 0, 0, 0);
     expect(state, "transpose", "padded", "33x17", bytes, bytes, 0, 0);
     expect(state, "pitched", "pitched", "33x17", bytes, 0, 0, 0);
-    /* b[i] = a[i] + 1 on 1001 floats, every offset: the bytes asked for. */
+    /* b[i] = a[i] + 1 on 1001 floats, every offset: the bytes asked for;
+     * what a misaligned span costs beyond them is said from offset 1 on. */
     size_t n;
     struct clmem_result *r = run_one(state, "coalescing", "offset_float", "1001", &n);
     for (size_t i = 0; i < n; i++) {
         expect_amount(&r[i], G, 2.0 * 4 * 1001);
         expect_amount(&r[i], CLMEM_BOUND_COMPUTE, 1001);
+        assert_string_equal(r[i].bound.unmodelled,
+                            r[i].sweep_value ? "the extra sector a misaligned span touches" : "");
     }
     clmem_results_free(r, n);
+}
+
+/* The phrase naming what a variant's design does beyond its bytes. */
+static void expect_unmodelled(void **state, const char *workload, const char *variant,
+                              const char *size, const char *unmodelled)
+{
+    size_t n;
+    struct clmem_result *r = run_one(state, workload, variant, size, &n);
+    assert_string_equal(r[0].bound.unmodelled, unmodelled);
+    clmem_results_free(r, n);
+}
+
+/* What each design does that its bytes leave out: the copy nothing, the
+ * naive transpose its column writes, the aligned pitched rows nothing. */
+static void variants_name_what_is_not_counted(void **state)
+{
+    expect_unmodelled(state, "transpose", "copy", "33x17", "");
+    expect_unmodelled(state, "transpose", "naive", "33x17",
+                      "whole sectors for single-float column writes");
+    expect_unmodelled(state, "pitched", "pitched", "33x17", "");
+    expect_unmodelled(state, "reduce", "interleaved", "5001",
+                      "a barrier a tree step, scattered adders, a launch a pass");
+    expect_unmodelled(state, "dot", "local_sums", "5001", "a barrier a tree step, a launch a pass");
+    expect_unmodelled(state, "matmul", "naive", "33x17x45",
+                      "L1 and L2 serving the repeated row and column reads");
 }
 
 /* A group's tree over B values: B stores, B - 1 adds of two reads and a
@@ -233,6 +269,62 @@ static void model_error_is_flagged(void **state)
     assert_string_equal(r.note, "");
 }
 
+/* The variant's phrase in the note where the result is far below its
+ * bound (under CLMEM_BOUND_FAR) or a model error, once however often the
+ * bound is applied, gone when the result comes within it. */
+static void note_names_what_is_not_counted(void **state)
+{
+    (void)state;
+    struct clmem_level_rates rates = {.copy_gbs = 10};
+    struct clmem_result r = synthetic(200, 0); /* 100 ms predicted: 0.50 */
+    strcpy(r.note, "earlier");
+    strcpy(r.bound.unmodelled, "whole sectors for column writes");
+    clmem_result_bound(&r, &rates);
+    assert_false(r.bound.model_error);
+    assert_string_equal(r.note,
+                        "earlier; 0.50 of its global bound: not counted: whole sectors for column "
+                        "writes");
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note,
+                        "earlier; 0.50 of its global bound: not counted: whole sectors for column "
+                        "writes");
+    /* Within [0.7, 1]: no clause, the earlier one taken out. */
+    r.median_ms = r.min_ms = r.max_ms = 125;
+    clmem_result_bound(&r, &rates);
+    assert_true(fabs(r.bound.ratio - 0.8) < 1e-12);
+    assert_string_equal(r.note, "earlier");
+    /* A model error: its own text, then the phrase; once. */
+    r.median_ms = r.min_ms = 80;
+    r.max_ms = 80 * 1.02;
+    clmem_result_bound(&r, &rates);
+    assert_true(r.bound.model_error);
+    assert_string_equal(r.note, "earlier; model error: 1.25x its global bound: not counted: whole "
+                                "sectors for column writes");
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "earlier; model error: 1.25x its global bound: not counted: whole "
+                                "sectors for column writes");
+    /* The clause alone in the note, and one with a clause after it: each
+     * taken out with its separator. */
+    r.median_ms = r.min_ms = r.max_ms = 125;
+    strcpy(r.note, "0.50 of its global bound: not counted: old");
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "");
+    strcpy(r.note, "model error: 2.00x its local bound: not counted: old; later");
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "later");
+    strcpy(r.note, "first; 0.50 of its global bound; later");
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "first; later");
+    /* No phrase: far below says nothing, a model error only its own. */
+    r = synthetic(200, 0);
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "");
+    r = synthetic(80, 0);
+    clmem_result_bound(&r, &rates);
+    assert_string_equal(r.note, "model error: 1.25x its global bound");
+    assert_null(strstr(r.note, "not counted"));
+}
+
 static void json_and_csv_carry_the_bound(void **state)
 {
     (void)state;
@@ -255,6 +347,13 @@ static void json_and_csv_carry_the_bound(void **state)
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(bound, "binding")->valuestring, "global");
     assert_true(fabs(cJSON_GetObjectItemCaseSensitive(bound, "ratio")->valuedouble - 1.25) < 1e-12);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bound, "model_error")));
+    assert_null(cJSON_GetObjectItemCaseSensitive(bound, "unmodelled"));
+    cJSON_Delete(o);
+    strcpy(r.bound.unmodelled, "caches serving the rows");
+    o = clmem_json_result(&r);
+    bound = cJSON_GetObjectItemCaseSensitive(o, "bound");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(bound, "unmodelled")->valuestring,
+                        "caches serving the rows");
     cJSON_Delete(o);
 
     char *text = NULL;
@@ -276,7 +375,8 @@ static void json_and_csv_carry_the_bound(void **state)
 }
 
 /* A real result with its bound, written as a run file and read back:
- * every level's amount and prediction, the binding level, the ratio. */
+ * every level's amount and prediction, the binding level, the ratio,
+ * the phrase naming what the model leaves out. */
 static void the_bound_survives_a_run_file(void **state)
 {
     const struct clmem_ctx *ctx = *state;
@@ -312,6 +412,8 @@ static void the_bound_survives_a_run_file(void **state)
     assert_int_equal(b->binding, a->binding);
     assert_true(b->ratio == a->ratio);
     assert_int_equal(b->model_error, a->model_error);
+    assert_string_equal(a->unmodelled, "two barriers a pass over the tile");
+    assert_string_equal(b->unmodelled, a->unmodelled);
     clmem_compare_devices_free(runs, n_runs);
     clmem_results_free(r, n);
 }
@@ -321,12 +423,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(binding_level_is_the_slowest),
         cmocka_unit_test(model_error_is_flagged),
+        cmocka_unit_test(note_names_what_is_not_counted),
         cmocka_unit_test(json_and_csv_carry_the_bound),
         cmocka_unit_test(matmul_cgma),
         cmocka_unit_test(tiles_cut_global_loads_by_the_tile),
         cmocka_unit_test(transpose_pitched_coalescing),
         cmocka_unit_test(reduce_and_dot),
         cmocka_unit_test(stencils),
+        cmocka_unit_test(variants_name_what_is_not_counted),
         cmocka_unit_test(the_bound_survives_a_run_file),
     };
     return cmocka_run_group_tests(tests, test_setup_device, test_teardown_device);

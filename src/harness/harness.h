@@ -76,13 +76,18 @@ int clmem_run_normalise(const struct clmem_workload *workload,
  * __constant memory; flops for compute), each level's predicted time from
  * the device's rates, the slowest one, and predicted / measured time.
  * All zero where the variant declares no traffic. */
-#define CLMEM_BOUND_LEVELS 4
+#define CLMEM_BOUND_LEVELS    4
+#define CLMEM_UNMODELLED_SIZE 96
 struct clmem_bound {
     double amount[CLMEM_BOUND_LEVELS];       /* 0: the level is not used */
     double predicted_ms[CLMEM_BOUND_LEVELS]; /* NAN or 0 where the rate is unknown */
     int binding;                             /* the slowest level + 1; 0: none */
     double ratio;    /* predicted / measured ms (the fraction of the bound) */
     int model_error; /* ratio above 1 beyond the samples' spread: the model misses something */
+    /* What the variant's design does that the amounts leave out, in a
+     * phrase ("" where they count all that matters): an array, so that a
+     * bound read back from a run file holds it too. */
+    char unmodelled[CLMEM_UNMODELLED_SIZE];
 };
 
 struct clmem_result {

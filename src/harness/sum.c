@@ -294,4 +294,9 @@ void clmem_sum_traffic(const struct clmem_run *run, const struct clmem_sum_run *
     }
     /* A partial written and read back. */
     t->global_bytes += 2 * f * partials;
+    /* The trees' steps wait for each other, and each pass or the last
+     * group's sum is a launch or a handshake of its own. */
+    t->unmodelled = v->sum == CLMEM_SUM_PASSES        ? "a barrier a tree step, a launch a pass"
+                    : v->sum == CLMEM_SUM_GRID_STRIDE ? "the second launch summing the partials"
+                                                      : "the atomic count of finished groups";
 }

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *clmem_bound_level_name(int level)
@@ -32,22 +33,64 @@ void clmem_bound_declare(const struct clmem_run *run, const struct clmem_variant
     b->amount[CLMEM_BOUND_LOCAL] = t.local_bytes;
     b->amount[CLMEM_BOUND_CONSTANT] = t.constant_bytes;
     b->amount[CLMEM_BOUND_COMPUTE] = t.flops;
+    if (t.unmodelled)
+        snprintf(b->unmodelled, sizeof b->unmodelled, "%s", t.unmodelled);
 }
 
-/* The note's clause, written anew each time the bound is applied. */
-static const char model_error_clause[] = "model error: ";
+/* The note's bound clause, written anew each time the bound is applied:
+ * "model error: RATIOx its LEVEL bound" or "RATIO of its LEVEL bound",
+ * either followed by ": not counted: " and the variant's phrase. Clauses
+ * are split at "; ". */
+static const char model_error_clause[] = "model error: ", far_clause[] = " of its ",
+                  unmodelled_clause[] = ": not counted: ", clause_sep[] = "; ";
 
+static int is_bound_clause(const char *clause)
+{
+    if (strncmp(clause, model_error_clause, sizeof model_error_clause - 1) == 0)
+        return 1;
+    char *end;
+    (void)strtod(clause, &end);
+    return end > clause && strncmp(end, far_clause, sizeof far_clause - 1) == 0;
+}
+
+/* Takes an earlier application's clause out of the note, and the
+ * separator before it (or after it, where it came first). */
 static void drop_clause(char *note)
 {
-    char *earlier = strstr(note, model_error_clause);
-    if (!earlier)
-        return;
-    char *end = strchr(earlier, ';');
-    char *from = earlier > note + 1 && earlier[-2] == ';' ? earlier - 2 : earlier;
-    if (end)
-        memmove(from, end + (from == earlier ? 2 : 0), strlen(end + (from == earlier ? 2 : 0)) + 1);
+    const size_t sep = sizeof clause_sep - 1;
+    for (char *clause = note; *clause;) {
+        char *end = strstr(clause, clause_sep);
+        if (!is_bound_clause(clause)) {
+            if (!end)
+                return;
+            clause = end + sep;
+            continue;
+        }
+        char *from = clause > note ? clause - sep : clause;
+        const char *rest = !end ? "" : clause > note ? end : end + sep;
+        memmove(from, rest, strlen(rest) + 1);
+        clause = from;
+    }
+}
+
+static void add_clause(struct clmem_result *r)
+{
+    const struct clmem_bound *b = &r->bound;
+    const char *level = clmem_bound_level_name(b->binding - 1);
+    size_t len = strlen(r->note);
+    const char *sep = len ? clause_sep : "";
+    int n;
+    if (b->model_error)
+        n = snprintf(r->note + len, sizeof r->note - len, "%s%s%.2fx its %s bound", sep,
+                     model_error_clause, b->ratio, level);
+    else if (b->ratio < CLMEM_BOUND_FAR && b->unmodelled[0])
+        n = snprintf(r->note + len, sizeof r->note - len, "%s%.2f%s%s bound", sep, b->ratio,
+                     far_clause, level);
     else
-        *from = '\0';
+        return;
+    len += n > 0 ? (size_t)n : 0;
+    if (b->unmodelled[0] && len < sizeof r->note)
+        snprintf(r->note + len, sizeof r->note - len, "%s%s", unmodelled_clause, b->unmodelled);
 }
 
 void clmem_result_bound(struct clmem_result *r, const struct clmem_level_rates *rates)
@@ -88,12 +131,8 @@ void clmem_result_bound(struct clmem_result *r, const struct clmem_level_rates *
      * noise: the model counts traffic the device did not make, or a
      * level's rate reads below what the variant reaches. */
     double spread = (r->max_ms - r->min_ms) / r->median_ms;
-    if (b->ratio <= 1 + (spread > 0.05 ? spread : 0.05))
-        return;
-    b->model_error = 1;
-    size_t len = strlen(r->note);
-    snprintf(r->note + len, sizeof r->note - len, "%s%s%.2fx its %s bound", len ? "; " : "",
-             model_error_clause, b->ratio, clmem_bound_level_name(b->binding - 1));
+    b->model_error = b->ratio > 1 + (spread > 0.05 ? spread : 0.05);
+    add_clause(r);
 }
 
 int clmem_results_apply_bounds(struct clmem_result *results, size_t n,

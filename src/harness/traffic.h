@@ -17,9 +17,14 @@ enum clmem_bound_level {
     CLMEM_BOUND_COMPUTE,  /* FP32 arithmetic */
 };
 
-/* One execution of a variant: bytes at each memory level, and flops. */
+/* One execution of a variant: bytes at each memory level, and flops;
+ * and, in a short phrase, what its design does that these leave out
+ * (NULL or "" where they count all that matters, as for a plain copy):
+ * a result far below its bound or beyond it names it in its note. No
+ * ';' in it: the note's clauses are split there. */
 struct clmem_traffic {
     double global_bytes, local_bytes, constant_bytes, flops;
+    const char *unmodelled;
 };
 
 /* The device's rate at each level: GB/s, and GFLOP/s for compute; 0
@@ -44,8 +49,13 @@ void clmem_bound_declare(const struct clmem_run *run, const struct clmem_variant
  * measured, and the model-error flag, which a note on the result says
  * too: a result faster than the bound beyond its samples' spread means
  * the model misses something (a cache holding what it counts as
- * device-memory traffic, a rate measured below the device's). Results
- * without traffic or measurement are left alone. */
+ * device-memory traffic, a rate measured below the device's). A result
+ * below CLMEM_BOUND_FAR of its bound whose variant names what the model
+ * leaves out gets a clause saying so ("RATIO of its LEVEL bound: not
+ * counted: PHRASE"), as the model error gets the phrase after its own. The
+ * clause is written anew each time (none left from an earlier call).
+ * Results without traffic or measurement are left alone. */
+#define CLMEM_BOUND_FAR 0.7
 void clmem_result_bound(struct clmem_result *r, const struct clmem_level_rates *rates);
 int clmem_results_apply_bounds(struct clmem_result *results, size_t n,
                                const struct clmem_level_rates *rates);

@@ -44,7 +44,8 @@ static void add_energy(cJSON *o, const struct clmem_result *r)
 
 /* The traffic its variant declares at each level, each level's
  * predicted time where the device's rate is known, the binding level and
- * predicted / measured (harness/traffic.h); nothing where it declares none. */
+ * predicted / measured, and the phrase naming what the model leaves out
+ * (harness/traffic.h); nothing where it declares none. */
 static void add_bound(cJSON *o, const struct clmem_result *r)
 {
     const struct clmem_bound *b = &r->bound;
@@ -59,9 +60,13 @@ static void add_bound(cJSON *o, const struct clmem_result *r)
         if (b->predicted_ms[l] > 0)
             cJSON_AddNumberToObject(level, "predicted_ms", b->predicted_ms[l]);
     }
-    if (!levels || !b->binding)
+    if (!levels)
         return;
     cJSON *bound = cJSON_GetObjectItemCaseSensitive(o, "bound");
+    if (b->unmodelled[0])
+        cJSON_AddStringToObject(bound, "unmodelled", b->unmodelled);
+    if (!b->binding)
+        return;
     cJSON_AddStringToObject(bound, "binding", clmem_bound_level_name(b->binding - 1));
     if (isfinite(b->ratio)) {
         cJSON_AddNumberToObject(bound, "ratio", b->ratio);

@@ -78,7 +78,10 @@ static int get_bound(struct reader *rd, const cJSON *o, struct clmem_result *r)
             return status;
     }
     char binding[16] = "";
+    /* Files written before the phrase have none: absent reads as "". */
     if ((status = runfile_get_string(rd, bound, "binding", 0, binding, sizeof binding)) ||
+        (status =
+             runfile_get_string(rd, bound, "unmodelled", 0, b->unmodelled, sizeof b->unmodelled)) ||
         (status = runfile_get_number(rd, bound, "ratio", 0, NAN, &b->ratio)))
         return status;
     for (int l = 0; binding[0] && l < CLMEM_BOUND_LEVELS; l++)

@@ -187,8 +187,8 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     if (!(s->ref = clmem_alloc_array(bytes, 1, err)) ||
         !(s->out = clmem_alloc_array(bytes, 1, err)))
         return err->status;
-    clmem_parallel_rows(s->height, s->width * s->in.channels, CLMEM_PARALLEL_LEAST, blur_reference_rows,
-                        s);
+    clmem_parallel_rows(s->height, s->width * s->in.channels, CLMEM_PARALLEL_LEAST,
+                        blur_reference_rows, s);
     size_t seen[256] = {0};
     for (size_t i = 0; i < bytes; i++)
         seen[s->ref[i]]++;
@@ -305,7 +305,10 @@ static void blur_traffic(const struct clmem_run *run, const struct clmem_variant
     t->global_bytes = bytes; /* the writes */
     if (v == &blur_variants[NAIVE]) {
         t->global_bytes += box * bytes;
+        t->unmodelled = "caches serving the overlapping boxes, an edge check a read";
     } else if (v == &blur_variants[TILED]) {
+        /* A byte read from __local costs a bank access as a word does. */
+        t->unmodelled = "byte-wide __local reads, an edge check a tap, a barrier";
         double tile = (double)s->tile;
         double groups = ceil(w * c / tile) * ceil(h / tile);
         double loaded = groups * (tile + 2.0 * BLUR_SIZE) * (tile + 2.0 * BLUR_SIZE * c);
@@ -317,6 +320,7 @@ static void blur_traffic(const struct clmem_run *run, const struct clmem_variant
         double per_row = s->strips.values[STRIP_LOAD] == 2 ? vec + 2.0 * BLUR_SIZE * c
                                                            : (2.0 * BLUR_SIZE + 1) * vec;
         t->global_bytes += strips * (rows + 2.0 * BLUR_SIZE) * per_row;
+        t->unmodelled = "caches serving the halo rows neighbouring strips share";
     }
 }
 

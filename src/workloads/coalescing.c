@@ -250,12 +250,17 @@ static double coalescing_work(const struct clmem_run *run, const struct clmem_va
 /* b[i] = a[i] + 1: an element read and one written, and an add, per
  * work-item, at every offset and stride: the model counts the bytes the
  * kernel asks for, so the strided points' wasted parts of each line are
- * what it misses. The add is on floats or doubles: counted as a flop. */
+ * what it misses (and says it does). The add is on floats or doubles: counted as a flop. */
 static void coalescing_traffic(const struct clmem_run *run, const struct clmem_variant *v,
                                struct clmem_traffic *t)
 {
     t->global_bytes = coalescing_work(run, v);
     t->flops = (double)run->size.dim[0];
+    /* Offset 0 and stride 1 are the coalesced copy: nothing left out. */
+    if (is_stride(v) && run->sweep_value > 1)
+        t->unmodelled = "whole sectors moved for each strided element";
+    else if (!is_stride(v) && run->sweep_value > 0)
+        t->unmodelled = "the extra sector a misaligned span touches";
 }
 
 static void coalescing_teardown(struct clmem_run *run)

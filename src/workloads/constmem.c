@@ -240,10 +240,13 @@ static void constmem_traffic(const struct clmem_run *run, const struct clmem_var
     t->global_bytes = f * n; /* the writes */
     if (v == &constmem_variants[GLOBAL_FILTER]) {
         t->global_bytes += 2.0 * taps * f * n;
+        t->unmodelled = "caches serving the overlapping neighbourhoods and the filter";
     } else if (v == &constmem_variants[CONSTANT_FILTER]) {
         t->global_bytes += taps * f * n;
         t->constant_bytes = taps * f * n;
+        t->unmodelled = "caches serving the overlapping neighbourhoods";
     } else {
+        t->unmodelled = "caches serving a strip's repeated row loads and shared halo rows";
         double vec = s->strips.values[STRIP_VEC], rows = s->strips.values[STRIP_ROWS];
         double strips = ceil(w / vec) * ceil(h / rows);
         double per_row =

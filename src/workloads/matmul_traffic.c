@@ -30,6 +30,12 @@ static void blocked(size_t rows, size_t cols, size_t inner, size_t bm, size_t bn
     t->local_bytes += loaded + steps * (double)bk * items * f * (double)(wm + wn);
 }
 
+/* The __local rate is the probe's: distinct words a work-item, no
+ * barrier. The tiles' reads are broadcasts (a group's work-items read
+ * the same value), and each phase waits twice. */
+static const char tiled_unmodelled[] =
+    "__local broadcast reads unlike the probe's, two barriers a phase";
+
 void matmul_traffic(const struct clmem_run *run, const struct clmem_variant *v,
                     struct clmem_traffic *t)
 {
@@ -41,12 +47,16 @@ void matmul_traffic(const struct clmem_run *run, const struct clmem_variant *v,
     t->global_bytes = f * p; /* P written once */
     if (which == NAIVE) {
         t->global_bytes += 2.0 * f * p * (double)k;
+        /* Neighbouring work-items read the same rows and columns. */
+        t->unmodelled = "L1 and L2 serving the repeated row and column reads";
     } else if (which == TILED || which == TILED_BOUNDS) {
         blocked(m, n, k, tile, tile, tile, 1, 1, t);
+        t->unmodelled = tiled_unmodelled;
     } else if (which == COARSENED) {
         /* A group keeps its M tile for COARSE_FACTOR tiles of N: the
          * M loads are cut by the factor again. */
         blocked(m, n, k, tile, tile * COARSE_FACTOR, tile, 1, COARSE_FACTOR, t);
+        t->unmodelled = tiled_unmodelled;
     } else if (which == REGBLOCK || which == REGBLOCK_PADDED) {
         const int *rb = s->rb;
         size_t pm = m, pn = n, pk = k;
@@ -59,6 +69,9 @@ void matmul_traffic(const struct clmem_run *run, const struct clmem_variant *v,
         }
         blocked(pm, pn, pk, (size_t)rb[P_TSM], (size_t)rb[P_TSN], (size_t)rb[P_TSK],
                 (size_t)rb[P_WPTM], (size_t)rb[P_WPTN], t);
+        t->unmodelled = which == REGBLOCK
+                            ? "float4 __local reads unlike the probe's, a barrier a K step"
+                            : "float4 __local reads unlike the probe's, the pad and unpad launches";
     } else if (which == SPLITK) {
         const struct splitk_plan *sp = &s->split;
         blocked(m, n, k, (size_t)sp->p[SPL_TSM], (size_t)sp->p[SPL_TSN], (size_t)sp->p[SPL_TSK],
@@ -68,6 +81,7 @@ void matmul_traffic(const struct clmem_run *run, const struct clmem_variant *v,
         double slices = sp->slice_steps ? ceil((double)sp->steps / (double)sp->slice_steps) : 1;
         if (slices > 1)
             t->global_bytes += 2.0 * f * p * slices;
+        t->unmodelled = "float4 __local reads unlike the probe's, the launch adding the slices";
     } else {
         /* The CPU kernels, the libraries and auto: not modelled. */
         *t = (struct clmem_traffic){0};

@@ -248,9 +248,13 @@ static int pitched_verify(struct clmem_run *run, const struct clmem_variant *v,
 static void pitched_traffic(const struct clmem_run *run, const struct clmem_variant *v,
                             struct clmem_traffic *t)
 {
-    (void)v;
     const struct pitched_state *s = run->state;
     t->global_bytes = 2.0 * sizeof(float) * (double)s->width * (double)s->height;
+    /* Aligned rows move what they ask for. */
+    if (v == &pitched_variants[UNPADDED])
+        t->unmodelled = "the extra sector an unaligned row start touches";
+    else if (v == &pitched_variants[VEC4])
+        t->unmodelled = "each row's cut last float4 moved float by float";
 }
 
 static void pitched_teardown(struct clmem_run *run)

@@ -309,6 +309,14 @@ static void transpose_traffic(const struct clmem_run *run, const struct clmem_va
     if (v == &transpose_variants[COALESCED] || v == &transpose_variants[PADDED] ||
         v == &transpose_variants[VEC4])
         t->local_bytes = bytes;
+    /* What each design costs beyond its bytes; the copy nothing. */
+    static const char *const unmodelled[] = {
+        [NAIVE] = "whole sectors for single-float column writes",
+        [COALESCED] = "bank conflicts in the tile's column reads, two barriers a pass",
+        [PADDED] = "two barriers a pass over the tile",
+        [VEC4] = "two barriers a pass, float4s gathered from tile columns",
+    };
+    t->unmodelled = unmodelled[v - transpose_variants];
 }
 
 static void transpose_teardown(struct clmem_run *run)
