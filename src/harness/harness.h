@@ -159,6 +159,14 @@ int clmem_run_plan_normalised(struct clmem_run *run, const struct clmem_workload
  * Returns CLMEM_ERR_VERIFY when a variant failed its check, and runs on. */
 int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *options,
                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+/* clmem_run_execute in its two steps, for a caller that runs the variants
+ * of one set-up run more than once (a tuning search, after the workload's
+ * retune): the workload's setup and the device clock's check (an OpenCL
+ * error leaves every variant's FAILED result), then the variants' loop. */
+int clmem_run_setup(struct clmem_run *run, const struct clmem_run_options *options,
+                    struct clmem_result **results, size_t *n_results, struct clmem_error *err);
+int clmem_run_variants(struct clmem_run *run, const struct clmem_run_options *options,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err);
 void clmem_run_release(struct clmem_run *run);
 void clmem_result_free(struct clmem_result *result);
 /* Median, min and max of a result's samples. */
@@ -351,8 +359,10 @@ struct clmem_tune_result {
  * the device allows, spread evenly over it, each built, run `reps` times and
  * verified (a candidate that fails is passed over); keeps the best in the
  * tuning database (the built-in parameters winning is recorded, so that
- * runs keep them). Stopped (cancelled), it returns CLMEM_ERR_INTERRUPTED
- * and keeps nothing. */
+ * runs keep them). Where w has a retune hook, the run is planned and set
+ * up once, with the built-in parameters, and each candidate retunes it:
+ * every candidate is checked against that one reference. Stopped
+ * (cancelled), it returns CLMEM_ERR_INTERRUPTED and keeps nothing. */
 int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const struct clmem_tunable *t,
                const struct clmem_tune_options *options, struct clmem_tune_result *result,
                struct clmem_error *err);

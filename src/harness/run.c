@@ -548,16 +548,13 @@ static int fail_from(struct clmem_run *run, size_t from, const struct clmem_run_
     return status;
 }
 
-static int execute(struct clmem_run *run, const struct clmem_run_options *given,
-                   const struct clmem_energy_meter *meter, struct clmem_result **results,
-                   size_t *n_results, struct clmem_error *err)
+int clmem_run_setup(struct clmem_run *run, const struct clmem_run_options *given,
+                    struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
-    const struct clmem_run_options normalised = clmem_run_options_defaults(given);
-    const struct clmem_run_options *options = &normalised;
-    const struct clmem_workload *w = run->workload;
-    int status = w->setup(run, err);
+    const struct clmem_run_options options = clmem_run_options_defaults(given);
+    int status = run->workload->setup(run, err);
     if (status)
-        return fail_from(run, 0, options, status, err, results, n_results);
+        return fail_from(run, 0, &options, status, err, results, n_results);
     /* Once per context: whether the device's events can time the samples. */
     if (!run->ctx->clock.checked && clmem_clock_check(run->ctx, err) != CLMEM_OK) {
         if (err->status == CLMEM_ERR_INTERRUPTED)
@@ -567,7 +564,17 @@ static int execute(struct clmem_run *run, const struct clmem_run_options *given,
                  err->message);
         clmem_error_clear(err);
     }
-    int verify_failed = 0, interrupted = 0;
+    return CLMEM_OK;
+}
+
+static int run_variants(struct clmem_run *run, const struct clmem_run_options *given,
+                        const struct clmem_energy_meter *meter, struct clmem_result **results,
+                        size_t *n_results, struct clmem_error *err)
+{
+    const struct clmem_run_options normalised = clmem_run_options_defaults(given);
+    const struct clmem_run_options *options = &normalised;
+    const struct clmem_workload *w = run->workload;
+    int status, verify_failed = 0, interrupted = 0;
     size_t first = *n_results;
     for (size_t i = 0; i < run->n_variants && !interrupted; i++) {
         const struct clmem_variant *v = run->variants[i];
@@ -611,14 +618,21 @@ static int execute(struct clmem_run *run, const struct clmem_run_options *given,
     return verify_failed ? CLMEM_ERR_VERIFY : CLMEM_OK;
 }
 
-int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *given,
-                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+int clmem_run_variants(struct clmem_run *run, const struct clmem_run_options *given,
+                       struct clmem_result **results, size_t *n_results, struct clmem_error *err)
 {
     struct clmem_energy_meter meter;
     clmem_energy_open(&meter, &run->ctx->device);
-    int status = execute(run, given, &meter, results, n_results, err);
+    int status = run_variants(run, given, &meter, results, n_results, err);
     clmem_energy_close(&meter);
     return status;
+}
+
+int clmem_run_execute(struct clmem_run *run, const struct clmem_run_options *given,
+                      struct clmem_result **results, size_t *n_results, struct clmem_error *err)
+{
+    int status = clmem_run_setup(run, given, results, n_results, err);
+    return status ? status : clmem_run_variants(run, given, results, n_results, err);
 }
 
 void clmem_result_free(struct clmem_result *result)

@@ -89,6 +89,12 @@ int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_err
     return CLMEM_OK;
 }
 
+int clmem_run_rebuild(struct clmem_run *run, const char *options, struct clmem_error *err)
+{
+    clmem_run_release_programs(run);
+    return clmem_run_build(run, options, err);
+}
+
 cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_variant *v)
 {
     size_t index = (size_t)(v - run->workload->variants);

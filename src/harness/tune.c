@@ -1,7 +1,9 @@
 /* The tuning search (clmem tune): a tunable variant's search space on one
  * device, the built-in parameters first, every candidate built, run and
  * verified, the best kept in the tuning database (CLBlast's tuners, in
- * small). */
+ * small). Where the workload retunes, the inputs and the reference are
+ * set up once for the whole search: on a GPU they cost far more than a
+ * candidate's kernels. */
 #include "harness/harness.h"
 
 #include <stdio.h>
@@ -43,11 +45,36 @@ static int *candidates(const struct clmem_tunable *t, const struct clmem_device 
     return all;
 }
 
+/* One run of the tunable variant, as `options` ask. `shared` NULL: a
+ * whole clmem_run. Else the search's one run, for a workload that
+ * retunes: the built-in parameters (no tune_values) plan it and set it up,
+ * and each candidate after them retunes it, so that every candidate runs
+ * on the inputs and is checked against the reference set up once. */
+static int run_once(struct clmem_ctx *ctx, const struct clmem_workload *w,
+                    const struct clmem_run_options *options, struct clmem_run *shared,
+                    struct clmem_result **results, size_t *n, struct clmem_error *err)
+{
+    if (!shared)
+        return clmem_run(ctx, w, options, results, n, err);
+    int status;
+    if (!options->tune_values) {
+        if ((status = clmem_run_plan(shared, w, ctx, options, err)) ||
+            (status = clmem_run_setup(shared, options, results, n, err)))
+            return status;
+    } else {
+        shared->tune_values = options->tune_values;
+        if ((status = w->retune(shared, err)))
+            return status;
+    }
+    return clmem_run_variants(shared, options, results, n, err);
+}
+
 /* One run of the tunable variant with `values` (NULL: the built-in
  * parameters): c's metric, params and status (err keeps the message). */
 static void measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
                     const struct clmem_tunable *t, const struct clmem_tune_options *o,
-                    const int *values, struct clmem_tune_candidate *c, struct clmem_error *err)
+                    const int *values, struct clmem_run *shared, struct clmem_tune_candidate *c,
+                    struct clmem_error *err)
 {
     struct clmem_run_options options = {.size = o->size,
                                         .variant = t->variant,
@@ -60,14 +87,17 @@ static void measure(struct clmem_ctx *ctx, const struct clmem_workload *w,
                                         .cancelled_user = o->cancelled_user};
     struct clmem_result *results = NULL;
     size_t n = 0;
-    int status = clmem_run(ctx, w, &options, &results, &n, err);
+    int status = run_once(ctx, w, &options, shared, &results, &n, err);
     if (status == CLMEM_OK && (n != 1 || !results[0].verified))
         status = clmem_fail(err, CLMEM_ERR_VERIFY, "'%s' did not verify", t->variant);
     c->status = status;
     c->metric = status == CLMEM_OK ? results[0].metric : -1;
     c->min_ms = status == CLMEM_OK ? results[0].min_ms : 0;
     c->max_ms = status == CLMEM_OK ? results[0].max_ms : 0;
-    snprintf(c->params, sizeof c->params, "%s", n ? results[0].params : "");
+    /* A retune the driver refused leaves no result: the run's params
+     * name what it tried to build. */
+    const char *params = shared ? shared->params : "";
+    snprintf(c->params, sizeof c->params, "%s", n ? results[0].params : params);
     if (values)
         memcpy(c->values, values, sizeof c->values);
     clmem_results_free(results, n);
@@ -114,9 +144,12 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
         return clmem_fail(err, CLMEM_ERR_CL, "out of host memory");
     size_t take = n_all < o->max_candidates ? n_all : o->max_candidates;
     result->candidates = n_all;
+    /* Where the workload can retune, one run set up for the whole search:
+     * the inputs and the reference do not depend on the candidate. */
+    struct clmem_run run_storage = {0}, *shared = w->retune ? &run_storage : NULL;
     /* The reference: the built-in parameters, planned as run would. */
     double last_ms = clmem_now_ms();
-    measure(ctx, w, t, o, NULL, &result->builtin, err);
+    measure(ctx, w, t, o, NULL, shared, &result->builtin, err);
     last_ms = clmem_now_ms() - last_ms;
     if ((status = result->builtin.status))
         goto done;
@@ -148,7 +181,7 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
         struct clmem_tune_candidate c = {0};
         /* A candidate that fails (a build the driver refuses, a check) is
          * listed and passed over. */
-        measure(ctx, w, t, o, &all[(i * stride % n_all) * CLMEM_MAX_PARAMS], &c, err);
+        measure(ctx, w, t, o, &all[(i * stride % n_all) * CLMEM_MAX_PARAMS], shared, &c, err);
         result->tried++;
         last_ms = clmem_now_ms() - now;
         if (c.status == CLMEM_ERR_INTERRUPTED) {
@@ -172,6 +205,8 @@ int clmem_tune(struct clmem_ctx *ctx, const struct clmem_workload *w, const stru
                                                  shape};
     status = clmem_tuning_store(ctx, w, t, &size, result->best.values, &outcome, err);
 done:
+    if (shared)
+        clmem_run_release(shared);
     free(all);
     return status;
 }

@@ -164,6 +164,17 @@ struct clmem_workload {
     int (*plan)(struct clmem_run *run, struct clmem_error *err);
     /* Makes inputs, the CPU reference, device buffers and the program. */
     int (*setup)(struct clmem_run *run, struct clmem_error *err);
+    /* Optional: after setup, with run->tune_values set to another candidate
+     * of a tunable (clmem_run_tuned gives it), derives again what depends
+     * on the tuned parameters (a strip's shape, its launch) and builds the
+     * program with them (clmem_run_rebuild), so that a tuning search sets
+     * up once and runs every candidate on the same inputs. It may change
+     * the parameter part of its state and the run's programs, kernels and
+     * params; it must not touch the inputs, the CPU reference or the
+     * buffers, whose sizes must not depend on the tuned values (a
+     * workload whose buffers do has no retune). Outputs are poisoned
+     * before each candidate by `prepare` as before any variant. */
+    int (*retune)(struct clmem_run *run, struct clmem_error *err);
     /* One execution of a variant; kernels go through clmem_launch. */
     int (*execute)(struct clmem_run *run, const struct clmem_variant *variant,
                    struct clmem_timing *timing, struct clmem_error *err);
@@ -341,6 +352,10 @@ void clmem_run_release_guards(struct clmem_run *run);
  * them (run_programs.c). A workload's setup calls it once its parameters
  * are chosen. */
 int clmem_run_build(struct clmem_run *run, const char *options, struct clmem_error *err);
+/* clmem_run_build again, for a workload's retune: the run's programs and
+ * kernels released first (clmem_run_release_programs), so that after a
+ * build the driver refused the next one starts clean. */
+int clmem_run_rebuild(struct clmem_run *run, const char *options, struct clmem_error *err);
 /* The variant's kernel (NULL for a library's routine), and its more
  * kernel i (NULL where it names none). */
 cl_kernel clmem_run_kernel(const struct clmem_run *run, const struct clmem_variant *v);

@@ -137,7 +137,7 @@ static int blur_plan(struct clmem_run *run, struct clmem_error *err)
 
 /* Fig 4.1 on the CPU, the same integer arithmetic, for rows [first,
  * end) (blur_reference runs parts on threads: the largest images are
- * 2^28 pixels, and a tuning search sets one up per candidate). */
+ * 2^28 pixels). */
 static void blur_reference_rows(void *arg, size_t first, size_t end)
 {
     struct blur_state *s = arg;
@@ -170,6 +170,22 @@ static size_t pick_tile(const struct clmem_device *device, unsigned channels)
     return t;
 }
 
+/* The tuned part: coarsened's strip (tuned, else built in) and the
+ * program built with it. Setup ends with it; a tuning search calls it
+ * again for each candidate, on the same image, reference and buffers. */
+static int blur_retune(struct clmem_run *run, struct clmem_error *err)
+{
+    struct blur_state *s = run->state;
+    size_t n_rows;
+    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
+    strips_choose(run, &blur_tunables[0], rows, n_rows, row_bytes(s), &s->strips);
+    char strip_options[96], options[192];
+    strips_options(&s->strips, row_bytes(s), strip_options, sizeof strip_options);
+    snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu %s", BLUR_SIZE,
+             s->in.channels, s->tile, strip_options);
+    return clmem_run_rebuild(run, options, err);
+}
+
 static int blur_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct blur_state *s = run->state;
@@ -199,19 +215,11 @@ static int blur_setup(struct clmem_run *run, struct clmem_error *err)
     s->poison_used = seen[s->poison] != 0;
 
     s->tile = pick_tile(&run->ctx->device, s->in.channels);
-    size_t n_rows;
-    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
-    strips_choose(run, &blur_tunables[0], rows, n_rows, row_bytes(s), &s->strips);
-    char strip_options[96], options[192];
-    strips_options(&s->strips, row_bytes(s), strip_options, sizeof strip_options);
-    snprintf(options, sizeof options, "-DBLUR_SIZE=%d -DCHANNELS=%u -DTILE=%zu %s", BLUR_SIZE,
-             s->in.channels, s->tile, strip_options);
     if ((status =
              clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, bytes, s->in.pixels, &s->d_in, err)) ||
-        (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)) ||
-        (status = clmem_run_build(run, options, err)))
+        (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, bytes, &s->d_out, err)))
         return status;
-    return CLMEM_OK;
+    return blur_retune(run, err);
 }
 
 static int blur_execute(struct clmem_run *run, const struct clmem_variant *v,
@@ -362,6 +370,7 @@ const struct clmem_workload clmem_workload_blur = {
     .state_size = sizeof(struct blur_state),
     .plan = blur_plan,
     .setup = blur_setup,
+    .retune = blur_retune,
     .execute = blur_execute,
     .prepare = blur_prepare,
     .verify = blur_verify,

@@ -135,6 +135,21 @@ static void convolve_reference_rows(void *arg, size_t first, size_t end)
         }
 }
 
+/* The tuned part: coarsened's strip (tuned, else built in) and the
+ * program built with it. Setup ends with it; a tuning search calls it
+ * again for each candidate, on the same image, reference and buffers. */
+static int constmem_retune(struct clmem_run *run, struct clmem_error *err)
+{
+    struct constmem_state *s = run->state;
+    size_t n_rows;
+    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
+    strips_choose(run, &constmem_tunables[0], rows, n_rows, s->width, &s->strips);
+    char strip_options[96], options[128];
+    strips_options(&s->strips, s->width, strip_options, sizeof strip_options);
+    snprintf(options, sizeof options, "-DFILTER_RADIUS=%d %s", FILTER_RADIUS, strip_options);
+    return clmem_run_rebuild(run, options, err);
+}
+
 static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
 {
     struct constmem_state *s = run->state;
@@ -158,21 +173,14 @@ static int constmem_setup(struct clmem_run *run, struct clmem_error *err)
     clmem_parallel_rows(s->height, s->width, CLMEM_PARALLEL_LEAST, convolve_reference_rows, s);
 
     s->tile = clmem_pick_tile(&run->ctx->device, MAX_TILE, 0, sizeof(float));
-    size_t n_rows;
-    const struct clmem_param_row *rows = clmem_param_table_rows(&coarsened_table, &n_rows);
-    strips_choose(run, &constmem_tunables[0], rows, n_rows, s->width, &s->strips);
-    char strip_options[96], options[128];
-    strips_options(&s->strips, s->width, strip_options, sizeof strip_options);
-    snprintf(options, sizeof options, "-DFILTER_RADIUS=%d %s", FILTER_RADIUS, strip_options);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "out", CL_MEM_READ_WRITE, elems * sizeof(float),
                                           &s->d_out, err)) ||
         (status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, sizeof s->filter, s->filter,
-                                      &s->d_filter, err)) ||
-        (status = clmem_run_build(run, options, err)))
+                                      &s->d_filter, err)))
         return status;
-    return CLMEM_OK;
+    return constmem_retune(run, err);
 }
 
 static int constmem_execute(struct clmem_run *run, const struct clmem_variant *v,
@@ -292,6 +300,7 @@ const struct clmem_workload clmem_workload_constmem = {
     .state_size = sizeof(struct constmem_state),
     .plan = constmem_plan,
     .setup = constmem_setup,
+    .retune = constmem_retune,
     .execute = constmem_execute,
     .prepare = constmem_prepare,
     .verify = constmem_verify,

@@ -168,12 +168,13 @@ static int transpose_plan(struct clmem_run *run, struct clmem_error *err)
     return CLMEM_OK;
 }
 
-static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
+/* The tuned part: the lecture variants' tile and vec4's (tuned, else
+ * chosen for the device) and the program built with them. Setup ends
+ * with it; a tuning search calls it again for each candidate, on the same
+ * matrix, reference and buffers. */
+static int transpose_retune(struct clmem_run *run, struct clmem_error *err)
 {
     struct transpose_state *s = run->state;
-    int status;
-    s->width = run->size.dim[0];
-    s->height = run->size.dim[1];
     pick_tile(run, &s->tile_dim, &s->block_rows);
     /* vec4: tuned, else the first of its built-in tiles the device allows,
      * else the lecture's tile and rows. */
@@ -189,6 +190,20 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
             }
     s->vec_tile = (size_t)vec[0];
     s->vec_rows = (size_t)vec[1];
+    char options[160];
+    snprintf(options, sizeof options,
+             "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu -DVEC_TILE=%zu -DVEC_ROWS=%zu -DVEC_ALIGNED=%d",
+             s->tile_dim, s->block_rows, s->vec_tile, s->vec_rows,
+             s->width % 4 == 0 && s->height % 4 == 0);
+    return clmem_run_rebuild(run, options, err);
+}
+
+static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
+{
+    struct transpose_state *s = run->state;
+    int status;
+    s->width = run->size.dim[0];
+    s->height = run->size.dim[1];
     size_t elems = s->width * s->height; /* bounded by plan() */
     if (!(s->in = clmem_alloc_array(elems, sizeof(float), err)) ||
         !(s->ref = clmem_alloc_array(elems, sizeof(float), err)) ||
@@ -199,18 +214,12 @@ static int transpose_setup(struct clmem_run *run, struct clmem_error *err)
         for (size_t x = 0; x < s->width; x++)
             s->ref[x * s->height + y] = s->in[y * s->width + x];
 
-    char options[160];
-    snprintf(options, sizeof options,
-             "-DTILE_DIM=%zu -DBLOCK_ROWS=%zu -DVEC_TILE=%zu -DVEC_ROWS=%zu -DVEC_ALIGNED=%d",
-             s->tile_dim, s->block_rows, s->vec_tile, s->vec_rows,
-             s->width % 4 == 0 && s->height % 4 == 0);
     if ((status = clmem_buffer_create(run->ctx, CL_MEM_READ_ONLY, elems * sizeof(float), s->in,
                                       &s->d_in, err)) ||
         (status = clmem_run_output_buffer(run, "odata", CL_MEM_READ_WRITE, elems * sizeof(float),
-                                          &s->d_out, err)) ||
-        (status = clmem_run_build(run, options, err)))
+                                          &s->d_out, err)))
         return status;
-    return CLMEM_OK;
+    return transpose_retune(run, err);
 }
 
 /* One launch over the whole matrix, the body repeated nreps times. */
@@ -352,6 +361,7 @@ const struct clmem_workload clmem_workload_transpose = {
     .state_size = sizeof(struct transpose_state),
     .plan = transpose_plan,
     .setup = transpose_setup,
+    .retune = transpose_retune,
     .execute = transpose_execute,
     .prepare = transpose_prepare,
     .verify = transpose_verify,
