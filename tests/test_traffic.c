@@ -129,7 +129,7 @@ static void transpose_pitched_coalescing(void **state)
         expect_amount(&r[i], G, 2.0 * 4 * 1001);
         expect_amount(&r[i], CLMEM_BOUND_COMPUTE, 1001);
         assert_string_equal(r[i].bound.unmodelled,
-                            r[i].sweep_value ? "the extra sector a misaligned span touches" : "");
+                            r[i].sweep_value ? "the extra memory transaction a misaligned span touches" : "");
     }
     clmem_results_free(r, n);
 }
@@ -150,7 +150,7 @@ static void variants_name_what_is_not_counted(void **state)
 {
     expect_unmodelled(state, "transpose", "copy", "33x17", "");
     expect_unmodelled(state, "transpose", "naive", "33x17",
-                      "whole sectors for single-float column writes");
+                      "a whole memory transaction for each float written down a column");
     expect_unmodelled(state, "pitched", "pitched", "33x17", "");
     expect_unmodelled(state, "reduce", "interleaved", "5001",
                       "a barrier a tree step, scattered adders, a launch a pass");

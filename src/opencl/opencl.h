@@ -54,9 +54,8 @@ struct clmem_device {
     cl_uint base_addr_align_bits; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
     size_t timer_resolution_ns;   /* CL_DEVICE_PROFILING_TIMER_RESOLUTION, as reported */
     int has_fp64;
-    /* Between the device and its vendor: a GPU's compute capability or
-     * architecture as its driver names it, "cpu-simd512" (a CPU's vector
-     * width); "". */
+    /* Between the device and its vendor: a GPU's architecture as its
+     * driver names it, "cpu-simd512" (a CPU's vector width); "". */
     char family[64];
 };
 
@@ -175,7 +174,7 @@ int clmem_buffer_poison(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes,
 int clmem_buffer_fill_byte(struct clmem_ctx *ctx, cl_mem buffer, size_t bytes, unsigned char value,
                            struct clmem_error *err);
 /* Fills of this many bytes or more are not given to clEnqueueFillBuffer:
- * a driver has hung on them (pyopencl issue 395; buffer.c). */
+ * a driver has hung on them (buffer.c says where). */
 #define CLMEM_FILL_ENQUEUE_LIMIT ((size_t)1 << 31)
 /* Whether clmem_buffer_fill_byte fills `bytes` on `device` by writes from
  * the host rather than clEnqueueFillBuffer (large fills, Oclgrind). */

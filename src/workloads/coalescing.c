@@ -258,9 +258,9 @@ static void coalescing_traffic(const struct clmem_run *run, const struct clmem_v
     t->flops = (double)run->size.dim[0];
     /* Offset 0 and stride 1 are the coalesced copy: nothing left out. */
     if (is_stride(v) && run->sweep_value > 1)
-        t->unmodelled = "whole sectors moved for each strided element";
+        t->unmodelled = "a whole memory transaction for each strided element";
     else if (!is_stride(v) && run->sweep_value > 0)
-        t->unmodelled = "the extra sector a misaligned span touches";
+        t->unmodelled = "the extra memory transaction a misaligned span touches";
 }
 
 static void coalescing_teardown(struct clmem_run *run)

@@ -252,7 +252,7 @@ static void pitched_traffic(const struct clmem_run *run, const struct clmem_vari
     t->global_bytes = 2.0 * sizeof(float) * (double)s->width * (double)s->height;
     /* Aligned rows move what they ask for. */
     if (v == &pitched_variants[UNPADDED])
-        t->unmodelled = "the extra sector an unaligned row start touches";
+        t->unmodelled = "the extra memory transaction an unaligned row start touches";
     else if (v == &pitched_variants[VEC4])
         t->unmodelled = "each row's cut last float4 moved float by float";
 }

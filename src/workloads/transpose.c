@@ -320,7 +320,7 @@ static void transpose_traffic(const struct clmem_run *run, const struct clmem_va
         t->local_bytes = bytes;
     /* What each design costs beyond its bytes; the copy nothing. */
     static const char *const unmodelled[] = {
-        [NAIVE] = "whole sectors for single-float column writes",
+        [NAIVE] = "a whole memory transaction for each float written down a column",
         [COALESCED] = "bank conflicts in the tile's column reads, two barriers a pass",
         [PADDED] = "two barriers a pass over the tile",
         [VEC4] = "two barriers a pass, float4s gathered from tile columns",
